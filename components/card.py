@@ -1,0 +1,54 @@
+"""Card characteristics: printed types, stats and keywords (one value per object).
+
+They are the same in every game of a batch and are copied to the new object when a
+card changes zones (CR 400.7: counters, damage and effects are not).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+from ecs.errors import InvalidTypeError
+
+from .fields import COLUMN, Field
+
+#: Card types of both rulesets (MTG 300.1; GA card types) and "player".
+TYPE_BIT = {name: 1 << i for i, name in enumerate((
+    "player", "creature", "planeswalker", "battle", "artifact", "enchantment", "land",
+    "instant", "sorcery", "kindred",
+    "champion", "ally", "weapon", "regalia", "domain", "item", "action", "attack", "phantasia",
+    "siegeable", "mastery",
+))}
+
+# Stats are stored with a sentinel for "this object has no such stat" (GA: a missing stat
+# stays missing; MTG: a noncreature has no power).
+NO_STAT = np.iinfo(np.int32).min
+
+CARD_FIELDS = (
+    Field("entity_id", np.int64, COLUMN, -1),   # the id living in this column, -1 if free
+    Field("types", np.uint32, COLUMN),
+    Field("power", np.int32, COLUMN, NO_STAT),
+    Field("toughness", np.int32, COLUMN, NO_STAT),  # MTG toughness, GA life
+    Field("loyalty", np.int32, COLUMN, NO_STAT),    # printed loyalty (CR 209.1)
+    Field("defense", np.int32, COLUMN, NO_STAT),    # printed defense (CR 310.4a)
+    Field("durability", np.int32, COLUMN, NO_STAT),  # GA durability stat
+    Field("level", np.int32, COLUMN, NO_STAT),       # GA base level
+    Field("keywords", np.uint32, COLUMN),            # printed keywords, bits of ecs.kinds.KEYWORDS
+    Field("controller", np.int16, COLUMN, -1),       # player index
+    Field("token", np.bool_, COLUMN),
+    Field("no_counters", np.bool_, COLUMN),          # "can't have counters put on it" (122.5)
+    Field("name_id", np.int32, COLUMN, -1),          # index into the World's name table
+)
+
+
+def type_mask(types: Iterable[str] | str) -> int:
+    """The bitmask of a set of type names, or InvalidTypeError naming the unknown one."""
+    if isinstance(types, str):
+        types = (types,)
+    mask = 0
+    for t in types:
+        if t not in TYPE_BIT:
+            raise InvalidTypeError(f"unknown card type {t!r}; expected one of {sorted(TYPE_BIT)}")
+        mask |= TYPE_BIT[t]
+    return mask

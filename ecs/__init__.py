@@ -1,0 +1,25 @@
+"""tcg-counters: a NumPy-backed ECS core for trading-card-game counters.
+
+>>> from ecs import World
+>>> w = World()
+>>> p = w.add_player()
+>>> bear = w.add_object(controller=p, types={"creature"}, power=2, toughness=2)
+>>> w.put_counters(bear, "+1/+1", 2); w.put_counters(bear, "-1/-1", 1)
+>>> w.tick()
+1
+>>> w.counters(bear)
+{'+1/+1': 1}
+"""
+from .errors import (CounterError, CountOverflowError, GameOverError, IllegalActionError,
+                     InvalidCountError, InvalidGameError, InvalidKindError, InvalidTypeError,
+                     InvalidZoneError, SBALoopError, SnapshotError, StaleEntityError,
+                     UnknownEntityError)
+from .events import CounterChanged, Event, GameEnded, PlayerLost, ZoneChanged, crossed
+from .world import DRAW, ONGOING, World
+
+__all__ = [
+    "DRAW", "ONGOING", "CounterChanged", "CounterError", "CountOverflowError", "Event",
+    "GameEnded", "GameOverError", "IllegalActionError", "InvalidCountError", "InvalidGameError",
+    "InvalidKindError", "InvalidTypeError", "InvalidZoneError", "PlayerLost", "SBALoopError",
+    "SnapshotError", "StaleEntityError", "UnknownEntityError", "World", "ZoneChanged", "crossed",
+]

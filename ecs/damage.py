@@ -1,0 +1,61 @@
+"""Results of damage in the MTG rules (CR 120.3), with shield counters (122.1c).
+
+Rows are distinct (game, column) targets already validated as present; each row is one
+damage event of ``amount`` > 0 from one source with the given abilities.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Mapping
+
+import numpy as np
+
+from components import TYPE_BIT
+
+if TYPE_CHECKING:
+    from .world import World
+
+
+def deal_damage(world: "World", g: np.ndarray, c: np.ndarray, amount: np.ndarray,
+                flags: Mapping[str, bool]) -> None:
+    s = world.store
+    types = s.a["types"][c]
+    player = (types & TYPE_BIT["player"]) != 0
+    creature = (types & TYPE_BIT["creature"]) != 0
+    walker = (types & TYPE_BIT["planeswalker"]) != 0
+    battle = (types & TYPE_BIT["battle"]) != 0
+    permanent = world._on_battlefield(g, c)
+    world._require(player | (permanent & (creature | walker | battle)), g, c,
+                   "can't be dealt damage: only players, creatures, planeswalkers and battles "
+                   "on the battlefield can (CR 120.3)")
+    counters_kind = "-1/-1" if (flags["wither"] or flags["infect"]) else None
+    if counters_kind:   # validate before anything changes
+        world._check_room(counters_kind, g[creature & permanent], c[creature & permanent],
+                          amount[creature & permanent])
+    poison_cols = world._holder("poison", c[player])
+    if flags["infect"]:
+        world._check_room("poison", g[player], poison_cols, amount[player])
+    world.log.next_step()
+
+    # 122.1c: one prevention effect, however many shield counters; one counter per event.
+    shield = s.plane("shield")
+    shielded = permanent & (shield[g, c] > 0 if shield is not None else False)
+    world._change("shield", g[shielded], c[shielded], -1, "shield")
+    dealt = ~shielded | flags["unpreventable"]     # 615.12, shield ruling 2022-04-29
+
+    hit = dealt & permanent & creature
+    if counters_kind:                              # 120.3d
+        world._put(counters_kind, g[hit], c[hit], amount[hit], "damage")
+    else:                                          # 120.3e
+        np.add.at(s.a["damage"], (g[hit], c[hit]), amount[hit])
+    if flags["deathtouch"]:                        # 702.2b, checked by 704.5h
+        s.a["deathtouch_hit"][g[hit], c[hit]] = True
+    for kind, is_t in (("loyalty", walker), ("defense", battle)):   # 120.3c, 120.3h
+        r = dealt & permanent & is_t
+        world._change(kind, g[r], c[r], -amount[r], "damage")
+    if flags["infect"]:                            # 120.3b
+        world._put("poison", g[player], poison_cols, amount[player], "damage")
+    else:                                          # 120.3a
+        idx = s.a["controller"][c[player]].astype(np.int64)
+        if world.two_headed_giant:
+            idx = s.a["player_head"][idx].astype(np.int64)
+        np.add.at(s.a["life"], (g[player], idx), -amount[player])

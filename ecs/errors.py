@@ -1,0 +1,61 @@
+"""The project's exceptions: every bad input raises one of these and changes nothing.
+
+Messages name the entity, the counter kind and the offending value, so a failing
+simulation can be traced without a debugger.
+"""
+from __future__ import annotations
+
+
+class CounterError(Exception):
+    """Base class of every error raised by tcg-counters."""
+
+
+class UnknownEntityError(CounterError, KeyError):
+    """An id that never named a player or object of this World."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class StaleEntityError(UnknownEntityError):
+    """An id whose object changed zones or ceased to exist (CR 400.7): it is a new object now."""
+
+
+class InvalidKindError(CounterError, ValueError):
+    """A counter kind name that is not a string of the accepted grammar."""
+
+
+class InvalidCountError(CounterError, ValueError):
+    """A negative, non-integer or too large amount (CR 107.1, 107.1b)."""
+
+
+class CountOverflowError(InvalidCountError):
+    """An action would take a count past the int32 limit."""
+
+
+class InvalidZoneError(CounterError, ValueError):
+    """An unknown zone name."""
+
+
+class InvalidTypeError(CounterError, ValueError):
+    """An unknown card type, keyword or stat for the ruleset."""
+
+
+class InvalidGameError(CounterError, IndexError):
+    """A game selection outside the batch, or malformed."""
+
+
+class GameOverError(CounterError):
+    """An action named a game that has already ended."""
+
+
+class IllegalActionError(CounterError, ValueError):
+    """An action the rules do not allow on that object (e.g. damage to a card in a graveyard)."""
+
+
+class SBALoopError(CounterError, RuntimeError):
+    """State-based actions did not reach a fixed point within the pass limit."""
+
+
+class SnapshotError(CounterError, ValueError):
+    """A snapshot or save file that does not fit this World or is damaged."""

@@ -1,0 +1,168 @@
+"""The event log: every counter change, zone change, loss and game end, with before/after
+counts and last-known information, so an embedding engine can fire its own triggers.
+
+Events are recorded as columnar NumPy chunks (cheap inside vectorized systems) and turned
+into objects only when asked for. Rows recorded by one action or one state-based check
+share a ``step`` number: they happened simultaneously (CR 704.3).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from .zones import ZONES
+
+COUNTER, ZONE, LOST, GAME_END = range(4)
+
+#: Why something happened: an action, or the rule of the state-based action.
+CAUSES: tuple[str, ...] = (
+    "put", "remove", "move", "proliferate", "enter", "damage", "shield", "stun",
+    "destroy", "sacrifice", "zone", "cleanup",
+    "704.5a", "704.5c", "704.5d", "704.5f", "704.5g", "704.5h", "704.5i", "704.5q",
+    "704.5r", "704.5v", "704.6a", "704.6b", "104.4a", "104.2a",
+    # Grand Archive and phase systems
+    "ga.placement", "ga.damage", "ga.durability", "ga.champion", "ga.recover", "ga.enlighten",
+    "ga.wither", "rad", "draw", "mill",
+)
+CAUSE = {c: i for i, c in enumerate(CAUSES)}
+
+_COLUMNS = ("type", "step", "game", "entity", "kind", "before", "after", "cause", "other",
+            "from_zone", "to_zone")
+
+
+@dataclass(frozen=True)
+class CounterChanged:
+    """Counters of one kind were put on or removed from an entity (CR 122.6, 122.7)."""
+    game: int
+    entity: int
+    kind: str
+    before: int
+    after: int
+    cause: str
+    by: int | None = None  # the player who put them, where the rules name one (122.6a)
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class ZoneChanged:
+    """An object left a zone (CR 400.7); ``new`` is the new object, None if it ceased to exist.
+
+    ``lki`` holds the counters it had just before (704.8), for undying, persist and "put
+    the same number" effects (122.8, 122.9)."""
+    game: int
+    old: int
+    new: int | None
+    from_zone: str
+    to_zone: str
+    cause: str
+    lki: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlayerLost:
+    game: int
+    player: int
+    cause: str
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """A game ended; ``winner`` is None for a draw (CR 104.4a)."""
+    game: int
+    winner: int | None
+    cause: str
+
+
+Event = CounterChanged | ZoneChanged | PlayerLost | GameEnded
+
+
+def crossed(event: CounterChanged, n: int) -> bool:
+    """Did this put take the count from below ``n`` to ``n`` or more? (CR 122.7)"""
+    return event.before < n <= event.after
+
+
+class EventLog:
+    """Columnar chunks of event rows plus a side table of last-known counters."""
+
+    def __init__(self) -> None:
+        self.chunks: list[dict[str, np.ndarray]] = []
+        self.lki: list[dict[str, np.ndarray]] = []
+        self.rows = 0
+        self.step = 0
+
+    def next_step(self) -> int:
+        self.step += 1
+        return self.step
+
+    def record(self, type_: int, cause: str, *, game: Any, entity: Any, kind: Any = -1,
+               before: Any = 0, after: Any = 0, other: Any = -1, from_zone: Any = 0,
+               to_zone: Any = 0) -> np.ndarray:
+        """Append rows (array arguments broadcast together); returns their row numbers."""
+        game = np.asarray(game, np.int64)
+        n = game.size
+        if n == 0:
+            return np.zeros(0, np.int64)
+        values = dict(type=type_, step=self.step, game=game, entity=entity, kind=kind,
+                      before=before, after=after, cause=CAUSE[cause], other=other,
+                      from_zone=from_zone, to_zone=to_zone)
+        self.chunks.append({c: np.broadcast_to(np.asarray(values[c], np.int64), (n,)).copy()
+                            for c in _COLUMNS})
+        rows = np.arange(self.rows, self.rows + n)
+        self.rows += n
+        return rows
+
+    def record_lki(self, rows: np.ndarray, kinds: np.ndarray, counts: np.ndarray) -> None:
+        if rows.size:
+            self.lki.append({"row": rows.astype(np.int64), "kind": kinds.astype(np.int64),
+                             "count": counts.astype(np.int64)})
+
+    def table(self) -> dict[str, np.ndarray]:
+        """All rows as columns of equal length (plus ``lki_row``/``lki_kind``/``lki_count``)."""
+        out = {c: (np.concatenate([ch[c] for ch in self.chunks]) if self.chunks
+                   else np.zeros(0, np.int64)) for c in _COLUMNS}
+        for c in ("row", "kind", "count"):
+            out["lki_" + c] = (np.concatenate([ch[c] for ch in self.lki]) if self.lki
+                               else np.zeros(0, np.int64))
+        return out
+
+    def objects(self, kind_names: list[str], player_ids: np.ndarray) -> list[Event]:
+        """The rows as event objects, in order (a Python loop: for people and tests)."""
+        t = self.table()
+        lki: dict[int, dict[str, int]] = {}
+        for r, k, c in zip(t["lki_row"].tolist(), t["lki_kind"].tolist(), t["lki_count"].tolist()):
+            lki.setdefault(r, {})[kind_names[k]] = c
+        out: list[Event] = []
+        for i in range(t["type"].size):
+            ty, g, e = int(t["type"][i]), int(t["game"][i]), int(t["entity"][i])
+            cause = CAUSES[int(t["cause"][i])]
+            other = int(t["other"][i])
+            if ty == COUNTER:
+                by = int(player_ids[other]) if other >= 0 else None
+                out.append(CounterChanged(g, e, kind_names[int(t["kind"][i])], int(t["before"][i]),
+                                          int(t["after"][i]), cause, by))
+            elif ty == ZONE:
+                out.append(ZoneChanged(g, e, other if other >= 0 else None,
+                                       ZONES[int(t["from_zone"][i])], ZONES[int(t["to_zone"][i])],
+                                       cause, lki.get(i, {})))
+            elif ty == LOST:
+                out.append(PlayerLost(g, e, cause))
+            else:
+                out.append(GameEnded(g, e if e >= 0 else None, cause))
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"chunks": list(self.chunks), "lki": list(self.lki), "rows": self.rows,
+                "step": self.step}
+
+    def restore(self, snap: dict[str, Any]) -> None:
+        # Chunks are never mutated after recording, so sharing them is safe.
+        self.chunks, self.lki = list(snap["chunks"]), list(snap["lki"])
+        self.rows, self.step = snap["rows"], snap["step"]
+
+    def clear(self) -> None:
+        self.chunks, self.lki, self.rows = [], [], 0

@@ -1,0 +1,53 @@
+"""Counter kinds: the name grammar, power/toughness kinds and keyword counters (CR 122.1).
+
+A kind is identified by its name. Names are validated once, then mapped to a dense
+plane index by the store.
+"""
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .errors import InvalidKindError
+
+MAX_KIND_LENGTH: Final = 40
+_WORDS = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*")
+_PT = re.compile(r"([+-])(\d{1,3})/([+-])(\d{1,3})")
+
+#: CR 122.1b: the keywords a keyword counter can be (variants start with one of these).
+KEYWORDS: Final = (
+    "flying", "first strike", "double strike", "deathtouch", "decayed", "exalted",
+    "haste", "hexproof", "indestructible", "lifelink", "menace", "reach", "shadow",
+    "trample", "vigilance",
+)
+KEYWORD_BIT: Final = {k: 1 << i for i, k in enumerate(KEYWORDS)}
+
+
+def validate_kind(kind: object) -> str:
+    """Return ``kind`` if it is a well-formed counter kind name, else raise InvalidKindError."""
+    if not isinstance(kind, str):
+        raise InvalidKindError(f"counter kind must be a str, got {type(kind).__name__} {kind!r}")
+    if len(kind) > MAX_KIND_LENGTH or not (_WORDS.fullmatch(kind) or _PT.fullmatch(kind)):
+        raise InvalidKindError(
+            f"malformed counter kind {kind!r}: expected lowercase words of a-z0-9 joined by "
+            f"single spaces or hyphens (at most {MAX_KIND_LENGTH} characters), or +X/+Y, -X/-Y"
+        )
+    return kind
+
+
+def pt_modifier(kind: str) -> tuple[int, int] | None:
+    """(X, Y) for a +X/+Y or -X/-Y counter (CR 122.1a), None for any other kind."""
+    m = _PT.fullmatch(kind)
+    if m is None:
+        return None
+    sx, x, sy, y = m.groups()
+    return (int(x) if sx == "+" else -int(x), int(y) if sy == "+" else -int(y))
+
+
+def keyword_of(kind: str) -> str | None:
+    """The keyword a keyword counter grants (CR 122.1b), including variants such as
+    "hexproof from black"; None when ``kind`` is not a keyword counter."""
+    for k in KEYWORDS:
+        if kind == k or kind.startswith(k + " "):
+            return k
+    return None

@@ -1,0 +1,387 @@
+"""Monte Carlo scenario files: a TOML format, loaded and validated into a typed `Scenario`.
+
+The format is documented in ``ecs/scenarios/README_SECTION.md``. Every problem is
+reported as a `ScenarioError` naming the file, the field (``objects[2].toughness``) and
+what was expected, before any game is played.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from components import TYPE_BIT
+
+from .errors import CounterError
+from .kinds import validate_kind
+
+RULESETS = ("mtg", "grand_archive")
+#: Zones an object may start in (Grand Archive aliases accepted by the engine map onto these).
+ZONE_NAMES = ("battlefield", "field", "graveyard", "exile", "banishment", "hand", "library",
+              "command", "memory")
+#: Zones an effect may move an object to (not the battlefield: see `Filter`).
+MOVE_TO = tuple(z for z in ZONE_NAMES if z not in ("battlefield", "field"))
+STATS = ("power", "toughness", "life", "loyalty", "defense", "durability", "level")
+DAMAGE_FLAGS = ("deathtouch", "wither", "infect", "unpreventable", "combat")
+#: action -> (required keys, optional keys) besides ``action`` and ``weight``.
+ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "nothing": ((), ()),
+    "put_counters": (("kind", "target"), ("n", "targets")),
+    "remove_counters": (("kind", "target"), ("n", "targets")),
+    "move_counters": (("kind", "source", "target"), ("n",)),
+    "proliferate": ((), ("target", "targets", "players")),
+    "deal_damage": (("n", "target"), ("targets",) + DAMAGE_FLAGS),
+    "destroy": (("target",), ("targets",)),
+    "sacrifice": (("target",), ("targets",)),
+    "move_zone": (("target", "zone"), ("targets",)),
+    "begin_main_phase": ((), ()),
+    "lose_life": (("n", "target"), ()),
+    "gain_life": (("n", "target"), ()),
+}
+#: actions whose target may be a player (``target = { player = "..." }``).
+PLAYER_ACTIONS = ("put_counters", "remove_counters", "deal_damage", "lose_life", "gain_life")
+MAX_COPIES = 1_000_000
+MAX_TURNS = 100_000
+
+
+class ScenarioError(CounterError, ValueError):
+    """A scenario file that is not valid; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    name: str
+    life: int | None = None       # None: the ruleset's starting life
+    poison: int = 0
+    reserve: int = 0
+    team: int | None = None       # index of the team (teams are named in the file)
+
+
+@dataclass(frozen=True)
+class ObjectSpec:
+    """One entry of ``[[objects]]``: ``count`` identical copies named ``name``."""
+    name: str
+    controller: int               # player index
+    types: tuple[str, ...] = ()
+    zone: str = "battlefield"
+    stats: tuple[tuple[str, int], ...] = ()
+    keywords: tuple[str, ...] = ()
+    token: bool = False
+    counters: tuple[tuple[str, int], ...] = ()
+    caps: tuple[tuple[str, int], ...] = ()
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which objects an effect may pick: on the battlefield, from the scenario's entries.
+
+    Only permanents that have been on the battlefield since the game began are candidates
+    (an object that changes zones is a new object, CR 400.7, and is not followed), so the
+    candidate order is the same in every shard and results do not depend on sharding.
+    ``player`` is set instead for a player target: a player index, or -1 for a random one.
+    """
+    names: tuple[int, ...] = ()   # object entry indices; () = any entry
+    controller: int | None = None
+    types: tuple[str, ...] = ()   # all of these types
+    token: bool | None = None
+    has: str | None = None        # has at least one counter of this kind
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Effect:
+    action: str
+    weight: float
+    kind: str | None = None
+    n: tuple[int, int] = (1, 1)   # inclusive range, drawn uniformly per game
+    target: Filter | None = None
+    source: Filter | None = None  # move_counters
+    targets: int | None = 1       # distinct random targets; None = every match
+    zone: str | None = None       # move_zone destination
+    flags: tuple[str, ...] = ()   # deal_damage keywords that are true
+    players: bool = False         # proliferate: also every player
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    ruleset: str
+    turns: int
+    players: tuple[PlayerSpec, ...]
+    objects: tuple[ObjectSpec, ...]
+    effects: tuple[Effect, ...]
+    description: str = ""
+    effects_per_turn: int = 1
+    begin_main_phase: bool = False
+    two_headed_giant: bool = False
+    report_kinds: tuple[str, ...] = ()
+    source: str = "<scenario>"
+    teams: tuple[str, ...] = field(default=())
+
+    @property
+    def n_objects(self) -> int:
+        return sum(o.count for o in self.objects)
+
+
+# ---- validation helpers ------------------------------------------------------------------
+class _Checker:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, expected: str, got: Any = ...) -> ScenarioError:
+        tail = "" if got is ... else f", got {got!r}"
+        return ScenarioError(f"{self.source}: {where}: expected {expected}{tail}")
+
+    def table(self, v: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
+              ) -> Mapping[str, Any]:
+        if not isinstance(v, Mapping):
+            raise self.fail(where, "a table", v)
+        for k in v:
+            if k not in allowed:
+                raise self.fail(f"{where}.{k}" if where else k,
+                                f"one of the keys {', '.join(allowed)} (unknown key)")
+        for k in required:
+            if k not in v:
+                raise self.fail(f"{where}.{k}" if where else k, "a value (the field is required)")
+        return v
+
+    def int_(self, v: Any, where: str, lo: int = 0, hi: int = 2**31 - 1) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise self.fail(where, f"an integer in {lo}..{hi}", v)
+        return v
+
+    def bool_(self, v: Any, where: str) -> bool:
+        if not isinstance(v, bool):
+            raise self.fail(where, "true or false", v)
+        return v
+
+    def str_(self, v: Any, where: str, choices: tuple[str, ...] | None = None) -> str:
+        if not isinstance(v, str) or (choices is not None and v not in choices) or not v:
+            raise self.fail(where, f"one of {', '.join(choices)}" if choices else "a non-empty string", v)
+        return v
+
+    def strs(self, v: Any, where: str) -> tuple[str, ...]:
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
+            raise self.fail(where, "a string or a list of strings", v)
+        return tuple(v)
+
+    def types(self, v: Any, where: str) -> tuple[str, ...]:
+        out = self.strs(v, where)
+        for t in out:
+            if t not in TYPE_BIT:
+                raise self.fail(where, f"card types among {', '.join(TYPE_BIT)}", t)
+        return out
+
+    def kind(self, v: Any, where: str) -> str:
+        try:
+            return validate_kind(v)
+        except CounterError as e:
+            raise self.fail(where, f"a counter kind ({e})", v) from None
+
+    def counts(self, v: Any, where: str) -> tuple[tuple[str, int], ...]:
+        if not isinstance(v, Mapping):
+            raise self.fail(where, 'a table of kind = count, e.g. { "+1/+1" = 2 }', v)
+        return tuple((self.kind(k, f"{where}.{k!r}"), self.int_(n, f"{where}.{k!r}"))
+                     for k, n in v.items())
+
+    def amount(self, v: Any, where: str) -> tuple[int, int]:
+        if isinstance(v, list) and len(v) == 2:
+            lo, hi = (self.int_(x, f"{where}[{i}]") for i, x in enumerate(v))
+            if lo > hi:
+                raise self.fail(where, "[low, high] with low <= high", v)
+            return lo, hi
+        if isinstance(v, int) and not isinstance(v, bool):
+            n = self.int_(v, where)
+            return n, n
+        raise self.fail(where, "an integer or an inclusive range [low, high]", v)
+
+
+def _players(c: _Checker, raw: Any) -> tuple[tuple[PlayerSpec, ...], dict[str, int], tuple[str, ...]]:
+    if not isinstance(raw, list) or not raw:
+        raise c.fail("players", "a non-empty array of tables ([[players]])", raw)
+    out, index, teams = [], {}, []
+    for i, p in enumerate(raw):
+        w = f"players[{i}]"
+        p = c.table(p, w, ("name", "life", "poison", "reserve", "team"), ("name",))
+        name = c.str_(p["name"], f"{w}.name")
+        if name in index:
+            raise c.fail(f"{w}.name", "a player name not used before", name)
+        team = None
+        if "team" in p:
+            t = c.str_(p["team"], f"{w}.team")
+            if t not in teams:
+                teams.append(t)
+            team = teams.index(t)
+        index[name] = i
+        out.append(PlayerSpec(
+            name, None if "life" not in p else c.int_(p["life"], f"{w}.life", -(2**31), 2**31 - 1),
+            c.int_(p.get("poison", 0), f"{w}.poison"), c.int_(p.get("reserve", 0), f"{w}.reserve"),
+            team))
+    return tuple(out), index, tuple(teams)
+
+
+def _objects(c: _Checker, raw: Any, players: dict[str, int]) -> tuple[ObjectSpec, ...]:
+    if not isinstance(raw, list):
+        raise c.fail("objects", "an array of tables ([[objects]])", raw)
+    out: list[ObjectSpec] = []
+    keys = ("name", "controller", "types", "zone", "keywords", "token", "counters", "caps",
+            "count") + STATS
+    for i, o in enumerate(raw):
+        w = f"objects[{i}]"
+        o = c.table(o, w, keys, ("name", "controller"))
+        name = c.str_(o["name"], f"{w}.name")
+        if any(x.name == name for x in out):
+            raise c.fail(f"{w}.name", "an object name not used before", name)
+        ctrl = c.str_(o["controller"], f"{w}.controller", tuple(players))
+        stats = tuple((s, c.int_(o[s], f"{w}.{s}", -(2**31), 2**31 - 1)) for s in STATS if s in o)
+        out.append(ObjectSpec(
+            name, players[ctrl], c.types(o.get("types", []), f"{w}.types"),
+            c.str_(o.get("zone", "battlefield"), f"{w}.zone", ZONE_NAMES), stats,
+            c.strs(o.get("keywords", []), f"{w}.keywords"),
+            c.bool_(o.get("token", False), f"{w}.token"),
+            c.counts(o.get("counters", {}), f"{w}.counters"),
+            c.counts(o.get("caps", {}), f"{w}.caps"),
+            c.int_(o.get("count", 1), f"{w}.count", 1, MAX_COPIES)))
+    return tuple(out)
+
+
+def _filter(c: _Checker, raw: Any, w: str, players: dict[str, int], objects: tuple[ObjectSpec, ...],
+            allow_player: bool) -> Filter:
+    if isinstance(raw, Mapping) and "player" in raw:
+        if not allow_player:
+            raise c.fail(f"{w}.player", "no player target for this action (objects only)")
+        c.table(raw, w, ("player",))
+        p = c.str_(raw["player"], f"{w}.player", tuple(players) + ("any",))
+        return Filter(player=-1 if p == "any" else players[p])
+    raw = c.table(raw, w, ("name", "controller", "types", "token", "has", "player"))
+    names = tuple(x.name for x in objects)
+    idx = tuple(names.index(c.str_(n, f"{w}.name", names))
+                for n in c.strs(raw.get("name", []), f"{w}.name"))
+    ctrl = raw.get("controller")
+    return Filter(
+        idx, None if ctrl is None else players[c.str_(ctrl, f"{w}.controller", tuple(players))],
+        c.types(raw.get("types", []), f"{w}.types"),
+        None if "token" not in raw else c.bool_(raw["token"], f"{w}.token"),
+        None if "has" not in raw else c.kind(raw["has"], f"{w}.has"))
+
+
+def _effects(c: _Checker, raw: Any, players: dict[str, int], objects: tuple[ObjectSpec, ...]
+             ) -> tuple[Effect, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise c.fail("effects", "a non-empty array of tables ([[effects]])", raw)
+    out = []
+    for i, e in enumerate(raw):
+        w = f"effects[{i}]"
+        if not isinstance(e, Mapping) or "action" not in e:
+            raise c.fail(f"{w}.action", "a table with an action", e)
+        action = c.str_(e["action"], f"{w}.action", tuple(ACTIONS))
+        req, opt = ACTIONS[action]
+        e = c.table(e, w, ("action", "weight") + req + opt, req)
+        weight = e.get("weight", 1.0)
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or \
+                not math.isfinite(weight) or weight < 0:
+            raise c.fail(f"{w}.weight", "a finite number >= 0", weight)
+        f = lambda k, p: _filter(c, e[k], f"{w}.{k}", players, objects, p)  # noqa: E731
+        target = f("target", action in PLAYER_ACTIONS) if "target" in e else None
+        if action in ("lose_life", "gain_life") and target is not None and target.player is None:
+            raise c.fail(f"{w}.target", 'a player target, { player = "name" } or { player = "any" }')
+        targets: int | None = 1 if action != "proliferate" else None
+        if "targets" in e:
+            t = e["targets"]
+            targets = None if t == "all" else c.int_(t, f"{w}.targets", 1, 64)
+        if target is not None and target.player is not None and targets != 1:
+            raise c.fail(f"{w}.targets", "1 for a player target", e["targets"])
+        out.append(Effect(
+            action, float(weight), c.kind(e["kind"], f"{w}.kind") if "kind" in e else None,
+            c.amount(e.get("n", 1), f"{w}.n"), target,
+            f("source", False) if "source" in e else None, targets,
+            c.str_(e["zone"], f"{w}.zone", MOVE_TO) if "zone" in e else None,
+            tuple(k for k in DAMAGE_FLAGS if k in e and c.bool_(e[k], f"{w}.{k}")),
+            c.bool_(e.get("players", False), f"{w}.players")))
+    if sum(e.weight for e in out) <= 0:
+        raise c.fail("effects", "at least one effect with a weight > 0")
+    return tuple(out)
+
+
+TOP_KEYS = ("name", "description", "ruleset", "turns", "effects_per_turn", "begin_main_phase",
+            "two_headed_giant", "report", "players", "objects", "effects")
+
+
+def _description(c: _Checker, v: Any) -> str:
+    if not isinstance(v, str):
+        raise c.fail("description", "a string", v)
+    return v
+
+
+def parse(data: Mapping[str, Any], source: str = "<scenario>") -> Scenario:
+    """Validate a decoded TOML document (a dict) into a `Scenario`."""
+    c = _Checker(source)
+    c.table(data, "", TOP_KEYS, ("ruleset", "turns", "players", "effects"))
+    players, pindex, teams = _players(c, data["players"])
+    objects = _objects(c, data.get("objects", []), pindex)
+    effects = _effects(c, data["effects"], pindex, objects)
+    report = c.table(data.get("report", {}), "report", ("kinds",))
+    kinds = tuple(c.kind(k, f"report.kinds[{i}]")
+                  for i, k in enumerate(c.strs(report.get("kinds", []), "report.kinds")))
+    if not kinds:  # default: every kind the file mentions, in order of first mention
+        seen = [k for o in objects for k, _ in o.counters + o.caps]
+        seen += [e.kind for e in effects if e.kind] + [e.target.has for e in effects
+                                                      if e.target and e.target.has]
+        kinds = tuple(dict.fromkeys(seen))
+    default_name = Path(source).stem if source != "<scenario>" else "scenario"
+    return Scenario(
+        name=c.str_(data.get("name", default_name), "name"),
+        ruleset=c.str_(data["ruleset"], "ruleset", RULESETS),
+        turns=c.int_(data["turns"], "turns", 1, MAX_TURNS),
+        players=players, objects=objects, effects=effects,
+        description=_description(c, data.get("description", "")),
+        effects_per_turn=c.int_(data.get("effects_per_turn", 1), "effects_per_turn", 0, 1000),
+        begin_main_phase=c.bool_(data.get("begin_main_phase", False), "begin_main_phase"),
+        two_headed_giant=c.bool_(data.get("two_headed_giant", False), "two_headed_giant"),
+        report_kinds=kinds, source=source, teams=teams)
+
+
+def loads(text: str, source: str = "<scenario>") -> Scenario:
+    """Parse TOML text into a validated `Scenario`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{source}: not valid TOML: {e}") from None
+    return parse(data, source)
+
+
+def load(path: str | Path) -> Scenario:
+    """Load a scenario: a file path, or the name of an embedded scenario (see `embedded`)."""
+    p = Path(path)
+    if not p.exists() and str(path) in embedded():
+        return loads(_embedded_dir().joinpath(f"{path}.toml").read_text("utf-8"), f"{path}.toml")
+    try:
+        text = p.read_text("utf-8")
+    except OSError as e:
+        known = ", ".join(embedded())
+        raise ScenarioError(f"{path}: cannot read the scenario ({e.strerror}); "
+                            f"embedded scenarios are: {known}") from None
+    return loads(text, str(path))
+
+
+DEFAULT = "mtg_skirmish"
+
+
+def _embedded_dir() -> Any:
+    return resources.files("ecs").joinpath("scenarios")
+
+
+def embedded() -> dict[str, str]:
+    """Embedded scenario names -> their description."""
+    out = {}
+    for f in sorted(_embedded_dir().iterdir(), key=lambda f: f.name):
+        if f.name.endswith(".toml"):
+            data = tomllib.loads(f.read_text("utf-8"))
+            out[f.name[:-5]] = str(data.get("description", ""))
+    return out

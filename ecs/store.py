@@ -1,0 +1,198 @@
+"""The counter store: dense NumPy arrays for every component, and the id -> column index.
+
+Layout (DESIGN.md): counter counts are kind-major, one contiguous (B, C) int32 plane per
+kind in ``counts[k]``, so a system reads only the planes it needs. Other components are
+(C,) or (B, C) arrays declared in ``components``. Ids are never reused: a column freed in
+every game gets a new id when reused, so an old id is detected as stale, never aliased.
+Object ids are allocated here in vectorized blocks (esper's per-entity creation would put a
+Python loop in the state-based actions, which create thousands of new objects per pass).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, Field
+
+from .errors import StaleEntityError, UnknownEntityError
+from .kinds import validate_kind
+from .zones import NONE
+
+_BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
+# Per-player characteristics: the player's column, team and the team's first player
+# (who holds a Two-Headed Giant team's shared life and poison, CR 810.10).
+_PLAYER_STATIC = ("player_col", "player_team", "player_head")
+
+
+class Store:
+    """All arrays of one World; see the module docstring for the layout."""
+
+    def __init__(self, batch: int, capacity: int = 64, kind_capacity: int = 8) -> None:
+        self.batch = batch
+        self.n_cols = 0
+        self.next_id = 0
+        self.free: list[int] = []
+        self.kind_names: list[str] = []
+        self.kind_index: dict[str, int] = {}
+        self.counts = np.zeros((kind_capacity, batch, capacity), np.int32)
+        self.a: dict[str, np.ndarray] = {}
+        for f in ALL_FIELDS:
+            shape = {COLUMN: (capacity,), GAME_COLUMN: (batch, capacity), GAME_PLAYER: (batch, 0)}[f.shape]
+            self.a[f.name] = np.full(shape, f.fill, f.dtype)
+        for name in _PLAYER_STATIC:
+            self.a[name] = np.zeros(0, np.int32)
+        self.col_of_id = np.full(capacity, -1, np.int32)
+        # Caps (CR 122.4): sparse, one entry per (object, kind) ever capped; -1 = no cap.
+        self.a["cap_col"] = np.zeros(0, np.int32)
+        self.a["cap_kind"] = np.zeros(0, np.int32)
+        self.a["cap_val"] = np.zeros((batch, 0), np.int64)
+        self.a["winner"] = np.full(batch, -1, np.int16)  # -1 ongoing, -2 draw, else player index
+
+    # ---- shape -----------------------------------------------------------------------
+    @property
+    def capacity(self) -> int:
+        return self.counts.shape[2]
+
+    @property
+    def n_players(self) -> int:
+        return self.a["player_col"].shape[0]
+
+    @property
+    def n_kinds(self) -> int:
+        return len(self.kind_names)
+
+    def _grow_columns(self, need: int) -> None:
+        cap = self.capacity
+        if need <= cap:
+            return
+        new = max(need, 2 * cap)
+        counts = np.zeros((self.counts.shape[0], self.batch, new), np.int32)
+        counts[:, :, :cap] = self.counts
+        self.counts = counts
+        for f in ALL_FIELDS:
+            if f.shape == GAME_PLAYER:
+                continue
+            old = self.a[f.name]
+            grown = np.full(old.shape[:-1] + (new,), f.fill, f.dtype)
+            grown[..., :cap] = old
+            self.a[f.name] = grown
+
+    # ---- kinds -----------------------------------------------------------------------
+    def kind_id(self, kind: str, create: bool) -> int:
+        """The plane index of ``kind``; -1 for a valid kind never used (when not creating)."""
+        k = self.kind_index.get(kind)
+        if k is not None:
+            return k
+        validate_kind(kind)
+        if not create:
+            return -1
+        k = len(self.kind_names)
+        if k == self.counts.shape[0]:
+            grown = np.zeros((2 * k, self.batch, self.capacity), np.int32)
+            grown[:k] = self.counts
+            self.counts = grown
+        self.kind_names.append(kind)
+        self.kind_index[kind] = k
+        return k
+
+    def plane(self, kind: str) -> np.ndarray | None:
+        """The (B, n_cols) count plane of ``kind``, None if it was never used."""
+        k = self.kind_index.get(kind)
+        return None if k is None else self.counts[k, :, : self.n_cols]
+
+    # ---- columns and ids -------------------------------------------------------------
+    def alloc(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Allocate ``n`` fresh columns (absent from every game) and new ids for them."""
+        reuse = self.free[:n]
+        del self.free[:n]
+        start = self.n_cols
+        fresh = np.arange(start, start + n - len(reuse), dtype=np.int64)
+        self._grow_columns(start + fresh.size)
+        self.n_cols = start + fresh.size
+        cols = np.concatenate([np.asarray(reuse, np.int64), fresh])
+        for f in ALL_FIELDS:
+            if f.shape != GAME_PLAYER:
+                self.a[f.name][..., cols] = f.fill
+        self.counts[:, :, cols] = 0
+        ids = np.arange(self.next_id, self.next_id + n, dtype=np.int64)
+        self.next_id += n
+        if self.next_id > self.col_of_id.size:
+            grown = np.full(max(self.next_id, 2 * self.col_of_id.size), -1, np.int32)
+            grown[: self.col_of_id.size] = self.col_of_id
+            self.col_of_id = grown
+        self.col_of_id[ids] = cols
+        self.a["entity_id"][cols] = ids
+        return cols, ids
+
+    def release(self, cols: np.ndarray) -> None:
+        """Free columns whose object is absent from every game; their ids become stale."""
+        if cols.size == 0:
+            return
+        self.col_of_id[self.a["entity_id"][cols]] = -1
+        self.a["entity_id"][cols] = -1
+        self.free.extend(int(c) for c in np.sort(cols))
+        if self.a["cap_col"].size:  # caps belong to the object (122.4): drop them
+            keep = ~np.isin(self.a["cap_col"], cols)
+            for name in ("cap_col", "cap_kind"):
+                self.a[name] = self.a[name][keep]
+            self.a["cap_val"] = self.a["cap_val"][:, keep]
+
+    def columns(self, ids: np.ndarray) -> np.ndarray:
+        """Columns of ``ids`` (any shape); raises for ids that never existed or are stale."""
+        ids = np.asarray(ids, np.int64)
+        bad = ids[(ids < 0) | (ids >= self.next_id)]
+        if bad.size:
+            raise UnknownEntityError(f"entity {int(bad.flat[0])} does not exist in this World")
+        cols = self.col_of_id[ids]
+        if (cols < 0).any():
+            raise StaleEntityError(
+                f"entity {int(ids[cols < 0].flat[0])} no longer exists: it changed zones or "
+                "ceased to exist, and is a new object now (CR 400.7)")
+        return cols.astype(np.int64)
+
+    # ---- players ---------------------------------------------------------------------
+    def add_player_arrays(self, col: int, team: int, head: int, life: int) -> int:
+        """Append a player (already given column ``col``); returns its player index."""
+        for name, value in zip(_PLAYER_STATIC, (col, team, head)):
+            self.a[name] = np.append(self.a[name], np.int32(value))
+        for f in ALL_FIELDS:
+            if f.shape == GAME_PLAYER:
+                col_vals = np.full((self.batch, 1), life if f.name == "life" else f.fill, f.dtype)
+                self.a[f.name] = np.concatenate([self.a[f.name], col_vals], axis=1)
+        return self.n_players - 1
+
+    # ---- snapshots -------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """Array copies of the used part of every array (no Python objects deep-copied)."""
+        n, k = self.n_cols, self.n_kinds
+        snap: dict[str, Any] = {"counts": self.counts[:k, :, :n].copy()}
+        for name, arr in self.a.items():
+            f = _BY_NAME.get(name)
+            snap[name] = arr[..., :n].copy() if f is not None and f.shape != GAME_PLAYER else arr.copy()
+        snap["col_of_id"] = self.col_of_id[: self.next_id].copy()
+        snap["free"] = np.asarray(self.free, np.int64)
+        snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
+        snap["kind_names"] = np.array(self.kind_names, dtype=str)
+        return snap
+
+    def restore(self, snap: dict[str, Any]) -> None:
+        """Make this store equal to ``snap`` (taken from a store with the same batch)."""
+        batch, n, next_id = (int(x) for x in snap["meta"])
+        self.batch, self.n_cols, self.next_id = batch, n, next_id
+        self.kind_names = [str(x) for x in snap["kind_names"]]
+        self.kind_index = {name: i for i, name in enumerate(self.kind_names)}
+        cap = max(n, 1)
+        self.counts = np.zeros((max(len(self.kind_names), 1), batch, cap), np.int32)
+        self.counts[:, :, :n] = snap["counts"] if len(self.kind_names) else 0
+        for name in self.a:
+            f = _BY_NAME.get(name)
+            if f is not None and f.shape != GAME_PLAYER:
+                arr = np.full((cap,) if f.shape == COLUMN else (batch, cap), f.fill, f.dtype)
+                arr[..., :n] = snap[name]
+                self.a[name] = arr
+            else:
+                self.a[name] = snap[name].copy()
+        self.col_of_id = np.full(max(next_id, 1), -1, np.int32)
+        self.col_of_id[:next_id] = snap["col_of_id"]
+        self.free = [int(x) for x in snap["free"]]

@@ -1,0 +1,54 @@
+"""What every state-based system shares: the Pending record of one check.
+
+Systems never write the state. Each reads the same state (the snapshot of this check)
+and appends what it decided to ``Pending``; the World then performs everything together
+as one event (CR 704.3) and checks again. So the order of the systems cannot change a
+result, only the order of rows in the event log.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import esper
+import numpy as np
+
+if TYPE_CHECKING:
+    from ecs.world import World
+
+
+@dataclass
+class Pending:
+    # (kind ids, games, columns, amounts, cause): counters to remove
+    removals: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]] = field(default_factory=list)
+    # (games, columns, destination zone codes, cause): objects to move; zone 0 ceases to exist
+    moves: list[tuple[np.ndarray, np.ndarray, np.ndarray, str]] = field(default_factory=list)
+    # (games, player indices, cause): players who lose
+    losses: list[tuple[np.ndarray, np.ndarray, str]] = field(default_factory=list)
+
+    def remove(self, kind: int | np.ndarray, games: np.ndarray, cols: np.ndarray,
+               amounts: np.ndarray, cause: str) -> None:
+        if games.size:
+            kinds = np.broadcast_to(np.asarray(kind, np.int64), games.shape)
+            self.removals.append((kinds, games, cols, amounts, cause))
+
+    def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray, cause: str) -> None:
+        if games.size:
+            self.moves.append((games, cols, np.broadcast_to(np.asarray(zone, np.int64), games.shape), cause))
+
+    def lose(self, games: np.ndarray, players: np.ndarray, cause: str) -> None:
+        if games.size:
+            self.losses.append((games, players, cause))
+
+    def empty(self) -> bool:
+        return not (self.removals or self.moves or self.losses)
+
+
+class System(esper.Processor):
+    """A state-based system: ``process(world, pending)`` decides, never writes."""
+
+    #: Higher runs first (esper's convention); fixed by the ordered list in systems/__init__.
+    priority = 0
+
+    def process(self, world: "World", pending: Pending) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError

@@ -1,0 +1,91 @@
+"""ZoneChange: how objects change zones (CR 400.7, 122.2) and tokens cease to exist (704.5d).
+
+A moved object becomes a new object in a new column (shared by every game in which it
+moved); its counters cease to exist without "removed" events, and the zone-change event
+carries its last-known counters. Replacement effects on the way: finality (122.1h) and
+the ruleset's own (Grand Archive champions are banished instead).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from components import CARD_FIELDS, TYPE_BIT
+from ecs import zones
+from ecs.events import ZONE
+
+from .base import Pending, System
+
+if TYPE_CHECKING:
+    from ecs.world import World
+
+
+class ZoneChange(System):
+    """Detects tokens outside the battlefield (704.5d); the moves themselves are performed by
+    ``move_objects`` for every cause (actions and state-based actions alike)."""
+
+    def process(self, world: "World", pending: Pending) -> None:
+        s = world.store
+        token_cols = np.flatnonzero(s.a["token"][: s.n_cols])
+        if token_cols.size == 0:
+            return
+        zone = s.a["zone"][:, token_cols]
+        live = world.ongoing[:, None]
+        g, i = np.nonzero(live & (zone != zones.NONE) & (zone != zones.BATTLEFIELD))
+        pending.move(g, token_cols[i], zones.NONE, "704.5d")
+
+
+def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.ndarray,
+                 cause: str) -> np.ndarray:
+    """Move objects (one row per (game, column)); returns the new id of each row (-1 when
+    it ceased to exist). Applies replacement effects, records events with LKI."""
+    s, log = world.store, world.log
+    frm = s.a["zone"][games, cols].astype(np.int64)
+    dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64).copy())
+    # CR 122.1h: finality counters turn battlefield -> graveyard into exile.
+    fin = s.plane("finality")
+    if fin is not None:
+        to_exile = (frm == zones.BATTLEFIELD) & (dest == zones.GRAVEYARD) & (fin[games, cols] > 0)
+        dest[to_exile] = zones.EXILE
+    old_ids = s.a["entity_id"][cols]
+
+    # New objects: one column per distinct (old column, destination), shared across games.
+    new_ids = np.full(games.size, -1, np.int64)
+    arrive = dest != zones.NONE
+    if arrive.any():
+        key = cols[arrive] * 16 + dest[arrive]
+        uniq, inv = np.unique(key, return_inverse=True)
+        new_cols, ids = s.alloc(uniq.size)
+        src_cols = uniq // 16
+        for f in CARD_FIELDS:
+            if f.name != "entity_id":
+                s.a[f.name][new_cols] = s.a[f.name][src_cols]
+        s.a["zone"][games[arrive], new_cols[inv]] = dest[arrive]
+        new_ids[arrive] = ids[inv]
+
+    # Last-known information, then the old object's counters simply cease to exist (122.2).
+    rows = log.record(ZONE, cause, game=games, entity=old_ids, other=new_ids, from_zone=frm,
+                      to_zone=dest)
+    k, r = np.nonzero(s.counts[: s.n_kinds, games, cols] > 0)
+    log.record_lki(rows[r], k, s.counts[k, games[r], cols[r]])
+    s.counts[:, games, cols] = 0
+    for name in ("zone", "tapped", "damage", "deathtouch_hit"):
+        s.a[name][games, cols] = 0
+    if s.a["cap_col"].size:
+        hit = (s.a["cap_col"][None, :] == cols[:, None])
+        r, m = np.nonzero(hit)
+        s.a["cap_val"][games[r], m] = -1
+    gone = np.unique(cols)
+    s.release(gone[(s.a["zone"][:, gone] == zones.NONE).all(axis=0)])
+
+    # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
+    if arrive.any():
+        enter = arrive & (dest == zones.BATTLEFIELD)
+        if enter.any():
+            world.enter_battlefield(games[enter], s.col_of_id[new_ids[enter]].astype(np.int64), by=None)
+    return new_ids
+
+
+def is_type(world: "World", cols: np.ndarray, name: str) -> np.ndarray:
+    return (world.store.a["types"][cols] & TYPE_BIT[name]) != 0
