@@ -1,0 +1,194 @@
+"""Putting, removing, moving and proliferating counters (CR 122, 701.34)."""
+import numpy as np
+import pytest
+
+from ecs import CounterChanged, World, crossed
+
+
+@pytest.fixture
+def game():
+    w = World(seed=0)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    return w, p, q, bear
+
+
+def test_122_1a_pt_counters_on_battlefield_and_creature_cards_elsewhere(game):
+    w, p, _, bear = game
+    w.put_counters(bear, "+1/+0", 2)
+    w.put_counters(bear, "-0/-1", 1)
+    assert (w.power(bear), w.toughness(bear)) == (4, 1)
+    card = w.add_object(p, {"creature"}, zone="graveyard", power=1, toughness=1)
+    w.put_counters(card, "+2/+2", 1)
+    assert (w.power(card), w.toughness(card)) == (3, 3)
+
+
+def test_122_1a_noncreature_has_no_power(game):
+    w, p, _, _ = game
+    rock = w.add_object(p, {"artifact"})
+    w.put_counters(rock, "+1/+1", 1)
+    assert w.counters(rock) == {"+1/+1": 1}
+    with pytest.raises(Exception, match="no power"):
+        w.power(rock)
+
+
+def test_122_1b_keyword_counters_grant_keywords_in_any_zone_and_are_redundant(game):
+    w, p, _, bear = game
+    w.put_counters(bear, "flying", 2)
+    w.put_counters(bear, "hexproof from black", 1)
+    assert w.keywords(bear) == {"flying", "hexproof from black"}
+    card = w.add_object(p, {"creature"}, zone="hand", power=1, toughness=1, keywords={"reach"})
+    w.put_counters(card, "deathtouch", 1)
+    assert w.keywords(card) == {"reach", "deathtouch"}
+
+
+def test_122_1_generic_kinds_on_objects_and_players(game):
+    w, p, _, bear = game
+    for kind in ("charge", "lore", "oil"):
+        w.put_counters(bear, kind, 3)
+    for kind in ("poison", "rad", "energy", "experience"):
+        w.put_counters(p, kind, 2)
+    assert w.counters(bear) == {"charge": 3, "lore": 3, "oil": 3}
+    assert w.counters(p) == {"poison": 2, "rad": 2, "energy": 2, "experience": 2}
+
+
+def test_zero_counts_never_exist(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "charge", 0)
+    w.put_counters(bear, "lore", 2)
+    w.remove_counters(bear, "lore", 2)
+    w.remove_counters(bear, "oil", 1)
+    assert w.counters(bear) == {}
+    assert all(e.before != e.after for e in w.events())
+    assert [e.cause for e in w.events()] == ["put", "remove"]
+
+
+def test_101_3_removing_more_than_present_removes_what_is_there(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "charge", 2)
+    w.remove_counters(bear, "charge", 5)
+    assert w.counters(bear) == {}
+    assert w.events()[-1] == CounterChanged(0, bear, "charge", 2, 0, "remove")
+
+
+def test_122_7_events_carry_before_and_after_for_nth_counter_triggers(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "lore", 2)
+    w.put_counters(bear, "lore", 3)
+    first, second = w.events()
+    assert (second.before, second.after, second.delta) == (2, 5, 3)
+    assert not crossed(first, 3) and crossed(second, 3) and crossed(second, 5)
+    assert not crossed(second, 2) and not crossed(second, 6)
+
+
+def test_122_5_move_is_all_or_nothing(game):
+    w, p, _, bear = game
+    other = w.add_object(p, {"creature"}, power=1, toughness=1)
+    w.put_counters(bear, "+1/+1", 2)
+    assert w.move_counters(bear, other, "+1/+1", 1) == 1
+    assert w.counters(bear) == {"+1/+1": 1} and w.counters(other) == {"+1/+1": 1}
+    # same object, source without the kind: nothing happens
+    assert w.move_counters(bear, bear, "+1/+1", 1) == 0
+    assert w.move_counters(bear, other, "charge", 1) == 0
+    assert w.counters(bear) == {"+1/+1": 1} and w.counters(other) == {"+1/+1": 1}
+
+
+def test_122_5_move_more_than_source_has_moves_what_it_has(game):
+    """Policy (rules.md 8.2, 101.3): moving N from a source with fewer moves them all."""
+    w, p, _, bear = game
+    other = w.add_object(p, {"creature"}, power=1, toughness=1)
+    w.put_counters(bear, "charge", 2)
+    assert w.move_counters(bear, other, "charge", 5) == 2
+    assert w.counters(other) == {"charge": 2} and w.counters(bear) == {}
+    assert [e.cause for e in w.events()[-2:]] == ["move", "move"]
+
+
+def test_122_5_move_from_or_to_an_object_that_left_does_nothing(game):
+    w, p, _, bear = game
+    other = w.add_object(p, {"creature"}, power=1, toughness=1)
+    w.put_counters(bear, "charge", 2)
+    w.sacrifice(other)
+    assert w.move_counters(bear, other, "charge", 1) == 0
+    card = w.add_object(p, {"creature"}, zone="graveyard", power=1, toughness=1)
+    assert w.move_counters(bear, card, "charge", 1) == 0          # wrong zone
+    assert w.move_counters(bear, card, "charge", 1, zone=None) == 1  # any zone
+    assert w.counters(bear) == {"charge": 1}
+
+
+def test_122_5_move_to_object_that_cant_have_counters_does_nothing(game):
+    w, p, _, bear = game
+    proof = w.add_object(p, {"creature"}, power=1, toughness=1, no_counters=True)
+    w.put_counters(bear, "charge", 2)
+    assert w.move_counters(bear, proof, "charge", 1) == 0
+    assert w.counters(bear) == {"charge": 2}
+    w.put_counters(proof, "charge", 1)    # impossible: ignored (101.3)
+    assert w.counters(proof) == {}
+
+
+def test_701_34_proliferate_adds_one_of_each_kind_present(game):
+    w, p, q, bear = game
+    w.put_counters(bear, "+1/+1", 1)
+    w.put_counters(bear, "charge", 2)
+    w.put_counters(q, "poison", 3)
+    empty = w.add_object(p, {"artifact"})
+    w.proliferate([bear, q, empty])
+    assert w.counters(bear) == {"+1/+1": 2, "charge": 3}
+    assert w.counters(q) == {"poison": 4}
+    assert w.counters(empty) == {}
+    assert {e.cause for e in w.events()[-3:]} == {"proliferate"}
+
+
+def test_701_34a_proliferate_only_permanents_and_players(game):
+    w, p, _, _ = game
+    card = w.add_object(p, {"creature"}, zone="graveyard", power=1, toughness=1)
+    w.put_counters(card, "charge", 1)
+    with pytest.raises(Exception, match="701.34a"):
+        w.proliferate([card])
+    assert w.counters(card) == {"charge": 1}
+
+
+def test_122_6_entering_with_counters_is_putting_by_the_controller(game):
+    w, p, q, _ = game
+    pw = w.add_object(p, {"planeswalker"}, loyalty=4)
+    battle = w.add_object(q, {"battle"}, defense=5)
+    hydra = w.add_object(p, {"creature"}, power=0, toughness=0, counters={"+1/+1": 3})
+    gift = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"charge": 1}, put_by=q)
+    assert w.loyalty(pw) == 4 and w.defense(battle) == 5 and w.counters(hydra) == {"+1/+1": 3}
+    by = {(e.entity, e.kind): e.by for e in w.events()}
+    assert by[(pw, "loyalty")] == p and by[(battle, "defense")] == q     # 122.6a
+    assert by[(hydra, "+1/+1")] == p and by[(gift, "charge")] == q
+    assert {e.cause for e in w.events()} == {"enter"}
+    w.tick()
+    assert w.exists(hydra)
+
+
+def test_209_1_loyalty_off_the_battlefield_is_printed(game):
+    w, p, _, _ = game
+    card = w.add_object(p, {"planeswalker"}, zone="hand", loyalty=3)
+    assert w.loyalty(card) == 3 and w.counters(card) == {}
+
+
+def test_122_4_caps_per_object(game):
+    w, p, _, bear = game
+    w.set_cap(bear, "charge", 2)
+    w.put_counters(bear, "charge", 5)
+    assert w.count(bear, "charge") == 5     # putting is not stopped
+    w.tick()
+    assert w.count(bear, "charge") == 2
+    w.clear_cap(bear, "charge")
+    w.put_counters(bear, "charge", 5)
+    w.tick()
+    assert w.count(bear, "charge") == 7
+
+
+def test_batch_per_game_amounts_and_targets():
+    w = World(batch=3)
+    p = w.add_player()
+    ids = w.add_objects(2, p, {"artifact"})
+    w.put_counters(ids[0], "charge", np.array([1, 2, 3]))
+    w.put_counters(np.array([[ids[0]], [ids[1]], [ids[1]]]), "lore", 1)
+    assert w.count(ids[0], "charge").tolist() == [1, 2, 3]
+    assert w.count(ids[0], "lore").tolist() == [1, 0, 0]
+    assert w.count(ids[1], "lore").tolist() == [0, 1, 1]
+    w.put_counters(ids, "oil", np.array([[1, 2], [3, 4], [5, 6]]), games=[2, 0, 1])
+    assert w.count(ids[1], "oil").tolist() == [4, 6, 2]

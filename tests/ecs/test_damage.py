@@ -1,0 +1,147 @@
+"""Damage results (CR 120.3), shield (122.1c), stun (122.1d), destroy/sacrifice."""
+import pytest
+
+from ecs import IllegalActionError, World
+
+
+@pytest.fixture
+def game():
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    return w, p, q, bear
+
+
+def test_120_3e_damage_is_marked_and_514_2_cleanup_removes_it(game):
+    w, _, _, bear = game
+    w.deal_damage(bear, 1)
+    assert w.damage(bear) == 1 and w.counters(bear) == {}
+    w.cleanup()
+    assert w.damage(bear) == 0
+
+
+def test_120_3d_wither_and_infect_put_minus_counters(game):
+    w, p, _, bear = game
+    w.deal_damage(bear, 1, wither=True)
+    other = w.add_object(p, {"creature"}, power=3, toughness=3)
+    w.deal_damage(other, 2, infect=True)
+    assert w.counters(bear) == {"-1/-1": 1} and w.damage(bear) == 0
+    assert w.counters(other) == {"-1/-1": 2} and w.toughness(other) == 1
+
+
+def test_120_3a_b_players_lose_life_or_get_poison(game):
+    w, p, q, _ = game
+    w.deal_damage(q, 3)
+    w.deal_damage(q, 2, infect=True)
+    assert w.life(q) == 17 and w.counters(q) == {"poison": 2}
+
+
+def test_120_3c_h_planeswalkers_and_battles_lose_counters(game):
+    w, p, q, _ = game
+    pw = w.add_object(p, {"planeswalker"}, loyalty=5)
+    battle = w.add_object(q, {"battle"}, defense=4)
+    w.deal_damage([pw, battle], 3)
+    assert w.loyalty(pw) == 2 and w.defense(battle) == 1
+
+
+def test_120_8_zero_damage_is_not_dealt(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "shield", 1)
+    w.clear_events()
+    w.deal_damage(bear, 0, deathtouch=True)
+    w.tick()
+    assert w.exists(bear) and w.counters(bear) == {"shield": 1} and w.events() == []
+
+
+def test_122_1c_shield_prevents_damage_and_one_counter_goes(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "shield", 2)
+    w.deal_damage(bear, 5, deathtouch=True)
+    w.tick()
+    assert w.exists(bear) and w.damage(bear) == 0 and w.counters(bear) == {"shield": 1}
+
+
+def test_122_1c_one_damage_event_from_two_sources_uses_one_shield(game):
+    """Ambiguity 8.1: simultaneous damage to one permanent is one event: all prevented."""
+    w, _, _, bear = game
+    w.put_counters(bear, "shield", 2)
+    w.deal_damage([bear, bear], 3, combat=True)
+    assert w.damage(bear) == 0 and w.counters(bear) == {"shield": 1}
+
+
+def test_615_12_unpreventable_damage_is_dealt_and_still_uses_a_shield(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "shield", 1)
+    w.deal_damage(bear, 2, unpreventable=True)
+    assert w.damage(bear) == 2 and w.counters(bear) == {}
+    w.tick()
+    assert not w.exists(bear)
+
+
+def test_122_1c_shield_replaces_destroy_but_not_sacrifice(game):
+    w, p, _, bear = game
+    w.put_counters(bear, "shield", 1)
+    w.destroy(bear)
+    assert w.exists(bear) and w.counters(bear) == {}
+    other = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"shield": 1})
+    w.sacrifice(other)
+    assert not w.exists(other)
+
+
+def test_shield_ruling_sba_still_destroy_a_shielded_creature(game):
+    """Ruling 2022-04-29: lethal damage marked destroys it despite a shield counter."""
+    w, _, _, bear = game
+    w.deal_damage(bear, 2)
+    w.put_counters(bear, "shield", 1)
+    w.tick()
+    assert not w.exists(bear)
+
+
+def test_702_12b_indestructible_counter_stops_destroy_and_lethal_damage(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "indestructible", 1)
+    w.destroy(bear)
+    w.deal_damage(bear, 5, deathtouch=True)
+    w.tick()
+    assert w.exists(bear)
+    w.put_counters(bear, "-1/-1", 2)     # 704.5f is not destruction
+    w.tick()
+    assert not w.exists(bear)
+
+
+def test_122_1d_stun_replaces_untapping(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "stun", 2)
+    w.untap(bear)                      # untapped already: nothing to replace (8.3)
+    assert w.counters(bear) == {"stun": 2}
+    w.tap(bear)
+    w.untap(bear)
+    assert w.is_tapped(bear) and w.counters(bear) == {"stun": 1}
+    w.untap(bear)
+    w.untap(bear)
+    assert not w.is_tapped(bear) and w.counters(bear) == {}
+    assert [e.cause for e in w.events() if e.after < e.before] == ["stun", "stun"]
+
+
+def test_122_1h_finality_exiles_instead_of_graveyard(game):
+    w, p, _, bear = game
+    w.put_counters(bear, "finality", 1)
+    w.destroy(bear)
+    ev = w.events()[-1]
+    assert ev.to_zone == "exile" and w.zone(ev.new) == "exile"
+    dies = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"finality": 2})
+    w.put_counters(dies, "-1/-1", 1)
+    w.tick()
+    assert w.events()[-1].to_zone == "exile"
+    to_hand = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"finality": 1})
+    new = w.move_zone(to_hand, "hand")
+    assert w.zone(new) == "hand"     # ruling: only the graveyard is replaced
+
+
+def test_120_3_damage_to_cards_off_the_battlefield_is_illegal(game):
+    w, p, _, _ = game
+    card = w.add_object(p, {"creature"}, zone="graveyard", power=1, toughness=1)
+    rock = w.add_object(p, {"artifact"})
+    for target in (card, rock):
+        with pytest.raises(IllegalActionError, match=str(target)):
+            w.deal_damage(target, 1)

@@ -1,0 +1,79 @@
+"""Zone changes: new objects, ceasing counters, stale ids, LKI (CR 400.7, 122.2, 704.8)."""
+import pytest
+
+from ecs import StaleEntityError, World, ZoneChanged
+
+
+def test_400_7_122_2_moved_object_is_new_and_its_counters_cease():
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, name="Bear")
+    w.put_counters(bear, "+1/+1", 2)
+    w.clear_events()
+    card = w.move_zone(bear, "hand")
+    assert card != bear and w.zone(card) == "hand" and w.counters(card) == {}
+    assert w.name(card) == "Bear" and (w.power(card), w.toughness(card)) == (2, 2)
+    (ev,) = w.events()     # no "removed" events (122.2)
+    assert ev == ZoneChanged(0, bear, card, "battlefield", "hand", "zone", {"+1/+1": 2})
+    with pytest.raises(StaleEntityError, match=str(bear)):
+        w.put_counters(bear, "+1/+1", 1)
+    with pytest.raises(StaleEntityError):
+        w.counters(bear)
+    assert not w.exists(bear)
+
+
+def test_704_8_lki_is_from_before_the_check():
+    """Young Wolf: +1/+1 and three -1/-1 -> dies; LKI has the +1/+1 (undying won't trigger)."""
+    w = World()
+    p = w.add_player()
+    wolf = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"+1/+1": 1})
+    w.put_counters(wolf, "-1/-1", 3)
+    w.clear_events()
+    w.tick()
+    (ev,) = w.events()
+    assert isinstance(ev, ZoneChanged) and ev.cause == "704.5f"
+    assert ev.lki == {"+1/+1": 1, "-1/-1": 3}
+
+
+def test_704_5d_tokens_cease_to_exist_outside_the_battlefield():
+    w = World()
+    p = w.add_player()
+    tok = w.add_object(p, {"creature"}, power=1, toughness=1, token=True)
+    new = w.move_zone(tok, "graveyard")
+    assert w.zone(new) == "graveyard"      # triggers can see it there (111.7)
+    w.tick()
+    assert not w.exists(new)
+    assert w.events()[-1].cause == "704.5d" and w.events()[-1].new is None
+
+
+def test_entering_the_battlefield_puts_printed_loyalty():
+    w = World()
+    p = w.add_player()
+    card = w.add_object(p, {"planeswalker"}, zone="hand", loyalty=3)
+    pw = w.move_zone(card, "battlefield")
+    assert w.counters(pw) == {"loyalty": 3}
+    assert w.events()[-1].cause == "enter"
+
+
+def test_stale_column_is_never_aliased():
+    w = World()
+    p = w.add_player()
+    a = w.add_object(p, {"artifact"})
+    w.sacrifice(a)
+    b = w.add_object(p, {"artifact"})
+    assert b != a
+    with pytest.raises(StaleEntityError):
+        w.count(a, "charge")
+
+
+def test_batch_object_gone_in_some_games_only():
+    w = World(batch=3)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.put_counters(bear, "-1/-1", 2, games=[1])
+    w.tick()
+    assert w.exists(bear).tolist() == [True, False, True]
+    with pytest.raises(StaleEntityError, match="game 1"):
+        w.put_counters(bear, "charge", 1)
+    w.put_counters(bear, "charge", 1, games=[0, 2])
+    assert w.count(bear, "charge").tolist() == [1, 0, 1]

@@ -1,0 +1,210 @@
+"""The ordered state-based systems and the tick (CR 704.3, 704.5, 704.6, 122.3, 122.4)."""
+import itertools
+
+import numpy as np
+import pytest
+
+import systems
+from ecs import SBALoopError, World
+from systems.base import Pending
+
+
+def board(**kw):
+    w = World(**kw)
+    p, q = w.add_player(), w.add_player()
+    return w, p, q
+
+
+def test_704_5q_annihilation_on_permanents_only():
+    w, p, _ = board()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"+1/+1": 3, "-1/-1": 1})
+    art = w.add_object(p, {"artifact"}, counters={"+1/+1": 1, "-1/-1": 2})      # 8.15
+    card = w.add_object(p, {"creature"}, zone="graveyard", power=1, toughness=1,
+                        counters={"+1/+1": 1, "-1/-1": 1})                     # scenario 39
+    assert w.tick() == 1
+    assert w.counters(bear) == {"+1/+1": 2}
+    assert w.counters(art) == {"-1/-1": 1}
+    assert w.counters(card) == {"+1/+1": 1, "-1/-1": 1}
+
+
+def test_122_3_only_plus1_and_minus1_annihilate():
+    w, p, _ = board()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"+2/+2": 1, "-1/-1": 1})
+    w.tick()
+    assert w.counters(bear) == {"+2/+2": 1, "-1/-1": 1}
+
+
+def test_704_5r_cap_trims_to_n():
+    w, p, _ = board()
+    x = w.add_object(p, {"artifact"}, caps={"charge": 3}, counters={"charge": 5})
+    w.tick()
+    assert w.counters(x) == {"charge": 3}
+    assert w.events()[-1].cause == "704.5r"
+
+
+def test_704_3_cap_does_not_save_a_creature_the_same_check_kills():
+    """DESIGN.md: a 2/2 with three -1/-1 and a cap of one -1/-1 dies (cap first would save it)."""
+    w, p, _ = board()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, caps={"-1/-1": 1})
+    w.put_counters(bear, "-1/-1", 3)
+    w.tick()
+    assert not w.exists(bear)
+    (ev,) = [e for e in w.events() if e.cause.startswith("704")]
+    assert ev.cause == "704.5f" and ev.lki == {"-1/-1": 3}
+
+
+def test_704_3_cap_and_annihilation_removals_add_up():
+    """Choice: simultaneous removals of one kind add up (clamped at what is there)."""
+    w, p, _ = board()
+    art = w.add_object(p, {"artifact"}, caps={"-1/-1": 1})
+    w.put_counters(art, "+1/+1", 1)
+    w.put_counters(art, "-1/-1", 3)
+    assert w.tick() == 1
+    assert w.counters(art) == {}
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(5))))
+def test_704_3_order_of_systems_never_changes_the_result(order):
+    def run(order):
+        w, p, q = board()
+        a = w.add_object(p, {"creature"}, power=2, toughness=2, caps={"-1/-1": 1},
+                         counters={"+1/+1": 1, "-1/-1": 3})
+        b = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"+1/+1": 2, "-1/-1": 1})
+        c = w.add_object(q, {"planeswalker", "creature"}, power=1, toughness=3, loyalty=1)
+        w.deal_damage(c, 1)
+        t = w.add_object(q, {"creature"}, power=1, toughness=1, token=True)
+        w.put_counters(t, "-1/-1", 1)
+        w.put_counters(q, "poison", 10)
+        procs = [w.systems[i] for i in order]
+        with w._esper():
+            import esper
+            for pr in list(esper._processors):
+                esper.remove_processor(type(pr))
+            for prio, pr in zip(range(len(procs), 0, -1), procs):
+                esper.add_processor(pr, priority=prio)
+        w.tick()
+        return [(w.exists(e), w.counters(e) if w.exists(e) else None) for e in (a, b, c)], w.result()
+    assert run(order) == run(range(5))
+
+
+def test_704_5f_g_h_creature_deaths():
+    w, p, _ = board()
+    zero = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"-1/-1": 1})
+    lethal = w.add_object(p, {"creature"}, power=1, toughness=3)
+    w.deal_damage(lethal, 3)
+    touched = w.add_object(p, {"creature"}, power=1, toughness=5)
+    w.deal_damage(touched, 1, deathtouch=True)
+    ok = w.add_object(p, {"creature"}, power=1, toughness=3)
+    w.deal_damage(ok, 2)
+    w.tick()
+    causes = {e.old: e.cause for e in w.events() if hasattr(e, "old")}
+    assert causes == {zero: "704.5f", lethal: "704.5g", touched: "704.5h"}
+    assert w.exists(ok)
+
+
+def test_704_5h_deathtouch_only_since_the_last_check():
+    w, p, _ = board()
+    ind = w.add_object(p, {"creature"}, power=1, toughness=5, counters={"indestructible": 1})
+    w.deal_damage(ind, 1, deathtouch=True)
+    w.tick()
+    w.remove_counters(ind, "indestructible", 1)
+    w.tick()
+    assert w.exists(ind)
+
+
+def test_704_5i_v_planeswalker_and_battle_at_zero():
+    w, p, q = board()
+    pw = w.add_object(p, {"planeswalker"}, loyalty=2)
+    bt = w.add_object(q, {"battle"}, defense=2, counters={"indestructible": 1})
+    w.deal_damage([pw, bt], 2)
+    w.tick()
+    assert not w.exists(pw) and not w.exists(bt)
+    causes = sorted(e.cause for e in w.events() if hasattr(e, "old"))
+    assert causes == ["704.5i", "704.5v"]
+
+
+def test_704_5a_c_player_losses_and_104_2a_the_other_wins():
+    w, p, q = board()
+    w.put_counters(q, "poison", 9)
+    w.tick()
+    assert w.result() == "ongoing"
+    w.put_counters(q, "poison", 1)
+    w.tick()
+    assert w.has_lost(q) and not w.has_lost(p) and w.result() == p
+
+
+def test_104_4a_simultaneous_losses_are_a_draw():
+    w, p, q = board()
+    w.lose_life(p, 20)
+    w.deal_damage(q, 10, infect=True)
+    w.tick()
+    assert w.has_lost(p) and w.has_lost(q) and w.result() == "draw"
+
+
+def test_finished_games_are_frozen():
+    w = World(batch=2)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.lose_life(q, 20, games=[0])
+    w.tick()
+    w.put_counters(bear, "-1/-1", 5)       # games=None: the ongoing game only
+    w.tick()
+    assert w.exists(bear).tolist() == [True, False]
+    from ecs import GameOverError
+    with pytest.raises(GameOverError, match="game 0"):
+        w.put_counters(bear, "charge", 1, games=[0])
+
+
+def test_704_6_two_headed_giant_team_poison_and_life():
+    w = World(two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    assert w.life(a1) == w.life(a2) == 30
+    w.put_counters(b1, "poison", 6)
+    w.put_counters(b2, "poison", 6)     # 810.10: shared by the team
+    assert w.count(b1, "poison") == 12 == w.count(b2, "poison")
+    w.tick()
+    assert w.result() == "ongoing"      # 704.5c is ignored (scenario 23)
+    w.proliferate([b1, b2])             # 701.34b: one poison for the team
+    assert w.count(b2, "poison") == 13
+    w.put_counters(b2, "poison", 2)
+    w.tick()
+    assert w.has_lost(b1) and w.has_lost(b2) and w.result() == a1
+
+
+def test_704_6a_two_headed_giant_team_life():
+    w = World(two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    w.deal_damage(a1, 20)
+    w.tick()
+    assert w.life(a2) == 10 and w.result() == "ongoing"
+    w.lose_life(a2, 10)
+    w.tick()
+    assert w.has_lost(a1) and w.has_lost(a2) and w.result() == b1
+
+
+def test_tick_repeats_to_a_fixed_point():
+    w, p, _ = board()
+    tok = w.add_object(p, {"creature"}, power=1, toughness=1, token=True, counters={"-1/-1": 1})
+    assert w.tick() == 2        # dies (704.5f), then the token ceases to exist (704.5d)
+    assert w.tick() == 0
+
+
+def test_runaway_loop_raises_a_clear_error(monkeypatch):
+    w, p, _ = board(max_passes=5)
+    w.add_object(p, {"artifact"}, counters={"charge": 1})
+
+    def always(self, world, pending: Pending):
+        pending.remove(0, np.array([0]), np.array([1]), np.array([0]), "704.5r")
+    monkeypatch.setattr(systems.CapEnforcement, "process", always)
+    with pytest.raises(SBALoopError, match="5 checks"):
+        w.tick()
+
+
+def test_systems_are_esper_processors_in_the_documented_order():
+    w, _, _ = board()
+    import esper
+    with w._esper():
+        names = [type(p).__name__ for p in esper._processors]
+    assert names[:5] == ["ZoneChange", "Annihilation", "CapEnforcement", "Lethality", "WitherUpkeep"]
