@@ -99,16 +99,18 @@ class EventLog:
         self.step += 1
         return self.step
 
-    def record(self, type_: int, cause: str, *, game: Any, entity: Any, kind: Any = -1,
+    def record(self, type_: int, cause: str | np.ndarray, *, game: Any, entity: Any, kind: Any = -1,
                before: Any = 0, after: Any = 0, other: Any = -1, from_zone: Any = 0,
                to_zone: Any = 0) -> np.ndarray:
-        """Append rows (array arguments broadcast together); returns their row numbers."""
+        """Append rows (array arguments broadcast together; ``cause`` a name or an array of
+        CAUSE codes); returns their row numbers."""
         game = np.asarray(game, np.int64)
         n = game.size
         if n == 0:
             return np.zeros(0, np.int64)
         values = dict(type=type_, step=self.step, game=game, entity=entity, kind=kind,
-                      before=before, after=after, cause=CAUSE[cause], other=other,
+                      before=before, after=after,
+                      cause=CAUSE[cause] if isinstance(cause, str) else cause, other=other,
                       from_zone=from_zone, to_zone=to_zone)
         self.chunks.append({c: np.broadcast_to(np.asarray(values[c], np.int64), (n,)).copy()
                             for c in _COLUMNS})

@@ -111,10 +111,12 @@ class Store:
         self._grow_columns(start + fresh.size)
         self.n_cols = start + fresh.size
         cols = np.concatenate([np.asarray(reuse, np.int64), fresh])
-        for f in ALL_FIELDS:
-            if f.shape != GAME_PLAYER:
-                self.a[f.name][..., cols] = f.fill
-        self.counts[:, :, cols] = 0
+        if reuse:  # fresh columns past n_cols still hold their fill values
+            old = np.asarray(reuse, np.int64)
+            for f in ALL_FIELDS:
+                if f.shape != GAME_PLAYER:
+                    self.a[f.name][..., old] = f.fill
+            self.counts[:, :, old] = 0
         ids = np.arange(self.next_id, self.next_id + n, dtype=np.int64)
         self.next_id += n
         if self.next_id > self.col_of_id.size:

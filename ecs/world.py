@@ -23,7 +23,7 @@ from systems.zone_change import move_objects
 from . import stats, zones
 from .errors import (CountOverflowError, IllegalActionError, InvalidCountError, InvalidGameError,
                      InvalidTypeError, SBALoopError, StaleEntityError, UnknownEntityError)
-from .events import COUNTER, GAME_END, LOST, Event, EventLog
+from .events import CAUSE, COUNTER, GAME_END, LOST, Event, EventLog
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of, validate_kind
 from .grand_archive import GrandArchiveActions
 from .rulesets import get_ruleset
@@ -563,24 +563,22 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         """Perform one check's decisions simultaneously (704.3): counters removed from
         permanents that stay, moves with LKI from before the check (704.8), losses."""
         s = self.store
-        cap = s.capacity
-        leaving = np.zeros(0, np.int64)
-        moves = []
-        for g, c, z, cause in pending.moves:
-            key = g * cap + c
-            first = ~np.isin(key, leaving)
-            _, once = np.unique(key, return_index=True)
-            keep = np.zeros(key.size, bool)
-            keep[once] = True
-            keep &= first
-            leaving = np.concatenate([leaving, key[keep]])
-            moves.append((g[keep], c[keep], z[keep], cause))
-        for kinds, g, c, amount, cause in pending.removals:
-            stay = ~np.isin(g * cap + c, leaving)
+        if pending.moves:
+            g, c, z = (np.concatenate([m[i] for m in pending.moves]) for i in range(3))
+            cause = np.concatenate([np.full(m[0].size, CAUSE[m[3]]) for m in pending.moves])
+            # An object leaves once: the first system's decision names the cause.
+            _, first = np.unique(g * s.capacity + c, return_index=True)
+            first.sort()
+            g, c, z, cause = g[first], c[first], z[first], cause[first]
+            leaving = g * s.capacity + c
+        else:
+            leaving = np.zeros(0, np.int64)
+        for kinds, rg, rc, amount, why in pending.removals:
+            stay = ~np.isin(rg * s.capacity + rc, leaving)
             for k in np.unique(kinds[stay]):
                 r = stay & (kinds == k)
-                self._change(s.kind_names[int(k)], g[r], c[r], -amount[r], cause)
-        for g, c, z, cause in moves:
+                self._change(s.kind_names[int(k)], rg[r], rc[r], -amount[r], why)
+        if pending.moves:
             move_objects(self, g, c, z, cause)
         if pending.losses:
             self._lose(pending.losses)

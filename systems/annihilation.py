@@ -11,7 +11,7 @@ import numpy as np
 
 from ecs import zones
 
-from .base import Pending, System
+from .base import Pending, System, game_chunks, hits
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -23,10 +23,14 @@ class Annihilation(System):
         plus, minus = s.plane("+1/+1"), s.plane("-1/-1")
         if plus is None or minus is None:
             return
-        n = np.minimum(plus, minus)
-        n *= (s.a["zone"][:, : s.n_cols] == zones.BATTLEFIELD) & world.ongoing[:, None]
-        g, c = np.nonzero(n)
-        if g.size:
-            amount = n[g, c]
-            pending.remove(s.kind_index["+1/+1"], g, c, amount, "704.5q")
-            pending.remove(s.kind_index["-1/-1"], g, c, amount, "704.5q")
+        for rows in game_chunks(world):
+            both = (plus[rows] > 0) & (minus[rows] > 0)
+            if not both.any():
+                continue
+            both &= s.a["zone"][rows, : s.n_cols] == zones.BATTLEFIELD
+            both &= world.ongoing[rows, None]
+            g, c = hits(both, rows)
+            if g.size:
+                amount = np.minimum(plus[g, c], minus[g, c])
+                pending.remove(s.kind_index["+1/+1"], g, c, amount, "704.5q")
+                pending.remove(s.kind_index["-1/-1"], g, c, amount, "704.5q")

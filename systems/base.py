@@ -44,6 +44,26 @@ class Pending:
         return not (self.removals or self.moves or self.losses)
 
 
+CHUNK_ELEMENTS = 1 << 16   # rows x columns per pass chunk: temporaries stay in the L2 cache
+
+
+def game_chunks(world: "World") -> list[slice]:
+    """Slices of game rows to process at a time, so a pass streams each plane once."""
+    rows = max(1, CHUNK_ELEMENTS // max(world.store.n_cols, 1))
+    return [slice(g, min(g + rows, world.batch)) for g in range(0, world.batch, rows)]
+
+
+def hits(mask: np.ndarray, rows: slice) -> tuple[np.ndarray, np.ndarray]:
+    """(games, columns) where a chunk's mask is set; cheap when it is empty."""
+    if not mask.any():
+        return _EMPTY, _EMPTY
+    g, c = np.nonzero(mask)
+    return g + rows.start, c
+
+
+_EMPTY = np.zeros(0, np.int64)
+
+
 class System(esper.Processor):
     """A state-based system: ``process(world, pending)`` decides, never writes."""
 

@@ -13,7 +13,7 @@ import numpy as np
 from components import TYPE_BIT
 from ecs import stats, zones
 
-from .base import Pending, System
+from .base import Pending, System, game_chunks, hits
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -28,28 +28,33 @@ class Lethality(System):
 def permanents(world: "World", pending: Pending) -> None:
     s = world.store
     n = s.n_cols
+    cols = slice(0, n)
     types = s.a["types"][:n]
-    on_bf = (s.a["zone"][:, :n] == zones.BATTLEFIELD) & world.ongoing[:, None]
     creature = (types & TYPE_BIT["creature"]) != 0
-    if creature.any():
-        t = stats.pt(world, slice(0, n), 1)
-        live = on_bf & creature
-        g, c = np.nonzero(live & (t <= 0))
-        pending.move(g, c, zones.GRAVEYARD, "704.5f")
-        alive = live & (t > 0) & ~stats.has_keyword(world, slice(0, n), "indestructible")
-        lethal = alive & (s.a["damage"][:, :n] >= t)
-        g, c = np.nonzero(lethal)
-        pending.move(g, c, zones.GRAVEYARD, "704.5g")
-        g, c = np.nonzero(alive & ~lethal & s.a["deathtouch_hit"][:, :n])
-        pending.move(g, c, zones.GRAVEYARD, "704.5h")
-    for type_name, kind, rule in (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v")):
-        is_t = (types & TYPE_BIT[type_name]) != 0
-        if not is_t.any():
-            continue
-        plane = s.plane(kind)
-        zero = on_bf & is_t if plane is None else on_bf & is_t & (plane == 0)
-        g, c = np.nonzero(zero)
-        pending.move(g, c, zones.GRAVEYARD, rule)
+    counted = [(kind, rule, (types & TYPE_BIT[t]) != 0) for t, kind, rule in
+               (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v"))]
+    counted = [(s.plane(kind), rule, is_t) for kind, rule, is_t in counted if is_t.any()]
+    any_creature = creature.any()
+    for rows in game_chunks(world):
+        on_bf = s.a["zone"][rows, cols] == zones.BATTLEFIELD
+        on_bf &= world.ongoing[rows, None]
+        if any_creature:
+            live = on_bf & creature
+            t = stats.pt(world, cols, 1, rows)
+            pending.move(*hits(live & (t <= 0), rows), zones.GRAVEYARD, "704.5f")
+            live &= t > 0
+            damage, touched = s.a["damage"][rows, cols], s.a["deathtouch_hit"][rows, cols]
+            lethal = live & (damage >= t)
+            touched = live & touched & ~lethal
+            if lethal.any() or touched.any():
+                alive = ~stats.has_keyword(world, cols, "indestructible", rows)
+                pending.move(*hits(lethal & alive, rows), zones.GRAVEYARD, "704.5g")
+                pending.move(*hits(touched & alive, rows), zones.GRAVEYARD, "704.5h")
+        for plane, rule, is_t in counted:
+            zero = on_bf & is_t
+            if plane is not None:
+                zero &= plane[rows] == 0
+            pending.move(*hits(zero, rows), zones.GRAVEYARD, rule)
 
 
 def players(world: "World", pending: Pending) -> None:

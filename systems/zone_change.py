@@ -13,7 +13,7 @@ import numpy as np
 
 from components import CARD_FIELDS, TYPE_BIT
 from ecs import zones
-from ecs.events import ZONE
+from ecs.events import CAUSE, ZONE
 
 from .base import Pending, System
 
@@ -37,9 +37,10 @@ class ZoneChange(System):
 
 
 def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.ndarray,
-                 cause: str) -> np.ndarray:
-    """Move objects (one row per (game, column)); returns the new id of each row (-1 when
-    it ceased to exist). Applies replacement effects, records events with LKI."""
+                 cause: str | np.ndarray) -> np.ndarray:
+    """Move objects (one row per distinct (game, column); ``cause`` a name or per-row CAUSE
+    codes); returns the new id of each row (-1 when it ceased to exist). Applies
+    replacement effects, records events with LKI."""
     s, log = world.store, world.log
     frm = s.a["zone"][games, cols].astype(np.int64)
     dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64).copy())
@@ -65,7 +66,7 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
         new_ids[arrive] = ids[inv]
 
     # Last-known information, then the old object's counters simply cease to exist (122.2).
-    rows = log.record(ZONE, cause, game=games, entity=old_ids, other=new_ids, from_zone=frm,
+    rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games, entity=old_ids, other=new_ids, from_zone=frm,
                       to_zone=dest)
     k, r = np.nonzero(s.counts[: s.n_kinds, games, cols] > 0)
     log.record_lki(rows[r], k, s.counts[k, games[r], cols[r]])
