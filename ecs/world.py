@@ -260,15 +260,19 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     def _is(self, c: np.ndarray, type_name: str) -> np.ndarray:
         return (self.store.a["types"][c] & TYPE_BIT[type_name]) != 0
 
-    @staticmethod
-    def _sum_rows(g: np.ndarray, c: np.ndarray, amount: np.ndarray
+    def _sum_rows(self, g: np.ndarray, c: np.ndarray, amount: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Merge rows naming the same (game, column), adding their amounts."""
         if g.size < 2:
             return g, c, amount
-        key = np.stack([g, c])
-        uniq, inv = np.unique(key, axis=1, return_inverse=True)
-        return uniq[0], uniq[1], np.bincount(inv.ravel(), weights=amount, minlength=uniq.shape[1]).astype(np.int64)
+        cap = self.store.capacity
+        uniq, inv = np.unique(g * cap + c, return_inverse=True)
+        total = np.bincount(inv.ravel(), weights=amount, minlength=uniq.size).astype(np.int64)
+        return uniq // cap, uniq % cap, total
+
+    def _distinct(self, g: np.ndarray, c: np.ndarray, what: str) -> None:
+        if np.unique(g * self.store.capacity + c).size != g.size:
+            raise IllegalActionError(f"{what} names the same object twice in one game")
 
     # ---- the choke point for counters --------------------------------------------------
     def _check_room(self, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
@@ -373,9 +377,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         have = s.counts[k, g, scs].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
         moved = np.where(ok, np.minimum(amount, have), 0)
         m = moved > 0
-        touched = np.concatenate([np.stack([g[m], scs[m]]), np.stack([g[m], dcs[m]])], axis=1)
-        if np.unique(touched, axis=1).shape[1] != touched.shape[1]:
-            raise IllegalActionError("move_counters names the same object twice in one game")
+        self._distinct(np.concatenate([g[m], g[m]]), np.concatenate([scs[m], dcs[m]]), "move_counters")
         self._check_room(kind, g[m], dcs[m], moved[m])
         self.log.next_step()
         self._change(kind, g[m], scs[m], -moved[m], "move")
@@ -474,8 +476,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         shape = (g.size,)
         self._require(~self._is(c, "player"), g, c, "is a player, not an object")
         self._require(self.store.a["zone"][g, c] != code, g, c, f"is already in the {zone}")
-        if np.unique(np.stack([g, c]), axis=1).shape[1] != g.size:
-            raise IllegalActionError("move_zone names the same object twice in one game")
+        self._distinct(g, c, "move_zone")
         stays = self.store.a["token"][c] & ~self._on_battlefield(g, c)
         self.log.next_step()
         new = np.full(shape, -1, np.int64)
@@ -563,6 +564,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         """Perform one check's decisions simultaneously (704.3): counters removed from
         permanents that stay, moves with LKI from before the check (704.8), losses."""
         s = self.store
+        leaving = np.zeros((self.batch, s.n_cols), bool)
         if pending.moves:
             g, c, z = (np.concatenate([m[i] for m in pending.moves]) for i in range(3))
             cause = np.concatenate([np.full(m[0].size, CAUSE[m[3]]) for m in pending.moves])
@@ -570,11 +572,9 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             _, first = np.unique(g * s.capacity + c, return_index=True)
             first.sort()
             g, c, z, cause = g[first], c[first], z[first], cause[first]
-            leaving = g * s.capacity + c
-        else:
-            leaving = np.zeros(0, np.int64)
+            leaving[g, c] = True
         for kinds, rg, rc, amount, why in pending.removals:
-            stay = ~np.isin(rg * s.capacity + rc, leaving)
+            stay = ~leaving[rg, rc]
             for k in np.unique(kinds[stay]):
                 r = stay & (kinds == k)
                 self._change(s.kind_names[int(k)], rg[r], rc[r], -amount[r], why)
@@ -588,10 +588,10 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         lost = s.a["lost"]
         for g, p, cause in losses:
             new = ~lost[g, p]
-            key = np.unique(np.stack([g[new], p[new]]), axis=1)
-            lost[key[0], key[1]] = True
-            self.log.record(LOST, cause, game=key[0],
-                            entity=s.a["entity_id"][s.a["player_col"][key[1]]])
+            key = np.unique(g[new] * s.n_players + p[new])
+            g, p = key // s.n_players, key % s.n_players
+            lost[g, p] = True
+            self.log.record(LOST, cause, game=g, entity=s.a["entity_id"][s.a["player_col"][p]])
         games = np.unique(np.concatenate([g for g, _, _ in losses]))
         _, team = np.unique(s.a["player_team"], return_inverse=True)
         onehot = np.zeros((s.n_players, team.max() + 1), np.int64)
