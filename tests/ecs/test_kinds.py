@@ -1,0 +1,29 @@
+"""Counter kind names (CR 122.1, 122.1a, 122.1b)."""
+import pytest
+
+from ecs import InvalidKindError
+from ecs.kinds import keyword_of, pt_modifier, validate_kind
+
+
+@pytest.mark.parametrize("kind", ["+1/+1", "-1/-1", "+1/+0", "-0/-2", "+10/+10", "charge",
+                                  "first strike", "hexproof from black", "time-lapse", "p1p1"])
+def test_accepted(kind):
+    assert validate_kind(kind) == kind
+
+
+@pytest.mark.parametrize("kind", ["", "Charge", " charge", "charge ", "a  b", "1/1", "+1/1",
+                                  "x" * 41, "ch@rge", None, 3, b"charge"])
+def test_rejected(kind):
+    with pytest.raises(InvalidKindError, match="kind"):
+        validate_kind(kind)
+
+
+def test_122_1a_pt_modifiers():
+    assert pt_modifier("+1/+1") == (1, 1) and pt_modifier("-2/-0") == (-2, 0)
+    assert pt_modifier("+1/-1") == (1, -1) and pt_modifier("charge") is None
+
+
+def test_122_1b_keywords_and_variants():
+    assert keyword_of("flying") == "flying" and keyword_of("hexproof from red") == "hexproof"
+    assert keyword_of("double strike") == "double strike" and keyword_of("flyingish") is None
+    assert keyword_of("strike") is None
