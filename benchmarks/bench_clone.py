@@ -1,0 +1,38 @@
+"""Copies of a whole game state: the engine's clone() and snapshot()+restore(), beside
+np.copyto of the same number of bytes (the floor) and copy.deepcopy of the baseline's
+esper world (what an esper user would do)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .cases import (CLONE_BATCH, CLONE_GAME, baseline_deepcopy, bench, engine_clone,
+                    engine_snapshot_restore, raw_copy, store_nbytes, engine)
+
+SHAPES = [CLONE_GAME, CLONE_BATCH]
+
+
+def rounds(games: int) -> int:
+    return 200 if games == 1 else 10
+
+
+@pytest.mark.parametrize("games, n", SHAPES)
+def test_engine_clone(benchmark: Any, games: int, n: int) -> None:
+    clone = bench(benchmark, engine_clone(games, n), rounds(games), f"clone {games}x{n}")
+    assert clone.batch == games
+
+
+@pytest.mark.parametrize("games, n", SHAPES)
+def test_engine_snapshot_restore(benchmark: Any, games: int, n: int) -> None:
+    bench(benchmark, engine_snapshot_restore(games, n), rounds(games), f"clone {games}x{n}")
+
+
+@pytest.mark.parametrize("games, n", SHAPES)
+def test_raw_copy(benchmark: Any, games: int, n: int) -> None:
+    nbytes = store_nbytes(engine(games, n)[0].world)
+    bench(benchmark, raw_copy(nbytes), rounds(games), f"clone {games}x{n}")
+
+
+def test_baseline_deepcopy(benchmark: Any) -> None:
+    bench(benchmark, baseline_deepcopy(*CLONE_GAME), 20, f"clone {CLONE_GAME[0]}x{CLONE_GAME[1]}")

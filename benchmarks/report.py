@@ -1,0 +1,232 @@
+"""Measure everything and print one table: ``python -m benchmarks.report``.
+
+Time per tick, objects checked per second and the engine/baseline ratio for single boards
+and batches; clone costs as ratios to a raw copy of the same bytes and to deepcopy of the
+baseline; bytes per object per game; a 4,096 x 1,000 memory probe in a fresh process.
+Each target of issue #5 is printed as met or missed. A PNG plot of objects per second
+against board and batch size (engine vs baseline, log axes) is written to ``--plot``.
+
+Everything runs pinned to one core (``os.sched_setaffinity``) with the garbage collector
+on, as a user would run it. A figure is the median of repeated runs, each from the same
+freshly restored (engine) or rebuilt (baseline) board; setup is never timed.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import cases
+from .boards import build_engine, make_board
+
+BASELINE_GAMES = 64   # batches: the baseline plays games one by one; time this many
+GIB = 2**30
+
+
+def measure(case: cases.Case, min_time: float, min_rounds: int = 3, max_rounds: int = 1000) -> float:
+    """Median seconds of ``case.run`` over at least ``min_rounds`` runs and ``min_time``."""
+    times: list[float] = []
+    while len(times) < min_rounds or (sum(times) < min_time and len(times) < max_rounds):
+        case.setup()
+        t0 = time.perf_counter()
+        result = case.run()
+        t1 = time.perf_counter()
+        del result  # freeing what the run made (a clone) is not part of it
+        case.teardown()
+        times.append(t1 - t0)
+    return statistics.median(times)
+
+
+@dataclass
+class Target:
+    what: str
+    value: float
+    goal: float
+    higher_is_better: bool = True
+
+    @property
+    def met(self) -> bool:
+        return self.value >= self.goal if self.higher_is_better else self.value <= self.goal
+
+    def line(self) -> str:
+        op = ">=" if self.higher_is_better else "<="
+        return (f"  [{'met' if self.met else 'MISSED'}] {self.what}: {self.value:,.3g} "
+                f"(target {op} {self.goal:,.3g})")
+
+
+def fmt_time(seconds: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table (readable as text, pastable into the README)."""
+    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(c.rjust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+    return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+                     + [line(r) for r in rows])
+
+
+# ---- the measurements ------------------------------------------------------------------
+def tick_rows(shapes: list[tuple[int, int]], min_time: float, baseline_games: int | None
+              ) -> list[dict[str, Any]]:
+    rows = []
+    for games, n in shapes:
+        eng, base = cases.engine_tick(games, n), cases.baseline_tick(games, n, baseline_games)
+        te, tb = measure(eng, min_time), measure(base, min_time)
+        ops_e, ops_b = eng.objects / te, base.objects / tb
+        rows.append(dict(games=games, n=n, engine_s=te, engine_ops=ops_e, baseline_s=tb,
+                         baseline_ops=ops_b, baseline_games=base.info["games_run"],
+                         ratio=ops_e / ops_b))  # = time ratio when both play the same games
+        print(f"  measured {games}x{n}", file=sys.stderr, flush=True)
+    return rows
+
+
+def clone_rows(min_time: float) -> list[dict[str, Any]]:
+    rows = []
+    for games, n in (cases.CLONE_GAME, cases.CLONE_BATCH):
+        nbytes = cases.store_nbytes(cases.engine(games, n)[0].world)
+        raw = measure(cases.raw_copy(nbytes), min_time)
+        row = dict(games=games, n=n, bytes=nbytes, raw_s=raw,
+                   clone_s=measure(cases.engine_clone(games, n), min_time),
+                   snap_s=measure(cases.engine_snapshot_restore(games, n), min_time))
+        if games == 1:  # the baseline's worlds are one game each; 1,024 of them would be 1,024x
+            row["deepcopy_s"] = measure(cases.baseline_deepcopy(games, n), min_time)
+        rows.append(row)
+    return rows
+
+
+def memory_probe(games: int, n: int) -> dict[str, Any]:
+    """Build and tick a games x n engine batch in this process; its peak memory."""
+    built = build_engine(make_board(n, games=games, seed=cases.SEED))
+    built.world.clear_events()
+    built.world.tick()
+    return dict(games=games, n=n, store_bytes=cases.store_nbytes(built.world),
+                peak_rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+
+
+def memory_row(games: int, n: int) -> dict[str, Any]:
+    """``memory_probe`` in a fresh interpreter, so its peak is the batch's alone."""
+    out = subprocess.run([sys.executable, "-m", "benchmarks.report", "--memory-probe",
+                          str(games), str(n)], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+# ---- output ----------------------------------------------------------------------------
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    import numpy
+    return (f"{cpu}, {os.cpu_count()} cores (pinned to one), Python {platform.python_version()}, "
+            f"NumPy {numpy.__version__}, {datetime.date.today().isoformat()}")
+
+
+def plot(single: list[dict[str, Any]], batch: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, rows, xkey, title in ((axes[0], single, "n", "single board: objects on the board"),
+                                  (axes[1], batch, "total", "batch: games x objects")):
+        x = [r["games"] * r["n"] for r in rows] if xkey == "total" else [r["n"] for r in rows]
+        for key, label, style in (("engine_ops", "engine", "o-"), ("baseline_ops", "naive esper", "s--")):
+            ax.plot(x, [r[key] for r in rows], style, label=label)
+        if xkey == "total":
+            for xi, r in zip(x, rows):
+                ax.annotate(f"{r['games']}x{r['n']}", (xi, r["engine_ops"]), fontsize=8,
+                            textcoords="offset points", xytext=(4, 4))
+        ax.set(xscale="log", yscale="log", title=title, xlabel="objects per tick")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("objects checked per second")
+    axes[0].legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.report", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="shorter timing (noisier figures)")
+    ap.add_argument("--plot", type=Path, default=Path("benchmarks/out/throughput.png"),
+                    help="where to write the PNG plot (default: %(default)s)")
+    ap.add_argument("--full-baseline", action="store_true",
+                    help=f"time the baseline on every game of a batch, not the first {BASELINE_GAMES}")
+    ap.add_argument("--memory-probe", nargs=2, type=int, metavar=("GAMES", "N"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.memory_probe:
+        print(json.dumps(memory_probe(*args.memory_probe)))
+        return 0
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    min_time = 0.2 if args.quick else 1.0
+
+    print(f"# SBA throughput, {machine()}\n", flush=True)
+    single = tick_rows([(1, n) for n in cases.SIZES], min_time, None)
+    batch = tick_rows(list(cases.BATCHES), min_time, None if args.full_baseline else BASELINE_GAMES)
+    clones = clone_rows(min_time)
+    mem = memory_row(4_096, 1_000)
+
+    print(table(["board (games x objects)", "engine / tick", "engine objects/s", "baseline / tick",
+                 "baseline objects/s", "engine/baseline"],
+                [[f"{r['games']}x{r['n']}", fmt_time(r["engine_s"]), f"{r['engine_ops']:.3g}",
+                  fmt_time(r["baseline_s"]) + ("" if r["baseline_games"] == r["games"]
+                                               else f" ({r['baseline_games']} games)"),
+                  f"{r['baseline_ops']:.3g}", f"{r['ratio']:.3g}x"] for r in single + batch]))
+    print()
+    clone_table = []
+    for r in clones:
+        shape = f"{r['games']}x{r['n']}"
+        clone_table.append([f"raw np.copyto {shape}", fmt_time(r["raw_s"]), f"{r['bytes']:,}", "1x", ""])
+        for key, label in (("clone_s", "engine clone()"), ("snap_s", "engine snapshot()+restore()")):
+            clone_table.append([f"{label} {shape}", fmt_time(r[key]), "", f"{r[key] / r['raw_s']:.3g}x",
+                                f"{r['deepcopy_s'] / r[key]:.3g}x" if "deepcopy_s" in r else ""])
+        if "deepcopy_s" in r:
+            clone_table.append([f"baseline deepcopy {shape}", fmt_time(r["deepcopy_s"]), "",
+                                f"{r['deepcopy_s'] / r['raw_s']:.3g}x", "1x"])
+    print(table(["copy", "time", "bytes", "vs raw copy", "deepcopy / this"], clone_table))
+    print()
+    per_obj = {f"{r['games']}x{r['n']}": r["bytes"] / (r["games"] * r["n"]) for r in clones}
+    per_obj["4096x1000"] = mem["store_bytes"] / (mem["games"] * mem["n"])
+    print("store bytes per object per game: "
+          + ", ".join(f"{k}: {v:.1f}" for k, v in per_obj.items()))
+    print(f"4096x1000 batch: store {mem['store_bytes'] / GIB:.3f} GiB, peak RSS of a process "
+          f"that generates, builds and ticks it {mem['peak_rss'] / GIB:.3f} GiB\n")
+
+    by = {(r["games"], r["n"]): r for r in single + batch}
+    one = clones[0]
+    targets = [
+        Target("10,000 objects: engine/baseline speed per tick", by[(1, 10_000)]["ratio"], 40),
+        Target("1,000 objects: engine/baseline speed per tick", by[(1, 1_000)]["ratio"], 8),
+        Target("100 objects: engine/baseline speed per tick", by[(1, 100)]["ratio"], 1),
+        Target("batch 1024x1000: objects checked/s on one core", by[(1_024, 1_000)]["engine_ops"], 1e8),
+        Target("batch 4096x200: objects checked/s on one core", by[(4_096, 200)]["engine_ops"], 1e8),
+        Target("clone of a 1,000-object game / raw copy of its bytes", one["clone_s"] / one["raw_s"], 3, False),
+        Target("deepcopy of the baseline / clone of a 1,000-object game", one["deepcopy_s"] / one["clone_s"], 1000),
+        Target("4096x1000 batch peak memory, GiB", mem["peak_rss"] / GIB, 4, False),
+    ]
+    print("targets (issue #5):")
+    print("\n".join(t.line() for t in targets))
+    plot(single, batch, args.plot)
+    print(f"\nplot written to {args.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
