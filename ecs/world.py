@@ -53,7 +53,11 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         self.two_headed_giant = bool(two_headed_giant)
         self.max_passes = int(max_passes)
         self.seed = seed
-        self.rng = np.random.default_rng(np.random.SeedSequence(seed))
+        # The root of all randomness (issue 4): forks and shards get children of it,
+        # numbered by ``n_spawned`` (part of the snapshot, so restore replays them).
+        self.seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        self.n_spawned = 0
+        self.rng = np.random.default_rng(self.seed_seq)
         self.store = Store(int(batch))
         self.log = EventLog()
         self.names: list[str] = []
@@ -776,13 +780,19 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     # ---- snapshots --------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The whole state as array copies (plus the event log and the random generator)."""
+        ss = self.seed_seq
         return {"store": self.store.snapshot(), "log": self.log.snapshot(),
-                "rng": self.rng.bit_generator.state, "names": list(self.names)}
+                "rng": self.rng.bit_generator.state, "names": list(self.names),
+                "seed_seq": (ss.entropy, tuple(ss.spawn_key), ss.pool_size),
+                "n_spawned": self.n_spawned}
 
     def restore(self, snap: Mapping[str, Any]) -> None:
         """Return to a snapshot taken from this World (or a clone of it)."""
         self.store.restore(snap["store"])
         self.log.restore(snap["log"])
+        entropy, spawn_key, pool_size = snap["seed_seq"]
+        self.seed_seq = np.random.SeedSequence(entropy, spawn_key=spawn_key, pool_size=pool_size)
+        self.n_spawned = int(snap["n_spawned"])
         self.rng.bit_generator.state = snap["rng"]
         self.names = list(snap["names"])
 
