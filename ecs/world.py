@@ -166,7 +166,9 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                 raise InvalidTypeError(f"unknown keyword {k!r}; expected one of {list(KEYWORDS)}")
             kw |= KEYWORD_BIT[k]
         gsel = select_games(games, self.ongoing)
-        start = {kind: as_amounts(v, (gsel.size, n), False, f"counters[{kind!r}]")
+        # One object (add_object): a 1-D array is one amount per selected game, as for a
+        # single id everywhere else (README "Ids, amounts and games broadcast together").
+        start = {kind: as_amounts(v, (gsel.size, n), n == 1, f"counters[{kind!r}]")
                  for kind, v in (counters or {}).items() if self._kind(kind)}
         capvals = {}
         for kind, v in (caps or {}).items():
@@ -174,7 +176,13 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             arr = np.asarray(v)
             if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
                 raise InvalidCountError(f"cap of {kind!r} must be an integer, got {v!r}")
-            capvals[kind] = np.broadcast_to(np.where(arr < 0, -1, arr).astype(np.int64), (gsel.size, n))
+            if n == 1 and arr.ndim == 1:
+                arr = arr[:, None]
+            try:
+                capvals[kind] = np.broadcast_to(np.where(arr < 0, -1, arr).astype(np.int64), (gsel.size, n))
+            except ValueError:
+                raise InvalidCountError(f"caps of {kind!r} of shape {arr.shape} do not fit "
+                                        f"{(gsel.size, n)} (selected games, objects)") from None
 
         cols, ids = s.alloc(n)
         s.a["types"][cols] = mask
