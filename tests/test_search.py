@@ -1,0 +1,581 @@
+"""Tree search and Monte Carlo support (issue 4): snapshot/restore, clone, fork, select,
+save/load and observations.
+
+"Exactly the snapshotted state" is checked on everything a World holds: every store array
+(dtype, shape and values), the event log (columns, LKI, row and step counters), the name
+table, the random generator's state and the seed sequence with its spawn counter.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from ecs import (GameOverError, InvalidGameError, InvalidTypeError, SnapshotError,
+                 StaleEntityError, UnknownEntityError, World, ZoneChanged)
+from ecs import search
+
+
+def full_state(w: World) -> dict:
+    snap = w.snapshot()
+    store = {k: (v.dtype.str, v.shape, v.tolist()) for k, v in snap["store"].items()}
+    return {"store": store, "events": {k: v.tolist() for k, v in w.event_table().items()},
+            "rows": w.log.rows, "step": w.log.step, "rng": snap["rng"], "names": snap["names"],
+            "seed_seq": snap["seed_seq"], "n_spawned": snap["n_spawned"],
+            "config": (w.ruleset.name, w.batch, w.two_headed_giant, w.max_passes)}
+
+
+def busy_world(batch: int = 3, seed: int = 11) -> tuple[World, dict]:
+    """A batch whose games have diverged: moves, tokens in some games, caps, losses, events."""
+    w = World(batch=batch, seed=seed)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, name="Bear")
+    walker = w.add_object(q, {"planeswalker"}, loyalty=4, name="Walker")
+    battle = w.add_object(q, {"battle"}, defense=3)
+    rock = w.add_object(p, {"artifact"}, counters={"charge": 2}, caps={"charge": 3})
+    w.put_counters(bear, "+1/+1", np.arange(batch))
+    w.put_counters(bear, "shield", 1, games=[0])
+    w.deal_damage(walker, 2, games=[1])
+    w.destroy(bear, games=[0, batch - 1])
+    tok = w.add_object(p, {"creature"}, power=1, toughness=1, token=True, games=[1],
+                       counters={"flying": 1})
+    w.put_counters(p, "poison", 3, games=[batch - 1])
+    w.lose_life(q, 25, games=[batch - 1])
+    w.tap(rock)
+    w.tick()
+    return w, dict(p=p, q=q, bear=bear, walker=walker, battle=battle, rock=rock, tok=tok)
+
+
+def more_actions(w: World, ids: dict) -> None:
+    """Actions that touch every part of the state, including new players, kinds and names."""
+    p = ids["p"]
+    w.add_player(life=7)
+    w.put_counters(ids["walker"], "loyalty", 1)
+    w.put_counters(ids["rock"], "brand-new kind", 2)
+    w.add_objects(3, p, {"creature"}, power=1, toughness=1, name="Elf", games=[0, 1])
+    w.move_zone(ids["rock"], "exile", games=[1])
+    w.deal_damage(ids["battle"], 3)
+    w.set_cap(ids["walker"], "loyalty", 1, games=[0])
+    w.rng.random(7)
+    w.spawn_seeds(2)
+    w.tick()
+    w.clear_events()
+    w.lose_life(p, 30, games=[0])
+    w.tick()
+
+
+# ---- snapshot and restore --------------------------------------------------------------------
+def test_restore_gives_back_exactly_the_snapshotted_state():
+    w, ids = busy_world()
+    before = full_state(w)
+    snap = w.snapshot()
+    more_actions(w, ids)
+    assert full_state(w) != before
+    w.restore(snap)
+    assert full_state(w) == before
+    # the snapshot was not consumed or aliased: act and restore again
+    more_actions(w, ids)
+    w.restore(snap)
+    assert full_state(w) == before
+
+
+def test_after_restore_the_same_actions_give_the_same_state_and_random_numbers():
+    w, ids = busy_world()
+    snap = w.snapshot()
+    more_actions(w, ids)
+    first, draws = full_state(w), w.rng.integers(0, 2**62, 8).tolist()
+    w.restore(snap)
+    more_actions(w, ids)
+    assert full_state(w) == first
+    assert w.rng.integers(0, 2**62, 8).tolist() == draws
+
+
+def test_restore_brings_back_events_cleared_after_the_snapshot():
+    w, ids = busy_world()
+    events = w.events()
+    assert any(isinstance(e, ZoneChanged) and e.lki for e in events)
+    snap = w.snapshot()
+    w.clear_events()
+    w.put_counters(ids["walker"], "loyalty", 1)
+    w.restore(snap)
+    assert w.events() == events
+
+
+def test_restore_makes_ids_created_after_the_snapshot_unknown():
+    w, ids = busy_world()
+    snap = w.snapshot()
+    elf = w.add_object(ids["p"], {"creature"}, power=1, toughness=1)
+    w.restore(snap)
+    with pytest.raises(UnknownEntityError):
+        w.zone(elf)
+    assert w.add_object(ids["p"], {"creature"}, power=1, toughness=1) == elf  # same id again
+
+
+def test_snapshot_is_arrays_not_python_objects():
+    w, _ = busy_world()
+    snap = w.snapshot()
+    assert all(isinstance(v, np.ndarray) for v in snap["store"].values())
+    assert all(isinstance(v, np.ndarray) for ch in snap["log"]["chunks"] for v in ch.values())
+
+
+# ---- clone -------------------------------------------------------------------------------------
+def test_clone_is_equal_and_independent():
+    w, ids = busy_world()
+    c = w.clone()
+    assert full_state(c) == full_state(w)
+    before = full_state(w)
+    more_actions(c, ids)
+    assert full_state(w) == before
+    cloned = full_state(c)
+    more_actions(w, ids)
+    assert full_state(c) == cloned
+    assert full_state(w) == cloned  # same actions from the same state: the same result
+
+
+def test_clone_keeps_the_seed_sequence_of_an_unseeded_world():
+    w = World(batch=2)                       # entropy from the OS
+    c = w.clone()
+    assert [s.generate_state(4).tolist() for s in c.spawn_seeds(2)] == \
+        [s.generate_state(4).tolist() for s in w.spawn_seeds(2)]
+    assert c.rng.random(3).tolist() == w.rng.random(3).tolist()
+
+
+# ---- seeds ---------------------------------------------------------------------------------------
+def test_spawn_seeds_are_seedsequence_children_and_part_of_the_state():
+    w = World(seed=5)
+    kids = w.spawn_seeds(3)
+    expected = np.random.SeedSequence(5).spawn(3)
+    assert [k.generate_state(4).tolist() for k in kids] == [e.generate_state(4).tolist() for e in expected]
+    snap = w.snapshot()
+    again = w.spawn_seeds(1)[0].generate_state(4).tolist()
+    w.restore(snap)
+    assert w.spawn_seeds(1)[0].generate_state(4).tolist() == again
+    assert again == np.random.SeedSequence(5).spawn(4)[3].generate_state(4).tolist()
+
+
+def test_same_seed_and_actions_give_bit_identical_worlds():
+    a, ids_a = busy_world(seed=3)
+    b, ids_b = busy_world(seed=3)
+    assert ids_a == ids_b
+    more_actions(a, ids_a)
+    more_actions(b, ids_b)
+    assert full_state(a) == full_state(b)
+    fa, fb = a.fork(1, 4), b.fork(1, 4)
+    assert full_state(fa) == full_state(fb)
+    c, _ = busy_world(seed=4)
+    assert full_state(c)["rng"] != full_state(a)["rng"]
+
+
+# ---- fork --------------------------------------------------------------------------------------
+def reads(w: World, e: int, game: int) -> tuple:
+    """Every per-game read of one entity in one game (None where it raises)."""
+    out = []
+    for f in (w.counters, w.zone, w.exists, w.is_tapped, w.damage, w.power, w.toughness,
+              w.loyalty, w.defense, w.keywords):
+        try:
+            v = f(e)
+        except (InvalidTypeError, StaleEntityError):
+            out.append(None)
+            continue
+        if isinstance(v, dict):
+            v = {k: int(np.asarray(a).reshape(-1)[game] if w.batch > 1 else a) for k, a in v.items()}
+            v = {k: n for k, n in v.items() if n}
+        elif w.batch > 1:
+            v = v[game]
+        out.append(v.item() if hasattr(v, "item") else v)
+    return tuple(out)
+
+
+def game_view(w: World, game: int) -> dict:
+    """Every entity's reads, the players' life and losses and the result, in one game."""
+    s = w.store
+    ids = [int(i) for i in s.a["entity_id"][: s.n_cols] if i >= 0]
+    players = w.players()
+    res = w.result()
+    return {"objects": {e: reads(w, e, game) for e in ids},
+            "life": [np.atleast_1d(w.life(p))[game].item() for p in players],
+            "lost": [bool(np.atleast_1d(w.has_lost(p))[game]) for p in players],
+            "result": res if w.batch == 1 else int(res[game]),
+            "events": [e for e in w.events() if e.game == game]}
+
+
+def strip_game(view: dict) -> dict:
+    out = dict(view)
+    out["events"] = [type(e)(**{**e.__dict__, "game": 0}) for e in view["events"]]
+    if isinstance(out["result"], str):
+        out["result"] = {"ongoing": -1, "draw": -2}[out["result"]]
+    return out
+
+
+@pytest.mark.parametrize("game", [0, 1, 2])
+def test_fork_copies_one_game_into_n_games(game):
+    w, ids = busy_world()
+    f = w.fork(game, 5)
+    assert f.batch == 5 and f.ruleset.name == w.ruleset.name
+    source = strip_game(game_view(w, game))
+    for g in range(5):
+        assert strip_game(game_view(f, g)) == source
+    assert [e.game for e in f.events()][:5] == [0, 1, 2, 3, 4][: min(5, len(f.events()))]
+
+
+def test_fork_then_diverge_and_the_source_is_unchanged():
+    w, ids = busy_world()
+    before = full_state(w)
+    f = w.fork(1, 3)
+    assert full_state(w)["store"] == before["store"]     # only the spawn counter moved
+    assert w.n_spawned == before["n_spawned"] + 1
+    f.deal_damage(ids["walker"], np.array([0, 1, 5]))
+    f.tick()
+    assert f.zone(ids["walker"]).tolist() == ["battlefield", "battlefield", "none"]
+    assert full_state(w)["store"] == before["store"]
+
+
+def test_fork_has_its_own_generator_from_a_seed_sequence_child():
+    w, _ = busy_world(seed=9)
+    spawned = w.n_spawned
+    f1, f2 = w.fork(0, 2), w.fork(0, 2)
+    child = np.random.SeedSequence(9).spawn(spawned + 1)[spawned]
+    assert f1.rng.random(4).tolist() == np.random.default_rng(child).random(4).tolist()
+    assert f1.seed_seq.spawn_key == (spawned,)
+    assert f2.seed_seq.spawn_key == (spawned + 1,)
+    assert f1.n_spawned == 0
+    # restore replays the same fork
+    w2, _ = busy_world(seed=9)
+    snap = w2.snapshot()
+    a = full_state(w2.fork(2, 3))
+    w2.restore(snap)
+    assert full_state(w2.fork(2, 3)) == a
+
+
+def test_fork_of_a_finished_game_stays_finished():
+    w, ids = busy_world()
+    assert not w.ongoing[2]
+    f = w.fork(2, 2)
+    assert f.ongoing.tolist() == [False, False]
+    assert f.result().tolist() == [ids["p"]] * 2
+    with pytest.raises(GameOverError):
+        f.put_counters(ids["walker"], "loyalty", 1, games=0)
+    f.tick()
+
+
+@pytest.mark.parametrize("game, n", [(3, 1), (-1, 1), (0, 0), (0, -2), (True, 1), (0, 1.5),
+                                     (np.array([0]), 1), (0, True)])
+def test_fork_rejects_bad_arguments(game, n):
+    w, _ = busy_world()
+    with pytest.raises(InvalidGameError):
+        w.fork(game, n)
+
+
+def test_fork_of_a_single_game_world():
+    w = World(seed=1)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    f = w.fork(0, 64)
+    k = f.rng.integers(0, 3, 64)
+    f.put_counters(bear, "-1/-1", k)
+    f.tick()
+    assert ((f.zone(bear) == "none") == (k >= 2)).all()
+    assert w.zone(bear) == "battlefield" and w.counters(bear) == {}
+
+
+# ---- select ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("games, idx", [
+    ([2, 0], [2, 0]), (np.array([1]), [1]), (1, [1]), (np.array([True, False, True]), [0, 2]),
+    (np.array([0, 1, 2]), [0, 1, 2]),
+])
+def test_select_keeps_those_games_in_that_order(games, idx):
+    w, _ = busy_world()
+    s = w.select(games)
+    assert s.batch == len(idx)
+    for new, old in enumerate(idx):
+        a, b = strip_game(game_view(s, new)), strip_game(game_view(w, old))
+        assert a == b
+
+
+def test_select_keeps_finished_games_and_renumbers_events():
+    w, ids = busy_world()
+    s = w.select([2, 1])
+    assert s.ongoing.tolist() == [False, True]
+    table, orig = s.event_table(), w.event_table()
+    assert sorted(set(table["game"].tolist())) == [0, 1]
+    assert (table["game"] == 0).sum() == (orig["game"] == 2).sum()
+    assert table["lki_row"].size == np.isin(orig["game"][orig["lki_row"]], [1, 2]).sum()
+
+
+@pytest.mark.parametrize("games, error", [
+    ([], InvalidGameError), (np.zeros(3, bool), InvalidGameError), ([0, 0], InvalidGameError),
+    ([3], InvalidGameError), (np.ones(2, bool), InvalidGameError),
+])
+def test_select_rejects_bad_selections(games, error):
+    w, _ = busy_world()
+    with pytest.raises(error):
+        w.select(games)
+
+
+def test_select_and_fork_are_independent_of_the_source():
+    w, ids = busy_world()
+    s = w.select([0, 1])
+    before = full_state(w)["store"]
+    s.put_counters(ids["walker"], "loyalty", 9)
+    s.add_player()
+    assert full_state(w)["store"] == before
+    assert s.clone().select([1]).fork(0, 2).batch == 2
+
+
+# ---- save and load -------------------------------------------------------------------------
+@pytest.fixture
+def saved(tmp_path):
+    w, ids = busy_world()
+    path = tmp_path / "world.npz"
+    w.save(path)
+    return w, ids, path
+
+
+def test_save_load_round_trip(saved, tmp_path):
+    w, ids, path = saved
+    loaded = World.load(path)
+    assert full_state(loaded) == full_state(w)
+    assert loaded.events() == w.events()
+    # both continue identically (generator and spawn counter included)
+    more_actions(w, ids)
+    more_actions(loaded, ids)
+    assert full_state(loaded) == full_state(w)
+    assert full_state(w.fork(0, 2)) == full_state(loaded.fork(0, 2))
+    # the file is a standard .npz
+    with np.load(path, allow_pickle=False) as z:
+        assert int(z["format_version"]) == search.FORMAT_VERSION
+        assert z["store.counts"].dtype == np.int32
+    assert sorted(os.listdir(tmp_path)) == ["world.npz"]   # no temporary left behind
+
+
+@pytest.mark.parametrize("make", [
+    lambda: World(),
+    lambda: World(batch=2, seed=[1, 2, 3]),
+    lambda: World(seed=2**100 + 7),
+    lambda: World(ruleset="mtg", two_headed_giant=True, max_passes=17, seed=np.random.SeedSequence(4)),
+])
+def test_round_trip_of_other_configurations(tmp_path, make):
+    w = make()
+    if w.two_headed_giant:
+        w.add_player(team=0), w.add_player(team=0), w.add_player(team=1)
+    path = tmp_path / "w.npz"
+    w.save(path)
+    loaded = World.load(str(path))
+    assert full_state(loaded) == full_state(w)
+    assert loaded.rng.random(3).tolist() == w.rng.random(3).tolist()
+
+
+def test_save_overwrites_atomically(saved):
+    w, ids, path = saved
+    w.put_counters(ids["walker"], "loyalty", 1)
+    w.save(path)
+    assert full_state(World.load(path)) == full_state(w)
+
+
+def rewrite(src, dst, change, fix_digest=True):
+    with np.load(src, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    change(arrays)
+    if fix_digest:
+        arrays["digest"] = np.array(search.digest(arrays))
+    with open(dst, "wb") as fh:
+        np.savez(fh, **arrays)
+
+
+def test_truncated_files_raise_snapshot_error(saved, tmp_path):
+    _, _, path = saved
+    data = path.read_bytes()
+    cuts = sorted(set(list(range(0, len(data), max(1, len(data) // 60))) + [len(data) - 1, len(data) - 22]))
+    bad = tmp_path / "bad.npz"
+    for n in cuts:
+        bad.write_bytes(data[:n])
+        with pytest.raises(SnapshotError):
+            World.load(bad)
+
+
+def test_flipped_bytes_raise_or_load_the_exact_state(saved, tmp_path):
+    """A flipped byte is detected (zip CRC, .npy header, or the SHA-256 digest), or it hit
+    a byte nothing reads (a zip timestamp): then the World is exactly the saved one."""
+    w, _, path = saved
+    data = bytearray(path.read_bytes())
+    expected = full_state(w)
+    bad = tmp_path / "bad.npz"
+    rng = np.random.default_rng(0)
+    positions = sorted(set(rng.integers(0, len(data), 150).tolist()) | set(range(0, 64)))
+    detected = 0
+    for i in positions:
+        corrupt = bytearray(data)
+        corrupt[i] ^= 0xFF
+        bad.write_bytes(bytes(corrupt))
+        try:
+            loaded = World.load(bad)
+        except SnapshotError:
+            detected += 1
+        else:
+            assert full_state(loaded) == expected
+    assert detected > len(positions) // 2
+
+
+def test_a_changed_value_with_a_stale_digest_is_detected(saved, tmp_path):
+    _, _, path = saved
+    bad = tmp_path / "bad.npz"
+
+    def change(a):
+        a["store.counts"] = a["store.counts"].copy()
+        a["store.counts"].flat[0] += 1
+    rewrite(path, bad, change, fix_digest=False)
+    with pytest.raises(SnapshotError, match="checksum"):
+        World.load(bad)
+
+
+def _drop(key):
+    return lambda a: a.pop(key)
+
+
+def _set(key, value):
+    def change(a):
+        a[key] = value(a[key]) if callable(value) else value
+    return change
+
+
+@pytest.mark.parametrize("change, message", [
+    (_set("format_version", np.array(search.FORMAT_VERSION + 1, np.int64)), "newer"),
+    (_set("format_version", np.array(0, np.int64)), "version"),
+    (_set("magic", np.array("something else")), "not a tcg-counters"),
+    (_drop("store.counts"), "missing array 'store.counts'"),
+    (_drop("log.lki_row"), "missing"),
+    (_drop("rng"), "missing"),
+    (_drop("config.batch"), "missing"),
+    (_drop("format_version"), "missing"),
+    (_set("store.counts", lambda v: v[:, :, :-1]), "shape"),
+    (_set("store.zone", lambda v: v[:-1]), "shape"),
+    (_set("store.life", lambda v: v[:, :1]), "shape"),
+    (_set("store.entity_id", lambda v: v[:-1]), "shape"),
+    (_set("store.cap_val", lambda v: v[:, :0]), "shape"),
+    (_set("log.game", lambda v: v[:-1]), "shape"),
+    (_set("store.winner", lambda v: np.zeros((2, 2), v.dtype)), "shape"),
+    (_set("config.batch", np.array(4, np.int64)), "batch"),
+    (_set("store.counts", lambda v: v.astype(np.int64)), "dtype"),
+    (_set("store.zone", lambda v: np.full_like(v, 42)), "outside"),
+    (_set("store.counts", lambda v: -v - 1), "negative"),
+    (_set("store.col_of_id", lambda v: np.roll(v, 1)), "disagree|outside"),
+    (_set("store.kind_names", lambda v: np.array(["Bad Kind"] * v.size)), "kind"),
+    (_set("log.game", lambda v: v + 10), "outside"),
+    (_set("log.lki_row", lambda v: v + 10_000), "outside"),
+    (_set("config.ruleset", np.array("poker")), "ruleset"),
+    (_set("seed.entropy", np.array("12x")), "entropy"),
+    (_set("rng", lambda v: np.zeros(6, np.uint64)), "PCG64"),
+    (_set("store.free", np.array([0], np.int64)), "free"),
+    (lambda a: a.update(extra=np.zeros(1)), "unexpected"),
+])
+def test_damaged_contents_raise_a_clear_snapshot_error(saved, tmp_path, change, message):
+    _, _, path = saved
+    bad = tmp_path / "bad.npz"
+    rewrite(path, bad, change)
+    with pytest.raises(SnapshotError, match=message):
+        World.load(bad)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip at all", b"PK\x03\x04" + b"\0" * 40])
+def test_not_a_save_file(tmp_path, content):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(content)
+    with pytest.raises(SnapshotError):
+        World.load(bad)
+
+
+def test_other_numpy_files_and_missing_paths(tmp_path):
+    np.save(tmp_path / "x.npy", np.arange(3))
+    with pytest.raises(SnapshotError):
+        World.load(tmp_path / "x.npy")
+    np.savez(tmp_path / "y.npz", a=np.arange(3))
+    with pytest.raises(SnapshotError, match="not a tcg-counters"):
+        World.load(tmp_path / "y.npz")
+    with pytest.raises(SnapshotError, match="no such file"):
+        World.load(tmp_path / "missing.npz")
+
+
+# ---- observations -------------------------------------------------------------------------------
+def test_observe_matches_the_reads():
+    w, ids = busy_world()
+    objs = [ids[k] for k in ("bear", "walker", "battle", "rock", "tok", "p", "q")]
+    obs, names = w.observe(objs)
+    assert obs.shape == (3, len(objs), len(names)) and obs.dtype == np.float32
+    assert names == w.observation_features()
+    col = {n: i for i, n in enumerate(names)}
+    for g in range(3):
+        for j, e in enumerate(objs):
+            row = obs[g, j]
+            present = bool(w.exists(e)[g])
+            assert row[col["present"]] == present
+            if not present:
+                assert not row.any()
+                continue
+            zone = w.zone(e)[g]
+            if zone != "player":
+                assert row[col[f"zone:{zone}"]] == 1 and row[[col[f"zone:{z}"] for z in search._REAL_ZONES]].sum() == 1
+                assert row[col["tapped"]] == w.is_tapped(e)[g]
+                assert row[col["damage"]] == w.damage(e)[g]
+            for kind, counts in w.counters(e).items():
+                assert row[col[f"counter:{kind}"]] == counts[g]
+            for stat in ("power", "toughness", "loyalty", "defense"):
+                try:
+                    assert row[col[stat]] == getattr(w, stat)(e)[g]
+                except InvalidTypeError:
+                    assert row[col[stat]] == 0
+            if e in (ids["p"], ids["q"]):
+                assert row[col["life"]] == w.life(e)[g] and row[col["lost"]] == w.has_lost(e)[g]
+
+
+def test_observe_per_game_ids_padding_stale_ids_and_explicit_features():
+    w, ids = busy_world()
+    bear, walker = ids["bear"], ids["walker"]
+    new_bear = next(e.new for e in w.events() if isinstance(e, ZoneChanged) and e.old == bear)
+    per_game = np.array([[bear, -1], [bear, walker], [new_bear, walker]])  # game 0: shielded
+    feats = ["present", "zone", "counter:+1/+1", "counter:never used", "power", "type:creature",
+             "keyword:flying", "controller", "token"]
+    obs, names = w.observe(per_game, feats, dtype=np.int32)
+    assert names == feats and obs.dtype == np.int32 and obs.shape == (3, 2, len(feats))
+    assert obs[0, 1].tolist() == [0] * len(feats)                      # padding
+    assert obs[0, 0, :3].tolist() == [1, 3, 0]                         # on the battlefield
+    assert obs[2, 0, :3].tolist() == [1, 4, 0]                         # in the graveyard
+    assert obs[1, 0].tolist() == [1, 3, 1, 0, 3, 1, 0, 0, 0]
+    w.sacrifice(walker, games=[0, 1])
+    obs2, _ = w.observe([walker], ["present", "counter:loyalty"])
+    assert obs2[:, 0].tolist() == [[0, 0], [0, 0], [1, 4]]           # game 2 is finished: unchanged
+    w2, ids2 = busy_world()
+    w2.sacrifice(ids2["walker"], games=[0, 1])
+    w2.destroy(ids2["rock"], games=[0, 1])
+    obs3, _ = w2.observe([ids2["rock"]], ["present", "zone:battlefield"])
+    assert obs3[:, 0].tolist() == [[0, 0], [0, 0], [1, 1]]
+
+
+@pytest.mark.parametrize("ids, features, dtype, error", [
+    ([10**6], None, np.float32, UnknownEntityError),
+    ([-2], None, np.float32, UnknownEntityError),
+    ([0.5], None, np.float32, UnknownEntityError),
+    (np.zeros((2, 1), np.int64), None, np.float32, InvalidGameError),
+    ([0], ["no such feature"], np.float32, InvalidTypeError),
+    ([0], ["zone:ante"], np.float32, InvalidTypeError),
+    ([0], ["type:wizard"], np.float32, InvalidTypeError),
+    ([0], ["counter:Bad"], np.float32, Exception),
+    ([0], "present", np.float32, InvalidTypeError),
+    ([0], None, np.float64, InvalidTypeError),
+])
+def test_observe_rejects_bad_arguments(ids, features, dtype, error):
+    w, _ = busy_world()
+    with pytest.raises(error):
+        w.observe(ids, features, dtype=dtype)
+
+
+def test_observe_a_big_board_is_vectorized():
+    """1,000 objects in 256 games: one call, no per-object Python work (well under a second)."""
+    import time
+    w = World(batch=256, seed=0)
+    p = w.add_player()
+    objs = w.add_objects(1000, p, {"creature"}, power=2, toughness=2, counters={"+1/+1": 1})
+    t = time.perf_counter()
+    obs, names = w.observe(objs)
+    elapsed = time.perf_counter() - t
+    assert obs.shape == (256, 1000, len(names))
+    assert (obs[:, :, names.index("power")] == 3).all()
+    assert elapsed < 1.0
