@@ -313,6 +313,26 @@ TOP_KEYS = ("name", "description", "ruleset", "turns", "effects_per_turn", "begi
             "two_headed_giant", "report", "players", "objects", "effects")
 
 
+#: Counters that stats or damage put, besides the kinds a file names.
+_STAT_KINDS = {"loyalty": "loyalty", "defense": "defense", "durability": "durability"}
+
+
+def _default_kinds(ruleset: str, objects: tuple[ObjectSpec, ...], effects: tuple[Effect, ...]
+                   ) -> tuple[str, ...]:
+    """Every kind the file mentions or implies, in order of first mention."""
+    seen = [k for o in objects for k, _ in o.counters + o.caps]
+    seen += [_STAT_KINDS[s] for o in objects for s, _ in o.stats if s in _STAT_KINDS]
+    for e in effects:
+        seen += [k for k in (e.kind, e.target.has if e.target else None,
+                             e.source.has if e.source else None) if k]
+        if e.action == "deal_damage" and e.target is not None and e.target.player is None:
+            if ruleset == "grand_archive":
+                seen.append("damage")
+            elif "wither" in e.flags or "infect" in e.flags:
+                seen.append("-1/-1")
+    return tuple(dict.fromkeys(seen))
+
+
 def _description(c: _Checker, v: Any) -> str:
     if not isinstance(v, str):
         raise c.fail("description", "a string", v)
@@ -330,10 +350,7 @@ def parse(data: Mapping[str, Any], source: str = "<scenario>") -> Scenario:
     kinds = tuple(c.kind(k, f"report.kinds[{i}]")
                   for i, k in enumerate(c.strs(report.get("kinds", []), "report.kinds")))
     if not kinds:  # default: every kind the file mentions, in order of first mention
-        seen = [k for o in objects for k, _ in o.counters + o.caps]
-        seen += [e.kind for e in effects if e.kind] + [e.target.has for e in effects
-                                                      if e.target and e.target.has]
-        kinds = tuple(dict.fromkeys(seen))
+        kinds = _default_kinds(str(data["ruleset"]), objects, effects)
     default_name = Path(source).stem if source != "<scenario>" else "scenario"
     return Scenario(
         name=c.str_(data.get("name", default_name), "name"),
