@@ -32,7 +32,7 @@ def select_games(games: Any, ongoing: np.ndarray) -> np.ndarray:
                 raise InvalidGameError(f"game mask of shape {arr.shape} for a batch of {batch}")
             idx = np.flatnonzero(arr)
         elif arr.ndim == 1 and (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
-            idx = arr.astype(np.int64)
+            idx = arr.astype(np.int64)  # kept in the given order: per-game amounts follow it
         else:
             raise InvalidGameError(f"games={games!r}: expected None, an index, a mask or an index array")
     bad = idx[(idx < 0) | (idx >= batch)]
