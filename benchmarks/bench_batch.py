@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .cases import BATCHES, baseline_tick, bench, engine, engine_tick, store_nbytes
+from .cases import BATCHES, baseline_tick, bench, engine_tick, store_nbytes
 
 BASELINE_GAMES = 64
 
@@ -14,7 +14,7 @@ BASELINE_GAMES = 64
 @pytest.mark.parametrize("games, n", BATCHES)
 def test_engine_batch_tick(benchmark: Any, games: int, n: int) -> None:
     case = engine_tick(games, n)
-    case.info["store_bytes_per_object"] = store_nbytes(engine(games, n)[0].world) / (games * n)
+    case.info["store_bytes_per_object"] = store_nbytes(games, n) / (games * n)
     assert bench(benchmark, case, 5, f"batch {games}x{n}") >= 1
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from .cases import (CLONE_BATCH, CLONE_GAME, baseline_deepcopy, bench, engine_clone,
-                    engine_snapshot_restore, raw_copy, store_nbytes, engine)
+                    engine_snapshot_restore, raw_copy, store_nbytes)
 
 SHAPES = [CLONE_GAME, CLONE_BATCH]
 
@@ -30,7 +30,7 @@ def test_engine_snapshot_restore(benchmark: Any, games: int, n: int) -> None:
 
 @pytest.mark.parametrize("games, n", SHAPES)
 def test_raw_copy(benchmark: Any, games: int, n: int) -> None:
-    nbytes = store_nbytes(engine(games, n)[0].world)
+    nbytes = store_nbytes(games, n)
     bench(benchmark, raw_copy(nbytes), rounds(games), f"clone {games}x{n}")
 
 

@@ -64,11 +64,18 @@ def snapshot_nbytes(snap: Any) -> int:
     return 0
 
 
-def store_nbytes(world: Any) -> int:
-    """Bytes the World's state occupies: ``world.nbytes`` if the engine has it, else the
+def state_nbytes(world: Any) -> int:
+    """Bytes of a World's game state: the engine's ``nbytes`` if it has one, else the store
     arrays of a snapshot (the used part of every array, no spare capacity)."""
     nbytes = getattr(world, "nbytes", None)
     return int(nbytes) if nbytes is not None else snapshot_nbytes(world.snapshot()["store"])
+
+
+def store_nbytes(games: int, n: int) -> int:
+    """``state_nbytes`` of ``engine(games, n)`` as built, before any tick."""
+    built, snap = engine(games, n)
+    built.world.restore(snap)
+    return state_nbytes(built.world)
 
 
 # ---- ticks -----------------------------------------------------------------------------
@@ -104,15 +111,21 @@ def baseline_tick(games: int, n: int, max_games: int | None = None) -> Case:
 
 
 # ---- copies ----------------------------------------------------------------------------
+def _restored(games: int, n: int) -> tuple[Any, Callable[[], None]]:
+    """The engine world of ``board(games, n)`` and a setup that restores it as built."""
+    built, snap = engine(games, n)
+    return built.world, lambda: built.world.restore(snap)
+
+
 def engine_clone(games: int, n: int) -> Case:
-    w = engine(games, n)[0].world
-    return Case(f"engine clone {games}x{n}", w.clone, info={"bytes": store_nbytes(w)})
+    w, setup = _restored(games, n)
+    return Case(f"engine clone {games}x{n}", w.clone, setup, info={"bytes": store_nbytes(games, n)})
 
 
 def engine_snapshot_restore(games: int, n: int) -> Case:
-    w = engine(games, n)[0].world
-    return Case(f"engine snapshot+restore {games}x{n}", lambda: w.restore(w.snapshot()),
-                info={"bytes": store_nbytes(w)})
+    w, setup = _restored(games, n)
+    return Case(f"engine snapshot+restore {games}x{n}", lambda: w.restore(w.snapshot()), setup,
+                info={"bytes": store_nbytes(games, n)})
 
 
 def raw_copy(nbytes: int) -> Case:

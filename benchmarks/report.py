@@ -97,7 +97,7 @@ def tick_rows(shapes: list[tuple[int, int]], min_time: float, baseline_games: in
 def clone_rows(min_time: float) -> list[dict[str, Any]]:
     rows = []
     for games, n in (cases.CLONE_GAME, cases.CLONE_BATCH):
-        nbytes = cases.store_nbytes(cases.engine(games, n)[0].world)
+        nbytes = cases.store_nbytes(games, n)
         raw = measure(cases.raw_copy(nbytes), min_time)
         row = dict(games=games, n=n, bytes=nbytes, raw_s=raw,
                    clone_s=measure(cases.engine_clone(games, n), min_time),
@@ -109,11 +109,12 @@ def clone_rows(min_time: float) -> list[dict[str, Any]]:
 
 
 def memory_probe(games: int, n: int) -> dict[str, Any]:
-    """Build and tick a games x n engine batch in this process; its peak memory."""
+    """Generate, build and tick a games x n engine batch in this process; its memory."""
     built = build_engine(make_board(n, games=games, seed=cases.SEED))
     built.world.clear_events()
+    store = cases.state_nbytes(built.world)
     built.world.tick()
-    return dict(games=games, n=n, store_bytes=cases.store_nbytes(built.world),
+    return dict(games=games, n=n, store_bytes=store,
                 peak_rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 
 
