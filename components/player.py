@@ -9,4 +9,7 @@ PLAYER_FIELDS = (
     Field("life", np.int64, GAME_PLAYER),
     Field("lost", np.bool_, GAME_PLAYER),
     Field("reserve", np.int32, GAME_PLAYER),      # GA: cards available to pay reserve costs
+    Field("active", np.bool_, GAME_PLAYER),       # the turn player (ecs.turns.begin_main_phase)
+    Field("drew_empty", np.bool_, GAME_PLAYER),   # tried to draw from an empty library/deck (704.5b; GA Ending 5)
+    Field("champion_left", np.bool_, GAME_PLAYER),  # GA: a champion they controlled left the field (Ending 5)
 )

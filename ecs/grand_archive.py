@@ -1,6 +1,296 @@
-"""The Grand Archive TCG ruleset and its actions (rules.md section 6)."""
+"""The Grand Archive TCG ruleset and its actions (rules.md section 6).
+
+``World(ruleset="grand_archive")`` plays the GA counter rules:
+
+* stats power, life (stored as toughness), durability and level exist where printed; no
+  counter creates a missing one (Buff 2, Debuff 2, Durability 4);
+* buff/debuff counters give +1/+1 / -1/-1 to power and life and cancel as they are placed
+  (Buff 4, Debuff 4), not at a state-based check;
+* damage to a champion is damage counters, which persist; damage to an ally is temporary
+  marked damage (Damage 12-13; Counters: Damage 1); bulwark counters prevent one instance
+  of combat damage (Counters: Bulwark);
+* objects with a durability stat enter with that many durability counters (Durability 1);
+* a champion card that would go to the graveyard is banished instead (Champion 8);
+* the state-based checks are systems.ga_checks, the wither trigger systems.wither_upkeep.
+"""
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+import numpy as np
+
+from components import TYPE_BIT
+from components.card import NO_STAT
+from systems import GA_ORDER, System
+
+from . import kinds, zones
+from .errors import IllegalActionError, InvalidCountError, InvalidKindError, InvalidTypeError
+from .rulesets import RULESETS, Ruleset
+
+if TYPE_CHECKING:
+    from .world import World
+
+
+class UnpayableCostError(IllegalActionError):
+    """A cost that can't be paid in full (GA Recover's hint; Enlighten's "Remove 3")."""
+
+
+class InsufficientReserveError(UnpayableCostError):
+    """Paying more reserve than a player has (GA Wither 3; Costs and Memory 1)."""
+
+
+GA_TYPES = ("champion", "ally", "weapon", "regalia", "domain", "item", "action", "attack",
+            "phantasia", "siegeable", "mastery")
+#: Kinds whose MTG rules live in the shared engine (122.1a-d, 122.1h): rejected in GA,
+#: where a counter of such a name would be generic (GA Counters, General 6.1).
+MTG_ONLY_KINDS = ("shield", "stun", "finality")
+ENLIGHTEN_COST = 3
+
+
+class GrandArchive(Ruleset):
+    name = "grand_archive"
+    zone_aliases: Mapping[str, str] = {"field": "battlefield", "banishment": "exile",
+                                       "deck": "library", "effects stack": "stack"}
+    systems: tuple[type[System], ...] = GA_ORDER
+    wither_upkeep = True
+
+    def validate_kind(self, kind: str) -> str:
+        if kinds.pt_modifier(kind) is not None or kinds.keyword_of(kind) or kind in MTG_ONLY_KINDS:
+            raise InvalidKindError(
+                f"counter kind {kind!r} is a Magic counter with Magic rules; the grand_archive "
+                "ruleset has buff/debuff counters and generic counters (GA Counters)")
+        return kind
+
+    def place(self, world: "World", kind: str, g: np.ndarray, c: np.ndarray,
+              amount: np.ndarray, cause: str, by: object) -> None:
+        """Buff 4 / Debuff 4: every buff counter placed on an object with debuff counters
+        removes itself and one debuff counter (and vice versa), as it is placed. The
+        counters are placed first (one event, so "placed" triggers see all of them), then
+        the cancelled ones are removed in the same step with cause ``ga.placement``."""
+        world._change(kind, g, c, amount, cause, by)
+        if kind not in ("buff", "debuff"):
+            return
+        s = world.store
+        other = s.plane("debuff" if kind == "buff" else "buff")
+        if other is None:
+            return
+        m = np.minimum(amount, other[g, c])
+        hit = m > 0
+        if hit.any():
+            for k in (kind, "debuff" if kind == "buff" else "buff"):
+                world._change(k, g[hit], c[hit], -m[hit], "ga.placement")
+
+    def deal_damage(self, world: "World", g: np.ndarray, c: np.ndarray, amount: np.ndarray,
+                    flags: Mapping[str, bool]) -> None:
+        """Damage to units on the field (GA Damage): damage counters on champions (they
+        persist), temporary marked damage on allies. A bulwark counter prevents one
+        instance of combat damage and is removed; unpreventable damage is dealt and still
+        removes one (Counters: Bulwark 2-4)."""
+        s = world.store
+        for f in ("deathtouch", "wither", "infect"):
+            if flags[f]:
+                raise InvalidTypeError(f"{f} is a Magic damage ability; the grand_archive ruleset "
+                                       "has no such damage")
+        types = s.a["types"][c]
+        champion = (types & TYPE_BIT["champion"]) != 0
+        ally = (types & TYPE_BIT["ally"]) != 0
+        world._require((champion | ally) & world._on_battlefield(g, c), g, c,
+                       "can't be dealt damage: only units (champions and allies) on the field "
+                       "can (GA Damage 4-5, Unit 1)")
+        world._check_room("damage", g[champion], c[champion], amount[champion])
+        world.log.next_step()
+        dealt = np.ones(g.size, bool)
+        bulwark = s.plane("bulwark")
+        if flags["combat"] and bulwark is not None:
+            guarded = bulwark[g, c] > 0
+            world._change("bulwark", g[guarded], c[guarded], -1, "damage")
+            dealt = ~guarded | flags["unpreventable"]
+        hit = dealt & champion
+        world._put("damage", g[hit], c[hit], amount[hit], "damage")
+        hit = dealt & ally & ~champion
+        np.add.at(s.a["damage"], (g[hit], c[hit]), amount[hit])
+
+    def has_stat(self, world: "World", col: int, stat: str) -> bool:
+        """A stat exists where it is printed, whatever the counters (Buff 2, Debuff 2)."""
+        return int(world.store.a[stat][col]) != NO_STAT
+
+    def pt_modifier(self, kind: str) -> tuple[int, int] | None:
+        """Buff 1 / Debuff 1: +1/+1 or -1/-1 to power and life per counter."""
+        return (1, 1) if kind == "buff" else (-1, -1) if kind == "debuff" else None
+
+    def enter_counters(self, world: "World", cols: np.ndarray) -> list[tuple[str, np.ndarray]]:
+        """Durability 1: an object with a durability stat enters the field with that many
+        durability counters."""
+        printed = world.store.a["durability"][cols]
+        return [("durability", np.where(printed != NO_STAT, printed, 0).astype(np.int64))]
+
+    def replace_zone_change(self, world: "World", games: np.ndarray, cols: np.ndarray,
+                            frm: np.ndarray, dest: np.ndarray) -> np.ndarray:
+        """Champion 8: a champion card that would go to a graveyard is banished instead.
+        Also notes, for Ending the Game 5, that the controller of a champion leaving the
+        field has "previously controlled a champion"."""
+        s = world.store
+        champ = (s.a["types"][cols] & TYPE_BIT["champion"]) != 0
+        dest[champ & (dest == zones.GRAVEYARD)] = zones.EXILE
+        left = champ & (frm == zones.BATTLEFIELD)
+        if left.any():
+            s.a["champion_left"][games[left], s.a["controller"][cols[left]].astype(np.int64)] = True
+        return dest
+
+    def check_types(self, types: int) -> None:
+        ga = sum(TYPE_BIT[t] for t in GA_TYPES)
+        if types & ~ga:
+            bad = [t for t, b in TYPE_BIT.items() if b & types & ~ga]
+            raise InvalidTypeError(f"card types {bad} do not exist in the {self.name} ruleset "
+                                   f"(expected some of {list(GA_TYPES)})")
+
+
+RULESETS["grand_archive"] = GrandArchive()
 
 
 class GrandArchiveActions:
-    """Mixed into ecs.world.World."""
+    """Mixed into ecs.world.World: reserve, recover, enlighten and GA stat reads."""
+
+    def _ga_only(self: "World", what: str) -> None:
+        if not isinstance(self.ruleset, GrandArchive):
+            raise IllegalActionError(f"{what} is a Grand Archive action; this World plays "
+                                     f"{self.ruleset.name!r}")
+
+    # ---- reserve (a per-player resource; GA Reserve, Costs and Memory 1) --------------
+    def reserve(self: "World", p: int) -> Any:
+        """The reserve ``p`` can pay (cards available to reserve) in each game."""
+        return self._out(self.store.a["reserve"][:, self._player_index(p)].astype(np.int64))
+
+    def set_reserve(self: "World", p: Any, n: Any, games: Any = None) -> None:
+        """Set how much reserve player ``p`` has (an amount per selected game, or one)."""
+        self._reserve_rows(p, n, games, "set")
+
+    def gain_reserve(self: "World", p: Any, n: Any, games: Any = None) -> None:
+        self._reserve_rows(p, n, games, "gain")
+
+    def pay_reserve(self: "World", p: Any, n: Any, games: Any = None) -> None:
+        """Pay ``n`` reserve: all of it, or raise InsufficientReserveError and pay nothing."""
+        self._reserve_rows(p, n, games, "pay")
+
+    def _reserve_rows(self: "World", p: Any, n: Any, games: Any, how: str) -> None:
+        s = self.store
+        g, c, single = self._targets(p, games)
+        self._require(self._is(c, "player"), g, c, "is not a player")
+        a = self._amounts(n, p, games, single, f"{how} reserve of player {p}")
+        idx = s.a["controller"][c].astype(np.int64)
+        have = s.a["reserve"][g, idx].astype(np.int64)
+        if how == "pay":
+            short = a > have
+            if short.any():
+                i = int(np.flatnonzero(short)[0])
+                raise InsufficientReserveError(
+                    f"player {int(s.a['entity_id'][c[i]])} in game {int(g[i])} can't pay "
+                    f"{int(a[i])} reserve: they have {int(have[i])}")
+            new = have - a
+        else:
+            new = a if how == "set" else have + a
+        if (new > np.iinfo(np.int32).max).any():
+            raise InvalidCountError(f"reserve of player {p} would pass {np.iinfo(np.int32).max}")
+        s.a["reserve"][g, idx] = new
+
+    # ---- recover (GA glossary: Recover) -------------------------------------------------
+    def recover(self: "World", champion: Any, n: Any, games: Any = None, cost: bool = False) -> Any:
+        """Recover ``n``: remove up to ``n`` damage counters from the champion(s) (Recover
+        2, 2.1, 2.2); returns how many were removed. With ``cost=True`` it is "Recover N"
+        as a cost: every named champion must have at least ``n`` damage counters, else
+        UnpayableCostError and nothing changes (Recover's hint)."""
+        self._ga_only("recover")
+        s = self.store
+        g, c, single = self._targets(champion, games)
+        self._require(self._is(c, "champion") & self._on_battlefield(g, c), g, c,
+                      "is not a champion on the field (GA Recover 2)")
+        a = self._amounts(n, champion, games, single, f"recover on entity {champion}")
+        self._distinct(g, c, "recover")
+        k = s.kind_index.get("damage")
+        have = s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+        if cost:
+            short = have < a
+            if short.any():
+                i = int(np.flatnonzero(short)[0])
+                raise UnpayableCostError(
+                    f"entity {int(s.a['entity_id'][c[i]])} in game {int(g[i])} has {int(have[i])} "
+                    f"'damage' counters: it can't pay Recover {int(a[i])} (GA Recover)")
+        removed = np.minimum(a, have)
+        self.log.next_step()
+        self._change("damage", g, c, -a, "ga.recover")
+        if single:
+            full = np.zeros(self.batch, np.int64)
+            full[g] = removed
+            return self._out(full)
+        return removed.reshape(np.unique(g).size, -1)
+
+    # ---- enlighten (GA Counters: Enlighten 1) -------------------------------------------
+    def activate_enlighten(self: "World", e: Any, games: Any = None) -> Any:
+        """Activate "Remove 3 enlighten counters from [CARDNAME]: Draw a card." of objects
+        on the field with three or more enlighten counters: remove 3, then the object's
+        controller draws a card (see ``draw``; an empty deck loses at the next check, GA
+        Ending the Game 5). Fewer than three raises UnpayableCostError, changing nothing.
+        Returns the drawn card's new id (a batch: one per game, -1 where none)."""
+        self._ga_only("activate_enlighten")
+        s = self.store
+        g, c, _ = self._targets(e, games)
+        self._require(self._on_battlefield(g, c), g, c, "is not an object on the field")
+        self._distinct(g, c, "activate_enlighten")
+        k = s.kind_index.get("enlighten")
+        have = s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+        short = have < ENLIGHTEN_COST
+        if short.any():
+            i = int(np.flatnonzero(short)[0])
+            raise UnpayableCostError(
+                f"entity {int(s.a['entity_id'][c[i]])} in game {int(g[i])} has {int(have[i])} "
+                f"'enlighten' counters; activating enlighten removes {ENLIGHTEN_COST}")
+        if np.unique(g).size != g.size:
+            raise IllegalActionError("activate_enlighten: one object per game at a time")
+        self.log.next_step()
+        self._change("enlighten", g, c, -ENLIGHTEN_COST, "ga.enlighten")
+        ctrl = s.a["controller"][c].astype(np.int64)
+        out = np.full(self.batch, -1, np.int64)
+        for p in np.unique(ctrl):
+            sel = g[ctrl == p]
+            pid = int(s.a["entity_id"][s.a["player_col"][p]])
+            drawn = self.draw(pid, 1, games=sel)
+            if self.batch == 1:
+                out[0] = drawn[0] if drawn else -1
+            else:
+                out[sel] = drawn[sel, 0]
+        return self._out(out)
+
+    # ---- GA stats -----------------------------------------------------------------------
+    def stat(self: "World", e: int, name: str) -> Any:
+        """A GA stat of ``e``: "power" and "life" (printed plus buff/debuff counters, Buff 1,
+        Debuff 1), "durability" (the durability counters it has on the field, Stats:
+        Durability 1; the printed stat elsewhere), "level" (LV: base level plus level
+        counters on a champion, Level Counters 1-2). A stat that is not printed does not
+        exist (InvalidTypeError), whatever counters the object has."""
+        s = self.store
+        col = self._col(e)
+        if name in ("power", "life"):
+            return self.power(e) if name == "power" else self.toughness(e)
+        if name not in ("durability", "level"):
+            raise InvalidTypeError(f"unknown stat {name!r}; expected power, life, durability or level")
+        printed = int(s.a[name][col])
+        if printed == NO_STAT:
+            raise InvalidTypeError(f"entity {e} has no {name} stat (it is not printed)")
+        k = s.kind_index.get(name)
+        count = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(self.batch, np.int64)
+        if name == "durability":
+            on_field = s.a["zone"][:, col] == zones.BATTLEFIELD
+            return self._out(np.where(on_field, count, printed))
+        champ = bool(s.a["types"][col] & TYPE_BIT["champion"])
+        return self._out(printed + (count if champ else 0))
+
+    def base_level(self: "World", e: int) -> int:
+        """The printed level; level counters never change it (Level Counters 2)."""
+        v = int(self.store.a["level"][self._col(e)])
+        if v == NO_STAT:
+            raise InvalidTypeError(f"entity {e} has no level stat")
+        return v
+
+
+__all__ = ["ENLIGHTEN_COST", "GA_TYPES", "GrandArchive", "GrandArchiveActions",
+           "InsufficientReserveError", "UnpayableCostError"]

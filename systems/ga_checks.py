@@ -1,0 +1,96 @@
+"""The Grand Archive state-based checks (GA State-based Checks and Effects, Types of
+Checks 1-3; Ending the Game 5; Ally 6.1; Counters: Damage 3, Durability 3).
+
+One check reads one state and performs everything together, as the MTG systems do (the
+GA text has no "simultaneously"; rules.md section 8 item 10). Types of Checks 1 says the
+game "will first make a pass" for game-ending conditions: in a game where a player loses
+by a game-ending condition, that pass is the whole check and the other checks wait for
+the next pass (if the game goes on). Game-ending conditions:
+
+* a player who controlled a champion that left the field and controls none now
+  ("Their champions die"; "does not control a champion ... and previously controlled
+  a champion") - cause ``ga.champion``;
+* a player who attempted to draw a card from an empty deck - cause ``draw``.
+
+Then, simultaneously:
+
+* Damage (Types of Checks 2; Destruction 5; Ally 6.1): a unit (champion or ally) on the
+  field with a life stat whose damage - marked damage plus damage counters - equals or
+  exceeds its life (printed life with buff/debuff counters) dies; "0 or less life" is
+  the same test. A champion goes to banishment instead of the graveyard (Champion 8,
+  by the ruleset's zone-change replacement). Cause ``ga.damage``.
+* Durability (Types of Checks 3; Counters: Durability 3): a weapon or siegeable object
+  on the field that has a durability stat and no durability counters is destroyed (to
+  the graveyard). An object without a durability stat has no durability to reach 0
+  (Durability 4; rules.md section 8 item 12). Cause ``ga.durability``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from components import TYPE_BIT
+from components.card import NO_STAT
+from ecs import stats, zones
+
+from .base import Pending, System, game_chunks, hits
+from .empty_draw import empty_draw_losses
+
+if TYPE_CHECKING:
+    from ecs.world import World
+
+
+class GAStateChecks(System):
+    def process(self, world: "World", pending: Pending) -> None:
+        ending = Pending()
+        game_ending(world, ending)
+        over = np.zeros(world.batch, bool)
+        for g, p, cause in ending.losses:
+            over[g] = True
+            pending.lose(g, p, cause)
+        damage_and_durability(world, pending, world.ongoing & ~over)
+
+
+def game_ending(world: "World", pending: Pending) -> None:
+    s = world.store
+    if s.n_players == 0:
+        return
+    empty_draw_losses(world, pending, "draw")
+    left = s.a["champion_left"]
+    if not left.any():
+        return
+    n = s.n_cols
+    champ = (s.a["types"][:n] & TYPE_BIT["champion"]) != 0
+    on_field = (s.a["zone"][:, :n] == zones.BATTLEFIELD) & champ[None, :]
+    ctrl = s.a["controller"][:n].astype(np.int64)
+    controls = np.zeros((world.batch, s.n_players), bool)
+    g, c = np.nonzero(on_field)
+    controls[g, ctrl[c]] = True
+    g, p = np.nonzero(left & ~controls & ~s.a["lost"] & world.ongoing[:, None])
+    pending.lose(g, p, "ga.champion")
+
+
+def damage_and_durability(world: "World", pending: Pending, live_games: np.ndarray) -> None:
+    s = world.store
+    n = s.n_cols
+    cols = slice(0, n)
+    types = s.a["types"][:n]
+    unit = ((types & (TYPE_BIT["champion"] | TYPE_BIT["ally"])) != 0) & (s.a["toughness"][:n] != NO_STAT)
+    worn = ((types & (TYPE_BIT["weapon"] | TYPE_BIT["siegeable"])) != 0) & (s.a["durability"][:n] != NO_STAT)
+    if not (unit.any() or worn.any()):
+        return
+    dmg_plane, dur_plane = s.plane("damage"), s.plane("durability")
+    for rows in game_chunks(world):
+        on_f = (s.a["zone"][rows, cols] == zones.BATTLEFIELD) & live_games[rows, None]
+        if unit.any():
+            life = stats.pt(world, cols, 1, rows)
+            damage = s.a["damage"][rows, cols].astype(np.int64)
+            if dmg_plane is not None:
+                damage = damage + dmg_plane[rows]
+            pending.move(*hits(on_f & unit & (damage >= life), rows), zones.GRAVEYARD, "ga.damage")
+        if worn.any():
+            zero = on_f & worn
+            if dur_plane is not None:
+                zero &= dur_plane[rows] == 0
+            pending.move(*hits(zero, rows), zones.GRAVEYARD, "ga.durability")

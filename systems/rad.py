@@ -1,0 +1,54 @@
+"""Rad: the inherent triggered ability of rad counters (MTG CR 728.1, "Rad Counters";
+726 or 727 in older editions).
+
+"At the beginning of each player's precombat main phase, if that player has one or more
+rad counters, that player mills a number of cards equal to the number of rad counters
+they have. For each nonland card milled this way, that player loses 1 life and removes
+one rad counter from themselves."
+
+Acts only in the check that ``World.begin_main_phase`` runs for a precombat main phase
+(505.1a: postcombat main phases do nothing). A short library mills what there is. The
+life lost can lose the game at the next check (704.5a). Vectorized over games.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from components import TYPE_BIT
+from ecs import zones
+
+from .base import Pending, System
+from .phase import phase_of
+
+if TYPE_CHECKING:
+    from ecs.world import World
+
+
+class Rad(System):
+    def process(self, world: "World", pending: Pending) -> None:
+        phase = phase_of(pending)
+        if phase is None:
+            return
+        s = world.store
+        rad = s.plane("rad")
+        if rad is None:
+            return
+        from ecs.turns import library_ranks
+        games, player = phase.games, phase.player
+        pcol = s.a["player_col"][player].astype(np.int64)
+        r = rad[games, pcol].astype(np.int64)
+        act = (r > 0) & ~s.a["lost"][games, player]
+        if not act.any():
+            return
+        g, p, pc, r = games[act], player[act], pcol[act], r[act]
+        rank = library_ranks(world, g, p)
+        gi, c = np.nonzero((rank >= 0) & (rank < r[:, None]))
+        pending.move(g[gi], c.astype(np.int64), zones.GRAVEYARD, "mill")
+        nonland = (s.a["types"][c] & TYPE_BIT["land"]) == 0
+        lost = np.bincount(gi, weights=nonland, minlength=g.size).astype(np.int64)
+        has = lost > 0
+        pending.remove(s.kind_index["rad"], g[has], pc[has], lost[has], "rad")
+        holder = s.a["player_head"][p].astype(np.int64) if world.two_headed_giant else p
+        pending.add_to_players("life", g[has], holder[has], -lost[has])
