@@ -111,47 +111,31 @@ class _Board:
         self.ids = np.concatenate(ids) if ids else np.zeros(0, np.int64)
         self.entry = np.repeat(np.arange(len(sc.objects)), [o.count for o in sc.objects])
         self.starts = np.cumsum([0] + [o.count for o in sc.objects])[:-1]
-        self.lut = np.full(int(self.ids.max()) + 1 if self.ids.size else 0, -1, np.int64)
-        self.lut[self.ids] = np.arange(self.ids.size)
         self.ctrl = np.array([o.controller for o in sc.objects], np.int64)[self.entry]
         self.types = np.array([type_mask(o.types) for o in sc.objects], np.int64)[self.entry]
         self.token = np.array([o.token for o in sc.objects], bool)[self.entry]
-        self._cache: dict[str | None, np.ndarray] = {}
+        self._cache: dict[str, np.ndarray] = {}
 
     def refresh(self) -> None:
         """Forget cached reads. Within one draw every effect touches its own games only, so
         reads taken before the draw stay valid for the games each effect still has to do."""
         self._cache.clear()
 
-    def _remap(self, ids: np.ndarray, plane: np.ndarray) -> np.ndarray:
-        """A (B, columns) plane as (B, N) in the scenario's object order."""
-        ok = (ids >= 0) & (ids < self.lut.size)
-        j = np.full(ids.shape, -1, np.int64)
-        j[ok] = self.lut[ids[ok]]
-        out = np.zeros((plane.shape[0], self.ids.size), plane.dtype)
-        mine = j >= 0
-        out[:, j[mine]] = plane[:, mine]
-        return out
+    def _read(self, feature: str) -> np.ndarray:
+        """(B, N) int: one ``World.observe`` feature of the scenario's original objects
+        (0 where an object no longer exists: it changed zones, CR 400.7), cached."""
+        if feature not in self._cache:
+            obs, _ = self.world.observe(self.ids, [feature], dtype=np.int32)
+            self._cache[feature] = obs[:, :, 0]
+        return self._cache[feature]
 
     def present(self, zone: str | None = "battlefield") -> np.ndarray:
         """(B, N) bool: the original object is still there (in ``zone``)."""
-        key = f"zone:{zone}"
-        if key not in self._cache:
-            self._cache[key] = self._remap(*self.world.object_mask(zone=zone))
-        return self._cache[key]
+        return self._read("present" if zone is None else f"zone:{zone}") != 0
 
     def counts(self, kind: str) -> np.ndarray:
-        """(B, N) counts of ``kind`` on the scenario's objects.
-
-        WORKAROUND: the World has no array read of counts; this reads the store's plane.
-        Asked for: ``World.count_plane(kind) -> (ids, (B, C) int)`` beside ``object_mask``."""
-        if kind not in self._cache:
-            s = self.world.store
-            plane = s.plane(kind)
-            self._cache[kind] = (np.zeros((self.world.batch, self.ids.size), np.int64)
-                                 if plane is None else
-                                 self._remap(s.a["entity_id"][: s.n_cols], plane.astype(np.int64)))
-        return self._cache[kind]
+        """(B, N) counts of ``kind`` on the scenario's original objects."""
+        return self._read(f"counter:{kind}").astype(np.int64)
 
     def static(self, f: Filter, action: str = "") -> np.ndarray:
         """(N,) bool: objects whose entry, controller, types and token-ness match ``f``

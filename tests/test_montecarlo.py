@@ -221,10 +221,13 @@ def test_ctrl_c_returns_the_games_that_finished(reference: mc.Result, workers: i
         raise KeyboardInterrupt
 
     r = mc.run("mtg_skirmish", games=300, seed=7, workers=workers, batch=64, on_shard=interrupt)
-    assert r.interrupted and r.games == 64 == seen[0] and r.requested == 300
-    assert r.to_dict()["complete"] is False and r.survival["walker"].n == 64
+    assert r.interrupted and seen == [64] and r.requested == 300
+    assert r.to_dict()["complete"] is False and r.survival["walker"].n == r.games
     if workers == 1:  # in process, the first shard is games 0..63
+        assert r.games == 64
         assert np.array_equal(r.raw["survivors"], reference.raw["survivors"][:64])
+    else:  # shards that finished while stopping are kept too
+        assert 64 <= r.games < 300
 
 
 def test_thousands_of_permanents() -> None:
