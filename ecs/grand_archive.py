@@ -282,7 +282,7 @@ class GrandArchiveActions:
             on_field = s.a["zone"][:, col] == zones.BATTLEFIELD
             return self._out(np.where(on_field, count, printed))
         champ = bool(s.a["types"][col] & TYPE_BIT["champion"])
-        return self._out(printed + (count if champ else 0))
+        return self._out(printed + (count if champ else 0 * count))
 
     def base_level(self: "World", e: int) -> int:
         """The printed level; level counters never change it (Level Counters 2)."""

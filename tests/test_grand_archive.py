@@ -1,0 +1,381 @@
+"""The Grand Archive ruleset: each test cites the GA rule it reads (rules.md section 6,
+GA comprehensive rules GitBook 216a2180) and, where the rules are open, section 8."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecs import (CounterError, IllegalActionError, InvalidKindError, InvalidTypeError, World)
+from ecs.grand_archive import InsufficientReserveError, UnpayableCostError
+from ga_helpers import unchanged
+
+
+def ga(batch=1, players=2):
+    w = World(ruleset="grand_archive", batch=batch, seed=7)
+    ps = [w.add_player() for _ in range(players)]
+    champs = [w.add_object(p, "champion", life=20, level=1, name=f"champion{i}")
+              for i, p in enumerate(ps)]
+    return w, ps, champs
+
+
+# ---- stats and buff/debuff ------------------------------------------------------------
+def test_buff_1_debuff_1_modify_power_and_life():
+    """GA Counters, Buff 1 / Debuff 1: +1 (resp. -1) to power and life per counter."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=2, life=3)
+    w.put_counters(ally, "buff", 2)
+    assert (w.stat(ally, "power"), w.stat(ally, "life")) == (4, 5)
+    w.remove_counters(ally, "buff", 2)
+    w.put_counters(ally, "debuff", 1)
+    assert (w.power(ally), w.toughness(ally)) == (1, 2)
+
+
+def test_buff_2_a_missing_stat_stays_missing():
+    """Buff 2, Debuff 2, Durability 4: a counter never generates a stat the object lacks."""
+    w, (a, _), (champ, _) = ga()
+    w.put_counters(champ, "buff", 3)            # champions usually have no power (Champion 4)
+    with pytest.raises(InvalidTypeError):
+        w.stat(champ, "power")
+    assert w.stat(champ, "life") == 23
+    item = w.add_object(a, "item")
+    w.put_counters(item, "durability", 2)
+    w.put_counters(item, "level", 1)
+    for stat in ("power", "life", "durability", "level"):
+        with pytest.raises(InvalidTypeError):
+            w.stat(item, stat)
+    assert w.counters(item) == {"durability": 2, "level": 1}
+
+
+def test_buff_4_cancels_debuff_as_placed_not_at_a_check():
+    """Buff 4 / Debuff 4 (rules.md 7.2): the cancel happens at placement, so the object
+    never holds both kinds, even before any state-based check."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=2, life=3)
+    w.put_counters(ally, "debuff", 2)
+    w.put_counters(ally, "buff", 3)
+    assert w.counters(ally) == {"buff": 1}           # no tick in between
+    w.put_counters(ally, "debuff", 4)
+    assert w.counters(ally) == {"debuff": 3}
+    assert (w.power(ally), w.toughness(ally)) == (-1, 0)
+
+
+def test_buff_4_cancelled_counters_count_as_placed():
+    """rules.md section 8 item 6 (our choice): the cancelled counters are placed, then
+    removed. One put event carries every placed counter (for "whenever a buff counter is
+    placed" triggers), then the removals follow in the same step with cause ga.placement."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=2, life=3)
+    w.put_counters(ally, "debuff", 2)
+    w.clear_events()
+    w.put_counters(ally, "buff", 3)
+    ev = [(e.kind, e.before, e.after, e.cause) for e in w.events()]
+    assert ev == [("buff", 0, 3, "put"), ("buff", 3, 1, "ga.placement"),
+                  ("debuff", 2, 0, "ga.placement")]
+    steps = set(w.event_table()["step"].tolist())
+    assert len(steps) == 1
+
+
+def test_buff_4_applies_to_moved_counters_too():
+    """Buff 4: moving buff counters onto an object with debuff counters places them."""
+    w, (a, _), _ = ga()
+    x = w.add_object(a, "ally", power=1, life=1, counters={"buff": 2})
+    y = w.add_object(a, "ally", power=1, life=5, counters={"debuff": 1})
+    w.move_counters(x, y, "buff", 2)
+    assert w.counters(y) == {"buff": 1} and w.counters(x) == {}
+
+
+# ---- damage, champions and allies ------------------------------------------------------
+def test_damage_1_champion_damage_is_persistent_counters_ally_damage_is_temporary():
+    """Counters: Damage 1 and GA Damage 12-13: damage to a champion is damage counters,
+    which survive the end-of-turn clean-up; damage to an ally is marked and removed."""
+    w, (a, _), (champ, _) = ga()
+    ally = w.add_object(a, "ally", power=1, life=5)
+    w.deal_damage(champ, 4)
+    w.deal_damage(ally, 2)
+    assert w.counters(champ) == {"damage": 4} and w.damage(champ) == 0
+    assert w.counters(ally) == {} and w.damage(ally) == 2
+    w.cleanup()
+    assert w.counters(champ) == {"damage": 4} and w.damage(ally) == 0
+
+
+def test_damage_3_champion_dies_is_banished_and_its_player_loses():
+    """Counters: Damage 3, Champion 8, Ending the Game 5: damage counters reaching life
+    kill the champion, which is banished instead of going to the graveyard, and a player
+    with no champion left loses (the next pass: game-ending checks, Types of Checks 1)."""
+    w, (a, b), (champ, _) = ga()
+    w.deal_damage(champ, 19)
+    w.tick()
+    assert w.zone(champ) == "battlefield"
+    w.deal_damage(champ, 1)
+    w.tick()
+    assert w.has_lost(a) and w.result() == b
+    [z] = [e for e in w.events() if type(e).__name__ == "ZoneChanged"]
+    assert (z.to_zone, z.cause, z.lki) == ("exile", "ga.damage", {"damage": 20})
+    assert w.objects("banishment") == [z.new]
+
+
+def test_debuff_lowers_a_champions_life_below_its_damage():
+    """Counters: Damage 3 with Debuff 1: life is printed life with debuff counters."""
+    w, (a, _), (champ, _) = ga()
+    w.deal_damage(champ, 18)
+    w.tick()
+    w.put_counters(champ, "debuff", 2)
+    w.tick()
+    assert w.has_lost(a)
+
+
+def test_ally_6_1_temporary_damage_made_lethal_by_a_debuff():
+    """Ally 6.1: an ally with damage marked equal to or greater than its life is
+    destroyed; a debuff counter can make existing temporary damage lethal."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=2, life=3)
+    w.deal_damage(ally, 2)
+    w.tick()
+    assert w.zone(ally) == "battlefield"
+    w.put_counters(ally, "debuff", 1)
+    w.tick()
+    [z] = [e for e in w.events() if type(e).__name__ == "ZoneChanged"]
+    assert (z.to_zone, z.cause) == ("graveyard", "ga.damage")
+
+
+def test_ally_6_1_zero_life_is_destroyed():
+    """Ally 6.1 / Destruction 5: 0 or less life destroys an ally."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=2, life=2)
+    w.put_counters(ally, "debuff", 2)
+    w.tick()
+    assert not w.exists(ally)
+
+
+def test_types_of_checks_are_simultaneous_within_a_pass():
+    """rules.md section 8 item 10: non-game-ending checks are decided on one state and
+    performed together as one event."""
+    w, (a, b), _ = ga()
+    x = w.add_object(a, "ally", power=1, life=1)
+    y = w.add_object(b, "ally", power=1, life=1)
+    wpn = w.add_object(a, "weapon", power=1, durability=1)
+    w.deal_damage([x, y], 1)
+    w.remove_counters(wpn, "durability", 1)
+    w.clear_events()
+    assert w.tick() == 1
+    assert len({e for e in w.event_table()["step"].tolist()}) == 1
+    assert w.objects("field") == w.objects("field", types="champion")
+
+
+def test_types_of_checks_1_game_ending_pass_comes_first():
+    """Types of Checks 1: the game "will first make a pass" for game-ending conditions;
+    in a game where a player loses that way, the other checks wait for the next pass."""
+    w, (a, b, c), (ca, _, _) = ga(players=3)
+    ally = w.add_object(b, "ally", power=1, life=1)
+    w.deal_damage(ally, 1)
+    w.destroy(ca)                     # a champion leaves: a game-ending condition
+    w.clear_events()
+    assert w.tick() == 2
+    kinds = [(type(e).__name__, e.__dict__.get("cause")) for e in w.events()]
+    assert kinds == [("PlayerLost", "ga.champion"), ("ZoneChanged", "ga.damage")]
+    t = w.event_table()
+    assert t["step"][0] < t["step"][1]
+
+
+def test_ending_the_game_5_two_player_loss_freezes_the_game():
+    """Ending the Game 3-4: once a player has lost a two-player game it is over; the
+    state-based checks of that pass are not performed."""
+    w, (a, b), (ca, _) = ga()
+    ally = w.add_object(b, "ally", power=1, life=1)
+    w.deal_damage(ally, 1)
+    w.sacrifice(ca)
+    w.tick()
+    assert w.result() == b and w.zone(ally) == "battlefield"
+
+
+def test_bulwark_prevents_one_instance_of_combat_damage():
+    """Counters: Bulwark 1-4: combat damage only; one counter per instance, however many;
+    unpreventable combat damage is dealt and still removes one."""
+    w, (a, _), (champ, _) = ga()
+    w.put_counters(champ, "bulwark", 2)
+    w.deal_damage(champ, 3, combat=True)
+    assert w.counters(champ) == {"bulwark": 1}
+    w.deal_damage(champ, 2)                               # not combat: dealt
+    assert w.counters(champ) == {"bulwark": 1, "damage": 2}
+    w.deal_damage(champ, 1, combat=True, unpreventable=True)
+    assert w.counters(champ) == {"damage": 3}
+
+
+# ---- recover -------------------------------------------------------------------------
+def test_recover_2_removes_damage_counters_and_at_most_those_there_are():
+    """Recover 2, 2.1, 2.2: remove N damage counters; more than there are removes all."""
+    w, _, (champ, _) = ga()
+    w.deal_damage(champ, 5)
+    assert w.recover(champ, 2) == 2 and w.count(champ, "damage") == 3
+    assert w.recover(champ, 10) == 3 and w.counters(champ) == {}
+    assert w.recover(champ, 1) == 0
+
+
+def test_recover_as_a_cost_needs_enough_damage_counters():
+    """Recover's hint: "Recover 10" as a cost needs a champion with at least 10 damage
+    counters; with too few it can't be paid, and nothing changes."""
+    w, _, (champ, _) = ga()
+    w.deal_damage(champ, 4)
+    err = unchanged(w, lambda: w.recover(champ, 5, cost=True), UnpayableCostError)
+    assert str(champ) in str(err) and "damage" in str(err) and "4" in str(err)
+    assert isinstance(err, CounterError)
+    assert w.recover(champ, 4, cost=True) == 4
+
+
+def test_recover_names_a_champion_on_the_field():
+    """Recover 2: damage counters are removed from the player's champion."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=1, life=4)
+    unchanged(w, lambda: w.recover(ally, 1), IllegalActionError)
+    unchanged(w, lambda: w.recover(a, 1), IllegalActionError)
+
+
+# ---- durability -----------------------------------------------------------------------
+def test_durability_1_2_enters_with_counters_and_may_exceed_the_stat():
+    """Durability 1-2: a card with a durability stat enters with that many durability
+    counters; more can be placed than the stat."""
+    w, (a, _), _ = ga()
+    wpn = w.add_object(a, ("weapon", "regalia"), power=1, durability=2)
+    assert w.counters(wpn) == {"durability": 2}
+    [e] = [e for e in w.events() if getattr(e, "kind", None) == "durability"]
+    assert e.cause == "enter"
+    w.put_counters(wpn, "durability", 3)
+    assert w.stat(wpn, "durability") == 5
+    card = w.add_object(a, "weapon", power=1, durability=2, zone="deck")
+    assert w.counters(card) == {} and w.stat(card, "durability") == 2
+
+
+def test_durability_3_weapon_and_siegeable_destroyed_at_zero():
+    """Durability 3, Types of Checks 3, Destruction 6: a weapon or siegeable object with
+    no durability counters is destroyed (to the graveyard, even a regalia weapon)."""
+    w, (a, _), _ = ga()
+    wpn = w.add_object(a, ("weapon", "regalia"), power=1, durability=1)
+    dom = w.add_object(a, ("domain", "siegeable"), durability=2)
+    item = w.add_object(a, "item", durability=1)       # neither weapon nor siegeable
+    w.remove_counters([wpn, item], "durability", 1)
+    w.remove_counters(dom, "durability", 2)
+    w.clear_events()
+    w.tick()
+    moves = {(e.old, e.to_zone, e.cause) for e in w.events()}
+    assert moves == {(wpn, "graveyard", "ga.durability"), (dom, "graveyard", "ga.durability")}
+    assert w.zone(item) == "battlefield"
+
+
+def test_durability_4_weapon_without_a_durability_stat_is_not_destroyed():
+    """rules.md section 8 item 12 (our choice): without a durability stat there is no
+    durability to reach 0 (Durability 4), so the check does not apply."""
+    w, (a, _), _ = ga()
+    wpn = w.add_object(a, "weapon", power=1)
+    w.tick()
+    assert w.zone(wpn) == "battlefield"
+
+
+# ---- level ------------------------------------------------------------------------------
+def test_level_counters_raise_lv_not_base_level():
+    """Level 1, Level Counters 1-2, LV 1: +1 LV per level counter on a champion; the base
+    level is the printed one."""
+    w, (a, _), (champ, _) = ga()
+    w.put_counters(champ, "level", 2)
+    assert w.stat(champ, "level") == 3 and w.base_level(champ) == 1
+    ally = w.add_object(a, "ally", power=1, life=1, level=1)
+    w.put_counters(ally, "level", 2)
+    assert w.stat(ally, "level") == 1          # only champions gain LV from them
+
+
+# ---- enlighten and drawing --------------------------------------------------------------
+def deck(w, p, n, **kw):
+    return [w.add_object(p, "action", zone="deck", name=f"card{i}", **kw) for i in range(n)]
+
+
+def test_enlighten_1_remove_three_to_draw_the_top_card():
+    """Counters: Enlighten 1: "Remove 3 enlighten counters from [CARDNAME]: Draw a card."
+    Drawing moves the top card of its controller's deck to their hand."""
+    w, (a, _), (champ, _) = ga()
+    cards = deck(w, a, 3)
+    assert w.library(a) == cards
+    w.put_counters(champ, "enlighten", 4)
+    [new] = [w.activate_enlighten(champ)]
+    assert w.counters(champ) == {"enlighten": 1}
+    assert w.zone(new) == "hand" and w.name(new) == "card0"
+    assert w.library(a) == cards[1:]
+
+
+def test_enlighten_with_fewer_than_three_raises_and_changes_nothing():
+    """Enlighten 1: the cost is removing 3; with two it can't be paid."""
+    w, (a, _), (champ, _) = ga()
+    deck(w, a, 2)
+    w.put_counters(champ, "enlighten", 2)
+    err = unchanged(w, lambda: w.activate_enlighten(champ), UnpayableCostError)
+    assert str(champ) in str(err) and "enlighten" in str(err) and "2" in str(err)
+
+
+def test_ending_the_game_5_drawing_from_an_empty_deck_loses():
+    """Ending the Game 5: "That player attempts to draw a card from an empty deck"."""
+    w, (a, b), (champ, _) = ga()
+    w.put_counters(champ, "enlighten", 3)
+    assert w.activate_enlighten(champ) == -1
+    assert not w.has_lost(a)
+    w.tick()
+    assert w.has_lost(a) and w.result() == b
+
+
+def test_enlighten_is_vectorized_over_a_batch():
+    """Enlighten 1 in three games at once; the top card differs per game (shuffled)."""
+    w, (a, _), (champ, _) = ga(batch=3)
+    cards = deck(w, a, 5)
+    w.shuffle_library(a)
+    tops = [w.library(a, game=g)[0] for g in range(3)]
+    w.put_counters(champ, "enlighten", np.array([3, 5, 6]))
+    new = w.activate_enlighten(champ)
+    assert [w.name(int(x)) for x in new] == [w.name(t) for t in tops]
+    assert w.count(champ, "enlighten").tolist() == [0, 2, 3]
+    assert all(sorted(w.library(a, game=g) + [tops[g]]) == cards for g in range(3))
+
+
+# ---- bad input and ruleset boundaries ----------------------------------------------------
+def test_ga_rejects_magic_counter_kinds_and_types():
+    """GA Counters: buff/debuff, not +1/+1; MTG-only kinds and card types raise."""
+    w, (a, _), (champ, _) = ga()
+    for kind in ("+1/+1", "-1/-1", "flying", "shield", "stun", "finality"):
+        unchanged(w, lambda: w.put_counters(champ, kind, 1), InvalidKindError)
+    unchanged(w, lambda: w.add_object(a, "creature", power=1, toughness=1), InvalidTypeError)
+    unchanged(w, lambda: w.deal_damage(champ, 1, deathtouch=True), InvalidTypeError)
+    unchanged(w, lambda: w.deal_damage(a, 1), IllegalActionError)
+
+
+def test_ga_only_actions_raise_in_mtg():
+    w = World()
+    p = w.add_player()
+    c = w.add_object(p, "creature", power=1, toughness=1, counters={"enlighten": 3})
+    unchanged(w, lambda: w.activate_enlighten(c), IllegalActionError)
+    unchanged(w, lambda: w.recover(c, 1), IllegalActionError)
+
+
+def test_reserve_is_a_per_player_resource_paid_in_full():
+    """Costs and Memory 1, Wither 3: reserve paid in full or not at all."""
+    w, (a, b), _ = ga(batch=2)
+    w.set_reserve(a, np.array([2, 5]))
+    w.pay_reserve(a, 2)
+    assert w.reserve(a).tolist() == [0, 3]
+    err = unchanged(w, lambda: w.pay_reserve(a, 1), InsufficientReserveError)
+    assert str(a) in str(err) and "game 0" in str(err)
+    w.gain_reserve(b, 4, games=1)
+    assert w.reserve(b).tolist() == [0, 4]
+
+
+def test_zone_aliases_field_banishment_deck():
+    """GA zone names: field, banishment, deck."""
+    w, (a, _), _ = ga()
+    x = w.add_object(a, "item", zone="banishment")
+    y = w.add_object(a, "item", zone="deck")
+    assert (w.zone(x), w.zone(y)) == ("exile", "library")
+    assert w.objects("field", types="champion") and w.objects("deck") == [y]
+
+
+def test_a_batch_of_games_differs_per_game():
+    """Damage 3 in a batch: the same champion dies in some games only."""
+    w, (a, b), (champ, _) = ga(batch=3)
+    w.deal_damage(champ, np.array([19, 20, 25]))
+    w.tick()
+    assert w.has_lost(a).tolist() == [False, True, True]
+    assert w.result().tolist() == [-1, b, b]
