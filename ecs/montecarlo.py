@@ -246,7 +246,7 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
             getattr(w, a)(pid, n, games=g)
         return
     if a == "move_counters":
-        assert e.source is not None and t is not None
+        assert e.source is not None and t is not None and e.kind is not None
         s_idx, s_ok = pick(board.candidates(e.source, games), u[:, 2:3], 1)
         d_idx, d_ok = pick(board.candidates(t, games), u[:, 3:4], 1)
         ok = s_ok[:, 0] & d_ok[:, 0]
@@ -257,14 +257,13 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
     if t is None:  # proliferate with no target filter: every object
         t = Filter()
     idx, valid = pick(board.candidates(t, games, a), u[:, 3:], e.targets)
-    has = valid.any(axis=1)
-    if a == "proliferate" and e.players:
-        idx = np.concatenate([board.ids[idx], np.broadcast_to(board.players, (games.size,
-                                                                              board.players.size))], 1)
+    has = np.array(valid.any(axis=1))
+    ids = board.ids[idx]
+    if a == "proliferate" and e.players:  # every player too; pad games without objects
+        everyone = np.broadcast_to(board.players, (games.size, board.players.size))
+        ids = np.concatenate([np.where(valid, ids, everyone[:, :1]), everyone], 1)
         has[:] = True
-    else:
-        idx = board.ids[idx]
-    g, ids, valid, n = games[has], idx[has], valid[has], n[has]
+    g, ids, valid, n = games[has], ids[has], valid[has], n[has]
     if g.size == 0:
         return
     amounts = np.where(valid, n[:, None], 0) if valid.shape == ids.shape else n[:, None]
@@ -278,7 +277,7 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
         for j in range(valid.shape[1]):  # distinct picks: one call per pick slot
             v = valid[:, j]
             if v.any():
-                w.move_zone(ids[v, j][:, None], e.zone, games=g[v])
+                w.move_zone(ids[v, j][:, None], str(e.zone), games=g[v])
     else:
         raise ScenarioError(f"unknown action {a!r}")
 
@@ -499,7 +498,7 @@ def dask_executor(scheduler: str) -> tuple[Executor, Callable[[], None]]:
 def resolve(scenario: Scenario | str | os.PathLike[str] | None) -> Scenario:
     if isinstance(scenario, Scenario):
         return scenario
-    return load(DEFAULT if scenario is None else scenario)
+    return load(DEFAULT if scenario is None else os.fspath(scenario))
 
 
 def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 10_000,

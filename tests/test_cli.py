@@ -100,3 +100,19 @@ def test_ctrl_c_stops_cleanly_and_reports_what_finished() -> None:
     assert p.returncode == 130, err
     assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out and "Survival" in out
     assert "Traceback" not in err and "game" in err  # the progress bar was shown
+
+
+def test_simulate_on_a_dask_scheduler(tmp_path: Path) -> None:
+    """--scheduler ADDRESS runs the shards on a Dask cluster; the result equals the local one."""
+    distributed = pytest.importorskip("distributed")
+    local, remote = tmp_path / "local.json", tmp_path / "dask.json"
+    common = ["simulate", "bear_decay", "--games", "300", "--seed", "9", "--no-progress", "--json"]
+    assert main(common + [str(local), "--workers", "1"]) == 0
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert main(common + [str(remote), "--scheduler", cluster.scheduler_address,
+                              "--batch", "64"]) == 0
+    a, b = json.loads(local.read_text()), json.loads(remote.read_text())
+    assert b["throughput"]["workers"].startswith("dask ")
+    a.pop("throughput"), b.pop("throughput")
+    assert a == b

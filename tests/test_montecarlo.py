@@ -230,6 +230,20 @@ def test_ctrl_c_returns_the_games_that_finished(reference: mc.Result, workers: i
         assert 64 <= r.games < 300
 
 
+def test_proliferate_players_when_no_object_matches() -> None:
+    """Proliferate with players = true in games where the filtered object is gone: the
+    players still get their poison counter (701.34a)."""
+    text = (BEAR.replace('name = "bob"', 'name = "bob"\npoison = 1')
+            .replace('action = "nothing"', 'action = "proliferate"\nplayers = true\n'
+                     'target = { name = "bear" }'))
+    r = mc.run(loads(text, "prolif.toml"), games=256, seed=4, workers=1)
+    u = block_uniforms(4, 256, T, 4)[:, :, 0]
+    poison = np.minimum(1 + (u >= P).sum(axis=1), 10)   # 10 poison: bob loses (704.5c)
+    assert np.array_equal(r.raw["poison"][:, 1], poison)
+    assert np.array_equal(r.raw["lost"][:, 1], poison == 10)
+    assert (r.raw["poison"][:, 0] == 0).all() and r.survival["bear"].k < 256
+
+
 def test_thousands_of_permanents() -> None:
     sc = load("token_swarm")
     assert sc.n_objects >= 2000
