@@ -1,0 +1,152 @@
+"""MTG rad counters: CR 728 "Rad Counters" (726/727 in older editions), 505.1/505.1a,
+704.5a/704.5b, with the library order, draw and mill of ecs.turns."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecs import IllegalActionError, World
+from ecs.turns import InvalidPhaseError
+from ga_helpers import unchanged
+
+
+def library(w, p, pattern):
+    """Cards from the top: "L" a land, "S" a nonland (sorcery)."""
+    return [w.add_object(p, "land" if ch == "L" else "sorcery", zone="library", name=f"{ch}{i}")
+            for i, ch in enumerate(pattern)]
+
+
+def mtg(batch=1, players=2):
+    w = World(batch=batch, seed=5)
+    return w, [w.add_player() for _ in range(players)]
+
+
+def test_728_1_mill_then_lose_life_and_rad_per_nonland():
+    """728.1: mill as many cards as rad counters; for each nonland card milled lose 1 life
+    and remove one rad counter."""
+    w, (p, _) = mtg()
+    cards = library(w, p, "SLSLSS")
+    w.put_counters(p, "rad", 4)
+    w.clear_events()
+    w.begin_main_phase(p)
+    assert w.life(p) == 18 and w.counters(p) == {"rad": 2}
+    assert [w.name(x) for x in w.objects("graveyard")] == ["S0", "L1", "S2", "L3"]
+    assert w.library(p) == cards[4:]
+    causes = {(type(e).__name__, e.cause) for e in w.events()}
+    assert causes == {("ZoneChanged", "mill"), ("CounterChanged", "rad")}
+    assert len(set(w.event_table()["step"].tolist())) == 1
+
+
+def test_728_1_short_library_mills_what_there_is():
+    """728.1 with 101.3: a library shorter than the rad count mills all of it; milling is
+    not drawing, so the player does not lose for the empty library (704.5b)."""
+    w, (p, _) = mtg()
+    library(w, p, "SL")
+    w.put_counters(p, "rad", 5)
+    w.begin_main_phase(p)
+    assert w.life(p) == 19 and w.counters(p) == {"rad": 4} and w.library(p) == []
+    assert not w.has_lost(p)
+
+
+def test_505_1a_postcombat_main_phase_does_nothing():
+    """505.1a and 728.1: only the precombat main phase triggers."""
+    w, (p, _) = mtg()
+    library(w, p, "SS")
+    w.put_counters(p, "rad", 2)
+    w.begin_main_phase(p, precombat=False)
+    assert w.life(p) == 20 and w.counters(p) == {"rad": 2} and len(w.library(p)) == 2
+
+
+def test_728_1_life_lost_from_radiation_can_lose_the_game():
+    """728.1 then 704.5a: the life loss is checked at the next state-based check."""
+    w, (p, q) = mtg()
+    library(w, p, "SSS")
+    w.lose_life(p, 18)
+    w.put_counters(p, "rad", 3)
+    w.begin_main_phase(p)
+    assert w.life(p) == -1 and w.has_lost(p) and w.result() == q
+
+
+def test_728_1_only_the_active_players_rad_counters():
+    """728.1: "each player's precombat main phase, if that player has ..."."""
+    w, (p, q) = mtg()
+    library(w, p, "SS")
+    library(w, q, "SS")
+    w.put_counters(p, "rad", 1)
+    w.put_counters(q, "rad", 1)
+    w.begin_main_phase(q)
+    assert w.counters(p) == {"rad": 1} and w.life(p) == 20
+    assert w.counters(q) == {} and w.life(q) == 19
+
+
+def test_no_rad_counters_no_trigger():
+    """728.1: "if that player has one or more rad counters"."""
+    w, (p, _) = mtg()
+    library(w, p, "SS")
+    w.clear_events()
+    w.begin_main_phase(p)
+    assert w.events() == [] and len(w.library(p)) == 2
+
+
+def test_728_1_vectorized_over_a_batch_with_shuffled_libraries():
+    """728.1 in a batch: each game mills its own top cards."""
+    w, (p, _) = mtg(batch=4)
+    library(w, p, "SLSLSL")
+    w.shuffle_library(p)
+    libs = [w.library(p, game=g) for g in range(4)]
+    tops = [lib[:3] for lib in libs]
+    w.put_counters(p, "rad", np.array([0, 1, 2, 3]))
+    w.begin_main_phase(p)
+    nonland = [sum(w.name(x).startswith("S") for x in tops[g][:n]) for g, n in enumerate(range(4))]
+    assert w.life(p).tolist() == [20 - k for k in nonland]
+    assert w.count(p, "rad").tolist() == [n - k for n, k in zip(range(4), nonland)]
+    for g in range(4):
+        assert w.library(p, game=g) == libs[g][g:]
+
+
+def test_810_two_headed_giant_life_loss_is_the_teams():
+    """728.1 with 810.8/810.10: life is the team's; rad counters are the player's own."""
+    w = World(two_headed_giant=True)
+    a, b = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1)
+    library(w, b, "SS")
+    w.put_counters(b, "rad", 2)
+    w.begin_main_phase(b)
+    assert w.life(a) == w.life(b) == 28 and w.counters(b) == {} and w.counters(a) == {}
+
+
+def test_704_5b_drawing_from_an_empty_library_loses():
+    """121.1 / 704.5b: drawing takes the top card; a draw from an empty library loses at
+    the next check."""
+    w, (p, q) = mtg()
+    cards = library(w, p, "SL")
+    w.order_library(p, [cards[1], cards[0]])
+    drawn = w.draw(p, 1)
+    assert [w.name(x) for x in drawn] == ["L1"] and w.zone(drawn[0]) == "hand"
+    w.draw(p, 2)
+    assert not w.has_lost(p)
+    w.tick()
+    assert w.has_lost(p) and w.result() == q
+
+
+def test_library_order_bad_input_changes_nothing():
+    w, (p, q) = mtg()
+    cards = library(w, p, "SLS")
+    unchanged(w, lambda: w.order_library(p, cards[:2]), IllegalActionError)
+    unchanged(w, lambda: w.order_library(p, [cards[0]] * 3), IllegalActionError)
+    unchanged(w, lambda: w.begin_main_phase(p, precombat="third"), InvalidPhaseError)
+    w.order_library(p, cards[::-1])
+    assert w.library(p) == cards[::-1]
+    new = w.add_object(p, "land", zone="library")
+    assert w.library(p) == cards[::-1] + [new]          # arrivals go to the bottom
+
+
+def test_rad_is_an_mtg_rule_only():
+    """728 is a Magic rule: in the grand_archive ruleset a rad counter is generic."""
+    w = World(ruleset="grand_archive")
+    p, _ = w.add_player(), w.add_player()
+    w.add_object(p, "champion", life=20)
+    w.add_object(p, "action", zone="deck")
+    w.put_counters(p, "rad", 1)
+    w.begin_main_phase(p)
+    assert w.counters(p) == {"rad": 1} and len(w.library(p)) == 1

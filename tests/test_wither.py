@@ -1,0 +1,193 @@
+"""WitherUpkeep: GA Counters, Wither 1-5 (rules.md section 6; section 8 items 8-9)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecs import CounterError, IllegalActionError, World
+from ecs.grand_archive import InsufficientReserveError
+from ecs.turns import InvalidPhaseError
+from ga_helpers import unchanged
+from systems.wither_upkeep import pay_most, pay_nothing
+
+
+def ga(batch=1, players=2):
+    w = World(ruleset="grand_archive", batch=batch, seed=3)
+    ps = [w.add_player() for _ in range(players)]
+    champs = [w.add_object(p, "champion", life=20, level=1) for p in ps]
+    return w, ps, champs
+
+
+def zone_moves(w):
+    return {(e.old, e.to_zone, e.cause) for e in w.events() if type(e).__name__ == "ZoneChanged"}
+
+
+def test_wither_1_3_pay_one_reserve_per_counter_in_full_then_remove_them():
+    """Wither 1, 3, 4: the player pays 1 reserve per wither counter on the object, keeps
+    it, and all its wither counters are removed."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=1, life=2, counters={"wither": 2})
+    w.set_reserve(a, 3)
+    w.begin_main_phase(a)
+    assert w.zone(ally) == "battlefield" and w.counters(ally) == {}
+    assert w.reserve(a) == 1
+
+
+def test_wither_3_unpaid_objects_are_sacrificed():
+    """Wither 1, 3 and Sacrifice 2: too little reserve for an object means it is
+    sacrificed: an ally to the graveyard, a regalia into banishment. Its wither counters
+    cease to exist with the zone change (last-known information keeps them)."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=1, life=2, counters={"wither": 2})
+    reg = w.add_object(a, ("item", "regalia"), counters={"wither": 1})
+    w.set_reserve(a, 1)
+    w.clear_events()
+    w.begin_main_phase(a, policy=pay_nothing)
+    assert zone_moves(w) == {(ally, "graveyard", "sacrifice"), (reg, "exile", "sacrifice")}
+    assert w.reserve(a) == 1
+    [z] = [e for e in w.events() if getattr(e, "old", None) == ally]
+    assert z.lki == {"wither": 2}
+    assert not any(getattr(e, "kind", None) == "wither" for e in w.events())
+
+
+def test_wither_sacrificed_champion_is_banished_and_its_player_loses():
+    """Sacrifice 2, Champion 8, Ending the Game 5: a sacrificed champion goes to
+    banishment; a player who controls no champion any more loses."""
+    w, (a, b), (champ, _) = ga()
+    w.put_counters(champ, "wither", 1)
+    w.begin_main_phase(a)                    # no reserve
+    assert w.has_lost(a) and w.result() == b
+    kinds = [(type(e).__name__, getattr(e, "to_zone", None)) for e in w.events()][-3:]
+    assert kinds == [("ZoneChanged", "exile"), ("PlayerLost", None), ("GameEnded", None)]
+
+
+def test_wither_4_all_counters_removed_at_the_same_time():
+    """Wither 4: every wither counter is removed at once, one step, with the payment."""
+    w, (a, _), _ = ga()
+    xs = w.add_objects(3, a, "ally", power=1, life=2, counters={"wither": 1})
+    w.set_reserve(a, 3)
+    w.clear_events()
+    w.begin_main_phase(a)
+    t = w.event_table()
+    assert t["type"].size == 3 and len(set(t["step"].tolist())) == 1
+    assert all(w.counters(int(x)) == {} for x in xs)
+
+
+def test_default_policy_pays_for_as_many_objects_as_reserve_allows():
+    """rules.md section 8 item 9 (our choice): the default policy saves as many objects
+    as possible: cheapest first, champions before others at equal cost, then older
+    (smaller id) first."""
+    w, (a, _), (champ, _) = ga()
+    big = w.add_object(a, "ally", power=1, life=2, counters={"wither": 3})
+    one = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    two_old = w.add_object(a, "ally", power=1, life=2, counters={"wither": 2})
+    two_new = w.add_object(a, "ally", power=1, life=2, counters={"wither": 2})
+    w.put_counters(champ, "wither", 2)
+    w.set_reserve(a, 5)                       # 1 + 2 (champion) + 2 (older ally)
+    w.clear_events()
+    w.begin_main_phase(a)
+    assert {o for o, _, _ in zone_moves(w)} == {big, two_new}
+    assert w.zone(one) == w.zone(two_old) == w.zone(champ) == "battlefield"
+    assert w.reserve(a) == 0
+
+
+def test_policy_is_called_once_vectorized_over_the_batch():
+    """The policy decides for every game of the batch at once: (G,) games, (m,) ids,
+    (G, m) costs, (G,) reserve."""
+    w, (a, _), _ = ga(batch=3)
+    x = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    y = w.add_object(a, "ally", power=1, life=2)
+    w.put_counters(y, "wither", np.array([0, 2, 1]))
+    w.set_reserve(a, np.array([5, 5, 0]))
+    calls = []
+
+    def policy(world, games, ids, cost, reserve):
+        calls.append((games.tolist(), ids.tolist(), cost.tolist(), reserve.tolist()))
+        return np.array([[True, False], [False, True], [False, False]])
+
+    w.begin_main_phase(a, policy=policy)
+    assert calls == [([0, 1, 2], [x, y], [[1, 0], [1, 2], [1, 1]], [5, 5, 0])]
+    assert w.exists(x).tolist() == [True, False, False]
+    assert w.exists(y).tolist() == [True, True, False]
+    assert w.reserve(a).tolist() == [4, 3, 0]
+
+
+def test_paying_reserve_the_player_does_not_have_raises_and_changes_nothing():
+    """Wither 3, Costs and Memory 1: a policy that pays more than the reserve raises an
+    error naming the player, the kind and the values; nothing happens, not even the
+    state-based actions that begin_main_phase would otherwise perform first."""
+    w, (a, _), _ = ga()
+    x = w.add_object(a, "ally", power=1, life=2, counters={"wither": 2})
+    dying = w.add_object(a, "ally", power=1, life=1)
+    w.deal_damage(dying, 1)
+    w.set_reserve(a, 1)
+    err = unchanged(w, lambda: w.begin_main_phase(a, policy=lambda world, g, ids, cost, r: cost > 0),
+                    InsufficientReserveError)
+    assert isinstance(err, CounterError)
+    assert str(a) in str(err) and "wither" in str(err) and str(x) in str(err) and "1" in str(err)
+    unchanged(w, lambda: w.begin_main_phase(a, policy=lambda *args: np.array([1])),
+              IllegalActionError)
+
+
+def test_unknown_phase_raises_and_changes_nothing():
+    """CR 505.1 / GA Turn Order: a main phase is precombat or postcombat."""
+    w, (a, _), _ = ga()
+    w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    for bad in ("combat", "main", 2, None):
+        err = unchanged(w, lambda: w.begin_main_phase(a, precombat=bad), InvalidPhaseError)
+        assert isinstance(err, CounterError)
+    unchanged(w, lambda: w.begin_main_phase(a, policy="pay"), IllegalActionError)
+
+
+def test_wither_5_returning_to_the_main_phase_after_combat_does_nothing():
+    """Wither 5: one main phase per turn; the return after combat makes no new trigger."""
+    w, (a, _), _ = ga()
+    x = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    w.begin_main_phase(a, precombat=False)
+    assert w.counters(x) == {"wither": 1}
+    w.begin_main_phase(a, precombat="postcombat")
+    assert w.counters(x) == {"wither": 1}
+
+
+def test_wither_1_only_the_turn_players_objects():
+    """Wither 1: "At the beginning of a player's main phase, if they control ..."."""
+    w, (a, b), _ = ga()
+    mine = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    theirs = w.add_object(b, "ally", power=1, life=2, counters={"wither": 1})
+    w.set_reserve(b, 5)
+    w.begin_main_phase(a)
+    assert not w.exists(mine) and w.counters(theirs) == {"wither": 1}
+    assert w.reserve(b) == 5
+    w.begin_main_phase()                    # the next player in turn order: b
+    assert w.active_player() == b and w.counters(theirs) == {} and w.reserve(b) == 4
+
+
+def test_wither_only_for_objects_on_the_field():
+    """Wither 1 counts objects the player controls (on the field), not cards elsewhere."""
+    w, (a, _), _ = ga()
+    card = w.add_object(a, "ally", power=1, life=2, zone="graveyard", counters={"wither": 1})
+    w.begin_main_phase(a)
+    assert w.counters(card) == {"wither": 1}
+
+
+def test_state_based_checks_come_before_the_trigger():
+    """Main Phase 1: state-based effects are checked before the trigger resolves, so an
+    ally already dying is not paid for."""
+    w, (a, _), _ = ga()
+    dying = w.add_object(a, "ally", power=1, life=1, counters={"wither": 1})
+    keep = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    w.deal_damage(dying, 1)
+    w.set_reserve(a, 1)
+    calls = []
+    w.begin_main_phase(a, policy=lambda world, g, ids, cost, r: calls.append(ids.tolist()) or pay_most(world, g, ids, cost, r))
+    assert calls == [[keep]] and w.exists(keep) and w.counters(keep) == {}
+
+
+def test_mtg_has_no_wither_upkeep():
+    """rules.md 7.5: MTG wither is a damage keyword (702.80); a counter named wither is
+    generic and nothing happens at a main phase."""
+    w = World()
+    p = w.add_player()
+    c = w.add_object(p, "creature", power=1, toughness=1, counters={"wither": 2})
+    w.begin_main_phase(p)
+    assert w.counters(c) == {"wither": 2}
