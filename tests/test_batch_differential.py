@@ -1,0 +1,375 @@
+"""Differential test of batches (issue 4): a World of B games gives exactly the results of B
+independent single-game Worlds fed the same per-game actions.
+
+Hypothesis draws a board (two players and a few objects, the same in every game), then up
+to 25 actions. Each action names its games in one of the accepted forms (None, a mask, an
+index array in any order, one index) and draws a target and an amount for every selected
+game separately, so the games diverge: objects die in some games and live in others,
+tokens are created in some games only, players lose in some games.
+
+Ids: a batch's games share ids, while single Worlds allocate their own, so objects are
+compared as *logical objects*: each game keeps a map logical object -> current id, in the
+batch and in its single World. Creating an object gives both ids; each zone-change event
+(the object becomes a new object, CR 400.7) moves the map to the new id. Targets are drawn
+as logical objects known in that game (including dead ones: a stale id must then fail the
+same way on both sides).
+
+After every action:
+
+* the batch raises a CounterError iff some single World raises one, and then of a class
+  one of them raised; the batch is then unchanged (and the single Worlds are rolled back);
+* the events of each game match, step by step (each step as a multiset, ids mapped to
+  logical objects, last-known counters included);
+* ``tick()`` in the batch acts as many times as the longest single game;
+* every logical object and player reads the same in every game, through ``observe``
+  (counters of every kind, power, toughness, loyalty, defense, zone, tapped, damage, life,
+  losses) and the game results are equal; at the end also through the per-object reads.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+from ecs import CounterChanged, CounterError, GameEnded, PlayerLost, World, ZoneChanged
+
+KINDS = ["+1/+1", "-1/-1", "shield", "stun", "finality", "indestructible", "charge", "loyalty",
+         "defense", "poison", "flying", "deathtouch"]
+FEATURES = (["present", "zone", "tapped", "damage", "power", "toughness", "loyalty", "defense",
+             "life", "lost", "token", "controller"] + [f"counter:{k}" for k in KINDS])
+ZONES = ["graveyard", "exile", "hand", "library", "battlefield"]
+OBJECT_SPECS = [
+    dict(types={"creature"}, power=2, toughness=2),
+    dict(types={"creature"}, power=1, toughness=3, keywords={"deathtouch"}),
+    dict(types={"creature"}, power=0, toughness=1, token=True),
+    dict(types={"planeswalker"}, loyalty=3),
+    dict(types={"battle"}, defense=2),
+    dict(types={"artifact"}, counters={"charge": 2}),
+    dict(types={"creature"}, power=3, toughness=3, counters={"+1/+1": 1}, zone="graveyard"),
+]
+ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "destroy", "sacrifice", "move_zone",
+           "tap", "untap", "proliferate", "set_cap", "life", "poison", "move_counters",
+           "add_object", "tick", "tick", "cleanup"]
+N_PLAYERS = 2
+
+
+class Harness:
+    """The batch, its B single Worlds, and the logical-object maps of every game."""
+
+    def __init__(self, batch: int, specs: list[int]) -> None:
+        self.B = batch
+        self.batch = World(batch=batch, seed=0)
+        self.singles = [World(seed=0) for _ in range(batch)]
+        self.bid: list[dict[int, int]] = [{} for _ in range(batch)]   # logical -> batch id
+        self.sid: list[dict[int, int]] = [{} for _ in range(batch)]   # logical -> single id
+        self.brev: list[dict[int, int]] = [{} for _ in range(batch)]  # batch id -> logical
+        self.srev: list[dict[int, int]] = [{} for _ in range(batch)]  # single id -> logical
+        self.known: list[list[int]] = [[] for _ in range(batch)]      # logicals of each game
+        self.n_logical = 0
+        self.log: list[str] = []
+        for _ in range(N_PLAYERS):
+            self.create(lambda w, games: w.add_player(), range(batch), batch_games=None)
+        for i in specs:
+            spec = OBJECT_SPECS[i]
+            self.create(lambda w, games, spec=spec: w.add_object(0, games=games, **spec),
+                        range(batch), batch_games=None)
+        self.clear()
+
+    # ---- bookkeeping -------------------------------------------------------------------
+    def create(self, make, games, batch_games) -> None:
+        games = list(games)
+        logical = self.n_logical
+        self.n_logical += 1
+        b = int(make(self.batch, batch_games))
+        for g in games:
+            s = int(make(self.singles[g], None))
+            self.bid[g][logical], self.sid[g][logical] = b, s
+            self.brev[g][b], self.srev[g][s] = logical, logical
+            self.known[g].append(logical)
+
+    def clear(self) -> None:
+        self.batch.clear_events()
+        for w in self.singles:
+            w.clear_events()
+
+    def players(self) -> list[int]:
+        return list(range(N_PLAYERS))   # logical numbers of the players (created first)
+
+    # ---- events ------------------------------------------------------------------------
+    @staticmethod
+    def _steps(w: World, games_of_rows: np.ndarray | None, game: int):
+        """Events of one game, grouped by step (in order)."""
+        table = w.event_table()
+        events = w.events()
+        rows = [i for i in range(len(events)) if games_of_rows is None or events[i].game == game]
+        groups: list[tuple[int, list]] = []
+        for i in rows:
+            step = int(table["step"][i])
+            if not groups or groups[-1][0] != step:
+                groups.append((step, []))
+            groups[-1][1].append(events[i])
+        return [evs for _, evs in groups]
+
+    @staticmethod
+    def _norm(event, rev: dict[int, int]) -> tuple:
+        if isinstance(event, CounterChanged):
+            return ("counter", rev[event.entity], event.kind, event.before, event.after,
+                    event.cause, event.by)
+        if isinstance(event, ZoneChanged):
+            logical = rev[event.old]
+            if event.new is not None:
+                rev[event.new] = logical
+            return ("zone", logical, event.new is None, event.from_zone, event.to_zone,
+                    event.cause, tuple(sorted(event.lki.items())))
+        if isinstance(event, PlayerLost):
+            return ("lost", event.player, event.cause)
+        assert isinstance(event, GameEnded)
+        return ("end", event.winner, event.cause)
+
+    def check_events(self) -> None:
+        for g in range(self.B):
+            b_steps = self._steps(self.batch, np.ones(1), g)
+            s_steps = self._steps(self.singles[g], None, 0)
+            b = [Counter(self._norm(e, self.brev[g]) for e in evs) for evs in b_steps]
+            s = [Counter(self._norm(e, self.srev[g]) for e in evs) for evs in s_steps]
+            assert b == s, f"events of game {g} differ:\nbatch  {b}\nsingle {s}"
+            # follow every zone change to the new object
+            for evs, rev, ids in ((b_steps, self.brev[g], self.bid[g]),
+                                  (s_steps, self.srev[g], self.sid[g])):
+                for e in (e for step in evs for e in step):
+                    if isinstance(e, ZoneChanged) and e.new is not None:
+                        ids[rev[e.old]] = e.new
+        self.clear()
+
+    # ---- state -------------------------------------------------------------------------
+    def check_state(self, final: bool = False) -> None:
+        M = max(len(k) for k in self.known)
+        ids = np.full((self.B, M), -1, np.int64)
+        for g in range(self.B):
+            ids[g, : len(self.known[g])] = [self.bid[g][x] for x in self.known[g]]
+        b_obs, names = self.batch.observe(ids, FEATURES, dtype=np.int32)
+        result = self.batch.result()
+        for g, w in enumerate(self.singles):
+            row = [self.sid[g][x] for x in self.known[g]] + [-1] * (M - len(self.known[g]))
+            s_obs, _ = w.observe(row, FEATURES, dtype=np.int32)
+            if not np.array_equal(b_obs[g], s_obs[0]):
+                bad = np.argwhere(b_obs[g] != s_obs[0])[0]
+                raise AssertionError(
+                    f"game {g}, logical object {self.known[g][bad[0]]}, {names[bad[1]]}: "
+                    f"batch {b_obs[g][tuple(bad)]}, single {s_obs[0][tuple(bad)]}")
+            single_result = w.result()
+            code = {"ongoing": -1, "draw": -2}.get(single_result, single_result)
+            assert int(result[g]) == code, f"result of game {g}: {result[g]} vs {single_result}"
+            assert bool(self.batch.ongoing[g]) == bool(w.ongoing[0])
+            if final:
+                self.check_reads(g)
+
+    def check_reads(self, g: int) -> None:
+        """The per-object reads (not only observe) of one game."""
+        w = self.singles[g]
+        for x in self.known[g]:
+            b, s = self.bid[g][x], self.sid[g][x]
+            present = bool(self.batch.exists(b)[g])
+            assert present == bool(w.exists(s))
+            if not present:
+                continue
+            counters = {k: int(v[g]) for k, v in self.batch.counters(b).items() if v[g]}
+            assert counters == w.counters(s)
+            assert self.batch.zone(b)[g] == w.zone(s)
+            assert self.batch.keywords(b)[g] == w.keywords(s)
+            if x < N_PLAYERS:
+                assert self.batch.life(b)[g] == w.life(s)
+                assert self.batch.has_lost(b)[g] == w.has_lost(s)
+            else:
+                assert self.batch.is_tapped(b)[g] == w.is_tapped(s)
+                assert self.batch.damage(b)[g] == w.damage(s)
+
+    # ---- running one action --------------------------------------------------------------
+    def run(self, batch_call, single_calls: dict[int, object]) -> None:
+        """``batch_call()`` on the batch, ``single_calls[g]()`` on single World g; compare
+        raising, roll back on error, then compare events and state."""
+        snaps = {g: self.singles[g].snapshot() for g in single_calls}
+        errors: dict[int, type] = {}
+        results = {}
+        for g, call in single_calls.items():
+            try:
+                results[g] = call()
+            except CounterError as exc:
+                errors[g] = type(exc)
+        b_snap = self.batch.snapshot()
+        try:
+            b_result = batch_call()
+        except CounterError as exc:
+            note(f"batch raised {type(exc).__name__}: {exc}; singles raised {errors}")
+            assert errors, f"the batch raised {exc!r}, no single World did"
+            assert type(exc) in errors.values(), f"batch {type(exc)} vs singles {errors}"
+            after = self.batch.snapshot()
+            assert after["log"]["rows"] == b_snap["log"]["rows"]
+            for k, v in b_snap["store"].items():
+                assert np.array_equal(after["store"][k], v), f"failed action changed {k}"
+            for g, snap in snaps.items():
+                if g in errors:   # a single World that raised is unchanged too
+                    assert self.singles[g].snapshot()["log"]["rows"] == snap["log"]["rows"]
+                self.singles[g].restore(snap)
+            self.clear()
+            return
+        assert not errors, f"single Worlds raised {errors}, the batch did not"
+        self.last = (b_result, results)
+        self.check_events()
+        self.check_state()
+
+
+def _games(data, h: Harness):
+    """A selection of games in one of the accepted forms, and the selected ongoing games in
+    the order their rows are given."""
+    ongoing = h.batch.ongoing
+    form = data.draw(st.sampled_from(["none", "mask", "index", "int"]), label="form")
+    if form == "none":
+        return None, [int(g) for g in np.flatnonzero(ongoing)]
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=h.B, max_size=h.B), label="mask"))
+    mask &= ongoing
+    chosen = [int(g) for g in np.flatnonzero(mask)]
+    if form == "mask":
+        return mask, chosen
+    if form == "int":
+        if not chosen:
+            return np.zeros(0, np.int64), []
+        return chosen[0], chosen[:1]
+    order = data.draw(st.permutations(chosen), label="order")
+    return np.array(order, np.int64), list(order)
+
+
+def _pick(data, h: Harness, games: list[int], m: int = 1, players: bool = False):
+    """Per game, ``m`` logical targets known in that game: (batch (G, m), single {g: [ids]})."""
+    b = np.zeros((len(games), m), np.int64)
+    s = {}
+    for r, g in enumerate(games):
+        pool = h.players() if players else h.known[g]
+        xs = [pool[data.draw(st.integers(0, 10**6), label="target") % len(pool)] for _ in range(m)]
+        b[r] = [h.bid[g][x] for x in xs]
+        s[g] = [h.sid[g][x] for x in xs]
+    return b, s
+
+
+def _amounts(data, games: list[int], m: int = 1, hi: int = 4):
+    a = np.array([[data.draw(st.integers(0, hi), label="n") for _ in range(m)] for _ in games],
+                 np.int64).reshape(len(games), m)
+    return a
+
+
+def step(data, h: Harness) -> None:
+    action = data.draw(st.sampled_from(ACTIONS), label="action")
+    games, sel = _games(data, h)
+    bw = h.batch
+    one = lambda ids: ids[0] if len(ids) == 1 else ids          # noqa: E731
+    amt = lambda row: int(row[0]) if row.size == 1 else row.tolist()  # noqa: E731
+
+    if action in ("put", "remove", "set_cap"):
+        kind = data.draw(st.sampled_from(KINDS), label="kind")
+        m = data.draw(st.integers(1, 2), label="m") if action == "put" else 1
+        t, st_ids = _pick(data, h, sel, m)
+        a = _amounts(data, sel, m)
+        method = {"put": "put_counters", "remove": "remove_counters", "set_cap": "set_cap"}[action]
+        h.log.append(f"{method}({t.tolist()}, {kind!r}, {a.tolist()}, games={games!r})")
+        h.run(lambda: getattr(bw, method)(t, kind, a, games=games),
+              {g: (lambda g=g, r=r: getattr(h.singles[g], method)(one(st_ids[g]), kind, amt(a[r])))
+               for r, g in enumerate(sel)})
+    elif action == "poison":
+        t, st_ids = _pick(data, h, sel, 1, players=True)
+        a = _amounts(data, sel, 1, hi=6)
+        h.log.append(f"put_counters({t.tolist()}, 'poison', {a.tolist()}, games={games!r})")
+        h.run(lambda: bw.put_counters(t, "poison", a, games=games),
+              {g: (lambda g=g, r=r: h.singles[g].put_counters(st_ids[g][0], "poison", int(a[r, 0])))
+               for r, g in enumerate(sel)})
+    elif action == "life":
+        t, st_ids = _pick(data, h, sel, 1, players=True)
+        method = data.draw(st.sampled_from(["lose_life", "lose_life", "gain_life"]), label="life")
+        a = _amounts(data, sel, 1, hi=25 if method == "lose_life" else 5)
+        h.log.append(f"{method}({t.tolist()}, {a.tolist()}, games={games!r})")
+        h.run(lambda: getattr(bw, method)(t, a, games=games),
+              {g: (lambda g=g, r=r: getattr(h.singles[g], method)(st_ids[g][0], int(a[r, 0])))
+               for r, g in enumerate(sel)})
+    elif action == "damage":
+        m = data.draw(st.integers(1, 2), label="m")
+        to_player = data.draw(st.booleans(), label="player")
+        t, st_ids = _pick(data, h, sel, m, players=to_player)
+        a = _amounts(data, sel, m, hi=5)
+        flags = {f: data.draw(st.booleans(), label=f) for f in
+                 ("deathtouch", "wither", "infect", "unpreventable")}
+        h.log.append(f"deal_damage({t.tolist()}, {a.tolist()}, games={games!r}, **{flags})")
+        h.run(lambda: bw.deal_damage(t, a, games=games, **flags),
+              {g: (lambda g=g, r=r: h.singles[g].deal_damage(one(st_ids[g]), amt(a[r]), **flags))
+               for r, g in enumerate(sel)})
+    elif action in ("destroy", "sacrifice", "tap", "untap", "proliferate"):
+        m = data.draw(st.integers(1, 2), label="m") if action == "proliferate" else 1
+        t, st_ids = _pick(data, h, sel, m, players=action == "proliferate" and data.draw(
+            st.booleans(), label="players"))
+        h.log.append(f"{action}({t.tolist()}, games={games!r})")
+        h.run(lambda: getattr(bw, action)(t, games=games),
+              {g: (lambda g=g: getattr(h.singles[g], action)(one(st_ids[g]))) for g in sel})
+    elif action == "move_zone":
+        zone = data.draw(st.sampled_from(ZONES), label="zone")
+        t, st_ids = _pick(data, h, sel, 1)
+        h.log.append(f"move_zone({t.tolist()}, {zone!r}, games={games!r})")
+        h.run(lambda: bw.move_zone(t, zone, games=games),
+              {g: (lambda g=g: h.singles[g].move_zone(st_ids[g][0], zone)) for g in sel})
+    elif action == "move_counters":
+        kind = data.draw(st.sampled_from(KINDS), label="kind")
+        src, s_src = _pick(data, h, sel, 1)
+        dst, s_dst = _pick(data, h, sel, 1)
+        a = _amounts(data, sel, 1)
+        h.log.append(f"move_counters({src.tolist()}, {dst.tolist()}, {kind!r}, {a.tolist()}, "
+                     f"games={games!r})")
+        h.run(lambda: bw.move_counters(src, dst, kind, a, games=games),
+              {g: (lambda g=g, r=r: h.singles[g].move_counters(s_src[g][0], s_dst[g][0], kind,
+                                                                int(a[r, 0])))
+               for r, g in enumerate(sel)})
+        if hasattr(h, "last"):
+            moved, single_moved = h.last
+            for r, g in enumerate(sel):
+                assert int(moved[r, 0]) == single_moved[g]
+            del h.last
+    elif action == "add_object":
+        spec = OBJECT_SPECS[data.draw(st.integers(0, len(OBJECT_SPECS) - 1), label="spec")]
+        controller = data.draw(st.integers(0, N_PLAYERS - 1), label="controller")
+        h.log.append(f"add_object({controller}, games={games!r}, **{spec})")
+        h.create(lambda w, g: w.add_object(controller, games=g, **spec), sel, batch_games=games)
+        h.check_events()
+        h.check_state()
+    elif action == "tick":
+        h.log.append("tick()")
+        acted = bw.tick()
+        single_acted = [w.tick() for w in h.singles]
+        assert acted == max(single_acted), f"batch acted {acted} times, singles {single_acted}"
+        h.check_events()
+        h.check_state()
+    else:
+        h.log.append(f"cleanup(games={games!r})")
+        h.run(lambda: bw.cleanup(games=games), {g: h.singles[g].cleanup for g in sel})
+
+
+# At most 60 examples in the default ("ci") profile, to stay well under a minute; the
+# "thorough" profile runs all of its own.
+_EXAMPLES = settings.default.max_examples
+_EXAMPLES = min(_EXAMPLES, 60) if _EXAMPLES <= 150 else _EXAMPLES
+
+
+@settings(max_examples=_EXAMPLES)
+@given(data=st.data(), batch=st.integers(2, 4),
+       specs=st.lists(st.integers(0, len(OBJECT_SPECS) - 1), min_size=2, max_size=5))
+def test_a_batch_equals_independent_single_games(data, batch, specs):
+    h = Harness(batch, specs)
+    h.check_state()
+    n = data.draw(st.integers(1, 25), label="actions")
+    try:
+        for _ in range(n):
+            step(data, h)
+        bw = h.batch
+        acted = bw.tick()
+        assert acted == max(w.tick() for w in h.singles)
+        h.check_events()
+        h.check_state(final=True)
+    finally:
+        note("\n".join(h.log))
