@@ -10,6 +10,7 @@ from typing import Sequence, TextIO
 import numpy as np
 
 from . import montecarlo
+from .errors import CounterError
 from .scenario import DEFAULT, ScenarioError, embedded
 
 
@@ -131,9 +132,12 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     try:
         r = montecarlo.run(args.scenario, games=args.games, seed=args.seed, workers=args.workers,
                            batch=args.batch, progress=not args.no_progress, scheduler=args.scheduler)
-    except ScenarioError as e:
+    except (ScenarioError, ValueError) as e:
         print(f"tcg-counters: {e}", file=sys.stderr)
         return 2
+    except CounterError as e:  # the engine refused an action in the middle of a run
+        print(f"tcg-counters: the engine stopped the run: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("tcg-counters: interrupted before any game finished", file=sys.stderr)
         return 130

@@ -300,6 +300,8 @@ def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict
     """Play blocks ``first_block .. first_block + n_blocks - 1`` as one World; returns the
     per-game outcome arrays (leading axis: the shard's games, in order) and ``ticks``."""
     b = n_blocks * BLOCK
+    # Every random choice comes from the block generators; the World's own generator
+    # (library shuffles) is never used here, so its seed cannot make results shard-dependent.
     world = World(ruleset=sc.ruleset, batch=b, seed=[seed, first_block],
                   two_headed_giant=sc.two_headed_giant)
     board = _Board(world, sc)
@@ -350,7 +352,7 @@ def _outcome(board: _Board, ongoing: np.ndarray, length: np.ndarray, ticks: int
     seg = (lambda x: np.add.reduceat(x, starts, axis=1)) if starts.size else \
         (lambda x: np.zeros((x.shape[0], 0), x.dtype))
     survivors = seg(here.astype(np.int32))
-    kinds = [k for k in sc.report_kinds]
+    kinds = sc.report_kinds
     counts = np.stack([seg(np.where(here, board.counts(k), 0)) for k in kinds], axis=2) \
         if kinds else np.zeros((w.batch, len(sc.objects), 0), np.int64)
     res = np.asarray(w.result())
@@ -387,7 +389,7 @@ def check(sc: Scenario) -> None:
             world.tick()
     except ScenarioError:
         raise
-    except (CounterError, TypeError, ValueError) as err:
+    except CounterError as err:
         raise ScenarioError(f"{sc.source}: {where}: the engine refused it: {err}") from None
 
 
@@ -515,6 +517,8 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     sc = resolve(scenario)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     check(sc)
     workers = workers or os.cpu_count() or 1
     batch = batch or default_batch(games, workers)

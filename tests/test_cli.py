@@ -58,6 +58,8 @@ def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path, capsys: pytest.Cap
     assert f"{bad}: turns: expected an integer in 1..100000, got -1" in err
     assert main(["simulate", str(tmp_path / "missing.toml")]) == 2
     assert "missing.toml: cannot read the scenario" in capsys.readouterr().err
+    assert main(["simulate", "bear_decay", "--seed", "-1", "--no-progress"]) == 2
+    assert "seed must be a non-negative integer, got -1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args", [["simulate", "--games", "0"], ["simulate", "--workers", "x"],
