@@ -535,18 +535,20 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
         label = type(executor).__name__
     done: dict[int, dict[str, np.ndarray]] = {}
     interrupted = False
-    bar = _bar(games, progress)
+    bar = None
     start = time.perf_counter()
     futures: dict[Future, int] = {}
     try:
         if executor is None:
             label = 1
+            bar = _bar(games, progress)
             for i, (fb, nb) in enumerate(shards):
                 done[i] = play_shard(sc, seed, fb, nb)
                 _advance(bar, on_shard, nb)
         else:
             futures = {executor.submit(play_shard, sc, seed, fb, nb): i
                        for i, (fb, nb) in enumerate(shards)}
+            bar = _bar(games, progress)  # after the pool has forked: tqdm starts a thread
             for f in as_completed(futures):
                 done[futures[f]] = f.result()
                 _advance(bar, on_shard, shards[futures[f]][1])
