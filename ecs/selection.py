@@ -7,7 +7,7 @@ likewise, and a 1-D amount array with a single id gives one amount per selected 
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -62,24 +62,28 @@ def as_ids(ids: Any, n_games: int) -> tuple[np.ndarray, bool]:
     raise InvalidGameError(f"ids of shape {arr.shape}: expected (m,) or ({n_games}, m)")
 
 
-def as_amounts(n: Any, shape: tuple[int, int], single_id: bool, what: str) -> np.ndarray:
-    """Amounts broadcast to ``shape`` as int64, validated (CR 107.1, 107.1b)."""
-    if isinstance(n, (bool, np.bool_)):
-        raise InvalidCountError(f"{what}: amount must be an integer, got {n!r}")
+def as_amounts(n: Any, shape: tuple[int, int], single_id: bool,
+               what: str | Callable[[], str]) -> np.ndarray:
+    """Amounts broadcast to ``shape`` as int64, validated (CR 107.1, 107.1b). ``what``
+    names the action in errors; a callable is only called when raising (hot paths)."""
+    try:
+        return _amounts(n, shape, single_id)
+    except InvalidCountError as err:
+        raise InvalidCountError(f"{what() if callable(what) else what}: {err}") from None
+
+
+def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
     arr = np.asarray(n)
-    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
-        raise InvalidCountError(f"{what}: amount must be an integer (CR 107.1), got {n!r}")
+    if isinstance(n, (bool, np.bool_)) or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidCountError(f"amount must be an integer (CR 107.1), got {n!r}")
     if arr.size and (arr.min() < 0 or arr.max() > MAX_COUNT):
         bad = arr[(arr < 0) | (arr > MAX_COUNT)].flat[0]
-        raise InvalidCountError(
-            f"{what}: amount {int(bad)} is outside 0..{MAX_COUNT} (no negative numbers, CR 107.1b)")
+        raise InvalidCountError(f"amount {int(bad)} is outside 0..{MAX_COUNT} (no negative numbers, CR 107.1b)")
     arr = arr.astype(np.int64)
-    if arr.ndim == 1 and single_id:
-        arr = arr[:, None]
-    elif arr.ndim == 1:
-        arr = arr[None, :]
+    if arr.ndim == 1:
+        arr = arr[:, None] if single_id else arr[None, :]
     try:
         return np.broadcast_to(arr, shape)
     except ValueError:
-        raise InvalidCountError(f"{what}: amounts of shape {np.shape(n)} do not fit {shape} "
+        raise InvalidCountError(f"amounts of shape {np.shape(n)} do not fit {shape} "
                                 "(selected games, objects)") from None

@@ -10,7 +10,7 @@ import itertools
 import numbers
 import weakref
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import esper
 import numpy as np
@@ -333,7 +333,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         """Put ``n`` counters of ``kind`` on each target (CR 122.1, 122.6)."""
         kind = self._kind(kind)
         g, c, single = self._targets(e, games)
-        amount = self._amounts(n, e, games, single, f"put {kind!r} counters on entity {e}")
+        amount = self._amounts(n, e, games, single, lambda: f"put {kind!r} counters on entity {e}")
         who = self._player_index(by) if by is not None else -1
         c = self._holder(kind, c)
         g, c, amount = self._sum_rows(g, c, amount)
@@ -344,13 +344,14 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         """Remove up to ``n`` counters of ``kind``; fewer if fewer are there (101.3)."""
         kind = self._kind(kind)
         g, c, single = self._targets(e, games)
-        amount = self._amounts(n, e, games, single, f"remove {kind!r} counters from entity {e}")
+        amount = self._amounts(n, e, games, single, lambda: f"remove {kind!r} counters from entity {e}")
         c = self._holder(kind, c)
         g, c, amount = self._sum_rows(g, c, amount)
         self.log.next_step()
         self._change(kind, g, c, -amount, "remove")
 
-    def _amounts(self, n: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
+    def _amounts(self, n: Any, e: Any, games: Any, single: bool,
+                 what: str | Callable[[], str]) -> np.ndarray:
         gsel = select_games(games, self.ongoing)
         idarr, _ = as_ids(e, gsel.size)
         return np.ascontiguousarray(as_amounts(n, idarr.shape, single, what)).ravel()
@@ -435,7 +436,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         state-based check 704.5r. The cap ends when the object changes zones."""
         kind = self._kind(kind)
         g, c, single = self._targets(e, games)
-        amount = self._amounts(n, e, games, single, f"cap of {kind!r} on entity {e}")
+        amount = self._amounts(n, e, games, single, lambda: f"cap of {kind!r} on entity {e}")
         self._set_caps(kind, g, c, amount)
 
     def clear_cap(self, e: Any, kind: str, games: Any = None) -> None:
@@ -506,7 +507,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         (CR 120.3); 0 damage is not dealt (120.8). Several rows naming one target are one
         damage event to it."""
         g, c, single = self._targets(target, games)
-        a = self._amounts(amount, target, games, single, f"damage to entity {target}")
+        a = self._amounts(amount, target, games, single, lambda: f"damage to entity {target}")
         g, c, a = self._sum_rows(g, c, a)
         dealt = a > 0
         g, c, a = g[dealt], c[dealt], a[dealt]
@@ -542,7 +543,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         s = self.store
         g, c, single = self._targets(p, games)
         self._require(self._is(c, "player"), g, c, "is not a player")
-        a = self._amounts(n, p, games, single, f"life of player {p}")
+        a = self._amounts(n, p, games, single, lambda: f"life of player {p}")
         idx = s.a["controller"][c].astype(np.int64)
         if self.two_headed_giant:
             idx = s.a["player_head"][idx].astype(np.int64)  # team life (810.8)
