@@ -1,6 +1,6 @@
 """Monte Carlo scenario files: a TOML format, loaded and validated into a typed `Scenario`.
 
-The format is documented in ``ecs/scenarios/README_SECTION.md``. Every problem is
+The format is documented in README.md ("The scenario format"). Every problem is
 reported as a `ScenarioError` naming the file, the field (``objects[2].toughness``) and
 what was expected, before any game is played.
 """
