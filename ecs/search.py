@@ -114,6 +114,24 @@ def _take_log(table: Mapping[str, np.ndarray], idx: np.ndarray, step: int) -> di
             "rows": int(rows.size), "step": int(step)}
 
 
+def _fork_log(table: Mapping[str, np.ndarray], game: int, n: int, step: int) -> dict[str, Any]:
+    """``_take_log(table, [game] * n, step)``, by np.repeat (forks of big logs are common)."""
+    def rep(x: np.ndarray) -> np.ndarray:   # np.repeat(x, n), but a fast strided copy
+        return np.broadcast_to(x[:, None], (x.size, n)).reshape(-1)
+
+    sel = table["game"] == game
+    k = int(sel.sum())
+    chunk = {c: rep(table[c][sel]) for c in _LOG_COLUMNS if c != "game"}
+    chunk["game"] = np.broadcast_to(np.arange(n, dtype=np.int64), (k, n)).reshape(-1)
+    pos = np.cumsum(sel) - 1                      # old row -> its index among the kept
+    lsel = sel[table["lki_row"]] if table["lki_row"].size else np.zeros(0, bool)
+    lrow = (pos[table["lki_row"][lsel]][:, None] * n + np.arange(n)).reshape(-1)
+    lki = {"row": lrow.astype(np.int64), "kind": rep(table["lki_kind"][lsel]),
+           "count": rep(table["lki_count"][lsel])}
+    return {"chunks": [chunk] if k else [], "lki": [lki] if lrow.size else [],
+            "rows": k * n, "step": int(step)}
+
+
 def _seed_tuple(ss: np.random.SeedSequence) -> tuple[Any, tuple[int, ...], int]:
     return (ss.entropy, tuple(ss.spawn_key), ss.pool_size)
 
@@ -144,10 +162,12 @@ class SearchActions:
         return other
 
     # ---- fork and select -----------------------------------------------------------------
-    def fork(self: "World", game: int, n: int) -> "World":
+    def fork(self: "World", game: int, n: int, events: bool = True) -> "World":
         """A new World of ``n`` games, each a copy of game ``game`` of this one (its objects,
-        ids, counters, players and events), with its own generator seeded by a child of this
-        World's seed sequence. A finished game can be forked (its copies stay finished)."""
+        ids, counters, players and, unless ``events=False``, its events), with its own
+        generator seeded by a child of this World's seed sequence. A finished game can be
+        forked (its copies stay finished). ``events=False`` starts with an empty event log:
+        the cheap start of a Monte Carlo evaluation when the history is not needed."""
         if isinstance(game, (bool, np.bool_)) or not isinstance(game, numbers.Integral):
             raise InvalidGameError(f"fork needs one game index, got {game!r}")
         if not 0 <= game < self.batch:
@@ -156,8 +176,9 @@ class SearchActions:
             raise InvalidGameError(f"fork needs a positive number of games, got {n!r}")
         idx = np.full(int(n), int(game), np.int64)
         child = self.spawn_seeds(1)[0]
-        return self._new_world(_take_store(self.store, idx),
-                               _take_log(self.log.table(), idx, self.log.step), child)
+        log = (_fork_log(self.log.table(), int(game), int(n), self.log.step) if events else
+               {"chunks": [], "lki": [], "rows": 0, "step": self.log.step})
+        return self._new_world(_take_store(self.store, idx), log, child)
 
     def select(self: "World", games: Any) -> "World":
         """A new World keeping games ``games`` (an index, a boolean mask or an index array;
@@ -237,36 +258,43 @@ class SearchActions:
         arr = arr.astype(np.int64)
         if arr.ndim == 0:
             arr = arr.reshape(1)
-        if arr.ndim == 1:
-            arr = np.broadcast_to(arr, (B, arr.size))
-        elif arr.ndim != 2 or arr.shape[0] != B:
+        if arr.ndim not in (1, 2) or (arr.ndim == 2 and arr.shape[0] != B):
             raise InvalidGameError(f"ids of shape {arr.shape}: expected (m,) or ({B}, m)")
         bad = arr[(arr < -1) | (arr >= s.next_id)]
         if bad.size:
             raise UnknownEntityError(f"entity {int(bad[0])} does not exist in this World")
-        names = list(self.observation_features() if features is None else features)
         if isinstance(features, str):
             raise InvalidTypeError("features must be a list of feature names, not one string")
+        names = list(self.observation_features() if features is None else features)
 
         cols = np.where(arr >= 0, s.col_of_id[np.maximum(arr, 0)], -1).astype(np.int64)
-        cc = np.maximum(cols, 0)
+        cc = np.maximum(cols, 0)         # (m,): the same columns in every game; or (B, m)
+        shape = (B, arr.shape[-1])
         g = np.arange(B)[:, None]
-        zone = s.a["zone"][g, cc]
+        if arr.ndim == 1:
+            def take(x: np.ndarray, c: np.ndarray = cc) -> np.ndarray:
+                return x[:, c]           # a plain column gather: much cheaper than (g, c)
+        else:
+            def take(x: np.ndarray, c: np.ndarray = cc) -> np.ndarray:
+                return x[g, c]
+        zone = take(s.a["zone"])
         present = (cols >= 0) & (zone != zones.NONE)
-        out = np.zeros((B, arr.shape[1], len(names)), out_dtype)
+        out = np.empty(shape + (len(names),), out_dtype)
         for j, name in enumerate(names):
-            out[:, :, j] = np.where(present, self._feature(name, g, cc, zone), 0)
+            out[:, :, j] = np.broadcast_to(self._feature(name, take, cc, zone), shape)
+        out[~present] = 0
         return out, names
 
-    def _feature(self: "World", name: str, g: np.ndarray, cc: np.ndarray,
+    def _feature(self: "World", name: str, take: Any, cc: np.ndarray,
                  zone: np.ndarray) -> np.ndarray:
-        """One (B, m) feature of columns ``cc`` (masking by presence is the caller's)."""
+        """One feature of columns ``cc``, broadcastable to (B, m); ``take`` gathers the
+        columns of a (B, C) array (masking by presence is the caller's)."""
         s = self.store
         a = s.a
         if not isinstance(name, str):
             raise InvalidTypeError(f"feature names are strings, got {name!r}")
         if name == "present":
-            return np.ones(cc.shape, np.int64)
+            return np.ones(1, np.int64)
         if name == "zone":
             return zone
         if name.startswith("zone:"):
@@ -275,9 +303,9 @@ class SearchActions:
                 raise InvalidTypeError(f"unknown feature {name!r}: no zone {z!r}")
             return zone == zones.zone_code(z, self.ruleset.zone_aliases)
         if name in ("tapped", "damage"):
-            return a[name][g, cc]
+            return take(a[name])
         if name in ("token", "controller"):
-            return np.broadcast_to(a[name][cc], cc.shape)
+            return a[name][cc]
         if name in ("power", "toughness"):
             printed = a[name][cc]
             value = np.where(printed == NO_STAT, 0, printed).astype(np.int64)
@@ -285,43 +313,43 @@ class SearchActions:
             for k, kind in enumerate(s.kind_names):
                 mod = self.ruleset.pt_modifier(kind)
                 if mod is not None and mod[which]:
-                    value = value + mod[which] * s.counts[k][g, cc].astype(np.int64)
+                    value = value + mod[which] * take(s.counts[k]).astype(np.int64)
             return np.where(printed == NO_STAT, 0, value)
         if name in ("loyalty", "defense"):
             printed = a[name][cc]
             type_ok = (a["types"][cc] & TYPE_BIT["planeswalker" if name == "loyalty" else "battle"]) != 0
             has = type_ok & (printed != NO_STAT)
             k = s.kind_index.get(name)
-            count = s.counts[k][g, cc] if k is not None else 0
+            count = take(s.counts[k]) if k is not None else 0
             return np.where(has, np.where(zone == zones.BATTLEFIELD, count, printed), 0)
         if name in ("life", "lost"):
+            if s.n_players == 0:
+                return np.zeros(1, np.int64)
             is_player = zone == zones.PLAYER
             idx = np.maximum(a["controller"][cc], 0).astype(np.int64)
             if name == "life" and self.two_headed_giant:
                 idx = a["player_head"][idx].astype(np.int64)
-            if s.n_players == 0:
-                return np.zeros(cc.shape, np.int64)
-            return np.where(is_player, a[name][g, idx], 0)
+            return np.where(is_player, a[name][np.arange(self.batch)[:, None], idx], 0)
         if name.startswith("counter:"):
             kind = self._kind(name[8:])
             k = s.kind_index.get(kind)
             if k is None:
-                return np.zeros(cc.shape, np.int64)
+                return np.zeros(1, np.int64)
             holder = self._holder(kind, cc.ravel()).reshape(cc.shape)
-            return s.counts[k][g, holder]
+            return take(s.counts[k], holder)
         if name.startswith("type:"):
             t = name[5:]
             if t not in TYPE_BIT:
                 raise InvalidTypeError(f"unknown feature {name!r}: no card type {t!r}")
-            return np.broadcast_to((a["types"][cc] & TYPE_BIT[t]) != 0, cc.shape)
+            return (a["types"][cc] & TYPE_BIT[t]) != 0
         if name.startswith("keyword:"):
             kw = name[8:]
             if kw not in KEYWORD_BIT:
                 raise InvalidTypeError(f"unknown feature {name!r}: no keyword {kw!r}")
-            value = np.broadcast_to((a["keywords"][cc] & KEYWORD_BIT[kw]) != 0, cc.shape).copy()
+            value = (a["keywords"][cc] & KEYWORD_BIT[kw]) != 0
             for k, kind in enumerate(s.kind_names):
                 if keyword_of(kind) == kw:
-                    value |= s.counts[k][g, cc] > 0
+                    value = value | (take(s.counts[k]) > 0)
             return value
         raise InvalidTypeError(f"unknown observation feature {name!r}; see World.observe")
 

@@ -579,3 +579,20 @@ def test_observe_a_big_board_is_vectorized():
     assert obs.shape == (256, 1000, len(names))
     assert (obs[:, :, names.index("power")] == 3).all()
     assert elapsed < 1.0
+
+
+def test_fork_without_events_starts_an_empty_log_and_fast_fork_log_equals_the_general_one():
+    w, ids = busy_world()
+    f = w.fork(1, 4, events=False)
+    assert f.events() == [] and f.log.step == w.log.step
+    assert strip_game(game_view(f, 3))["objects"] == strip_game(game_view(w, 1))["objects"]
+    table = w.event_table()
+    for game in range(3):
+        for n in (1, 3):
+            fast = search._fork_log(table, game, n, 7)
+            slow = search._take_log(table, np.full(n, game), 7)
+            assert fast["rows"] == slow["rows"] and fast["step"] == slow["step"] == 7
+            for part in ("chunks", "lki"):
+                assert len(fast[part]) == len(slow[part])
+                for a, b in zip(fast[part], slow[part]):
+                    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
