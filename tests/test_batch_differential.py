@@ -27,6 +27,7 @@ After every action:
 """
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
 
 import numpy as np
@@ -53,6 +54,18 @@ ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "destroy", "sacrif
            "tap", "untap", "proliferate", "set_cap", "life", "poison", "move_counters",
            "add_object", "tick", "tick", "cleanup"]
 N_PLAYERS = 2
+
+
+def full_equal(a: World, b: World) -> bool:
+    """Same store arrays (dtype, shape, values), events, generator and seeds."""
+    sa, sb = a.snapshot(), b.snapshot()
+    ta, tb = a.event_table(), b.event_table()
+    return (sa["store"].keys() == sb["store"].keys()
+            and all(x.dtype == sb["store"][k].dtype and np.array_equal(x, sb["store"][k])
+                    for k, x in sa["store"].items())
+            and all(np.array_equal(ta[k], tb[k]) for k in ta)
+            and (sa["rng"], sa["seed_seq"], sa["n_spawned"], sa["names"])
+            == (sb["rng"], sb["seed_seq"], sb["n_spawned"], sb["names"]))
 
 
 class Harness:
@@ -185,6 +198,22 @@ class Harness:
             else:
                 assert self.batch.is_tapped(b)[g] == w.is_tapped(s)
                 assert self.batch.damage(b)[g] == w.damage(s)
+
+    def check_derived(self, g: int, tmp: str) -> None:
+        """select([g]), fork(g, 2) and a save/load round trip of the batch still read like
+        single World g (ids are unchanged by all three)."""
+        row = np.array([self.bid[g][x] for x in self.known[g]], np.int64)
+        single, _ = self.singles[g].observe([self.sid[g][x] for x in self.known[g]], FEATURES,
+                                            dtype=np.int32)
+        path = f"{tmp}/batch.npz"
+        self.batch.save(path)
+        loaded = World.load(path)
+        assert full_equal(loaded, self.batch)
+        for world, games in ((self.batch.select([g]), [0]), (self.batch.fork(g, 2), [0, 1]),
+                             (loaded, [g])):
+            obs, _ = world.observe(row, FEATURES, dtype=np.int32)
+            for k in games:
+                assert np.array_equal(obs[k], single[0]), f"derived World differs in game {k}"
 
     # ---- running one action --------------------------------------------------------------
     def run(self, batch_call, single_calls: dict[int, object]) -> None:
@@ -371,5 +400,7 @@ def test_a_batch_equals_independent_single_games(data, batch, specs):
         assert acted == max(w.tick() for w in h.singles)
         h.check_events()
         h.check_state(final=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            h.check_derived(data.draw(st.integers(0, batch - 1), label="derived game"), tmp)
     finally:
         note("\n".join(h.log))
