@@ -1,0 +1,258 @@
+"""A simple reference model of one game, for the Grand Archive rules and MTG rad counters.
+
+Plain Python objects and loops, written from the rules (rules.md section 6, CR 728,
+505.1a, 704.5a/b) and the README's documented choices, never from the engine's code.
+tests/test_differential_ga.py plays random action sequences on both and compares.
+
+Cards are named; a card that changes zones keeps its name (the engine gives it a new id)
+and loses its counters and damage (GA Counters, General 5; CR 400.7).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+UNITS = ("champion", "ally")
+PHASES = {True: True, False: False, "precombat": True, "first": True,
+          "postcombat": False, "second": False}
+
+
+class ModelError(Exception):
+    """The model refused an action; ``kind`` is the engine exception class expected."""
+
+    def __init__(self, kind: str, msg: str = "") -> None:
+        super().__init__(f"{kind}: {msg}")
+        self.kind = kind
+
+
+@dataclass
+class Card:
+    name: str
+    types: frozenset
+    ctrl: int
+    zone: str
+    seq: int
+    power: int | None = None
+    life: int | None = None
+    durability: int | None = None
+    level: int | None = None
+    counters: dict = field(default_factory=dict)
+    damage: int = 0
+
+    def has(self, t: str) -> bool:
+        return t in self.types
+
+    def count(self, kind: str) -> int:
+        return self.counters.get(kind, 0)
+
+    def add(self, kind: str, n: int) -> None:
+        v = self.count(kind) + n
+        if v > 0:
+            self.counters[kind] = v
+        else:
+            self.counters.pop(kind, None)
+
+    def stat(self, which: str) -> int:
+        base = self.power if which == "power" else self.life
+        return base + self.count("buff") - self.count("debuff")
+
+
+@dataclass
+class Player:
+    life: int = 20
+    reserve: int = 0
+    lost: bool = False
+    drew_empty: bool = False
+    champion_left: bool = False
+    counters: dict = field(default_factory=dict)
+    library: list = field(default_factory=list)   # card names, top first
+
+
+class Game:
+    def __init__(self, ruleset: str, n_players: int) -> None:
+        self.ga = ruleset == "grand_archive"
+        self.players = [Player() for _ in range(n_players)]
+        self.cards: dict[str, Card] = {}
+        self.result = "ongoing"       # or "draw" or a player index
+        self.active = -1
+        self._seq = 0
+
+    # ---- setup -----------------------------------------------------------------------
+    def add(self, name: str, ctrl: int, types, zone: str = "battlefield", **stats) -> Card:
+        c = Card(name, frozenset(types), ctrl, zone, self._seq, **stats)
+        self._seq += 1
+        self.cards[name] = c
+        if zone == "library":
+            self.players[ctrl].library.append(name)
+        if zone == "battlefield" and self.ga and c.durability:
+            c.counters["durability"] = c.durability          # GA Durability 1
+        return c
+
+    @property
+    def over(self) -> bool:
+        return self.result != "ongoing"
+
+    # ---- zone changes ----------------------------------------------------------------
+    def move(self, c: Card, zone: str) -> None:
+        if c.zone == "library":
+            self.players[c.ctrl].library.remove(c.name)
+        if self.ga and c.has("champion") and zone == "graveyard":
+            zone = "exile"                                     # GA Champion 8
+        if self.ga and c.has("champion") and c.zone == "battlefield":
+            self.players[c.ctrl].champion_left = True
+        c.zone, c.counters, c.damage = zone, {}, 0
+        c.seq = self._seq
+        self._seq += 1
+        if zone == "library":
+            self.players[c.ctrl].library.append(c.name)
+
+    # ---- counters ----------------------------------------------------------------------
+    def put(self, c, kind: str, n: int) -> None:
+        if n <= 0:
+            return
+        if isinstance(c, Player):
+            c.counters[kind] = c.counters.get(kind, 0) + n
+            return
+        c.add(kind, n)
+        if self.ga and kind in ("buff", "debuff"):             # Buff 4 / Debuff 4
+            other = "debuff" if kind == "buff" else "buff"
+            m = min(c.count(kind), c.count(other))
+            c.add(kind, -m)
+            c.add(other, -m)
+
+    def remove(self, c, kind: str, n: int) -> None:
+        holder = c.counters
+        v = max(holder.get(kind, 0) - n, 0)
+        if v:
+            holder[kind] = v
+        else:
+            holder.pop(kind, None)
+
+    # ---- GA actions ----------------------------------------------------------------------
+    def deal_damage(self, c: Card, n: int, combat: bool, unpreventable: bool) -> None:
+        if n == 0:
+            return
+        if not (c.zone == "battlefield" and any(c.has(t) for t in UNITS)):
+            raise ModelError("IllegalActionError", "not a unit on the field")
+        if combat and c.count("bulwark"):
+            c.add("bulwark", -1)                               # Bulwark 2-4
+            if not unpreventable:
+                return
+        if c.has("champion"):
+            c.add("damage", n)                                 # Damage 1
+        else:
+            c.damage += n                                      # Damage 12
+
+    def recover(self, c: Card, n: int, cost: bool) -> None:
+        if not (self.ga and c.has("champion") and c.zone == "battlefield"):
+            raise ModelError("IllegalActionError", "not a champion on the field")
+        if cost and c.count("damage") < n:
+            raise ModelError("UnpayableCostError", "too few damage counters")
+        c.add("damage", -min(n, c.count("damage")))           # Recover 2.1, 2.2
+
+    def enlighten(self, c: Card) -> None:
+        if c.zone != "battlefield":
+            raise ModelError("IllegalActionError", "not on the field")
+        if c.count("enlighten") < 3:
+            raise ModelError("UnpayableCostError", "fewer than 3 enlighten counters")
+        c.add("enlighten", -3)
+        self.draw(c.ctrl, 1)
+
+    def draw(self, p: int, n: int) -> None:
+        lib = self.players[p].library
+        if len(lib) < n:
+            self.players[p].drew_empty = True                  # 704.5b; GA Ending 5
+        for name in list(lib[:n]):
+            self.move(self.cards[name], "hand")
+
+    def mill(self, p: int, n: int) -> list[Card]:
+        out = [self.cards[name] for name in self.players[p].library[:n]]
+        for c in out:
+            self.move(c, "graveyard")
+        return out
+
+    def cleanup(self) -> None:
+        for c in self.cards.values():
+            c.damage = 0
+
+    # ---- state-based checks -------------------------------------------------------------
+    def _lose(self, losers: list[int]) -> None:
+        for p in losers:
+            self.players[p].lost = True
+        left = [i for i, p in enumerate(self.players) if not p.lost]
+        if not left:
+            self.result = "draw"
+        elif len(left) == 1:
+            self.result = left[0]
+
+    def tick(self) -> None:
+        while not self.over and self._check():
+            pass
+
+    def _check(self) -> bool:
+        ps = self.players
+        if self.ga:
+            on_field = [c for c in self.cards.values() if c.zone == "battlefield"]
+            controls = {c.ctrl for c in on_field if c.has("champion")}
+            losers = [i for i, p in enumerate(ps) if not p.lost and (
+                p.drew_empty or (p.champion_left and i not in controls))]
+            if losers:                                          # Types of Checks 1: first
+                self._lose(losers)
+                return True
+            dies = [c for c in on_field if any(c.has(t) for t in UNITS) and c.life is not None
+                    and c.damage + c.count("damage") >= c.stat("life")]
+            broken = [c for c in on_field if (c.has("weapon") or c.has("siegeable"))
+                      and c.durability is not None and c.count("durability") == 0]
+            for c in dies + [c for c in broken if c not in dies]:
+                self.move(c, "graveyard")
+            return bool(dies or broken)
+        losers = [i for i, p in enumerate(ps) if not p.lost and (p.life <= 0 or p.drew_empty)]
+        if losers:
+            self._lose(losers)
+        return bool(losers)
+
+    # ---- main phases --------------------------------------------------------------------
+    def begin_main_phase(self, player: int | None, precombat, pay: str = "most") -> None:
+        if not (isinstance(precombat, (bool, str)) and precombat in PHASES):
+            raise ModelError("InvalidPhaseError", repr(precombat))
+        if player is not None and self.players[player].lost:
+            raise ModelError("IllegalActionError", "player has lost")
+        self.tick()
+        if self.over:
+            return
+        if player is None:
+            n = len(self.players)
+            order = [(self.active + 1 + k) % n for k in range(n)]
+            player = next(i for i in order if not self.players[i].lost)
+        elif self.players[player].lost:
+            return
+        self.active = player
+        if PHASES[precombat]:
+            (self._wither if self.ga else self._rad)(player, pay)
+        self.tick()
+
+    def _wither(self, p: int, pay: str) -> None:
+        cand = [c for c in self.cards.values()
+                if c.zone == "battlefield" and c.ctrl == p and c.count("wither")]
+        cand.sort(key=lambda c: (c.count("wither"), not c.has("champion"), c.seq))
+        budget, paid = self.players[p].reserve, []
+        if pay == "most":
+            for c in cand:                                      # cheapest first, in full
+                if c.count("wither") > budget:
+                    break
+                budget -= c.count("wither")
+                paid.append(c)
+        self.players[p].reserve = budget
+        for c in cand:
+            if c in paid:
+                c.counters.pop("wither")                        # Wither 4
+            else:                                               # Sacrifice 2
+                self.move(c, "exile" if (c.has("champion") or c.has("regalia")) else "graveyard")
+
+    def _rad(self, p: int, pay: str) -> None:
+        pl = self.players[p]
+        r = pl.counters.get("rad", 0)
+        if not r:
+            return
+        nonland = sum(not c.has("land") for c in self.mill(p, r))   # CR 728.1
+        pl.life -= nonland
+        self.remove(pl, "rad", nonland)

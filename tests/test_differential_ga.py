@@ -1,0 +1,284 @@
+"""Differential tests: the engine against tests/reference_ga.py, for the Grand Archive
+ruleset (buff/debuff, damage counters, bulwark, recover, durability, enlighten, wither,
+reserve, GA state-based checks) and for MTG rad counters (libraries, draw, mill, 728.1).
+
+Hypothesis builds a batch of 1-3 games that share players but not objects (each game's
+cards are added with ``games=[g]``), then plays rounds: in each round every ongoing game
+gets its own random action (applied with ``games=[g]``), or the whole batch gets a global
+one (``tick()`` or ``begin_main_phase()`` for every game at once, which exercises the
+vectorized phase systems on games in different states). After every action:
+
+* the engine raises exactly when the model does, with the same exception class, and then
+  the engine's state is unchanged (snapshot arrays compared);
+* every game reads the same as its model: each card's zone, counters, marked damage,
+  power/life, each player's reserve, life, counters, loss and library order, the result
+  and the turn player.
+"""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from ecs import CounterError, World
+from systems.wither_upkeep import pay_nothing
+
+try:
+    import reference_ga as ref
+    from ga_helpers import same_state
+except ImportError:  # pragma: no cover - imported as a package
+    from tests import reference_ga as ref
+    from tests.ga_helpers import same_state
+
+GA_KINDS = ["buff", "debuff", "damage", "durability", "level", "enlighten", "wither",
+            "bulwark", "charge"]
+PUT_KINDS = GA_KINDS + ["wither", "buff", "debuff"]
+PHASE_VALUES = [True, True, True, False, "precombat", "postcombat", "combat"]
+
+
+def at(v, g):
+    return v if np.ndim(v) == 0 else v[g]
+
+
+class Pair:
+    """The engine World and one model per game, with the name -> id lookups."""
+
+    def __init__(self, ruleset: str, batch: int, n_players: int) -> None:
+        self.w = World(ruleset=ruleset, batch=batch, seed=0)
+        self.ruleset = ruleset
+        self.pids = [self.w.add_player() for _ in range(n_players)]
+        self.models = [ref.Game(ruleset, n_players) for _ in range(batch)]
+
+    def add(self, g: int, name: str, ctrl: int, types, zone="battlefield", **stats) -> None:
+        kw = {k: v for k, v in stats.items() if v is not None}
+        self.w.add_object(self.pids[ctrl], types, zone=zone, name=name, games=[g], **kw)
+        self.models[g].add(name, ctrl, types, zone, **stats)
+
+    def ids(self, g: int) -> dict[str, int]:
+        return {self.w.name(i): i for i in self.w.objects(game=g)}
+
+    def call(self, label: str, engine_fn, model_fns) -> None:
+        """Apply to the engine and to the models (a list of (game, fn)); compare."""
+        note(label)
+        err = None
+        before = self.w.snapshot()
+        snaps = [ref_copy(m) for m in self.models]
+        try:
+            for _, fn in model_fns:
+                fn()
+        except ref.ModelError as e:
+            err = e
+            self.models[:] = snaps
+        try:
+            engine_fn()
+        except CounterError as e:
+            assert err is not None, f"{label}: engine raised {e!r}, model did not"
+            assert type(e).__name__ == err.kind, f"{label}: engine {e!r}, model {err}"
+            assert same_state(before, self.w.snapshot()), f"{label}: engine changed on error"
+            return
+        assert err is None, f"{label}: model raised {err}, engine did not"
+        self.compare(label)
+
+    def compare(self, label: str) -> None:
+        w = self.w
+        res = w.result()
+        for g, m in enumerate(self.models):
+            ids = self.ids(g)
+            assert set(ids) == set(m.cards), f"{label}: game {g} cards"
+            for name, c in m.cards.items():
+                e = ids[name]
+                where = f"{label}: game {g} {name}"
+                assert at(w.zone(e), g) == c.zone, where
+                got = {k: int(at(v, g)) for k, v in w.counters(e).items() if at(v, g)}
+                assert got == c.counters, f"{where}: {got} != {c.counters}"
+                assert int(at(w.damage(e), g)) == c.damage, where
+                if m.ga and c.power is not None:
+                    assert int(at(w.stat(e, "power"), g)) == c.stat("power"), where
+                if m.ga and c.life is not None:
+                    assert int(at(w.stat(e, "life"), g)) == c.stat("life"), where
+            for i, (pid, p) in enumerate(zip(self.pids, m.players)):
+                where = f"{label}: game {g} player {i}"
+                assert bool(at(w.has_lost(pid), g)) == p.lost, where
+                assert int(at(w.reserve(pid), g)) == p.reserve, where
+                if not m.ga:
+                    assert int(at(w.life(pid), g)) == p.life, where
+                got = {k: int(at(v, g)) for k, v in w.counters(pid).items() if at(v, g)}
+                assert got == p.counters, where
+                assert [w.name(x) for x in w.library(pid, game=g)] == p.library, where
+            want = {"ongoing": -1, "draw": -2}.get(m.result, None)
+            want = self.pids[m.result] if want is None else want
+            got = at(res, g)
+            got = {"ongoing": -1, "draw": -2}.get(got, got)
+            assert int(got) == want, f"{label}: game {g} result"
+            if m.active >= 0:
+                assert int(at(w.active_player(), g)) == self.pids[m.active], f"{label}: game {g} turn"
+
+
+def ref_copy(m: ref.Game) -> ref.Game:
+    import copy
+    return copy.deepcopy(m)
+
+
+# ---------------------------------------------------------------------------------------
+def build_ga(data, pair: Pair, g: int) -> None:
+    n = len(pair.pids)
+    for i in range(n):
+        pair.add(g, f"g{g}.champ{i}", i, ("champion",), life=data.draw(st.integers(1, 8)),
+                 level=data.draw(st.sampled_from([None, 0, 1, 2])))
+        for j in range(data.draw(st.integers(0, 2))):
+            pair.add(g, f"g{g}.ally{i}.{j}", i, ("ally",), power=data.draw(st.integers(0, 3)),
+                     life=data.draw(st.integers(1, 4)))
+        for j in range(data.draw(st.integers(0, 2))):
+            types = data.draw(st.sampled_from([("weapon",), ("weapon", "regalia"),
+                                               ("domain", "siegeable"), ("item",), ("item", "regalia")]))
+            dur = data.draw(st.sampled_from([None, 0, 1, 2]))
+            power = 1 if "weapon" in types else None
+            pair.add(g, f"g{g}.obj{i}.{j}", i, types, power=power, durability=dur)
+        for j in range(data.draw(st.integers(0, 3))):
+            pair.add(g, f"g{g}.deck{i}.{j}", i, ("action",), zone="library")
+
+
+def build_mtg(data, pair: Pair, g: int) -> None:
+    for i in range(len(pair.pids)):
+        for j in range(data.draw(st.integers(0, 6))):
+            land = data.draw(st.booleans())
+            pair.add(g, f"g{g}.{'L' if land else 'S'}{i}.{j}", i, ("land",) if land else ("sorcery",),
+                     zone="library")
+
+
+def card_action(data, pair: Pair, g: int) -> None:
+    w, m = pair.w, pair.models[g]
+    names = sorted(m.cards)
+    pick = lambda: data.draw(st.sampled_from(names))       # noqa: E731
+    ids = pair.ids(g)
+    action = data.draw(st.sampled_from(["put", "put", "put", "remove", "damage", "damage",
+                                        "recover", "enlighten", "reserve", "reserve", "cleanup", "begin",
+                                        "begin"]))
+    if action == "put" and names:
+        name, kind, n = pick(), data.draw(st.sampled_from(PUT_KINDS)), data.draw(st.integers(0, 3))
+        c = m.cards[name]
+        pair.call(f"put {name} {kind} {n} (g{g})", lambda: w.put_counters(ids[name], kind, n, games=[g]),
+                  [(g, lambda: m.put(c, kind, n))])
+    elif action == "remove" and names:
+        name, kind, n = pick(), data.draw(st.sampled_from(GA_KINDS)), data.draw(st.integers(0, 3))
+        c = m.cards[name]
+        pair.call(f"remove {name} {kind} {n} (g{g})", lambda: w.remove_counters(ids[name], kind, n, games=[g]),
+                  [(g, lambda: m.remove(c, kind, n))])
+    elif action == "damage" and names:
+        name, n = pick(), data.draw(st.integers(0, 4))
+        combat, unprev = data.draw(st.booleans()), data.draw(st.booleans())
+        c = m.cards[name]
+        pair.call(f"damage {name} {n} combat={combat} unpreventable={unprev} (g{g})",
+                  lambda: w.deal_damage(ids[name], n, combat=combat, unpreventable=unprev, games=[g]),
+                  [(g, lambda: m.deal_damage(c, n, combat, unprev))])
+    elif action == "recover" and names:
+        name, n, cost = pick(), data.draw(st.integers(0, 4)), data.draw(st.booleans())
+        c = m.cards[name]
+        pair.call(f"recover {name} {n} cost={cost} (g{g})",
+                  lambda: w.recover(ids[name], n, games=[g], cost=cost),
+                  [(g, lambda: m.recover(c, n, cost))])
+    elif action == "enlighten" and names:
+        name = pick()
+        c = m.cards[name]
+        pair.call(f"enlighten {name} (g{g})", lambda: w.activate_enlighten(ids[name], games=[g]),
+                  [(g, lambda: m.enlighten(c))])
+    elif action == "reserve":
+        p, n = data.draw(st.integers(0, len(pair.pids) - 1)), data.draw(st.integers(0, 4))
+
+        def model():
+            m.players[p].reserve = n
+        pair.call(f"set_reserve p{p} {n} (g{g})", lambda: w.set_reserve(pair.pids[p], n, games=[g]),
+                  [(g, model)])
+    elif action == "cleanup":
+        pair.call(f"cleanup (g{g})", lambda: w.cleanup(games=[g]), [(g, m.cleanup)])
+    elif action == "begin":
+        begin_one(data, pair, g)
+
+
+def player_action(data, pair: Pair, g: int) -> None:
+    w, m = pair.w, pair.models[g]
+    p = data.draw(st.integers(0, len(pair.pids) - 1))
+    pid, pl = pair.pids[p], m.players[p]
+    action = data.draw(st.sampled_from(["rad", "rad", "unrad", "life", "draw", "mill", "order", "begin"]))
+    n = data.draw(st.integers(0, 4))
+    if action == "rad":
+        pair.call(f"put rad p{p} {n} (g{g})", lambda: w.put_counters(pid, "rad", n, games=[g]),
+                  [(g, lambda: m.put(pl, "rad", n))])
+    elif action == "unrad":
+        pair.call(f"remove rad p{p} {n} (g{g})", lambda: w.remove_counters(pid, "rad", n, games=[g]),
+                  [(g, lambda: m.remove(pl, "rad", n))])
+    elif action == "life":
+        n = data.draw(st.integers(0, 25))
+
+        def model():
+            pl.life -= n
+        pair.call(f"lose_life p{p} {n} (g{g})", lambda: w.lose_life(pid, n, games=[g]), [(g, model)])
+    elif action == "draw":
+        n = min(n, 2)
+        pair.call(f"draw p{p} {n} (g{g})", lambda: w.draw(pid, n, games=[g]), [(g, lambda: m.draw(p, n))])
+    elif action == "mill":
+        pair.call(f"mill p{p} {n} (g{g})", lambda: w.mill(pid, n, games=[g]), [(g, lambda: m.mill(p, n))])
+    elif action == "order" and pl.library:
+        perm = data.draw(st.permutations(pl.library))
+        ids = pair.ids(g)
+
+        def model():
+            pl.library[:] = list(perm)
+        pair.call(f"order_library p{p} {perm} (g{g})",
+                  lambda: w.order_library(pid, [ids[x] for x in perm], games=[g]), [(g, model)])
+    elif action == "begin":
+        begin_one(data, pair, g)
+
+
+def begin_one(data, pair: Pair, g: int) -> None:
+    """begin_main_phase in one game: its pre- and post-ticks check every game."""
+    w = pair.w
+    p = data.draw(st.sampled_from([None] + list(range(len(pair.pids)))))
+    phase = data.draw(st.sampled_from(PHASE_VALUES))
+    nothing = pair.ruleset == "grand_archive" and data.draw(st.booleans())
+    pid = None if p is None else pair.pids[p]
+    fns = [(g, lambda: pair.models[g].begin_main_phase(p, phase, "nothing" if nothing else "most"))]
+    fns += [(h, pair.models[h].tick) for h in range(len(pair.models)) if h != g]
+    pair.call(f"begin_main_phase({p}, {phase!r}, pay_nothing={nothing}) (g{g})",
+              lambda: w.begin_main_phase(pid, phase, pay_nothing if nothing else None, games=[g]), fns)
+
+
+def global_action(data, pair: Pair) -> None:
+    if data.draw(st.booleans()):
+        pair.call("tick()", pair.w.tick, [(g, m.tick) for g, m in enumerate(pair.models)])
+    else:
+        pre = data.draw(st.booleans())
+        fns = [(g, (lambda m=m: m.begin_main_phase(None, pre) if not m.over else None))
+               for g, m in enumerate(pair.models)]
+        pair.call(f"begin_main_phase(precombat={pre}) (all games)",
+                  lambda: pair.w.begin_main_phase(precombat=pre), fns)
+
+
+def play(data, ruleset: str) -> None:
+    batch = data.draw(st.integers(1, 3), label="batch")
+    n_players = data.draw(st.integers(2, 3), label="players")
+    pair = Pair(ruleset, batch, n_players)
+    for g in range(batch):
+        (build_ga if ruleset == "grand_archive" else build_mtg)(data, pair, g)
+    pair.compare("setup")
+    for _ in range(data.draw(st.integers(1, 25), label="rounds")):
+        if not pair.w.ongoing.any():
+            break
+        if data.draw(st.integers(0, 3)) == 0:
+            global_action(data, pair)
+            continue
+        for g in range(batch):
+            if not pair.models[g].over:
+                (card_action if ruleset == "grand_archive" else player_action)(data, pair, g)
+    if pair.w.ongoing.any():
+        pair.call("final tick()", pair.w.tick, [(g, m.tick) for g, m in enumerate(pair.models)])
+
+
+@given(st.data())
+def test_grand_archive_games_match_reference(data):
+    play(data, "grand_archive")
+
+
+@given(st.data())
+def test_rad_games_match_reference(data):
+    play(data, "mtg")
