@@ -114,7 +114,7 @@ class TurnActions:
                     for name, g, pl, amount in pending.player_updates:
                         np.add.at(s.a[name], (g, pl), amount)
             self.tick()
-        except CounterError:
+        except Exception:      # a policy's own error too: the whole call is undone
             if snap is not None:
                 self.restore(snap)
             raise

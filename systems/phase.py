@@ -42,6 +42,8 @@ class PhasePending(Pending):
 
 
 def phase_of(pending: Pending) -> PhaseContext | None:
-    """The beginning precombat main phase this check is for, or None (an ordinary check)."""
-    phase = getattr(pending, "phase", None)
-    return phase if phase is not None and phase.precombat else None
+    """The beginning precombat main phase this check is for, or None (an ordinary check,
+    whose record is a plain Pending)."""
+    if not isinstance(pending, PhasePending) or pending.phase is None:
+        return None
+    return pending.phase if pending.phase.precombat else None

@@ -20,7 +20,7 @@ from components import TYPE_BIT
 from ecs import zones
 
 from .base import Pending, System
-from .phase import phase_of
+from .phase import PhasePending, phase_of
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 class Rad(System):
     def process(self, world: "World", pending: Pending) -> None:
         phase = phase_of(pending)
-        if phase is None:
+        if phase is None or not isinstance(pending, PhasePending):
             return
         s = world.store
         rad = s.plane("rad")

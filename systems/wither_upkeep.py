@@ -28,7 +28,7 @@ from components import TYPE_BIT
 from ecs import zones
 
 from .base import Pending, System
-from .phase import phase_of
+from .phase import PhasePending, phase_of
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -87,7 +87,9 @@ def _checked(world: "World", pay: Any, games: np.ndarray, ids: np.ndarray, cost:
 class WitherUpkeep(System):
     def process(self, world: "World", pending: Pending) -> None:
         phase = phase_of(pending)
-        if phase is None or not getattr(world.ruleset, "wither_upkeep", False):
+        if phase is None or not isinstance(pending, PhasePending):
+            return
+        if not getattr(world.ruleset, "wither_upkeep", False):
             return
         s = world.store
         plane = s.plane("wither")

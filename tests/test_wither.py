@@ -191,3 +191,15 @@ def test_mtg_has_no_wither_upkeep():
     c = w.add_object(p, "creature", power=1, toughness=1, counters={"wither": 2})
     w.begin_main_phase(p)
     assert w.counters(c) == {"wither": 2}
+
+
+def test_a_policy_that_fails_undoes_the_whole_call():
+    """A policy's own exception undoes begin_main_phase, including its first check."""
+    w, (a, _), _ = ga()
+    w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    dying = w.add_object(a, "ally", power=1, life=1)
+    w.deal_damage(dying, 1)
+
+    def broken(*args):
+        raise RuntimeError("no decision")
+    unchanged(w, lambda: w.begin_main_phase(a, policy=broken), RuntimeError)
