@@ -613,3 +613,54 @@ def test_the_readme_section_examples_run():
         exec(compile(code, "SEARCH_README_SECTION.md", "exec"), ns)
     assert ns["best"] in ("attack walker", "attack player", "pump bear")
     assert 0 <= ns["survival"] <= 1
+
+
+def test_grand_archive_world_with_libraries_round_trips_and_forks(tmp_path):
+    w = World(ruleset="grand_archive", batch=3, seed=[1, 2])
+    a, b = w.add_player(), w.add_player()
+    champ = w.add_object(a, "champion", life=20, level=1, name="champion")
+    ally = w.add_object(b, "ally", power=2, life=3, counters={"buff": 2})
+    w.deal_damage(ally, np.array([0, 1, 5]))
+    w.tick()
+    path = tmp_path / "ga.npz"
+    w.save(path)
+    loaded = World.load(path)
+    assert full_state(loaded) == full_state(w)
+    f = loaded.fork(0, 2)
+    assert f.ruleset.name == "grand_archive"
+    assert f.counters(ally)["buff"].tolist() == [2, 2]
+    assert f.zone(champ).tolist() == ["battlefield"] * 2
+
+
+# ---- restore after any sequence of actions (hypothesis) ----------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+try:
+    from test_batch_differential import OBJECT_SPECS, Harness, step
+except ImportError:  # pragma: no cover - imported as a package
+    from tests.test_batch_differential import OBJECT_SPECS, Harness, step
+
+_EXAMPLES = settings.default.max_examples
+_EXAMPLES = min(_EXAMPLES, 30) if _EXAMPLES <= 150 else _EXAMPLES
+
+
+@settings(max_examples=_EXAMPLES)
+@given(data=st.data(), batch=st.integers(2, 3),
+       specs=st.lists(st.integers(0, len(OBJECT_SPECS) - 1), min_size=1, max_size=4))
+def test_restore_after_any_sequence_of_actions_is_exact(data, batch, specs):
+    h = Harness(batch, specs)
+    for _ in range(data.draw(st.integers(0, 8), label="before")):
+        step(data, h)
+    w = h.batch
+    snap, before = w.snapshot(), full_state(w)
+    clone = w.clone()
+    for _ in range(data.draw(st.integers(1, 12), label="after")):
+        step(data, h)
+    if data.draw(st.booleans(), label="draw"):
+        w.rng.random(3)
+    if data.draw(st.booleans(), label="spawn"):
+        w.spawn_seeds(2)
+    w.restore(snap)
+    assert full_state(w) == before
+    assert full_state(clone) == before
