@@ -79,8 +79,9 @@ class TurnActions:
         if isinstance(precombat, (bool, np.bool_, str)) and precombat in _PHASES:
             pre = _PHASES[precombat]
         else:
-            raise InvalidPhaseError(f"unknown main phase {precombat!r}: expected True/'precombat' "
-                                    "or False/'postcombat' (CR 505.1)")
+            who = "the next player" if player is None else f"player {player}"
+            raise InvalidPhaseError(f"unknown main phase {precombat!r} for {who}: expected "
+                                    "True/'precombat' or False/'postcombat' (CR 505.1)")
         if policy is not None and not callable(policy):
             raise IllegalActionError(f"policy must be a function, got {policy!r}")
         gsel = select_games(games, self.ongoing)
@@ -154,13 +155,15 @@ class TurnActions:
                               (gsel.size, arr.shape[-1] if arr.ndim else 1))
         cols = s.columns(arr) if arr.size else np.zeros(arr.shape, np.int64)
         rank = library_ranks(self, gsel, np.full(gsel.size, p))
-        for i, g in enumerate(gsel):
-            have = np.flatnonzero(rank[i] >= 0)
-            if cols[i].size != have.size or not np.array_equal(np.sort(cols[i]), have):
-                raise IllegalActionError(
-                    f"order_library: ids {arr[i].tolist()} are not exactly the library of player "
-                    f"{player} in game {int(g)}")
         m = cols.shape[1]
+        srt = np.sort(cols, axis=1)
+        ok = ((rank >= 0).sum(axis=1) == m) & (np.take_along_axis(rank, cols, axis=1) >= 0).all(axis=1)
+        ok &= (srt[:, 1:] != srt[:, :-1]).all(axis=1)
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise IllegalActionError(
+                f"order_library: ids {arr[i].tolist()} are not exactly the library of player "
+                f"{player} in game {int(gsel[i])}")
         s.a["position"][np.repeat(gsel, m), cols.ravel()] = np.tile(np.arange(-m, 0), gsel.size)
 
     def shuffle_library(self: "World", player: int, games: Any = None) -> None:

@@ -135,7 +135,7 @@ def test_unknown_phase_raises_and_changes_nothing():
     w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
     for bad in ("combat", "main", 2, None):
         err = unchanged(w, lambda: w.begin_main_phase(a, precombat=bad), InvalidPhaseError)
-        assert isinstance(err, CounterError)
+        assert isinstance(err, CounterError) and str(a) in str(err) and repr(bad) in str(err)
     unchanged(w, lambda: w.begin_main_phase(a, policy="pay"), IllegalActionError)
 
 
