@@ -1,0 +1,710 @@
+"""A deliberately simple reference model of the MTG counter rules (one game, plain dicts).
+
+This is the oracle of the differential tests (tests/test_differential.py): it is written
+straight from the rule text (MTG Comprehensive Rules, April 17, 2026, as quoted in
+shared/rules/rules.md) and from the README section "Where the rules leave a choice (and
+what we chose)". It is slow on purpose: no NumPy, no vectorization, no cleverness, so that
+each branch can be read against the rule it cites.
+
+Layout:
+
+* A player is a dict (life, counters, lost flag, team). In Two-Headed Giant the team's life
+  and poison counters are stored on the team's first player, the "head" (810.10).
+* An object is a dict of its characteristics (copied when it changes zones) and its state
+  (zone, counters, caps, tapped, marked damage, deathtouch hit). Counters are a dict
+  kind -> count that never holds a zero entry.
+* A zone change creates a new object with a new id; the old id becomes stale (400.7).
+* State-based actions are decided on one snapshot and performed together, repeated until
+  a check performs nothing (704.3).
+
+Errors carry the same class names as the engine's (ecs.errors) so the tests can compare
+them; they are defined here so this module imports nothing from the engine.
+"""
+from __future__ import annotations
+
+import numbers
+import re
+
+MAX_COUNT = 2**31 - 1  # README: counts are int32; nothing wraps
+
+# 122.1b: the keywords a keyword counter can be (variants start with one of these).
+KEYWORDS = (
+    "flying", "first strike", "double strike", "deathtouch", "decayed", "exalted",
+    "haste", "hexproof", "indestructible", "lifelink", "menace", "reach", "shadow",
+    "trample", "vigilance",
+)
+# 300.1 (card types of the MTG ruleset).
+CARD_TYPES = ("artifact", "battle", "creature", "enchantment", "instant", "kindred", "land",
+              "planeswalker", "sorcery")
+# 400.1: the zones (the ante zone is not modelled).
+ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "command")
+
+# README "Kind names": lowercase words of a-z0-9 joined by single spaces or hyphens (at
+# most 40 characters), or a power/toughness kind +X/+Y or -X/-Y (122.1a).
+MAX_KIND_LENGTH = 40
+_WORDS = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*")
+_PT = re.compile(r"([+-])(\d{1,3})/([+-])(\d{1,3})")
+
+
+# ---------------------------------------------------------------------------------------
+# Errors (same names as ecs.errors; README: bad input raises and changes nothing)
+class CounterError(Exception):
+    pass
+
+
+class UnknownEntityError(CounterError):
+    pass
+
+
+class StaleEntityError(UnknownEntityError):
+    pass
+
+
+class InvalidKindError(CounterError):
+    pass
+
+
+class InvalidCountError(CounterError):
+    pass
+
+
+class CountOverflowError(InvalidCountError):
+    pass
+
+
+class InvalidZoneError(CounterError):
+    pass
+
+
+class InvalidTypeError(CounterError):
+    pass
+
+
+class IllegalActionError(CounterError):
+    pass
+
+
+class GameOverError(CounterError):
+    pass
+
+
+# ---------------------------------------------------------------------------------------
+# Kinds
+def validate_kind(kind):
+    """README "Kind names"; anything else raises InvalidKindError."""
+    if not isinstance(kind, str):
+        raise InvalidKindError(f"kind {kind!r} is not a str")
+    if len(kind) > MAX_KIND_LENGTH:
+        raise InvalidKindError(f"kind {kind!r} is longer than {MAX_KIND_LENGTH}")
+    if _WORDS.fullmatch(kind):
+        return kind
+    m = _PT.fullmatch(kind)
+    # 122.1a names +X/+Y and -X/-Y counters: both signs are the same.
+    if m and m.group(1) == m.group(3):
+        return kind
+    raise InvalidKindError(f"malformed kind {kind!r}")
+
+
+def pt_of(kind):
+    """(X, Y) of a +X/+Y or -X/-Y counter (122.1a); None for any other kind."""
+    m = _PT.fullmatch(kind)
+    if not m or m.group(1) != m.group(3):
+        return None
+    sign = 1 if m.group(1) == "+" else -1
+    return sign * int(m.group(2)), sign * int(m.group(4))
+
+
+def keyword_of(kind):
+    """The keyword a keyword counter grants (122.1b), variants included; else None."""
+    for k in KEYWORDS:
+        if kind == k or kind.startswith(k + " "):
+            return k
+    return None
+
+
+def validate_count(n):
+    """107.1 (integers only), 107.1b (no negative numbers), README int32 range."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise InvalidCountError(f"amount {n!r} is not an integer")
+    n = int(n)
+    if n < 0 or n > MAX_COUNT:
+        raise InvalidCountError(f"amount {n} is outside 0..{MAX_COUNT}")
+    return n
+
+
+def add_count(counters, kind, n, what):
+    """counters[kind] + n, or CountOverflowError (README: nothing wraps)."""
+    total = counters.get(kind, 0) + n
+    if total > MAX_COUNT:
+        raise CountOverflowError(f"{what}: {kind} would reach {total}")
+    return total
+
+
+def set_count(counters, kind, value):
+    """Store a count, keeping no zero entries (README: a kind at 0 does not exist)."""
+    if value:
+        counters[kind] = value
+    else:
+        counters.pop(kind, None)
+
+
+# ---------------------------------------------------------------------------------------
+class RefGame:
+    """One MTG game. Same action and read methods as ecs.World with batch == 1."""
+
+    def __init__(self, ruleset="mtg", batch=1, seed=None, two_headed_giant=False):
+        assert ruleset == "mtg" and batch == 1, "the reference model is one MTG game"
+        self.thg = bool(two_headed_giant)
+        self.next_id = 0
+        self.players = {}     # id -> player dict
+        self.team_of = {}     # player id -> team label
+        self.team_players = {}  # team label -> [player ids], first one is the head
+        self.objects = {}     # live object id -> object dict
+        self.stale = set()    # ids of objects that changed zones or ceased to exist (400.7)
+        self.events = []      # zone changes and tokens ceasing to exist, in order
+        self.outcome = "ongoing"
+
+    # ---- ids ---------------------------------------------------------------------------
+    def _new_id(self):
+        i = self.next_id
+        self.next_id += 1
+        return i
+
+    def _check_id(self, e):
+        """A live id, or the README's errors: never existed -> Unknown, left -> Stale."""
+        if isinstance(e, bool) or not isinstance(e, numbers.Integral):
+            raise UnknownEntityError(f"id {e!r} is not an integer")
+        e = int(e)
+        if e in self.players or e in self.objects:
+            return e
+        if e in self.stale:
+            raise StaleEntityError(f"entity {e} changed zones or ceased to exist (400.7)")
+        raise UnknownEntityError(f"entity {e} never existed")
+
+    def _object(self, e):
+        e = self._check_id(e)
+        if e not in self.objects:
+            raise IllegalActionError(f"{e} is a player, not an object")
+        return self.objects[e]
+
+    def _permanent(self, e):
+        """An object on the battlefield; other objects are not permanents (110.1)."""
+        obj = self._object(e)
+        if obj["zone"] != "battlefield":
+            raise IllegalActionError(f"object {e} is not on the battlefield")
+        return obj
+
+    def _player(self, p):
+        p = self._check_id(p)
+        if p not in self.players:
+            raise IllegalActionError(f"{p} is not a player")
+        return self.players[p]
+
+    def _head(self, p):
+        """The player holding p's life and poison: the team's first player in 2HG (810.10)."""
+        return self.players[self.team_players[self.team_of[p]][0]] if self.thg else self.players[p]
+
+    def _over(self):
+        return self.outcome != "ongoing"
+
+    # ---- players -----------------------------------------------------------------------
+    def add_player(self, life=None, team=None):
+        if self.thg and team is None:
+            raise IllegalActionError("a Two-Headed Giant player needs a team (810.1)")
+        if life is None:
+            life = 15 if self.thg else 20  # README: 15 by default in 2HG
+        pid = self._new_id()
+        self.players[pid] = {"life": int(life), "counters": {}, "lost": False}
+        label = ("solo", pid) if team is None else ("team", team)
+        self.team_of[pid] = label
+        self.team_players.setdefault(label, []).append(pid)
+        if self.thg and self.team_players[label][0] != pid:
+            # 810 / README: each player's starting life adds to the team's (held by the head)
+            self._head(pid)["life"] += int(life)
+            self.players[pid]["life"] = 0
+        return pid
+
+    # ---- objects -----------------------------------------------------------------------
+    def add_object(self, controller, types=(), zone="battlefield", power=None, toughness=None,
+                   loyalty=None, defense=None, keywords=(), token=False, name=None,
+                   counters=None, caps=None, put_by=None):
+        self._player(controller)
+        types = (types,) if isinstance(types, str) else tuple(types)
+        for t in types:
+            if t not in CARD_TYPES:
+                raise InvalidTypeError(f"unknown card type {t!r}")
+        keywords = (keywords,) if isinstance(keywords, str) else tuple(keywords)
+        for k in keywords:
+            if k not in KEYWORDS:
+                raise InvalidTypeError(f"unknown keyword {k!r}")
+        if zone not in ZONES:
+            raise InvalidZoneError(f"unknown zone {zone!r}")
+        start = {}
+        for kind, n in (counters or {}).items():
+            validate_kind(kind)
+            set_count(start, kind, add_count(start, kind, validate_count(n), "add_object"))
+        cap_map = {}
+        for kind, n in (caps or {}).items():
+            validate_kind(kind)
+            cap_map[kind] = validate_count(n)
+        obj = {
+            "controller": int(controller), "types": frozenset(types), "power": power,
+            "toughness": toughness, "loyalty": loyalty, "defense": defense,
+            "keywords": frozenset(keywords), "token": bool(token), "name": name,
+        }
+        oid = self._enter(obj, zone, start)
+        self.objects[oid]["caps"] = cap_map
+        return oid
+
+    def _enter(self, card, zone, extra_counters):
+        """A new object in ``zone`` with the characteristics of ``card`` (400.7: nothing else
+        is remembered). An object entering the battlefield gets its printed loyalty (306.5b)
+        and defense (310.4b) counters as it enters; ``extra_counters`` are put as well (122.6)."""
+        counters = dict(extra_counters)
+        if zone == "battlefield":
+            if "planeswalker" in card["types"] and card["loyalty"]:
+                set_count(counters, "loyalty", add_count(counters, "loyalty", card["loyalty"], "enter"))
+            if "battle" in card["types"] and card["defense"]:
+                set_count(counters, "defense", add_count(counters, "defense", card["defense"], "enter"))
+        oid = self._new_id()
+        obj = dict(card)
+        obj.update(zone=zone, counters=counters, caps={}, tapped=False, damage=0,
+                   deathtouch_hit=False)
+        self.objects[oid] = obj
+        return oid
+
+    def _change_zone(self, e, to_zone, lki=None):
+        """400.7: the object becomes a new object; 122.2: its counters cease to exist (not
+        removed); 122.4 (README): caps belong to the old object. Returns the new id."""
+        obj = self.objects.pop(e)
+        self.stale.add(e)
+        card = {k: obj[k] for k in ("controller", "types", "power", "toughness", "loyalty",
+                                    "defense", "keywords", "token", "name")}
+        new = self._enter(card, to_zone, {})
+        self.events.append({"type": "zone", "old": e, "new": new, "from": obj["zone"],
+                            "to": to_zone, "counters": dict(obj["counters"] if lki is None else lki)})
+        return new
+
+    def _to_graveyard_from_battlefield(self, e, lki=None):
+        """122.1h: a permanent with a finality counter that would be put into a graveyard from
+        the battlefield is exiled instead."""
+        obj = self.objects[e]
+        to = "exile" if obj["counters"].get("finality", 0) > 0 else "graveyard"
+        return self._change_zone(e, to, lki)
+
+    # ---- counters ----------------------------------------------------------------------
+    def _holder(self, e, kind):
+        """The counters dict that holds ``kind`` for entity ``e`` (in 2HG a player's poison
+        counters are the team's, held by the head: 810.10)."""
+        if e in self.players:
+            if self.thg and kind == "poison":
+                return self._head(e)["counters"]
+            return self.players[e]["counters"]
+        return self.objects[e]["counters"]
+
+    def put_counters(self, e, kind, n=1, by=None):
+        e = self._check_id(e)
+        validate_kind(kind)
+        n = validate_count(n)
+        if self._over():
+            return  # README: finished games are frozen
+        if n == 0:
+            return  # README: putting 0 is not an event (compare 120.8)
+        holder = self._holder(e, kind)
+        # 122.1, 122.6: counters are put on objects in any zone and on players
+        set_count(holder, kind, add_count(holder, kind, n, f"put on {e}"))
+
+    def remove_counters(self, e, kind, n=1):
+        e = self._check_id(e)
+        validate_kind(kind)
+        n = validate_count(n)
+        if self._over():
+            return
+        holder = self._holder(e, kind)
+        # 101.3 (README): removing more than there are removes those there are
+        set_count(holder, kind, holder.get(kind, 0) - min(n, holder.get(kind, 0)))
+
+    def move_counters(self, src, dst, kind, n=1):
+        validate_kind(kind)
+        n = validate_count(n)
+        for x in (src, dst):
+            try:
+                self._check_id(x)
+            except StaleEntityError:
+                pass  # README: an object that has left the battlefield -> nothing happens
+        if self._over():
+            return
+        if src in self.stale or dst in self.stale:
+            return  # 122.5: "if either object is no longer in the correct zone"
+        if src == dst:
+            return  # 122.5: "if the first and second objects are the same object"
+        if any(x not in self.objects or self.objects[x]["zone"] != "battlefield" for x in (src, dst)):
+            return  # 122.5: the correct zone is the battlefield (engine default zone=)
+        s, d = self._holder(src, kind), self._holder(dst, kind)
+        have = s.get(kind, 0)
+        if have == 0 or n == 0:
+            return  # 122.5: "if the first object doesn't have the appropriate kind of counter"
+        moved = min(n, have)  # README / 101.3: moving more than present moves what is there
+        new_dst = add_count(d, kind, moved, f"move to {dst}")
+        set_count(s, kind, have - moved)
+        set_count(d, kind, new_dst)
+
+    def proliferate(self, ids):
+        """701.34a: each chosen permanent or player that has counters gets one more of each kind
+        it has. 701.34b: in 2HG a team gets at most one poison counter."""
+        if isinstance(ids, numbers.Integral) and not isinstance(ids, bool):
+            ids = [ids]
+        chosen = []
+        for e in ids:
+            e = self._check_id(e)
+            if e in self.objects and self.objects[e]["zone"] != "battlefield":
+                # 701.34a: only permanents and players can be chosen
+                raise IllegalActionError(f"{e} is neither a permanent nor a player")
+            if e not in chosen:
+                chosen.append(e)
+        if self._over():
+            return
+        plan = []  # (holder dict, kind)
+        poisoned_teams = set()
+        for e in chosen:
+            if e in self.players:
+                kinds = list(self.players[e]["counters"])
+                if self.thg:
+                    kinds = [k for k in kinds if k != "poison"]
+                    # 810.10d: a player has the kinds of counters the team has
+                    team = self.team_of[e]
+                    if self._head(e)["counters"].get("poison", 0) > 0 and team not in poisoned_teams:
+                        poisoned_teams.add(team)  # 701.34b: only one player of the team
+                        plan.append((self._head(e)["counters"], "poison"))
+                plan += [(self.players[e]["counters"], k) for k in kinds]
+            else:
+                plan += [(self.objects[e]["counters"], k) for k in self.objects[e]["counters"]]
+        for holder, kind in plan:
+            add_count(holder, kind, 1, "proliferate")  # validate everything first (atomic)
+        for holder, kind in plan:
+            holder[kind] += 1
+
+    def set_cap(self, e, kind, n):
+        obj = self._object(e)
+        validate_kind(kind)
+        n = validate_count(n)
+        if self._over():
+            return
+        obj["caps"][kind] = n  # 122.4: "can't have more than N counters of a kind"
+
+    def clear_cap(self, e, kind):
+        obj = self._object(e)
+        validate_kind(kind)
+        if self._over():
+            return
+        obj["caps"].pop(kind, None)
+
+    # ---- zone changes ------------------------------------------------------------------
+    def destroy(self, e):
+        obj = self._permanent(e)  # 701.8a: to destroy a permanent
+        if self._over():
+            return None
+        if self._indestructible(obj):
+            return None  # 702.12b: can't be destroyed (so no destruction for a shield to replace)
+        if obj["counters"].get("shield", 0) > 0:
+            # 122.1c: "If this permanent would be destroyed as the result of an effect,
+            # instead remove a shield counter from it"
+            set_count(obj["counters"], "shield", obj["counters"]["shield"] - 1)
+            return None
+        return self._to_graveyard_from_battlefield(e)  # 701.8a (finality: 122.1h)
+
+    def sacrifice(self, e):
+        self._permanent(e)  # 701.21a: only a permanent can be sacrificed
+        if self._over():
+            return None
+        # 701.21a: sacrificing is not destroying: shield and indestructible don't apply
+        return self._to_graveyard_from_battlefield(e)
+
+    def move_zone(self, e, zone):
+        if zone not in ZONES:
+            raise InvalidZoneError(f"unknown zone {zone!r}")
+        obj = self._object(e)
+        if obj["zone"] == zone:
+            raise IllegalActionError(f"object {e} is already in the {zone}")
+        if self._over():
+            return e
+        if obj["token"] and obj["zone"] != "battlefield":
+            return -1  # 111.8: a token that has left the battlefield stays (no new object)
+        if obj["zone"] == "battlefield" and zone == "graveyard":
+            return self._to_graveyard_from_battlefield(e)  # 122.1h
+        return self._change_zone(e, zone)  # 400.7
+
+    # ---- damage, tapping, life ---------------------------------------------------------
+    def deal_damage(self, target, amount, deathtouch=False, wither=False, infect=False,
+                    unpreventable=False, combat=False):
+        target = self._check_id(target)
+        amount = validate_count(amount)
+        if target in self.objects:
+            obj = self._permanent(target)
+            if not obj["types"] & {"creature", "planeswalker", "battle"}:
+                raise IllegalActionError(f"damage can't be dealt to {target}: not a creature, "
+                                         "planeswalker or battle")
+        if self._over():
+            return
+        if amount == 0:
+            return  # 120.8: a source that would deal 0 damage deals no damage at all
+        if target in self.players:
+            head = self._head(target)
+            if infect:
+                # 120.3b (2HG 810.10: poison counters are shared by the team)
+                set_count(head["counters"], "poison",
+                          add_count(head["counters"], "poison", amount, "infect"))
+            else:
+                head["life"] -= amount  # 120.3a
+            return
+        c = obj["counters"]
+        if c.get("shield", 0) > 0:
+            # 122.1c: prevent that damage and remove a shield counter; README: one damage
+            # event uses one shield counter however much damage (614.5).
+            # 615.12 + ruling 2022-04-29: unpreventable damage is dealt and still uses one.
+            new_shield = c["shield"] - 1
+            if unpreventable:
+                self._damage_results(obj, amount, deathtouch, wither, infect)  # may raise
+            set_count(c, "shield", new_shield)
+            return
+        self._damage_results(obj, amount, deathtouch, wither, infect)
+
+    def _damage_results(self, obj, amount, deathtouch, wither, infect):
+        """120.3c-e, h: the results of damage dealt to a permanent (checked before changing)."""
+        c = obj["counters"]
+        creature = "creature" in obj["types"]
+        if creature and (wither or infect):
+            new_m = add_count(c, "-1/-1", amount, "wither")  # 120.3d
+        elif creature:
+            new_damage = obj["damage"] + amount  # 120.3e
+            if new_damage > MAX_COUNT:
+                raise CountOverflowError(f"marked damage would reach {new_damage}")
+        if creature and (wither or infect):
+            set_count(c, "-1/-1", new_m)
+        elif creature:
+            obj["damage"] = new_damage
+        if creature and deathtouch:
+            obj["deathtouch_hit"] = True  # 702.2b / 704.5h: dealt damage by a deathtouch source
+        if "planeswalker" in obj["types"]:
+            set_count(c, "loyalty", c.get("loyalty", 0) - min(amount, c.get("loyalty", 0)))  # 120.3c
+        if "battle" in obj["types"]:
+            set_count(c, "defense", c.get("defense", 0) - min(amount, c.get("defense", 0)))  # 120.3h
+
+    def tap(self, e):
+        obj = self._permanent(e)
+        if self._over():
+            return
+        obj["tapped"] = True
+
+    def untap(self, e):
+        obj = self._permanent(e)
+        if self._over():
+            return
+        if not obj["tapped"]:
+            return  # 502.3 / rules.md 8.3: an untapped permanent doesn't "become untapped"
+        if obj["counters"].get("stun", 0) > 0:
+            # 122.1d: "If a permanent with a stun counter on it would become untapped,
+            # instead remove a stun counter from it."
+            set_count(obj["counters"], "stun", obj["counters"]["stun"] - 1)
+            return
+        obj["tapped"] = False
+
+    def lose_life(self, p, n):
+        self._player(p)
+        n = validate_count(n)
+        if self._over():
+            return
+        self._head(p)["life"] -= n  # 810.8 (2HG): the team's life total
+
+    def gain_life(self, p, n):
+        self._player(p)
+        n = validate_count(n)
+        if self._over():
+            return
+        self._head(p)["life"] += n
+
+    # ---- state-based actions -----------------------------------------------------------
+    def tick(self):
+        """704.3: check, perform everything together as one event, repeat until a check
+        performs nothing. README: in a game that has ended, SBAs do nothing."""
+        while not self._over():
+            if not self._sba_check():
+                break
+
+    def _sba_check(self):
+        """One check on one snapshot; returns whether any state-based action was performed."""
+        # ---- decide everything on the current (unchanged) state ----
+        losers = set()
+        for pid, pl in self.players.items():
+            if pl["lost"]:
+                continue
+            head = self._head(pid)
+            if self.thg:
+                if head["life"] <= 0:
+                    losers.add(pid)  # 704.6a / 810.8c: a team with 0 or less life loses
+                if head["counters"].get("poison", 0) >= 15:
+                    losers.add(pid)  # 704.6b / 810.8d (704.5c is ignored in 2HG)
+            else:
+                if pl["life"] <= 0:
+                    losers.add(pid)  # 704.5a
+                if pl["counters"].get("poison", 0) >= 10:
+                    losers.add(pid)  # 704.5c
+        cease = []       # 704.5d: tokens in a zone other than the battlefield
+        leave = []       # permanents put into the graveyard (or destroyed) by this check
+        removals = {}    # object id -> {kind: n}
+        for oid, obj in self.objects.items():
+            if obj["zone"] != "battlefield":
+                if obj["token"]:
+                    cease.append(oid)  # 704.5d
+                continue
+            c = obj["counters"]
+            dies = False
+            if "creature" in obj["types"]:
+                t = self.toughness_of(obj)
+                if t <= 0:
+                    dies = True  # 704.5f (indestructible doesn't apply: not destruction)
+                elif not self._indestructible(obj):  # 702.12b
+                    if obj["damage"] > 0 and obj["damage"] >= t:
+                        dies = True  # 704.5g (shield doesn't replace SBAs: README, ruling)
+                    if obj["deathtouch_hit"]:
+                        dies = True  # 704.5h
+            if "planeswalker" in obj["types"] and c.get("loyalty", 0) == 0:
+                dies = True  # 704.5i
+            if "battle" in obj["types"] and c.get("defense", 0) == 0:
+                dies = True  # 704.5v (README: no stack, the exception never applies)
+            if dies:
+                leave.append(oid)
+            rem = {}
+            n = min(c.get("+1/+1", 0), c.get("-1/-1", 0))
+            if n:
+                rem["+1/+1"] = n  # 704.5q / 122.3
+                rem["-1/-1"] = n
+            for kind, cap in obj["caps"].items():
+                if c.get(kind, 0) > cap:
+                    # 704.5r / 122.4; README: removals from caps and annihilation add up
+                    rem[kind] = rem.get(kind, 0) + c[kind] - cap
+            if rem:
+                removals[oid] = rem
+        # "since the last time state-based actions were checked" (704.5h): a new check begins
+        for obj in self.objects.values():
+            obj["deathtouch_hit"] = False
+        performed = bool(losers or cease or leave or removals)
+        # ---- perform everything together (704.3) ----
+        for oid, rem in removals.items():
+            if oid in leave:
+                continue  # README: it leaves; its counters cease to exist (122.2)
+            c = self.objects[oid]["counters"]
+            for kind, n in rem.items():
+                set_count(c, kind, c.get(kind, 0) - min(n, c.get(kind, 0)))  # clamped
+        for oid in leave:
+            # 704.8: the last known information is the state before this check
+            self._to_graveyard_from_battlefield(oid, lki=dict(self.objects[oid]["counters"]))
+        for oid in cease:
+            obj = self.objects.pop(oid)  # 704.5d / 111.7: the token ceases to exist
+            self.stale.add(oid)
+            self.events.append({"type": "cease", "old": oid, "new": None, "from": obj["zone"],
+                                "to": None, "counters": dict(obj["counters"])})
+        for pid in losers:
+            if self.thg:
+                for q in self.team_players[self.team_of[pid]]:
+                    self.players[q]["lost"] = True  # 810: the team loses
+            else:
+                self.players[pid]["lost"] = True
+        if losers:
+            self._decide_result()
+        return performed
+
+    def _decide_result(self):
+        remaining = [p for p, pl in self.players.items() if not pl["lost"]]
+        teams = {self.team_of[p] for p in remaining} if self.thg else set(remaining)
+        if not remaining:
+            self.outcome = "draw"  # 104.4a: all remaining players lost simultaneously
+        elif len(teams) == 1:
+            # 104.2a: a player still in the game wins when all opponents have left
+            self.outcome = remaining[0] if not self.thg else self.team_players[self.team_of[remaining[0]]][0]
+
+    # ---- reads -------------------------------------------------------------------------
+    def keywords_of(self, obj):
+        """Printed keywords and keyword counters (122.1b, 613.1f); a counter of a variant
+        ("hexproof from black") grants that variant."""
+        return set(obj["keywords"]) | {k for k in obj["counters"] if keyword_of(k)}
+
+    def _indestructible(self, obj):
+        """702.12: printed or granted by a keyword counter (122.1b)."""
+        return any(keyword_of(k) == "indestructible" for k in self.keywords_of(obj))
+
+    def power_of(self, obj):
+        if "creature" not in obj["types"]:
+            return None
+        # 122.1a / 613.4c: +X/+Y and -X/-Y counters add to the printed value
+        return (obj["power"] or 0) + sum(pt_of(k)[0] * n for k, n in obj["counters"].items() if pt_of(k))
+
+    def toughness_of(self, obj):
+        if "creature" not in obj["types"]:
+            return None
+        return (obj["toughness"] or 0) + sum(pt_of(k)[1] * n for k, n in obj["counters"].items() if pt_of(k))
+
+    def counters(self, e):
+        e = self._check_id(e)
+        if e in self.players:
+            c = dict(self.players[e]["counters"])
+            if self.thg:  # 810.10a/d: a player's poison counters are the team's
+                set_count(c, "poison", self._head(e)["counters"].get("poison", 0))
+            return c
+        return dict(self.objects[e]["counters"])
+
+    def count(self, e, kind):
+        validate_kind(kind)
+        return self.counters(e).get(kind, 0)
+
+    def _stat_obj(self, e, stat, type_name):
+        """The object, or InvalidTypeError if it has no such characteristic (122.1a: power
+        and toughness are a creature's; 306.5 loyalty a planeswalker's; 310.4 defense a
+        battle's)."""
+        obj = self._object(e)
+        if type_name not in obj["types"] or obj[stat] is None:
+            raise InvalidTypeError(f"entity {e} has no {stat}")
+        return obj
+
+    def power(self, e):
+        return self.power_of(self._stat_obj(e, "power", "creature"))
+
+    def toughness(self, e):
+        return self.toughness_of(self._stat_obj(e, "toughness", "creature"))
+
+    def loyalty(self, e):
+        obj = self._stat_obj(e, "loyalty", "planeswalker")
+        if obj["zone"] == "battlefield":
+            return obj["counters"].get("loyalty", 0)  # 306.5c
+        return obj["loyalty"]  # 209.1: printed loyalty off the battlefield
+
+    def defense(self, e):
+        obj = self._stat_obj(e, "defense", "battle")
+        if obj["zone"] == "battlefield":
+            return obj["counters"].get("defense", 0)  # 310.4c
+        return obj["defense"]  # 310.4a
+
+    def keywords(self, e):
+        return self.keywords_of(self._object(e))
+
+    def zone(self, e):
+        return self._object(e)["zone"]
+
+    def is_tapped(self, e):
+        return self._object(e)["tapped"]
+
+    def damage(self, e):
+        return self._object(e)["damage"]
+
+    def exists(self, e):
+        return e in self.objects or e in self.players
+
+    def life(self, p):
+        self._player(p)
+        return self._head(p)["life"]
+
+    def has_lost(self, p):
+        return self._player(p)["lost"]
+
+    def result(self):
+        return self.outcome
