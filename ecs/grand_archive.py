@@ -102,7 +102,7 @@ class GrandArchive(Ruleset):
         dealt = np.ones(g.size, bool)
         bulwark = s.plane("bulwark")
         if flags["combat"] and bulwark is not None:
-            guarded = bulwark[g, c] > 0
+            guarded = (bulwark[g, c] > 0) & (amount > 0)     # Bulwark 3: non-zero damage only
             world._change("bulwark", g[guarded], c[guarded], -1, "damage")
             dealt = ~guarded | flags["unpreventable"]
         hit = dealt & champion
