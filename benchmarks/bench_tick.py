@@ -20,3 +20,14 @@ def test_engine_tick(benchmark: Any, n: int) -> None:
 @pytest.mark.parametrize("n", SIZES)
 def test_baseline_tick(benchmark: Any, n: int) -> None:
     bench(benchmark, baseline_tick(1, n), ROUNDS[n], f"tick 1x{n}")
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_engine_settled_tick(benchmark: Any, n: int) -> None:
+    """The board a tick left: one check that finds nothing (the cost of checking alone)."""
+    assert bench(benchmark, engine_tick(1, n, settled=True), ROUNDS[n], f"settled 1x{n}") == 0
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_baseline_settled_tick(benchmark: Any, n: int) -> None:
+    bench(benchmark, baseline_tick(1, n, settled=True), ROUNDS[n], f"settled 1x{n}")

@@ -62,8 +62,10 @@ class BoardSpec:
                             for name, arr in vars(self).items()})
 
 
-def make_board(n: int, games: int = 1, seed: int = 0, players: int = 2) -> BoardSpec:
-    """A random board of ``n`` objects in each of ``games`` games, reproducible from ``seed``."""
+def make_board(n: int, games: int = 1, seed: int = 0, players: int = 2,
+               loss_rate: float = 0.03) -> BoardSpec:
+    """A random board of ``n`` objects in each of ``games`` games, reproducible from ``seed``;
+    a player starts at 0 or less life or at 10 poison with probability ``loss_rate``."""
     rng = np.random.default_rng(seed)
     card_type = rng.choice(len(TYPE_NAMES), size=n, p=TYPE_SHARE).astype(np.int8)
     creature = card_type == CREATURE
@@ -83,9 +85,9 @@ def make_board(n: int, games: int = 1, seed: int = 0, players: int = 2) -> Board
     damage = some(0.15, 1, 5, creature)
     cap_plus = np.where(rng.random(n) < 0.015, rng.integers(0, 3, n), -1)
     cap_minus = np.where(rng.random(n) < 0.015, rng.integers(0, 3, n), -1)
-    life = np.where(rng.random((games, players)) < 0.02,
+    life = np.where(rng.random((games, players)) < loss_rate * 2 / 3,
                     rng.integers(-5, 1, (games, players)), rng.integers(1, 21, (games, players)))
-    poison = np.where(rng.random((games, players)) < 0.01,
+    poison = np.where(rng.random((games, players)) < loss_rate / 3,
                       rng.integers(10, 13, (games, players)),
                       np.where(rng.random((games, players)) < 0.2,
                                rng.integers(1, 10, (games, players)), 0))
@@ -157,20 +159,19 @@ def build_engine(spec: BoardSpec, batch: int | None = None, seed: int = 0) -> Bu
 
 # ---- the baseline ----------------------------------------------------------------------
 
-def _baseline_components(spec: BoardSpec, g: int, i: int) -> list[Any]:
-    """The esper components of object ``i`` in game ``g``."""
-    counts = {kind: int(arr[g, i]) for kind, arr in
-              ((nv.PLUS, spec.plus), (nv.MINUS, spec.minus),
-               (nv.LOYALTY, spec.loyalty), (nv.DEFENSE, spec.defense)) if arr[g, i]}
+def _baseline_components(card: tuple[int, ...], state: tuple[int, ...]) -> list[Any]:
+    """The esper components of one object: its card (type, power, toughness, caps) and its
+    state in one game (+1/+1, -1/-1, loyalty, defense, damage, deathtouch)."""
+    t, power, toughness, cap_plus, cap_minus = card
+    plus, minus, loyalty, defense, damage, deathtouch = state
+    counts = {kind: v for kind, v in ((nv.PLUS, plus), (nv.MINUS, minus),
+                                      (nv.LOYALTY, loyalty), (nv.DEFENSE, defense)) if v}
     comps: list[Any] = [nv.Counters(counts)]
-    caps = {kind: int(arr[i]) for kind, arr in
-            ((nv.PLUS, spec.cap_plus), (nv.MINUS, spec.cap_minus)) if arr[i] >= 0}
+    caps = {kind: v for kind, v in ((nv.PLUS, cap_plus), (nv.MINUS, cap_minus)) if v >= 0}
     if caps:
         comps.append(nv.Caps(caps))
-    t = spec.card_type[i]
     if t == CREATURE:
-        comps += [nv.Creature(int(spec.power[i]), int(spec.toughness[i])),
-                  nv.Damage(int(spec.damage[g, i]), bool(spec.deathtouch[g, i]))]
+        comps += [nv.Creature(power, toughness), nv.Damage(damage, deathtouch)]
     elif t == PLANESWALKER:
         comps.append(nv.Planeswalker())
     elif t == BATTLE:
@@ -180,11 +181,16 @@ def _baseline_components(spec: BoardSpec, g: int, i: int) -> list[Any]:
 
 def build_baseline(spec: BoardSpec) -> Built:
     """Load ``spec`` into one naive esper world per game."""
+    cards = list(zip(*(a.tolist() for a in (spec.card_type, spec.power, spec.toughness,
+                                            spec.cap_plus, spec.cap_minus))))
     games, objects, players = [], [], []
     for g in range(spec.games):
         game = nv.NaiveGame()
-        players.append([game.add_player(int(spec.life[g, p]), int(spec.poison[g, p]))
-                        for p in range(spec.players)])
-        objects.append([game.add_object(_baseline_components(spec, g, i)) for i in range(spec.n)])
+        players.append([game.add_player(life, poison) for life, poison in
+                        zip(spec.life[g].tolist(), spec.poison[g].tolist())])
+        states = zip(*(a[g].tolist() for a in (spec.plus, spec.minus, spec.loyalty, spec.defense,
+                                                spec.damage, spec.deathtouch)))
+        objects.append([game.add_object(_baseline_components(card, state))
+                        for card, state in zip(cards, states)])
         games.append(game)
     return Built(nv.NaiveBatch(games), np.array(objects, np.int64), np.array(players, np.int64))

@@ -40,7 +40,10 @@ class Case:
 
 @functools.lru_cache(maxsize=None)
 def board(games: int, n: int) -> BoardSpec:
-    return make_board(n, games=games, seed=SEED + 7919 * games + n)
+    """The board of a measurement. A single game never starts with a losing player: a game
+    that ends on the first check is frozen (README), which would leave later checks out."""
+    return make_board(n, games=games, seed=SEED + 7919 * games + n,
+                      loss_rate=0.0 if games == 1 else 0.03)
 
 
 @functools.lru_cache(maxsize=None)
@@ -79,21 +82,36 @@ def store_nbytes(games: int, n: int) -> int:
 
 
 # ---- ticks -----------------------------------------------------------------------------
-def engine_tick(games: int, n: int) -> Case:
+# A tick on the generated board acts (counters are removed, objects die, the check repeats);
+# a ``settled`` tick runs on the board that tick left, where one check finds nothing to do:
+# the cost of checking alone, the common case in a game loop.
+
+@functools.lru_cache(maxsize=None)
+def _settled_snapshot(games: int, n: int) -> dict[str, Any]:
+    built, snap = engine(games, n)
+    built.world.restore(snap)
+    built.world.tick()
+    built.world.clear_events()
+    return built.world.snapshot()
+
+
+def engine_tick(games: int, n: int, settled: bool = False) -> Case:
     built, snap = engine(games, n)
     w = built.world
+    start = _settled_snapshot(games, n) if settled else snap
 
     def setup() -> None:
-        w.restore(snap)
+        w.restore(start)
         gc.collect()
 
-    return Case(f"engine {games}x{n}", w.tick, setup, objects=games * n)
+    return Case(f"engine {'settled ' if settled else ''}{games}x{n}", w.tick, setup,
+                objects=games * n)
 
 
-def baseline_tick(games: int, n: int, max_games: int | None = None) -> Case:
-    """The baseline's tick on ``board(games, n)``, rebuilt before each run. The baseline
-    runs games one after another, so a big batch may be measured on its first
-    ``max_games`` games (``info["games_run"]``); objects per second are per game played."""
+def baseline_tick(games: int, n: int, max_games: int | None = None, settled: bool = False) -> Case:
+    """The baseline's tick on ``board(games, n)``, rebuilt (and ticked once if ``settled``)
+    before each run. The baseline runs games one after another, so a big batch may be
+    measured on its first ``max_games`` games (``info["games_run"]``)."""
     spec = board(games, n)
     played = games if max_games is None else min(games, max_games)
     if played < games:
@@ -104,9 +122,12 @@ def baseline_tick(games: int, n: int, max_games: int | None = None) -> Case:
         if "built" in state:
             state.pop("built").world.close()
         state["built"] = build_baseline(spec)
+        if settled:
+            state["built"].world.tick()
         gc.collect()
 
-    return Case(f"baseline {games}x{n}", lambda: state["built"].world.tick(), setup,
+    return Case(f"baseline {'settled ' if settled else ''}{games}x{n}",
+                lambda: state["built"].world.tick(), setup,
                 objects=played * n, info={"games_run": played})
 
 

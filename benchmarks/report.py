@@ -34,9 +34,12 @@ GIB = 2**30
 
 
 def measure(case: cases.Case, min_time: float, min_rounds: int = 3, max_rounds: int = 1000) -> float:
-    """Median seconds of ``case.run`` over at least ``min_rounds`` runs and ``min_time``."""
+    """Median seconds of ``case.run``: at least ``min_rounds`` runs, more until the runs
+    add up to ``min_time`` (or setups and runs together to ten times that)."""
     times: list[float] = []
-    while len(times) < min_rounds or (sum(times) < min_time and len(times) < max_rounds):
+    start = time.perf_counter()
+    while len(times) < min_rounds or (sum(times) < min_time and len(times) < max_rounds
+                                      and time.perf_counter() - start < 10 * min_time):
         case.setup()
         t0 = time.perf_counter()
         result = case.run()
@@ -80,17 +83,18 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 
 
 # ---- the measurements ------------------------------------------------------------------
-def tick_rows(shapes: list[tuple[int, int]], min_time: float, baseline_games: int | None
-              ) -> list[dict[str, Any]]:
+def tick_rows(shapes: list[tuple[int, int]], min_time: float, baseline_games: int | None,
+              settled: bool = False) -> list[dict[str, Any]]:
     rows = []
     for games, n in shapes:
-        eng, base = cases.engine_tick(games, n), cases.baseline_tick(games, n, baseline_games)
+        eng = cases.engine_tick(games, n, settled)
+        base = cases.baseline_tick(games, n, baseline_games, settled)
         te, tb = measure(eng, min_time), measure(base, min_time)
         ops_e, ops_b = eng.objects / te, base.objects / tb
         rows.append(dict(games=games, n=n, engine_s=te, engine_ops=ops_e, baseline_s=tb,
                          baseline_ops=ops_b, baseline_games=base.info["games_run"],
                          ratio=ops_e / ops_b))  # = time ratio when both play the same games
-        print(f"  measured {games}x{n}", file=sys.stderr, flush=True)
+        print(f"  measured {eng.name}", file=sys.stderr, flush=True)
     return rows
 
 
@@ -126,6 +130,15 @@ def memory_row(games: int, n: int) -> dict[str, Any]:
 
 
 # ---- output ----------------------------------------------------------------------------
+def tick_table(rows: list[dict[str, Any]]) -> str:
+    return table(["games x objects", "engine / tick", "engine objects/s", "baseline / tick",
+                  "baseline objects/s", "engine/baseline"],
+                 [[f"{r['games']}x{r['n']}", fmt_time(r["engine_s"]), f"{r['engine_ops']:.3g}",
+                   fmt_time(r["baseline_s"]) + ("" if r["baseline_games"] == r["games"]
+                                                else f" ({r['baseline_games']} games)"),
+                   f"{r['baseline_ops']:.3g}", f"{r['ratio']:.3g}x"] for r in rows])
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -138,25 +151,31 @@ def machine() -> str:
             f"NumPy {numpy.__version__}, {datetime.date.today().isoformat()}")
 
 
-def plot(single: list[dict[str, Any]], batch: list[dict[str, Any]], path: Path) -> None:
+def plot(single: list[dict[str, Any]], batch: list[dict[str, Any]], settled: list[dict[str, Any]],
+         path: Path) -> None:
+    """Objects checked per second against objects per tick: single boards left, batches right."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    calm = {(r["games"], r["n"]): r for r in settled}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    for ax, rows, xkey, title in ((axes[0], single, "n", "single board: objects on the board"),
-                                  (axes[1], batch, "total", "batch: games x objects")):
-        x = [r["games"] * r["n"] for r in rows] if xkey == "total" else [r["n"] for r in rows]
-        for key, label, style in (("engine_ops", "engine", "o-"), ("baseline_ops", "naive esper", "s--")):
+    for ax, acting, title in ((axes[0], single, "single board"), (axes[1], batch, "batch (games x objects)")):
+        x = [r["games"] * r["n"] for r in acting]
+        quiet = [calm[(r["games"], r["n"])] for r in acting]
+        for rows, key, label, style in ((acting, "engine_ops", "engine", "o-"),
+                                        (acting, "baseline_ops", "naive esper", "s--"),
+                                        (quiet, "engine_ops", "engine, settled board", "o:"),
+                                        (quiet, "baseline_ops", "naive esper, settled board", "s:")):
             ax.plot(x, [r[key] for r in rows], style, label=label)
-        if xkey == "total":
-            for xi, r in zip(x, rows):
+        if acting is batch:
+            for xi, r in zip(x, acting):
                 ax.annotate(f"{r['games']}x{r['n']}", (xi, r["engine_ops"]), fontsize=8,
                             textcoords="offset points", xytext=(4, 4))
         ax.set(xscale="log", yscale="log", title=title, xlabel="objects per tick")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("objects checked per second")
-    axes[0].legend()
+    axes[0].legend(fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
@@ -180,17 +199,18 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"# SBA throughput, {machine()}\n", flush=True)
     single = tick_rows([(1, n) for n in cases.SIZES], min_time, None)
-    batch = tick_rows(list(cases.BATCHES), min_time, None if args.full_baseline else BASELINE_GAMES)
+    batch_games = None if args.full_baseline else BASELINE_GAMES
+    batch = tick_rows(list(cases.BATCHES), min_time, batch_games)
+    settled = tick_rows([(1, n) for n in cases.SIZES] + list(cases.BATCHES), min_time,
+                        batch_games, settled=True)
     clones = clone_rows(min_time)
     mem = memory_row(4_096, 1_000)
 
-    print(table(["board (games x objects)", "engine / tick", "engine objects/s", "baseline / tick",
-                 "baseline objects/s", "engine/baseline"],
-                [[f"{r['games']}x{r['n']}", fmt_time(r["engine_s"]), f"{r['engine_ops']:.3g}",
-                  fmt_time(r["baseline_s"]) + ("" if r["baseline_games"] == r["games"]
-                                               else f" ({r['baseline_games']} games)"),
-                  f"{r['baseline_ops']:.3g}", f"{r['ratio']:.3g}x"] for r in single + batch]))
-    print()
+    for title, rows in (("one tick on the generated board (state-based actions act)", single + batch),
+                        ("one tick on the board that tick left (one check, nothing to do)", settled)):
+        print(title + ":")
+        print(tick_table(rows))
+        print()
     clone_table = []
     for r in clones:
         shape = f"{r['games']}x{r['n']}"
@@ -224,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print("targets (issue #5):")
     print("\n".join(t.line() for t in targets))
-    plot(single, batch, args.plot)
+    plot(single, batch, settled, args.plot)
     print(f"\nplot written to {args.plot}")
     return 0
 
