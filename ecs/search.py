@@ -202,7 +202,7 @@ class SearchActions:
         tmp = f"{path}.tmp-{os.getpid()}"
         try:
             with open(tmp, "wb") as fh:
-                np.savez(fh, **arrays)
+                np.savez(fh, **arrays)  # type: ignore[arg-type]
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
@@ -286,7 +286,7 @@ class SearchActions:
         return out, names
 
     def _feature(self: "World", name: str, take: Any, cc: np.ndarray,
-                 zone: np.ndarray) -> np.ndarray:
+                 zone: np.ndarray) -> Any:
         """One feature of columns ``cc``, broadcastable to (B, m); ``take`` gathers the
         columns of a (B, C) array (masking by presence is the caller's)."""
         s = self.store
