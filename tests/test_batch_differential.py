@@ -198,6 +198,16 @@ class Harness:
             else:
                 assert self.batch.is_tapped(b)[g] == w.is_tapped(s)
                 assert self.batch.damage(b)[g] == w.damage(s)
+                for stat in ("power", "toughness", "loyalty", "defense"):
+                    try:
+                        single = getattr(w, stat)(s)
+                    except CounterError as exc:
+                        single = type(exc)
+                    try:
+                        batch = getattr(self.batch, stat)(b)[g]
+                    except CounterError as exc:
+                        batch = type(exc)
+                    assert batch == single, f"{stat} of logical object {x} in game {g}"
 
     def check_derived(self, g: int, tmp: str) -> None:
         """select([g]), fork(g, 2) and a save/load round trip of the batch still read like
