@@ -147,8 +147,9 @@ def machine() -> str:
     except (OSError, StopIteration):
         pass
     import numpy
+    load = ", load average {:.1f} at start".format(os.getloadavg()[0]) if hasattr(os, "getloadavg") else ""
     return (f"{cpu}, {os.cpu_count()} cores (pinned to one), Python {platform.python_version()}, "
-            f"NumPy {numpy.__version__}, {datetime.date.today().isoformat()}")
+            f"NumPy {numpy.__version__}, {datetime.date.today().isoformat()}{load}")
 
 
 def plot(single: list[dict[str, Any]], batch: list[dict[str, Any]], settled: list[dict[str, Any]],
