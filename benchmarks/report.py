@@ -161,19 +161,25 @@ def plot(single: list[dict[str, Any]], batch: list[dict[str, Any]], settled: lis
 
     calm = {(r["games"], r["n"]): r for r in settled}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    for ax, acting, title in ((axes[0], single, "single board"), (axes[1], batch, "batch (games x objects)")):
-        x = [r["games"] * r["n"] for r in acting]
+    panels = ((axes[0], single, "n", "single board", "objects on the board"),
+              (axes[1], batch, "games", "batch", "games in the batch (x objects per game)"))
+    for ax, acting, xkey, title, xlabel in panels:
+        acting = sorted(acting, key=lambda r: r[xkey])
+        x = [r[xkey] for r in acting]
         quiet = [calm[(r["games"], r["n"])] for r in acting]
         for rows, key, label, style in ((acting, "engine_ops", "engine", "o-"),
                                         (acting, "baseline_ops", "naive esper", "s--"),
                                         (quiet, "engine_ops", "engine, settled board", "o:"),
                                         (quiet, "baseline_ops", "naive esper, settled board", "s:")):
             ax.plot(x, [r[key] for r in rows], style, label=label)
-        if acting is batch:
+        if xkey == "games":
+            ax.axhline(1e8, color="grey", lw=0.8, ls="--")
+            ax.annotate("target (issue #5)", (x[0], 1e8), fontsize=8, color="grey",
+                        textcoords="offset points", xytext=(0, -11))
             for xi, r in zip(x, acting):
                 ax.annotate(f"{r['games']}x{r['n']}", (xi, r["engine_ops"]), fontsize=8,
                             textcoords="offset points", xytext=(4, 4))
-        ax.set(xscale="log", yscale="log", title=title, xlabel="objects per tick")
+        ax.set(xscale="log", yscale="log", title=title, xlabel=xlabel)
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("objects checked per second")
     axes[0].legend(fontsize=8)
