@@ -56,9 +56,9 @@ class BoardSpec:
     def players(self) -> int:
         return self.life.shape[1]
 
-    def game(self, g: int) -> "BoardSpec":
-        """The board of game ``g`` alone (a spec with one game)."""
-        return BoardSpec(**{name: (arr if arr.ndim == 1 else arr[g : g + 1])
+    def select(self, games: slice) -> "BoardSpec":
+        """The boards of some of the games (the cards, (n,) arrays, are shared by all)."""
+        return BoardSpec(**{name: (arr if arr.ndim == 1 else arr[games])
                             for name, arr in vars(self).items()})
 
 
@@ -171,7 +171,7 @@ def _baseline_components(card: tuple[int, ...], state: tuple[int, ...]) -> list[
     if caps:
         comps.append(nv.Caps(caps))
     if t == CREATURE:
-        comps += [nv.Creature(power, toughness), nv.Damage(damage, deathtouch)]
+        comps += [nv.Creature(power, toughness), nv.Damage(damage, bool(deathtouch))]
     elif t == PLANESWALKER:
         comps.append(nv.Planeswalker())
     elif t == BATTLE:

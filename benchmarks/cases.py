@@ -115,7 +115,7 @@ def baseline_tick(games: int, n: int, max_games: int | None = None, settled: boo
     spec = board(games, n)
     played = games if max_games is None else min(games, max_games)
     if played < games:
-        spec = BoardSpec(**{k: (a if a.ndim == 1 else a[:played]) for k, a in vars(spec).items()})
+        spec = spec.select(slice(0, played))
     state: dict[str, Built] = {}
 
     def setup() -> None:

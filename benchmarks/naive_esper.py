@@ -174,7 +174,8 @@ class Perform(esper.Processor):
 
 def to_graveyard(ent: int) -> int:
     """Put a permanent into its owner's graveyard: a new object, without counters (400.7)."""
-    card = [c for c in esper.components_for_entity(ent) if type(c) in CHARACTERISTICS]
+    comps: tuple[Any, ...] = esper.components_for_entity(ent)
+    card = [c for c in comps if type(c) in CHARACTERISTICS]
     esper.delete_entity(ent, immediate=True)
     return esper.create_entity(Zone(GRAVEYARD), Counters(), *card)
 

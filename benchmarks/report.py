@@ -42,9 +42,9 @@ def measure(case: cases.Case, min_time: float, min_rounds: int = 3, max_rounds: 
                                       and time.perf_counter() - start < 10 * min_time):
         case.setup()
         t0 = time.perf_counter()
-        result = case.run()
+        made = [case.run()]
         t1 = time.perf_counter()
-        del result  # freeing what the run made (a clone) is not part of it
+        made.clear()  # freeing what the run made (a clone) is not part of it
         case.teardown()
         times.append(t1 - t0)
     return statistics.median(times)

@@ -34,11 +34,11 @@ def engine_state(built: Built) -> list[GameState]:
     for p in built.players.tolist():
         for g, lost in enumerate(np.atleast_1d(w.has_lost(p))):
             games[g]["lost"].append(bool(lost))
-    for zone in ("battlefield", "graveyard"):
-        _, mask = w.object_mask(zone)
+    for name in ("battlefield", "graveyard"):
+        _, mask = w.object_mask(name)
         for g, size in enumerate(mask.sum(axis=1)):
             if size:
-                games[g]["sizes"][zone] = int(size)
+                games[g]["sizes"][name] = int(size)
     return games
 
 
