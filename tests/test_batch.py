@@ -301,3 +301,83 @@ def test_add_object_takes_per_game_counters_and_caps(batch):
     with pytest.raises(InvalidCountError):
         w.add_objects(2, p, {"artifact"}, counters={"charge": np.array([1, 2, 3, 4])})
     assert state(w) == before
+
+
+def test_a_game_that_ends_mid_tick_is_frozen_for_the_later_checks():
+    """Check 1 ends game 0 (its player is at 0 life) and removes a +1/+1 counter over its
+    cap (704.5r), which leaves a 0/0 creature: check 2 would put it into the graveyard
+    (704.5f), but game 0 has ended by then; game 1 carries on."""
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    body = w.add_object(q, {"creature"}, power=0, toughness=0, counters={"+1/+1": 1},
+                        caps={"+1/+1": 0})
+    w.lose_life(p, 20, games=0)
+    w.tick()
+    assert w.result().tolist() == [q, ONGOING]
+    assert w.zone(body).tolist() == ["battlefield", "none"]
+    assert w.count(body, "+1/+1").tolist() == [0, 0]
+
+
+def test_state_based_actions_do_nothing_in_a_finished_game():
+    """White-box: write into a finished game every state the systems act on (lethal damage,
+    0 toughness, 0 loyalty and defense, a counter pair, a count over its cap, a token in a
+    graveyard, a player at 0 life and with 10 poison): no check acts there."""
+    w = World(batch=2, seed=0)
+    p, q, r = w.add_player(), w.add_player(), w.add_player()
+    w.lose_life(p, 20, games=0)
+    w.lose_life(q, 20, games=0)
+    w.tick()
+    assert w.result().tolist() == [r, ONGOING]
+    bear = w.add_object(r, {"creature"}, power=2, toughness=2, counters={"+1/+1": 1, "-1/-1": 1},
+                        caps={"+1/+1": 0}, games=[1])
+    walker = w.add_object(r, {"planeswalker"}, loyalty=1, games=[1])
+    battle = w.add_object(r, {"battle"}, defense=1, games=[1])
+    zero = w.add_object(r, {"creature"}, power=0, toughness=0, games=[1], counters={"+0/+1": 1})
+    token = w.add_object(r, {"creature"}, power=1, toughness=1, token=True, games=[1])
+    s = w.store
+    cols = {e: int(s.columns(np.array([e]))[0]) for e in (bear, walker, battle, zero, token)}
+    for e, c in cols.items():                     # copy game 1's objects into finished game 0
+        s.a["zone"][0, c] = s.a["zone"][1, c]
+        s.counts[:, 0, c] = s.counts[:, 1, c]
+    s.a["zone"][0, cols[token]] = 4               # a token in the graveyard (704.5d)
+    s.a["damage"][0, cols[bear]] = 5              # lethal damage (704.5g)
+    s.counts[s.kind_index["loyalty"], 0, cols[walker]] = 0     # 704.5i
+    s.counts[s.kind_index["defense"], 0, cols[battle]] = 0     # 704.5v
+    s.counts[s.kind_index["+0/+1"], 0, cols[zero]] = 0         # 0 toughness (704.5f)
+    s.a["life"][0, 2] = 0                                      # 704.5a
+    s.counts[s.kind_id("poison", create=True), 0, s.a["player_col"][2]] = 10   # 704.5c
+    s.a["cap_val"][0] = s.a["cap_val"][1]
+    before = state(w)
+    rows = w.log.rows
+    w.tick()
+    after = state(w)
+    for key in ("zone", "damage", "life", "lost", "winner"):
+        assert np.array_equal(np.asarray(after[key])[0], np.asarray(before[key])[0]), key
+    assert np.array_equal(np.asarray(after["counts"])[:, 0], np.asarray(before["counts"])[:, 0])
+    assert all(e.game == 1 for e in w.events()[rows:] if hasattr(e, "game"))
+
+
+def test_replacement_effects_are_decided_per_game():
+    """Stun (122.1d), shield (122.1c), indestructible counters (702.12b) and finality
+    (122.1h) on the same object in different games: each game follows its own counters."""
+    w = World(batch=5, seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.put_counters(bear, "stun", np.array([0, 1, 2, 0, 0]))
+    w.tap(bear, games=[0, 1, 2, 3])
+    w.untap(bear)
+    assert w.is_tapped(bear).tolist() == [False, True, True, False, False]
+    assert w.count(bear, "stun").tolist() == [0, 0, 1, 0, 0]
+    w.put_counters(bear, "shield", 1, games=[1])
+    w.put_counters(bear, "indestructible", 1, games=[2])
+    w.put_counters(bear, "finality", 1, games=[3])
+    w.destroy(bear)
+    assert w.zone(bear).tolist() == ["none", "battlefield", "battlefield", "none", "none"]
+    assert w.count(bear, "shield").tolist() == [0, 0, 0, 0, 0]
+    moved = {e.game: e.to_zone for e in w.events() if isinstance(e, ZoneChanged)}
+    assert moved == {0: "graveyard", 3: "exile", 4: "graveyard"}
+    w.put_counters(bear, "shield", 1, games=[1])
+    w.deal_damage(bear, 5, games=[1, 2])
+    assert w.damage(bear).tolist() == [0, 0, 5, 0, 0]
+    w.tick()
+    assert w.zone(bear).tolist() == ["none", "battlefield", "battlefield", "none", "none"]

@@ -34,7 +34,7 @@ import numpy as np
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from ecs import CounterChanged, CounterError, GameEnded, PlayerLost, World, ZoneChanged
+from ecs import CounterChanged, CounterError, GameEnded, PlayerLost, World, ZoneChanged, zones
 
 KINDS = ["+1/+1", "-1/-1", "shield", "stun", "finality", "indestructible", "charge", "loyalty",
          "defense", "poison", "flying", "deathtouch"]
@@ -82,6 +82,9 @@ class Harness:
         self.known: list[list[int]] = [[] for _ in range(batch)]      # logicals of each game
         self.n_logical = 0
         self.log: list[str] = []
+        # Swarm testing: an example may use a few kinds and actions only (see swarm()),
+        # so rare interactions (stun and untap, caps and proliferate) come up often.
+        self.kinds, self.actions = KINDS, ACTIONS
         for _ in range(N_PLAYERS):
             self.create(lambda w, games: w.add_player(), range(batch), batch_games=None)
         for i in specs:
@@ -281,12 +284,21 @@ def _games(data, h: Harness):
 
 
 def _pick(data, h: Harness, games: list[int], m: int = 1, players: bool = False):
-    """Per game, ``m`` logical targets known in that game: (batch (G, m), single {g: [ids]})."""
+    """Per game, ``m`` logical targets known in that game: (batch (G, m), single {g: [ids]}).
+    Objects are mostly drawn among the permanents of that game (one bad target in any game
+    makes the whole batch action fail), sometimes among every object ever known there."""
     b = np.zeros((len(games), m), np.int64)
     s = {}
     for r, g in enumerate(games):
         pool = h.players() if players else h.known[g]
-        xs = [pool[data.draw(st.integers(0, 10**6), label="target") % len(pool)] for _ in range(m)]
+        if not players and data.draw(st.integers(0, 9), label="permanent") > 1:
+            col = h.batch.store.col_of_id
+            on_bf = [x for x in pool if col[h.bid[g][x]] >= 0
+                     and h.batch.store.a["zone"][g, col[h.bid[g][x]]] == zones.BATTLEFIELD]
+            pool = on_bf or pool
+        # Half of the time the first eligible object: actions then pile up on one object.
+        xs = [pool[0] if data.draw(st.booleans(), label="focus") else
+              pool[data.draw(st.integers(0, 10**6), label="target") % len(pool)] for _ in range(m)]
         b[r] = [h.bid[g][x] for x in xs]
         s[g] = [h.sid[g][x] for x in xs]
     return b, s
@@ -298,15 +310,25 @@ def _amounts(data, games: list[int], m: int = 1, hi: int = 4):
     return a
 
 
+def swarm(data, h: Harness) -> None:
+    """Half of the examples draw from a few counter kinds and actions only."""
+    if data.draw(st.booleans(), label="swarm"):
+        h.kinds = data.draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=4, unique=True),
+                            label="kinds")
+        h.actions = data.draw(st.lists(st.sampled_from(sorted(set(ACTIONS))), min_size=2,
+                                       max_size=6, unique=True), label="actions") + ["tick"]
+        h.log.append(f"# swarm: kinds {h.kinds}, actions {h.actions}")
+
+
 def step(data, h: Harness) -> None:
-    action = data.draw(st.sampled_from(ACTIONS), label="action")
+    action = data.draw(st.sampled_from(h.actions), label="action")
     games, sel = _games(data, h)
     bw = h.batch
     one = lambda ids: ids[0] if len(ids) == 1 else ids          # noqa: E731
     amt = lambda row: int(row[0]) if row.size == 1 else row.tolist()  # noqa: E731
 
     if action in ("put", "remove", "set_cap"):
-        kind = data.draw(st.sampled_from(KINDS), label="kind")
+        kind = data.draw(st.sampled_from(h.kinds), label="kind")
         m = data.draw(st.integers(1, 2), label="m") if action == "put" else 1
         t, st_ids = _pick(data, h, sel, m)
         a = _amounts(data, sel, m)
@@ -355,7 +377,7 @@ def step(data, h: Harness) -> None:
         h.run(lambda: bw.move_zone(t, zone, games=games),
               {g: (lambda g=g: h.singles[g].move_zone(st_ids[g][0], zone)) for g in sel})
     elif action == "move_counters":
-        kind = data.draw(st.sampled_from(KINDS), label="kind")
+        kind = data.draw(st.sampled_from(h.kinds), label="kind")
         src, s_src = _pick(data, h, sel, 1)
         dst, s_dst = _pick(data, h, sel, 1)
         a = _amounts(data, sel, 1)
@@ -400,6 +422,7 @@ _EXAMPLES = min(_EXAMPLES, 60) if _EXAMPLES <= 150 else _EXAMPLES
        specs=st.lists(st.integers(0, len(OBJECT_SPECS) - 1), min_size=2, max_size=5))
 def test_a_batch_equals_independent_single_games(data, batch, specs):
     h = Harness(batch, specs)
+    swarm(data, h)
     h.check_state()
     n = data.draw(st.integers(1, 25), label="actions")
     try:
