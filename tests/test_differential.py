@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import given, note
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 try:
@@ -452,8 +452,16 @@ class Harness:
 
 
 # ---------------------------------------------------------------------------------------
-# Property tests
+# Property tests. The "ci" profile keeps max_examples at 150 for every hypothesis test of the
+# suite; these four run 350 each there (about a minute in all on the 2-core machine), and
+# what the profile says under "thorough" and "dev".
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+EXAMPLES = 350 if PROFILE == "ci" else settings.default.max_examples
+examples = settings(max_examples=EXAMPLES)
+
+
 @needs_engine
+@examples
 @given(st.data())
 def test_two_player_games_match_reference(data):
     """Random two-player games: 122.1a-h (P/T, keyword, shield, stun, finality counters),
@@ -466,6 +474,7 @@ def test_two_player_games_match_reference(data):
 
 
 @needs_engine
+@examples
 @given(st.data())
 def test_three_player_games_match_reference(data):
     """Three players: a player who loses leaves the others playing (104.2a), simultaneous
@@ -474,6 +483,7 @@ def test_three_player_games_match_reference(data):
 
 
 @needs_engine
+@examples
 @given(st.data())
 def test_two_headed_giant_games_match_reference(data):
     """Two-Headed Giant (810): shared team life and poison (810.10, README), team loss at
@@ -483,6 +493,7 @@ def test_two_headed_giant_games_match_reference(data):
 
 
 @needs_engine
+@examples
 @given(st.data())
 def test_rejected_actions_change_nothing(data):
     """README "Bad input raises a subclass of ecs.CounterError ... and changes nothing":
