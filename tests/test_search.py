@@ -637,9 +637,9 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 try:
-    from test_batch_differential import OBJECT_SPECS, Harness, step
+    from test_batch_differential import OBJECT_SPECS, Draw, Harness, step
 except ImportError:  # pragma: no cover - imported as a package
-    from tests.test_batch_differential import OBJECT_SPECS, Harness, step
+    from tests.test_batch_differential import OBJECT_SPECS, Draw, Harness, step
 
 _EXAMPLES = settings.default.max_examples
 _EXAMPLES = min(_EXAMPLES, 30) if _EXAMPLES <= 150 else _EXAMPLES
@@ -650,13 +650,14 @@ _EXAMPLES = min(_EXAMPLES, 30) if _EXAMPLES <= 150 else _EXAMPLES
        specs=st.lists(st.integers(0, len(OBJECT_SPECS) - 1), min_size=1, max_size=4))
 def test_restore_after_any_sequence_of_actions_is_exact(data, batch, specs):
     h = Harness(batch, specs)
+    d = Draw(data)
     for _ in range(data.draw(st.integers(0, 8), label="before")):
-        step(data, h)
+        step(d, h)
     w = h.batch
     snap, before = w.snapshot(), full_state(w)
     clone = w.clone()
     for _ in range(data.draw(st.integers(1, 12), label="after")):
-        step(data, h)
+        step(d, h)
     if data.draw(st.booleans(), label="draw"):
         w.rng.random(3)
     if data.draw(st.booleans(), label="spawn"):
