@@ -476,7 +476,7 @@ def test_a_batch_equals_independent_single_games(data, batch, specs):
     run_sequence(Draw(data), batch, specs, data.draw(st.integers(6, 25), label="actions"))
 
 
-@settings(max_examples=max(_EXAMPLES // 5, 5))
+@settings(max_examples=max(_EXAMPLES // 2, 5))
 @given(seed=st.integers(0, 2**63 - 1), batch=st.integers(2, 4),
        specs=st.lists(st.integers(0, len(OBJECT_SPECS) - 1), min_size=3, max_size=6))
 def test_long_uniform_runs_of_a_batch_equal_single_games(seed, batch, specs):
