@@ -242,14 +242,17 @@ class SearchActions:
           ``tapped``, ``token``, ``controller`` (player index), ``damage``;
         * ``power``, ``toughness`` (printed plus counters, 122.1a; 0 without a printed
           value), ``loyalty``, ``defense`` (counters on the battlefield, printed elsewhere);
-        * ``life``, ``lost`` (players: their own, or their team's in Two-Headed Giant);
+        * ``life`` (of a player; its team's in Two-Headed Giant), ``lost``;
         * ``counter:<kind>`` (count; 0 for kinds never used), ``type:<type>``,
           ``keyword:<keyword>`` (printed or from a keyword counter, 122.1b).
 
         The work is vectorized over games and objects (a loop over features only)."""
         s = self.store
         B = self.batch
-        out_dtype = np.dtype(dtype)
+        try:
+            out_dtype = np.dtype(dtype)
+        except TypeError:
+            raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}") from None
         if out_dtype not in (np.dtype(np.float32), np.dtype(np.int32)):
             raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}")
         arr = np.asarray(ids)
