@@ -1,7 +1,7 @@
 """Results of damage in the MTG rules (CR 120.3), with shield counters (122.1c).
 
 Rows are distinct (game, column) targets already validated as present; each row is one
-damage event of ``amount`` > 0 from one source with the given abilities.
+damage event of ``amount`` >= 0 from one source with the given abilities.
 """
 from __future__ import annotations
 
@@ -27,26 +27,33 @@ def deal_damage(world: "World", g: np.ndarray, c: np.ndarray, amount: np.ndarray
     world._require(player | (permanent & (creature | walker | battle)), g, c,
                    "can't be dealt damage: only players, creatures, planeswalkers and battles "
                    "on the battlefield can (CR 120.3)")
+    dealt = amount > 0                             # 120.8: 0 damage is not dealt (nor prevented)
+    if not dealt.all():
+        g, c, amount = g[dealt], c[dealt], amount[dealt]
+        player, creature, walker = player[dealt], creature[dealt], walker[dealt]
+        battle, permanent = battle[dealt], permanent[dealt]
+    # 122.1c: one prevention effect, however many shield counters; one counter per event.
+    shield = s.plane("shield")
+    shielded = permanent & (shield[g, c] > 0 if shield is not None else False)
+    dealt = ~shielded | flags["unpreventable"]     # 615.12, shield ruling 2022-04-29
+    hit = dealt & permanent & creature
+
+    # Validate what is actually dealt before anything changes (prevented damage puts nothing).
     counters_kind = "-1/-1" if (flags["wither"] or flags["infect"]) else None
-    if counters_kind:   # validate before anything changes
-        world._check_room(counters_kind, g[creature & permanent], c[creature & permanent],
-                          amount[creature & permanent])
+    if counters_kind:
+        world._check_room(counters_kind, g[hit], c[hit], amount[hit])
+    else:
+        world._check_marked_damage(g[hit], c[hit], amount[hit])
     poison_cols = world._holder("poison", c[player])
     if flags["infect"]:
         world._check_room("poison", g[player], poison_cols, amount[player])
     world.log.next_step()
 
-    # 122.1c: one prevention effect, however many shield counters; one counter per event.
-    shield = s.plane("shield")
-    shielded = permanent & (shield[g, c] > 0 if shield is not None else False)
     world._change("shield", g[shielded], c[shielded], -1, "shield")
-    dealt = ~shielded | flags["unpreventable"]     # 615.12, shield ruling 2022-04-29
-
-    hit = dealt & permanent & creature
     if counters_kind:                              # 120.3d
         world._put(counters_kind, g[hit], c[hit], amount[hit], "damage")
     else:                                          # 120.3e
-        np.add.at(s.a["damage"], (g[hit], c[hit]), amount[hit])
+        s.a["damage"][g[hit], c[hit]] += amount[hit].astype(np.int32)   # rows are distinct
     if flags["deathtouch"]:                        # 702.2b, checked by 704.5h
         s.a["deathtouch_hit"][g[hit], c[hit]] = True
     for kind, is_t in (("loyalty", walker), ("defense", battle)):   # 120.3c, 120.3h

@@ -97,18 +97,20 @@ class GrandArchive(Ruleset):
         world._require((champion | ally) & world._on_battlefield(g, c), g, c,
                        "can't be dealt damage: only units (champions and allies) on the field "
                        "can (GA Damage 4-5, Unit 1)")
-        world._check_room("damage", g[champion], c[champion], amount[champion])
-        world.log.next_step()
-        dealt = np.ones(g.size, bool)
+        dealt = amount > 0                         # GA Damage: 0 damage is not dealt
         bulwark = s.plane("bulwark")
+        guarded = np.zeros(g.size, bool)
         if flags["combat"] and bulwark is not None:
-            guarded = (bulwark[g, c] > 0) & (amount > 0)     # Bulwark 3: non-zero damage only
-            world._change("bulwark", g[guarded], c[guarded], -1, "damage")
-            dealt = ~guarded | flags["unpreventable"]
-        hit = dealt & champion
-        world._put("damage", g[hit], c[hit], amount[hit], "damage")
-        hit = dealt & ally & ~champion
-        np.add.at(s.a["damage"], (g[hit], c[hit]), amount[hit])
+            guarded = (bulwark[g, c] > 0) & dealt   # Bulwark 3: non-zero damage only
+            dealt &= ~guarded | flags["unpreventable"]
+        # Validate what is actually dealt before anything changes (prevented damage puts nothing).
+        champ, ally_hit = dealt & champion, dealt & ally & ~champion
+        world._check_room("damage", g[champ], c[champ], amount[champ])
+        world._check_marked_damage(g[ally_hit], c[ally_hit], amount[ally_hit])
+        world.log.next_step()
+        world._change("bulwark", g[guarded], c[guarded], -1, "damage")
+        world._put("damage", g[champ], c[champ], amount[champ], "damage")
+        s.a["damage"][g[ally_hit], c[ally_hit]] += amount[ally_hit].astype(np.int32)  # rows distinct
 
     def has_stat(self, world: "World", col: int, stat: str) -> bool:
         """A stat exists where it is printed, whatever the counters (Buff 2, Debuff 2)."""

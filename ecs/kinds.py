@@ -12,7 +12,8 @@ from .errors import InvalidKindError
 
 MAX_KIND_LENGTH: Final = 40
 _WORDS = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*")
-_PT = re.compile(r"([+-])(\d{1,3})/([+-])(\d{1,3})")
+# CR 122.1a names +X/+Y and -X/-Y counters only: both signs agree (the backreference).
+_PT = re.compile(r"([+-])(\d{1,3})/(\1)(\d{1,3})")
 
 #: CR 122.1b: the keywords a keyword counter can be (variants start with one of these).
 KEYWORDS: Final = (

@@ -290,13 +290,23 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     def _check_room(self, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
         s = self.store
         k = s.kind_index.get(kind)
-        have = s.counts[k, g, c].astype(np.int64) if k is not None else 0
+        have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
+        self._check_total(have, amount, g, c, f"{kind!r} counters")
+
+    def _check_marked_damage(self, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
+        """Marked damage is int32 like counts: passing MAX_COUNT raises, it never wraps."""
+        have = self.store.a["damage"][g, c].astype(np.int64)
+        self._check_total(have, amount, g, c, "damage")
+
+    def _check_total(self, have: np.ndarray | np.int64, amount: np.ndarray, g: np.ndarray,
+                     c: np.ndarray, what: str) -> None:
         over = have + amount > MAX_COUNT
         if np.any(over):
             i = int(np.flatnonzero(np.broadcast_to(over, g.shape))[0])
             raise CountOverflowError(
-                f"putting {int(np.broadcast_to(amount, g.shape)[i])} {kind!r} counters on entity "
-                f"{int(s.a['entity_id'][c[i]])} in game {int(g[i])} would pass {MAX_COUNT}")
+                f"putting {int(np.broadcast_to(amount, g.shape)[i])} {what} on entity "
+                f"{int(self.store.a['entity_id'][c[i]])} in game {int(g[i])} would pass "
+                f"{MAX_COUNT}")
 
     def _put(self, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
              cause: str, by: Any = -1) -> None:
@@ -504,13 +514,11 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                     wither: bool = False, infect: bool = False, unpreventable: bool = False,
                     combat: bool = False, games: Any = None) -> None:
         """Deal damage from one source with the given abilities to each target, all at once
-        (CR 120.3); 0 damage is not dealt (120.8). Several rows naming one target are one
-        damage event to it."""
+        (CR 120.3); 0 damage is not dealt (120.8), but its targets are still checked. Several
+        rows naming one target are one damage event to it."""
         g, c, single = self._targets(target, games)
         a = self._amounts(amount, target, games, single, lambda: f"damage to entity {target}")
         g, c, a = self._sum_rows(g, c, a)
-        dealt = a > 0
-        g, c, a = g[dealt], c[dealt], a[dealt]
         flags = dict(deathtouch=deathtouch, wither=wither, infect=infect,
                      unpreventable=unpreventable, combat=combat)
         self.ruleset.deal_damage(self, g, c, a, flags)

@@ -129,10 +129,10 @@ class Game:
 
     # ---- GA actions ----------------------------------------------------------------------
     def deal_damage(self, c: Card, n: int, combat: bool, unpreventable: bool) -> None:
-        if n == 0:
-            return
         if not (c.zone == "battlefield" and any(c.has(t) for t in UNITS)):
             raise ModelError("IllegalActionError", "not a unit on the field")
+        if n == 0:                                             # checked target, dealt nothing
+            return
         if combat and c.count("bulwark"):
             c.add("bulwark", -1)                               # Bulwark 2-4
             if not unpreventable:

@@ -12,7 +12,7 @@ def test_accepted(kind):
 
 
 @pytest.mark.parametrize("kind", ["", "Charge", " charge", "charge ", "a  b", "1/1", "+1/1",
-                                  "x" * 41, "ch@rge", None, 3, b"charge"])
+                                  "x" * 41, "ch@rge", "+1/-1", "-1/+1", None, 3, b"charge"])
 def test_rejected(kind):
     with pytest.raises(InvalidKindError, match="kind"):
         validate_kind(kind)
@@ -20,7 +20,7 @@ def test_rejected(kind):
 
 def test_122_1a_pt_modifiers():
     assert pt_modifier("+1/+1") == (1, 1) and pt_modifier("-2/-0") == (-2, 0)
-    assert pt_modifier("+1/-1") == (1, -1) and pt_modifier("charge") is None
+    assert pt_modifier("+0/+3") == (0, 3) and pt_modifier("charge") is None
 
 
 def test_122_1b_keywords_and_variants():
