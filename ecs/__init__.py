@@ -11,15 +11,18 @@
 {'+1/+1': 1}
 """
 from .errors import (CounterError, CountOverflowError, GameOverError, IllegalActionError,
-                     InvalidCountError, InvalidGameError, InvalidKindError, InvalidTypeError,
-                     InvalidZoneError, SBALoopError, SnapshotError, StaleEntityError,
-                     UnknownEntityError)
+                     InsufficientReserveError, InvalidCountError, InvalidGameError,
+                     InvalidKindError, InvalidPhaseError, InvalidTypeError, InvalidZoneError,
+                     SBALoopError, SnapshotError, StaleEntityError, UnknownEntityError,
+                     UnpayableCostError)
 from .events import CounterChanged, Event, GameEnded, PlayerLost, ZoneChanged, crossed
 from .world import DRAW, ONGOING, World
 
 __all__ = [
     "DRAW", "ONGOING", "CounterChanged", "CounterError", "CountOverflowError", "Event",
-    "GameEnded", "GameOverError", "IllegalActionError", "InvalidCountError", "InvalidGameError",
-    "InvalidKindError", "InvalidTypeError", "InvalidZoneError", "PlayerLost", "SBALoopError",
-    "SnapshotError", "StaleEntityError", "UnknownEntityError", "World", "ZoneChanged", "crossed",
+    "GameEnded", "GameOverError", "IllegalActionError", "InsufficientReserveError",
+    "InvalidCountError", "InvalidGameError", "InvalidKindError", "InvalidPhaseError",
+    "InvalidTypeError", "InvalidZoneError", "PlayerLost", "SBALoopError", "SnapshotError",
+    "StaleEntityError", "UnknownEntityError", "UnpayableCostError", "World", "ZoneChanged",
+    "crossed",
 ]

@@ -53,6 +53,18 @@ class IllegalActionError(CounterError, ValueError):
     """An action the rules do not allow on that object (e.g. damage to a card in a graveyard)."""
 
 
+class UnpayableCostError(IllegalActionError):
+    """A cost that can't be paid in full (GA Recover's hint; Enlighten's "Remove 3")."""
+
+
+class InsufficientReserveError(UnpayableCostError):
+    """Paying more reserve than a player has (GA Wither 3; Costs and Memory 1)."""
+
+
+class InvalidPhaseError(CounterError, ValueError):
+    """An unknown phase (a main phase is precombat or postcombat, CR 505.1)."""
+
+
 class SBALoopError(CounterError, RuntimeError):
     """State-based actions did not reach a fixed point within the pass limit."""
 

@@ -24,19 +24,12 @@ from components.card import NO_STAT
 from systems import GA_ORDER, System
 
 from . import kinds, zones
-from .errors import IllegalActionError, InvalidCountError, InvalidKindError, InvalidTypeError
+from .errors import (IllegalActionError, InsufficientReserveError, InvalidCountError,
+                     InvalidKindError, InvalidTypeError, UnpayableCostError)
 from .rulesets import RULESETS, Ruleset
 
 if TYPE_CHECKING:
     from .world import World
-
-
-class UnpayableCostError(IllegalActionError):
-    """A cost that can't be paid in full (GA Recover's hint; Enlighten's "Remove 3")."""
-
-
-class InsufficientReserveError(UnpayableCostError):
-    """Paying more reserve than a player has (GA Wither 3; Costs and Memory 1)."""
 
 
 GA_TYPES = ("champion", "ally", "weapon", "regalia", "domain", "item", "action", "attack",

@@ -21,15 +21,11 @@ from systems.phase import PhaseContext, PhasePending
 from systems.zone_change import move_objects
 
 from . import zones
-from .errors import CounterError, IllegalActionError, UnknownEntityError
+from .errors import IllegalActionError, InvalidPhaseError, UnknownEntityError
 from .selection import as_amounts, select_games
 
 if TYPE_CHECKING:
     from .world import World
-
-
-class InvalidPhaseError(CounterError, ValueError):
-    """An unknown phase (a main phase is precombat or postcombat, CR 505.1)."""
 
 
 _PHASES = {True: True, False: False, "precombat": True, "first": True,

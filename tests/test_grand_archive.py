@@ -379,11 +379,3 @@ def test_a_batch_of_games_differs_per_game():
     w.tick()
     assert w.has_lost(a).tolist() == [False, True, True]
     assert w.result().tolist() == [-1, b, b]
-
-
-def test_readme_section_example_runs():
-    """The runnable example of ecs/GA_README_SECTION.md."""
-    import pathlib
-    import re
-    text = (pathlib.Path(__file__).parents[1] / "ecs" / "GA_README_SECTION.md").read_text()
-    exec(re.search(r"```python\n(.*?)```", text, re.S).group(1), {})

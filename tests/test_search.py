@@ -598,23 +598,6 @@ def test_fork_without_events_starts_an_empty_log_and_fast_fork_log_equals_the_ge
                     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
-def test_the_readme_section_examples_run():
-    """The code blocks of ecs/SEARCH_README_SECTION.md (pasted into README.md) run."""
-    import pathlib
-    import re
-    text = (pathlib.Path(__file__).parents[1] / "ecs" / "SEARCH_README_SECTION.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert blocks
-    ns: dict = {}
-    w = World(batch=2, seed=0)
-    p = w.add_player()
-    ns.update(np=np, w=w, ids=w.add_objects(3, p, {"creature"}, power=1, toughness=1))
-    for code in blocks:
-        exec(compile(code, "SEARCH_README_SECTION.md", "exec"), ns)
-    assert ns["best"] in ("attack walker", "attack player", "pump bear")
-    assert 0 <= ns["survival"] <= 1
-
-
 def test_grand_archive_world_with_libraries_round_trips_and_forks(tmp_path):
     w = World(ruleset="grand_archive", batch=3, seed=[1, 2])
     a, b = w.add_player(), w.add_player()

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from ecs import CounterError, IllegalActionError, World
 from ecs.grand_archive import InsufficientReserveError
