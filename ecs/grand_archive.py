@@ -119,6 +119,11 @@ class GrandArchive(Ruleset):
         printed = world.store.a["durability"][cols]
         return [("durability", np.where(printed != NO_STAT, printed, 0).astype(np.int64))]
 
+    def sacrifice_zone(self, world: "World", cols: np.ndarray) -> np.ndarray:
+        """Sacrifice 2: to the graveyard, a regalia or champion into banishment."""
+        banish = (world.store.a["types"][cols] & (TYPE_BIT["regalia"] | TYPE_BIT["champion"])) != 0
+        return np.where(banish, zones.EXILE, zones.GRAVEYARD).astype(np.int64)
+
     def replace_zone_change(self, world: "World", games: np.ndarray, cols: np.ndarray,
                             frm: np.ndarray, dest: np.ndarray) -> np.ndarray:
         """Champion 8: a champion card that would go to a graveyard is banished instead.

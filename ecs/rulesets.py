@@ -13,7 +13,7 @@ from components import TYPE_BIT
 from components.card import NO_STAT
 from systems import ORDER, System
 
-from . import kinds
+from . import kinds, zones
 from .damage import deal_damage
 from .errors import InvalidTypeError
 
@@ -60,6 +60,10 @@ class Ruleset:
             has = ((s.a["types"][cols] & TYPE_BIT[type_name]) != 0) & (printed != NO_STAT)
             out.append((stat, np.where(has, printed, 0).astype(np.int64)))
         return out
+
+    def sacrifice_zone(self, world: "World", cols: np.ndarray) -> np.ndarray:
+        """Where sacrificed objects go: the graveyard (CR 701.21a)."""
+        return np.full(cols.shape, zones.GRAVEYARD, np.int64)
 
     def replace_zone_change(self, world: "World", games: np.ndarray, cols: np.ndarray,
                             frm: np.ndarray, dest: np.ndarray) -> np.ndarray:

@@ -114,9 +114,7 @@ class WitherUpkeep(System):
         # objects cease to exist with the zone change instead, CR-style 400.7 / GA General 5).
         pending.remove(s.kind_index["wither"], games[gi], cols[mi], cost[gi, mi], "ga.wither")
         gi, mi = np.nonzero((cost > 0) & ~pay)
-        # GA Sacrifice 2: to the graveyard, a regalia or champion into banishment.
-        banish = (s.a["types"][cols[mi]] & (TYPE_BIT["regalia"] | TYPE_BIT["champion"])) != 0
-        pending.move(games[gi], cols[mi], np.where(banish, zones.EXILE, zones.GRAVEYARD), "sacrifice")
+        pending.move(games[gi], cols[mi], world.ruleset.sacrifice_zone(world, cols[mi]), "sacrifice")
         spent = (cost * pay).sum(axis=1)
         paid = spent > 0
         pending.add_to_players("reserve", games[paid], player[paid], -spent[paid])

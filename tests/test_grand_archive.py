@@ -202,6 +202,20 @@ def test_bulwark_prevents_one_instance_of_combat_damage():
 
 
 # ---- recover -------------------------------------------------------------------------
+def test_sacrifice_2_regalia_and_champions_are_banished():
+    """GA Sacrifice 2: a sacrificed object goes to the graveyard, a regalia or champion into
+    banishment; the same rule for World.sacrifice as for the wither sacrifice."""
+    w, (a, b), (champ, _) = ga()
+    reg = w.add_object(a, ("item", "regalia"))
+    ally = w.add_object(a, "ally", power=1, life=1)
+    w.sacrifice([reg, ally, champ])
+    moved = [e for e in w.events() if e.__class__.__name__ == "ZoneChanged"]
+    assert sorted((e.to_zone, e.cause) for e in moved) == [
+        ("exile", "sacrifice"), ("exile", "sacrifice"), ("graveyard", "sacrifice")]
+    w.tick()
+    assert w.has_lost(a) and w.result() == b     # Ending the Game 5
+
+
 def test_recover_2_removes_damage_counters_and_at_most_those_there_are():
     """Recover 2, 2.1, 2.2: remove N damage counters; more than there are removes all."""
     w, _, (champ, _) = ga()
