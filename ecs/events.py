@@ -104,16 +104,24 @@ class EventLog:
                to_zone: Any = 0) -> np.ndarray:
         """Append rows (array arguments broadcast together; ``cause`` a name or an array of
         CAUSE codes); returns their row numbers."""
-        game = np.asarray(game, np.int64)
-        n = game.size
+        n = np.size(game)
         if n == 0:
             return np.zeros(0, np.int64)
         values = dict(type=type_, step=self.step, game=game, entity=entity, kind=kind,
                       before=before, after=after,
                       cause=CAUSE[cause] if isinstance(cause, str) else cause, other=other,
                       from_zone=from_zone, to_zone=to_zone)
-        self.chunks.append({c: np.broadcast_to(np.asarray(values[c], np.int64), (n,)).copy()
-                            for c in _COLUMNS})
+        # Scalar columns stay 0-d (table() broadcasts them) and array columns are copied
+        # once (callers may reuse theirs): a check records many small chunks.
+        chunk: dict[str, np.ndarray] = {}
+        for c in _COLUMNS:
+            v = values[c]
+            if isinstance(v, (int, np.integer)):
+                chunk[c] = np.array(v, np.int64)
+            else:
+                v = np.array(v, np.int64)
+                chunk[c] = v if v.shape == (n,) else np.broadcast_to(v, (n,)).copy()
+        self.chunks.append(chunk)
         rows = np.arange(self.rows, self.rows + n)
         self.rows += n
         return rows
@@ -125,8 +133,14 @@ class EventLog:
 
     def table(self) -> dict[str, np.ndarray]:
         """All rows as columns of equal length (plus ``lki_row``/``lki_kind``/``lki_count``)."""
-        out = {c: (np.concatenate([ch[c] for ch in self.chunks]) if self.chunks
-                   else np.zeros(0, np.int64)) for c in _COLUMNS}
+        total = sum(ch["game"].size for ch in self.chunks)
+        out = {c: np.empty(total, np.int64) for c in _COLUMNS}
+        start = 0
+        for ch in self.chunks:
+            stop = start + ch["game"].size
+            for c in _COLUMNS:
+                out[c][start:stop] = ch[c]   # a 0-d scalar column broadcasts
+            start = stop
         for c in ("row", "kind", "count"):
             out["lki_" + c] = (np.concatenate([ch[c] for ch in self.lki]) if self.lki
                                else np.zeros(0, np.int64))
@@ -165,6 +179,13 @@ class EventLog:
         # Chunks are never mutated after recording, so sharing them is safe.
         self.chunks, self.lki = list(snap["chunks"]), list(snap["lki"])
         self.rows, self.step = snap["rows"], snap["step"]
+
+    def clone(self) -> "EventLog":
+        """An independent copy: through snapshot/restore, whose chunks are shared (never
+        mutated once recorded), so it costs two list copies whatever the log's size."""
+        other = EventLog()
+        other.restore(self.snapshot())
+        return other
 
     def clear(self) -> None:
         self.chunks, self.lki, self.rows = [], [], 0
