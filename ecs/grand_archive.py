@@ -200,21 +200,13 @@ class GrandArchiveActions:
         as a cost: every named champion must have at least ``n`` damage counters, else
         UnpayableCostError and nothing changes (Recover's hint)."""
         self._ga_only("recover")
-        s = self.store
         g, c, single = self._targets(champion, games)
         self._require(self._is(c, "champion") & self._on_battlefield(g, c), g, c,
                       "is not a champion on the field (GA Recover 2)")
         a = self._amounts(n, champion, games, single, f"recover on entity {champion}")
         self._distinct(g, c, "recover")
-        k = s.kind_index.get("damage")
-        have = s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
-        if cost:
-            short = have < a
-            if short.any():
-                i = int(np.flatnonzero(short)[0])
-                raise UnpayableCostError(
-                    f"entity {int(s.a['entity_id'][c[i]])} in game {int(g[i])} has {int(have[i])} "
-                    f"'damage' counters: it can't pay Recover {int(a[i])} (GA Recover)")
+        have = self._counters_for_cost("damage", g, c, a if cost else 0,
+                                       "Recover as a cost (GA Recover)")
         removed = np.minimum(a, have)
         self.log.next_step()
         self._change("damage", g, c, -a, "ga.recover")
@@ -223,6 +215,22 @@ class GrandArchiveActions:
             full[g] = removed
             return self._out(full)
         return removed.reshape(np.unique(g).size, -1)
+
+    def _counters_for_cost(self: "World", kind: str, g: np.ndarray, c: np.ndarray,
+                           need: Any, what: str) -> np.ndarray:
+        """Each row's count of ``kind``; UnpayableCostError naming the first row that has
+        fewer than ``need`` (a cost is paid in full or not at all)."""
+        s = self.store
+        k = s.kind_index.get(kind)
+        have = s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+        need = np.broadcast_to(np.asarray(need, np.int64), g.shape)
+        short = have < need
+        if short.any():
+            i = int(np.flatnonzero(short)[0])
+            raise UnpayableCostError(
+                f"entity {int(s.a['entity_id'][c[i]])} in game {int(g[i])} has {int(have[i])} "
+                f"{kind!r} counters; {what} needs {int(need[i])}")
+        return have
 
     # ---- enlighten (GA Counters: Enlighten 1) -------------------------------------------
     def activate_enlighten(self: "World", e: Any, games: Any = None) -> Any:
@@ -236,14 +244,8 @@ class GrandArchiveActions:
         g, c, _ = self._targets(e, games)
         self._require(self._on_battlefield(g, c), g, c, "is not an object on the field")
         self._distinct(g, c, "activate_enlighten")
-        k = s.kind_index.get("enlighten")
-        have = s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
-        short = have < ENLIGHTEN_COST
-        if short.any():
-            i = int(np.flatnonzero(short)[0])
-            raise UnpayableCostError(
-                f"entity {int(s.a['entity_id'][c[i]])} in game {int(g[i])} has {int(have[i])} "
-                f"'enlighten' counters; activating enlighten removes {ENLIGHTEN_COST}")
+        self._counters_for_cost("enlighten", g, c, ENLIGHTEN_COST,
+                                "activating enlighten (GA Enlighten 1)")
         if np.unique(g).size != g.size:
             raise IllegalActionError("activate_enlighten: one object per game at a time")
         self.log.next_step()
