@@ -181,22 +181,53 @@ class Store:
         return snap
 
     def restore(self, snap: dict[str, Any]) -> None:
-        """Make this store equal to ``snap`` (taken from a store with the same batch)."""
+        """Make this store equal to ``snap``. Arrays that are big enough are written in
+        place (no allocation, and the capacity headroom is kept); others are reallocated
+        with headroom, so the next ``alloc`` or new kind does not reallocate everything."""
         batch, n, next_id = (int(x) for x in snap["meta"])
+        kind_names = [str(x) for x in snap["kind_names"]]
+        k = len(kind_names)
+        old_n, old_k, old_next = self.n_cols, self.n_kinds, self.next_id
+        if batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
+            cap, old_n, old_k = n + n // 8 + 8, 0, 0   # fresh arrays hold their fill values
+            self.counts = np.zeros((k + 1, batch, cap), np.int32)
+            for f in ALL_FIELDS:
+                if f.shape != GAME_PLAYER:
+                    self.a[f.name] = np.full((cap,) if f.shape == COLUMN else (batch, cap), f.fill, f.dtype)
         self.batch, self.n_cols, self.next_id = batch, n, next_id
-        self.kind_names = [str(x) for x in snap["kind_names"]]
-        self.kind_index = {name: i for i, name in enumerate(self.kind_names)}
-        cap = max(n, 1)
-        self.counts = np.zeros((max(len(self.kind_names), 1), batch, cap), np.int32)
-        self.counts[:, :, :n] = snap["counts"] if len(self.kind_names) else 0
+        self.kind_names = kind_names
+        self.kind_index = {name: i for i, name in enumerate(kind_names)}
+        # Invariant alloc and kind_id rely on: columns past n_cols and planes past n_kinds
+        # hold their fill values (0 counts); reset what the old state used there.
+        counts = self.counts
+        counts[:k, :, :n] = snap["counts"]
+        counts[:k, :, n:old_n] = 0
+        counts[k:old_k, :, :old_n] = 0
         for name in self.a:
             f = _BY_NAME.get(name)
             if f is not None and f.shape != GAME_PLAYER:
-                arr = np.full((cap,) if f.shape == COLUMN else (batch, cap), f.fill, f.dtype)
+                arr = self.a[name]
                 arr[..., :n] = snap[name]
-                self.a[name] = arr
+                if old_n > n:
+                    arr[..., n:old_n] = f.fill
             else:
                 self.a[name] = snap[name].copy()
-        self.col_of_id = np.full(max(next_id, 1), -1, np.int32)
+        if next_id > self.col_of_id.size:
+            self.col_of_id = np.full(next_id + next_id // 8 + 8, -1, np.int32)
+        else:
+            self.col_of_id[next_id:old_next] = -1
         self.col_of_id[:next_id] = snap["col_of_id"]
         self.free = [int(x) for x in snap["free"]]
+
+    def clone(self) -> Store:
+        """An independent copy: whole arrays (capacity included) copied one by one, the
+        cheapest way to copy many small arrays (no slicing, no fill)."""
+        other = Store.__new__(Store)
+        other.batch, other.n_cols, other.next_id = self.batch, self.n_cols, self.next_id
+        other.free = list(self.free)
+        other.kind_names = list(self.kind_names)
+        other.kind_index = dict(self.kind_index)
+        other.counts = self.counts[: max(self.n_kinds, 1)].copy()  # unused planes: a big batch's largest part
+        other.a = {name: arr.copy() for name, arr in self.a.items()}
+        other.col_of_id = self.col_of_id.copy()
+        return other

@@ -63,6 +63,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         self.store = Store(int(batch))
         self.log = EventLog()
         self.names: list[str] = []
+        self._esper_name: str | None = None
         self._systems: list[Any] | None = None
         self._set_up_esper()
 
@@ -863,5 +864,5 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         other.names = list(self.names)
         other._seed_seq = None                  # SeedSequence.spawn() mutates it
         other._rng, other._rng_state = None, self._rng_snapshot()
-        other._systems = None                   # its own esper context, made on first use
+        other._esper_name, other._systems = None, None  # its own esper context, made on first use
         return other

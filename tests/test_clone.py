@@ -1,0 +1,149 @@
+"""World.clone() without __init__ and Store.restore() in place: what they share, what they
+build lazily, and that neither changes what a snapshot gives back."""
+import gc
+
+import esper
+import numpy as np
+
+from ecs import World
+
+try:
+    from test_search import busy_world, full_state, more_actions
+except ImportError:  # pragma: no cover - imported as a package
+    from tests.test_search import busy_world, full_state, more_actions
+
+
+def _arrays(w: World) -> dict:
+    s = w.store
+    return {"counts": s.counts, "col_of_id": s.col_of_id, **s.a}
+
+
+def test_a_clone_shares_no_array_with_its_source():
+    w, _ = busy_world()
+    c = w.clone()
+    src, dst = _arrays(w), _arrays(c)
+    assert src.keys() == dst.keys()
+    for name in src:
+        assert not np.shares_memory(src[name], dst[name]), name
+    assert c.store.free is not w.store.free and c.store.kind_names is not w.store.kind_names
+    assert c.store.kind_index is not w.store.kind_index and c.names is not w.names
+
+
+def test_a_clone_has_every_attribute_of_its_source():
+    # A new attribute of World or Store must be handled by clone() (copied or rebuilt).
+    w, _ = busy_world()
+    c = w.clone()
+    assert vars(c).keys() == vars(w).keys()
+    assert vars(c.store).keys() == vars(w.store).keys()
+    assert vars(c.log).keys() == vars(w.log).keys()
+
+
+def test_in_place_writes_to_a_clone_never_reach_the_source_and_back():
+    w, ids = busy_world()
+    c = w.clone()
+    before = full_state(w)
+    for arr in _arrays(c).values():     # scribble on every array of the clone
+        arr[...] = 1
+    assert full_state(w) == before
+    c = w.clone()
+    cloned = full_state(c)
+    for arr in _arrays(w).values():
+        arr[...] = 1
+    assert full_state(c) == cloned
+
+
+def test_the_event_log_is_shared_by_chunk_but_independent():
+    w, ids = busy_world()
+    c = w.clone()
+    events = w.events()
+    assert events and c.events() == events
+    c.put_counters(ids["walker"], "loyalty", 1, games=0)
+    assert w.events() == events
+    w.clear_events()
+    assert c.events()[: len(events)] == events and len(c.events()) == len(events) + 1
+    w.put_counters(ids["walker"], "loyalty", 2, games=0)
+    assert len(w.events()) == 1 and len(c.events()) == len(events) + 1
+
+
+def test_clones_of_clones_draw_the_same_numbers_and_spawn_the_same_seeds():
+    w, ids = busy_world()
+    w.rng.random(5)
+    c = w.clone()
+    cc = c.clone()                       # a clone of a clone whose generator was never built
+    draws = [x.rng.random(4).tolist() for x in (w, c, cc)]
+    assert draws[0] == draws[1] == draws[2]
+    seeds = [[s.generate_state(2).tolist() for s in x.spawn_seeds(2)] for x in (w, c, cc)]
+    assert seeds[0] == seeds[1] == seeds[2]
+    c.seed_seq.spawn(3)                  # SeedSequence.spawn mutates: not shared
+    assert w.seed_seq.n_children_spawned == 0 and cc.seed_seq.n_children_spawned == 0
+
+
+def test_the_same_actions_on_a_clone_and_its_source_give_the_same_state():
+    w, ids = busy_world()
+    c = w.clone()
+    cc = c.clone()
+    for x in (w, c, cc):
+        more_actions(x, ids)
+    assert full_state(w) == full_state(c) == full_state(cc)
+
+
+def test_a_clone_gets_its_own_esper_context_and_systems():
+    w, ids = busy_world()
+    c = w.clone()
+    c.tick()
+    assert c._esper_name != w._esper_name
+    assert all(a is not b for a, b in zip(c.systems, w.systems))
+    assert [type(s) for s in c.systems] == [type(s) for s in w.systems]
+    name = c._esper_name
+    assert name in esper.list_worlds()
+    del c
+    gc.collect()
+    assert name not in esper.list_worlds()
+
+
+def test_a_clone_never_used_leaves_no_esper_context():
+    w, _ = busy_world()
+    worlds = set(esper.list_worlds())
+    c = w.clone()
+    del c
+    gc.collect()
+    assert set(esper.list_worlds()) == worlds
+
+
+def test_restore_a_bigger_snapshot_into_a_clone_with_less_room():
+    w = World(batch=2, seed=5)
+    p = w.add_player()
+    small = w.clone()
+    w.add_objects(300, p, {"creature"}, power=1, toughness=1, counters={"+1/+1": 1, "charge": 2})
+    snap = w.snapshot()
+    small.restore(snap)
+    assert full_state(small) == full_state(w)
+    for x in (w, small):
+        x.add_objects(700, p, {"artifact"}, counters={"oil": 1})
+        x.tick()
+    assert full_state(small) == full_state(w)
+
+
+def test_restore_in_place_resets_what_the_later_state_used():
+    # Columns and kind planes used after the snapshot must read as new again after restore.
+    w, ids = busy_world()
+    snap = w.snapshot()
+    fresh, _ = busy_world()
+    more_actions(w, ids)
+    w.add_objects(100, ids["p"], {"creature"}, counters={"+1/+1": 3, "another kind": 1})
+    w.restore(snap)
+    assert full_state(w) == full_state(fresh)
+    more_actions(w, ids)
+    more_actions(fresh, ids)
+    assert full_state(w) == full_state(fresh)
+
+
+def test_restore_leaves_room_for_more_objects():
+    w = World(seed=1)
+    p = w.add_player()
+    c = w.clone()
+    w.add_objects(1000, p, {"creature"}, power=1, toughness=1)
+    c.restore(w.snapshot())               # c had no room: fresh arrays, with headroom
+    counts = c.store.counts
+    c.add_object(p, {"creature"}, power=1, toughness=1)
+    assert c.store.counts is counts       # the next object did not reallocate
