@@ -21,7 +21,6 @@ import numpy as np
 
 from components import TYPE_BIT
 from components.card import NO_STAT
-from systems import GA_ORDER, System
 
 from . import kinds, zones
 from .errors import (IllegalActionError, InsufficientReserveError, InvalidCountError,
@@ -29,6 +28,7 @@ from .errors import (IllegalActionError, InsufficientReserveError, InvalidCountE
 from .rulesets import RULESETS, Ruleset
 
 if TYPE_CHECKING:
+    from systems import System
     from .world import World
 
 
@@ -44,8 +44,12 @@ class GrandArchive(Ruleset):
     name = "grand_archive"
     zone_aliases: Mapping[str, str] = {"field": "battlefield", "banishment": "exile",
                                        "deck": "library", "effects stack": "stack"}
-    systems: tuple[type[System], ...] = GA_ORDER
     wither_upkeep = True
+
+    @property
+    def systems(self) -> tuple[type[System], ...]:
+        from systems import GA_ORDER
+        return GA_ORDER
 
     def validate_kind(self, kind: str) -> str:
         if kinds.pt_modifier(kind) is not None or kinds.keyword_of(kind) or kind in MTG_ONLY_KINDS:

@@ -11,13 +11,13 @@ import numpy as np
 
 from components import TYPE_BIT
 from components.card import NO_STAT
-from systems import ORDER, System
 
 from . import kinds, zones
 from .damage import deal_damage
 from .errors import InvalidTypeError
 
 if TYPE_CHECKING:
+    from systems import System
     from .world import World
 
 
@@ -26,7 +26,12 @@ class Ruleset:
 
     name = "mtg"
     zone_aliases: Mapping[str, str] = {}
-    systems: tuple[type[System], ...] = ORDER
+
+    @property
+    def systems(self) -> tuple[type[System], ...]:
+        """The ordered systems of a check (imported when asked: the systems import ecs)."""
+        from systems import ORDER
+        return ORDER
 
     def validate_kind(self, kind: str) -> str:
         """Reject kinds this ruleset does not know (every well-formed kind is generic in MTG)."""

@@ -627,17 +627,24 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         """Perform one check's decisions simultaneously (704.3): counters removed from
         permanents that stay, moves with LKI from before the check (704.8), losses."""
         s = self.store
-        leaving = np.zeros((self.batch, s.n_cols), bool)
+        leaving = np.zeros((self.batch, s.n_cols), bool) if pending.moves else None
         if pending.moves:
-            g, c, z = (np.concatenate([m[i] for m in pending.moves]) for i in range(3))
-            cause = np.concatenate([np.full(m[0].size, CAUSE[m[3]]) for m in pending.moves])
-            # An object leaves once: the first system's decision names the cause.
-            _, first = np.unique(g * s.capacity + c, return_index=True)
-            first.sort()
-            g, c, z, cause = g[first], c[first], z[first], cause[first]
-            leaving[g, c] = True
+            # An object leaves once: the first system's decision names the cause (the rows
+            # of one Pending.move are distinct, so only later entries need the check).
+            parts = []
+            for g, c, z, why in pending.moves:
+                if parts:
+                    new = ~leaving[g, c]
+                    g, c, z = g[new], c[new], z[new]
+                    why = why if isinstance(why, str) else why[new]
+                leaving[g, c] = True
+                parts.append((g, c, z, np.full(g.size, CAUSE[why]) if isinstance(why, str) else why))
+            g, c, z, cause = (np.concatenate([p[i] for p in parts]) for i in range(4))
         for kinds, rg, rc, amount, why in pending.removals:
-            stay = ~leaving[rg, rc]
+            stay = ~leaving[rg, rc] if leaving is not None else np.ones(rg.size, bool)
+            if isinstance(kinds, int):   # one kind (Pending.remove keeps a scalar kind)
+                self._change(s.kind_names[kinds], rg[stay], rc[stay], -amount[stay], why)
+                continue
             for k in np.unique(kinds[stay]):
                 r = stay & (kinds == k)
                 self._change(s.kind_names[int(k)], rg[r], rc[r], -amount[r], why)
