@@ -16,25 +16,52 @@ if TYPE_CHECKING:
     from .world import World
 
 
+_PT_CACHE: dict[tuple[str, str], tuple[int, int] | None] = {}
+
+
+def pt_kinds(world: "World", which: int) -> list[tuple[int, int]]:
+    """(plane, change per counter) of every kind changing power (which=0) or toughness (1).
+    The parse of each kind name is cached: a check asks for this in every pass."""
+    rs = world.ruleset
+    out = []
+    for k, name in enumerate(world.store.kind_names):
+        key = (rs.name, name)
+        if key not in _PT_CACHE:
+            _PT_CACHE[key] = rs.pt_modifier(name)
+        mod = _PT_CACHE[key]
+        if mod is not None and mod[which]:
+            out.append((k, mod[which]))
+    return out
+
+
 def pt(world: "World", cols: np.ndarray | slice, which: int,
-       games: slice = slice(None)) -> np.ndarray:
+       games: slice = slice(None), kinds: list[tuple[int, int]] | None = None) -> np.ndarray:
     """Power (which=0) or toughness (which=1) of columns ``cols`` in games ``games``,
-    int64 (games, len); objects without that stat get 0 (callers mask them)."""
+    int64 (games, len); objects without that stat get 0 (callers mask them). ``kinds``:
+    ``pt_kinds(world, which)`` when the caller already has it."""
     s = world.store
     base = s.a["power" if which == 0 else "toughness"][cols]
     rows = len(range(*games.indices(s.batch)))
     out = np.empty((rows, base.size), np.int64)
     out[:] = np.where(base == NO_STAT, 0, base)
+    for k, mod in (pt_kinds(world, which) if kinds is None else kinds):
+        plane = s.counts[k][games, cols]
+        if mod == 1:
+            out += plane
+        elif mod == -1:
+            out -= plane
+        else:
+            out += mod * plane.astype(np.int64)
+    return out
+
+
+def has_keyword_at(world: "World", g: np.ndarray, c: np.ndarray, keyword: str) -> np.ndarray:
+    """(m,) bool for rows (game ``g``, column ``c``): printed ``keyword`` or a keyword counter."""
+    s = world.store
+    out = (s.a["keywords"][c] & KEYWORD_BIT[keyword]) != 0
     for k, name in enumerate(s.kind_names):
-        mod = world.ruleset.pt_modifier(name)
-        if mod is not None and mod[which]:
-            plane = s.counts[k][games, cols]
-            if mod[which] == 1:
-                out += plane
-            elif mod[which] == -1:
-                out -= plane
-            else:
-                out += mod[which] * plane.astype(np.int64)
+        if name == keyword or name.startswith(keyword + " "):
+            out |= s.counts[k, g, c] > 0
     return out
 
 

@@ -19,20 +19,22 @@ if TYPE_CHECKING:
 
 @dataclass
 class Pending:
-    # (kind ids, games, columns, amounts, cause): counters to remove
-    removals: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]] = field(default_factory=list)
-    # (games, columns, destination zone codes, cause): objects to move; zone 0 ceases to exist
-    moves: list[tuple[np.ndarray, np.ndarray, np.ndarray, str]] = field(default_factory=list)
+    # (kind id or per-row kind ids, games, columns, amounts, cause): counters to remove
+    removals: list[tuple[int | np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]] = field(default_factory=list)
+    # (games, columns, destination zone codes, cause or per-row ecs.events.CAUSE codes):
+    # objects to move, distinct (game, column) rows per entry; zone 0 ceases to exist
+    moves: list[tuple[np.ndarray, np.ndarray, np.ndarray, str | np.ndarray]] = field(default_factory=list)
     # (games, player indices, cause): players who lose
     losses: list[tuple[np.ndarray, np.ndarray, str]] = field(default_factory=list)
 
     def remove(self, kind: int | np.ndarray, games: np.ndarray, cols: np.ndarray,
                amounts: np.ndarray, cause: str) -> None:
         if games.size:
-            kinds = np.broadcast_to(np.asarray(kind, np.int64), games.shape)
+            kinds = int(kind) if np.ndim(kind) == 0 else np.asarray(kind, np.int64)
             self.removals.append((kinds, games, cols, amounts, cause))
 
-    def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray, cause: str) -> None:
+    def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
+             cause: str | np.ndarray) -> None:
         if games.size:
             self.moves.append((games, cols, np.broadcast_to(np.asarray(zone, np.int64), games.shape), cause))
 

@@ -12,8 +12,9 @@ import numpy as np
 
 from components import TYPE_BIT
 from ecs import stats, zones
+from ecs.events import CAUSE
 
-from .base import Pending, System, game_chunks, hits
+from .base import Pending, System, game_chunks
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -26,35 +27,59 @@ class Lethality(System):
 
 
 def permanents(world: "World", pending: Pending) -> None:
+    """One mask per chunk of every permanent that may die, one nonzero, then each hit gets
+    its rule (704.5f before g before h, then i and v), looking only at the hits."""
     s = world.store
     n = s.n_cols
     cols = slice(0, n)
     types = s.a["types"][:n]
     creature = (types & TYPE_BIT["creature"]) != 0
-    counted = [(kind, rule, (types & TYPE_BIT[t]) != 0) for t, kind, rule in
+    counted = [(kind, CAUSE[rule], (types & TYPE_BIT[t]) != 0) for t, kind, rule in
                (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v"))]
     counted = [(s.plane(kind), rule, is_t) for kind, rule, is_t in counted if is_t.any()]
     any_creature = creature.any()
+    if not (any_creature or counted):
+        return
+    ongoing = world.ongoing
+    every_game = bool(ongoing.all())
+    kinds = stats.pt_kinds(world, 1)
     for rows in game_chunks(world):
         on_bf = s.a["zone"][rows, cols] == zones.BATTLEFIELD
-        on_bf &= world.ongoing[rows, None]
+        if not every_game:
+            on_bf &= ongoing[rows, None]
+        may_die = np.zeros(on_bf.shape, bool)
         if any_creature:
-            live = on_bf & creature
-            t = stats.pt(world, cols, 1, rows)
-            pending.move(*hits(live & (t <= 0), rows), zones.GRAVEYARD, "704.5f")
-            live &= t > 0
-            damage, touched = s.a["damage"][rows, cols], s.a["deathtouch_hit"][rows, cols]
-            lethal = live & (damage >= t)
-            touched = live & touched & ~lethal
-            if lethal.any() or touched.any():
-                alive = ~stats.has_keyword(world, cols, "indestructible", rows)
-                pending.move(*hits(lethal & alive, rows), zones.GRAVEYARD, "704.5g")
-                pending.move(*hits(touched & alive, rows), zones.GRAVEYARD, "704.5h")
+            t = stats.pt(world, cols, 1, rows, kinds)
+            may_die = t <= 0
+            may_die |= s.a["damage"][rows, cols] >= t
+            may_die |= s.a["deathtouch_hit"][rows, cols]
+            may_die &= creature
+        for plane, _, is_t in counted:
+            may_die |= (plane[rows] == 0) & is_t if plane is not None else is_t
+        may_die &= on_bf
+        flat = np.flatnonzero(may_die)
+        if flat.size == 0:
+            continue
+        gi, c = np.divmod(flat, n)
+        g = gi + rows.start
+        cause = np.zeros(flat.size, np.int64)   # 0: saved (indestructible); no rule has code 0
+        if any_creature:
+            tc = t.ravel()[flat]
+            live = creature[c]
+            dead = live & (tc <= 0)
+            cause[dead] = CAUSE["704.5f"]
+            live &= ~dead
+            alive = live & ~stats.has_keyword_at(world, g, c, "indestructible")
+            lethal = alive & (s.a["damage"][g, c] >= tc)
+            cause[lethal] = CAUSE["704.5g"]
+            cause[alive & ~lethal & s.a["deathtouch_hit"][g, c]] = CAUSE["704.5h"]
         for plane, rule, is_t in counted:
-            zero = on_bf & is_t
+            zero = (cause == 0) & is_t[c]
             if plane is not None:
-                zero &= plane[rows] == 0
-            pending.move(*hits(zero, rows), zones.GRAVEYARD, rule)
+                zero &= plane[g, c] == 0
+            cause[zero] = rule
+        go = cause != 0
+        pending.move(g[go], c[go], zones.GRAVEYARD, cause[go])
 
 
 def players(world: "World", pending: Pending) -> None:

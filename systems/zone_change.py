@@ -68,16 +68,23 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     # Last-known information, then the old object's counters simply cease to exist (122.2).
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games, entity=old_ids, other=new_ids, from_zone=frm,
                       to_zone=dest)
-    k, r = np.nonzero(s.counts[: s.n_kinds, games, cols] > 0)
-    log.record_lki(rows[r], k, s.counts[k, games[r], cols[r]])
-    s.counts[:, games, cols] = 0
+    kinds = s.n_kinds
+    had = s.counts[:kinds, games, cols]
+    k, r = np.nonzero(had > 0)
+    log.record_lki(rows[r], k, had[k, r])
+    s.counts[:kinds, games, cols] = 0
     for name in ("zone", "tapped", "damage", "deathtouch_hit"):
         s.a[name][games, cols] = 0
-    if s.a["cap_col"].size:
-        hit = (s.a["cap_col"][None, :] == cols[:, None])
-        r, m = np.nonzero(hit)
-        s.a["cap_val"][games[r], m] = -1
-    gone = np.unique(cols)
+    cap_col = s.a["cap_col"]
+    if cap_col.size:   # caps end with the object (122.4); compare only rows of capped columns
+        capped = np.zeros(s.capacity, bool)
+        capped[cap_col] = True
+        sel = np.flatnonzero(capped[cols])
+        r, m = np.nonzero(cols[sel, None] == cap_col[None, :])
+        s.a["cap_val"][games[sel[r]], m] = -1
+    moved = np.zeros(s.capacity, bool)   # the distinct columns, sorted, without a sort
+    moved[cols] = True
+    gone = np.flatnonzero(moved)
     s.release(gone[(s.a["zone"][:, gone] == zones.NONE).all(axis=0)])
 
     # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
