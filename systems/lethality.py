@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from components import TYPE_BIT
+from components.card import NO_STAT
 from ecs import stats, zones
 from ecs.events import CAUSE
 
@@ -43,17 +44,17 @@ def permanents(world: "World", pending: Pending) -> None:
     ongoing = world.ongoing
     every_game = bool(ongoing.all())
     kinds = stats.pt_kinds(world, 1)
+    tough = s.a["toughness"][:n]
+    base = np.where(tough == NO_STAT, 0, tough).astype(np.int32)
     for rows in game_chunks(world):
         on_bf = s.a["zone"][rows, cols] == zones.BATTLEFIELD
         if not every_game:
             on_bf &= ongoing[rows, None]
-        may_die = np.zeros(on_bf.shape, bool)
         if any_creature:
-            t = stats.pt(world, cols, 1, rows, kinds)
-            may_die = t <= 0
-            may_die |= s.a["damage"][rows, cols] >= t
-            may_die |= s.a["deathtouch_hit"][rows, cols]
+            may_die = _creature_may_die(world, rows, base, kinds)
             may_die &= creature
+        else:
+            may_die = np.zeros(on_bf.shape, bool)
         for plane, _, is_t in counted:
             may_die |= (plane[rows] == 0) & is_t if plane is not None else is_t
         may_die &= on_bf
@@ -64,7 +65,7 @@ def permanents(world: "World", pending: Pending) -> None:
         g = gi + rows.start
         cause = np.zeros(flat.size, np.int64)   # 0: saved (indestructible); no rule has code 0
         if any_creature:
-            tc = t.ravel()[flat]
+            tc = stats.pt_at(world, g, c, 1, kinds)
             live = creature[c]
             dead = live & (tc <= 0)
             cause[dead] = CAUSE["704.5f"]
@@ -80,6 +81,34 @@ def permanents(world: "World", pending: Pending) -> None:
             cause[zero] = rule
         go = cause != 0
         pending.move(g[go], c[go], zones.GRAVEYARD, cause[go])
+
+
+def _creature_may_die(world: "World", rows: slice, base: np.ndarray,
+                      kinds: list[tuple[int, int]]) -> np.ndarray:
+    """A superset of the objects with toughness <= 0, lethal damage or deathtouch damage in
+    a chunk (every object treated as a creature; the caller masks and classifies exactly).
+    With at most one +1 and one -1 toughness kind (the usual +1/+1, -1/-1) it stays in
+    int32, twice as fast as int64: d = minus - plus is exact, toughness <= 0 is d >= base,
+    and damage >= base - d may wrap only where the toughness passes int32, which no
+    damage reaches (a false hit at worst, dropped by the exact check)."""
+    s = world.store
+    n = base.size
+    damage = s.a["damage"][rows, :n]
+    plus = [k for k, mod in kinds if mod == 1]
+    minus = [k for k, mod in kinds if mod == -1]
+    if len(plus) + len(minus) == len(kinds) and len(plus) <= 1 and len(minus) <= 1:
+        d = s.counts[minus[0], rows, :n] if minus else np.zeros(damage.shape, np.int32)
+        if plus:
+            d = d - s.counts[plus[0], rows, :n]
+        with np.errstate(over="ignore"):
+            may_die = damage >= base - d
+        may_die |= d >= base
+    else:
+        t = stats.pt(world, slice(0, n), 1, rows, kinds)
+        may_die = t <= 0
+        may_die |= damage >= t
+    may_die |= s.a["deathtouch_hit"][rows, :n]
+    return may_die
 
 
 def players(world: "World", pending: Pending) -> None:

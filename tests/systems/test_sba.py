@@ -208,3 +208,18 @@ def test_systems_are_esper_processors_in_the_documented_order():
     with w._esper():
         names = [type(p).__name__ for p in esper._processors]
     assert names[:5] == ["ZoneChange", "Annihilation", "CapEnforcement", "Lethality", "WitherUpkeep"]
+
+
+def test_lethality_exact_near_int32_limits():
+    """The int32 fast path of Lethality may only over-select: huge counts stay exact."""
+    big = 2**31 - 1
+    w = World()
+    p = w.add_player()
+    tall = w.add_object(p, {"creature"}, power=0, toughness=5, counters={"+1/+1": big})
+    w.deal_damage(tall, big)                       # toughness 2**31 + 4 > damage: survives
+    low = w.add_object(p, {"creature"}, power=0, toughness=-2**30, counters={"+1/+1": big})
+    w.deal_damage(low, 2**30)                      # toughness 2**30 - 1 <= damage: dies
+    gone = w.add_object(p, {"creature"}, power=0, toughness=2**30, counters={"-1/-1": big})
+    w.tick()
+    assert w.exists(tall) and not w.exists(low) and not w.exists(gone)
+    assert {e.cause for e in w.events() if type(e).__name__ == "ZoneChanged"} == {"704.5g", "704.5f"}
