@@ -20,6 +20,10 @@ from .kinds import validate_kind
 from .zones import NONE
 
 _BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
+# Arrays with a column axis (the last), by name: 1 for (C,), 2 for (B, C). Snapshots and
+# restores slice them as arr[:n] / arr[:, :n] (Ellipsis indexing costs more per array).
+_COLUMN_NDIM: dict[str, int] = {f.name: 1 if f.shape == COLUMN else 2
+                                for f in ALL_FIELDS if f.shape != GAME_PLAYER}
 # Per-player characteristics: the player's column, team and the team's first player
 # (who holds a Two-Headed Giant team's shared life and poison, CR 810.10).
 _PLAYER_STATIC = ("player_col", "player_team", "player_head")
@@ -172,8 +176,9 @@ class Store:
         n, k = self.n_cols, self.n_kinds
         snap: dict[str, Any] = {"counts": self.counts[:k, :, :n].copy()}
         for name, arr in self.a.items():
-            f = _BY_NAME.get(name)
-            snap[name] = arr[..., :n].copy() if f is not None and f.shape != GAME_PLAYER else arr.copy()
+            ndim = _COLUMN_NDIM.get(name)
+            snap[name] = (arr.copy() if ndim is None else arr[:n].copy() if ndim == 1
+                          else arr[:, :n].copy())
         snap["col_of_id"] = self.col_of_id[: self.next_id].copy()
         snap["free"] = np.asarray(self.free, np.int64)
         snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
@@ -203,15 +208,18 @@ class Store:
         counts[:k, :, :n] = snap["counts"]
         counts[:k, :, n:old_n] = 0
         counts[k:old_k, :, :old_n] = 0
-        for name in self.a:
-            f = _BY_NAME.get(name)
-            if f is not None and f.shape != GAME_PLAYER:
-                arr = self.a[name]
-                arr[..., :n] = snap[name]
-                if old_n > n:
-                    arr[..., n:old_n] = f.fill
-            else:
+        for name, arr in self.a.items():
+            ndim = _COLUMN_NDIM.get(name)
+            if ndim is None:
                 self.a[name] = snap[name].copy()
+            elif ndim == 1:
+                arr[:n] = snap[name]
+                if old_n > n:
+                    arr[n:old_n] = _BY_NAME[name].fill
+            else:
+                arr[:, :n] = snap[name]
+                if old_n > n:
+                    arr[:, n:old_n] = _BY_NAME[name].fill
         if next_id > self.col_of_id.size:
             self.col_of_id = np.full(next_id + next_id // 8 + 8, -1, np.int32)
         else:
