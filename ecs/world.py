@@ -367,17 +367,22 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                 cause: str, by: Any = -1) -> None:
         """Add ``delta`` (negative: remove, clamped at 0) and record one event per change."""
         s = self.store
-        delta = np.broadcast_to(np.asarray(delta, np.int64), g.shape)
-        k = s.kind_id(kind, create=bool((delta > 0).any()))
+        delta = np.asarray(delta, np.int64)   # broadcasts against the rows below
+        k = s.kind_index.get(kind)
+        if k is None:   # a new kind gets a plane only when counters are put
+            k = s.kind_id(kind, create=g.size > 0 and bool((delta > 0).any()))
         if k < 0 or g.size == 0:
             return
         before = s.counts[k, g, c].astype(np.int64)
         after = np.maximum(before + delta, 0)
         s.counts[k, g, c] = after
         ch = after != before
-        by = np.broadcast_to(np.asarray(by, np.int64), g.shape)
-        self.log.record(COUNTER, cause, game=g[ch], entity=s.a["entity_id"][c[ch]], kind=k,
-                        before=before[ch], after=after[ch], other=by[ch])
+        if not ch.all():   # rows that changed nothing get no event
+            g, c, before, after = g[ch], c[ch], before[ch], after[ch]
+            if np.ndim(by):
+                by = np.broadcast_to(by, ch.shape)[ch]
+        self.log.record(COUNTER, cause, game=g, entity=s.a["entity_id"][c], kind=k,
+                        before=before, after=after, other=by)
 
     # ---- counter actions ---------------------------------------------------------------
     def put_counters(self, e: Any, kind: str, n: Any = 1, games: Any = None,
@@ -613,7 +618,9 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             while True:
                 pending = Pending()
                 esper.process(self, pending)
-                self.store.a["deathtouch_hit"][self.ongoing] = False  # "since the last check"
+                touched = self.store.a["deathtouch_hit"]
+                if touched.any():   # "since the last check"; reading is cheaper than writing
+                    touched[self.ongoing] = False
                 if pending.empty():
                     return acted
                 acted += 1
@@ -640,14 +647,23 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                 leaving[g, c] = True
                 parts.append((g, c, z, np.full(g.size, CAUSE[why]) if isinstance(why, str) else why))
             g, c, z, cause = (np.concatenate([p[i] for p in parts]) for i in range(4))
+        # Removals of one kind for one reason are one _change (one event chunk), in the
+        # order they were first decided.
+        removals: dict[tuple[int, str], list[tuple[np.ndarray, ...]]] = {}
         for kinds, rg, rc, amount, why in pending.removals:
-            stay = ~leaving[rg, rc] if leaving is not None else np.ones(rg.size, bool)
+            if leaving is not None:
+                stay = ~leaving[rg, rc]
+                rg, rc, amount = rg[stay], rc[stay], amount[stay]
+                kinds = kinds if isinstance(kinds, int) else kinds[stay]
             if isinstance(kinds, int):   # one kind (Pending.remove keeps a scalar kind)
-                self._change(s.kind_names[kinds], rg[stay], rc[stay], -amount[stay], why)
+                removals.setdefault((kinds, why), []).append((rg, rc, amount))
                 continue
-            for k in np.unique(kinds[stay]):
-                r = stay & (kinds == k)
-                self._change(s.kind_names[int(k)], rg[r], rc[r], -amount[r], why)
+            for k in np.unique(kinds):
+                r = kinds == k
+                removals.setdefault((int(k), why), []).append((rg[r], rc[r], amount[r]))
+        for (k, why), parts in removals.items():
+            rg, rc, amount = (np.concatenate(x) for x in zip(*parts)) if len(parts) > 1 else parts[0]
+            self._change(s.kind_names[k], rg, rc, -amount, why)
         if pending.moves:
             move_objects(self, g, c, z, cause)
         if pending.losses:

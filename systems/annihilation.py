@@ -11,7 +11,7 @@ import numpy as np
 
 from ecs import zones
 
-from .base import Pending, System, game_chunks, hits
+from .base import Pending, System, battlefield_extent, game_chunks, hits
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -20,17 +20,22 @@ if TYPE_CHECKING:
 class Annihilation(System):
     def process(self, world: "World", pending: Pending) -> None:
         s = world.store
-        plus, minus = s.plane("+1/+1"), s.plane("-1/-1")
-        if plus is None or minus is None:
+        kp, km = s.kind_index.get("+1/+1"), s.kind_index.get("-1/-1")
+        if kp is None or km is None:
             return
+        n = battlefield_extent(world, pending)
+        plus, minus = s.counts[kp, :, :n], s.counts[km, :, :n]
+        found = []
         for rows in game_chunks(world):
-            both = (plus[rows] > 0) & (minus[rows] > 0)
+            both = plus[rows] > 0
+            both &= minus[rows] > 0
             if not both.any():
                 continue
-            both &= s.a["zone"][rows, : s.n_cols] == zones.BATTLEFIELD
+            both &= s.a["zone"][rows, :n] == zones.BATTLEFIELD
             both &= world.ongoing[rows, None]
-            g, c = hits(both, rows)
-            if g.size:
-                amount = np.minimum(plus[g, c], minus[g, c])
-                pending.remove(s.kind_index["+1/+1"], g, c, amount, "704.5q")
-                pending.remove(s.kind_index["-1/-1"], g, c, amount, "704.5q")
+            found.append(hits(both, rows))
+        if found:   # one removal per kind for the whole check, not one per chunk
+            g, c = (np.concatenate(x) for x in zip(*found))
+            amount = np.minimum(plus[g, c], minus[g, c])
+            pending.remove(kp, g, c, amount, "704.5q")
+            pending.remove(km, g, c, amount, "704.5q")

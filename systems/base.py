@@ -8,10 +8,12 @@ result, only the order of rows in the event log.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import esper
 import numpy as np
+
+from ecs import zones
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -42,6 +44,10 @@ class Pending:
         if games.size:
             self.losses.append((games, players, cause))
 
+    # Values derived from the state of this check, shared by the systems that need them
+    # (the state does not change while a check runs: systems only read).
+    memo: dict[str, Any] = field(default_factory=dict)
+
     def empty(self) -> bool:
         return not (self.removals or self.moves or self.losses)
 
@@ -53,6 +59,28 @@ def game_chunks(world: "World") -> list[slice]:
     """Slices of game rows to process at a time, so a pass streams each plane once."""
     rows = max(1, CHUNK_ELEMENTS // max(world.store.n_cols, 1))
     return [slice(g, min(g + rows, world.batch)) for g in range(0, world.batch, rows)]
+
+
+BLOCK_COLUMNS = 256
+
+
+def battlefield_extent(world: "World", pending: Pending) -> int:
+    """How many leading columns hold every permanent of every game. Objects that left the
+    battlefield get new columns at the end (CR 400.7), so after deaths a long tail holds
+    none: the battlefield systems skip it. Scans the zones back from the end in blocks."""
+    if "bf_extent" not in pending.memo:
+        s = world.store
+        end = s.n_cols
+        zone = s.a["zone"]
+        while end > 0:
+            start = max(0, end - BLOCK_COLUMNS)
+            block = zone[:, start:end] == zones.BATTLEFIELD
+            if block.any():
+                end = start + 1 + int(np.flatnonzero(block.any(axis=0))[-1])
+                break
+            end = start
+        pending.memo["bf_extent"] = end
+    return pending.memo["bf_extent"]
 
 
 def hits(mask: np.ndarray, rows: slice) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,11 @@ class CapEnforcement(System):
         if cols.size == 0:
             return
         have = s.counts[kinds, :, cols].T            # (B, M)
-        on_bf = s.a["zone"][:, cols] == zones.BATTLEFIELD
-        over = (cap >= 0) & on_bf & (have > cap) & world.ongoing[:, None]
+        over = have > cap
+        over &= cap >= 0                             # -1: no cap in that game
+        if not over.any():                           # the usual case: nothing to look up
+            return
+        over &= s.a["zone"][:, cols] == zones.BATTLEFIELD
+        over &= world.ongoing[:, None]
         g, m = np.nonzero(over)
         pending.remove(kinds[m], g, cols[m].astype(np.int64), have[g, m] - cap[g, m], "704.5r")

@@ -15,7 +15,7 @@ from components.card import NO_STAT
 from ecs import stats, zones
 from ecs.events import CAUSE
 
-from .base import Pending, System, game_chunks
+from .base import Pending, System, battlefield_extent, game_chunks
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -31,13 +31,18 @@ def permanents(world: "World", pending: Pending) -> None:
     """One mask per chunk of every permanent that may die, one nonzero, then each hit gets
     its rule (704.5f before g before h, then i and v), looking only at the hits."""
     s = world.store
-    n = s.n_cols
+    n = battlefield_extent(world, pending)
+    if n == 0:
+        return
     cols = slice(0, n)
     types = s.a["types"][:n]
     creature = (types & TYPE_BIT["creature"]) != 0
-    counted = [(kind, CAUSE[rule], (types & TYPE_BIT[t]) != 0) for t, kind, rule in
-               (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v"))]
-    counted = [(s.plane(kind), rule, is_t) for kind, rule, is_t in counted if is_t.any()]
+    counted = []   # (count plane or None, rule, is that type) of 704.5i and 704.5v
+    for t, kind, rule in (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v")):
+        is_t = (types & TYPE_BIT[t]) != 0
+        if is_t.any():
+            k = s.kind_index.get(kind)
+            counted.append((None if k is None else s.counts[k, :, :n], CAUSE[rule], is_t))
     any_creature = creature.any()
     if not (any_creature or counted):
         return

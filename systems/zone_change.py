@@ -56,7 +56,7 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     arrive = dest != zones.NONE
     if arrive.any():
         key = cols[arrive] * 16 + dest[arrive]
-        uniq, inv = np.unique(key, return_inverse=True)
+        uniq, inv = _unique_inverse(key, s.capacity * 16)
         new_cols, ids = s.alloc(uniq.size)
         src_cols = uniq // 16
         for f in CARD_FIELDS:
@@ -93,6 +93,19 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
         if enter.any():
             world.enter_battlefield(games[enter], s.col_of_id[new_ids[enter]].astype(np.int64), by=None)
     return new_ids
+
+
+def _unique_inverse(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(key, return_inverse=True)`` for ints in [0, size): through a lookup table
+    when it is small against the rows (no sort, and far less fixed cost on small boards)."""
+    if size > 16 * key.size + 4096:
+        return np.unique(key, return_inverse=True)
+    seen = np.zeros(size, bool)
+    seen[key] = True
+    uniq = np.flatnonzero(seen)
+    rank = np.empty(size, np.int64)
+    rank[uniq] = np.arange(uniq.size)
+    return uniq, rank[key]
 
 
 def is_type(world: "World", cols: np.ndarray, name: str) -> np.ndarray:
