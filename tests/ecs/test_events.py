@@ -38,7 +38,7 @@ def test_one_check_is_one_step():
     w.tick()
     t = w.event_table()
     assert t["type"].size == 3 and np.unique(t["step"]).size == 1
-    assert not w.exists(a) and w.counters(b) == {"charge": 1}   # 704.5f and 704.5r together
+    assert w.counters(a) == {} and w.counters(b) == {"charge": 1}   # 704.5q and 704.5r together
 
 
 def test_lki_rows_in_the_table():
