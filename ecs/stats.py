@@ -55,17 +55,6 @@ def pt(world: "World", cols: np.ndarray | slice, which: int,
     return out
 
 
-def pt_at(world: "World", g: np.ndarray, c: np.ndarray, which: int,
-          kinds: list[tuple[int, int]] | None = None) -> np.ndarray:
-    """Power or toughness (as ``pt``) of single rows (game ``g``, column ``c``), int64 (m,)."""
-    s = world.store
-    base = s.a["power" if which == 0 else "toughness"][c]
-    out = np.where(base == NO_STAT, 0, base).astype(np.int64)
-    for k, mod in (pt_kinds(world, which) if kinds is None else kinds):
-        out += mod * s.counts[k, g, c].astype(np.int64)
-    return out
-
-
 def has_keyword_at(world: "World", g: np.ndarray, c: np.ndarray, keyword: str) -> np.ndarray:
     """(m,) bool for rows (game ``g``, column ``c``): printed ``keyword`` or a keyword counter."""
     s = world.store

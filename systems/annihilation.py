@@ -26,7 +26,7 @@ class Annihilation(System):
         n = battlefield_extent(world, pending)
         plus, minus = s.counts[kp, :, :n], s.counts[km, :, :n]
         found = []
-        for rows in game_chunks(world):
+        for rows in game_chunks(world, n):
             both = plus[rows] > 0
             both &= minus[rows] > 0
             if not both.any():

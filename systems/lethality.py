@@ -37,12 +37,15 @@ def permanents(world: "World", pending: Pending) -> None:
     cols = slice(0, n)
     types = s.a["types"][:n]
     creature = (types & TYPE_BIT["creature"]) != 0
-    counted = []   # (count plane or None, rule, is that type) of 704.5i and 704.5v
+    # 704.5i and 704.5v: (count plane or None, rule, is that type, the columns of that type);
+    # few objects are planeswalkers or battles, so their test reads only their columns.
+    counted = []
     for t, kind, rule in (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v")):
         is_t = (types & TYPE_BIT[t]) != 0
         if is_t.any():
             k = s.kind_index.get(kind)
-            counted.append((None if k is None else s.counts[k, :, :n], CAUSE[rule], is_t))
+            counted.append((None if k is None else s.counts[k, :, :n], CAUSE[rule], is_t,
+                            np.flatnonzero(is_t)))
     any_creature = creature.any()
     if not (any_creature or counted):
         return
@@ -51,51 +54,52 @@ def permanents(world: "World", pending: Pending) -> None:
     kinds = stats.pt_kinds(world, 1)
     tough = s.a["toughness"][:n]
     base = np.where(tough == NO_STAT, 0, tough).astype(np.int32)
-    for rows in game_chunks(world):
+    for rows in game_chunks(world, n):
         on_bf = s.a["zone"][rows, cols] == zones.BATTLEFIELD
         if not every_game:
             on_bf &= ongoing[rows, None]
         if any_creature:
-            may_die = _creature_may_die(world, rows, base, kinds)
+            may_die, dead, tough = _creature_may_die(world, rows, base, kinds)
             may_die &= creature
         else:
             may_die = np.zeros(on_bf.shape, bool)
-        for plane, _, is_t in counted:
-            may_die |= (plane[rows] == 0) & is_t if plane is not None else is_t
+        for plane, _, _, of_t in counted:
+            may_die[:, of_t] |= plane[rows][:, of_t] == 0 if plane is not None else True
         may_die &= on_bf
         flat = np.flatnonzero(may_die)
         if flat.size == 0:
             continue
-        gi, c = np.divmod(flat, n)
-        g = gi + rows.start
+        gi = flat // n
+        g, c = gi + rows.start, flat - gi * n
         cause = np.zeros(flat.size, np.int64)   # 0: saved (indestructible); no rule has code 0
         if any_creature:
-            tc = stats.pt_at(world, g, c, 1, kinds)
             live = creature[c]
-            dead = live & (tc <= 0)
-            cause[dead] = CAUSE["704.5f"]
-            live &= ~dead
-            alive = live & ~stats.has_keyword_at(world, g, c, "indestructible")
-            lethal = alive & (s.a["damage"][g, c] >= tc)
+            dead_h = dead.ravel()[flat]
+            cause[live & dead_h] = CAUSE["704.5f"]
+            alive = live & ~dead_h & ~stats.has_keyword_at(world, g, c, "indestructible")
+            tough_h = tough.ravel()[flat]
+            lethal = alive & (tough_h > 0) & (s.a["damage"][g, c] >= tough_h)
             cause[lethal] = CAUSE["704.5g"]
             cause[alive & ~lethal & s.a["deathtouch_hit"][g, c]] = CAUSE["704.5h"]
-        for plane, rule, is_t in counted:
-            zero = (cause == 0) & is_t[c]
+        for plane, rule, is_t, _ in counted:
+            r = np.flatnonzero((cause == 0) & is_t[c])
             if plane is not None:
-                zero &= plane[g, c] == 0
-            cause[zero] = rule
+                r = r[plane[g[r], c[r]] == 0]
+            cause[r] = rule
         go = cause != 0
         pending.move(g[go], c[go], zones.GRAVEYARD, cause[go])
 
 
-def _creature_may_die(world: "World", rows: slice, base: np.ndarray,
-                      kinds: list[tuple[int, int]]) -> np.ndarray:
-    """A superset of the objects with toughness <= 0, lethal damage or deathtouch damage in
-    a chunk (every object treated as a creature; the caller masks and classifies exactly).
+def _creature_may_die(world: "World", rows: slice, base: np.ndarray, kinds: list[tuple[int, int]]
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a chunk, every object treated as a creature (the caller masks): (may die: a
+    superset of toughness <= 0, lethal damage or deathtouch damage; toughness <= 0, exact;
+    toughness, exact where it is > 0 and fits int32, negative where it passes int32).
+
     With at most one +1 and one -1 toughness kind (the usual +1/+1, -1/-1) it stays in
     int32, twice as fast as int64: d = minus - plus is exact, toughness <= 0 is d >= base,
-    and damage >= base - d may wrap only where the toughness passes int32, which no
-    damage reaches (a false hit at worst, dropped by the exact check)."""
+    and base - d wraps (to a negative number) only where the toughness passes int32,
+    which no damage reaches: a false hit at worst, which the caller drops."""
     s = world.store
     n = base.size
     damage = s.a["damage"][rows, :n]
@@ -105,15 +109,15 @@ def _creature_may_die(world: "World", rows: slice, base: np.ndarray,
         d = s.counts[minus[0], rows, :n] if minus else np.zeros(damage.shape, np.int32)
         if plus:
             d = d - s.counts[plus[0], rows, :n]
-        with np.errstate(over="ignore"):
-            may_die = damage >= base - d
-        may_die |= d >= base
+        dead = d >= base
+        tough = base - d
     else:
-        t = stats.pt(world, slice(0, n), 1, rows, kinds)
-        may_die = t <= 0
-        may_die |= damage >= t
+        tough = stats.pt(world, slice(0, n), 1, rows, kinds)
+        dead = tough <= 0
+    may_die = damage >= tough
+    may_die |= dead
     may_die |= s.a["deathtouch_hit"][rows, :n]
-    return may_die
+    return may_die, dead, tough
 
 
 def players(world: "World", pending: Pending) -> None:

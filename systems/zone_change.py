@@ -82,10 +82,12 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
         sel = np.flatnonzero(capped[cols])
         r, m = np.nonzero(cols[sel, None] == cap_col[None, :])
         s.a["cap_val"][games[sel[r]], m] = -1
-    moved = np.zeros(s.capacity, bool)   # the distinct columns, sorted, without a sort
+    # Columns now absent from every game are freed: one contiguous pass over the zones is
+    # cheaper than gathering the moved columns of every game.
+    moved = np.zeros(s.n_cols, bool)
     moved[cols] = True
-    gone = np.flatnonzero(moved)
-    s.release(gone[(s.a["zone"][:, gone] == zones.NONE).all(axis=0)])
+    moved &= ~s.a["zone"][:, : s.n_cols].any(axis=0)   # zones.NONE is 0
+    s.release(np.flatnonzero(moved))
 
     # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
     if arrive.any():
