@@ -73,6 +73,9 @@ def battlefield_extent(world: "World", pending: Pending) -> int:
     if "bf_extent" not in pending.memo:
         s = world.store
         end = s.n_cols
+        if end <= BLOCK_COLUMNS:   # a small board: nothing worth skipping
+            pending.memo["bf_extent"] = end
+            return end
         zone = s.a["zone"]
         while end > 0:
             start = max(0, end - BLOCK_COLUMNS)

@@ -126,7 +126,7 @@ def players(world: "World", pending: Pending) -> None:
         return
     heads = s.a["player_head"]
     # Two-Headed Giant: the team's life and poison live on its first player (810.10).
-    holder = heads if world.two_headed_giant else np.arange(s.n_players)
+    holder = heads if world.two_headed_giant else slice(None)
     life = s.a["life"][:, holder]
     poison_plane = s.plane("poison")
     poison = (np.zeros_like(life) if poison_plane is None
