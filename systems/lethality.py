@@ -54,6 +54,7 @@ def permanents(world: "World", pending: Pending) -> None:
     kinds = stats.pt_kinds(world, 1)
     tough = s.a["toughness"][:n]
     base = np.where(tough == NO_STAT, 0, tough).astype(np.int32)
+    found = []
     for rows in game_chunks(world, n):
         on_bf = s.a["zone"][rows, cols] == zones.BATTLEFIELD
         if not every_game:
@@ -87,7 +88,10 @@ def permanents(world: "World", pending: Pending) -> None:
                 r = r[plane[g[r], c[r]] == 0]
             cause[r] = rule
         go = cause != 0
-        pending.move(g[go], c[go], zones.GRAVEYARD, cause[go])
+        found.append((g[go], c[go], cause[go]))
+    if found:   # one move for the whole check, not one per chunk
+        g, c, cause = (np.concatenate(x) for x in zip(*found)) if len(found) > 1 else found[0]
+        pending.move(g, c, zones.GRAVEYARD, cause)
 
 
 def _creature_may_die(world: "World", rows: slice, base: np.ndarray, kinds: list[tuple[int, int]]

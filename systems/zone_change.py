@@ -68,11 +68,12 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     # Last-known information, then the old object's counters simply cease to exist (122.2).
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games, entity=old_ids, other=new_ids, from_zone=frm,
                       to_zone=dest)
-    kinds = s.n_kinds
-    had = s.counts[:kinds, games, cols]
-    k, r = np.nonzero(had > 0)
-    log.record_lki(rows[r], k, had[k, r])
-    s.counts[:kinds, games, cols] = 0
+    had = s.counts[: s.n_kinds, games, cols]   # (kinds, rows)
+    flat = np.flatnonzero(had)                   # 1-D nonzero: several times faster than 2-D
+    k = flat // games.size
+    r = flat - k * games.size
+    log.record_lki(rows[r], k, had.ravel()[flat])
+    s.counts[k, games[r], cols[r]] = 0           # only the counts that are there
     for name in ("zone", "tapped", "damage", "deathtouch_hit"):
         s.a[name][games, cols] = 0
     cap_col = s.a["cap_col"]
