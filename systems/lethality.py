@@ -52,8 +52,8 @@ def permanents(world: "World", pending: Pending) -> None:
     ongoing = world.ongoing
     every_game = bool(ongoing.all())
     kinds = stats.pt_kinds(world, 1)
-    tough = s.a["toughness"][:n]
-    base = np.where(tough == NO_STAT, 0, tough).astype(np.int32)
+    printed = s.a["toughness"][:n]
+    base = np.where(printed == NO_STAT, 0, printed).astype(np.int32)
     found = []
     for rows in game_chunks(world, n):
         on_bf = s.a["zone"][rows, cols] == zones.BATTLEFIELD
@@ -82,11 +82,11 @@ def permanents(world: "World", pending: Pending) -> None:
             lethal = alive & (tough_h > 0) & (s.a["damage"][g, c] >= tough_h)
             cause[lethal] = CAUSE["704.5g"]
             cause[alive & ~lethal & s.a["deathtouch_hit"][g, c]] = CAUSE["704.5h"]
-        for plane, rule, is_t, _ in counted:
+        for plane, code, is_t, _ in counted:
             r = np.flatnonzero((cause == 0) & is_t[c])
             if plane is not None:
                 r = r[plane[g[r], c[r]] == 0]
-            cause[r] = rule
+            cause[r] = code
         go = cause != 0
         found.append((g[go], c[go], cause[go]))
     if found:   # one move for the whole check, not one per chunk
