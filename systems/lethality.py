@@ -131,14 +131,16 @@ def players(world: "World", pending: Pending) -> None:
     heads = s.a["player_head"]
     # Two-Headed Giant: the team's life and poison live on its first player (810.10).
     holder = heads if world.two_headed_giant else slice(None)
-    life = s.a["life"][:, holder]
-    poison_plane = s.plane("poison")
-    poison = (np.zeros_like(life) if poison_plane is None
-              else poison_plane[:, s.a["player_col"][holder]])
-    in_game = ~s.a["lost"] & world.ongoing[:, None]
     life_rule, poison_rule, limit = (("704.6a", "704.6b", 15) if world.two_headed_giant
                                      else ("704.5a", "704.5c", 10))
-    g, p = np.nonzero(in_game & (life <= 0))
+    no_life = s.a["life"][:, holder] <= 0
+    poison_plane = s.plane("poison")
+    poisoned = (np.zeros_like(no_life) if poison_plane is None
+                else poison_plane[:, s.a["player_col"][holder]] >= limit)
+    if not (no_life.any() or poisoned.any()):   # the usual case: nobody is at a loss
+        return
+    in_game = ~s.a["lost"] & world.ongoing[:, None]
+    g, p = np.nonzero(in_game & no_life)
     pending.lose(g, p, life_rule)
-    g, p = np.nonzero(in_game & (poison >= limit))
+    g, p = np.nonzero(in_game & poisoned)
     pending.lose(g, p, poison_rule)
