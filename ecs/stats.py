@@ -16,22 +16,21 @@ if TYPE_CHECKING:
     from .world import World
 
 
-_PT_CACHE: dict[tuple[str, str], tuple[int, int] | None] = {}
-
-
 def pt_kinds(world: "World", which: int) -> list[tuple[int, int]]:
     """(plane, change per counter) of every kind changing power (which=0) or toughness (1).
-    The parse of each kind name is cached: a check asks for this in every pass."""
-    rs = world.ruleset
-    out = []
-    for k, name in enumerate(world.store.kind_names):
-        key = (rs.name, name)
-        if key not in _PT_CACHE:
-            _PT_CACHE[key] = rs.pt_modifier(name)
-        mod = _PT_CACHE[key]
-        if mod is not None and mod[which]:
-            out.append((k, mod[which]))
-    return out
+    Cached per store layout (kind names change only with it): a check asks in every pass."""
+    def make() -> list[tuple[int, int]]:
+        mods = ((k, world.ruleset.pt_modifier(name)) for k, name in enumerate(world.store.kind_names))
+        return [(k, mod[which]) for k, mod in mods if mod is not None and mod[which]]
+    return world.store.derived(f"pt_kinds {which}", make)
+
+
+def keyword_kinds(world: "World", keyword: str) -> list[int]:
+    """Planes of the counters that grant ``keyword`` (the kind itself or a variant of it),
+    cached per store layout."""
+    names = world.store.kind_names
+    return world.store.derived(f"keyword {keyword}", lambda: [
+        k for k, name in enumerate(names) if name == keyword or name.startswith(keyword + " ")])
 
 
 def pt(world: "World", cols: np.ndarray | slice, which: int,
@@ -59,9 +58,8 @@ def has_keyword_at(world: "World", g: np.ndarray, c: np.ndarray, keyword: str) -
     """(m,) bool for rows (game ``g``, column ``c``): printed ``keyword`` or a keyword counter."""
     s = world.store
     out = (s.a["keywords"][c] & KEYWORD_BIT[keyword]) != 0
-    for k, name in enumerate(s.kind_names):
-        if name == keyword or name.startswith(keyword + " "):
-            out |= s.counts[k, g, c] > 0
+    for k in keyword_kinds(world, keyword):
+        out |= s.counts[k, g, c] > 0
     return out
 
 
@@ -73,7 +71,6 @@ def has_keyword(world: "World", cols: np.ndarray | slice, keyword: str,
     rows = len(range(*games.indices(s.batch)))
     out = np.empty((rows, printed.size), bool)
     out[:] = printed
-    for k, name in enumerate(s.kind_names):
-        if name == keyword or name.startswith(keyword + " "):
-            out |= s.counts[k][games, cols] > 0
+    for k in keyword_kinds(world, keyword):
+        out |= s.counts[k][games, cols] > 0
     return out

@@ -9,7 +9,8 @@ Python loop in the state-based actions, which create thousands of new objects pe
 """
 from __future__ import annotations
 
-from typing import Any
+import itertools
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
@@ -27,6 +28,12 @@ _COLUMN_NDIM: dict[str, int] = {f.name: 1 if f.shape == COLUMN else 2
 # Per-player characteristics: the player's column, team and the team's first player
 # (who holds a Two-Headed Giant team's shared life and poison, CR 810.10).
 _PLAYER_STATIC = ("player_col", "player_team", "player_head")
+# Layout ids are unique across stores: equal ids mean equal card fields, kind names and
+# players (what changes only with alloc, a new kind or a new player), so values derived
+# from them can be cached per id and stay valid in clones and after restores.
+_LAYOUT_IDS = itertools.count()
+_DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
+T = TypeVar("T")
 
 
 class Store:
@@ -52,6 +59,23 @@ class Store:
         self.a["cap_kind"] = np.zeros(0, np.int32)
         self.a["cap_val"] = np.zeros((batch, 0), np.int64)
         self.a["winner"] = np.full(batch, -1, np.int16)  # -1 ongoing, -2 draw, else player index
+        self.layout = next(_LAYOUT_IDS)
+        # layout id -> name -> derived value (never mutated); shared with clones
+        self._derived: dict[int, dict[str, Any]] = {}
+
+    def derived(self, name: str, make: Callable[[], T]) -> T:
+        """``make()``, cached per layout: for values computed from the card fields, kind
+        names and players only (a check on a small board would otherwise spend much of its
+        time recomputing them). Callers must not mutate the value."""
+        per = self._derived.pop(self.layout, None)
+        if per is None:
+            per = {}
+            if len(self._derived) >= _DERIVED_LAYOUTS:
+                del self._derived[next(iter(self._derived))]   # the least recently used
+        self._derived[self.layout] = per
+        if name not in per:
+            per[name] = make()
+        return per[name]  # type: ignore[no-any-return]
 
     # ---- shape -----------------------------------------------------------------------
     @property
@@ -98,6 +122,7 @@ class Store:
             self.counts = grown
         self.kind_names.append(kind)
         self.kind_index[kind] = k
+        self.layout = next(_LAYOUT_IDS)
         return k
 
     def plane(self, kind: str) -> np.ndarray | None:
@@ -108,6 +133,7 @@ class Store:
     # ---- columns and ids -------------------------------------------------------------
     def alloc(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Allocate ``n`` fresh columns (absent from every game) and new ids for them."""
+        self.layout = next(_LAYOUT_IDS)   # callers write the new columns' card fields
         reuse = self.free[:n]
         del self.free[:n]
         start = self.n_cols
@@ -162,6 +188,7 @@ class Store:
     # ---- players ---------------------------------------------------------------------
     def add_player_arrays(self, col: int, team: int, head: int, life: int) -> int:
         """Append a player (already given column ``col``); returns its player index."""
+        self.layout = next(_LAYOUT_IDS)
         for name, value in zip(_PLAYER_STATIC, (col, team, head)):
             self.a[name] = np.append(self.a[name], np.int32(value))
         for f in ALL_FIELDS:
@@ -185,11 +212,13 @@ class Store:
         snap["kind_names"] = np.array(self.kind_names, dtype=str)
         return snap
 
-    def restore(self, snap: dict[str, Any]) -> None:
-        """Make this store equal to ``snap``. Arrays that are big enough are written in
+    def restore(self, snap: dict[str, Any], layout: int | None = None) -> None:
+        """Make this store equal to ``snap``, whose layout id is ``layout`` when known (the
+        id is not in the snapshot's arrays: it means nothing in another process). Arrays that are big enough are written in
         place (no allocation, and the capacity headroom is kept); others are reallocated
         with headroom, so the next ``alloc`` or new kind does not reallocate everything."""
         batch, n, next_id = (int(x) for x in snap["meta"])
+        self.layout = next(_LAYOUT_IDS) if layout is None else layout
         kind_names = [str(x) for x in snap["kind_names"]]
         k = len(kind_names)
         old_n, old_k, old_next = self.n_cols, self.n_kinds, self.next_id
@@ -238,4 +267,5 @@ class Store:
         other.counts = self.counts[: max(self.n_kinds, 1)].copy()  # unused planes: a big batch's largest part
         other.a = {name: arr.copy() for name, arr in self.a.items()}
         other.col_of_id = self.col_of_id.copy()
+        other.layout, other._derived = self.layout, self._derived
         return other

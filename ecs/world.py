@@ -862,13 +862,13 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     # ---- snapshots --------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The whole state as array copies (plus the event log and the random generator)."""
-        return {"store": self.store.snapshot(), "log": self.log.snapshot(),
+        return {"store": self.store.snapshot(), "layout": self.store.layout, "log": self.log.snapshot(),
                 "rng": self._rng_snapshot(), "names": list(self.names),
                 "seed_seq": self._seed_key, "n_spawned": self.n_spawned}
 
     def restore(self, snap: Mapping[str, Any]) -> None:
         """Return to a snapshot taken from this World (or a clone of it)."""
-        self.store.restore(snap["store"])
+        self.store.restore(snap["store"], snap.get("layout"))
         self.log.restore(snap["log"])
         entropy, spawn_key, pool_size = snap["seed_seq"]
         self._set_seed_seq(np.random.SeedSequence(entropy, spawn_key=spawn_key, pool_size=pool_size))

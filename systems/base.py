@@ -37,8 +37,9 @@ class Pending:
 
     def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
              cause: str | np.ndarray) -> None:
-        if games.size:
-            self.moves.append((games, cols, np.broadcast_to(np.asarray(zone, np.int64), games.shape), cause))
+        if games.size:   # np.full, not np.broadcast_to: a few times cheaper for few rows
+            z = np.full(games.shape, zone, np.int64) if np.ndim(zone) == 0 else np.asarray(zone, np.int64)
+            self.moves.append((games, cols, z, cause))
 
     def lose(self, games: np.ndarray, players: np.ndarray, cause: str) -> None:
         if games.size:

@@ -6,6 +6,7 @@ only stops 704.5g and 704.5h, and shield counters never stop a state-based actio
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,6 +28,41 @@ class Lethality(System):
         players(world, pending)
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """What permanents() reads from the card fields and kind names of the first ``n``
+    columns; cached per store layout (it changes only with alloc or a new kind)."""
+    creature: np.ndarray        # (n,) bool
+    any_creature: bool
+    # 704.5i and 704.5v: (count plane index or -1, rule code, is that type, its columns);
+    # few objects are planeswalkers or battles, so their test reads only their columns.
+    counted: list[tuple[int, int, np.ndarray, np.ndarray]]
+    base: np.ndarray            # (n,) int32 printed toughness, 0 where there is none
+    kinds: list[tuple[int, int]]   # stats.pt_kinds(world, 1)
+    # the int32 fast path of _creature_may_die: the +1 and -1 toughness planes (-1: none),
+    # or None when the kinds are not at most one of each
+    plus_minus: tuple[int, int] | None
+
+    @staticmethod
+    def of(world: "World", n: int) -> "_Layout":
+        s = world.store
+        types = s.a["types"][:n]
+        creature = (types & TYPE_BIT["creature"]) != 0
+        counted = []
+        for t, kind, rule in (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v")):
+            is_t = (types & TYPE_BIT[t]) != 0
+            if is_t.any():
+                counted.append((s.kind_index.get(kind, -1), CAUSE[rule], is_t, np.flatnonzero(is_t)))
+        printed = s.a["toughness"][:n]
+        kinds = stats.pt_kinds(world, 1)
+        plus = [k for k, mod in kinds if mod == 1]
+        minus = [k for k, mod in kinds if mod == -1]
+        fast = len(plus) + len(minus) == len(kinds) and len(plus) <= 1 and len(minus) <= 1
+        return _Layout(creature, bool(creature.any()), counted,
+                       np.where(printed == NO_STAT, 0, printed).astype(np.int32), kinds,
+                       ((plus or [-1])[0], (minus or [-1])[0]) if fast else None)
+
+
 def permanents(world: "World", pending: Pending) -> None:
     """One mask per chunk of every permanent that may die, one nonzero, then each hit gets
     its rule (704.5f before g before h, then i and v), looking only at the hits."""
@@ -34,33 +70,21 @@ def permanents(world: "World", pending: Pending) -> None:
     n = battlefield_extent(world, pending)
     if n == 0:
         return
-    cols = slice(0, n)
-    types = s.a["types"][:n]
-    creature = (types & TYPE_BIT["creature"]) != 0
-    # 704.5i and 704.5v: (count plane or None, rule, is that type, the columns of that type);
-    # few objects are planeswalkers or battles, so their test reads only their columns.
-    counted = []
-    for t, kind, rule in (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v")):
-        is_t = (types & TYPE_BIT[t]) != 0
-        if is_t.any():
-            k = s.kind_index.get(kind)
-            counted.append((None if k is None else s.counts[k, :, :n], CAUSE[rule], is_t,
-                            np.flatnonzero(is_t)))
-    any_creature = creature.any()
-    if not (any_creature or counted):
+    lay = s.derived(f"lethality {n}", lambda: _Layout.of(world, n))
+    creature, any_creature = lay.creature, lay.any_creature
+    if not (any_creature or lay.counted):
         return
+    counted = [(s.counts[k, :, :n] if k >= 0 else None, code, is_t, of_t)
+               for k, code, is_t, of_t in lay.counted]
     ongoing = world.ongoing
     every_game = bool(ongoing.all())
-    kinds = stats.pt_kinds(world, 1)
-    printed = s.a["toughness"][:n]
-    base = np.where(printed == NO_STAT, 0, printed).astype(np.int32)
     found = []
     for rows in game_chunks(world, n):
-        on_bf = s.a["zone"][rows, cols] == zones.BATTLEFIELD
+        on_bf = s.a["zone"][rows, :n] == zones.BATTLEFIELD
         if not every_game:
             on_bf &= ongoing[rows, None]
         if any_creature:
-            may_die, dead, tough = _creature_may_die(world, rows, base, kinds)
+            may_die, dead, tough = _creature_may_die(world, rows, lay)
             may_die &= creature
         else:
             may_die = np.zeros(on_bf.shape, bool)
@@ -94,7 +118,7 @@ def permanents(world: "World", pending: Pending) -> None:
         pending.move(g, c, zones.GRAVEYARD, cause)
 
 
-def _creature_may_die(world: "World", rows: slice, base: np.ndarray, kinds: list[tuple[int, int]]
+def _creature_may_die(world: "World", rows: slice, lay: _Layout
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For a chunk, every object treated as a creature (the caller masks): (may die: a
     superset of toughness <= 0, lethal damage or deathtouch damage; toughness <= 0, exact;
@@ -105,18 +129,18 @@ def _creature_may_die(world: "World", rows: slice, base: np.ndarray, kinds: list
     and base - d wraps (to a negative number) only where the toughness passes int32,
     which no damage reaches: a false hit at worst, which the caller drops."""
     s = world.store
+    base = lay.base
     n = base.size
     damage = s.a["damage"][rows, :n]
-    plus = [k for k, mod in kinds if mod == 1]
-    minus = [k for k, mod in kinds if mod == -1]
-    if len(plus) + len(minus) == len(kinds) and len(plus) <= 1 and len(minus) <= 1:
-        d = s.counts[minus[0], rows, :n] if minus else np.zeros(damage.shape, np.int32)
-        if plus:
-            d = d - s.counts[plus[0], rows, :n]
+    if lay.plus_minus is not None:
+        plus, minus = lay.plus_minus
+        d = s.counts[minus, rows, :n] if minus >= 0 else np.zeros(damage.shape, np.int32)
+        if plus >= 0:
+            d = d - s.counts[plus, rows, :n]
         dead = d >= base
         tough = base - d
     else:
-        tough = stats.pt(world, slice(0, n), 1, rows, kinds)
+        tough = stats.pt(world, slice(0, n), 1, rows, lay.kinds)
         dead = tough <= 0
     may_die = damage >= tough
     may_die |= dead
