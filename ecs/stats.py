@@ -18,19 +18,20 @@ if TYPE_CHECKING:
 
 def pt_kinds(world: "World", which: int) -> list[tuple[int, int]]:
     """(plane, change per counter) of every kind changing power (which=0) or toughness (1).
-    Cached per store layout (kind names change only with it): a check asks in every pass."""
+    Cached per kind names: a check asks in every pass."""
     def make() -> list[tuple[int, int]]:
         mods = ((k, world.ruleset.pt_modifier(name)) for k, name in enumerate(world.store.kind_names))
         return [(k, mod[which]) for k, mod in mods if mod is not None and mod[which]]
-    return world.store.derived(f"pt_kinds {which}", make)
+    return world.store.derived(f"pt_kinds {which}", make, kinds_only=True)
 
 
 def keyword_kinds(world: "World", keyword: str) -> list[int]:
     """Planes of the counters that grant ``keyword`` (the kind itself or a variant of it),
-    cached per store layout."""
+    cached per kind names."""
     names = world.store.kind_names
     return world.store.derived(f"keyword {keyword}", lambda: [
-        k for k, name in enumerate(names) if name == keyword or name.startswith(keyword + " ")])
+        k for k, name in enumerate(names) if name == keyword or name.startswith(keyword + " ")],
+        kinds_only=True)
 
 
 def pt(world: "World", cols: np.ndarray | slice, which: int,

@@ -60,19 +60,22 @@ class Store:
         self.a["cap_val"] = np.zeros((batch, 0), np.int64)
         self.a["winner"] = np.full(batch, -1, np.int16)  # -1 ongoing, -2 draw, else player index
         self.layout = next(_LAYOUT_IDS)
+        self.kinds_layout = next(_LAYOUT_IDS)   # the same, for the kind names alone
         # layout id -> name -> derived value (never mutated); shared with clones
         self._derived: dict[int, dict[str, Any]] = {}
 
-    def derived(self, name: str, make: Callable[[], T]) -> T:
+    def derived(self, name: str, make: Callable[[], T], kinds_only: bool = False) -> T:
         """``make()``, cached per layout: for values computed from the card fields, kind
         names and players only (a check on a small board would otherwise spend much of its
-        time recomputing them). Callers must not mutate the value."""
-        per = self._derived.pop(self.layout, None)
+        time recomputing them); ``kinds_only``: from the kind names only, so the value
+        outlives allocs. Callers must not mutate the value."""
+        key = self.kinds_layout if kinds_only else self.layout
+        per = self._derived.pop(key, None)
         if per is None:
             per = {}
             if len(self._derived) >= _DERIVED_LAYOUTS:
                 del self._derived[next(iter(self._derived))]   # the least recently used
-        self._derived[self.layout] = per
+        self._derived[key] = per
         if name not in per:
             per[name] = make()
         return per[name]  # type: ignore[no-any-return]
@@ -122,7 +125,7 @@ class Store:
             self.counts = grown
         self.kind_names.append(kind)
         self.kind_index[kind] = k
-        self.layout = next(_LAYOUT_IDS)
+        self.layout, self.kinds_layout = next(_LAYOUT_IDS), next(_LAYOUT_IDS)
         return k
 
     def plane(self, kind: str) -> np.ndarray | None:
@@ -214,12 +217,15 @@ class Store:
 
     def restore(self, snap: dict[str, Any], layout: int | None = None) -> None:
         """Make this store equal to ``snap``, whose layout id is ``layout`` when known (the
-        id is not in the snapshot's arrays: it means nothing in another process). Arrays that are big enough are written in
-        place (no allocation, and the capacity headroom is kept); others are reallocated
-        with headroom, so the next ``alloc`` or new kind does not reallocate everything."""
+        id is not in the snapshot's arrays: it means nothing in another process). Arrays
+        that are big enough are written in place (no allocation, and the capacity headroom
+        is kept); others are reallocated with headroom, so the next ``alloc`` or new kind
+        does not reallocate everything."""
         batch, n, next_id = (int(x) for x in snap["meta"])
-        self.layout = next(_LAYOUT_IDS) if layout is None else layout
         kind_names = [str(x) for x in snap["kind_names"]]
+        self.layout = next(_LAYOUT_IDS) if layout is None else layout
+        if kind_names != self.kind_names:
+            self.kinds_layout = next(_LAYOUT_IDS)
         k = len(kind_names)
         old_n, old_k, old_next = self.n_cols, self.n_kinds, self.next_id
         if batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
@@ -267,5 +273,5 @@ class Store:
         other.counts = self.counts[: max(self.n_kinds, 1)].copy()  # unused planes: a big batch's largest part
         other.a = {name: arr.copy() for name, arr in self.a.items()}
         other.col_of_id = self.col_of_id.copy()
-        other.layout, other._derived = self.layout, self._derived
+        other.layout, other.kinds_layout, other._derived = self.layout, self.kinds_layout, self._derived
         return other

@@ -646,7 +646,8 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                     why = why if isinstance(why, str) else why[new]
                 leaving[g, c] = True
                 parts.append((g, c, z, np.full(g.size, CAUSE[why]) if isinstance(why, str) else why))
-            g, c, z, cause = (np.concatenate([p[i] for p in parts]) for i in range(4))
+            g, c, z, cause = ((np.concatenate([p[i] for p in parts]) for i in range(4))
+                              if len(parts) > 1 else parts[0])
         # Removals of one kind for one reason are one _change (one event chunk), in the
         # order they were first decided.
         removals: dict[tuple[int, str], list[tuple[np.ndarray, ...]]] = {}

@@ -35,7 +35,7 @@ class Annihilation(System):
             both &= world.ongoing[rows, None]
             found.append(hits(both, rows))
         if found:   # one removal per kind for the whole check, not one per chunk
-            g, c = (np.concatenate(x) for x in zip(*found))
+            g, c = (np.concatenate(x) for x in zip(*found)) if len(found) > 1 else found[0]
             amount = np.minimum(plus[g, c], minus[g, c])
             pending.remove(kp, g, c, amount, "704.5q")
             pending.remove(km, g, c, amount, "704.5q")

@@ -30,18 +30,14 @@ class Lethality(System):
 
 @dataclass(frozen=True)
 class _Layout:
-    """What permanents() reads from the card fields and kind names of the first ``n``
-    columns; cached per store layout (it changes only with alloc or a new kind)."""
+    """What permanents() reads from the card fields of the first ``n`` columns; cached per
+    store layout (it changes only with alloc)."""
     creature: np.ndarray        # (n,) bool
     any_creature: bool
-    # 704.5i and 704.5v: (count plane index or -1, rule code, is that type, its columns);
-    # few objects are planeswalkers or battles, so their test reads only their columns.
-    counted: list[tuple[int, int, np.ndarray, np.ndarray]]
+    # 704.5i and 704.5v: (counter kind, rule code, is that type, its columns); few objects
+    # are planeswalkers or battles, so their test reads only their columns.
+    counted: list[tuple[str, int, np.ndarray, np.ndarray]]
     base: np.ndarray            # (n,) int32 printed toughness, 0 where there is none
-    kinds: list[tuple[int, int]]   # stats.pt_kinds(world, 1)
-    # the int32 fast path of _creature_may_die: the +1 and -1 toughness planes (-1: none),
-    # or None when the kinds are not at most one of each
-    plus_minus: tuple[int, int] | None
 
     @staticmethod
     def of(world: "World", n: int) -> "_Layout":
@@ -50,17 +46,25 @@ class _Layout:
         creature = (types & TYPE_BIT["creature"]) != 0
         counted = []
         for t, kind, rule in (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v")):
-            is_t = (types & TYPE_BIT[t]) != 0
-            if is_t.any():
-                counted.append((s.kind_index.get(kind, -1), CAUSE[rule], is_t, np.flatnonzero(is_t)))
+            of_t = np.flatnonzero(types & TYPE_BIT[t])
+            if of_t.size:
+                counted.append((kind, CAUSE[rule], (types & TYPE_BIT[t]) != 0, of_t))
         printed = s.a["toughness"][:n]
+        return _Layout(creature, bool(creature.any()), counted,
+                       np.where(printed == NO_STAT, np.int32(0), printed))
+
+
+def _toughness_kinds(world: "World") -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """stats.pt_kinds(world, 1), and for the int32 fast path of _creature_may_die the +1
+    and -1 toughness planes (-1: none), or None when there are more kinds than one of
+    each; cached per kind names."""
+    def make() -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
         kinds = stats.pt_kinds(world, 1)
         plus = [k for k, mod in kinds if mod == 1]
         minus = [k for k, mod in kinds if mod == -1]
         fast = len(plus) + len(minus) == len(kinds) and len(plus) <= 1 and len(minus) <= 1
-        return _Layout(creature, bool(creature.any()), counted,
-                       np.where(printed == NO_STAT, 0, printed).astype(np.int32), kinds,
-                       ((plus or [-1])[0], (minus or [-1])[0]) if fast else None)
+        return kinds, ((plus or [-1])[0], (minus or [-1])[0]) if fast else None
+    return world.store.derived("lethality toughness", make, kinds_only=True)
 
 
 def permanents(world: "World", pending: Pending) -> None:
@@ -74,8 +78,7 @@ def permanents(world: "World", pending: Pending) -> None:
     creature, any_creature = lay.creature, lay.any_creature
     if not (any_creature or lay.counted):
         return
-    counted = [(s.counts[k, :, :n] if k >= 0 else None, code, is_t, of_t)
-               for k, code, is_t, of_t in lay.counted]
+    counted = [(s.plane(kind), code, is_t, of_t) for kind, code, is_t, of_t in lay.counted]
     ongoing = world.ongoing
     every_game = bool(ongoing.all())
     found = []
@@ -84,7 +87,7 @@ def permanents(world: "World", pending: Pending) -> None:
         if not every_game:
             on_bf &= ongoing[rows, None]
         if any_creature:
-            may_die, dead, tough = _creature_may_die(world, rows, lay)
+            may_die, dead, tough = _creature_may_die(world, rows, lay.base)
             may_die &= creature
         else:
             may_die = np.zeros(on_bf.shape, bool)
@@ -107,9 +110,9 @@ def permanents(world: "World", pending: Pending) -> None:
             cause[lethal] = CAUSE["704.5g"]
             cause[alive & ~lethal & s.a["deathtouch_hit"][g, c]] = CAUSE["704.5h"]
         for plane, code, is_t, _ in counted:
-            r = np.flatnonzero((cause == 0) & is_t[c])
+            r = (cause == 0) & is_t[c]
             if plane is not None:
-                r = r[plane[g[r], c[r]] == 0]
+                r &= plane[g, c] == 0
             cause[r] = code
         go = cause != 0
         found.append((g[go], c[go], cause[go]))
@@ -118,7 +121,7 @@ def permanents(world: "World", pending: Pending) -> None:
         pending.move(g, c, zones.GRAVEYARD, cause)
 
 
-def _creature_may_die(world: "World", rows: slice, lay: _Layout
+def _creature_may_die(world: "World", rows: slice, base: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For a chunk, every object treated as a creature (the caller masks): (may die: a
     superset of toughness <= 0, lethal damage or deathtouch damage; toughness <= 0, exact;
@@ -129,18 +132,18 @@ def _creature_may_die(world: "World", rows: slice, lay: _Layout
     and base - d wraps (to a negative number) only where the toughness passes int32,
     which no damage reaches: a false hit at worst, which the caller drops."""
     s = world.store
-    base = lay.base
     n = base.size
     damage = s.a["damage"][rows, :n]
-    if lay.plus_minus is not None:
-        plus, minus = lay.plus_minus
+    kinds, plus_minus = _toughness_kinds(world)
+    if plus_minus is not None:
+        plus, minus = plus_minus
         d = s.counts[minus, rows, :n] if minus >= 0 else np.zeros(damage.shape, np.int32)
         if plus >= 0:
             d = d - s.counts[plus, rows, :n]
         dead = d >= base
         tough = base - d
     else:
-        tough = stats.pt(world, slice(0, n), 1, rows, lay.kinds)
+        tough = stats.pt(world, slice(0, n), 1, rows, kinds)
         dead = tough <= 0
     may_die = damage >= tough
     may_die |= dead

@@ -43,7 +43,7 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     replacement effects, records events with LKI."""
     s, log = world.store, world.log
     frm = s.a["zone"][games, cols].astype(np.int64)
-    dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64).copy())
+    dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64))  # a copy
     # CR 122.1h: finality counters turn battlefield -> graveyard into exile.
     fin = s.plane("finality")
     if fin is not None:
@@ -54,16 +54,21 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     # New objects: one column per distinct (old column, destination), shared across games.
     new_ids = np.full(games.size, -1, np.int64)
     arrive = dest != zones.NONE
-    if arrive.any():
-        key = cols[arrive] * 16 + dest[arrive]
-        uniq, inv = _unique_inverse(key, s.capacity * 16)
+    # rows that arrive somewhere: usually all of them (no masking then)
+    every = bool(arrive.all())
+    ga, ca, da = (games, cols, dest) if every else (games[arrive], cols[arrive], dest[arrive])
+    if ga.size:
+        uniq, inv = _unique_inverse(ca * 16 + da, s.capacity * 16)
         new_cols, ids = s.alloc(uniq.size)
         src_cols = uniq // 16
         for f in CARD_FIELDS:
             if f.name != "entity_id":
                 s.a[f.name][new_cols] = s.a[f.name][src_cols]
-        s.a["zone"][games[arrive], new_cols[inv]] = dest[arrive]
-        new_ids[arrive] = ids[inv]
+        s.a["zone"][ga, new_cols[inv]] = da
+        if every:
+            new_ids = ids[inv]
+        else:
+            new_ids[arrive] = ids[inv]
 
     # Last-known information, then the old object's counters simply cease to exist (122.2).
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games, entity=old_ids, other=new_ids, from_zone=frm,
@@ -91,8 +96,8 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     s.release(np.flatnonzero(moved))
 
     # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
-    if arrive.any():
-        enter = arrive & (dest == zones.BATTLEFIELD)
+    if ga.size:
+        enter = dest == zones.BATTLEFIELD
         if enter.any():
             world.enter_battlefield(games[enter], s.col_of_id[new_ids[enter]].astype(np.int64), by=None)
     return new_ids
