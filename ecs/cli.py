@@ -70,10 +70,13 @@ def summary(r: montecarlo.Result) -> str:
                f"workers {r.workers}, batch {r.batch}")
     if r.games == 0:
         return "\n".join(out)
-    w = max([len(o.name) + 12 for o in sc.objects] + [len(p.name) for p in sc.players] + [20])
+    labels = {o.name: o.name if o.count == 1 else f"{o.name} (any of {o.count})"
+              for o in sc.objects}
+    w = 2 + max([len(x) for x in labels.values()] + [len(p.name) for p in sc.players]
+                + [len("game over by the end")])     # every label fits its column
     out += ["", f"{'Survival':<{w}}  {'p':>7}  95% CI (Wilson)"]
     for o in sc.objects:
-        label = o.name if o.count == 1 else f"{o.name} (any of {o.count})"
+        label = labels[o.name]
         out.append(f"  {label:<{w - 2}}  {_p(r.survival[o.name])}")
         if o.count > 1:
             d = r.survivors[o.name]

@@ -49,6 +49,15 @@ def test_simulate_without_a_scenario_runs_the_default(capsys: pytest.CaptureFixt
     assert d["scenario"] == DEFAULT and d["games"] == 40
 
 
+def test_summary_columns_line_up_with_long_labels(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every probability row starts its confidence interval in the same column, also for
+    an entry of many copies ("saprolings (any of 40)")."""
+    assert main(["simulate", "mtg_skirmish", "--games", "64", "--workers", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.endswith("]")]
+    assert any("(any of" in r for r in rows)
+    assert len({r.index("[") for r in rows}) == 1
+
+
 def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"
     text = (ROOT / "ecs" / "scenarios" / "bear_decay.toml").read_text()
