@@ -143,7 +143,7 @@ class Store:
         fresh = np.arange(start, start + n - len(reuse), dtype=np.int64)
         self._grow_columns(start + fresh.size)
         self.n_cols = start + fresh.size
-        cols = np.concatenate([np.asarray(reuse, np.int64), fresh])
+        cols = np.concatenate([np.asarray(reuse, np.int64), fresh]) if reuse else fresh
         if reuse:  # fresh columns past n_cols still hold their fill values
             old = np.asarray(reuse, np.int64)
             for f in ALL_FIELDS:
@@ -161,12 +161,13 @@ class Store:
         return cols, ids
 
     def release(self, cols: np.ndarray) -> None:
-        """Free columns whose object is absent from every game; their ids become stale."""
+        """Free columns (ascending) whose object is absent from every game; their ids
+        become stale."""
         if cols.size == 0:
             return
         self.col_of_id[self.a["entity_id"][cols]] = -1
         self.a["entity_id"][cols] = -1
-        self.free.extend(np.sort(cols).tolist())
+        self.free.extend(cols.tolist())
         if self.a["cap_col"].size:  # caps belong to the object (122.4): drop them
             freed = np.zeros(self.capacity, bool)   # a lookup table: cheaper than np.isin
             freed[cols] = True

@@ -58,7 +58,8 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     every = bool(arrive.all())
     ga, ca, da = (games, cols, dest) if every else (games[arrive], cols[arrive], dest[arrive])
     if ga.size:
-        uniq, inv = _unique_inverse(ca * 16 + da, s.capacity * 16)
+        # one game: its rows are distinct columns, so the keys are distinct too
+        uniq, inv = _unique_inverse(ca * 16 + da, s.capacity * 16, distinct=s.batch == 1)
         new_cols, ids = s.alloc(uniq.size)
         src_cols = uniq // 16
         for f in CARD_FIELDS:
@@ -103,9 +104,15 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     return new_ids
 
 
-def _unique_inverse(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(key, return_inverse=True)`` for ints in [0, size): through a lookup table
-    when it is small against the rows (no sort, and far less fixed cost on small boards)."""
+def _unique_inverse(key: np.ndarray, size: int, distinct: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(key, return_inverse=True)`` for ints in [0, size): for keys known to be
+    ``distinct`` a sort and its inverse permutation; else through a lookup table when it is
+    small against the rows (no sort, and far less fixed cost on small boards)."""
+    if distinct:
+        order = key.argsort()
+        inv = np.empty(key.size, np.int64)
+        inv[order] = np.arange(key.size)
+        return key[order], inv
     if size > 16 * key.size + 4096:
         return np.unique(key, return_inverse=True)
     seen = np.zeros(size, bool)
