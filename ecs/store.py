@@ -18,7 +18,6 @@ from components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, Field
 
 from .errors import StaleEntityError, UnknownEntityError
 from .kinds import validate_kind
-from .zones import NONE
 
 _BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
 # Arrays with a column axis (the last), by name: 1 for (C,), 2 for (B, C). Snapshots and
