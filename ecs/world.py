@@ -662,8 +662,8 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             for k in np.unique(kinds):
                 r = kinds == k
                 removals.setdefault((int(k), why), []).append((rg[r], rc[r], amount[r]))
-        for (k, why), parts in removals.items():
-            rg, rc, amount = (np.concatenate(x) for x in zip(*parts)) if len(parts) > 1 else parts[0]
+        for (k, why), rows in removals.items():
+            rg, rc, amount = (np.concatenate(x) for x in zip(*rows)) if len(rows) > 1 else rows[0]
             self._change(s.kind_names[k], rg, rc, -amount, why)
         if pending.moves:
             move_objects(self, g, c, z, cause)

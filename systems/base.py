@@ -94,8 +94,13 @@ def hits(mask: np.ndarray, rows: slice) -> tuple[np.ndarray, np.ndarray]:
     flat = np.flatnonzero(mask)   # 1-D nonzero is several times faster than 2-D
     if flat.size == 0:
         return _EMPTY, _EMPTY
-    g = flat // mask.shape[1]
-    return g + rows.start, flat - g * mask.shape[1]
+    return unravel(flat, mask.shape[1], rows)
+
+
+def unravel(flat: np.ndarray, n_cols: int, rows: slice) -> tuple[np.ndarray, np.ndarray]:
+    """(games, columns) of flat indices into a chunk of ``n_cols`` columns."""
+    g = flat // n_cols
+    return g + rows.start, flat - g * n_cols
 
 
 _EMPTY = np.zeros(0, np.int64)

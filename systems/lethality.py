@@ -16,7 +16,7 @@ from components.card import NO_STAT
 from ecs import stats, zones
 from ecs.events import CAUSE
 
-from .base import Pending, System, battlefield_extent, game_chunks
+from .base import Pending, System, battlefield_extent, game_chunks, unravel
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -97,8 +97,7 @@ def permanents(world: "World", pending: Pending) -> None:
         flat = np.flatnonzero(may_die)
         if flat.size == 0:
             continue
-        gi = flat // n
-        g, c = gi + rows.start, flat - gi * n
+        g, c = unravel(flat, n, rows)
         cause = np.zeros(flat.size, np.int64)   # 0: saved (indestructible); no rule has code 0
         if any_creature:
             live = creature[c]
