@@ -35,13 +35,15 @@ def keyword_kinds(world: "World", keyword: str) -> list[int]:
 
 
 def pt(world: "World", cols: np.ndarray | slice, which: int,
-       games: slice = slice(None), kinds: list[tuple[int, int]] | None = None) -> np.ndarray:
-    """Power (which=0) or toughness (which=1) of columns ``cols`` in games ``games``,
-    int64 (games, len); objects without that stat get 0 (callers mask them). ``kinds``:
-    ``pt_kinds(world, which)`` when the caller already has it."""
+       games: slice | np.ndarray = slice(None), kinds: list[tuple[int, int]] | None = None
+       ) -> np.ndarray:
+    """Power (which=0) or toughness (which=1) of columns ``cols`` in games ``games`` (a
+    slice, or game indices when ``cols`` is a slice), int64 (games, len); objects without
+    that stat get 0 (callers mask them). ``kinds``: ``pt_kinds(world, which)`` when the
+    caller already has it."""
     s = world.store
     base = s.a["power" if which == 0 else "toughness"][cols]
-    rows = len(range(*games.indices(s.batch)))
+    rows = len(range(*games.indices(s.batch))) if isinstance(games, slice) else len(games)
     out = np.empty((rows, base.size), np.int64)
     out[:] = np.where(base == NO_STAT, 0, base)
     for k, mod in (pt_kinds(world, which) if kinds is None else kinds):

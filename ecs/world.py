@@ -614,9 +614,10 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         """Check state-based actions on one snapshot, perform them together as one event,
         repeat until a check performs nothing (CR 704.3); returns the checks that acted."""
         acted = 0
+        live = None   # the first check looks at every ongoing game
         with self._esper():
             while True:
-                pending = Pending()
+                pending = Pending(live=live)
                 esper.process(self, pending)
                 touched = self.store.a["deathtouch_hit"]
                 if touched.any():   # "since the last check"; reading is cheaper than writing
@@ -629,6 +630,11 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                                        "checks; a system keeps producing actions")
                 self.log.next_step()
                 self._perform(pending)
+                # A game no decision named is as this check saw it, and the check found
+                # nothing there (systems decide per game, from that game's state alone; the
+                # cleared deathtouch marks only take reasons away): check again only the
+                # games the perform changed.
+                live = pending.games_named(self.batch) & self.ongoing
 
     def _perform(self, pending: Pending) -> None:
         """Perform one check's decisions simultaneously (704.3): counters removed from

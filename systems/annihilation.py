@@ -11,7 +11,7 @@ import numpy as np
 
 from ecs import zones
 
-from .base import Pending, System, battlefield_extent, game_chunks, hits
+from .base import Pending, System, battlefield_extent, game_chunks, hits, live_games
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -25,14 +25,15 @@ class Annihilation(System):
             return
         n = battlefield_extent(world, pending)
         plus, minus = s.counts[kp, :, :n], s.counts[km, :, :n]
+        live = live_games(world, pending)
         found = []
-        for rows in game_chunks(world, n):
+        for rows in game_chunks(world, n, live):
             both = plus[rows] > 0
             both &= minus[rows] > 0
             if not both.any():
                 continue
             both &= s.a["zone"][rows, :n] == zones.BATTLEFIELD
-            both &= world.ongoing[rows, None]
+            both &= live[rows, None]
             found.append(hits(both, rows))
         if found:   # one removal per kind for the whole check, not one per chunk
             g, c = (np.concatenate(x) for x in zip(*found)) if len(found) > 1 else found[0]

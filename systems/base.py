@@ -48,20 +48,48 @@ class Pending:
     # Values derived from the state of this check, shared by the systems that need them
     # (the state does not change while a check runs: systems only read).
     memo: dict[str, Any] = field(default_factory=dict)
+    # (B,) bool: the games this check looks at (a subset of the ongoing ones); None: every
+    # ongoing game. World.tick narrows a re-check to the games the last perform changed.
+    live: np.ndarray | None = None
 
     def empty(self) -> bool:
         return not (self.removals or self.moves or self.losses)
+
+    def games_named(self, batch: int) -> np.ndarray:
+        """(B,) bool: the games some decision of this check names."""
+        named = np.zeros(batch, bool)
+        for _, g, *_ in self.removals:
+            named[g] = True
+        for g, *_ in self.moves + self.losses:
+            named[g] = True
+        return named
+
+
+def live_games(world: "World", pending: Pending) -> np.ndarray:
+    """(B,) bool: the games a system looks at in this check (never an ended game)."""
+    if pending.live is None:
+        return world.ongoing
+    return pending.live
 
 
 CHUNK_ELEMENTS = 1 << 16   # rows x columns per pass chunk: temporaries stay in the L2 cache
 
 
-def game_chunks(world: "World", n_cols: int | None = None) -> list[slice]:
-    """Slices of game rows to process at a time, so a pass streams each plane once
-    (``n_cols``: the columns a pass reads, default all)."""
+Rows = slice | np.ndarray   # game rows of a chunk: a range, or the indices of a few games
+
+
+def game_chunks(world: "World", n_cols: int | None = None,
+                live: np.ndarray | None = None) -> list[Rows]:
+    """Game rows to process at a time, so a pass streams each plane once (``n_cols``: the
+    columns a pass reads, default all). Given ``live`` (B,) bool with under half of the
+    games set, the chunks index those games only (a gather beats streaming then); else
+    they are slices of every game, and the caller masks with ``live[rows, None]``."""
     n = world.store.n_cols if n_cols is None else n_cols
-    rows = max(1, CHUNK_ELEMENTS // max(n, 1))
-    return [slice(g, min(g + rows, world.batch)) for g in range(0, world.batch, rows)]
+    per = max(1, CHUNK_ELEMENTS // max(n, 1))
+    if live is not None and 2 * int(np.count_nonzero(live)) < live.size:
+        idx = np.flatnonzero(live)
+        return [idx[i:i + per] for i in range(0, idx.size, per)]
+    return [slice(g, min(g + per, world.batch)) for g in range(0, world.batch, per)]
 
 
 BLOCK_COLUMNS = 256
@@ -89,7 +117,7 @@ def battlefield_extent(world: "World", pending: Pending) -> int:
     return pending.memo["bf_extent"]
 
 
-def hits(mask: np.ndarray, rows: slice) -> tuple[np.ndarray, np.ndarray]:
+def hits(mask: np.ndarray, rows: Rows) -> tuple[np.ndarray, np.ndarray]:
     """(games, columns) where a chunk's mask is set; cheap when it is empty."""
     flat = np.flatnonzero(mask)   # 1-D nonzero is several times faster than 2-D
     if flat.size == 0:
@@ -97,10 +125,10 @@ def hits(mask: np.ndarray, rows: slice) -> tuple[np.ndarray, np.ndarray]:
     return unravel(flat, mask.shape[1], rows)
 
 
-def unravel(flat: np.ndarray, n_cols: int, rows: slice) -> tuple[np.ndarray, np.ndarray]:
+def unravel(flat: np.ndarray, n_cols: int, rows: Rows) -> tuple[np.ndarray, np.ndarray]:
     """(games, columns) of flat indices into a chunk of ``n_cols`` columns."""
     g = flat // n_cols
-    return g + rows.start, flat - g * n_cols
+    return (g + rows.start if isinstance(rows, slice) else rows[g]), flat - g * n_cols
 
 
 _EMPTY = np.zeros(0, np.int64)

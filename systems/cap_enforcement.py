@@ -11,7 +11,7 @@ import numpy as np
 
 from ecs import zones
 
-from .base import Pending, System
+from .base import Pending, System, live_games
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -29,6 +29,6 @@ class CapEnforcement(System):
         if not over.any():                           # the usual case: nothing to look up
             return
         over &= s.a["zone"][:, cols] == zones.BATTLEFIELD
-        over &= world.ongoing[:, None]
+        over &= live_games(world, pending)[:, None]
         g, m = np.nonzero(over)
         pending.remove(kinds[m], g, cols[m].astype(np.int64), have[g, m] - cap[g, m], "704.5r")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .base import Pending, System
+from .base import Pending, System, live_games
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -18,7 +18,7 @@ def empty_draw_losses(world: "World", pending: Pending, cause: str) -> None:
     tried = s.a["drew_empty"]
     if s.n_players == 0 or not tried.any():
         return
-    g, p = np.nonzero(tried & ~s.a["lost"] & world.ongoing[:, None])
+    g, p = np.nonzero(tried & ~s.a["lost"] & live_games(world, pending)[:, None])
     pending.lose(g, p, cause)
 
 

@@ -34,7 +34,7 @@ from components import TYPE_BIT
 from components.card import NO_STAT
 from ecs import stats, zones
 
-from .base import Pending, System, game_chunks, hits
+from .base import Pending, System, game_chunks, hits, live_games
 from .empty_draw import empty_draw_losses
 
 if TYPE_CHECKING:
@@ -43,13 +43,13 @@ if TYPE_CHECKING:
 
 class GAStateChecks(System):
     def process(self, world: "World", pending: Pending) -> None:
-        ending = Pending()
+        ending = Pending(live=pending.live)
         game_ending(world, ending)
         over = np.zeros(world.batch, bool)
         for g, p, cause in ending.losses:
             over[g] = True
             pending.lose(g, p, cause)
-        damage_and_durability(world, pending, world.ongoing & ~over)
+        damage_and_durability(world, pending, live_games(world, pending) & ~over)
 
 
 def game_ending(world: "World", pending: Pending) -> None:
@@ -67,11 +67,11 @@ def game_ending(world: "World", pending: Pending) -> None:
     controls = np.zeros((world.batch, s.n_players), bool)
     g, c = np.nonzero(on_field)
     controls[g, ctrl[c]] = True
-    g, p = np.nonzero(left & ~controls & ~s.a["lost"] & world.ongoing[:, None])
+    g, p = np.nonzero(left & ~controls & ~s.a["lost"] & live_games(world, pending)[:, None])
     pending.lose(g, p, "ga.champion")
 
 
-def damage_and_durability(world: "World", pending: Pending, live_games: np.ndarray) -> None:
+def damage_and_durability(world: "World", pending: Pending, live: np.ndarray) -> None:
     s = world.store
     n = s.n_cols
     cols = slice(0, n)
@@ -81,8 +81,8 @@ def damage_and_durability(world: "World", pending: Pending, live_games: np.ndarr
     if not (unit.any() or worn.any()):
         return
     dmg_plane, dur_plane = s.plane("damage"), s.plane("durability")
-    for rows in game_chunks(world):
-        on_f = (s.a["zone"][rows, cols] == zones.BATTLEFIELD) & live_games[rows, None]
+    for rows in game_chunks(world, live=live):
+        on_f = (s.a["zone"][rows, cols] == zones.BATTLEFIELD) & live[rows, None]
         if unit.any():
             life = stats.pt(world, cols, 1, rows)
             damage = s.a["damage"][rows, cols].astype(np.int64)

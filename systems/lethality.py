@@ -16,7 +16,7 @@ from components.card import NO_STAT
 from ecs import stats, zones
 from ecs.events import CAUSE
 
-from .base import Pending, System, battlefield_extent, game_chunks, unravel
+from .base import Pending, Rows, System, battlefield_extent, game_chunks, live_games, unravel
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -79,13 +79,13 @@ def permanents(world: "World", pending: Pending) -> None:
     if not (any_creature or lay.counted):
         return
     counted = [(s.plane(kind), code, is_t, of_t) for kind, code, is_t, of_t in lay.counted]
-    ongoing = world.ongoing
-    every_game = bool(ongoing.all())
+    live = live_games(world, pending)
+    every_game = bool(live.all())
     found = []
-    for rows in game_chunks(world, n):
+    for rows in game_chunks(world, n, live):
         on_bf = s.a["zone"][rows, :n] == zones.BATTLEFIELD
         if not every_game:
-            on_bf &= ongoing[rows, None]
+            on_bf &= live[rows, None]
         if any_creature:
             may_die, dead, tough = _creature_may_die(world, rows, lay.base)
             may_die &= creature
@@ -100,10 +100,10 @@ def permanents(world: "World", pending: Pending) -> None:
         g, c = unravel(flat, n, rows)
         cause = np.zeros(flat.size, np.int64)   # 0: saved (indestructible); no rule has code 0
         if any_creature:
-            live = creature[c]
+            is_creature = creature[c]
             dead_h = dead.ravel()[flat]
-            cause[live & dead_h] = CAUSE["704.5f"]
-            alive = live & ~dead_h & ~stats.has_keyword_at(world, g, c, "indestructible")
+            cause[is_creature & dead_h] = CAUSE["704.5f"]
+            alive = is_creature & ~dead_h & ~stats.has_keyword_at(world, g, c, "indestructible")
             tough_h = tough.ravel()[flat]
             lethal = alive & (tough_h > 0) & (s.a["damage"][g, c] >= tough_h)
             cause[lethal] = CAUSE["704.5g"]
@@ -120,7 +120,7 @@ def permanents(world: "World", pending: Pending) -> None:
         pending.move(g, c, zones.GRAVEYARD, cause)
 
 
-def _creature_may_die(world: "World", rows: slice, base: np.ndarray
+def _creature_may_die(world: "World", rows: Rows, base: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For a chunk, every object treated as a creature (the caller masks): (may die: a
     superset of toughness <= 0, lethal damage or deathtouch damage; toughness <= 0, exact;
@@ -165,7 +165,7 @@ def players(world: "World", pending: Pending) -> None:
                 else poison_plane[:, s.a["player_col"][holder]] >= limit)
     if not (no_life.any() or poisoned.any()):   # the usual case: nobody is at a loss
         return
-    in_game = ~s.a["lost"] & world.ongoing[:, None]
+    in_game = ~s.a["lost"] & live_games(world, pending)[:, None]
     g, p = np.nonzero(in_game & no_life)
     pending.lose(g, p, life_rule)
     g, p = np.nonzero(in_game & poisoned)

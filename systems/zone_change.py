@@ -15,7 +15,7 @@ from components import CARD_FIELDS, TYPE_BIT
 from ecs import zones
 from ecs.events import CAUSE, ZONE
 
-from .base import Pending, System
+from .base import Pending, System, live_games
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -31,7 +31,7 @@ class ZoneChange(System):
         if token_cols.size == 0:
             return
         zone = s.a["zone"][:, token_cols]
-        live = world.ongoing[:, None]
+        live = live_games(world, pending)[:, None]
         g, i = np.nonzero(live & (zone != zones.NONE) & (zone != zones.BATTLEFIELD))
         pending.move(g, token_cols[i], zones.NONE, "704.5d")
 

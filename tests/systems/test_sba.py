@@ -223,3 +223,44 @@ def test_lethality_exact_near_int32_limits():
     w.tick()
     assert w.exists(tall) and not w.exists(low) and not w.exists(gone)
     assert {e.cause for e in w.events() if type(e).__name__ == "ZoneChanged"} == {"704.5g", "704.5f"}
+
+
+def _spy_on_live(monkeypatch):
+    """The games each check's Lethality looked at (None: every ongoing game)."""
+    seen = []
+    process = systems.Lethality.process
+
+    def spy(self, world, pending):
+        seen.append(None if pending.live is None else np.flatnonzero(pending.live).tolist())
+        process(self, world, pending)
+    monkeypatch.setattr(systems.Lethality, "process", spy)
+    return seen
+
+
+def test_704_3_a_recheck_looks_only_at_the_games_the_perform_changed(monkeypatch):
+    """704.3: after a perform, check again; a game no decision named is as the last check
+    saw it, so only the changed games are looked at, and what they need is still found:
+    here a cap removal (704.5r) that lowers toughness to 0 (704.5f next check)."""
+    w, p, _ = board(batch=4)
+    x = w.add_object(p, {"creature"}, power=1, toughness=1, caps={"+0/+1": 0})
+    w.put_counters(x, "+0/+1", 1, games=[1, 3])
+    w.put_counters(x, "-1/-1", 1, games=[1, 3])
+    w.put_counters(x, "-1/-1", 1, games=[3])          # game 3 dies on the first check
+    seen = _spy_on_live(monkeypatch)
+    assert w.tick() == 2
+    assert seen == [None, [1, 3], [1]]
+    assert w.exists(x).tolist() == [True, False, True, False]
+    causes = [(e.game, e.cause) for e in w.events() if e.cause.startswith("704")]
+    assert causes == [(1, "704.5r"), (3, "704.5f"), (1, "704.5f")]
+
+
+def test_704_5d_token_ceases_in_the_recheck_of_its_game_only(monkeypatch):
+    w, p, _ = board(batch=8)
+    tok = w.add_object(p, {"creature"}, power=1, toughness=1, token=True)
+    w.put_counters(tok, "-1/-1", 1, games=[2, 5])
+    seen = _spy_on_live(monkeypatch)
+    assert w.tick() == 2        # dies (704.5f), then ceases to exist (704.5d)
+    assert seen == [None, [2, 5], [2, 5]]
+    assert w.exists(tok).tolist() == [g not in (2, 5) for g in range(8)]
+    gone = [e for e in w.events() if e.cause == "704.5d"]
+    assert sorted(e.game for e in gone) == [2, 5]

@@ -1,0 +1,46 @@
+"""systems.base: the chunks of game rows a pass visits, and mapping hits back to games."""
+import numpy as np
+
+from ecs import World
+from systems import base
+
+
+def world(batch, n):
+    w = World(batch=batch)
+    p = w.add_player()
+    for _ in range(n):
+        w.add_object(p, {"artifact"})
+    return w
+
+
+def test_chunks_cover_every_game_once_as_slices():
+    w = world(10, 3)
+    chunks = base.game_chunks(w, 3)
+    assert all(isinstance(r, slice) for r in chunks)
+    assert [g for r in chunks for g in range(*r.indices(10))] == list(range(10))
+
+
+def test_chunks_of_few_live_games_index_only_those():
+    w = world(10, 3)
+    live = np.zeros(10, bool)
+    live[[1, 7]] = True
+    chunks = base.game_chunks(w, 3, live)
+    assert [r.tolist() for r in chunks] == [[1, 7]]
+    live[:6] = True                   # over half: slices again, the caller masks
+    assert all(isinstance(r, slice) for r in base.game_chunks(w, 3, live))
+
+
+def test_hits_name_games_of_the_batch_for_both_kinds_of_rows():
+    mask = np.array([[False, True, False], [True, False, True]])
+    g, c = base.hits(mask, slice(4, 6))
+    assert g.tolist() == [4, 5, 5] and c.tolist() == [1, 0, 2]
+    g, c = base.hits(mask, np.array([2, 9]))
+    assert g.tolist() == [2, 9, 9] and c.tolist() == [1, 0, 2]
+
+
+def test_games_named_by_a_check():
+    p = base.Pending()
+    p.remove(0, np.array([3]), np.array([0]), np.array([1]), "704.5q")
+    p.move(np.array([1, 1]), np.array([0, 2]), 3, "704.5f")
+    p.lose(np.array([5]), np.array([0]), "704.5a")
+    assert np.flatnonzero(p.games_named(6)).tolist() == [1, 3, 5]
