@@ -11,7 +11,7 @@ import numpy as np
 
 from ecs import zones
 
-from .base import Pending, System, battlefield_extent, game_chunks, hits, live_games
+from .base import Pending, System, battlefield_extent, game_chunks, live_games, unravel
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -28,15 +28,15 @@ class Annihilation(System):
         live = live_games(world, pending)
         found = []
         for rows in game_chunks(world, n, live):
-            both = plus[rows] > 0
-            both &= minus[rows] > 0
+            pairs = np.minimum(plus[rows], minus[rows])    # the counters that cancel
+            both = pairs > 0
             if not both.any():
                 continue
             both &= s.a["zone"][rows, :n] == zones.BATTLEFIELD
             both &= live[rows, None]
-            found.append(hits(both, rows))
+            flat = np.flatnonzero(both)   # 1-D: reads the amounts without a 2-D gather
+            found.append((*unravel(flat, n, rows), pairs.ravel()[flat]))
         if found:   # one removal per kind for the whole check, not one per chunk
-            g, c = (np.concatenate(x) for x in zip(*found)) if len(found) > 1 else found[0]
-            amount = np.minimum(plus[g, c], minus[g, c])
+            g, c, amount = (np.concatenate(x) for x in zip(*found)) if len(found) > 1 else found[0]
             pending.remove(kp, g, c, amount, "704.5q")
             pending.remove(km, g, c, amount, "704.5q")

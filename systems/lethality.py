@@ -78,7 +78,7 @@ def permanents(world: "World", pending: Pending) -> None:
     creature, any_creature = lay.creature, lay.any_creature
     if not (any_creature or lay.counted):
         return
-    counted = [(s.plane(kind), code, is_t, of_t) for kind, code, is_t, of_t in lay.counted]
+    counted = [(s.kind_index.get(kind), code, is_t, of_t) for kind, code, is_t, of_t in lay.counted]
     live = live_games(world, pending)
     every_game = bool(live.all())
     found = []
@@ -91,13 +91,14 @@ def permanents(world: "World", pending: Pending) -> None:
             may_die &= creature
         else:
             may_die = np.zeros(on_bf.shape, bool)
-        for plane, _, _, of_t in counted:
-            may_die[:, of_t] |= plane[rows][:, of_t] == 0 if plane is not None else True
+        for k, _, _, of_t in counted:
+            may_die[:, of_t] |= s.counts[k, rows][:, of_t] == 0 if k is not None else True
         may_die &= on_bf
         flat = np.flatnonzero(may_die)
         if flat.size == 0:
             continue
         g, c = unravel(flat, n, rows)
+        at = g * s.capacity + c   # into the raveled (B, capacity) arrays: 1-D gathers are cheaper
         cause = np.zeros(flat.size, np.int64)   # 0: saved (indestructible); no rule has code 0
         if any_creature:
             is_creature = creature[c]
@@ -105,13 +106,13 @@ def permanents(world: "World", pending: Pending) -> None:
             cause[is_creature & dead_h] = CAUSE["704.5f"]
             alive = is_creature & ~dead_h & ~stats.has_keyword_at(world, g, c, "indestructible")
             tough_h = tough.ravel()[flat]
-            lethal = alive & (tough_h > 0) & (s.a["damage"][g, c] >= tough_h)
+            lethal = alive & (tough_h > 0) & (s.a["damage"].ravel()[at] >= tough_h)
             cause[lethal] = CAUSE["704.5g"]
-            cause[alive & ~lethal & s.a["deathtouch_hit"][g, c]] = CAUSE["704.5h"]
-        for plane, code, is_t, _ in counted:
+            cause[alive & ~lethal & s.a["deathtouch_hit"].ravel()[at]] = CAUSE["704.5h"]
+        for k, code, is_t, _ in counted:
             r = (cause == 0) & is_t[c]
-            if plane is not None:
-                r &= plane[g, c] == 0
+            if k is not None:
+                r &= s.counts[k].ravel()[at] == 0
             cause[r] = code
         go = cause != 0
         found.append((g[go], c[go], cause[go]))
