@@ -364,8 +364,9 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             self.ruleset.place(self, kind, g, c, amount, cause, by)
 
     def _change(self, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,
-                cause: str, by: Any = -1) -> None:
-        """Add ``delta`` (negative: remove, clamped at 0) and record one event per change."""
+                cause: str, by: Any = -1, at: np.ndarray | None = None) -> None:
+        """Add ``delta`` (negative: remove, clamped at 0) and record one event per change
+        (``at``: the rows' flat indices ``g * capacity + c``, if the caller has them)."""
         s = self.store
         delta = np.asarray(delta, np.int64)   # broadcasts against the rows below
         k = s.kind_index.get(kind)
@@ -373,9 +374,15 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             k = s.kind_id(kind, create=g.size > 0 and bool((delta > 0).any()))
         if k < 0 or g.size == 0:
             return
-        before = s.counts[k, g, c].astype(np.int64)
-        after = np.maximum(before + delta, 0)
-        s.counts[k, g, c] = after
+        # The plane is a contiguous (B, C) array: a flat take and put are several times
+        # cheaper than indexing it with g and c.
+        plane = s.counts[k].reshape(-1)
+        if at is None:
+            at = g * s.capacity + c
+        before = plane[at]
+        after = np.add(before, delta, dtype=np.int64)
+        np.maximum(after, 0, out=after)
+        plane[at] = after
         ch = after != before
         if not ch.all():   # rows that changed nothing get no event
             g, c, before, after = g[ch], c[ch], before[ch], after[ch]
@@ -640,17 +647,20 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         """Perform one check's decisions simultaneously (704.3): counters removed from
         permanents that stay, moves with LKI from before the check (704.8), losses."""
         s = self.store
-        leaving = np.zeros((self.batch, s.n_cols), bool) if pending.moves else None
+        # Flat (game, column) indices: one lookup each, cheaper than indexing with g and c.
+        cap = s.capacity
+        leaving = np.zeros(self.batch * cap, bool) if pending.moves else None
         if pending.moves:
             # An object leaves once: the first system's decision names the cause (the rows
             # of one Pending.move are distinct, so only later entries need the check).
             parts = []
             for g, c, z, why in pending.moves:
+                at = g * cap + c
                 if parts:
-                    new = ~leaving[g, c]
-                    g, c, z = g[new], c[new], z[new]
+                    new = ~leaving[at]
+                    g, c, z, at = g[new], c[new], z[new], at[new]
                     why = why if isinstance(why, str) else why[new]
-                leaving[g, c] = True
+                leaving[at] = True
                 parts.append((g, c, z, np.full(g.size, CAUSE[why]) if isinstance(why, str) else why))
             g, c, z, cause = ((np.concatenate([p[i] for p in parts]) for i in range(4))
                               if len(parts) > 1 else parts[0])
@@ -658,19 +668,21 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         # order they were first decided.
         removals: dict[tuple[int, str], list[tuple[np.ndarray, ...]]] = {}
         for kinds, rg, rc, amount, why in pending.removals:
+            at = rg * cap + rc
             if leaving is not None:
-                stay = ~leaving[rg, rc]
-                rg, rc, amount = rg[stay], rc[stay], amount[stay]
+                # one nonzero and takes: cheaper than several boolean-mask copies
+                stay = np.flatnonzero(~leaving[at])
+                rg, rc, at, amount = rg[stay], rc[stay], at[stay], amount[stay]
                 kinds = kinds if isinstance(kinds, int) else kinds[stay]
             if isinstance(kinds, int):   # one kind (Pending.remove keeps a scalar kind)
-                removals.setdefault((kinds, why), []).append((rg, rc, amount))
+                removals.setdefault((kinds, why), []).append((rg, rc, at, amount))
                 continue
             for k in np.unique(kinds):
                 r = kinds == k
-                removals.setdefault((int(k), why), []).append((rg[r], rc[r], amount[r]))
+                removals.setdefault((int(k), why), []).append((rg[r], rc[r], at[r], amount[r]))
         for (k, why), rows in removals.items():
-            rg, rc, amount = (np.concatenate(x) for x in zip(*rows)) if len(rows) > 1 else rows[0]
-            self._change(s.kind_names[k], rg, rc, -amount, why)
+            rg, rc, at, amount = (np.concatenate(x) for x in zip(*rows)) if len(rows) > 1 else rows[0]
+            self._change(s.kind_names[k], rg, rc, -amount, why, at=at)
         if pending.moves:
             move_objects(self, g, c, z, cause)
         if pending.losses:
