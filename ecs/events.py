@@ -28,6 +28,15 @@ CAUSES: tuple[str, ...] = (
 )
 CAUSE = {c: i for i, c in enumerate(CAUSES)}
 
+
+def _read_only(v: int) -> np.ndarray:
+    a = np.array(v, np.int64)
+    a.flags.writeable = False
+    return a
+
+
+# Scalar columns of these values (codes, kinds, -1) share one array: a chunk is never mutated.
+_SMALL: dict[int, np.ndarray] = {v: _read_only(v) for v in range(-2, 64)}
 _COLUMNS = ("type", "step", "game", "entity", "kind", "before", "after", "cause", "other",
             "from_zone", "to_zone")
 
@@ -107,17 +116,16 @@ class EventLog:
         n = np.size(game)
         if n == 0:
             return np.zeros(0, np.int64)
-        values = dict(type=type_, step=self.step, game=game, entity=entity, kind=kind,
-                      before=before, after=after,
-                      cause=CAUSE[cause] if isinstance(cause, str) else cause, other=other,
-                      from_zone=from_zone, to_zone=to_zone)
-        # Scalar columns stay 0-d (table() broadcasts them) and array columns are copied
-        # once (callers may reuse theirs): a check records many small chunks.
+        values = (type_, self.step, game, entity, kind, before, after,
+                  CAUSE[cause] if isinstance(cause, str) else cause, other, from_zone, to_zone)
+        # Scalar columns stay 0-d (table() broadcasts them; small values share one read-only
+        # array) and array columns are copied once (callers may reuse theirs): a check
+        # records many small chunks.
         chunk: dict[str, np.ndarray] = {}
-        for c in _COLUMNS:
-            v = values[c]
+        for c, v in zip(_COLUMNS, values):
             if isinstance(v, (int, np.integer)):
-                chunk[c] = np.array(v, np.int64)
+                shared = _SMALL.get(v)
+                chunk[c] = np.array(v, np.int64) if shared is None else shared
             else:
                 v = np.array(v, np.int64)
                 chunk[c] = v if v.shape == (n,) else np.broadcast_to(v, (n,)).copy()

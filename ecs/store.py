@@ -170,7 +170,10 @@ class Store:
         if self.a["cap_col"].size:  # caps belong to the object (122.4): drop them
             freed = np.zeros(self.capacity, bool)   # a lookup table: cheaper than np.isin
             freed[cols] = True
-            keep = ~freed[self.a["cap_col"]]
+            drop = freed[self.a["cap_col"]]
+            if not drop.any():
+                return
+            keep = ~drop
             for name in ("cap_col", "cap_kind"):
                 self.a[name] = self.a[name][keep]
             self.a["cap_val"] = self.a["cap_val"][:, keep]

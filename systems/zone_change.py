@@ -95,8 +95,9 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
         capped = np.zeros(s.capacity, bool)
         capped[cap_col] = True
         sel = np.flatnonzero(capped[cols])
-        r, m = np.nonzero(cols[sel, None] == cap_col[None, :])
-        s.a["cap_val"][games[sel[r]], m] = -1
+        if sel.size:
+            r, m = np.nonzero(cols[sel, None] == cap_col[None, :])
+            s.a["cap_val"][games[sel[r]], m] = -1
     # Columns now absent from every game are freed: one contiguous pass over the zones is
     # cheaper than gathering the moved columns of every game.
     moved = np.zeros(s.n_cols, bool)
