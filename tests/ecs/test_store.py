@@ -1,0 +1,50 @@
+"""ecs.store: the arrays the systems and move_objects index through flat views.
+
+``move_objects``, ``World._change`` and Lethality read and write the count planes and the
+(B, C) components through ``reshape(-1)``/``ravel()`` views with flat indices
+``game * capacity + column``; on an array that is not C-contiguous those would be copies
+and the writes would be lost. Every way a store comes to be must keep them contiguous.
+"""
+import numpy as np
+
+from components import ALL_FIELDS, GAME_COLUMN
+from ecs import World
+
+FLAT = [f.name for f in ALL_FIELDS if f.shape == GAME_COLUMN]
+
+
+def assert_contiguous(w: World) -> None:
+    s = w.store
+    assert s.counts.flags.c_contiguous
+    for name in FLAT:
+        assert s.a[name].flags.c_contiguous, name
+        assert s.a[name].shape == (w.batch, s.capacity), name
+
+
+def played(batch=3, objects=80):
+    """A World grown past its first capacity, with kinds added and objects moved."""
+    w = World(batch=batch, seed=1)
+    p = w.add_player()
+    ids = [w.add_object(p, {"creature"}, power=1, toughness=2) for _ in range(objects)]
+    for i, kind in enumerate(["+1/+1", "-1/-1", "charge", "shield", "stun", "flying",
+                              "loyalty", "lore", "time", "fade"]):   # past 8 planes
+        w.put_counters(ids[i], kind, 1)
+    w.put_counters(ids[20], "-1/-1", 2, games=[1])
+    w.tick()
+    return w
+
+
+def test_store_arrays_stay_contiguous_however_a_world_is_made(tmp_path):
+    w = played()
+    assert_contiguous(w)
+    snap = w.snapshot()
+    small = World(batch=3)
+    small.restore(snap)                 # into smaller arrays: reallocated
+    assert_contiguous(small)
+    w.restore(snap)                     # in place
+    assert_contiguous(w)
+    for other in (w.clone(), w.select([2, 0]), w.fork(1, 4)):
+        assert_contiguous(other)
+    w.save(tmp_path / "w.npz")
+    assert_contiguous(World.load(tmp_path / "w.npz"))
+
