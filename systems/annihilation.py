@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from ecs import zones
 
-from .base import Pending, System, battlefield_extent, game_chunks, live_games, unravel
+from .base import Pending, System, battlefield_extent, live_games
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -24,19 +25,33 @@ class Annihilation(System):
         if kp is None or km is None:
             return
         n = battlefield_extent(world, pending)
-        plus, minus = s.counts[kp, :, :n], s.counts[km, :, :n]
-        live = live_games(world, pending)
-        found = []
-        for rows in game_chunks(world, n, live):
-            pairs = np.minimum(plus[rows], minus[rows])    # the counters that cancel
-            both = pairs > 0
-            if not both.any():
-                continue
-            both &= s.a["zone"][rows, :n] == zones.BATTLEFIELD
-            both &= live[rows, None]
-            flat = np.flatnonzero(both)   # 1-D: reads the amounts without a 2-D gather
-            found.append((*unravel(flat, n, rows), pairs.ravel()[flat]))
-        if found:   # one removal per kind for the whole check, not one per chunk
-            g, c, amount = (np.concatenate(x) for x in zip(*found)) if len(found) > 1 else found[0]
-            pending.remove(kp, g, c, amount, "704.5q")
-            pending.remove(km, g, c, amount, "704.5q")
+        g, c, amount = _pairs(s.a["zone"], s.counts[kp], s.counts[km],
+                              np.flatnonzero(live_games(world, pending)), n)
+        pending.remove(kp, g, c, amount, "704.5q")
+        pending.remove(km, g, c, amount, "704.5q")
+
+
+_BF = zones.BATTLEFIELD
+
+
+@njit(cache=True)
+def _pairs(zone, plus, minus, games, n):  # pragma: no cover - compiled
+    """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
+    with both kinds: as many of each as the smaller count are removed."""
+    out_g = np.empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
+    out_c = np.empty(games.size * n, np.int64)
+    out_a = np.empty(games.size * n, np.int64)
+    m = 0
+    pairs = np.empty(n, np.int32)
+    for g in games:
+        found = False
+        for c in range(n):   # branchless, so the compiler vectorizes it; most rows find none
+            pairs[c] = min(plus[g, c], minus[g, c]) * (zone[g, c] == _BF)
+            found |= pairs[c] > 0
+        if not found:
+            continue
+        for c in range(n):
+            if pairs[c] > 0:
+                out_g[m], out_c[m], out_a[m] = g, c, pairs[c]
+                m += 1
+    return out_g[:m], out_c[:m], out_a[:m]

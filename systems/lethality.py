@@ -6,17 +6,18 @@ only stops 704.5g and 704.5h, and shield counters never stop a state-based actio
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from components import TYPE_BIT
 from components.card import NO_STAT
 from ecs import stats, zones
 from ecs.events import CAUSE
+from ecs.kinds import KEYWORD_BIT
 
-from .base import Pending, Rows, System, battlefield_extent, game_chunks, live_games, unravel
+from .base import Pending, System, battlefield_extent, live_games
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -28,127 +29,104 @@ class Lethality(System):
         players(world, pending)
 
 
-@dataclass(frozen=True)
-class _Layout:
-    """What permanents() reads from the card fields of the first ``n`` columns; cached per
-    store layout (it changes only with alloc)."""
-    creature: np.ndarray        # (n,) bool
-    any_creature: bool
-    # 704.5i and 704.5v: (counter kind, rule code, is that type, its columns); few objects
-    # are planeswalkers or battles, so their test reads only their columns.
-    counted: list[tuple[str, int, np.ndarray, np.ndarray]]
-    base: np.ndarray            # (n,) int32 printed toughness, 0 where there is none
-
-    @staticmethod
-    def of(world: "World", n: int) -> "_Layout":
-        s = world.store
-        types = s.a["types"][:n]
-        creature = (types & TYPE_BIT["creature"]) != 0
-        counted = []
-        for t, kind, rule in (("planeswalker", "loyalty", "704.5i"), ("battle", "defense", "704.5v")):
-            of_t = np.flatnonzero(types & TYPE_BIT[t])
-            if of_t.size:
-                counted.append((kind, CAUSE[rule], (types & TYPE_BIT[t]) != 0, of_t))
-        printed = s.a["toughness"][:n]
-        return _Layout(creature, bool(creature.any()), counted,
-                       np.where(printed == NO_STAT, np.int32(0), printed))
-
-
-def _toughness_kinds(world: "World") -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
-    """stats.pt_kinds(world, 1), and for the int32 fast path of _creature_may_die the +1
-    and -1 toughness planes (-1: none), or None when there are more kinds than one of
-    each; cached per kind names."""
-    def make() -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
-        kinds = stats.pt_kinds(world, 1)
-        plus = [k for k, mod in kinds if mod == 1]
-        minus = [k for k, mod in kinds if mod == -1]
-        fast = len(plus) + len(minus) == len(kinds) and len(plus) <= 1 and len(minus) <= 1
-        return kinds, ((plus or [-1])[0], (minus or [-1])[0]) if fast else None
-    return world.store.derived("lethality toughness", make, kinds_only=True)
-
-
 def permanents(world: "World", pending: Pending) -> None:
-    """One mask per chunk of every permanent that may die, one nonzero, then each hit gets
-    its rule (704.5f before g before h, then i and v), looking only at the hits."""
+    """Every permanent of the live games that dies, with its rule, in one compiled pass."""
     s = world.store
     n = battlefield_extent(world, pending)
     if n == 0:
         return
-    lay = s.derived(f"lethality {n}", lambda: _Layout.of(world, n))
-    creature, any_creature = lay.creature, lay.any_creature
-    if not (any_creature or lay.counted):
-        return
-    counted = [(s.kind_index.get(kind), code, is_t, of_t) for kind, code, is_t, of_t in lay.counted]
-    live = live_games(world, pending)
-    every_game = bool(live.all())
-    found = []
-    for rows in game_chunks(world, n, live):
-        on_bf = s.a["zone"][rows, :n] == zones.BATTLEFIELD
-        if not every_game:
-            on_bf &= live[rows, None]
-        if any_creature:
-            may_die, dead, tough = _creature_may_die(world, rows, lay.base)
-            may_die &= creature
-        else:
-            may_die = np.zeros(on_bf.shape, bool)
-        for k, _, _, of_t in counted:
-            may_die[:, of_t] |= s.counts[k, rows][:, of_t] == 0 if k is not None else True
-        may_die &= on_bf
-        flat = np.flatnonzero(may_die)
-        if flat.size == 0:
+    tough_k, tough_mod, ind_k, loyalty_k, defense_k = _kinds(world)
+    g, c, cause = _dying(s.a["zone"], s.counts, s.a["damage"], s.a["deathtouch_hit"],
+                         s.a["types"], s.a["toughness"], s.a["keywords"],
+                         np.flatnonzero(live_games(world, pending)), n,
+                         tough_k, tough_mod, ind_k, loyalty_k, defense_k)
+    pending.move(g, c, zones.GRAVEYARD, cause)
+
+
+def _kinds(world: "World") -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The planes _dying reads, cached per kind names: the toughness kinds and their change
+    per counter, the indestructible keyword counters, loyalty and defense (-1: none)."""
+    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+        kinds = stats.pt_kinds(world, 1)
+        index = world.store.kind_index
+        return (np.array([k for k, _ in kinds], np.int64), np.array([m for _, m in kinds], np.int64),
+                np.array(stats.keyword_kinds(world, "indestructible"), np.int64),
+                index.get("loyalty", -1), index.get("defense", -1))
+    return world.store.derived("lethality kinds", make, kinds_only=True)
+
+
+_BF = zones.BATTLEFIELD
+_CREATURE, _PLANESWALKER, _BATTLE = TYPE_BIT["creature"], TYPE_BIT["planeswalker"], TYPE_BIT["battle"]
+_INDESTRUCTIBLE = KEYWORD_BIT["indestructible"]
+_F, _G, _H, _I, _V = (CAUSE[r] for r in ("704.5f", "704.5g", "704.5h", "704.5i", "704.5v"))
+
+
+@njit(cache=True)
+def _dying(zone, counts, damage, deathtouch, types, toughness, keywords, games, n,
+           tough_k, tough_mod, ind_k, loyalty_k, defense_k):  # pragma: no cover - compiled
+    """(games, columns, rule codes) of the permanents in ``games`` x the first ``n`` columns
+    that die: toughness <= 0 (704.5f, whatever else), else lethal damage (704.5g) or
+    deathtouch damage since the last check (704.5h) unless indestructible (702.12b), then
+    a planeswalker with no loyalty (704.5i) or a battle with no defense counters (704.5v).
+    Toughness is summed in int64: exact for any int32 counts.
+
+    Per game row: toughness and a mask of the objects that may die, in branchless loops
+    the compiler vectorizes; only the masked objects of rows with any get their rule."""
+    out_g = np.empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
+    out_c = np.empty(games.size * n, np.int64)
+    out_r = np.empty(games.size * n, np.int64)
+    m = 0
+    base = np.empty(n, np.int64)
+    creature = np.empty(n, np.bool_)
+    walker = np.empty(n, np.bool_)
+    battle = np.empty(n, np.bool_)
+    for c in range(n):
+        base[c] = 0 if toughness[c] == NO_STAT else toughness[c]
+        creature[c] = (types[c] & _CREATURE) != 0
+        walker[c] = (types[c] & _PLANESWALKER) != 0
+        battle[c] = (types[c] & _BATTLE) != 0
+    # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
+    no_loyalty, lk = loyalty_k < 0, max(loyalty_k, 0)
+    no_defense, dk = defense_k < 0, max(defense_k, 0)
+    tough = np.empty(n, np.int64)
+    may_die = np.empty(n, np.bool_)
+    for g in games:
+        tough[:] = base
+        for j in range(tough_k.size):
+            k, mod = tough_k[j], tough_mod[j]
+            for c in range(n):
+                tough[c] += mod * counts[k, g, c]
+        any_may_die = False
+        for c in range(n):
+            may_die[c] = (zone[g, c] == _BF) & (
+                (creature[c] & ((tough[c] <= 0) | (damage[g, c] >= tough[c]) | deathtouch[g, c]))
+                | (walker[c] & (no_loyalty | (counts[lk, g, c] == 0)))
+                | (battle[c] & (no_defense | (counts[dk, g, c] == 0))))
+            any_may_die |= may_die[c]
+        if not any_may_die:
             continue
-        g, c = unravel(flat, n, rows)
-        at = g * s.capacity + c   # into the raveled (B, capacity) arrays: 1-D gathers are cheaper
-        cause = np.zeros(flat.size, np.int64)   # 0: saved (indestructible); no rule has code 0
-        if any_creature:
-            is_creature = creature[c]
-            dead_h = dead.ravel()[flat]
-            cause[is_creature & dead_h] = CAUSE["704.5f"]
-            alive = is_creature & ~dead_h & ~stats.has_keyword_at(world, g, c, "indestructible")
-            tough_h = tough.ravel()[flat]
-            lethal = alive & (tough_h > 0) & (s.a["damage"].ravel()[at] >= tough_h)
-            cause[lethal] = CAUSE["704.5g"]
-            cause[alive & ~lethal & s.a["deathtouch_hit"].ravel()[at]] = CAUSE["704.5h"]
-        for k, code, is_t, _ in counted:
-            r = (cause == 0) & is_t[c]
-            if k is not None:
-                r &= s.counts[k].ravel()[at] == 0
-            cause[r] = code
-        go = cause != 0
-        found.append((g[go], c[go], cause[go]))
-    if found:   # one move for the whole check, not one per chunk
-        g, c, cause = (np.concatenate(x) for x in zip(*found)) if len(found) > 1 else found[0]
-        pending.move(g, c, zones.GRAVEYARD, cause)
-
-
-def _creature_may_die(world: "World", rows: Rows, base: np.ndarray
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For a chunk, every object treated as a creature (the caller masks): (may die: a
-    superset of toughness <= 0, lethal damage or deathtouch damage; toughness <= 0, exact;
-    toughness, exact where it is > 0 and fits int32, negative where it passes int32).
-
-    With at most one +1 and one -1 toughness kind (the usual +1/+1, -1/-1) it stays in
-    int32, twice as fast as int64: d = minus - plus is exact, toughness <= 0 is d >= base,
-    and base - d wraps (to a negative number) only where the toughness passes int32,
-    which no damage reaches: a false hit at worst, which the caller drops."""
-    s = world.store
-    n = base.size
-    damage = s.a["damage"][rows, :n]
-    kinds, plus_minus = _toughness_kinds(world)
-    if plus_minus is not None:
-        plus, minus = plus_minus
-        d = s.counts[minus, rows, :n] if minus >= 0 else np.zeros(damage.shape, np.int32)
-        if plus >= 0:
-            d = d - s.counts[plus, rows, :n]
-        dead = d >= base
-        tough = base - d
-    else:
-        tough = stats.pt(world, slice(0, n), 1, rows, kinds)
-        dead = tough <= 0
-    may_die = damage >= tough
-    may_die |= dead
-    may_die |= s.a["deathtouch_hit"][rows, :n]
-    return may_die, dead, tough
+        for c in range(n):
+            if not may_die[c]:
+                continue
+            rule = 0
+            if creature[c]:
+                t = tough[c]
+                if t <= 0:
+                    rule = _F
+                elif damage[g, c] >= t or deathtouch[g, c]:
+                    saved = (keywords[c] & _INDESTRUCTIBLE) != 0
+                    for k in ind_k:
+                        saved = saved or counts[k, g, c] > 0
+                    if not saved:
+                        rule = _G if damage[g, c] >= t else _H
+            if rule == 0 and walker[c] and (no_loyalty or counts[lk, g, c] == 0):
+                rule = _I
+            if rule == 0 and battle[c] and (no_defense or counts[dk, g, c] == 0):
+                rule = _V
+            if rule:
+                out_g[m], out_c[m], out_r[m] = g, c, rule
+                m += 1
+    return out_g[:m], out_c[:m], out_r[:m]
 
 
 def players(world: "World", pending: Pending) -> None:

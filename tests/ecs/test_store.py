@@ -1,12 +1,10 @@
 """ecs.store: the arrays the systems and move_objects index through flat views.
 
-``move_objects``, ``World._change`` and Lethality read and write the count planes and the
+``move_objects`` and ``World._change`` read and write the count planes and the
 (B, C) components through ``reshape(-1)``/``ravel()`` views with flat indices
 ``game * capacity + column``; on an array that is not C-contiguous those would be copies
 and the writes would be lost. Every way a store comes to be must keep them contiguous.
 """
-import numpy as np
-
 from components import ALL_FIELDS, GAME_COLUMN
 from ecs import World
 

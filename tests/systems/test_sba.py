@@ -211,7 +211,7 @@ def test_systems_are_esper_processors_in_the_documented_order():
 
 
 def test_lethality_exact_near_int32_limits():
-    """The int32 fast path of Lethality may only over-select: huge counts stay exact."""
+    """Lethality sums toughness in int64: counts near the int32 limit stay exact (122.1a)."""
     big = 2**31 - 1
     w = World()
     p = w.add_player()
