@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from components import CARD_FIELDS, TYPE_BIT
 from ecs import zones
@@ -81,15 +82,9 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     # Last-known information, then the old object's counters simply cease to exist (122.2).
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games, entity=old_ids, other=new_ids, from_zone=frm,
                       to_zone=dest)
-    planes = s.counts.reshape(s.counts.shape[0], -1)
-    had = planes[: s.n_kinds].take(at, axis=1)   # (kinds, rows)
-    flat = np.flatnonzero(had != 0)   # 1-D nonzero of a bool mask: fastest
-    k = flat // games.size
-    r = flat - k * games.size
-    log.record_lki(rows[r], k, had.ravel()[flat])
-    planes.reshape(-1)[k * planes.shape[1] + at[r]] = 0   # only the counts that are there
-    for name in ("zone", "tapped", "damage", "deathtouch_hit"):
-        s.a[name].reshape(-1)[at] = 0
+    r, k, had = _vacate(s.counts, s.n_kinds, at, s.a["zone"], s.a["tapped"], s.a["damage"],
+                        s.a["deathtouch_hit"])
+    log.record_lki(rows[r], k, had)
     cap_col = s.a["cap_col"]
     if cap_col.size:   # caps end with the object (122.4); compare only rows of capped columns
         capped = np.zeros(s.capacity, bool)
@@ -111,6 +106,31 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
         if enter.any():
             world.enter_battlefield(games[enter], s.col_of_id[new_ids[enter]].astype(np.int64), by=None)
     return new_ids
+
+
+@njit(cache=True)
+def _vacate(counts, n_kinds, at, zone, tapped, damage, deathtouch):  # pragma: no cover - compiled
+    """Empty the slots at flat (game, column) positions ``at``: counters (they cease to
+    exist, 122.2), zone, tapped state and marked damage. Returns the counters they had
+    as (row of ``at``, kind, count), kind by kind: the last-known information.
+    (reshape makes views of the C-contiguous store arrays; numba raises on any other.)"""
+    planes = counts.reshape(counts.shape[0], -1)
+    out_r = np.empty(n_kinds * at.size, np.int64)
+    out_k = np.empty(n_kinds * at.size, np.int64)
+    out_v = np.empty(n_kinds * at.size, np.int64)
+    m = 0
+    for k in range(n_kinds):
+        for i in range(at.size):
+            v = planes[k, at[i]]
+            if v != 0:
+                out_r[m], out_k[m], out_v[m] = i, k, v
+                m += 1
+                planes[k, at[i]] = 0
+    zone, tapped = zone.reshape(-1), tapped.reshape(-1)
+    damage, deathtouch = damage.reshape(-1), deathtouch.reshape(-1)
+    for i in range(at.size):
+        zone[at[i]], tapped[at[i]], damage[at[i]], deathtouch[at[i]] = 0, False, 0, False
+    return out_r[:m], out_k[:m], out_v[:m]
 
 
 def _unique_inverse(key: np.ndarray, size: int, distinct: bool) -> tuple[np.ndarray, np.ndarray]:
