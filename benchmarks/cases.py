@@ -8,7 +8,6 @@ one once per process.
 from __future__ import annotations
 
 import functools
-import gc
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -102,7 +101,6 @@ def engine_tick(games: int, n: int, settled: bool = False) -> Case:
 
     def setup() -> None:
         w.restore(start)
-        gc.collect()
 
     return Case(f"engine {'settled ' if settled else ''}{games}x{n}", w.tick, setup,
                 objects=games * n)
@@ -124,7 +122,6 @@ def baseline_tick(games: int, n: int, max_games: int | None = None, settled: boo
         state["built"] = build_baseline(spec)
         if settled:
             state["built"].world.tick()
-        gc.collect()
 
     return Case(f"baseline {'settled ' if settled else ''}{games}x{n}",
                 lambda: state["built"].world.tick(), setup,
