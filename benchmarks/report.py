@@ -8,10 +8,11 @@ against board and batch size (engine vs baseline, log axes) is written to ``--pl
 
 Everything runs pinned to one core (``os.sched_setaffinity``). A figure is the median of
 repeated runs, each from the same freshly restored (engine) or rebuilt (baseline) board;
-setup is never timed. Runs follow each other as in a game loop, with the garbage
-collector off while a run is timed (timeit's way: a collection's cost depends on the
-whole heap of this process, full of cached boards, and would fall mostly on the
-baseline); the targets are judged on these. Single boards are measured ``cold`` too,
+setup is never timed. Runs follow each other as in a game loop with the garbage
+collector on, as users run Python (and pytest-benchmark measures); the targets are
+judged on these. Single boards are also measured in two other regimes, to show what the
+ratios depend on: the collector off while a run is timed (timeit's way; the baseline's
+per-entity objects trigger collections, the engine's arrays hardly any) and ``cold``,
 after a full ``gc.collect()`` before each run, which also flushes the CPU caches.
 """
 from __future__ import annotations
@@ -38,19 +39,22 @@ BASELINE_GAMES = 64   # batches: the baseline plays games one by one; time this 
 GIB = 2**30
 
 
+REGIMES = ("loop", "gc off", "cold")
+
+
 def measure(case: cases.Case, min_time: float, min_rounds: int = 3, max_rounds: int = 1000,
-            cold: bool = False) -> float:
+            regime: str = "loop") -> float:
     """Median seconds of ``case.run``: at least ``min_rounds`` runs, more until the runs
-    add up to ``min_time`` (or setups and runs together to ten times that). The collector
-    is off during a run, or, ``cold``, on after a full collection before each run."""
+    add up to ``min_time`` (or setups and runs together to ten times that), in one of
+    the ``REGIMES`` (see the module docstring)."""
     times: list[float] = []
     start = time.perf_counter()
     while len(times) < min_rounds or (sum(times) < min_time and len(times) < max_rounds
                                       and time.perf_counter() - start < 10 * min_time):
         case.setup()
-        if cold:
+        if regime == "cold":
             gc.collect()
-        else:
+        elif regime == "gc off":
             gc.disable()
         t0 = time.perf_counter()
         made = [case.run()]
@@ -96,12 +100,12 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 
 # ---- the measurements ------------------------------------------------------------------
 def tick_rows(shapes: list[tuple[int, int]], min_time: float, baseline_games: int | None,
-              settled: bool = False, cold: bool = False) -> list[dict[str, Any]]:
+              settled: bool = False, regime: str = "loop") -> list[dict[str, Any]]:
     rows = []
     for games, n in shapes:
         eng = cases.engine_tick(games, n, settled)
         base = cases.baseline_tick(games, n, baseline_games, settled)
-        te, tb = measure(eng, min_time, cold=cold), measure(base, min_time, cold=cold)
+        te, tb = measure(eng, min_time, regime=regime), measure(base, min_time, regime=regime)
         ops_e, ops_b = eng.objects / te, base.objects / tb
         rows.append(dict(games=games, n=n, engine_s=te, engine_ops=ops_e, baseline_s=tb,
                          baseline_ops=ops_b, baseline_games=base.info["games_run"],
@@ -222,16 +226,21 @@ def main(argv: list[str] | None = None) -> int:
     batch = tick_rows(list(cases.BATCHES), min_time, batch_games)
     settled = tick_rows([(1, n) for n in cases.SIZES] + list(cases.BATCHES), min_time,
                         batch_games, settled=True)
-    cold = tick_rows([(1, n) for n in cases.SIZES[:3]], min_time, None, cold=True)
+    others = {regime: tick_rows([(1, n) for n in cases.SIZES[:3]], min_time, None, regime=regime)
+              for regime in REGIMES[1:]}
     clones = clone_rows(min_time)
     mem = memory_row(4_096, 1_000)
 
     for title, rows in (("one tick on the generated board (state-based actions act)", single + batch),
-                        ("one tick on the board that tick left (one check, nothing to do)", settled),
-                        ("cold: one acting tick after a full gc.collect() (CPU caches flushed)", cold)):
+                        ("one tick on the board that tick left (one check, nothing to do)", settled)):
         print(title + ":")
         print(tick_table(rows))
         print()
+    print("engine/baseline of an acting tick on single boards, by regime:")
+    print(table(["objects"] + list(REGIMES),
+                [[f"{r['n']}"] + [f"{x['ratio']:.3g}x" for x in [r] + [others[g][i] for g in REGIMES[1:]]]
+                 for i, r in enumerate(single[:3])]))
+    print()
     clone_table = []
     for r in clones:
         shape = f"{r['games']}x{r['n']}"
