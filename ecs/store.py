@@ -13,6 +13,7 @@ import itertools
 from typing import Any, Callable, TypeVar
 
 import numpy as np
+from numba import njit
 
 from components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, Field
 
@@ -278,3 +279,22 @@ class Store:
         other.col_of_id = self.col_of_id.copy()
         other.layout, other.kinds_layout, other._derived = self.layout, self.kinds_layout, self._derived
         return other
+
+
+@njit(cache=True)
+def add_clamped(plane, at, delta):  # pragma: no cover - compiled
+    """Add ``delta`` (one value, or one per row) to ``plane[at]``, clamped at 0, as NumPy's
+    ``plane[at] = np.maximum(plane[at] + delta, 0)`` does it (every read before any
+    write; of repeated rows the last write stays). Returns (before, after, every row
+    changed): the counts of one event."""
+    before = np.empty(at.size, np.int64)
+    after = np.empty(at.size, np.int64)
+    for i in range(at.size):
+        before[i] = plane[at[i]]
+    every = True
+    for i in range(at.size):
+        a = max(before[i] + (delta[i] if delta.size == at.size else delta[0]), 0)
+        after[i] = a
+        plane[at[i]] = a
+        every &= a != before[i]
+    return before, after, every

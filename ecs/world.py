@@ -29,7 +29,7 @@ from .grand_archive import GrandArchiveActions
 from .rulesets import get_ruleset
 from .search import SearchActions
 from .selection import MAX_COUNT, as_amounts, as_ids, select_games
-from .store import Store
+from .store import Store, add_clamped
 from .turns import TurnActions
 
 ONGOING, DRAW = -1, -2  # codes of World.result() in a batch (else the winner's id)
@@ -374,17 +374,12 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             k = s.kind_id(kind, create=g.size > 0 and bool((delta > 0).any()))
         if k < 0 or g.size == 0:
             return
-        # The plane is a contiguous (B, C) array: a flat take and put are several times
-        # cheaper than indexing it with g and c.
-        plane = s.counts[k].reshape(-1)
+        # The plane is a contiguous (B, C) array: flat indices address it in one pass.
         if at is None:
             at = g * s.capacity + c
-        before = plane[at]
-        after = np.add(before, delta, dtype=np.int64)
-        np.maximum(after, 0, out=after)
-        plane[at] = after
-        ch = after != before
-        if not ch.all():   # rows that changed nothing get no event
+        before, after, every = add_clamped(s.counts[k].reshape(-1), at, delta.reshape(-1))
+        if not every:   # rows that changed nothing get no event
+            ch = after != before
             g, c, before, after = g[ch], c[ch], before[ch], after[ch]
             if np.ndim(by):
                 by = np.broadcast_to(by, ch.shape)[ch]
