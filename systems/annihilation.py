@@ -12,7 +12,7 @@ from numba import njit
 
 from ecs import zones
 
-from .base import Pending, System, battlefield_extent, live_games
+from .base import Pending, System, battlefield_extent, live_indices
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -26,7 +26,7 @@ class Annihilation(System):
             return
         n = battlefield_extent(world, pending)
         g, c, amount = _pairs(s.a["zone"], s.counts[kp], s.counts[km],
-                              np.flatnonzero(live_games(world, pending)), n)
+                              live_indices(world, pending), n)
         pending.remove(kp, g, c, amount, "704.5q")
         pending.remove(km, g, c, amount, "704.5q")
 

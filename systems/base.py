@@ -68,8 +68,17 @@ class Pending:
 def live_games(world: "World", pending: Pending) -> np.ndarray:
     """(B,) bool: the games a system looks at in this check (never an ended game)."""
     if pending.live is None:
-        return world.ongoing
+        if "ongoing" not in pending.memo:
+            pending.memo["ongoing"] = world.ongoing
+        return pending.memo["ongoing"]   # type: ignore[no-any-return]
     return pending.live
+
+
+def live_indices(world: "World", pending: Pending) -> np.ndarray:
+    """The indices of ``live_games``, for the compiled systems (computed once a check)."""
+    if "live indices" not in pending.memo:
+        pending.memo["live indices"] = np.flatnonzero(live_games(world, pending))
+    return pending.memo["live indices"]   # type: ignore[no-any-return]
 
 
 CHUNK_ELEMENTS = 1 << 16   # rows x columns per pass chunk: temporaries stay in the L2 cache

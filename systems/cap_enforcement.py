@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from ecs import zones
 
-from .base import Pending, System, live_games
+from .base import Pending, System, live_indices
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -20,15 +21,31 @@ if TYPE_CHECKING:
 class CapEnforcement(System):
     def process(self, world: "World", pending: Pending) -> None:
         s = world.store
-        cols, kinds, cap = s.a["cap_col"], s.a["cap_kind"], s.a["cap_val"]
+        cols, kinds = s.a["cap_col"], s.a["cap_kind"]
         if cols.size == 0:
             return
-        have = s.counts[kinds, :, cols].T            # (B, M)
-        over = have > cap
-        over &= cap >= 0                             # -1: no cap in that game
-        if not over.any():                           # the usual case: nothing to look up
-            return
-        over &= s.a["zone"][:, cols] == zones.BATTLEFIELD
-        over &= live_games(world, pending)[:, None]
-        g, m = np.nonzero(over)
-        pending.remove(kinds[m], g, cols[m].astype(np.int64), have[g, m] - cap[g, m], "704.5r")
+        g, m, excess = _over(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
+                             live_indices(world, pending))
+        pending.remove(kinds[m], g, cols[m].astype(np.int64), excess, "704.5r")
+
+
+_BF = zones.BATTLEFIELD
+
+
+@njit(cache=True)
+def _over(counts, zone, cols, kinds, cap, games):  # pragma: no cover - compiled
+    """(games, cap entries, counters over the cap) of the permanents in ``games`` with
+    more counters of a capped kind than their cap in that game."""
+    out_g = np.empty(games.size * cols.size, np.int64)
+    out_m = np.empty(games.size * cols.size, np.int64)
+    out_x = np.empty(games.size * cols.size, np.int64)
+    n = 0
+    for g in games:
+        for m in range(cols.size):
+            limit = cap[g, m]
+            if limit >= 0:
+                have = counts[kinds[m], g, cols[m]]
+                if have > limit and zone[g, cols[m]] == _BF:
+                    out_g[n], out_m[n], out_x[n] = g, m, have - limit
+                    n += 1
+    return out_g[:n], out_m[:n], out_x[:n]

@@ -17,7 +17,7 @@ from ecs import stats, zones
 from ecs.events import CAUSE
 from ecs.kinds import KEYWORD_BIT
 
-from .base import Pending, System, battlefield_extent, live_games
+from .base import Pending, System, battlefield_extent, live_games, live_indices
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -38,7 +38,7 @@ def permanents(world: "World", pending: Pending) -> None:
     tough_k, tough_mod, ind_k, loyalty_k, defense_k = _kinds(world)
     g, c, cause = _dying(s.a["zone"], s.counts, s.a["damage"], s.a["deathtouch_hit"],
                          s.a["types"], s.a["toughness"], s.a["keywords"],
-                         np.flatnonzero(live_games(world, pending)), n,
+                         live_indices(world, pending), n,
                          tough_k, tough_mod, ind_k, loyalty_k, defense_k)
     pending.move(g, c, zones.GRAVEYARD, cause)
 
