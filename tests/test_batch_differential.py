@@ -29,13 +29,11 @@ from __future__ import annotations
 
 import tempfile
 from collections import Counter
-from unittest import mock
 
 import numpy as np
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-import systems.base
 from ecs import CounterChanged, CounterError, GameEnded, PlayerLost, World, ZoneChanged, zones
 
 # Hypothesis favours the first elements of a list: the per-game replacement effects come early.
@@ -484,8 +482,5 @@ def test_a_batch_equals_independent_single_games(data, batch, specs):
 def test_long_uniform_runs_of_a_batch_equal_single_games(seed, batch, specs):
     """Long sequences whose choices are uniform (a seeded Generator, not hypothesis's
     simplicity-biased draws): rare interactions such as stun and untap, or shield and
-    damage, in some games only, come up here. The failing calls are printed. Passes
-    visit a game per chunk here, so the systems' chunk loops and the re-checks of a few
-    games (systems.base.game_chunks) run as on big batches."""
-    with mock.patch.object(systems.base, "CHUNK_ELEMENTS", 1):
-        run_sequence(Draw(rng=np.random.default_rng(seed)), batch, specs, 60)
+    damage, in some games only, come up here. The failing calls are printed."""
+    run_sequence(Draw(rng=np.random.default_rng(seed)), batch, specs, 60)
