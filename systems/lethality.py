@@ -17,7 +17,7 @@ from ecs import stats, zones
 from ecs.events import CAUSE
 from ecs.kinds import KEYWORD_BIT
 
-from .base import Pending, System, battlefield_extent, live_games, live_indices
+from .base import Pending, System, battlefield_extent, live_indices
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -130,22 +130,41 @@ def _dying(zone, counts, damage, deathtouch, types, toughness, keywords, games, 
 
 
 def players(world: "World", pending: Pending) -> None:
+    """Players at 0 or less life (704.5a) or with 10 or more poison counters (704.5c); in
+    Two-Headed Giant the team's life and poison, held by its first player (810.10), at 0
+    or 15 (704.6a, 704.6b), and both players of the team lose."""
     s = world.store
     if s.n_players == 0:
         return
-    heads = s.a["player_head"]
-    # Two-Headed Giant: the team's life and poison live on its first player (810.10).
-    holder = heads if world.two_headed_giant else slice(None)
-    life_rule, poison_rule, limit = (("704.6a", "704.6b", 15) if world.two_headed_giant
-                                     else ("704.5a", "704.5c", 10))
-    no_life = s.a["life"][:, holder] <= 0
-    poison_plane = s.plane("poison")
-    poisoned = (np.zeros_like(no_life) if poison_plane is None
-                else poison_plane[:, s.a["player_col"][holder]] >= limit)
-    if not (no_life.any() or poisoned.any()):   # the usual case: nobody is at a loss
-        return
-    in_game = ~s.a["lost"] & live_games(world, pending)[:, None]
-    g, p = np.nonzero(in_game & no_life)
-    pending.lose(g, p, life_rule)
-    g, p = np.nonzero(in_game & poisoned)
-    pending.lose(g, p, poison_rule)
+    two_headed = world.two_headed_giant
+    holder = s.a["player_head"] if two_headed else np.arange(s.n_players, dtype=np.int32)
+    g, p, poisoned = _losing(s.a["life"], s.counts, s.kind_index.get("poison", -1),
+                             s.a["player_col"], holder, 15 if two_headed else 10, s.a["lost"],
+                             live_indices(world, pending))
+    if g.size:
+        life_rule, poison_rule = ("704.6a", "704.6b") if two_headed else ("704.5a", "704.5c")
+        pending.lose(g[~poisoned], p[~poisoned], life_rule)
+        pending.lose(g[poisoned], p[poisoned], poison_rule)
+
+
+@njit(cache=True)
+def _losing(life, counts, poison_k, player_col, holder, limit, lost, games):  # pragma: no cover - compiled
+    """(games, players, by poison) of the players in ``games`` who have not lost and whose
+    holder's life is 0 or less, or whose holder has ``limit`` poison counters or more (a
+    player at both appears twice, first for life)."""
+    out_g = np.empty(2 * games.size * holder.size, np.int64)
+    out_p = np.empty(2 * games.size * holder.size, np.int64)
+    out_poison = np.empty(2 * games.size * holder.size, np.bool_)
+    m = 0
+    for by_poison in (False, True):
+        for g in games:
+            for p in range(holder.size):
+                h = holder[p]
+                if by_poison:
+                    hit = poison_k >= 0 and counts[poison_k, g, player_col[h]] >= limit
+                else:
+                    hit = life[g, h] <= 0
+                if hit and not lost[g, p]:
+                    out_g[m], out_p[m], out_poison[m] = g, p, by_poison
+                    m += 1
+    return out_g[:m], out_p[:m], out_poison[:m]
