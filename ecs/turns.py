@@ -188,7 +188,7 @@ class TurnActions:
                  width: int, zone: int, cause: str) -> Any:
         gi, c = np.nonzero(take)
         self.log.next_step()
-        new = move_objects(self, gsel[gi], c.astype(np.int64), np.full(gi.size, zone), cause)
+        new, _ = move_objects(self, gsel[gi], c.astype(np.int64), np.full(gi.size, zone), cause)
         out = np.full((self.batch, width), -1, np.int64)
         out[gsel[gi], rank[gi, c]] = new
         if self.batch == 1:

@@ -34,6 +34,7 @@ from .turns import TurnActions
 
 ONGOING, DRAW = -1, -2  # codes of World.result() in a batch (else the winner's id)
 _world_names = itertools.count()
+_NO_SLOTS = np.zeros(0, np.int64)
 
 
 def _drop_esper_world(name: str) -> None:
@@ -553,7 +554,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         self.log.next_step()
         new = np.full(shape, -1, np.int64)
         go = ~stays
-        new[go] = move_objects(self, g[go], c[go], np.full(int(go.sum()), code), "zone")
+        new[go] = move_objects(self, g[go], c[go], np.full(int(go.sum()), code), "zone")[0]
         if single:
             vals = np.unique(new)
             return int(vals[0]) if vals.size == 1 else new
@@ -616,14 +617,14 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         """Check state-based actions on one snapshot, perform them together as one event,
         repeat until a check performs nothing (CR 704.3); returns the checks that acted."""
         acted = 0
-        live = None   # the first check looks at every ongoing game
+        live = touched = None   # the first check looks at everything
         with self._esper():
             while True:
-                pending = Pending(live=live)
+                pending = Pending(live=live, touched=touched)
                 esper.process(self, pending)
-                touched = self.store.a["deathtouch_hit"]
-                if touched.any():   # "since the last check"; reading is cheaper than writing
-                    touched[self.ongoing] = False
+                marks = self.store.a["deathtouch_hit"]
+                if marks.any():   # "since the last check"; reading is cheaper than writing
+                    marks[self.ongoing] = False
                 if pending.empty():
                     return acted
                 acted += 1
@@ -631,16 +632,21 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                     raise SBALoopError(f"state-based actions still acting after {self.max_passes} "
                                        "checks; a system keeps producing actions")
                 self.log.next_step()
-                self._perform(pending)
+                touched = self._perform(pending)
                 # A game no decision named is as this check saw it, and the check found
                 # nothing there (systems decide per game, from that game's state alone; the
                 # cleared deathtouch marks only take reasons away): check again only the
-                # games the perform changed.
+                # games the perform changed, and there, systems that decide each permanent
+                # alone look only at the permanents it touched (Pending.touched).
                 live = pending.games_named(self.batch) & self.ongoing
+                if not live.any():   # settling removals alone: nothing left to check
+                    return acted
 
-    def _perform(self, pending: Pending) -> None:
+    def _perform(self, pending: Pending) -> np.ndarray:
         """Perform one check's decisions simultaneously (704.3): counters removed from
-        permanents that stay, moves with LKI from before the check (704.8), losses."""
+        permanents that stay, moves with LKI from before the check (704.8), losses.
+        Returns ``Pending.touched`` for the re-check: the flat slots of the permanents it
+        changed, but by settling removals."""
         s = self.store
         # Flat (game, column) indices: one lookup each, cheaper than indexing with g and c.
         cap = s.capacity
@@ -661,8 +667,8 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                               if len(parts) > 1 else parts[0])
         # Removals of one kind for one reason are one _change (one event chunk), in the
         # order they were first decided.
-        removals: dict[tuple[int, str], list[tuple[np.ndarray, ...]]] = {}
-        for kinds, rg, rc, amount, why in pending.removals:
+        removals: dict[tuple[int, str, bool], list[tuple[np.ndarray, ...]]] = {}
+        for kinds, rg, rc, amount, why, settles in pending.removals:
             at = rg * cap + rc
             if leaving is not None:
                 # one nonzero and takes: cheaper than several boolean-mask copies
@@ -670,18 +676,28 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                 rg, rc, at, amount = rg[stay], rc[stay], at[stay], amount[stay]
                 kinds = kinds if isinstance(kinds, int) else kinds[stay]
             if isinstance(kinds, int):   # one kind (Pending.remove keeps a scalar kind)
-                removals.setdefault((kinds, why), []).append((rg, rc, at, amount))
+                removals.setdefault((kinds, why, settles), []).append((rg, rc, at, amount))
                 continue
             for k in np.unique(kinds):
                 r = kinds == k
-                removals.setdefault((int(k), why), []).append((rg[r], rc[r], at[r], amount[r]))
-        for (k, why), rows in removals.items():
+                removals.setdefault((int(k), why, settles), []).append((rg[r], rc[r], at[r], amount[r]))
+        touched = []   # (games, columns) of the permanents changed, but by settling removals
+        for (k, why, settles), rows in removals.items():
             rg, rc, at, amount = (np.concatenate(x) for x in zip(*rows)) if len(rows) > 1 else rows[0]
             self._change(s.kind_names[k], rg, rc, -amount, why, at=at)
+            if not settles:
+                touched.append((rg, rc))
         if pending.moves:
-            move_objects(self, g, c, z, cause)
+            new_ids, dest = move_objects(self, g, c, z, cause)
+            enter = np.flatnonzero(dest == zones.BATTLEFIELD)
+            if enter.size:   # new permanents
+                touched.append((g[enter], s.col_of_id[new_ids[enter]]))
         if pending.losses:
             self._lose(pending.losses)
+        if not touched:
+            return _NO_SLOTS
+        cap = s.capacity   # the moves may have grown it
+        return np.unique(np.concatenate([tg * cap + tc for tg, tc in touched]))
 
     def _lose(self, losses: list[tuple[np.ndarray, np.ndarray, str]]) -> None:
         s = self.store

@@ -12,7 +12,7 @@ from numba import njit
 
 from ecs import zones
 
-from .base import Pending, System, battlefield_extent, live_indices
+from .base import Pending, System, battlefield_extent, live_games, live_indices
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -24,11 +24,17 @@ class Annihilation(System):
         kp, km = s.kind_index.get("+1/+1"), s.kind_index.get("-1/-1")
         if kp is None or km is None:
             return
-        n = battlefield_extent(world, pending)
-        g, c, amount = _pairs(s.a["zone"], s.counts[kp], s.counts[km],
-                              live_indices(world, pending), n)
-        pending.remove(kp, g, c, amount, "704.5q")
-        pending.remove(km, g, c, amount, "704.5q")
+        plus, minus, zone = s.counts[kp], s.counts[km], s.a["zone"]
+        if pending.touched is None:
+            g, c, amount = _pairs(zone, plus, minus, live_indices(world, pending),
+                                  battlefield_extent(world, pending))
+        else:   # a re-check: the permanents the last perform touched (each decided alone)
+            g, c, amount = _pairs_at(zone, plus, minus, pending.touched, s.capacity,
+                                     live_games(world, pending))
+        # Settling (Pending.remove): removing N of each kind changes no characteristic a
+        # check reads (P/T, loyalty, defense, keyword counters), and leaves no pair.
+        pending.remove(kp, g, c, amount, "704.5q", settles=True)
+        pending.remove(km, g, c, amount, "704.5q", settles=True)
 
 
 _BF = zones.BATTLEFIELD
@@ -44,14 +50,31 @@ def _pairs(zone, plus, minus, games, n):  # pragma: no cover - compiled
     m = 0
     pairs = np.empty(n, np.int32)
     for g in games:
+        zr, pr, mr = zone[g], plus[g], minus[g]
         found = False
-        for c in range(n):   # branchless, so the compiler vectorizes it; most rows find none
-            pairs[c] = min(plus[g, c], minus[g, c]) * (zone[g, c] == _BF)
+        for c in range(n):   # branchless over row views: the compiler vectorizes it
+            pairs[c] = min(pr[c], mr[c]) * (zr[c] == _BF)
             found |= pairs[c] > 0
-        if not found:
+        if not found:   # most rows
             continue
         for c in range(n):
             if pairs[c] > 0:
                 out_g[m], out_c[m], out_a[m] = g, c, pairs[c]
                 m += 1
+    return out_g[:m], out_c[:m], out_a[:m]
+
+
+@njit(cache=True)
+def _pairs_at(zone, plus, minus, slots, cap, live):  # pragma: no cover - compiled
+    """``_pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games."""
+    out_g = np.empty(slots.size, np.int64)
+    out_c = np.empty(slots.size, np.int64)
+    out_a = np.empty(slots.size, np.int64)
+    m = 0
+    for a in slots:
+        g, c = a // cap, a % cap
+        pairs = min(plus[g, c], minus[g, c])
+        if live[g] and pairs > 0 and zone[g, c] == _BF:
+            out_g[m], out_c[m], out_a[m] = g, c, pairs
+            m += 1
     return out_g[:m], out_c[:m], out_a[:m]

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class Pending:
-    # (kind id or per-row kind ids, games, columns, amounts, cause): counters to remove
-    removals: list[tuple[int | np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]] = field(default_factory=list)
+    # (kind id or per-row kind ids, games, columns, amounts, cause, settles): counters to
+    # remove; see ``remove`` for ``settles``
+    removals: list[tuple[int | np.ndarray, np.ndarray, np.ndarray, np.ndarray, str, bool]] = field(default_factory=list)
     # (games, columns, destination zone codes, cause or per-row ecs.events.CAUSE codes):
     # objects to move, distinct (game, column) rows per entry; zone 0 ceases to exist
     moves: list[tuple[np.ndarray, np.ndarray, np.ndarray, str | np.ndarray]] = field(default_factory=list)
@@ -30,10 +31,14 @@ class Pending:
     losses: list[tuple[np.ndarray, np.ndarray, str]] = field(default_factory=list)
 
     def remove(self, kind: int | np.ndarray, games: np.ndarray, cols: np.ndarray,
-               amounts: np.ndarray, cause: str) -> None:
+               amounts: np.ndarray, cause: str, settles: bool = False) -> None:
+        """Remove counters. ``settles``: the deciding system guarantees that this removal,
+        performed with whatever else the check decided, leaves nothing for any system to
+        do that those other decisions would not (Annihilation: the removed pairs change
+        no characteristic a check reads). Then it calls for no re-check of its own."""
         if games.size:
             kinds = int(kind) if np.ndim(kind) == 0 else np.asarray(kind, np.int64)
-            self.removals.append((kinds, games, cols, amounts, cause))
+            self.removals.append((kinds, games, cols, amounts, cause, settles))
 
     def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
              cause: str | np.ndarray) -> None:
@@ -51,15 +56,25 @@ class Pending:
     # (B,) bool: the games this check looks at (a subset of the ongoing ones); None: every
     # ongoing game. World.tick narrows a re-check to the games the last perform changed.
     live: np.ndarray | None = None
+    # In a re-check: the sorted distinct flat slots (game * capacity + column) of the
+    # permanents the last perform changed other than by settling removals; None in a
+    # first check. A system that decides each permanent from that permanent's own state
+    # alone (zone, counters, damage, card) need look only at these (704.3): any other is
+    # as the last check saw it (settling removals change nothing such a system reads,
+    # and deathtouch marks cleared since only take reasons away), and that check decided
+    # nothing for it, or it would have been touched or have left.
+    touched: np.ndarray | None = None
 
     def empty(self) -> bool:
         return not (self.removals or self.moves or self.losses)
 
     def games_named(self, batch: int) -> np.ndarray:
-        """(B,) bool: the games some decision of this check names."""
+        """(B,) bool: the games some decision of this check names, settling removals aside
+        (a game they alone name is left as the check found it, for what the checks read)."""
         named = np.zeros(batch, bool)
-        for _, g, *_ in self.removals:
-            named[g] = True
+        for _, g, _, _, _, settles in self.removals:
+            if not settles:
+                named[g] = True
         for g, *_ in self.moves + self.losses:
             named[g] = True
         return named

@@ -17,7 +17,7 @@ from ecs import stats, zones
 from ecs.events import CAUSE
 from ecs.kinds import KEYWORD_BIT
 
-from .base import Pending, System, battlefield_extent, live_indices
+from .base import Pending, System, battlefield_extent, live_games, live_indices
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -30,16 +30,20 @@ class Lethality(System):
 
 
 def permanents(world: "World", pending: Pending) -> None:
-    """Every permanent of the live games that dies, with its rule, in one compiled pass."""
+    """Every permanent of the live games that dies, with its rule, in one compiled pass
+    (a re-check: over the permanents the last perform touched, ``Pending.touched``; each
+    permanent's rule reads its own state alone)."""
     s = world.store
     n = battlefield_extent(world, pending)
     if n == 0:
         return
-    tough_k, tough_mod, ind_k, loyalty_k, defense_k = _kinds(world)
-    g, c, cause = _dying(s.a["zone"], s.counts, s.a["damage"], s.a["deathtouch_hit"],
-                         s.a["types"], s.a["toughness"], s.a["keywords"],
-                         live_indices(world, pending), n,
-                         tough_k, tough_mod, ind_k, loyalty_k, defense_k)
+    state = (s.a["zone"], s.counts, s.a["damage"], s.a["deathtouch_hit"], s.a["types"],
+             s.a["toughness"], s.a["keywords"])
+    if pending.touched is None:
+        g, c, cause = _dying(*state, live_indices(world, pending), n, *_kinds(world))
+    else:
+        g, c, cause = _dying_at(*state, pending.touched, s.capacity, live_games(world, pending),
+                                *_kinds(world))
     pending.move(g, c, zones.GRAVEYARD, cause)
 
 
@@ -61,17 +65,44 @@ _INDESTRUCTIBLE = KEYWORD_BIT["indestructible"]
 _F, _G, _H, _I, _V = (CAUSE[r] for r in ("704.5f", "704.5g", "704.5h", "704.5i", "704.5v"))
 
 
+@njit(cache=True, inline="always")
+def _rule(t, on_bf, creature, walker, battle, saved, damage, deathtouch, loyaltyless,
+          defenseless):  # pragma: no cover - compiled
+    """The rule code a permanent dies by, 0 if it stays: toughness ``t`` <= 0 (704.5f,
+    whatever else), else lethal damage (704.5g) or deathtouch damage since the last check
+    (704.5h) unless ``saved`` by indestructible (702.12b), then a planeswalker with no
+    loyalty (704.5i) or a battle with no defense counters (704.5v). Without a branch, so
+    a loop over a row vectorizes (``~`` on a numba bool is logical not)."""
+    creature_bf = creature & on_bf
+    f = creature_bf & (t <= 0)
+    destroyable = creature_bf & ~f & ~saved
+    lethal = destroyable & (damage >= t)
+    touched = destroyable & ~lethal & deathtouch
+    creature_dies = f | lethal | touched
+    i = walker & on_bf & ~creature_dies & loyaltyless
+    v = battle & on_bf & ~creature_dies & ~i & defenseless
+    return f * _F + lethal * _G + touched * _H + i * _I + v * _V
+
+
+@njit(cache=True, inline="always")
+def _card(types, toughness, keywords, c):  # pragma: no cover - compiled
+    """What ``_rule`` reads of column ``c``'s card: printed toughness (0 if none), whether
+    it is a creature, planeswalker, battle, and has the indestructible keyword."""
+    return ((0 if toughness[c] == NO_STAT else np.int64(toughness[c])),
+            (types[c] & _CREATURE) != 0, (types[c] & _PLANESWALKER) != 0,
+            (types[c] & _BATTLE) != 0, (keywords[c] & _INDESTRUCTIBLE) != 0)
+
+
 @njit(cache=True)
 def _dying(zone, counts, damage, deathtouch, types, toughness, keywords, games, n,
            tough_k, tough_mod, ind_k, loyalty_k, defense_k):  # pragma: no cover - compiled
     """(games, columns, rule codes) of the permanents in ``games`` x the first ``n`` columns
-    that die: toughness <= 0 (704.5f, whatever else), else lethal damage (704.5g) or
-    deathtouch damage since the last check (704.5h) unless indestructible (702.12b), then
-    a planeswalker with no loyalty (704.5i) or a battle with no defense counters (704.5v).
-    Toughness is summed in int64: exact for any int32 counts.
+    that die (``_rule``). Toughness is summed in int64: exact for any int32 counts.
 
-    Per game row: toughness and a mask of the objects that may die, in branchless loops
-    the compiler vectorizes; only the masked objects of rows with any get their rule."""
+    Per game row, over row views, in loops without branches that the compiler vectorizes:
+    toughness, then every object's rule code, then the columns of the nonzero codes
+    gathered without a branch per object (a branch per object costs a misprediction per
+    death, ~8% of a random board: that was most of the pass)."""
     out_g = np.empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
     out_c = np.empty(games.size * n, np.int64)
     out_r = np.empty(games.size * n, np.int64)
@@ -80,52 +111,68 @@ def _dying(zone, counts, damage, deathtouch, types, toughness, keywords, games, 
     creature = np.empty(n, np.bool_)
     walker = np.empty(n, np.bool_)
     battle = np.empty(n, np.bool_)
+    indestructible = np.empty(n, np.bool_)
     for c in range(n):
-        base[c] = 0 if toughness[c] == NO_STAT else toughness[c]
-        creature[c] = (types[c] & _CREATURE) != 0
-        walker[c] = (types[c] & _PLANESWALKER) != 0
-        battle[c] = (types[c] & _BATTLE) != 0
+        base[c], creature[c], walker[c], battle[c], indestructible[c] = _card(types, toughness, keywords, c)
     # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
     no_loyalty, lk = loyalty_k < 0, max(loyalty_k, 0)
     no_defense, dk = defense_k < 0, max(defense_k, 0)
     tough = np.empty(n, np.int64)
-    may_die = np.empty(n, np.bool_)
+    saved = np.empty(n, np.bool_)
+    rule = np.empty(n, np.int64)
+    dying = np.empty(n, np.int64)
     for g in games:
+        zr, dr, dtr, lr, br = zone[g], damage[g], deathtouch[g], counts[lk, g], counts[dk, g]
         tough[:] = base
         for j in range(tough_k.size):
-            k, mod = tough_k[j], tough_mod[j]
+            row, mod = counts[tough_k[j], g], tough_mod[j]
             for c in range(n):
-                tough[c] += mod * counts[k, g, c]
-        any_may_die = False
+                tough[c] += mod * row[c]
+        saved[:] = indestructible
+        for k in ind_k:   # indestructible counters (122.1b)
+            row = counts[k, g]
+            for c in range(n):
+                saved[c] |= row[c] > 0
+        hits = 0
         for c in range(n):
-            may_die[c] = (zone[g, c] == _BF) & (
-                (creature[c] & ((tough[c] <= 0) | (damage[g, c] >= tough[c]) | deathtouch[g, c]))
-                | (walker[c] & (no_loyalty | (counts[lk, g, c] == 0)))
-                | (battle[c] & (no_defense | (counts[dk, g, c] == 0))))
-            any_may_die |= may_die[c]
-        if not any_may_die:
+            rule[c] = _rule(tough[c], zr[c] == _BF, creature[c], walker[c], battle[c], saved[c],
+                            dr[c], dtr[c], no_loyalty | (lr[c] == 0), no_defense | (br[c] == 0))
+            hits += rule[c] != 0
+        if hits == 0:   # most rows of a settled board
             continue
+        k = 0
         for c in range(n):
-            if not may_die[c]:
-                continue
-            rule = 0
-            if creature[c]:
-                t = tough[c]
-                if t <= 0:
-                    rule = _F
-                elif damage[g, c] >= t or deathtouch[g, c]:
-                    saved = (keywords[c] & _INDESTRUCTIBLE) != 0
-                    for k in ind_k:
-                        saved = saved or counts[k, g, c] > 0
-                    if not saved:
-                        rule = _G if damage[g, c] >= t else _H
-            if rule == 0 and walker[c] and (no_loyalty or counts[lk, g, c] == 0):
-                rule = _I
-            if rule == 0 and battle[c] and (no_defense or counts[dk, g, c] == 0):
-                rule = _V
-            if rule:
-                out_g[m], out_c[m], out_r[m] = g, c, rule
-                m += 1
+            dying[k] = c
+            k += rule[c] != 0
+        for j in range(k):
+            out_g[m], out_c[m], out_r[m] = g, dying[j], rule[dying[j]]
+            m += 1
+    return out_g[:m], out_c[:m], out_r[:m]
+
+
+@njit(cache=True)
+def _dying_at(zone, counts, damage, deathtouch, types, toughness, keywords, slots, cap, live,
+              tough_k, tough_mod, ind_k, loyalty_k, defense_k):  # pragma: no cover - compiled
+    """``_dying`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games."""
+    out_g = np.empty(slots.size, np.int64)
+    out_c = np.empty(slots.size, np.int64)
+    out_r = np.empty(slots.size, np.int64)
+    m = 0
+    for a in slots:
+        g, c = a // cap, a % cap
+        if not live[g]:
+            continue
+        t, creature, walker, battle, saved = _card(types, toughness, keywords, c)
+        for j in range(tough_k.size):
+            t += tough_mod[j] * counts[tough_k[j], g, c]
+        for k in ind_k:
+            saved |= counts[k, g, c] > 0
+        rule = _rule(t, zone[g, c] == _BF, creature, walker, battle, saved, damage[g, c],
+                     deathtouch[g, c], loyalty_k < 0 or counts[loyalty_k, g, c] == 0,
+                     defense_k < 0 or counts[defense_k, g, c] == 0)
+        if rule:
+            out_g[m], out_c[m], out_r[m] = g, c, rule
+            m += 1
     return out_g[:m], out_c[:m], out_r[:m]
 
 

