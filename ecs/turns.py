@@ -21,6 +21,7 @@ from systems.phase import PhaseContext, PhasePending
 from systems.zone_change import move_objects
 
 from . import zones
+from .perform import perform
 from .errors import IllegalActionError, InvalidPhaseError, UnknownEntityError
 from .selection import as_amounts, select_games
 
@@ -107,7 +108,7 @@ class TurnActions:
                     esper.process(self, pending)
                 if not pending.empty():
                     self.log.next_step()
-                    self._perform(pending)
+                    perform(self, pending)
                     for name, g, pl, amount in pending.player_updates:
                         np.add.at(s.a[name], (g, pl), amount)
             self.tick()

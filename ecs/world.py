@@ -23,18 +23,17 @@ from systems.zone_change import move_objects
 from . import stats, zones
 from .errors import (CountOverflowError, IllegalActionError, InvalidCountError, InvalidGameError,
                      InvalidTypeError, SBALoopError, StaleEntityError, UnknownEntityError)
-from .events import CAUSE, COUNTER, GAME_END, LOST, Event, EventLog
+from .events import COUNTER, Event, EventLog
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of, validate_kind
 from .grand_archive import GrandArchiveActions
 from .rulesets import get_ruleset
 from .search import SearchActions
 from .selection import MAX_COUNT, as_amounts, as_ids, select_games
+from .perform import DRAW, ONGOING, perform
 from .store import Store, add_clamped
 from .turns import TurnActions
 
-ONGOING, DRAW = -1, -2  # codes of World.result() in a batch (else the winner's id)
 _world_names = itertools.count()
-_NO_SLOTS = np.zeros(0, np.int64)
 
 
 def _drop_esper_world(name: str) -> None:
@@ -385,7 +384,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             if np.ndim(by):
                 by = np.broadcast_to(by, ch.shape)[ch]
         self.log.record(COUNTER, cause, game=g, entity=s.a["entity_id"][c], kind=k,
-                        before=before, after=after, other=by)
+                        before=before, after=after, other=by, fresh=("entity", "before", "after"))
 
     # ---- counter actions ---------------------------------------------------------------
     def put_counters(self, e: Any, kind: str, n: Any = 1, games: Any = None,
@@ -632,7 +631,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                     raise SBALoopError(f"state-based actions still acting after {self.max_passes} "
                                        "checks; a system keeps producing actions")
                 self.log.next_step()
-                touched = self._perform(pending)
+                touched = perform(self, pending)
                 # A game no decision named is as this check saw it, and the check found
                 # nothing there (systems decide per game, from that game's state alone; the
                 # cleared deathtouch marks only take reasons away): check again only the
@@ -641,89 +640,6 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                 live = pending.games_named(self.batch) & self.ongoing
                 if not live.any():   # settling removals alone: nothing left to check
                     return acted
-
-    def _perform(self, pending: Pending) -> np.ndarray:
-        """Perform one check's decisions simultaneously (704.3): counters removed from
-        permanents that stay, moves with LKI from before the check (704.8), losses.
-        Returns ``Pending.touched`` for the re-check: the flat slots of the permanents it
-        changed, but by settling removals."""
-        s = self.store
-        # Flat (game, column) indices: one lookup each, cheaper than indexing with g and c.
-        cap = s.capacity
-        leaving = np.zeros(self.batch * cap, bool) if pending.moves else None
-        if pending.moves:
-            # An object leaves once: the first system's decision names the cause (the rows
-            # of one Pending.move are distinct, so only later entries need the check).
-            parts = []
-            for g, c, z, why in pending.moves:
-                at = g * cap + c
-                if parts:
-                    new = ~leaving[at]
-                    g, c, z, at = g[new], c[new], z[new], at[new]
-                    why = why if isinstance(why, str) else why[new]
-                leaving[at] = True
-                parts.append((g, c, z, np.full(g.size, CAUSE[why]) if isinstance(why, str) else why))
-            g, c, z, cause = ((np.concatenate([p[i] for p in parts]) for i in range(4))
-                              if len(parts) > 1 else parts[0])
-        # Removals of one kind for one reason are one _change (one event chunk), in the
-        # order they were first decided.
-        removals: dict[tuple[int, str, bool], list[tuple[np.ndarray, ...]]] = {}
-        for kinds, rg, rc, amount, why, settles in pending.removals:
-            at = rg * cap + rc
-            if leaving is not None:
-                # one nonzero and takes: cheaper than several boolean-mask copies
-                stay = np.flatnonzero(~leaving[at])
-                rg, rc, at, amount = rg[stay], rc[stay], at[stay], amount[stay]
-                kinds = kinds if isinstance(kinds, int) else kinds[stay]
-            if isinstance(kinds, int):   # one kind (Pending.remove keeps a scalar kind)
-                removals.setdefault((kinds, why, settles), []).append((rg, rc, at, amount))
-                continue
-            for k in np.unique(kinds):
-                r = kinds == k
-                removals.setdefault((int(k), why, settles), []).append((rg[r], rc[r], at[r], amount[r]))
-        touched = []   # (games, columns) of the permanents changed, but by settling removals
-        for (k, why, settles), rows in removals.items():
-            rg, rc, at, amount = (np.concatenate(x) for x in zip(*rows)) if len(rows) > 1 else rows[0]
-            self._change(s.kind_names[k], rg, rc, -amount, why, at=at)
-            if not settles:
-                touched.append((rg, rc))
-        if pending.moves:
-            new_ids, dest = move_objects(self, g, c, z, cause)
-            enter = np.flatnonzero(dest == zones.BATTLEFIELD)
-            if enter.size:   # new permanents
-                touched.append((g[enter], s.col_of_id[new_ids[enter]]))
-        if pending.losses:
-            self._lose(pending.losses)
-        if not touched:
-            return _NO_SLOTS
-        cap = s.capacity   # the moves may have grown it
-        return np.unique(np.concatenate([tg * cap + tc for tg, tc in touched]))
-
-    def _lose(self, losses: list[tuple[np.ndarray, np.ndarray, str]]) -> None:
-        s = self.store
-        lost = s.a["lost"]
-        for g, p, cause in losses:
-            new = ~lost[g, p]
-            key = np.unique(g[new] * s.n_players + p[new])
-            g, p = key // s.n_players, key % s.n_players
-            lost[g, p] = True
-            self.log.record(LOST, cause, game=g, entity=s.a["entity_id"][s.a["player_col"][p]])
-        games = np.unique(np.concatenate([g for g, _, _ in losses]))
-        _, team = np.unique(s.a["player_team"], return_inverse=True)
-        onehot = np.zeros((s.n_players, team.max() + 1), np.int64)
-        onehot[np.arange(s.n_players), team] = 1
-        teams_left = ((~lost[games]).astype(np.int64) @ onehot) > 0     # (G, T)
-        n_left = teams_left.sum(axis=1)
-        draw = games[n_left == 0]
-        s.a["winner"][draw] = DRAW
-        self.log.record(GAME_END, "104.4a", game=draw, entity=-1)
-        won = n_left == 1
-        if won.any():
-            win_team = np.argmax(teams_left[won], axis=1)
-            first = np.argmax(onehot[:, win_team].T, axis=1)  # the team's first player
-            s.a["winner"][games[won]] = first
-            self.log.record(GAME_END, "104.2a", game=games[won],
-                            entity=s.a["entity_id"][s.a["player_col"][first]])
 
     # ---- reads ------------------------------------------------------------------------
     def _col(self, e: Any) -> int:

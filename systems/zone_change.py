@@ -80,8 +80,9 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
             new_ids[arrive] = ids[inv]
 
     # Last-known information, then the old object's counters simply cease to exist (122.2).
-    rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games, entity=old_ids, other=new_ids, from_zone=frm,
-                      to_zone=dest)
+    rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
+                      entity=old_ids, other=new_ids, from_zone=frm, to_zone=dest,
+                      fresh=("entity", "other", "from_zone"))
     r, k, had = _vacate(s.counts, s.n_kinds, at, s.a["zone"], s.a["tapped"], s.a["damage"],
                         s.a["deathtouch_hit"])
     log.record_lki(rows[r], k, had)
