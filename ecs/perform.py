@@ -80,10 +80,10 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
             touched.append((g[enter], s.col_of_id[new_ids[enter]]))
     if pending.losses:
         lose(world, pending.losses)
-    if not touched:
-        return _NO_SLOTS
     cap = s.capacity   # the moves may have grown it
-    return np.unique(np.concatenate([tg * cap + tc for tg, tc in touched]))
+    slots = np.sort(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
+    # distinct by sorting: NumPy 2.4's hash-based np.unique is ~20x slower on 60,000 ints
+    return slots[np.concatenate(([True], slots[1:] != slots[:-1]))] if slots.size else _NO_SLOTS
 
 
 @njit(cache=True)
