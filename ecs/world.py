@@ -58,8 +58,8 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         self._set_seed_seq(seed if isinstance(seed, np.random.SeedSequence)
                            else np.random.SeedSequence(seed))
         self.n_spawned = 0
-        self._rng: np.random.Generator | None = np.random.default_rng(self.seed_seq)
-        self._rng_state: dict[str, Any] | None = None
+        self._rng: np.random.Generator | None = None       # built on first use
+        self._rng_state: dict[str, Any] | None = None      # its state until then; None: fresh
         self.store = Store(int(batch))
         self.log = EventLog()
         self.names: list[str] = []
@@ -70,6 +70,8 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     # ---- lazily built parts ----------------------------------------------------------
     # A clone builds its SeedSequence (~4 us), Generator (~10 us) and esper context with
     # its systems (~15 us) on first use: together ten times the copy of a 1,000-object game.
+    # Until a World's generator is built its state is a dict (or None: fresh from seed_seq),
+    # which clones share: reading a built generator's state costs ~0.7 us, most of a clone.
     def _set_seed_seq(self, ss: np.random.SeedSequence) -> None:
         self._seed_seq: np.random.SeedSequence | None = ss
         self._seed_key = (ss.entropy, tuple(ss.spawn_key), ss.pool_size)
@@ -85,13 +87,18 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     def rng(self) -> np.random.Generator:
         if self._rng is None:
             self._rng = np.random.default_rng(self.seed_seq)
-            self._rng.bit_generator.state = self._rng_state
-            self._rng_state = None
+            if self._rng_state is not None:
+                self._rng.bit_generator.state = self._rng_state
+                self._rng_state = None
         return self._rng
 
     def _rng_snapshot(self) -> dict[str, Any]:
         """The generator's state without building the generator (the dict is never mutated)."""
-        return self._rng.bit_generator.state if self._rng is not None else self._rng_state  # type: ignore[return-value]
+        if self._rng is not None:
+            return self._rng.bit_generator.state  # type: ignore[no-any-return]
+        if self._rng_state is None:   # fresh: the state a generator from seed_seq starts in
+            self._rng_state = np.random.default_rng(self.seed_seq).bit_generator.state
+        return self._rng_state
 
     def _set_up_esper(self) -> None:
         """This World's own esper context (esper is module-global) and its systems."""
@@ -819,19 +826,26 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         entropy, spawn_key, pool_size = snap["seed_seq"]
         self._set_seed_seq(np.random.SeedSequence(entropy, spawn_key=spawn_key, pool_size=pool_size))
         self.n_spawned = int(snap["n_spawned"])
-        self.rng.bit_generator.state = snap["rng"]
+        if self._rng is None:   # nobody holds a generator: stay lazy
+            self._rng_state = snap["rng"]
+        else:                   # in place: a generator taken from ``rng`` follows the World
+            self._rng.bit_generator.state = snap["rng"]
         self.names = list(snap["names"])
 
     def clone(self) -> "World":
         """An independent copy of this World, without going through ``__init__``: the
-        arrays are copied whole, the event log's chunks shared (never mutated), and the
-        generator and esper context built on first use."""
+        store arrays are copied whole, the event log's chunks shared (never mutated), and
+        the generator and esper context built on first use. Every attribute is copied as
+        is (configuration: immutable values) but those replaced here."""
         other = type(self).__new__(type(self))
-        other.__dict__.update(self.__dict__)    # configuration: immutable values
-        other.store = self.store.clone()
-        other.log = self.log.clone()
-        other.names = list(self.names)
-        other._seed_seq = None                  # SeedSequence.spawn() mutates it
-        other._rng, other._rng_state = None, self._rng_snapshot()
-        other._esper_name, other._systems = None, None  # its own esper context, made on first use
+        d = self.__dict__.copy()
+        d["store"] = self.store.clone()
+        d["log"] = self.log.clone()
+        d["names"] = self.names.copy()
+        d["_seed_seq"] = None                   # SeedSequence.spawn() mutates it
+        d["_rng"] = None
+        if self._rng is not None:
+            d["_rng_state"] = self._rng.bit_generator.state
+        d["_esper_name"] = d["_systems"] = None  # its own esper context, made on first use
+        other.__dict__ = d
         return other
