@@ -49,18 +49,22 @@ def _pairs(zone, plus, minus, games, n):  # pragma: no cover - compiled
     out_a = np.empty(games.size * n, np.int64)
     m = 0
     pairs = np.empty(n, np.int32)
+    having = np.empty(n, np.int64)
     for g in games:
         zr, pr, mr = zone[g], plus[g], minus[g]
-        found = False
+        found = 0
         for c in range(n):   # branchless over row views: the compiler vectorizes it
             pairs[c] = min(pr[c], mr[c]) * (zr[c] == _BF)
-            found |= pairs[c] > 0
-        if not found:   # most rows
+            found += pairs[c] > 0
+        if found == 0:   # most rows of a settled board
             continue
-        for c in range(n):
-            if pairs[c] > 0:
-                out_g[m], out_c[m], out_a[m] = g, c, pairs[c]
-                m += 1
+        k = 0
+        for c in range(n):   # the columns with pairs, without a branch per object
+            having[k] = c
+            k += pairs[c] > 0
+        for j in range(k):
+            out_g[m], out_c[m], out_a[m] = g, having[j], pairs[having[j]]
+            m += 1
     return out_g[:m], out_c[:m], out_a[:m]
 
 

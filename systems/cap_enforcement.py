@@ -12,7 +12,7 @@ from numba import njit
 
 from ecs import zones
 
-from .base import Pending, System, live_indices
+from .base import Pending, System, live_games, live_indices
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -24,8 +24,15 @@ class CapEnforcement(System):
         cols, kinds = s.a["cap_col"], s.a["cap_kind"]
         if cols.size == 0:
             return
-        g, m, excess = _over(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
-                             live_indices(world, pending))
+        if pending.touched is None:
+            g, m, excess = _over(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
+                                 live_indices(world, pending))
+        else:   # a re-check: a permanent's caps are its own state (a perform never raises
+            # a count but on entering, nor lowers a cap), so only touched ones can be over
+            capped = np.zeros(s.capacity, bool)
+            capped[cols] = True
+            g, m, excess = _over_at(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
+                                    pending.touched, capped, live_games(world, pending))
         pending.remove(kinds[m], g, cols[m].astype(np.int64), excess, "704.5r")
 
 
@@ -48,4 +55,25 @@ def _over(counts, zone, cols, kinds, cap, games):  # pragma: no cover - compiled
                 if have > limit and zone[g, cols[m]] == _BF:
                     out_g[n], out_m[n], out_x[n] = g, m, have - limit
                     n += 1
+    return out_g[:n], out_m[:n], out_x[:n]
+
+
+@njit(cache=True)
+def _over_at(counts, zone, cols, kinds, cap, slots, capped, live):  # pragma: no cover - compiled
+    """``_over`` for the flat ``slots`` (game * capacity + column) of the ``live`` games
+    (``capped``: the columns with cap entries)."""
+    out_g = np.empty(slots.size * cols.size, np.int64)
+    out_m = np.empty(slots.size * cols.size, np.int64)
+    out_x = np.empty(slots.size * cols.size, np.int64)
+    n = 0
+    width = zone.shape[1]
+    for a in slots:
+        g, c = a // width, a % width
+        if not (live[g] and capped[c] and zone[g, c] == _BF):
+            continue
+        for m in range(cols.size):
+            limit = cap[g, m]
+            if cols[m] == c and limit >= 0 and counts[kinds[m], g, c] > limit:
+                out_g[n], out_m[n], out_x[n] = g, m, counts[kinds[m], g, c] - limit
+                n += 1
     return out_g[:n], out_m[:n], out_x[:n]

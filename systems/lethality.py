@@ -34,12 +34,12 @@ def permanents(world: "World", pending: Pending) -> None:
     (a re-check: over the permanents the last perform touched, ``Pending.touched``; each
     permanent's rule reads its own state alone)."""
     s = world.store
-    n = battlefield_extent(world, pending)
-    if n == 0:
-        return
     state = (s.a["zone"], s.counts, s.a["damage"], s.a["deathtouch_hit"], s.a["types"],
              s.a["toughness"], s.a["keywords"])
     if pending.touched is None:
+        n = battlefield_extent(world, pending)
+        if n == 0:
+            return
         g, c, cause = _dying(*state, live_indices(world, pending), n, *_kinds(world))
     else:
         g, c, cause = _dying_at(*state, pending.touched, s.capacity, live_games(world, pending),
