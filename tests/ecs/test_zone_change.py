@@ -77,3 +77,76 @@ def test_batch_object_gone_in_some_games_only():
         w.put_counters(bear, "charge", 1)
     w.put_counters(bear, "charge", 1, games=[0, 2])
     assert w.count(bear, "charge").tolist() == [1, 0, 1]
+
+
+def _ways_to_get_counters(tmp_path):
+    """Every path by which an object comes to hold counters: (name, world, object)."""
+    def base():
+        w = World(batch=2)
+        p = w.add_player()
+        return w, p
+    w, p = base()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 2})            # enters with them
+    yield "enters", w, x
+    w, p = base()
+    x = w.add_object(p, {"artifact"})
+    w.put_counters(x, "loyalty", 1)                                        # any kind, any object
+    yield "put", w, x
+    w, p = base()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 1, "+1/+1": 1})
+    w.proliferate([x])
+    yield "proliferate", w, x
+    w, p = base()
+    src = w.add_object(p, {"artifact"}, counters={"charge": 3})
+    x = w.add_object(p, {"artifact"})
+    w.move_counters(src, x, "charge", 2)
+    yield "moved", w, x
+    w, p = base()
+    x = w.add_object(p, {"creature"}, power=1, toughness=5)
+    w.deal_damage(x, 2, wither=True)                                       # 120.3d: -1/-1
+    yield "wither", w, x
+    for how in ("restore", "clone", "select", "fork", "load"):
+        w, p = base()
+        x = w.add_object(p, {"artifact"}, counters={"charge": 4, "defense": 1})
+        snap = w.snapshot()
+        if how == "restore":
+            w = World(batch=2)
+            w.restore(snap)
+        elif how == "clone":
+            w = w.clone()
+        elif how == "select":
+            w = w.select([1, 0])
+        elif how == "fork":
+            w = w.fork(0, 2)
+        else:
+            w.save(tmp_path / "w.npz")
+            w = World.load(tmp_path / "w.npz")
+        yield how, w, x
+
+
+def test_704_8_lki_holds_every_kind_however_the_counters_came(tmp_path):
+    """122.2, 704.8: the zone-change event carries every counter the object had, whichever
+    action, copy or file put them there."""
+    for how, w, x in _ways_to_get_counters(tmp_path):
+        had = w.counters(x)
+        assert had, how
+        w.clear_events()
+        w.destroy(x)
+        (ev,) = [e for e in w.events() if isinstance(e, ZoneChanged)][:1]
+        expect = {k: int(v[ev.game]) for k, v in had.items() if v[ev.game] > 0}
+        assert ev.lki == expect, how
+
+
+def test_704_8_a_reused_column_keeps_no_kind_of_its_old_object():
+    w = World()
+    p = w.add_player()
+    old = w.add_object(p, {"artifact"}, counters={"charge": 2})
+    w.destroy(old)                          # its column is free now (one game)
+    gone = w.store.free[:]
+    new = w.add_object(p, {"artifact"}, zone="battlefield")
+    assert int(w.store.columns([new])[0]) in gone or not gone
+    w.put_counters(new, "+1/+1", 1)
+    w.clear_events()
+    w.destroy(new)
+    (ev,) = [e for e in w.events() if isinstance(e, ZoneChanged)]
+    assert ev.lki == {"+1/+1": 1}
