@@ -43,9 +43,7 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     codes); returns the new id of each row (-1 when it ceased to exist) and the zone it
     went to, replacement effects applied. Records events with LKI."""
     s, log = world.store, world.log
-    # A flat (game, column) index into the C-contiguous zones: one take, several times
-    # cheaper than indexing with games and cols.
-    frm = s.a["zone"].reshape(-1)[games * s.capacity + cols].astype(np.int64)
+    frm = _zones_at(s.a["zone"], games, cols)
     dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64))  # a copy
     # CR 122.1h: finality counters turn battlefield -> graveyard into exile.
     fin = s.plane("finality")
@@ -85,12 +83,8 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     r, k, had = _relocate(s.counts, s.n_kinds, games, cols, to_cols, dest, s.a["zone"], s.a["tapped"],
                           s.a["damage"], s.a["deathtouch_hit"], capped, cap_col, s.a["cap_val"])
     log.record_lki(rows[r], k, had)
-    # Columns now absent from every game are freed: one contiguous pass over the zones is
-    # cheaper than gathering the moved columns of every game.
-    moved = np.zeros(s.n_cols, bool)
-    moved[cols] = True
-    moved &= s.a["zone"][:, : s.n_cols].max(axis=0) == 0   # codes >= 0, NONE is 0; max beats any
-    s.release(np.flatnonzero(moved))
+    # Columns now absent from every game are freed.
+    s.release(np.flatnonzero(_absent_everywhere(s.a["zone"], cols, s.n_cols)))
 
     # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
     if ga.size:
@@ -137,6 +131,39 @@ def _relocate(counts, n_kinds, games, cols, to_cols, dest, zone, tapped, damage,
                 if cap_col[e] == c:
                     cap_val[g, e] = -1
     return out_r[:m], out_k[:m], out_v[:m]
+
+
+_NONE = zones.NONE
+
+
+@njit(cache=True)
+def _zones_at(zone, games, cols):  # pragma: no cover - compiled
+    """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64 (one pass, where
+    NumPy took a flat index, a take and a cast)."""
+    out = np.empty(games.size, np.int64)
+    for i in range(games.size):
+        out[i] = zone[games[i], cols[i]]
+    return out
+
+
+@njit(cache=True)
+def _absent_everywhere(zone, cols, n_cols):  # pragma: no cover - compiled
+    """(n_cols,) bool: which of ``cols`` no game has in a zone. Each column's games are
+    looked at until one has it, which is at once for most: a column stays in use while
+    any game still has its object (a full pass read every game's zones)."""
+    out = np.zeros(n_cols, np.bool_)
+    seen = np.zeros(n_cols, np.bool_)
+    for c in cols:
+        if seen[c]:
+            continue
+        seen[c] = True
+        absent = True
+        for g in range(zone.shape[0]):
+            if zone[g, c] != _NONE:
+                absent = False
+                break
+        out[c] = absent
+    return out
 
 
 def _unique_inverse(key: np.ndarray, size: int, distinct: bool) -> tuple[np.ndarray, np.ndarray]:
