@@ -26,7 +26,7 @@ from .errors import (CountOverflowError, IllegalActionError, InvalidCountError, 
 from .events import COUNTER, Event, EventLog
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of, validate_kind
 from .grand_archive import GrandArchiveActions
-from .rulesets import get_ruleset
+from .rulesets import Ruleset, get_ruleset
 from .search import SearchActions
 from .selection import MAX_COUNT, as_amounts, as_ids, select_games
 from .perform import DRAW, ONGOING, perform
@@ -45,6 +45,23 @@ def _drop_esper_world(name: str) -> None:
 class World(TurnActions, GrandArchiveActions, SearchActions):
     """One game (``batch=1``) or ``batch`` games that share an entity layout."""
 
+    # Declared here, not only in __init__: the mixins, ecs.stats and the systems import
+    # this module in a cycle, and mypy can't infer attribute types across it.
+    ruleset: Ruleset
+    two_headed_giant: bool
+    max_passes: int
+    seed: Any
+    n_spawned: int
+    store: Store
+    log: EventLog
+    names: list[str]
+    _rng: np.random.Generator | None
+    _rng_state: dict[str, Any] | None
+    _seed_seq: np.random.SeedSequence | None
+    _seed_key: tuple[Any, tuple[int, ...], int]
+    _esper_name: str | None
+    _systems: list[Any] | None
+
     def __init__(self, ruleset: str = "mtg", batch: int = 1, seed: Any = None, *,
                  two_headed_giant: bool = False, max_passes: int = 1000) -> None:
         if isinstance(batch, bool) or not isinstance(batch, numbers.Integral) or batch < 1:
@@ -58,13 +75,13 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         self._set_seed_seq(seed if isinstance(seed, np.random.SeedSequence)
                            else np.random.SeedSequence(seed))
         self.n_spawned = 0
-        self._rng: np.random.Generator | None = None       # built on first use
-        self._rng_state: dict[str, Any] | None = None      # its state until then; None: fresh
+        self._rng = None          # built on first use
+        self._rng_state = None    # its state until then; None: fresh
         self.store = Store(int(batch))
         self.log = EventLog()
-        self.names: list[str] = []
-        self._esper_name: str | None = None
-        self._systems: list[Any] | None = None
+        self.names = []
+        self._esper_name = None
+        self._systems = None
         self._set_up_esper()
 
     # ---- lazily built parts ----------------------------------------------------------
@@ -73,7 +90,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     # Until a World's generator is built its state is a dict (or None: fresh from seed_seq),
     # which clones share: reading a built generator's state costs ~0.7 us, most of a clone.
     def _set_seed_seq(self, ss: np.random.SeedSequence) -> None:
-        self._seed_seq: np.random.SeedSequence | None = ss
+        self._seed_seq = ss
         self._seed_key = (ss.entropy, tuple(ss.spawn_key), ss.pool_size)
 
     @property
