@@ -15,7 +15,7 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
@@ -29,6 +29,8 @@ from .rulesets import RULESETS, Ruleset
 
 if TYPE_CHECKING:
     from systems import System
+    from .events import EventLog
+    from .store import Store
     from .world import World
 
 
@@ -155,28 +157,52 @@ RULESETS["grand_archive"] = GrandArchive()
 class GrandArchiveActions:
     """Mixed into ecs.world.World: reserve, recover, enlighten and GA stat reads."""
 
-    def _ga_only(self: "World", what: str) -> None:
+    # The parts of World this mixin uses (ecs.world and ecs.turns define them).
+    if TYPE_CHECKING:
+        ruleset: Ruleset
+        store: Store
+        log: EventLog
+
+        @property
+        def batch(self) -> int: ...
+        def _out(self, values: np.ndarray) -> Any: ...
+        def _player_index(self, player: Any) -> int: ...
+        def _col(self, e: Any) -> int: ...
+        def _targets(self, ids: Any, games: Any) -> tuple[np.ndarray, np.ndarray, bool]: ...
+        def _amounts(self, n: Any, e: Any, games: Any, single: bool,
+                     what: str | Callable[[], str]) -> np.ndarray: ...
+        def _require(self, ok: np.ndarray, g: np.ndarray, c: np.ndarray, what: str) -> None: ...
+        def _distinct(self, g: np.ndarray, c: np.ndarray, what: str) -> None: ...
+        def _is(self, c: np.ndarray, type_name: str) -> np.ndarray: ...
+        def _on_battlefield(self, g: np.ndarray, c: np.ndarray) -> np.ndarray: ...
+        def _change(self, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,
+                    cause: str, by: Any = -1, at: np.ndarray | None = None) -> None: ...
+        def draw(self, player: int, n: Any = 1, games: Any = None) -> Any: ...
+        def power(self, e: int) -> Any: ...
+        def toughness(self, e: int) -> Any: ...
+
+    def _ga_only(self, what: str) -> None:
         if not isinstance(self.ruleset, GrandArchive):
             raise IllegalActionError(f"{what} is a Grand Archive action; this World plays "
                                      f"{self.ruleset.name!r}")
 
     # ---- reserve (a per-player resource; GA Reserve, Costs and Memory 1) --------------
-    def reserve(self: "World", p: int) -> Any:
+    def reserve(self, p: int) -> Any:
         """The reserve ``p`` can pay (cards available to reserve) in each game."""
         return self._out(self.store.a["reserve"][:, self._player_index(p)].astype(np.int64))
 
-    def set_reserve(self: "World", p: Any, n: Any, games: Any = None) -> None:
+    def set_reserve(self, p: Any, n: Any, games: Any = None) -> None:
         """Set how much reserve player ``p`` has (an amount per selected game, or one)."""
         self._reserve_rows(p, n, games, "set")
 
-    def gain_reserve(self: "World", p: Any, n: Any, games: Any = None) -> None:
+    def gain_reserve(self, p: Any, n: Any, games: Any = None) -> None:
         self._reserve_rows(p, n, games, "gain")
 
-    def pay_reserve(self: "World", p: Any, n: Any, games: Any = None) -> None:
+    def pay_reserve(self, p: Any, n: Any, games: Any = None) -> None:
         """Pay ``n`` reserve: all of it, or raise InsufficientReserveError and pay nothing."""
         self._reserve_rows(p, n, games, "pay")
 
-    def _reserve_rows(self: "World", p: Any, n: Any, games: Any, how: str) -> None:
+    def _reserve_rows(self, p: Any, n: Any, games: Any, how: str) -> None:
         s = self.store
         g, c, single = self._targets(p, games)
         self._require(self._is(c, "player"), g, c, "is not a player")
@@ -198,7 +224,7 @@ class GrandArchiveActions:
         s.a["reserve"][g, idx] = new
 
     # ---- recover (GA glossary: Recover) -------------------------------------------------
-    def recover(self: "World", champion: Any, n: Any, games: Any = None, cost: bool = False) -> Any:
+    def recover(self, champion: Any, n: Any, games: Any = None, cost: bool = False) -> Any:
         """Recover ``n``: remove up to ``n`` damage counters from the champion(s) (Recover
         2, 2.1, 2.2); returns how many were removed. With ``cost=True`` it is "Recover N"
         as a cost: every named champion must have at least ``n`` damage counters, else
@@ -220,7 +246,7 @@ class GrandArchiveActions:
             return self._out(full)
         return removed.reshape(np.unique(g).size, -1)
 
-    def _counters_for_cost(self: "World", kind: str, g: np.ndarray, c: np.ndarray,
+    def _counters_for_cost(self, kind: str, g: np.ndarray, c: np.ndarray,
                            need: Any, what: str) -> np.ndarray:
         """Each row's count of ``kind``; UnpayableCostError naming the first row that has
         fewer than ``need`` (a cost is paid in full or not at all)."""
@@ -237,7 +263,7 @@ class GrandArchiveActions:
         return have
 
     # ---- enlighten (GA Counters: Enlighten 1) -------------------------------------------
-    def activate_enlighten(self: "World", e: Any, games: Any = None) -> Any:
+    def activate_enlighten(self, e: Any, games: Any = None) -> Any:
         """Activate "Remove 3 enlighten counters from [CARDNAME]: Draw a card." of objects
         on the field with three or more enlighten counters: remove 3, then the object's
         controller draws a card (see ``draw``; an empty deck loses at the next check, GA
@@ -267,7 +293,7 @@ class GrandArchiveActions:
         return self._out(out)
 
     # ---- GA stats -----------------------------------------------------------------------
-    def stat(self: "World", e: int, name: str) -> Any:
+    def stat(self, e: int, name: str) -> Any:
         """A GA stat of ``e``: "power" and "life" (printed plus buff/debuff counters, Buff 1,
         Debuff 1), "durability" (the durability counters it has on the field, Stats:
         Durability 1; the printed stat elsewhere), "level" (LV: base level plus level
@@ -290,7 +316,7 @@ class GrandArchiveActions:
         champ = bool(s.a["types"][col] & TYPE_BIT["champion"])
         return self._out(printed + (count if champ else 0 * count))
 
-    def base_level(self: "World", e: int) -> int:
+    def base_level(self, e: int) -> int:
         """The printed level; level counters never change it (Level Counters 2)."""
         v = int(self.store.a["level"][self._col(e)])
         if v == NO_STAT:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import numbers
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from .kinds import KEYWORD_BIT, keyword_of, validate_kind
 from .selection import select_games
 
 if TYPE_CHECKING:
+    from .events import EventLog
+    from .rulesets import Ruleset
+    from .store import Store
     from .world import World
 
 #: Version of the ``save`` file format; ``load`` refuses newer files.
@@ -139,8 +142,26 @@ def _seed_tuple(ss: np.random.SeedSequence) -> tuple[Any, tuple[int, ...], int]:
 class SearchActions:
     """Mixed into ecs.world.World."""
 
+    # The parts of World this mixin uses (ecs.world defines them). ``self`` is always a
+    # World: where a function takes one, the mixin passes ``cast("World", self)``.
+    if TYPE_CHECKING:
+        ruleset: Ruleset
+        two_headed_giant: bool
+        max_passes: int
+        n_spawned: int
+        names: list[str]
+        store: Store
+        log: EventLog
+
+        @property
+        def batch(self) -> int: ...
+        @property
+        def seed_seq(self) -> np.random.SeedSequence: ...
+        def _kind(self, kind: Any) -> str: ...
+        def _holder(self, kind: str, c: np.ndarray) -> np.ndarray: ...
+
     # ---- randomness --------------------------------------------------------------------
-    def spawn_seeds(self: "World", n: int) -> list[np.random.SeedSequence]:
+    def spawn_seeds(self, n: int) -> list[np.random.SeedSequence]:
         """``n`` new children of this World's ``seed_seq`` (for Monte Carlo shards: give
         shard i the i-th child and results do not depend on the number of workers)."""
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
@@ -151,7 +172,7 @@ class SearchActions:
         return [np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (first + i,),
                                        pool_size=ss.pool_size) for i in range(int(n))]
 
-    def _new_world(self: "World", store_snap: dict[str, Any], log_snap: dict[str, Any],
+    def _new_world(self, store_snap: dict[str, Any], log_snap: dict[str, Any],
                    child: np.random.SeedSequence) -> "World":
         from .world import World
         batch = int(store_snap["meta"][0])
@@ -162,7 +183,7 @@ class SearchActions:
         return other
 
     # ---- fork and select -----------------------------------------------------------------
-    def fork(self: "World", game: int, n: int, events: bool = True) -> "World":
+    def fork(self, game: int, n: int, events: bool = True) -> "World":
         """A new World of ``n`` games, each a copy of game ``game`` of this one (its objects,
         ids, counters, players and, unless ``events=False``, its events), with its own
         generator seeded by a child of this World's seed sequence. A finished game can be
@@ -180,7 +201,7 @@ class SearchActions:
                {"chunks": [], "lki": [], "rows": 0, "step": self.log.step})
         return self._new_world(_take_store(self.store, idx), log, child)
 
-    def select(self: "World", games: Any) -> "World":
+    def select(self, games: Any) -> "World":
         """A new World keeping games ``games`` (an index, a boolean mask or an index array;
         finished games may be kept), in that order, with its own generator seeded by a child
         of this World's seed sequence. Ids are unchanged; events are renumbered by game."""
@@ -192,12 +213,12 @@ class SearchActions:
                                _take_log(self.log.table(), idx, self.log.step), child)
 
     # ---- save and load --------------------------------------------------------------------
-    def save(self: "World", path: str | os.PathLike[str]) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the whole World (state, events, generator, configuration) to ``path`` as an
         uncompressed ``.npz`` (``numpy.load`` reads it; no pickles). The name is used as
         given. The file is written beside ``path`` and renamed, so a crash never leaves a
         half-written file under that name."""
-        arrays = _to_arrays(self)
+        arrays = _to_arrays(cast("World", self))
         path = os.fspath(path)
         tmp = f"{path}.tmp-{os.getpid()}"
         try:
@@ -217,7 +238,7 @@ class SearchActions:
         return _from_arrays(arrays, str(path))
 
     # ---- observations -------------------------------------------------------------------
-    def observation_features(self: "World") -> list[str]:
+    def observation_features(self) -> list[str]:
         """The default feature list of ``observe``: fixed features, then one
         ``counter:<kind>`` per kind used so far in this World (so it can grow; pass an
         explicit list to ``observe`` for a fixed layout)."""
@@ -226,7 +247,7 @@ class SearchActions:
                    "damage", "life", "lost"]
                 + [f"counter:{k}" for k in self.store.kind_names])
 
-    def observe(self: "World", ids: Any, features: Sequence[str] | None = None,
+    def observe(self, ids: Any, features: Sequence[str] | None = None,
                 dtype: Any = np.float32) -> tuple[np.ndarray, list[str]]:
         """Counters, stats, zones and flags of objects (or players) as one dense tensor of
         shape ``(batch, len(ids), len(features))`` and the feature names.
@@ -288,7 +309,7 @@ class SearchActions:
         out[~present] = 0
         return out, names
 
-    def _feature(self: "World", name: str, take: Any, cc: np.ndarray,
+    def _feature(self, name: str, take: Any, cc: np.ndarray,
                  zone: np.ndarray) -> Any:
         """One feature of columns ``cc``, broadcastable to (B, m); ``take`` gathers the
         columns of a (B, C) array (masking by presence is the caller's)."""
@@ -322,8 +343,8 @@ class SearchActions:
             printed = a[name][cc]
             type_ok = (a["types"][cc] & TYPE_BIT["planeswalker" if name == "loyalty" else "battle"]) != 0
             has = type_ok & (printed != NO_STAT)
-            k = s.kind_index.get(name)
-            count = take(s.counts[k]) if k is not None else 0
+            ki = s.kind_index.get(name)   # not k: the int of the loops above and below
+            count = take(s.counts[ki]) if ki is not None else 0
             return np.where(has, np.where(zone == zones.BATTLEFIELD, count, printed), 0)
         if name in ("life", "lost"):
             if s.n_players == 0:
@@ -335,11 +356,11 @@ class SearchActions:
             return np.where(is_player, a[name][np.arange(self.batch)[:, None], idx], 0)
         if name.startswith("counter:"):
             kind = self._kind(name[8:])
-            k = s.kind_index.get(kind)
-            if k is None:
+            ki = s.kind_index.get(kind)
+            if ki is None:
                 return np.zeros(1, np.int64)
             holder = self._holder(kind, cc.ravel()).reshape(cc.shape)
-            return take(s.counts[k], holder)
+            return take(s.counts[ki], holder)
         if name.startswith("type:"):
             t = name[5:]
             if t not in TYPE_BIT:

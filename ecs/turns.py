@@ -12,7 +12,7 @@ than every older card, so cards go to the bottom in the order they arrive;
 from __future__ import annotations
 
 import numbers
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, cast
 
 import esper
 import numpy as np
@@ -26,6 +26,10 @@ from .errors import IllegalActionError, InvalidPhaseError, UnknownEntityError
 from .selection import as_amounts, select_games
 
 if TYPE_CHECKING:
+    from contextlib import contextmanager
+
+    from .events import EventLog
+    from .store import Store
     from .world import World
 
 
@@ -51,8 +55,28 @@ def library_ranks(world: "World", games: np.ndarray, players: np.ndarray) -> np.
 class TurnActions:
     """Mixed into ecs.world.World."""
 
+    # The parts of World this mixin uses (ecs.world defines them). ``self`` is always a
+    # World: where a function takes one, the mixin passes ``cast("World", self)``.
+    if TYPE_CHECKING:
+        store: Store
+        log: EventLog
+
+        @property
+        def batch(self) -> int: ...
+        @property
+        def ongoing(self) -> np.ndarray: ...
+        @property
+        def rng(self) -> np.random.Generator: ...
+        @contextmanager
+        def _esper(self) -> Iterator[None]: ...
+        def _out(self, values: np.ndarray) -> Any: ...
+        def _player_index(self, player: Any) -> int: ...
+        def tick(self) -> int: ...
+        def snapshot(self) -> dict[str, Any]: ...
+        def restore(self, snap: Mapping[str, Any]) -> None: ...
+
     # ---- the turn player and main phases -------------------------------------------
-    def active_player(self: "World") -> Any:
+    def active_player(self) -> Any:
         """The turn player of each game (set by ``begin_main_phase``), -1 before any."""
         s = self.store
         act = s.a["active"]
@@ -60,7 +84,7 @@ class TurnActions:
         ids = s.a["entity_id"][s.a["player_col"][np.argmax(act, axis=1)]] if s.n_players else np.zeros(self.batch, np.int64)
         return self._out(np.where(has, ids, -1).astype(np.int64))
 
-    def begin_main_phase(self: "World", player: Any = None, precombat: Any = True,
+    def begin_main_phase(self, player: Any = None, precombat: Any = True,
                          policy: Callable[..., Any] | None = None, games: Any = None) -> None:
         """Begin ``player``'s main phase (default: the next player in turn order after the
         current turn player, skipping players who have lost) in the selected games.
@@ -108,7 +132,7 @@ class TurnActions:
                     esper.process(self, pending)
                 if not pending.empty():
                     self.log.next_step()
-                    perform(self, pending)
+                    perform(cast("World", self), pending)
                     for name, g, pl, amount in pending.player_updates:
                         np.add.at(s.a[name], (g, pl), amount)
             self.tick()
@@ -117,7 +141,7 @@ class TurnActions:
                 self.restore(snap)
             raise
 
-    def _next_player(self: "World", gsel: np.ndarray) -> np.ndarray:
+    def _next_player(self, gsel: np.ndarray) -> np.ndarray:
         """The player after the turn player in turn order (player index order), skipping
         players who have lost; the first player still in when there is no turn player."""
         s = self.store
@@ -129,17 +153,17 @@ class TurnActions:
         return cand[np.arange(gsel.size), np.argmax(alive, axis=1)].astype(np.int64)
 
     # ---- libraries -------------------------------------------------------------------
-    def library(self: "World", player: int, game: int = 0) -> list[int]:
+    def library(self, player: int, game: int = 0) -> list[int]:
         """Ids of ``player``'s library (GA deck) in ``game``, top card first."""
         p = self._player_index(player)
         if isinstance(game, bool) or not isinstance(game, numbers.Integral) or not 0 <= game < self.batch:
             raise IllegalActionError(f"game {game!r} is outside the batch of {self.batch}")
-        rank = library_ranks(self, np.array([game]), np.array([p]))[0]
+        rank = library_ranks(cast("World", self), np.array([game]), np.array([p]))[0]
         cols = np.flatnonzero(rank >= 0)
         cols = cols[np.argsort(rank[cols])]
         return [int(x) for x in self.store.a["entity_id"][cols]]
 
-    def order_library(self: "World", player: int, ids: Any, games: Any = None) -> None:
+    def order_library(self, player: int, ids: Any, games: Any = None) -> None:
         """Put ``player``'s library in the order ``ids`` (top first): every card of that
         library exactly once, the same ids in every selected game or one row per game."""
         s = self.store
@@ -151,7 +175,7 @@ class TurnActions:
         arr = np.broadcast_to(arr.astype(np.int64).reshape(-1) if arr.ndim <= 1 else arr.astype(np.int64),
                               (gsel.size, arr.shape[-1] if arr.ndim else 1))
         cols = s.columns(arr) if arr.size else np.zeros(arr.shape, np.int64)
-        rank = library_ranks(self, gsel, np.full(gsel.size, p))
+        rank = library_ranks(cast("World", self), gsel, np.full(gsel.size, p))
         m = cols.shape[1]
         srt = np.sort(cols, axis=1)
         ok = ((rank >= 0).sum(axis=1) == m) & (np.take_along_axis(rank, cols, axis=1) >= 0).all(axis=1)
@@ -163,12 +187,12 @@ class TurnActions:
                 f"{player} in game {int(gsel[i])}")
         s.a["position"][np.repeat(gsel, m), cols.ravel()] = np.tile(np.arange(-m, 0), gsel.size)
 
-    def shuffle_library(self: "World", player: int, games: Any = None) -> None:
+    def shuffle_library(self, player: int, games: Any = None) -> None:
         """Shuffle ``player``'s library in each selected game with the World's generator."""
         s = self.store
         p = self._player_index(player)
         gsel = select_games(games, self.ongoing)
-        rank = library_ranks(self, gsel, np.full(gsel.size, p))
+        rank = library_ranks(cast("World", self), gsel, np.full(gsel.size, p))
         keys = np.where(rank >= 0, self.rng.random(rank.shape), 2.0)
         new = np.argsort(np.argsort(keys, axis=1, kind="stable"), axis=1)
         count = (rank >= 0).sum(axis=1, keepdims=True)
@@ -176,27 +200,27 @@ class TurnActions:
         s.a["position"][gsel[g], c] = (new - count)[g, c]
 
     # ---- drawing and milling ----------------------------------------------------------
-    def _top_cards(self: "World", player: Any, n: Any, games: Any, what: str
+    def _top_cards(self, player: Any, n: Any, games: Any, what: str
                    ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
         p = self._player_index(player)
         gsel = select_games(games, self.ongoing)
         amount = np.ascontiguousarray(as_amounts(n, (gsel.size, 1), True, f"{what} for player {player}"))[:, 0]
-        rank = library_ranks(self, gsel, np.full(gsel.size, p))
+        rank = library_ranks(cast("World", self), gsel, np.full(gsel.size, p))
         take = (rank >= 0) & (rank < amount[:, None])
         return gsel, p, amount, rank, take
 
-    def _to_zone(self: "World", gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
+    def _to_zone(self, gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
                  width: int, zone: int, cause: str) -> Any:
         gi, c = np.nonzero(take)
         self.log.next_step()
-        new, _ = move_objects(self, gsel[gi], c.astype(np.int64), np.full(gi.size, zone), cause)
+        new, _ = move_objects(cast("World", self), gsel[gi], c.astype(np.int64), np.full(gi.size, zone), cause)
         out = np.full((self.batch, width), -1, np.int64)
         out[gsel[gi], rank[gi, c]] = new
         if self.batch == 1:
             return [int(x) for x in out[0] if x >= 0]
         return out
 
-    def draw(self: "World", player: int, n: Any = 1, games: Any = None) -> Any:
+    def draw(self, player: int, n: Any = 1, games: Any = None) -> Any:
         """``player`` draws ``n`` cards: the top cards of their library (GA deck) go to
         their hand (CR 121.1). Drawing from an empty library means they lose at the next
         check (704.5b; GA Ending the Game 5). Returns the new ids in the hand, in the order
@@ -206,7 +230,7 @@ class TurnActions:
         self.store.a["drew_empty"][gsel[short], p] = True
         return self._to_zone(gsel, rank, take, int(amount.max(initial=0)), zones.HAND, "draw")
 
-    def mill(self: "World", player: int, n: Any = 1, games: Any = None) -> Any:
+    def mill(self, player: int, n: Any = 1, games: Any = None) -> Any:
         """``player`` mills ``n`` cards: the top cards of their library go to their
         graveyard (CR 701 "Mill"); a short library mills what there is. Returns the new ids in
         the graveyard like ``draw``."""
