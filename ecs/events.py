@@ -36,7 +36,7 @@ def _read_only(v: int) -> np.ndarray:
 
 
 # Scalar columns of these values (codes, kinds, -1) share one array: a chunk is never mutated.
-_SMALL: dict[int, np.ndarray] = {v: _read_only(v) for v in range(-2, 64)}
+_SMALL: dict[int | np.integer[Any], np.ndarray] = {v: _read_only(v) for v in range(-2, 64)}
 _COLUMNS = ("type", "step", "game", "entity", "kind", "before", "after", "cause", "other",
             "from_zone", "to_zone")
 
@@ -108,14 +108,14 @@ class EventLog:
         self.step += 1
         return self.step
 
-    def record(self, type_: int, cause: str | np.ndarray, *, game: Any, entity: Any, kind: Any = -1,
-               before: Any = 0, after: Any = 0, other: Any = -1, from_zone: Any = 0,
-               to_zone: Any = 0, fresh: Container[str] = ()) -> np.ndarray:
-        """Append rows (array arguments broadcast together; ``cause`` a name or an array of
-        CAUSE codes); returns their row numbers. The columns named in ``fresh`` are arrays
-        the caller made for this record, exactly its rows (not views of a bigger buffer)
-        and written by no one afterwards: int64 ones are kept instead of copied (a perform
-        records some ten columns of 100,000 rows)."""
+    def record(self, type_: int, cause: str | int | np.ndarray, *, game: Any, entity: Any,
+               kind: Any = -1, before: Any = 0, after: Any = 0, other: Any = -1,
+               from_zone: Any = 0, to_zone: Any = 0, fresh: Container[str] = ()) -> np.ndarray:
+        """Append rows (array arguments broadcast together; ``cause`` a name, a CAUSE code
+        or an array of them); returns their row numbers. The columns named in ``fresh`` are
+        arrays the caller made for this record, exactly its rows (not views of a bigger
+        buffer) and written by no one afterwards: int64 ones are kept instead of copied (a
+        perform records some ten columns of 100,000 rows)."""
         n = np.size(game)
         if n == 0:
             return np.zeros(0, np.int64)

@@ -33,11 +33,12 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
     s = world.store
     # Flat (game, column) indices: one lookup each, cheaper than indexing with g and c.
     cap = s.capacity
-    leaving = np.zeros(world.batch * cap, bool) if pending.moves else None
+    leaving: np.ndarray | None = None
     if pending.moves:
+        leaving = np.zeros(world.batch * cap, bool)
         # An object leaves once: the first system's decision names the cause (the rows
         # of one Pending.move are distinct, so only later entries need the check).
-        parts = []
+        parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         for g, c, z, why in pending.moves:
             at = g * cap + c
             if parts:
@@ -51,7 +52,9 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
     # Removals of one kind for one reason are one _change (one event chunk), in the
     # order they were first decided.
     removals: dict[tuple[int, str, bool], list[tuple[np.ndarray, ...]]] = {}
-    seen: dict[tuple[int, ...], tuple[np.ndarray, ...]] = {}   # rows shared by entries (704.5q)
+    # rows shared by entries (704.5q): (games, cols, at, amount, the staying rows or None)
+    seen: dict[tuple[int, ...],
+               tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
     for kinds, rg, rc, amount, why, settles in pending.removals:
         key = (id(rg), id(rc), id(amount))   # the entries hold the arrays: ids stay unique
         if key not in seen:

@@ -56,7 +56,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     log: EventLog
     names: list[str]
     _rng: np.random.Generator | None
-    _rng_state: dict[str, Any] | None
+    _rng_state: Mapping[str, Any] | None
     _seed_seq: np.random.SeedSequence | None
     _seed_key: tuple[Any, tuple[int, ...], int]
     _esper_name: str | None
@@ -109,10 +109,10 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                 self._rng_state = None
         return self._rng
 
-    def _rng_snapshot(self) -> dict[str, Any]:
+    def _rng_snapshot(self) -> Mapping[str, Any]:
         """The generator's state without building the generator (the dict is never mutated)."""
         if self._rng is not None:
-            return self._rng.bit_generator.state  # type: ignore[no-any-return]
+            return self._rng.bit_generator.state
         if self._rng_state is None:   # fresh: the state a generator from seed_seq starts in
             self._rng_state = np.random.default_rng(self.seed_seq).bit_generator.state
         return self._rng_state
@@ -138,7 +138,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         if self._systems is None:
             self._set_up_esper()
         previous = esper.current_world
-        esper.switch_world(self._esper_name)
+        esper.switch_world(self._esper_name)  # type: ignore[arg-type]  # set by _set_up_esper
         try:
             yield
         finally:
@@ -378,14 +378,14 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
              cause: str, by: Any = -1) -> None:
         """Put counters (rows must be distinct): objects that can't have counters get none
         (101.3); the ruleset may replace the placement (Grand Archive buff/debuff)."""
-        amount = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
-        ok = (amount > 0) & ~self.store.a["no_counters"][c]
+        amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
+        ok = (amounts > 0) & ~self.store.a["no_counters"][c]
         if not ok.all():
-            g, c, amount = g[ok], c[ok], amount[ok]
+            g, c, amounts = g[ok], c[ok], amounts[ok]
             by = by[ok] if isinstance(by, np.ndarray) else by
         if g.size:
-            self._check_room(kind, g, c, amount)
-            self.ruleset.place(self, kind, g, c, amount, cause, by)
+            self._check_room(kind, g, c, amounts)
+            self.ruleset.place(self, kind, g, c, amounts, cause, by)
 
     def _change(self, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,
                 cause: str, by: Any = -1, at: np.ndarray | None = None) -> None:
