@@ -90,7 +90,9 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
 
 
 @njit(cache=True)
-def _staying(leaving, games, cols, at, amount):  # pragma: no cover - compiled
+def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.ndarray,
+             amount: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          np.ndarray]:  # pragma: no cover - compiled
     """The rows whose flat slot ``at`` is not ``leaving``: (games, cols, at, amount, row
     indices), in one pass (NumPy took a gather, a nonzero and four takes)."""
     keep = np.empty(at.size, np.int64)

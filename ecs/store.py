@@ -282,7 +282,8 @@ class Store:
 
 
 @njit(cache=True)
-def add_clamped(plane, at, delta):  # pragma: no cover - compiled
+def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, bool]:  # pragma: no cover - compiled
     """Add ``delta`` (one value, or one per row) to ``plane[at]``, clamped at 0, as NumPy's
     ``plane[at] = np.maximum(plane[at] + delta, 0)`` does it (every read before any
     write; of repeated rows the last write stays). Returns (before, after, every row

@@ -41,7 +41,8 @@ _BF = zones.BATTLEFIELD
 
 
 @njit(cache=True)
-def _pairs(zone, plus, minus, games, n):  # pragma: no cover - compiled
+def _pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
     with both kinds: as many of each as the smaller count are removed."""
     out_g = np.empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
@@ -69,7 +70,9 @@ def _pairs(zone, plus, minus, games, n):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _pairs_at(zone, plus, minus, slots, cap, live):  # pragma: no cover - compiled
+def _pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.ndarray,
+              cap: int, live: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """``_pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games."""
     out_g = np.empty(slots.size, np.int64)
     out_c = np.empty(slots.size, np.int64)

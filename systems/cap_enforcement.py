@@ -40,7 +40,9 @@ _BF = zones.BATTLEFIELD
 
 
 @njit(cache=True)
-def _over(counts, zone, cols, kinds, cap, games):  # pragma: no cover - compiled
+def _over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
+          cap: np.ndarray, games: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, cap entries, counters over the cap) of the permanents in ``games`` with
     more counters of a capped kind than their cap in that game."""
     out_g = np.empty(games.size * cols.size, np.int64)
@@ -59,7 +61,9 @@ def _over(counts, zone, cols, kinds, cap, games):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _over_at(counts, zone, cols, kinds, cap, slots, capped, live):  # pragma: no cover - compiled
+def _over_at(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
+             cap: np.ndarray, slots: np.ndarray, capped: np.ndarray, live: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """``_over`` for the flat ``slots`` (game * capacity + column) of the ``live`` games
     (``capped``: the columns with cap entries)."""
     out_g = np.empty(slots.size * cols.size, np.int64)

@@ -6,7 +6,7 @@ only stops 704.5g and 704.5h, and shield counters never stop a state-based actio
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
@@ -66,8 +66,9 @@ _F, _G, _H, _I, _V = (CAUSE[r] for r in ("704.5f", "704.5g", "704.5h", "704.5i",
 
 
 @njit(cache=True, inline="always")
-def _rule(t, on_bf, creature, walker, battle, saved, damage, deathtouch, loyaltyless,
-          defenseless):  # pragma: no cover - compiled
+def _rule(t: int | np.int64, on_bf: bool, creature: bool, walker: bool, battle: bool,
+          saved: bool, damage: int, deathtouch: bool, loyaltyless: bool, defenseless: bool
+          ) -> int | np.integer[Any]:  # pragma: no cover - compiled
     """The rule code a permanent dies by, 0 if it stays: toughness ``t`` <= 0 (704.5f,
     whatever else), else lethal damage (704.5g) or deathtouch damage since the last check
     (704.5h) unless ``saved`` by indestructible (702.12b), then a planeswalker with no
@@ -85,7 +86,8 @@ def _rule(t, on_bf, creature, walker, battle, saved, damage, deathtouch, loyalty
 
 
 @njit(cache=True, inline="always")
-def _card(types, toughness, keywords, c):  # pragma: no cover - compiled
+def _card(types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, c: int
+          ) -> tuple[int | np.int64, bool, bool, bool, bool]:  # pragma: no cover - compiled
     """What ``_rule`` reads of column ``c``'s card: printed toughness (0 if none), whether
     it is a creature, planeswalker, battle, and has the indestructible keyword."""
     return ((0 if toughness[c] == NO_STAT else np.int64(toughness[c])),
@@ -94,8 +96,11 @@ def _card(types, toughness, keywords, c):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _dying(zone, counts, damage, deathtouch, types, toughness, keywords, games, n,
-           tough_k, tough_mod, ind_k, loyalty_k, defense_k):  # pragma: no cover - compiled
+def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
+           types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, games: np.ndarray,
+           n: int, tough_k: np.ndarray, tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int,
+           defense_k: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, rule codes) of the permanents in ``games`` x the first ``n`` columns
     that die (``_rule``). Toughness is summed in int64: exact for any int32 counts.
 
@@ -165,8 +170,11 @@ def _dying(zone, counts, damage, deathtouch, types, toughness, keywords, games, 
 
 
 @njit(cache=True)
-def _dying_at(zone, counts, damage, deathtouch, types, toughness, keywords, slots, cap, live,
-              tough_k, tough_mod, ind_k, loyalty_k, defense_k):  # pragma: no cover - compiled
+def _dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
+              types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, slots: np.ndarray,
+              cap: int, live: np.ndarray, tough_k: np.ndarray, tough_mod: np.ndarray,
+              ind_k: np.ndarray, loyalty_k: int, defense_k: int
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """``_dying`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games."""
     out_g = np.empty(slots.size, np.int64)
     out_c = np.empty(slots.size, np.int64)
@@ -209,7 +217,9 @@ def players(world: "World", pending: Pending) -> None:
 
 
 @njit(cache=True)
-def _losing(life, counts, poison_k, player_col, holder, limit, lost, games):  # pragma: no cover - compiled
+def _losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.ndarray,
+            holder: np.ndarray, limit: int, lost: np.ndarray, games: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, players, by poison) of the players in ``games`` who have not lost and whose
     holder's life is 0 or less, or whose holder has ``limit`` poison counters or more (a
     player at both appears twice, first for life)."""

@@ -95,8 +95,11 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
 
 
 @njit(cache=True)
-def _relocate(counts, n_kinds, games, cols, to_cols, dest, zone, tapped, damage, deathtouch,
-              capped, cap_col, cap_val):  # pragma: no cover - compiled
+def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndarray,
+              to_cols: np.ndarray, dest: np.ndarray, zone: np.ndarray, tapped: np.ndarray,
+              damage: np.ndarray, deathtouch: np.ndarray, capped: np.ndarray, cap_col: np.ndarray,
+              cap_val: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """Move each row's object out of its slot (``games[i]``, ``cols[i]``) into column
     ``to_cols[i]`` of its game, in zone ``dest[i]`` (-1: it ceased to exist, no new slot).
     The old slot is emptied: its counters cease to exist (122.2), its zone, tapped state,
@@ -137,7 +140,8 @@ _NONE = zones.NONE
 
 
 @njit(cache=True)
-def _zones_at(zone, games, cols):  # pragma: no cover - compiled
+def _zones_at(zone: np.ndarray, games: np.ndarray,
+              cols: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64 (one pass, where
     NumPy took a flat index, a take and a cast)."""
     out = np.empty(games.size, np.int64)
@@ -147,7 +151,8 @@ def _zones_at(zone, games, cols):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _absent_everywhere(zone, cols, n_cols):  # pragma: no cover - compiled
+def _absent_everywhere(zone: np.ndarray, cols: np.ndarray,
+                       n_cols: int) -> np.ndarray:  # pragma: no cover - compiled
     """(n_cols,) bool: which of ``cols`` no game has in a zone. Each column's games are
     looked at until one has it, which is at once for most: a column stays in use while
     any game still has its object (a full pass read every game's zones)."""
