@@ -16,7 +16,8 @@ from .errors import (CounterError, CountOverflowError, GameOverError, IllegalAct
                      SBALoopError, SnapshotError, StaleEntityError, UnknownEntityError,
                      UnpayableCostError)
 from .events import CounterChanged, Event, GameEnded, PlayerLost, ZoneChanged, crossed
-from .world import DRAW, ONGOING, World
+from .world import World
+from .perform import DRAW, ONGOING
 
 __all__ = [
     "DRAW", "ONGOING", "CounterChanged", "CounterError", "CountOverflowError", "Event",

@@ -25,7 +25,8 @@ from components import type_mask
 
 from .errors import CounterError
 from .scenario import DEFAULT, Effect, Filter, Scenario, ScenarioError, load
-from .world import ONGOING, DRAW, World
+from .world import World
+from .perform import DRAW, ONGOING
 
 #: What a random damage target may be (CR 120.3; GA: units).
 DAMAGEABLE = {"mtg": ("creature", "planeswalker", "battle"), "grand_archive": ("champion", "ally")}
@@ -349,14 +350,16 @@ def _outcome(board: _Board, ongoing: np.ndarray, length: np.ndarray, ticks: int
     w, sc = board.world, board.sc
     here = board.present(zone=None)                      # (B, N): the same object still exists
     starts = board.starts
-    seg = (lambda x: np.add.reduceat(x, starts, axis=1)) if starts.size else \
+    seg: Callable[[np.ndarray], np.ndarray] = \
+        (lambda x: np.add.reduceat(x, starts, axis=1)) if starts.size else \
         (lambda x: np.zeros((x.shape[0], 0), x.dtype))
     survivors = seg(here.astype(np.int32))
     kinds = sc.report_kinds
     counts = np.stack([seg(np.where(here, board.counts(k), 0)) for k in kinds], axis=2) \
         if kinds else np.zeros((w.batch, len(sc.objects), 0), np.int64)
     res = np.asarray(w.result())
-    per_player = lambda f: np.stack([np.asarray(f(int(p))) for p in board.players], 1)  # noqa: E731
+    per_player: Callable[[Callable[[int], Any]], np.ndarray] = \
+        lambda f: np.stack([np.asarray(f(int(p))) for p in board.players], 1)  # noqa: E731
     return {
         "survivors": survivors, "counts": counts.astype(np.int64),
         "lost": per_player(w.has_lost).astype(bool), "draw": res == DRAW, "ended": ~ongoing,
@@ -537,7 +540,7 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     interrupted = False
     bar = None
     start = time.perf_counter()
-    futures: dict[Future, int] = {}
+    futures: dict[Future[dict[str, np.ndarray]], int] = {}
     try:
         if executor is None:
             label = 1

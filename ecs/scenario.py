@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from components import TYPE_BIT
 
@@ -287,7 +287,8 @@ def _effects(c: _Checker, raw: Any, players: dict[str, int], objects: tuple[Obje
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or \
                 not math.isfinite(weight) or weight < 0:
             raise c.fail(f"{w}.weight", "a finite number >= 0", weight)
-        f = lambda k, p: _filter(c, e[k], f"{w}.{k}", players, objects, p)  # noqa: E731
+        f: Callable[[str, bool], Filter] = \
+            lambda k, p: _filter(c, e[k], f"{w}.{k}", players, objects, p)  # noqa: E731
         target = f("target", action in PLAYER_ACTIONS) if "target" in e else None
         if action in ("lose_life", "gain_life") and target is not None and target.player is None:
             raise c.fail(f"{w}.target", 'a player target, { player = "name" } or { player = "any" }')
