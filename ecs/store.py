@@ -78,7 +78,7 @@ class Store:
         self._derived[key] = per
         if name not in per:
             per[name] = make()
-        return per[name]  # type: ignore[no-any-return]
+        return per[name]
 
     # ---- shape -----------------------------------------------------------------------
     @property

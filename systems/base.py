@@ -37,7 +37,7 @@ class Pending:
         do that those other decisions would not (Annihilation: the removed pairs change
         no characteristic a check reads). Then it calls for no re-check of its own."""
         if games.size:
-            kinds = int(kind) if np.ndim(kind) == 0 else np.asarray(kind, np.int64)
+            kinds: int | np.ndarray = int(kind) if np.ndim(kind) == 0 else np.asarray(kind, np.int64)
             self.removals.append((kinds, games, cols, amounts, cause, settles))
 
     def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
@@ -85,7 +85,7 @@ def live_games(world: "World", pending: Pending) -> np.ndarray:
     if pending.live is None:
         if "ongoing" not in pending.memo:
             pending.memo["ongoing"] = world.ongoing
-        return pending.memo["ongoing"]   # type: ignore[no-any-return]
+        return pending.memo["ongoing"]
     return pending.live
 
 
@@ -93,7 +93,7 @@ def live_indices(world: "World", pending: Pending) -> np.ndarray:
     """The indices of ``live_games``, for the compiled systems (computed once a check)."""
     if "live indices" not in pending.memo:
         pending.memo["live indices"] = np.flatnonzero(live_games(world, pending))
-    return pending.memo["live indices"]   # type: ignore[no-any-return]
+    return pending.memo["live indices"]
 
 
 CHUNK_ELEMENTS = 1 << 16   # rows x columns per pass chunk: temporaries stay in the L2 cache
