@@ -58,7 +58,7 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     # rows that arrive somewhere: usually all of them (no masking then)
     every = bool(arrive.all())
     ga, ca, da = (games, cols, dest) if every else (games[arrive], cols[arrive], dest[arrive])
-    to_cols = new_ids   # -1 for every row: no new column
+    to_cols = np.full(games.size, -1, np.int64)   # each row's new column; -1: none
     if ga.size:
         # one game: its rows are distinct columns, so the keys are distinct too
         uniq, inv = _unique_inverse(ca * 16 + da, s.capacity * 16, distinct=s.batch == 1)
@@ -70,9 +70,7 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
         if every:
             new_ids, to_cols = ids[inv], new_cols[inv]
         else:
-            new_ids[arrive] = ids[inv]
-            to_cols = np.full(games.size, -1, np.int64)
-            to_cols[arrive] = new_cols[inv]
+            new_ids[arrive], to_cols[arrive] = ids[inv], new_cols[inv]
 
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
                       entity=old_ids, other=new_ids, from_zone=frm, to_zone=dest,
