@@ -179,6 +179,13 @@ class Store:
                 self.a[name] = self.a[name][keep]
             self.a["cap_val"] = self.a["cap_val"][:, keep]
 
+    def capped_columns(self) -> np.ndarray:
+        """(capacity,) bool: the columns with a cap entry (122.4), a lookup table for the
+        compiled passes over caps."""
+        capped = np.zeros(self.capacity, np.bool_)
+        capped[self.a["cap_col"]] = True
+        return capped
+
     def columns(self, ids: np.ndarray) -> np.ndarray:
         """Columns of ``ids`` (any shape); raises for ids that never existed or are stale."""
         ids = np.asarray(ids, np.int64)

@@ -29,10 +29,8 @@ class CapEnforcement(System):
                                  live_indices(world, pending))
         else:   # a re-check: a permanent's caps are its own state (a perform never raises
             # a count but on entering, nor lowers a cap), so only touched ones can be over
-            capped = np.zeros(s.capacity, bool)
-            capped[cols] = True
             g, m, excess = _over_at(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
-                                    pending.touched, capped, live_games(world, pending))
+                                    pending.touched, s.capped_columns(), live_games(world, pending))
         pending.remove(kinds[m], g, cols[m].astype(np.int64), excess, "704.5r")
 
 

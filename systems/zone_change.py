@@ -75,11 +75,9 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
                       entity=old_ids, other=new_ids, from_zone=frm, to_zone=dest,
                       fresh=("entity", "other", "from_zone"))
-    cap_col = s.a["cap_col"]
-    capped = np.zeros(s.capacity if cap_col.size else 0, bool)   # columns with cap entries
-    capped[cap_col] = True
     r, k, had = _relocate(s.counts, s.n_kinds, games, cols, to_cols, dest, s.a["zone"], s.a["tapped"],
-                          s.a["damage"], s.a["deathtouch_hit"], capped, cap_col, s.a["cap_val"])
+                          s.a["damage"], s.a["deathtouch_hit"], s.capped_columns(), s.a["cap_col"],
+                          s.a["cap_val"])
     log.record_lki(rows[r], k, had)
     # Columns now absent from every game are freed.
     s.release(np.flatnonzero(_absent_everywhere(s.a["zone"], cols, s.n_cols)))
@@ -102,7 +100,7 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
     ``to_cols[i]`` of its game, in zone ``dest[i]`` (-1: it ceased to exist, no new slot).
     The old slot is emptied: its counters cease to exist (122.2), its zone, tapped state,
     marked damage and deathtouch mark are cleared, and its caps end (122.4; ``capped``:
-    the columns with cap entries, empty if none). Returns the counters it had as (row,
+    the columns with cap entries). Returns the counters it had as (row,
     kind, count), row by row: the last-known information. Rows outer, kinds inner: each
     slot's lines are visited once (a kind-major walk streamed every plane per kind).
     A new column is never an old slot of its game: alloc gives columns absent from all.
@@ -127,7 +125,7 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
         zone_f[a], tapped_f[a], damage_f[a], deathtouch_f[a] = 0, False, 0, False
         if to_cols[i] >= 0:
             zone_f[g * cap + to_cols[i]] = dest[i]
-        if capped.size and capped[c]:
+        if capped[c]:
             for e in range(cap_col.size):
                 if cap_col[e] == c:
                     cap_val[g, e] = -1
