@@ -1,4 +1,5 @@
-"""Copies of a whole game state: the engine's clone() and snapshot()+restore(), beside
+"""Copies of a whole game state: the engine's clone() (copy on write: alone, and with every
+array then written) and snapshot()+restore(), beside
 np.copyto of the same number of bytes (the floor) and copy.deepcopy of the baseline's
 esper world (what an esper user would do)."""
 from __future__ import annotations
@@ -8,7 +9,7 @@ from typing import Any
 import pytest
 
 from .cases import (CLONE_BATCH, CLONE_GAME, baseline_deepcopy, bench, engine_clone,
-                    engine_snapshot_restore, raw_copy, store_nbytes)
+                    engine_clone_written, engine_snapshot_restore, raw_copy, store_nbytes)
 
 SHAPES = [CLONE_GAME, CLONE_BATCH]
 
@@ -21,6 +22,12 @@ def rounds(games: int) -> int:
 def test_engine_clone(benchmark: Any, games: int, n: int) -> None:
     clone = bench(benchmark, engine_clone(games, n), rounds(games), f"clone {games}x{n}")
     assert clone.batch == games
+
+
+@pytest.mark.parametrize("games, n", SHAPES)
+def test_engine_clone_written(benchmark: Any, games: int, n: int) -> None:
+    clone = bench(benchmark, engine_clone_written(games, n), rounds(games), f"clone {games}x{n}")
+    assert not clone.store._shared   # every array its own
 
 
 @pytest.mark.parametrize("games, n", SHAPES)

@@ -140,6 +140,20 @@ def engine_clone(games: int, n: int) -> Case:
     return Case(f"engine clone {games}x{n}", w.clone, setup, info={"bytes": store_nbytes(games, n)})
 
 
+def engine_clone_written(games: int, n: int) -> Case:
+    """clone(), then a write to every array of the clone: what copy on write defers from the
+    clone to its first writes, all of it (an action writes a few arrays only)."""
+    w, setup = _restored(games, n)
+
+    def run() -> Any:
+        c = w.clone()
+        for name in ("counts", "col_of_id", *c.store.a):
+            c.store.mut(name)
+        return c
+
+    return Case(f"engine clone+written {games}x{n}", run, setup, info={"bytes": store_nbytes(games, n)})
+
+
 def engine_snapshot_restore(games: int, n: int) -> Case:
     w, setup = _restored(games, n)
     return Case(f"engine snapshot+restore {games}x{n}", lambda: w.restore(w.snapshot()), setup,

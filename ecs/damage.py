@@ -53,9 +53,9 @@ def deal_damage(world: "World", g: np.ndarray, c: np.ndarray, amount: np.ndarray
     if counters_kind:                              # 120.3d
         world._put(counters_kind, g[hit], c[hit], amount[hit], "damage")
     else:                                          # 120.3e
-        s.a["damage"][g[hit], c[hit]] += amount[hit].astype(np.int32)   # rows are distinct
+        s.mut("damage")[g[hit], c[hit]] += amount[hit].astype(np.int32)   # rows are distinct
     if flags["deathtouch"]:                        # 702.2b, checked by 704.5h
-        s.a["deathtouch_hit"][g[hit], c[hit]] = True
+        s.mut("deathtouch_hit")[g[hit], c[hit]] = True
     for kind, is_t in (("loyalty", walker), ("defense", battle)):   # 120.3c, 120.3h
         r = dealt & permanent & is_t
         world._change(kind, g[r], c[r], -amount[r], "damage")
@@ -65,4 +65,4 @@ def deal_damage(world: "World", g: np.ndarray, c: np.ndarray, amount: np.ndarray
         idx = s.a["controller"][c[player]].astype(np.int64)
         if world.two_headed_giant:
             idx = s.a["player_head"][idx].astype(np.int64)
-        np.add.at(s.a["life"], (g[player], idx), -amount[player])
+        np.add.at(s.mut("life"), (g[player], idx), -amount[player])

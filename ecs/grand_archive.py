@@ -109,7 +109,7 @@ class GrandArchive(Ruleset):
         world.log.next_step()
         world._change("bulwark", g[guarded], c[guarded], -1, "damage")
         world._put("damage", g[champ], c[champ], amount[champ], "damage")
-        s.a["damage"][g[ally_hit], c[ally_hit]] += amount[ally_hit].astype(np.int32)  # rows distinct
+        s.mut("damage")[g[ally_hit], c[ally_hit]] += amount[ally_hit].astype(np.int32)  # rows distinct
 
     def has_stat(self, world: "World", col: int, stat: str) -> bool:
         """A stat exists where it is printed, whatever the counters (Buff 2, Debuff 2)."""
@@ -140,7 +140,7 @@ class GrandArchive(Ruleset):
         dest[champ & (dest == zones.GRAVEYARD)] = zones.EXILE
         left = champ & (frm == zones.BATTLEFIELD)
         if left.any():
-            s.a["champion_left"][games[left], s.a["controller"][cols[left]].astype(np.int64)] = True
+            s.mut("champion_left")[games[left], s.a["controller"][cols[left]].astype(np.int64)] = True
         return dest
 
     def check_types(self, types: int) -> None:
@@ -221,7 +221,7 @@ class GrandArchiveActions:
             new = a if how == "set" else have + a
         if (new > np.iinfo(np.int32).max).any():
             raise InvalidCountError(f"reserve of player {p} would pass {np.iinfo(np.int32).max}")
-        s.a["reserve"][g, idx] = new
+        s.mut("reserve")[g, idx] = new
 
     # ---- recover (GA glossary: Recover) -------------------------------------------------
     def recover(self, champion: Any, n: Any, games: Any = None, cost: bool = False) -> Any:

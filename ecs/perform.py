@@ -108,7 +108,7 @@ def lose(world: "World", losses: list[tuple[np.ndarray, np.ndarray, str]]) -> No
     """Players lose (each once, with the first cause named); a game with one team left is
     won by that team's first player (104.2a), with none left a draw (104.4a)."""
     s = world.store
-    lost = s.a["lost"]
+    lost = s.mut("lost")
     for g, p, cause in losses:
         new = ~lost[g, p]
         key = np.unique(g[new] * s.n_players + p[new])
@@ -122,12 +122,12 @@ def lose(world: "World", losses: list[tuple[np.ndarray, np.ndarray, str]]) -> No
     teams_left = ((~lost[games]).astype(np.int64) @ onehot) > 0     # (G, T)
     n_left = teams_left.sum(axis=1)
     draw = games[n_left == 0]
-    s.a["winner"][draw] = DRAW
+    s.mut("winner")[draw] = DRAW
     world.log.record(GAME_END, "104.4a", game=draw, entity=-1)
     won = n_left == 1
     if won.any():
         win_team = np.argmax(teams_left[won], axis=1)
         first = np.argmax(onehot[:, win_team].T, axis=1)  # the team's first player
-        s.a["winner"][games[won]] = first
+        s.mut("winner")[games[won]] = first
         world.log.record(GAME_END, "104.2a", game=games[won],
                          entity=s.a["entity_id"][s.a["player_col"][first]])

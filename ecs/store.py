@@ -34,6 +34,15 @@ _PLAYER_STATIC = ("player_col", "player_team", "player_head")
 _LAYOUT_IDS = itertools.count()
 _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
 T = TypeVar("T")
+# Copy on write: a clone shares every array with its source until either writes it, and
+# whoever writes first through ``Store.mut`` copies it. Names of all arrays that can be shared:
+_ATTRS = ("counts", "col_of_id")    # Store attributes; the rest are the keys of ``Store.a``
+_ALL_ARRAYS = frozenset(_ATTRS + tuple(f.name for f in ALL_FIELDS) + _PLAYER_STATIC
+                        + ("cap_col", "cap_kind", "cap_val", "winner"))
+_NONE_SHARED: frozenset[str] = frozenset()
+#: Tests set this: clone() then also marks shared arrays read-only, so a write that does not
+#: go through ``Store.mut`` raises instead of reaching the other store (about 2 us a clone).
+CHECK_SHARING = False
 
 
 class Store:
@@ -59,6 +68,9 @@ class Store:
         self.a["cap_kind"] = np.zeros(0, np.int32)
         self.a["cap_val"] = np.zeros((batch, 0), np.int64)
         self.a["winner"] = np.full(batch, -1, np.int16)  # -1 ongoing, -2 draw, else player index
+        # names of arrays that may be shared with a clone (copy on write); an array replaced
+        # since (grown, appended to) stays listed: its next ``mut`` copies it needlessly, once
+        self._shared = _NONE_SHARED
         self.layout = next(_LAYOUT_IDS)
         self.kinds_layout = next(_LAYOUT_IDS)   # the same, for the kind names alone
         # layout id -> name -> derived value (never mutated); shared with clones
@@ -92,6 +104,20 @@ class Store:
     @property
     def n_kinds(self) -> int:
         return len(self.kind_names)
+
+    def mut(self, name: str) -> np.ndarray:
+        """The array ``name`` (a key of ``a``, or "counts" or "col_of_id") for writing: every
+        write into the store goes through here, which first copies an array this store still
+        shares with a clone or the store it was cloned from (copy on write)."""
+        if name in self._shared:
+            self._shared = self._shared - {name}
+            if name == "counts":   # unused planes, a big batch's largest part, stay behind
+                self.counts = self.counts[: max(self.n_kinds, 1)].copy()
+            elif name == "col_of_id":
+                self.col_of_id = self.col_of_id.copy()
+            else:
+                self.a[name] = self.a[name].copy()
+        return self.counts if name == "counts" else self.col_of_id if name == "col_of_id" else self.a[name]
 
     def _grow_columns(self, need: int) -> None:
         cap = self.capacity
@@ -148,16 +174,16 @@ class Store:
             old = np.asarray(reuse, np.int64)
             for f in ALL_FIELDS:
                 if f.shape != GAME_PLAYER:
-                    self.a[f.name][..., old] = f.fill
-            self.counts[:, :, old] = 0
+                    self.mut(f.name)[..., old] = f.fill
+            self.mut("counts")[:, :, old] = 0
         ids = np.arange(self.next_id, self.next_id + n, dtype=np.int64)
         self.next_id += n
         if self.next_id > self.col_of_id.size:
             grown = np.full(max(self.next_id, 2 * self.col_of_id.size), -1, np.int32)
             grown[: self.col_of_id.size] = self.col_of_id
             self.col_of_id = grown
-        self.col_of_id[ids] = cols
-        self.a["entity_id"][cols] = ids
+        self.mut("col_of_id")[ids] = cols
+        self.mut("entity_id")[cols] = ids
         return cols, ids
 
     def release(self, cols: np.ndarray) -> None:
@@ -165,8 +191,8 @@ class Store:
         become stale."""
         if cols.size == 0:
             return
-        self.col_of_id[self.a["entity_id"][cols]] = -1
-        self.a["entity_id"][cols] = -1
+        self.mut("col_of_id")[self.a["entity_id"][cols]] = -1
+        self.mut("entity_id")[cols] = -1
         self.free.extend(cols.tolist())
         if self.a["cap_col"].size:  # caps belong to the object (122.4): drop them
             freed = np.zeros(self.capacity, bool)   # a lookup table: cheaper than np.isin
@@ -229,9 +255,9 @@ class Store:
     def restore(self, snap: dict[str, Any], layout: int | None = None) -> None:
         """Make this store equal to ``snap``, whose layout id is ``layout`` when known (the
         id is not in the snapshot's arrays: it means nothing in another process). Arrays
-        that are big enough are written in place (no allocation, and the capacity headroom
-        is kept); others are reallocated with headroom, so the next ``alloc`` or new kind
-        does not reallocate everything."""
+        that are big enough and not shared with a clone are written in place (no
+        allocation, and the capacity headroom is kept); others are reallocated with headroom,
+        so the next ``alloc`` or new kind does not reallocate everything."""
         batch, n, next_id = (int(x) for x in snap["meta"])
         kind_names = [str(x) for x in snap["kind_names"]]
         self.layout = next(_LAYOUT_IDS) if layout is None else layout
@@ -239,7 +265,8 @@ class Store:
             self.kinds_layout = next(_LAYOUT_IDS)
         k = len(kind_names)
         old_n, old_k, old_next = self.n_cols, self.n_kinds, self.next_id
-        if batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
+        shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies
+        if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
             cap, old_n, old_k = n + n // 8 + 8, 0, 0   # fresh arrays hold their fill values
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
             for f in ALL_FIELDS:
@@ -266,7 +293,7 @@ class Store:
                 arr[:, :n] = snap[name]
                 if old_n > n:
                     arr[:, n:old_n] = _BY_NAME[name].fill
-        if next_id > self.col_of_id.size:
+        if shared or next_id > self.col_of_id.size:
             self.col_of_id = np.full(next_id + next_id // 8 + 8, -1, np.int32)
         else:
             self.col_of_id[next_id:old_next] = -1
@@ -274,17 +301,18 @@ class Store:
         self.free = [int(x) for x in snap["free"]]
 
     def clone(self) -> Store:
-        """An independent copy: whole arrays (capacity included) copied one by one, the
-        cheapest way to copy many small arrays (no slicing, no fill)."""
+        """An independent copy that shares every array with this store until either writes
+        it (``mut``): cloning costs a few dict copies whatever the size, and a clone pays
+        only for the arrays its actions then write (a search tree's node touches few)."""
         other = Store.__new__(Store)
-        other.batch, other.n_cols, other.next_id = self.batch, self.n_cols, self.next_id
-        other.free = list(self.free)
-        other.kind_names = list(self.kind_names)
-        other.kind_index = dict(self.kind_index)
-        other.counts = self.counts[: max(self.n_kinds, 1)].copy()  # unused planes: a big batch's largest part
-        other.a = {name: arr.copy() for name, arr in self.a.items()}
-        other.col_of_id = self.col_of_id.copy()
-        other.layout, other.kinds_layout, other._derived = self.layout, self.kinds_layout, self._derived
+        d = self.__dict__.copy()    # ints, layout ids and the derived-value cache: shared
+        d["free"], d["kind_names"] = list(self.free), list(self.kind_names)
+        d["kind_index"], d["a"] = dict(self.kind_index), dict(self.a)
+        d["_shared"] = self._shared = _ALL_ARRAYS
+        other.__dict__ = d
+        if CHECK_SHARING:
+            for arr in (self.counts, self.col_of_id, *self.a.values()):
+                arr.flags.writeable = False
         return other
 
 

@@ -124,8 +124,9 @@ class TurnActions:
                 p = np.full(gsel.size, self._player_index(player), np.int64)
                 keep = ~s.a["lost"][gsel, p]
                 gsel, p = gsel[keep], p[keep]
-            s.a["active"][gsel] = False
-            s.a["active"][gsel, p] = True
+            active = s.mut("active")
+            active[gsel] = False
+            active[gsel, p] = True
             if pre and gsel.size:
                 pending = PhasePending(phase=PhaseContext(gsel, p, True, policy))
                 with self._esper():
@@ -134,7 +135,7 @@ class TurnActions:
                     self.log.next_step()
                     perform(cast("World", self), pending)
                     for name, g, pl, amount in pending.player_updates:
-                        np.add.at(s.a[name], (g, pl), amount)
+                        np.add.at(s.mut(name), (g, pl), amount)
             self.tick()
         except Exception:      # a policy's own error too: the whole call is undone
             if snap is not None:
@@ -185,7 +186,7 @@ class TurnActions:
             raise IllegalActionError(
                 f"order_library: ids {arr[i].tolist()} are not exactly the library of player "
                 f"{player} in game {int(gsel[i])}")
-        s.a["position"][np.repeat(gsel, m), cols.ravel()] = np.tile(np.arange(-m, 0), gsel.size)
+        s.mut("position")[np.repeat(gsel, m), cols.ravel()] = np.tile(np.arange(-m, 0), gsel.size)
 
     def shuffle_library(self, player: int, games: Any = None) -> None:
         """Shuffle ``player``'s library in each selected game with the World's generator."""
@@ -197,7 +198,7 @@ class TurnActions:
         new = np.argsort(np.argsort(keys, axis=1, kind="stable"), axis=1)
         count = (rank >= 0).sum(axis=1, keepdims=True)
         g, c = np.nonzero(rank >= 0)
-        s.a["position"][gsel[g], c] = (new - count)[g, c]
+        s.mut("position")[gsel[g], c] = (new - count)[g, c]
 
     # ---- drawing and milling ----------------------------------------------------------
     def _top_cards(self, player: Any, n: Any, games: Any, what: str
@@ -227,7 +228,7 @@ class TurnActions:
         drawn (a batch: a (batch, max n) array, -1 where nothing was drawn)."""
         gsel, p, amount, rank, take = self._top_cards(player, n, games, "draw")
         short = take.sum(axis=1) < amount
-        self.store.a["drew_empty"][gsel[short], p] = True
+        self.store.mut("drew_empty")[gsel[short], p] = True
         return self._to_zone(gsel, rank, take, int(amount.max(initial=0)), zones.HAND, "draw")
 
     def mill(self, player: int, n: Any = 1, games: Any = None) -> Any:

@@ -175,12 +175,12 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         mates = np.flatnonzero(teams == team_key)
         head = int(mates[0]) if (mates.size and self.two_headed_giant) else index
         cols, ids = s.alloc(1)
-        s.a["types"][cols] = TYPE_BIT["player"]
-        s.a["controller"][cols] = index
-        s.a["zone"][:, cols] = zones.PLAYER
+        s.mut("types")[cols] = TYPE_BIT["player"]
+        s.mut("controller")[cols] = index
+        s.mut("zone")[:, cols] = zones.PLAYER
         s.add_player_arrays(int(cols[0]), team_key, head, 0 if head != index else int(life))
         if head != index:
-            s.a["life"][:, head] += int(life)
+            s.mut("life")[:, head] += int(life)
         return int(ids[0])
 
     def add_object(self, controller: int, types: Iterable[str] | str = (), **kwargs: Any) -> int:
@@ -251,17 +251,17 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
                                         f"{(gsel.size, n)} (selected games, objects)") from None
 
         cols, ids = s.alloc(n)
-        s.a["types"][cols] = mask
+        s.mut("types")[cols] = mask
         for stat, v in statvals.items():
-            s.a[stat][cols] = v
-        s.a["keywords"][cols] = kw
-        s.a["controller"][cols] = owner
-        s.a["token"][cols] = bool(token)
-        s.a["no_counters"][cols] = bool(no_counters)
-        s.a["name_id"][cols] = self._name_id(name)
+            s.mut(stat)[cols] = v
+        s.mut("keywords")[cols] = kw
+        s.mut("controller")[cols] = owner
+        s.mut("token")[cols] = bool(token)
+        s.mut("no_counters")[cols] = bool(no_counters)
+        s.mut("name_id")[cols] = self._name_id(name)
         g = np.repeat(gsel, n)
         c = np.tile(cols, gsel.size)
-        s.a["zone"][g, c] = code
+        s.mut("zone")[g, c] = code
         self.log.next_step()
         if code == zones.BATTLEFIELD:
             self.enter_battlefield(g, c, by=by)
@@ -401,7 +401,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         # The plane is a contiguous (B, C) array: flat indices address it in one pass.
         if at is None:
             at = g * s.capacity + c
-        before, after, every = add_clamped(s.counts[k].reshape(-1), at, delta.reshape(-1))
+        before, after, every = add_clamped(s.mut("counts")[k].reshape(-1), at, delta.reshape(-1))
         if not every:   # rows that changed nothing get no event
             ch = after != before
             g, c, before, after = g[ch], c[ch], before[ch], after[ch]
@@ -539,7 +539,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             a["cap_val"] = np.concatenate([a["cap_val"], np.full((self.batch, len(new)), -1, np.int64)], axis=1)
             known.update({(col, k): len(known) + i for i, col in enumerate(new)})
         m = np.array([known[(int(col), k)] for col in c], np.int64)
-        a["cap_val"][g, m] = values
+        s.mut("cap_val")[g, m] = values
 
     # ---- zone changes and damage -----------------------------------------------------
     def destroy(self, e: Any, games: Any = None) -> None:
@@ -599,7 +599,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
     def tap(self, e: Any, games: Any = None) -> None:
         g, c, _ = self._targets(e, games)
         self._require(self._on_battlefield(g, c), g, c, "is not a permanent")
-        self.store.a["tapped"][g, c] = True
+        self.store.mut("tapped")[g, c] = True
 
     def untap(self, e: Any, games: Any = None) -> None:
         """Untap permanents; a tapped one with a stun counter loses one instead (122.1d)."""
@@ -612,7 +612,7 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         stunned = tapped & (stun[g, c] > 0 if stun is not None else False)
         self.log.next_step()
         self._change("stun", g[stunned], c[stunned], -1, "stun")
-        s.a["tapped"][g[tapped & ~stunned], c[tapped & ~stunned]] = False
+        s.mut("tapped")[g[tapped & ~stunned], c[tapped & ~stunned]] = False
 
     def lose_life(self, p: Any, n: Any, games: Any = None) -> None:
         self._life(p, n, games, -1)
@@ -628,12 +628,12 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         idx = s.a["controller"][c].astype(np.int64)
         if self.two_headed_giant:
             idx = s.a["player_head"][idx].astype(np.int64)  # team life (810.8)
-        np.add.at(s.a["life"], (g, idx), sign * a)
+        np.add.at(s.mut("life"), (g, idx), sign * a)
 
     def cleanup(self, games: Any = None) -> None:
         """The cleanup step's damage removal (CR 514.2)."""
         gsel = select_games(games, self.ongoing)
-        self.store.a["damage"][gsel] = 0
+        self.store.mut("damage")[gsel] = 0
 
     # ---- state-based actions -----------------------------------------------------------
     def tick(self) -> int:
@@ -645,9 +645,8 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             while True:
                 pending = Pending(live=live, touched=touched)
                 esper.process(self, pending)
-                marks = self.store.a["deathtouch_hit"]
-                if marks.any():   # "since the last check"; reading is cheaper than writing
-                    marks[self.ongoing] = False
+                if self.store.a["deathtouch_hit"].any():   # "since the last check"; reading is cheaper than writing
+                    self.store.mut("deathtouch_hit")[self.ongoing] = False
                 if pending.empty():
                     return acted
                 acted += 1
@@ -851,8 +850,9 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
 
     def clone(self) -> "World":
         """An independent copy of this World, without going through ``__init__``: the
-        store arrays are copied whole, the event log's chunks shared (never mutated), and
-        the generator and esper context built on first use. Every attribute is copied as
+        store's arrays are shared until either World writes them (copy on write,
+        ``Store.mut``), the event log's chunks shared (never mutated), and the generator
+        and esper context built on first use. Every attribute is copied as
         is (configuration: immutable values) but those replaced here."""
         other = type(self).__new__(type(self))
         d = self.__dict__.copy()

@@ -66,7 +66,7 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
         src_cols = uniq // 16
         for f in CARD_FIELDS:
             if f.name != "entity_id":
-                s.a[f.name][new_cols] = s.a[f.name][src_cols]
+                s.mut(f.name)[new_cols] = s.a[f.name][src_cols]
         if every:
             new_ids, to_cols = ids[inv], new_cols[inv]
         else:
@@ -75,9 +75,9 @@ def move_objects(world: "World", games: np.ndarray, cols: np.ndarray, dest: np.n
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
                       entity=old_ids, other=new_ids, from_zone=frm, to_zone=dest,
                       fresh=("entity", "other", "from_zone"))
-    r, k, had = _relocate(s.counts, s.n_kinds, games, cols, to_cols, dest, s.a["zone"], s.a["tapped"],
-                          s.a["damage"], s.a["deathtouch_hit"], s.capped_columns(), s.a["cap_col"],
-                          s.a["cap_val"])
+    r, k, had = _relocate(s.mut("counts"), s.n_kinds, games, cols, to_cols, dest, s.mut("zone"),
+                          s.mut("tapped"), s.mut("damage"), s.mut("deathtouch_hit"),
+                          s.capped_columns(), s.a["cap_col"], s.mut("cap_val"))
     log.record_lki(rows[r], k, had)
     # Columns now absent from every game are freed.
     s.release(np.flatnonzero(_absent_everywhere(s.a["zone"], cols, s.n_cols)))

@@ -21,3 +21,9 @@ settings.register_profile("ci", max_examples=150, derandomize=True, **_COMMON)
 settings.register_profile("thorough", max_examples=3000, **_COMMON)
 settings.register_profile("dev", max_examples=20, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# Clones share arrays until written (copy on write, ecs.store.Store.mut); here shared arrays
+# are also made read-only, so any write that bypasses Store.mut raises in the tests.
+import ecs.store  # noqa: E402
+
+ecs.store.CHECK_SHARING = True

@@ -336,17 +336,19 @@ def test_state_based_actions_do_nothing_in_a_finished_game():
     token = w.add_object(r, {"creature"}, power=1, toughness=1, token=True, games=[1])
     s = w.store
     cols = {e: int(s.columns(np.array([e]))[0]) for e in (bear, walker, battle, zero, token)}
+    zone, counts, damage = s.mut("zone"), s.mut("counts"), s.mut("damage")   # writes go through mut
     for e, c in cols.items():                     # copy game 1's objects into finished game 0
-        s.a["zone"][0, c] = s.a["zone"][1, c]
-        s.counts[:, 0, c] = s.counts[:, 1, c]
-    s.a["zone"][0, cols[token]] = 4               # a token in the graveyard (704.5d)
-    s.a["damage"][0, cols[bear]] = 5              # lethal damage (704.5g)
-    s.counts[s.kind_index["loyalty"], 0, cols[walker]] = 0     # 704.5i
-    s.counts[s.kind_index["defense"], 0, cols[battle]] = 0     # 704.5v
-    s.counts[s.kind_index["+0/+1"], 0, cols[zero]] = 0         # 0 toughness (704.5f)
-    s.a["life"][0, 2] = 0                                      # 704.5a
-    s.counts[s.kind_id("poison", create=True), 0, s.a["player_col"][2]] = 10   # 704.5c
-    s.a["cap_val"][0] = s.a["cap_val"][1]
+        zone[0, c] = zone[1, c]
+        counts[:, 0, c] = counts[:, 1, c]
+    zone[0, cols[token]] = 4                      # a token in the graveyard (704.5d)
+    damage[0, cols[bear]] = 5                     # lethal damage (704.5g)
+    counts[s.kind_index["loyalty"], 0, cols[walker]] = 0     # 704.5i
+    counts[s.kind_index["defense"], 0, cols[battle]] = 0     # 704.5v
+    counts[s.kind_index["+0/+1"], 0, cols[zero]] = 0         # 0 toughness (704.5f)
+    s.mut("life")[0, 2] = 0                                  # 704.5a
+    k = s.kind_id("poison", create=True)
+    s.mut("counts")[k, 0, s.a["player_col"][2]] = 10        # 704.5c
+    s.mut("cap_val")[0] = s.a["cap_val"][1]
     before = state(w)
     rows = w.log.rows
     w.tick()

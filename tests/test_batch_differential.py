@@ -24,6 +24,10 @@ After every action:
 * every logical object and player reads the same in every game, through ``observe``
   (counters of every kind, power, toughness, loyalty, defense, zone, tapped, damage, life,
   losses) and the game results are equal; at the end also through the per-object reads.
+
+Before an action the batch may be cloned, the sequence going on with the clone or with its
+source (``Harness.branch``): the one left behind must end exactly as it was left, though
+the two shared their arrays until one wrote them (copy on write, ``Store.mut``).
 """
 from __future__ import annotations
 
@@ -59,8 +63,15 @@ N_PLAYERS = 2
 
 def full_equal(a: World, b: World) -> bool:
     """Same store arrays (dtype, shape, values), events, generator and seeds."""
-    sa, sb = a.snapshot(), b.snapshot()
-    ta, tb = a.event_table(), b.event_table()
+    return same_state(whole_state(a), whole_state(b))
+
+
+def whole_state(w: World) -> tuple[dict, dict]:
+    return w.snapshot(), w.event_table()
+
+
+def same_state(a: tuple[dict, dict], b: tuple[dict, dict]) -> bool:
+    (sa, ta), (sb, tb) = a, b
     return (sa["store"].keys() == sb["store"].keys()
             and all(x.dtype == sb["store"][k].dtype and np.array_equal(x, sb["store"][k])
                     for k, x in sa["store"].items())
@@ -83,6 +94,7 @@ class Harness:
         self.known: list[list[int]] = [[] for _ in range(batch)]      # logicals of each game
         self.n_logical = 0
         self.log: list[str] = []
+        self.left: list[tuple[World, tuple[dict, dict]]] = []   # see branch()
         # Swarm testing: an example may use a few kinds and actions only (see swarm()),
         # so rare interactions (stun and untap, caps and proliferate) come up often.
         self.kinds, self.actions = KINDS, ACTIONS
@@ -110,6 +122,19 @@ class Harness:
         self.batch.clear_events()
         for w in self.singles:
             w.clear_events()
+
+    def branch(self, on_clone: bool) -> None:
+        """Clone the batch and go on with the clone or with its source; the one left behind
+        (which shares arrays with the other until either writes them: Store copy on write)
+        keeps its state, checked by ``check_left``."""
+        twin = self.batch.clone()
+        left, self.batch = (self.batch, twin) if on_clone else (twin, self.batch)
+        self.left.append((left, whole_state(left)))
+        self.log.append(f"# went on with the {'clone' if on_clone else 'source'}")
+
+    def check_left(self) -> None:
+        for i, (w, state) in enumerate(self.left):
+            assert same_state(whole_state(w), state), f"world left at branch {i} changed"
 
     def players(self) -> list[int]:
         return list(range(N_PLAYERS))   # logical numbers of the players (created first)
@@ -356,6 +381,8 @@ def swarm(d, h: Harness) -> None:
 
 
 def step(d, h: Harness) -> None:
+    if d.integer(0, 3) == 0:
+        h.branch(on_clone=d.boolean())
     action = d.choice(h.actions)
     games, sel = _games(d, h)
     bw = h.batch
@@ -463,6 +490,7 @@ def run_sequence(d: Draw, batch: int, specs: list[int], n: int) -> None:
         assert acted == max(w.tick() for w in h.singles)
         h.check_events()
         h.check_state(final=True)
+        h.check_left()
         with tempfile.TemporaryDirectory() as tmp:
             h.check_derived(d.integer(0, batch - 1), tmp)
     finally:

@@ -1,9 +1,11 @@
-"""World.clone() without __init__ and Store.restore() in place: what they share, what they
-build lazily, and that neither changes what a snapshot gives back."""
+"""World.clone() without __init__ and Store.restore() in place: what they share (a clone's
+arrays until either side writes them: copy on write), what they build lazily, and that
+neither changes what a snapshot gives back."""
 import gc
 
 import esper
 import numpy as np
+import pytest
 
 from ecs import World
 
@@ -18,15 +20,37 @@ def _arrays(w: World) -> dict:
     return {"counts": s.counts, "col_of_id": s.col_of_id, **s.a}
 
 
-def test_a_clone_shares_no_array_with_its_source():
+def test_a_clone_shares_its_arrays_until_one_side_writes_them():
+    # Copy on write (Store.mut): a clone copies no array; the first write on either side
+    # copies the written array only, and the other side never sees the write.
     w, _ = busy_world()
     c = w.clone()
     src, dst = _arrays(w), _arrays(c)
     assert src.keys() == dst.keys()
-    for name in src:
-        assert not np.shares_memory(src[name], dst[name]), name
+    assert all(src[name] is dst[name] for name in src)
     assert c.store.free is not w.store.free and c.store.kind_names is not w.store.kind_names
     assert c.store.kind_index is not w.store.kind_index and c.names is not w.names
+    zone = c.store.mut("zone")
+    assert zone is not w.store.a["zone"] and np.array_equal(zone, w.store.a["zone"])
+    assert c.store.mut("zone") is zone                 # copied once, then its own
+    assert c.store.a["life"] is w.store.a["life"]      # arrays not written stay shared
+    counts = w.store.mut("counts")                     # the source copies too
+    assert counts is not c.store.counts and np.array_equal(counts, c.store.counts[: counts.shape[0]])
+
+
+def test_shared_arrays_are_read_only_while_the_tests_check_sharing():
+    # tests/conftest.py sets CHECK_SHARING: a write that bypasses Store.mut raises here
+    # instead of silently reaching the other world.
+    import ecs.store
+    assert ecs.store.CHECK_SHARING
+    w, _ = busy_world()
+    c = w.clone()
+    for arr in _arrays(w).values():
+        assert not arr.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        c.store.a["tapped"][0, 0] = True
+    c.store.mut("tapped")[0, 0] = True
+    assert c.store.a["tapped"][0, 0] and not w.store.a["tapped"][0, 0]
 
 
 def test_a_clone_has_every_attribute_of_its_source():
@@ -38,18 +62,30 @@ def test_a_clone_has_every_attribute_of_its_source():
     assert vars(c.log).keys() == vars(w.log).keys()
 
 
-def test_in_place_writes_to_a_clone_never_reach_the_source_and_back():
+def test_writes_to_a_clone_never_reach_the_source_and_back():
     w, ids = busy_world()
     c = w.clone()
     before = full_state(w)
-    for arr in _arrays(c).values():     # scribble on every array of the clone
-        arr[...] = 1
+    for name in _arrays(c):     # scribble on every array of the clone
+        c.store.mut(name)[...] = 1
     assert full_state(w) == before
     c = w.clone()
     cloned = full_state(c)
-    for arr in _arrays(w).values():
-        arr[...] = 1
+    for name in _arrays(w):
+        w.store.mut(name)[...] = 1
     assert full_state(c) == cloned
+
+
+def test_restore_into_a_world_that_shares_its_arrays_leaves_the_other_alone():
+    w, ids = busy_world()
+    snap = w.snapshot()
+    more_actions(w, ids)
+    c = w.clone()
+    later = full_state(c)
+    w.restore(snap)              # fresh arrays, not writes into the shared ones
+    assert full_state(c) == later
+    c.restore(snap)
+    assert full_state(c) == full_state(w)
 
 
 def test_the_event_log_is_shared_by_chunk_but_independent():
