@@ -17,6 +17,7 @@ from systems.zone_change import move_objects
 
 from . import zones
 from .events import CAUSE, GAME_END, LOST
+from .prefetch import AHEAD, prefetch_read
 
 if TYPE_CHECKING:
     from .world import World
@@ -67,7 +68,7 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
         if isinstance(kinds, int):   # one kind (Pending.remove keeps a scalar kind)
             removals.setdefault((kinds, why, settles), []).append((rg, rc, at, amount))
             continue
-        for k in np.unique(kinds):
+        for k in _distinct(kinds):
             r = kinds == k
             removals.setdefault((int(k), why, settles), []).append((rg[r], rc[r], at[r], amount[r]))
     touched = []   # (games, columns) of the permanents changed, but by settling removals
@@ -89,15 +90,25 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
     return slots[np.concatenate(([True], slots[1:] != slots[:-1]))] if slots.size else _NO_SLOTS
 
 
+def _distinct(x: np.ndarray) -> np.ndarray:
+    """``np.unique(x)`` by sorting: NumPy 2.4's hash-based np.unique costs some 10-40 us
+    even on a few hundred ints, and a perform calls it several times."""
+    x = np.sort(x)
+    return x[np.concatenate(([True], x[1:] != x[:-1]))] if x.size else x
+
+
 @njit(cache=True)
 def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.ndarray,
              amount: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           np.ndarray]:  # pragma: no cover - compiled
     """The rows whose flat slot ``at`` is not ``leaving``: (games, cols, at, amount, row
-    indices), in one pass (NumPy took a gather, a nonzero and four takes)."""
+    indices), in one pass (NumPy took a gather, a nonzero and four takes), prefetching
+    the row ``AHEAD`` on."""
     keep = np.empty(at.size, np.int64)
     m = 0
     for i in range(at.size):
+        if i + AHEAD < at.size:
+            prefetch_read(leaving, at[i + AHEAD])
         keep[m] = i
         m += not leaving[at[i]]
     keep = keep[:m]
@@ -111,14 +122,16 @@ def lose(world: "World", losses: list[tuple[np.ndarray, np.ndarray, str]]) -> No
     lost = s.a["lost"]
     for g, p, cause in losses:
         new = ~lost[g, p]
-        key = np.unique(g[new] * s.n_players + p[new])
+        key = _distinct(g[new] * s.n_players + p[new])
         g, p = key // s.n_players, key % s.n_players
         lost[g, p] = True
         world.log.record(LOST, cause, game=g, entity=s.a["entity_id"][s.a["player_col"][p]])
-    games = np.unique(np.concatenate([g for g, _, _ in losses]))
-    _, team = np.unique(s.a["player_team"], return_inverse=True)
-    onehot = np.zeros((s.n_players, team.max() + 1), np.int64)
-    onehot[np.arange(s.n_players), team] = 1
+    games = _distinct(np.concatenate([g for g, _, _ in losses]))
+    # each player's team as an index into the sorted distinct teams (a few players: Python)
+    teams = s.a["player_team"].tolist()
+    index = {t: i for i, t in enumerate(sorted(set(teams)))}
+    onehot = np.zeros((s.n_players, len(index)), np.int64)
+    onehot[np.arange(s.n_players), [index[t] for t in teams]] = 1
     teams_left = ((~lost[games]).astype(np.int64) @ onehot) > 0     # (G, T)
     n_left = teams_left.sum(axis=1)
     draw = games[n_left == 0]

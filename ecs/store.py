@@ -19,6 +19,7 @@ from components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, Field
 
 from .errors import StaleEntityError, UnknownEntityError
 from .kinds import validate_kind
+from .prefetch import AHEAD, prefetch_write
 
 _BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
 # Arrays with a column axis (the last), by name: 1 for (C,), 2 for (B, C). Snapshots and
@@ -294,10 +295,14 @@ def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
     """Add ``delta`` (one value, or one per row) to ``plane[at]``, clamped at 0, as NumPy's
     ``plane[at] = np.maximum(plane[at] + delta, 0)`` does it (every read before any
     write; of repeated rows the last write stays). Returns (before, after, every row
-    changed): the counts of one event."""
+    changed): the counts of one event. The reads prefetch the row ``AHEAD`` on
+    (ecs.prefetch: scattered rows miss one after another), for writing: the second loop
+    writes them."""
     before = np.empty(at.size, np.int64)
     after = np.empty(at.size, np.int64)
     for i in range(at.size):
+        if i + AHEAD < at.size:
+            prefetch_write(plane, at[i + AHEAD])
         before[i] = plane[at[i]]
     every = True
     for i in range(at.size):

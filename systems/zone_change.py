@@ -151,9 +151,12 @@ _NONE = zones.NONE
 def _zones_at(zone: np.ndarray, games: np.ndarray,
               cols: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64 (one pass, where
-    NumPy took a flat index, a take and a cast)."""
+    NumPy took a flat index, a take and a cast), prefetching the row ``AHEAD`` on."""
     out = np.empty(games.size, np.int64)
+    cap, zone_f = zone.shape[1], zone.reshape(-1)
     for i in range(games.size):
+        if i + AHEAD < games.size:
+            prefetch_read(zone_f, games[i + AHEAD] * cap + cols[i + AHEAD])
         out[i] = zone[games[i], cols[i]]
     return out
 
