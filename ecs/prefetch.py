@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -49,3 +50,18 @@ def _prefetch(rw: int) -> Any:
 
 prefetch_read = _prefetch(0)
 prefetch_write = _prefetch(1)
+
+
+@njit(cache=True, inline="always")
+def prefetch_span(flat: np.ndarray, start: int | np.integer[Any], n: int
+                  ) -> None:  # pragma: no cover - compiled
+    """Prefetch elements ``start`` to ``start + n`` of the 1-D ``flat`` (a line at a
+    time), for reading. Passes over game rows call it for a row or two ahead, with
+    ``flat`` a flat view of a (B, C) array made once (a reshape per call costs more than
+    the prefetch gains): each row is a short run in its own page (the next game's starts
+    ``capacity`` elements on), which the hardware prefetchers pick up late."""
+    if n <= 0:
+        return
+    for i in range(start, start + n, max(64 // flat.itemsize, 1)):
+        prefetch_read(flat, i)
+    prefetch_read(flat, start + n - 1)   # the last line, when the row starts mid-line

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from ecs import zones
+from ecs.prefetch import prefetch_span
 
 from .base import Pending, System, battlefield_extent, live_games, live_indices
 
@@ -44,14 +45,22 @@ _BF = zones.BATTLEFIELD
 def _pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
-    with both kinds: as many of each as the smaller count are removed."""
+    with both kinds: as many of each as the smaller count are removed. The rows of the
+    game two ahead are prefetched (ecs.prefetch.prefetch_span)."""
     out_g = np.empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
     out_c = np.empty(games.size * n, np.int64)
     out_a = np.empty(games.size * n, np.int64)
     m = 0
     pairs = np.empty(n, np.int32)
     having = np.empty(n, np.int64)
-    for g in games:
+    cap, zone_f, plus_f, minus_f = zone.shape[1], zone.reshape(-1), plus.reshape(-1), minus.reshape(-1)
+    for j in range(games.size):
+        g = games[j]
+        if j + 2 < games.size:
+            ahead = games[j + 2] * cap
+            prefetch_span(zone_f, ahead, n)
+            prefetch_span(plus_f, ahead, n)
+            prefetch_span(minus_f, ahead, n)
         zr, pr, mr = zone[g], plus[g], minus[g]
         found = 0
         for c in range(n):   # branchless over row views: the compiler vectorizes it
