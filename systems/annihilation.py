@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from ecs import zones
-from ecs.prefetch import prefetch_span
+from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
 from .base import Pending, System, battlefield_extent, live_games, live_indices
 
@@ -82,12 +82,20 @@ def _pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndar
 def _pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.ndarray,
               cap: int, live: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """``_pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games."""
+    """``_pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games,
+    prefetching the slot ``AHEAD`` on."""
     out_g = np.empty(slots.size, np.int64)
     out_c = np.empty(slots.size, np.int64)
     out_a = np.empty(slots.size, np.int64)
     m = 0
-    for a in slots:
+    zone_f, plus_f, minus_f = zone.reshape(-1), plus.reshape(-1), minus.reshape(-1)
+    for i in range(slots.size):
+        if i + AHEAD < slots.size:
+            b = slots[i + AHEAD]
+            prefetch_read(zone_f, b)
+            prefetch_read(plus_f, b)
+            prefetch_read(minus_f, b)
+        a = slots[i]
         g, c = a // cap, a % cap
         pairs = min(plus[g, c], minus[g, c])
         if live[g] and pairs > 0 and zone[g, c] == _BF:
