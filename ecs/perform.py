@@ -18,6 +18,7 @@ from systems.zone_change import move_objects
 from . import zones
 from .events import CAUSE, GAME_END, LOST
 from .prefetch import AHEAD, prefetch_read
+from .store import remove_clamped
 
 if TYPE_CHECKING:
     from .world import World
@@ -72,11 +73,33 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
             r = kinds == k
             removals.setdefault((int(k), why, settles), []).append((rg[r], rc[r], at[r], amount[r]))
     touched = []   # (games, columns) of the permanents changed, but by settling removals
-    for (k, why, settles), rows in removals.items():
+    groups = list(removals.items())
+    i = 0
+    while i < len(groups):
+        (k, why, settles), rows = groups[i]
         rg, rc, at, amount = (np.concatenate(x) for x in zip(*rows)) if len(rows) > 1 else rows[0]
-        world._change(s.kind_names[k], rg, rc, -amount, why, at=at)
-        if not settles:
-            touched.append((rg, rc))
+        # the groups that follow on the same rows (704.5q's two kinds): one pass for all
+        j, ks = i + 1, [k]
+        while (len(rows) == 1 and j < len(groups) and len(groups[j][1]) == 1
+               and groups[j][1][0][2] is at and groups[j][0][0] not in ks
+               and amount.shape == at.shape):
+            ks.append(groups[j][0][0])
+            j += 1
+        if len(ks) == 1 or at.size == 0:
+            world._change(s.kind_names[k], rg, rc, -amount, why, at=at)
+            if not settles:
+                touched.append((rg, rc))
+            i += 1
+            continue
+        # each kind's rows of before and after go to its event chunk: all of the buffers
+        # is these events
+        before, after, every = remove_clamped(s.counts.reshape(s.counts.shape[0], -1),
+                                              np.array(ks, np.int64), at, amount)
+        for m, ((k, why, settles), _) in enumerate(groups[i:j]):
+            world._changed(k, rg, rc, before[m], after[m], bool(every[m]), why)
+            if not settles:
+                touched.append((rg, rc))
+        i = j
     if pending.moves:
         new_ids, dest = move_objects(world, g, c, z, cause)
         enter = np.flatnonzero(dest == zones.BATTLEFIELD)

@@ -311,3 +311,59 @@ def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
         plane[at[i]] = a
         every &= a != before[i]
     return before, after, every
+
+
+@njit(cache=True)
+def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """``add_clamped(planes[kinds[j]], at, -amount)`` for each of the distinct ``kinds``
+    (``planes``: the (K, B * C) count planes, ``amount`` one per row), as (before, after,
+    every row changed) with one row per kind. Rows strictly increasing (distinct: a
+    read-modify-write per row is then exactly add_clamped's every read before any write)
+    take one pass for all kinds, prefetching the row ``AHEAD`` on (704.5q's +1/+1 and
+    -1/-1 at 4096x200: 0.74 -> 0.32 ms against two add_clamped); other rows take
+    add_clamped's two loops per kind."""
+    nk, n = kinds.size, at.size
+    before = np.empty((nk, n), np.int64)
+    after = np.empty((nk, n), np.int64)
+    every = np.ones(nk, np.bool_)
+    increasing = True
+    for i in range(1, n):
+        if at[i] <= at[i - 1]:
+            increasing = False
+            break
+    if not increasing:
+        for j in range(nk):
+            before[j], after[j], every[j] = add_clamped(planes[kinds[j]], at, -amount)
+        return before, after, every
+    if nk == 2:   # the usual pair (704.5q): the two planes and rows held outside the loop
+        p, q = planes[kinds[0]], planes[kinds[1]]
+        bp, ap, bq, aq = before[0], after[0], before[1], after[1]
+        ep = eq = True
+        for i in range(n):
+            if i + AHEAD < n:
+                prefetch_write(p, at[i + AHEAD])
+                prefetch_write(q, at[i + AHEAD])
+            a, d = at[i], amount[i]
+            b = p[a]
+            x = max(b - d, 0)
+            p[a], bp[i], ap[i] = x, b, x
+            ep &= x != b
+            b = q[a]
+            x = max(b - d, 0)
+            q[a], bq[i], aq[i] = x, b, x
+            eq &= x != b
+        every[0], every[1] = ep, eq
+        return before, after, every
+    for i in range(n):
+        if i + AHEAD < n:
+            for j in range(nk):
+                prefetch_write(planes[kinds[j]], at[i + AHEAD])
+        a, d = at[i], amount[i]
+        for j in range(nk):
+            plane = planes[kinds[j]]
+            b = plane[a]
+            x = max(b - d, 0)
+            plane[a], before[j, i], after[j, i] = x, b, x
+            every[j] &= x != b
+    return before, after, every
