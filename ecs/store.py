@@ -19,6 +19,7 @@ from components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, Field
 
 from .errors import StaleEntityError, UnknownEntityError
 from .kinds import validate_kind
+from .prefetch import AHEAD, prefetch_write
 
 _BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
 # Arrays with a column axis (the last), by name: 1 for (C,), 2 for (B, C). Snapshots and
@@ -322,10 +323,14 @@ def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
     """Add ``delta`` (one value, or one per row) to ``plane[at]``, clamped at 0, as NumPy's
     ``plane[at] = np.maximum(plane[at] + delta, 0)`` does it (every read before any
     write; of repeated rows the last write stays). Returns (before, after, every row
-    changed): the counts of one event."""
+    changed): the counts of one event. The reads prefetch the row ``AHEAD`` on
+    (ecs.prefetch: scattered rows miss one after another), for writing: the second loop
+    writes them."""
     before = np.empty(at.size, np.int64)
     after = np.empty(at.size, np.int64)
     for i in range(at.size):
+        if i + AHEAD < at.size:
+            prefetch_write(plane, at[i + AHEAD])
         before[i] = plane[at[i]]
     every = True
     for i in range(at.size):
@@ -333,4 +338,60 @@ def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
         after[i] = a
         plane[at[i]] = a
         every &= a != before[i]
+    return before, after, every
+
+
+@njit(cache=True)
+def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """``add_clamped(planes[kinds[j]], at, -amount)`` for each of the distinct ``kinds``
+    (``planes``: the (K, B * C) count planes, ``amount`` one per row), as (before, after,
+    every row changed) with one row per kind. Rows strictly increasing (distinct: a
+    read-modify-write per row is then exactly add_clamped's every read before any write)
+    take one pass for all kinds, prefetching the row ``AHEAD`` on (704.5q's +1/+1 and
+    -1/-1 at 4096x200: 0.74 -> 0.32 ms against two add_clamped); other rows take
+    add_clamped's two loops per kind."""
+    nk, n = kinds.size, at.size
+    before = np.empty((nk, n), np.int64)
+    after = np.empty((nk, n), np.int64)
+    every = np.ones(nk, np.bool_)
+    increasing = True
+    for i in range(1, n):
+        if at[i] <= at[i - 1]:
+            increasing = False
+            break
+    if not increasing:
+        for j in range(nk):
+            before[j], after[j], every[j] = add_clamped(planes[kinds[j]], at, -amount)
+        return before, after, every
+    if nk == 2:   # the usual pair (704.5q): the two planes and rows held outside the loop
+        p, q = planes[kinds[0]], planes[kinds[1]]
+        bp, ap, bq, aq = before[0], after[0], before[1], after[1]
+        ep = eq = True
+        for i in range(n):
+            if i + AHEAD < n:
+                prefetch_write(p, at[i + AHEAD])
+                prefetch_write(q, at[i + AHEAD])
+            a, d = at[i], amount[i]
+            b = p[a]
+            x = max(b - d, 0)
+            p[a], bp[i], ap[i] = x, b, x
+            ep &= x != b
+            b = q[a]
+            x = max(b - d, 0)
+            q[a], bq[i], aq[i] = x, b, x
+            eq &= x != b
+        every[0], every[1] = ep, eq
+        return before, after, every
+    for i in range(n):
+        if i + AHEAD < n:
+            for j in range(nk):
+                prefetch_write(planes[kinds[j]], at[i + AHEAD])
+        a, d = at[i], amount[i]
+        for j in range(nk):
+            plane = planes[kinds[j]]
+            b = plane[a]
+            x = max(b - d, 0)
+            plane[a], before[j, i], after[j, i] = x, b, x
+            every[j] &= x != b
     return before, after, every

@@ -402,6 +402,13 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
         if at is None:
             at = g * s.capacity + c
         before, after, every = add_clamped(s.mut("counts")[k].reshape(-1), at, delta.reshape(-1))
+        self._changed(k, g, c, before, after, every, cause, by)
+
+    def _changed(self, k: int, g: np.ndarray, c: np.ndarray, before: np.ndarray,
+                 after: np.ndarray, every: bool, cause: str, by: Any = -1) -> None:
+        """Record the events of a change of kind ``k`` already made (``_change``'s second
+        half): one row per (game, column) whose count changed (``every``: all did)."""
+        s = self.store
         if not every:   # rows that changed nothing get no event
             ch = after != before
             g, c, before, after = g[ch], c[ch], before[ch], after[ch]

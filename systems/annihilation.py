@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from ecs import zones
+from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
 from .base import Pending, System, battlefield_extent, live_games, live_indices
 
@@ -44,14 +45,22 @@ _BF = zones.BATTLEFIELD
 def _pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
-    with both kinds: as many of each as the smaller count are removed."""
+    with both kinds: as many of each as the smaller count are removed. The rows of the
+    game two ahead are prefetched (ecs.prefetch.prefetch_span)."""
     out_g = np.empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
     out_c = np.empty(games.size * n, np.int64)
     out_a = np.empty(games.size * n, np.int64)
     m = 0
     pairs = np.empty(n, np.int32)
     having = np.empty(n, np.int64)
-    for g in games:
+    cap, zone_f, plus_f, minus_f = zone.shape[1], zone.reshape(-1), plus.reshape(-1), minus.reshape(-1)
+    for j in range(games.size):
+        g = games[j]
+        if j + 2 < games.size:
+            ahead = games[j + 2] * cap
+            prefetch_span(zone_f, ahead, n)
+            prefetch_span(plus_f, ahead, n)
+            prefetch_span(minus_f, ahead, n)
         zr, pr, mr = zone[g], plus[g], minus[g]
         found = 0
         for c in range(n):   # branchless over row views: the compiler vectorizes it
@@ -73,12 +82,20 @@ def _pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndar
 def _pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.ndarray,
               cap: int, live: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """``_pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games."""
+    """``_pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games,
+    prefetching the slot ``AHEAD`` on."""
     out_g = np.empty(slots.size, np.int64)
     out_c = np.empty(slots.size, np.int64)
     out_a = np.empty(slots.size, np.int64)
     m = 0
-    for a in slots:
+    zone_f, plus_f, minus_f = zone.reshape(-1), plus.reshape(-1), minus.reshape(-1)
+    for i in range(slots.size):
+        if i + AHEAD < slots.size:
+            b = slots[i + AHEAD]
+            prefetch_read(zone_f, b)
+            prefetch_read(plus_f, b)
+            prefetch_read(minus_f, b)
+        a = slots[i]
         g, c = a // cap, a % cap
         pairs = min(plus[g, c], minus[g, c])
         if live[g] and pairs > 0 and zone[g, c] == _BF:

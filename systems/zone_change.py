@@ -15,6 +15,7 @@ from numba import njit
 from components import CARD_FIELDS, TYPE_BIT
 from ecs import zones
 from ecs.events import CAUSE, ZONE
+from ecs.prefetch import AHEAD, prefetch_read, prefetch_write
 
 from .base import Pending, System, live_games
 
@@ -104,9 +105,12 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
     kind, count), row by row: the last-known information. Rows outer, kinds inner: each
     slot's lines are visited once (a kind-major walk streamed every plane per kind).
     A new column is never an old slot of its game: alloc gives columns absent from all.
+    The lines of the slot ``AHEAD`` rows on are prefetched (ecs.prefetch: 2.9 -> 1.0 ms
+    at 4096x200, where the walk waited on each slot's misses in turn).
     (reshape makes views of the C-contiguous store arrays; numba raises on any other.)"""
     cap = zone.shape[1]
     planes = counts.reshape(counts.shape[0], -1)
+    counts_f, plane_size = counts.reshape(-1), planes.shape[1]
     zone_f, tapped_f = zone.reshape(-1), tapped.reshape(-1)
     damage_f, deathtouch_f = damage.reshape(-1), deathtouch.reshape(-1)
     out_r = np.empty(n_kinds * games.size, np.int64)
@@ -114,6 +118,14 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
     out_v = np.empty(n_kinds * games.size, np.int64)
     m = 0
     for i in range(games.size):
+        if i + AHEAD < games.size:   # the slot of a row ahead: read its counts, clear the rest
+            b = games[i + AHEAD] * cap + cols[i + AHEAD]
+            for k in range(n_kinds):
+                prefetch_read(counts_f, k * plane_size + b)
+            prefetch_write(zone_f, b)
+            prefetch_write(tapped_f, b)
+            prefetch_write(damage_f, b)
+            prefetch_write(deathtouch_f, b)
         g, c = games[i], cols[i]
         a = g * cap + c
         for k in range(n_kinds):
@@ -139,9 +151,12 @@ _NONE = zones.NONE
 def _zones_at(zone: np.ndarray, games: np.ndarray,
               cols: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64 (one pass, where
-    NumPy took a flat index, a take and a cast)."""
+    NumPy took a flat index, a take and a cast), prefetching the row ``AHEAD`` on."""
     out = np.empty(games.size, np.int64)
+    cap, zone_f = zone.shape[1], zone.reshape(-1)
     for i in range(games.size):
+        if i + AHEAD < games.size:
+            prefetch_read(zone_f, games[i + AHEAD] * cap + cols[i + AHEAD])
         out[i] = zone[games[i], cols[i]]
     return out
 

@@ -46,3 +46,30 @@ def test_store_arrays_stay_contiguous_however_a_world_is_made(tmp_path):
     w.save(tmp_path / "w.npz")
     assert_contiguous(World.load(tmp_path / "w.npz"))
 
+
+
+def test_remove_clamped_is_add_clamped_per_kind():
+    """perform's one pass over rows shared by several kinds (ecs.store.remove_clamped)
+    gives each kind what add_clamped gives it: strictly increasing rows (one pass, two
+    kinds or more) and any other rows (repeated ones: every read before any write)."""
+    import numpy as np
+    from ecs.store import add_clamped, remove_clamped
+
+    rng = np.random.default_rng(5)
+    for rows in ("increasing", "repeated", "unsorted"):
+        for kinds in ([1], [2, 0], [3, 1, 2]):
+            planes = rng.integers(0, 4, (4, 300)).astype(np.int32)
+            if rows == "increasing":
+                at = np.sort(rng.choice(300, 120, replace=False)).astype(np.int64)
+            elif rows == "repeated":
+                at = np.sort(rng.integers(0, 300, 120)).astype(np.int64)
+            else:
+                at = rng.choice(300, 120, replace=False).astype(np.int64)
+            amount = rng.integers(0, 4, at.size).astype(np.int64)
+            expect = planes.copy()
+            ref = [add_clamped(expect[k], at, -amount) for k in kinds]
+            before, after, every = remove_clamped(planes, np.array(kinds, np.int64), at, amount)
+            assert np.array_equal(planes, expect), (rows, kinds)
+            for j, (b, a, e) in enumerate(ref):
+                assert np.array_equal(before[j], b) and np.array_equal(after[j], a)
+                assert every[j] == e
