@@ -99,6 +99,10 @@ def test_python_dash_m_ecs() -> None:
 def test_ctrl_c_stops_cleanly_and_reports_what_finished() -> None:
     """Ctrl-C reaches the whole process group (the parent and its workers, as in a terminal):
     the run stops within seconds, prints the games that finished, exits 130."""
+    # A short run first compiles the kernels into numba's on-disk cache: in a fresh checkout
+    # the interrupt would otherwise come while they compile, before any game finished.
+    subprocess.run([sys.executable, "-m", "ecs", "simulate", "--games", "64", "--workers", "1",
+                    "--no-progress"], capture_output=True, env=_env(), cwd=ROOT, timeout=300, check=True)
     p = subprocess.Popen([sys.executable, "-m", "ecs", "simulate", "--games", "1000000",
                           "--workers", "2", "--batch", "64"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
