@@ -71,7 +71,7 @@ class Store:
         self.a["winner"] = np.full(batch, -1, np.int16)  # -1 ongoing, -2 draw, else player index
         # names of arrays that may be shared with a clone (copy on write); an array replaced
         # since (grown, appended to) stays listed: its next ``mut`` copies it needlessly, once
-        self._shared = _NONE_SHARED
+        self._shared: set[str] | frozenset[str] = _NONE_SHARED
         self.layout = next(_LAYOUT_IDS)
         self.kinds_layout = next(_LAYOUT_IDS)   # the same, for the kind names alone
         # layout id -> name -> derived value (never mutated); shared with clones
@@ -111,7 +111,9 @@ class Store:
         write into the store goes through here, which first copies an array this store still
         shares with a clone or the store it was cloned from (copy on write)."""
         if name in self._shared:
-            self._shared = self._shared - {name}
+            own = self._shared if isinstance(self._shared, set) else set(self._shared)
+            own.discard(name)     # (clone() hands both stores one frozenset: made their own here)
+            self._shared = own
             if name == "counts":   # unused planes, a big batch's largest part, stay behind
                 self.counts = self.counts[: max(self.n_kinds, 1)].copy()
             elif name == "col_of_id":
