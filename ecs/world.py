@@ -652,7 +652,8 @@ class World(TurnActions, GrandArchiveActions, SearchActions):
             while True:
                 pending = Pending(live=live, touched=touched)
                 esper.process(self, pending)
-                if self.store.a["deathtouch_hit"].any():   # "since the last check"; reading is cheaper than writing
+                # deathtouch marks are "since the last check"; reading is cheaper than writing
+                if self.store.a["deathtouch_hit"].any():
                     self.store.mut("deathtouch_hit")[self.ongoing] = False
                 if pending.empty():
                     return acted

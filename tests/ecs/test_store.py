@@ -47,7 +47,6 @@ def test_store_arrays_stay_contiguous_however_a_world_is_made(tmp_path):
     assert_contiguous(World.load(tmp_path / "w.npz"))
 
 
-
 def test_remove_clamped_is_add_clamped_per_kind():
     """perform's one pass over rows shared by several kinds (ecs.store.remove_clamped)
     gives each kind what add_clamped gives it: strictly increasing rows (one pass, two
