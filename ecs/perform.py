@@ -109,14 +109,12 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
     if pending.losses:
         lose(world, pending.losses)
     cap = s.capacity   # the moves may have grown it
-    slots = np.sort(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
-    # distinct by sorting: NumPy 2.4's hash-based np.unique is ~20x slower on 60,000 ints
-    return slots[np.concatenate(([True], slots[1:] != slots[:-1]))] if slots.size else _NO_SLOTS
+    return _distinct(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
 
 
 def _distinct(x: np.ndarray) -> np.ndarray:
     """``np.unique(x)`` by sorting: NumPy 2.4's hash-based np.unique costs some 10-40 us
-    even on a few hundred ints, and a perform calls it several times."""
+    even on a few hundred ints and is ~20x slower than a sort on 60,000 (the touched slots)."""
     x = np.sort(x)
     return x[np.concatenate(([True], x[1:] != x[:-1]))] if x.size else x
 
