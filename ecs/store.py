@@ -36,10 +36,9 @@ _LAYOUT_IDS = itertools.count()
 _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
 T = TypeVar("T")
 # Copy on write: a clone shares every array with its source until either writes it, and
-# whoever writes first through ``Store.mut`` copies it. Names of all arrays that can be shared:
-_ATTRS = ("counts", "col_of_id")    # Store attributes; the rest are the keys of ``Store.a``
-_ALL_ARRAYS = frozenset(_ATTRS + tuple(f.name for f in ALL_FIELDS) + _PLAYER_STATIC
-                        + ("cap_col", "cap_kind", "cap_val", "winner"))
+# whoever writes first through ``Store.mut`` copies it. The arrays are the attributes
+# "counts" and "col_of_id" and the values of ``Store.a`` (its keys are fixed by __init__;
+# _ALL_ARRAYS, the names of them all, is read from a Store made below the class).
 _NONE_SHARED: frozenset[str] = frozenset()
 #: Tests set this: clone() then also marks shared arrays read-only, so a write that does not
 #: go through ``Store.mut`` raises instead of reaching the other store (about 2 us a clone).
@@ -317,6 +316,9 @@ class Store:
             for arr in (self.counts, self.col_of_id, *self.a.values()):
                 arr.flags.writeable = False
         return other
+
+
+_ALL_ARRAYS = frozenset(("counts", "col_of_id", *Store(1, capacity=0, kind_capacity=1).a))
 
 
 @njit(cache=True)
