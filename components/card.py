@@ -9,6 +9,8 @@ from typing import Iterable
 
 import numpy as np
 
+from ecs.errors import InvalidTypeError
+
 from .fields import COLUMN, Field
 
 #: Card types of both rulesets (MTG 300.1; GA card types) and "player".
@@ -47,7 +49,6 @@ def type_mask(types: Iterable[str] | str) -> int:
     mask = 0
     for t in types:
         if t not in TYPE_BIT:
-            from ecs.errors import InvalidTypeError   # here: components must import without ecs
             raise InvalidTypeError(f"unknown card type {t!r}; expected one of {sorted(TYPE_BIT)}")
         mask |= TYPE_BIT[t]
     return mask

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
-from components import TYPE_BIT
+from ecs.components import TYPE_BIT
 
 if TYPE_CHECKING:
     from .world import World

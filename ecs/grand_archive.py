@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
-from components import TYPE_BIT
-from components.card import NO_STAT
+from ecs.components import TYPE_BIT
+from ecs.components.card import NO_STAT
 
 from . import kinds, zones
 from .errors import (IllegalActionError, InsufficientReserveError, InvalidCountError,
@@ -28,7 +28,7 @@ from .errors import (IllegalActionError, InsufficientReserveError, InvalidCountE
 from .rulesets import RULESETS, Ruleset
 
 if TYPE_CHECKING:
-    from systems import System
+    from ecs.systems import System
     from .events import EventLog
     from .store import Store
     from .world import World
@@ -50,7 +50,7 @@ class GrandArchive(Ruleset):
 
     @property
     def systems(self) -> tuple[type[System], ...]:
-        from systems import GA_ORDER
+        from ecs.systems import GA_ORDER
         return GA_ORDER
 
     def validate_kind(self, kind: str) -> str:

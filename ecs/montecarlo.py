@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from components import type_mask
+from ecs.components import type_mask
 
 from .errors import CounterError
 from .scenario import DEFAULT, Effect, Filter, Scenario, ScenarioError, load

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from systems.base import Pending
-from systems.zone_change import move_objects
+from ecs.systems.base import Pending
+from ecs.systems.zone_change import move_objects
 
 from . import zones
 from .events import CAUSE, GAME_END, LOST

@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
-from components import TYPE_BIT
-from components.card import NO_STAT
+from ecs.components import TYPE_BIT
+from ecs.components.card import NO_STAT
 
 from . import kinds, zones
 from .damage import deal_damage
 from .errors import InvalidTypeError
 
 if TYPE_CHECKING:
-    from systems import System
+    from ecs.systems import System
     from .world import World
 
 
@@ -30,7 +30,7 @@ class Ruleset:
     @property
     def systems(self) -> tuple[type[System], ...]:
         """The ordered systems of a check (imported when asked: the systems import ecs)."""
-        from systems import ORDER
+        from ecs.systems import ORDER
         return ORDER
 
     def validate_kind(self, kind: str) -> str:

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from components import TYPE_BIT
+from ecs.components import TYPE_BIT
 
 from .errors import CounterError
 from .kinds import validate_kind

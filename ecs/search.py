@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
 
 import numpy as np
 
-from components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, TYPE_BIT
-from components.card import NO_STAT
+from ecs.components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, TYPE_BIT
+from ecs.components.card import NO_STAT
 
 from . import zones
 from .errors import (CounterError, InvalidGameError, InvalidTypeError, SnapshotError,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.card import NO_STAT
+from ecs.components.card import NO_STAT
 from .kinds import KEYWORD_BIT
 
 if TYPE_CHECKING:

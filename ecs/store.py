@@ -15,7 +15,7 @@ from typing import Any, Callable, TypeVar
 import numpy as np
 from numba import njit
 
-from components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, Field
+from ecs.components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, Field
 
 from .errors import StaleEntityError, UnknownEntityError
 from .kinds import validate_kind

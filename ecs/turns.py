@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, cast
 import esper
 import numpy as np
 
-from systems.phase import PhaseContext, PhasePending
-from systems.zone_change import move_objects
+from ecs.systems.phase import PhaseContext, PhasePending
+from ecs.systems.zone_change import move_objects
 
 from . import zones
 from .perform import perform

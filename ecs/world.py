@@ -15,10 +15,10 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import esper
 import numpy as np
 
-from components import TYPE_BIT, type_mask
-from components.card import NO_STAT
-from systems.base import Pending
-from systems.zone_change import move_objects
+from ecs.components import TYPE_BIT, type_mask
+from ecs.components.card import NO_STAT
+from ecs.systems.base import Pending
+from ecs.systems.zone_change import move_objects
 
 from . import stats, zones
 from .errors import (CountOverflowError, IllegalActionError, InvalidCountError, InvalidGameError,

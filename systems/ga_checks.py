@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components import TYPE_BIT
-from components.card import NO_STAT
+from ecs.components import TYPE_BIT
+from ecs.components.card import NO_STAT
 from ecs import stats, zones
 
 from .base import Pending, System, game_chunks, hits, live_games

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from components import TYPE_BIT
-from components.card import NO_STAT
+from ecs.components import TYPE_BIT
+from ecs.components.card import NO_STAT
 from ecs import stats, zones
 from ecs.events import CAUSE
 from ecs.kinds import KEYWORD_BIT

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components import TYPE_BIT
+from ecs.components import TYPE_BIT
 from ecs import zones
 
 from .base import Pending, System

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from components import CARD_FIELDS, TYPE_BIT
+from ecs.components import CARD_FIELDS, TYPE_BIT
 from ecs import zones
 from ecs.events import CAUSE, ZONE
 from ecs.prefetch import AHEAD, prefetch_read, prefetch_write

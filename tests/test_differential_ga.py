@@ -22,9 +22,9 @@ import numpy as np
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-import systems.base
+import ecs.systems.base
 from ecs import CounterError, World
-from systems.wither_upkeep import pay_nothing
+from ecs.systems.wither_upkeep import pay_nothing
 
 try:
     import reference_ga as ref
@@ -279,9 +279,9 @@ def play(data, ruleset: str) -> None:
 
 @given(st.data())
 def test_grand_archive_games_match_reference(data):
-    """Passes visit one game per chunk here (systems.base.game_chunks), so the chunk loop
+    """Passes visit one game per chunk here (ecs.systems.base.game_chunks), so the chunk loop
     and the re-checks that index only the games a perform changed run as on big batches."""
-    with mock.patch.object(systems.base, "CHUNK_ELEMENTS", 1):
+    with mock.patch.object(ecs.systems.base, "CHUNK_ELEMENTS", 1):
         play(data, "grand_archive")
 
 

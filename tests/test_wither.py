@@ -7,7 +7,7 @@ from ecs import CounterError, IllegalActionError, World
 from ecs.grand_archive import InsufficientReserveError
 from ecs.turns import InvalidPhaseError
 from ga_helpers import unchanged
-from systems.wither_upkeep import pay_most, pay_nothing
+from ecs.systems.wither_upkeep import pay_most, pay_nothing
 
 
 def ga(batch=1, players=2):

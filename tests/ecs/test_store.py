@@ -5,7 +5,7 @@
 ``game * capacity + column``; on an array that is not C-contiguous those would be copies
 and the writes would be lost. Every way a store comes to be must keep them contiguous.
 """
-from components import ALL_FIELDS, GAME_COLUMN
+from ecs.components import ALL_FIELDS, GAME_COLUMN
 from ecs import World
 
 FLAT = [f.name for f in ALL_FIELDS if f.shape == GAME_COLUMN]

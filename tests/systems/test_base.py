@@ -2,7 +2,7 @@
 import numpy as np
 
 from ecs import World
-from systems import base
+from ecs.systems import base
 
 
 def world(batch, n):

@@ -4,9 +4,9 @@ import itertools
 import numpy as np
 import pytest
 
-import systems
+import ecs.systems
 from ecs import SBALoopError, World
-from systems.base import Pending
+from ecs.systems.base import Pending
 
 
 def board(**kw):
@@ -197,7 +197,7 @@ def test_runaway_loop_raises_a_clear_error(monkeypatch):
 
     def always(self, world, pending: Pending):
         pending.remove(0, np.array([0]), np.array([1]), np.array([0]), "704.5r")
-    monkeypatch.setattr(systems.CapEnforcement, "process", always)
+    monkeypatch.setattr(ecs.systems.CapEnforcement, "process", always)
     with pytest.raises(SBALoopError, match="5 checks"):
         w.tick()
 
@@ -228,12 +228,12 @@ def test_lethality_exact_near_int32_limits():
 def _spy_on_live(monkeypatch):
     """The games each check's Lethality looked at (None: every ongoing game)."""
     seen = []
-    process = systems.Lethality.process
+    process = ecs.systems.Lethality.process
 
     def spy(self, world, pending):
         seen.append(None if pending.live is None else np.flatnonzero(pending.live).tolist())
         process(self, world, pending)
-    monkeypatch.setattr(systems.Lethality, "process", spy)
+    monkeypatch.setattr(ecs.systems.Lethality, "process", spy)
     return seen
 
 
@@ -270,14 +270,14 @@ def _spy_on_touched(monkeypatch):
     """The (game, column) slots each check's Lethality and Annihilation looked at (None:
     every permanent of the live games)."""
     seen = []
-    process = systems.Lethality.process
+    process = ecs.systems.Lethality.process
 
     def spy(self, world, pending):
         cap = world.store.capacity
         seen.append(None if pending.touched is None
                     else [(int(a) // cap, int(a) % cap) for a in pending.touched])
         process(self, world, pending)
-    monkeypatch.setattr(systems.Lethality, "process", spy)
+    monkeypatch.setattr(ecs.systems.Lethality, "process", spy)
     return seen
 
 
