@@ -8,8 +8,17 @@ from typing import Any
 
 import pytest
 
-from .cases import (CLONE_BATCH, CLONE_GAME, baseline_deepcopy, bench, engine_clone,
-                    engine_clone_written, engine_snapshot_restore, raw_copy, store_nbytes)
+from .cases import (
+    CLONE_BATCH,
+    CLONE_GAME,
+    baseline_deepcopy,
+    bench,
+    engine_clone,
+    engine_clone_written,
+    engine_snapshot_restore,
+    raw_copy,
+    store_nbytes,
+)
 
 SHAPES = [CLONE_GAME, CLONE_BATCH]
 

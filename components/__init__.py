@@ -6,8 +6,8 @@ Each component is a set of named fields with a dtype, a fill value and a shape c
 it), ``GAME_PLAYER`` fields one value per game and player. Counter counts are their own
 component, one (games, objects) plane per kind (see ``ecs.store``).
 """
-from .fields import COLUMN, GAME_COLUMN, GAME_PLAYER, Field
 from .card import CARD_FIELDS, TYPE_BIT, type_mask
+from .fields import COLUMN, GAME_COLUMN, GAME_PLAYER, Field
 from .object_state import OBJECT_STATE_FIELDS
 from .player import PLAYER_FIELDS
 

@@ -10,20 +10,37 @@
 >>> w.counters(bear)
 {'+1/+1': 1}
 """
-from .errors import (CounterError, CountOverflowError, GameOverError, IllegalActionError,
-                     InsufficientReserveError, InvalidCountError, InvalidGameError,
-                     InvalidKindError, InvalidPhaseError, InvalidTypeError, InvalidZoneError,
-                     SBALoopError, SnapshotError, StaleEntityError, UnknownEntityError,
-                     UnpayableCostError)
+from .errors import (
+                     CounterError,
+                     CountOverflowError,
+                     GameOverError,
+                     IllegalActionError,
+                     InsufficientReserveError,
+                     InvalidCountError,
+                     InvalidGameError,
+                     InvalidKindError,
+                     InvalidPhaseError,
+                     InvalidTypeError,
+                     InvalidZoneError,
+                     SBALoopError,
+                     SnapshotError,
+                     StaleEntityError,
+                     UnknownEntityError,
+                     UnpayableCostError,
+)
 from .events import CounterChanged, Event, GameEnded, PlayerLost, ZoneChanged, crossed
-from .world import World
 from .perform import DRAW, ONGOING
+from .schedule import Schedule
+from .world import World
+
+__version__ = "0.2.0.dev0"
 
 __all__ = [
-    "DRAW", "ONGOING", "CounterChanged", "CounterError", "CountOverflowError", "Event",
+    "__version__", "DRAW", "ONGOING", "CounterChanged", "CounterError", "CountOverflowError", "Event",
     "GameEnded", "GameOverError", "IllegalActionError", "InsufficientReserveError",
     "InvalidCountError", "InvalidGameError", "InvalidKindError", "InvalidPhaseError",
-    "InvalidTypeError", "InvalidZoneError", "PlayerLost", "SBALoopError", "SnapshotError",
+    "InvalidTypeError", "InvalidZoneError", "PlayerLost", "SBALoopError", "Schedule",
+    "SnapshotError",
     "StaleEntityError", "UnknownEntityError", "UnpayableCostError", "World", "ZoneChanged",
     "crossed",
 ]

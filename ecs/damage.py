@@ -5,17 +5,16 @@ damage event of ``amount`` >= 0 from one source with the given abilities.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 import numpy as np
 
-from ecs.components import TYPE_BIT
+from . import args, counting
+from .components import TYPE_BIT
+from .game import Game
 
-if TYPE_CHECKING:
-    from .world import World
 
-
-def deal_damage(world: "World", g: np.ndarray, c: np.ndarray, amount: np.ndarray,
+def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                 flags: Mapping[str, bool]) -> None:
     s = world.store
     types = s.a["types"][c]
@@ -23,8 +22,8 @@ def deal_damage(world: "World", g: np.ndarray, c: np.ndarray, amount: np.ndarray
     creature = (types & TYPE_BIT["creature"]) != 0
     walker = (types & TYPE_BIT["planeswalker"]) != 0
     battle = (types & TYPE_BIT["battle"]) != 0
-    permanent = world._on_battlefield(g, c)
-    world._require(player | (permanent & (creature | walker | battle)), g, c,
+    permanent = args.on_battlefield(world, g, c)
+    args.require(world, player | (permanent & (creature | walker | battle)), g, c,
                    "can't be dealt damage: only players, creatures, planeswalkers and battles "
                    "on the battlefield can (CR 120.3)")
     dealt = amount > 0                             # 120.8: 0 damage is not dealt (nor prevented)
@@ -41,26 +40,26 @@ def deal_damage(world: "World", g: np.ndarray, c: np.ndarray, amount: np.ndarray
     # Validate what is actually dealt before anything changes (prevented damage puts nothing).
     counters_kind = "-1/-1" if (flags["wither"] or flags["infect"]) else None
     if counters_kind:
-        world._check_room(counters_kind, g[hit], c[hit], amount[hit])
+        counting.check_room(world, counters_kind, g[hit], c[hit], amount[hit])
     else:
-        world._check_marked_damage(g[hit], c[hit], amount[hit])
-    poison_cols = world._holder("poison", c[player])
+        counting.check_marked_damage(world, g[hit], c[hit], amount[hit])
+    poison_cols = counting.holder(world, "poison", c[player])
     if flags["infect"]:
-        world._check_room("poison", g[player], poison_cols, amount[player])
+        counting.check_room(world, "poison", g[player], poison_cols, amount[player])
     world.log.next_step()
 
-    world._change("shield", g[shielded], c[shielded], -1, "shield")
+    counting.change(world, "shield", g[shielded], c[shielded], -1, "shield")
     if counters_kind:                              # 120.3d
-        world._put(counters_kind, g[hit], c[hit], amount[hit], "damage")
+        counting.put(world, counters_kind, g[hit], c[hit], amount[hit], "damage")
     else:                                          # 120.3e
         s.mut("damage")[g[hit], c[hit]] += amount[hit].astype(np.int32)   # rows are distinct
     if flags["deathtouch"]:                        # 702.2b, checked by 704.5h
         s.mut("deathtouch_hit")[g[hit], c[hit]] = True
     for kind, is_t in (("loyalty", walker), ("defense", battle)):   # 120.3c, 120.3h
         r = dealt & permanent & is_t
-        world._change(kind, g[r], c[r], -amount[r], "damage")
+        counting.change(world, kind, g[r], c[r], -amount[r], "damage")
     if flags["infect"]:                            # 120.3b
-        world._put("poison", g[player], poison_cols, amount[player], "damage")
+        counting.put(world, "poison", g[player], poison_cols, amount[player], "damage")
     else:                                          # 120.3a
         idx = s.a["controller"][c[player]].astype(np.int64)
         if world.two_headed_giant:

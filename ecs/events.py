@@ -37,7 +37,8 @@ def _read_only(v: int) -> np.ndarray:
 
 # Scalar columns of these values (codes, kinds, -1) share one array: a chunk is never mutated.
 _SMALL: dict[int | np.integer[Any], np.ndarray] = {v: _read_only(v) for v in range(-2, 64)}
-_COLUMNS = ("type", "step", "game", "entity", "kind", "before", "after", "cause", "other",
+#: The columns of ``EventLog.table()`` (and of a saved log), declared once.
+LOG_COLUMNS = ("type", "step", "game", "entity", "kind", "before", "after", "cause", "other",
             "from_zone", "to_zone")
 
 
@@ -125,7 +126,7 @@ class EventLog:
         # array) and array columns are copied once (callers may reuse theirs): a check
         # records many small chunks.
         chunk: dict[str, np.ndarray] = {}
-        for c, v in zip(_COLUMNS, values):
+        for c, v in zip(LOG_COLUMNS, values):
             if isinstance(v, (int, np.integer)):
                 shared = _SMALL.get(v)
                 chunk[c] = np.array(v, np.int64) if shared is None else shared
@@ -146,11 +147,11 @@ class EventLog:
     def table(self) -> dict[str, np.ndarray]:
         """All rows as columns of equal length (plus ``lki_row``/``lki_kind``/``lki_count``)."""
         total = sum(ch["game"].size for ch in self.chunks)
-        out = {c: np.empty(total, np.int64) for c in _COLUMNS}
+        out = {c: np.empty(total, np.int64) for c in LOG_COLUMNS}
         start = 0
         for ch in self.chunks:
             stop = start + ch["game"].size
-            for c in _COLUMNS:
+            for c in LOG_COLUMNS:
                 out[c][start:stop] = ch[c]   # a 0-d scalar column broadcasts
             start = stop
         for c in ("row", "kind", "count"):

@@ -24,9 +24,9 @@ import numpy as np
 from ecs.components import type_mask
 
 from .errors import CounterError
+from .perform import DRAW, ONGOING
 from .scenario import DEFAULT, Effect, Filter, Scenario, ScenarioError, load
 from .world import World
-from .perform import DRAW, ONGOING
 
 #: What a random damage target may be (CR 120.3; GA: units).
 DAMAGEABLE = {"mtg": ("creature", "planeswalker", "battle"), "grand_archive": ("champion", "ally")}

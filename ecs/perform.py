@@ -1,47 +1,44 @@
 """Performing one check: every decision of the systems applied together (CR 704.3).
 
-The systems (``systems/``) only read the state and record what they decided in a
-``Pending``; ``perform`` applies all of it at once, as one event: counters removed from
+The systems (``ecs.systems``) only read the state and record what they decided in a
+``Check``; ``perform`` applies all of it at once, as one event: counters removed from
 permanents that stay, objects moved with their last-known information (704.8), players
 who lose and the games that end. It returns what the next check needs to look at.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
-from ecs.systems.base import Pending
-from ecs.systems.zone_change import move_objects
-
 from . import zones
+from .check import Check, Loss, PerRowRemoval
+from .counting import change, changed
 from .events import CAUSE, GAME_END, LOST
+from .game import Game
 from .prefetch import AHEAD, prefetch_read
+from .relocation import move_objects
 from .store import remove_clamped
-
-if TYPE_CHECKING:
-    from .world import World
 
 ONGOING, DRAW = -1, -2  # codes of World.result() in a batch (else the winner's id)
 _NO_SLOTS = np.zeros(0, np.int64)
 
 
-def perform(world: "World", pending: Pending) -> np.ndarray:
+def perform(world: Game, check: Check) -> np.ndarray:
     """Perform one check's decisions simultaneously (704.3): counters removed from
-    permanents that stay, moves with LKI from before the check (704.8), losses.
-    Returns ``Pending.touched`` for the re-check: the flat slots of the permanents it
-    changed, but by settling removals."""
+    permanents that stay, moves with LKI from before the check (704.8), losses, and the
+    per-player updates of a phase (life, reserve). Returns ``Check.touched`` for the
+    re-check: the flat slots of the permanents it changed, but by settling removals."""
     s = world.store
     # Flat (game, column) indices: one lookup each, cheaper than indexing with g and c.
     cap = s.capacity
     leaving: np.ndarray | None = None
-    if pending.moves:
+    if check.moves:
         leaving = np.zeros(world.batch * cap, bool)
         # An object leaves once: the first system's decision names the cause (the rows
-        # of one Pending.move are distinct, so only later entries need the check).
+        # of one Check.move are distinct, so only later entries need the check).
         parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        for g, c, z, why in pending.moves:
+        for mv in check.moves:
+            g, c, z, why = mv.games, mv.cols, mv.zones, mv.cause
             at = g * cap + c
             if parts:
                 new = ~leaving[at]
@@ -51,63 +48,46 @@ def perform(world: "World", pending: Pending) -> np.ndarray:
             parts.append((g, c, z, np.full(g.size, CAUSE[why]) if isinstance(why, str) else why))
         g, c, z, cause = ((np.concatenate([p[i] for p in parts]) for i in range(4))
                           if len(parts) > 1 else parts[0])
-    # Removals of one kind for one reason are one _change (one event chunk), in the
-    # order they were first decided.
-    removals: dict[tuple[int, str, bool], list[tuple[np.ndarray, ...]]] = {}
-    # rows shared by entries (704.5q): (games, cols, at, amount, the staying rows or None)
-    seen: dict[tuple[int, ...],
-               tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
-    for kinds, rg, rc, amount, why, settles in pending.removals:
-        key = (id(rg), id(rc), id(amount))   # the entries hold the arrays: ids stay unique
-        if key not in seen:
-            at = rg * cap + rc
-            # counters on an object that leaves go with it
-            seen[key] = (rg, rc, at, amount, None) if leaving is None else _staying(leaving, rg, rc, at, amount)
-        rg, rc, at, amount, stay = seen[key]
-        if stay is not None and not isinstance(kinds, int):
-            kinds = kinds[stay]
-        if isinstance(kinds, int):   # one kind (Pending.remove keeps a scalar kind)
-            removals.setdefault((kinds, why, settles), []).append((rg, rc, at, amount))
-            continue
-        for k in _distinct(kinds):
-            r = kinds == k
-            removals.setdefault((int(k), why, settles), []).append((rg[r], rc[r], at[r], amount[r]))
+    # Removals of one kind for one reason are one change (one event chunk), in the order
+    # they were first decided; a paired removal (704.5q) is one pass over its rows.
+    groups: dict[tuple[tuple[int, ...], str, bool, int], list[tuple[np.ndarray, ...]]] = {}
+    for i, r in enumerate(check.removals):
+        at = r.games * cap + r.cols
+        # counters on an object that leaves go with it
+        rows = ((r.games, r.cols, at, r.amounts, None) if leaving is None
+                else _staying(leaving, r.games, r.cols, at, r.amounts))
+        if isinstance(r, PerRowRemoval):
+            kinds = r.kinds if rows[4] is None else r.kinds[rows[4]]
+            for k in _distinct(kinds):
+                m = kinds == k
+                groups.setdefault(((int(k),), r.cause, r.settles, -1), []).append(
+                    tuple(x[m] for x in rows[:4]))
+        else:   # a paired removal stays its own group: one pass over its rows
+            groups.setdefault((r.kinds, r.cause, r.settles, -1 if len(r.kinds) == 1 else i),
+                              []).append(rows[:4])
     touched = []   # (games, columns) of the permanents changed, but by settling removals
-    groups = list(removals.items())
-    i = 0
-    while i < len(groups):
-        (k, why, settles), rows = groups[i]
-        rg, rc, at, amount = (np.concatenate(x) for x in zip(*rows)) if len(rows) > 1 else rows[0]
-        # the groups that follow on the same rows (704.5q's two kinds): one pass for all
-        j, ks = i + 1, [k]
-        while (len(rows) == 1 and j < len(groups) and len(groups[j][1]) == 1
-               and groups[j][1][0][2] is at and groups[j][0][0] not in ks
-               and amount.shape == at.shape):
-            ks.append(groups[j][0][0])
-            j += 1
-        if len(ks) == 1 or at.size == 0:
-            world._change(s.kind_names[k], rg, rc, -amount, why, at=at)
-            if not settles:
-                touched.append((rg, rc))
-            i += 1
-            continue
-        # each kind's rows of before and after go to its event chunk: all of the buffers
-        # is these events
-        counts = s.mut("counts")
-        before, after, every = remove_clamped(counts.reshape(counts.shape[0], -1),
-                                              np.array(ks, np.int64), at, amount)
-        for m, ((k, why, settles), _) in enumerate(groups[i:j]):
-            world._changed(k, rg, rc, before[m], after[m], bool(every[m]), why)
-            if not settles:
-                touched.append((rg, rc))
-        i = j
-    if pending.moves:
+    for (ks, why, settles, _), parts_ in groups.items():
+        rg, rc, at, amount = ((np.concatenate(x) for x in zip(*parts_)) if len(parts_) > 1
+                              else parts_[0])
+        if len(ks) == 1:
+            change(world, s.kind_names[ks[0]], rg, rc, -amount, why, at=at)
+        else:   # each kind's rows of before and after go to its event chunk
+            counts = s.mut("counts")
+            before, after, every = remove_clamped(counts.reshape(counts.shape[0], -1),
+                                                  np.array(ks, np.int64), at, amount)
+            for m, k in enumerate(ks):
+                changed(world, k, rg, rc, before[m], after[m], bool(every[m]), why)
+        if not settles:
+            touched.append((rg, rc))
+    if check.moves:
         new_ids, dest = move_objects(world, g, c, z, cause)
         enter = np.flatnonzero(dest == zones.BATTLEFIELD)
         if enter.size:   # new permanents
             touched.append((g[enter], s.col_of_id[new_ids[enter]]))
-    if pending.losses:
-        lose(world, pending.losses)
+    if check.losses:
+        lose(world, check.losses)
+    for u in check.player_updates:
+        np.add.at(s.mut(u.field), (u.games, u.players), u.amounts)
     cap = s.capacity   # the moves may have grown it
     return _distinct(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
 
@@ -137,18 +117,19 @@ def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.nd
     return games[keep], cols[keep], at[keep], amount[keep], keep
 
 
-def lose(world: "World", losses: list[tuple[np.ndarray, np.ndarray, str]]) -> None:
+def lose(world: Game, losses: list[Loss]) -> None:
     """Players lose (each once, with the first cause named); a game with one team left is
     won by that team's first player (104.2a), with none left a draw (104.4a)."""
     s = world.store
     lost = s.mut("lost")
-    for g, p, cause in losses:
+    for loss in losses:
+        g, p = loss.games, loss.players
         new = ~lost[g, p]
         key = _distinct(g[new] * s.n_players + p[new])
         g, p = key // s.n_players, key % s.n_players
         lost[g, p] = True
-        world.log.record(LOST, cause, game=g, entity=s.a["entity_id"][s.a["player_col"][p]])
-    games = _distinct(np.concatenate([g for g, _, _ in losses]))
+        world.log.record(LOST, loss.cause, game=g, entity=s.a["entity_id"][s.a["player_col"][p]])
+    games = _distinct(np.concatenate([loss.games for loss in losses]))
     # each player's team as an index into the sorted distinct teams (a few players: Python)
     teams = s.a["player_team"].tolist()
     index = {t: i for i, t in enumerate(sorted(set(teams)))}

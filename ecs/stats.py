@@ -5,18 +5,15 @@ the ruleset times its count. Keywords (122.1b): printed ones plus keyword counte
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ecs.components.card import NO_STAT
+
+from .game import Game
 from .kinds import KEYWORD_BIT
 
-if TYPE_CHECKING:
-    from .world import World
 
-
-def pt_kinds(world: "World", which: int) -> list[tuple[int, int]]:
+def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:
     """(plane, change per counter) of every kind changing power (which=0) or toughness (1).
     Cached per kind names: a check asks in every pass."""
     def make() -> list[tuple[int, int]]:
@@ -25,7 +22,7 @@ def pt_kinds(world: "World", which: int) -> list[tuple[int, int]]:
     return world.store.derived(f"pt_kinds {which}", make, kinds_only=True)
 
 
-def keyword_kinds(world: "World", keyword: str) -> list[int]:
+def keyword_kinds(world: Game, keyword: str) -> list[int]:
     """Planes of the counters that grant ``keyword`` (the kind itself or a variant of it),
     cached per kind names."""
     names = world.store.kind_names
@@ -34,7 +31,7 @@ def keyword_kinds(world: "World", keyword: str) -> list[int]:
         kinds_only=True)
 
 
-def pt(world: "World", cols: np.ndarray | slice, which: int,
+def pt(world: Game, cols: np.ndarray | slice, which: int,
        games: slice | np.ndarray = slice(None), kinds: list[tuple[int, int]] | None = None
        ) -> np.ndarray:
     """Power (which=0) or toughness (which=1) of columns ``cols`` in games ``games`` (a
@@ -57,7 +54,7 @@ def pt(world: "World", cols: np.ndarray | slice, which: int,
     return out
 
 
-def has_keyword_at(world: "World", g: np.ndarray, c: np.ndarray, keyword: str) -> np.ndarray:
+def has_keyword_at(world: Game, g: np.ndarray, c: np.ndarray, keyword: str) -> np.ndarray:
     """(m,) bool for rows (game ``g``, column ``c``): printed ``keyword`` or a keyword counter."""
     s = world.store
     out = (s.a["keywords"][c] & KEYWORD_BIT[keyword]) != 0
@@ -66,7 +63,7 @@ def has_keyword_at(world: "World", g: np.ndarray, c: np.ndarray, keyword: str) -
     return out
 
 
-def has_keyword(world: "World", cols: np.ndarray | slice, keyword: str,
+def has_keyword(world: Game, cols: np.ndarray | slice, keyword: str,
                 games: slice = slice(None)) -> np.ndarray:
     """(games, len) bool: printed ``keyword`` or a keyword counter of it (or a variant)."""
     s = world.store

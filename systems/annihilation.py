@@ -5,37 +5,36 @@ Archive buff/debuff counters cancel as they are placed instead; see ecs.rulesets
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
 from ecs import zones
+from ecs.check import Check, System
+from ecs.game import Game
 from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
-from .base import Pending, System, battlefield_extent, live_games, live_indices
-
-if TYPE_CHECKING:
-    from ecs.world import World
+from .base import battlefield_extent
 
 
 class Annihilation(System):
-    def process(self, world: "World", pending: Pending) -> None:
+    causes = ("704.5q",)
+
+    def process(self, world: Game, pending: Check) -> None:
         s = world.store
         kp, km = s.kind_index.get("+1/+1"), s.kind_index.get("-1/-1")
         if kp is None or km is None:
             return
         plus, minus, zone = s.counts[kp], s.counts[km], s.a["zone"]
         if pending.touched is None:
-            g, c, amount = _pairs(zone, plus, minus, live_indices(world, pending),
+            g, c, amount = _pairs(zone, plus, minus, pending.live_indices(world),
                                   battlefield_extent(world, pending))
         else:   # a re-check: the permanents the last perform touched (each decided alone)
             g, c, amount = _pairs_at(zone, plus, minus, pending.touched, s.capacity,
-                                     live_games(world, pending))
-        # Settling (Pending.remove): removing N of each kind changes no characteristic a
-        # check reads (P/T, loyalty, defense, keyword counters), and leaves no pair.
-        pending.remove(kp, g, c, amount, "704.5q", settles=True)
-        pending.remove(km, g, c, amount, "704.5q", settles=True)
+                                     pending.live_games(world))
+        # One paired removal, N of each kind from the same rows. Settling (Check.remove):
+        # it changes no characteristic a check reads (P/T, loyalty, defense, keyword
+        # counters), and leaves no pair.
+        pending.remove((kp, km), g, c, amount, "704.5q", settles=True)
 
 
 _BF = zones.BATTLEFIELD

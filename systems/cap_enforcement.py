@@ -5,32 +5,29 @@ Caps are sparse (few objects have one): entries (column, kind) with a per-game v
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
 from ecs import zones
-
-from .base import Pending, System, live_games, live_indices
-
-if TYPE_CHECKING:
-    from ecs.world import World
+from ecs.check import Check, System
+from ecs.game import Game
 
 
 class CapEnforcement(System):
-    def process(self, world: "World", pending: Pending) -> None:
+    causes = ("704.5r",)
+
+    def process(self, world: Game, pending: Check) -> None:
         s = world.store
         cols, kinds = s.a["cap_col"], s.a["cap_kind"]
         if cols.size == 0:
             return
         if pending.touched is None:
             g, m, excess = _over(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
-                                 live_indices(world, pending))
+                                 pending.live_indices(world))
         else:   # a re-check: a permanent's caps are its own state (a perform never raises
             # a count but on entering, nor lowers a cap), so only touched ones can be over
             g, m, excess = _over_at(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
-                                    pending.touched, s.capped_columns(), live_games(world, pending))
+                                    pending.touched, s.capped_columns(), pending.live_games(world))
         pending.remove(kinds[m], g, cols[m].astype(np.int64), excess, "704.5r")
 
 

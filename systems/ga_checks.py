@@ -26,33 +26,32 @@ Then, simultaneously:
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from ecs import stats, zones
+from ecs.check import Check, System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
-from ecs import stats, zones
+from ecs.game import Game
 
-from .base import Pending, System, game_chunks, hits, live_games
+from .base import game_chunks, hits
 from .empty_draw import empty_draw_losses
-
-if TYPE_CHECKING:
-    from ecs.world import World
 
 
 class GAStateChecks(System):
-    def process(self, world: "World", pending: Pending) -> None:
-        ending = Pending(live=pending.live)
+    causes = ("draw", "ga.champion", "ga.damage", "ga.durability")
+
+    def process(self, world: Game, pending: Check) -> None:
+        ending = Check(live=pending.live)
         game_ending(world, ending)
         over = np.zeros(world.batch, bool)
-        for g, p, cause in ending.losses:
-            over[g] = True
-            pending.lose(g, p, cause)
-        damage_and_durability(world, pending, live_games(world, pending) & ~over)
+        for loss in ending.losses:
+            over[loss.games] = True
+            pending.lose(loss.games, loss.players, loss.cause)
+        damage_and_durability(world, pending, pending.live_games(world) & ~over)
 
 
-def game_ending(world: "World", pending: Pending) -> None:
+def game_ending(world: Game, pending: Check) -> None:
     s = world.store
     if s.n_players == 0:
         return
@@ -67,11 +66,11 @@ def game_ending(world: "World", pending: Pending) -> None:
     controls = np.zeros((world.batch, s.n_players), bool)
     g, c = np.nonzero(on_field)
     controls[g, ctrl[c]] = True
-    g, p = np.nonzero(left & ~controls & ~s.a["lost"] & live_games(world, pending)[:, None])
+    g, p = np.nonzero(left & ~controls & ~s.a["lost"] & pending.live_games(world)[:, None])
     pending.lose(g, p, "ga.champion")
 
 
-def damage_and_durability(world: "World", pending: Pending, live: np.ndarray) -> None:
+def damage_and_durability(world: Game, pending: Check, live: np.ndarray) -> None:
     s = world.store
     n = s.n_cols
     cols = slice(0, n)

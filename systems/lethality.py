@@ -6,33 +6,36 @@ only stops 704.5g and 704.5h, and shield counters never stop a state-based actio
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numba import njit
 
+from ecs import stats, zones
+from ecs.check import Check, System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
-from ecs import stats, zones
 from ecs.events import CAUSE
+from ecs.game import Game
 from ecs.kinds import KEYWORD_BIT
+from ecs.limits import POISON_TO_LOSE, TWO_HEADED_GIANT_POISON_TO_LOSE
 from ecs.prefetch import AHEAD, prefetch_read
 
-from .base import Pending, System, battlefield_extent, live_games, live_indices
-
-if TYPE_CHECKING:
-    from ecs.world import World
+from .base import battlefield_extent
 
 
 class Lethality(System):
-    def process(self, world: "World", pending: Pending) -> None:
+    causes = ("704.5a", "704.5c", "704.5f", "704.5g", "704.5h", "704.5i", "704.5v",
+              "704.6a", "704.6b")
+
+    def process(self, world: Game, pending: Check) -> None:
         permanents(world, pending)
         players(world, pending)
 
 
-def permanents(world: "World", pending: Pending) -> None:
+def permanents(world: Game, pending: Check) -> None:
     """Every permanent of the live games that dies, with its rule, in one compiled pass
-    (a re-check: over the permanents the last perform touched, ``Pending.touched``; each
+    (a re-check: over the permanents the last perform touched, ``Check.touched``; each
     permanent's rule reads its own state alone)."""
     s = world.store
     state = (s.a["zone"], s.counts, s.a["damage"], s.a["deathtouch_hit"], s.a["types"],
@@ -41,14 +44,14 @@ def permanents(world: "World", pending: Pending) -> None:
         n = battlefield_extent(world, pending)
         if n == 0:
             return
-        g, c, cause = _dying(*state, live_indices(world, pending), n, *_kinds(world))
+        g, c, cause = _dying(*state, pending.live_indices(world), n, *_kinds(world))
     else:
-        g, c, cause = _dying_at(*state, pending.touched, s.capacity, live_games(world, pending),
+        g, c, cause = _dying_at(*state, pending.touched, s.capacity, pending.live_games(world),
                                 *_kinds(world))
     pending.move(g, c, zones.GRAVEYARD, cause)
 
 
-def _kinds(world: "World") -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+def _kinds(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
     """The planes _dying reads, cached per kind names: the toughness kinds and their change
     per counter, the indestructible keyword counters, loyalty and defense (-1: none)."""
     def make() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
@@ -217,7 +220,7 @@ def _dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtou
     return out_g[:m], out_c[:m], out_r[:m]
 
 
-def players(world: "World", pending: Pending) -> None:
+def players(world: Game, pending: Check) -> None:
     """Players at 0 or less life (704.5a) or with 10 or more poison counters (704.5c); in
     Two-Headed Giant the team's life and poison, held by its first player (810.10), at 0
     or 15 (704.6a, 704.6b), and both players of the team lose."""
@@ -227,8 +230,9 @@ def players(world: "World", pending: Pending) -> None:
     two_headed = world.two_headed_giant
     holder = s.a["player_head"] if two_headed else np.arange(s.n_players, dtype=np.int32)
     g, p, poisoned = _losing(s.a["life"], s.counts, s.kind_index.get("poison", -1),
-                             s.a["player_col"], holder, 15 if two_headed else 10, s.a["lost"],
-                             live_indices(world, pending))
+                             s.a["player_col"], holder,
+                             TWO_HEADED_GIANT_POISON_TO_LOSE if two_headed else POISON_TO_LOSE, s.a["lost"],
+                             pending.live_indices(world))
     if g.size:
         life_rule, poison_rule = ("704.6a", "704.6b") if two_headed else ("704.5a", "704.5c")
         pending.lose(g[~poisoned], p[~poisoned], life_rule)

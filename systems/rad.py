@@ -12,30 +12,27 @@ life lost can lose the game at the next check (704.5a). Vectorized over games.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from ecs.components import TYPE_BIT
 from ecs import zones
-
-from .base import Pending, System
-from .phase import PhasePending, phase_of
-
-if TYPE_CHECKING:
-    from ecs.world import World
+from ecs.check import Check, System, When
+from ecs.components import TYPE_BIT
+from ecs.game import Game
+from ecs.library import library_ranks
 
 
 class Rad(System):
-    def process(self, world: "World", pending: Pending) -> None:
-        phase = phase_of(pending)
-        if phase is None or not isinstance(pending, PhasePending):
+    when = When.MAIN_PHASE
+    causes = ("mill", "rad")
+
+    def process(self, world: Game, pending: Check) -> None:
+        phase = pending.precombat_phase()
+        if phase is None:
             return
         s = world.store
         rad = s.plane("rad")
         if rad is None:
             return
-        from ecs.turns import library_ranks
         games, player = phase.games, phase.player
         pcol = s.a["player_col"][player].astype(np.int64)
         r = rad[games, pcol].astype(np.int64)

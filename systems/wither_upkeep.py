@@ -5,7 +5,7 @@ or more objects with a wither counter on them, they sacrifice each of those obje
 unless they pay 1 reserve for each wither counter on it, then remove those counters."
 
 Registered in the ordered list of both rulesets; it acts only in the check that
-``World.begin_main_phase`` runs for a precombat main phase (systems.phase), and only in a
+``World.begin_main_phase`` runs for a precombat main phase (ecs.schedule), and only in a
 ruleset that has wither counters (``Ruleset.wither_upkeep``; MTG "wither" is a damage
 keyword, 702.80, and a counter of that name is generic there). Vectorized over the games
 of the batch and the objects of each game.
@@ -20,21 +20,18 @@ player has raises InsufficientReserveError and nothing happens.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ecs.components import TYPE_BIT
 from ecs import zones
-
-from .base import Pending, System
-from .phase import PhasePending, phase_of
-
-if TYPE_CHECKING:
-    from ecs.world import World
+from ecs.check import Check, System, When
+from ecs.components import TYPE_BIT
+from ecs.errors import IllegalActionError, InsufficientReserveError
+from ecs.game import Game
 
 
-def pay_most(world: "World", games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
+def pay_most(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
              reserve: np.ndarray) -> np.ndarray:
     """The default policy: pay for as many objects as the reserve allows. Cheapest first
     (fewest wither counters), then champions before other objects (a sacrificed champion
@@ -52,16 +49,14 @@ def pay_most(world: "World", games: np.ndarray, ids: np.ndarray, cost: np.ndarra
     return pay
 
 
-def pay_nothing(world: "World", games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
+def pay_nothing(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
                 reserve: np.ndarray) -> np.ndarray:
     """Pay for nothing: every object with wither counters is sacrificed."""
     return np.zeros(cost.shape, bool)
 
 
-def _checked(world: "World", pay: Any, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
+def _checked(world: Game, pay: Any, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
              reserve: np.ndarray, player: np.ndarray) -> np.ndarray:
-    from ecs.errors import IllegalActionError
-    from ecs.grand_archive import InsufficientReserveError
     arr = np.asarray(pay)
     if arr.dtype != bool:
         raise IllegalActionError(f"wither policy must return a bool array, got {arr.dtype} {pay!r}")
@@ -85,11 +80,12 @@ def _checked(world: "World", pay: Any, games: np.ndarray, ids: np.ndarray, cost:
 
 
 class WitherUpkeep(System):
-    def process(self, world: "World", pending: Pending) -> None:
-        phase = phase_of(pending)
-        if phase is None or not isinstance(pending, PhasePending):
-            return
-        if not getattr(world.ruleset, "wither_upkeep", False):
+    when = When.MAIN_PHASE
+    causes = ("ga.wither", "sacrifice")
+
+    def process(self, world: Game, pending: Check) -> None:
+        phase = pending.precombat_phase()
+        if phase is None or not world.ruleset.wither_upkeep:
             return
         s = world.store
         plane = s.plane("wither")

@@ -7,8 +7,18 @@ returns one value per game as a NumPy array (plain Python values when batch == 1
 import numpy as np
 import pytest
 
-from ecs import (DRAW, ONGOING, CounterChanged, GameOverError, IllegalActionError,
-                 InvalidCountError, InvalidGameError, StaleEntityError, World, ZoneChanged)
+from ecs import (
+    DRAW,
+    ONGOING,
+    CounterChanged,
+    GameOverError,
+    IllegalActionError,
+    InvalidCountError,
+    InvalidGameError,
+    StaleEntityError,
+    World,
+    ZoneChanged,
+)
 
 
 @pytest.fixture

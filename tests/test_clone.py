@@ -124,27 +124,25 @@ def test_the_same_actions_on_a_clone_and_its_source_give_the_same_state():
     assert full_state(w) == full_state(c) == full_state(cc)
 
 
-def test_a_clone_gets_its_own_esper_context_and_systems():
+def test_clones_share_the_schedule_and_its_esper_contexts():
+    """Systems keep no game state (they decide from the World they are given), so a clone
+    runs the same schedule; it builds none of its own."""
     w, ids = busy_world()
-    c = w.clone()
-    c.tick()
-    assert c._esper_name != w._esper_name
-    assert all(a is not b for a, b in zip(c.systems, w.systems))
-    assert [type(s) for s in c.systems] == [type(s) for s in w.systems]
-    name = c._esper_name
-    assert name in esper.list_worlds()
-    del c
-    gc.collect()
-    assert name not in esper.list_worlds()
-
-
-def test_a_clone_never_used_leaves_no_esper_context():
-    w, _ = busy_world()
     worlds = set(esper.list_worlds())
     c = w.clone()
-    del c
-    gc.collect()
+    c.tick()
+    assert c.schedule is w.schedule
     assert set(esper.list_worlds()) == worlds
+
+
+def test_a_schedule_drops_its_esper_contexts_when_collected():
+    w, _ = busy_world()
+    w.tick()
+    names = set(w.schedule._context.values())
+    assert names <= set(esper.list_worlds())
+    del w
+    gc.collect()
+    assert not names & set(esper.list_worlds())
 
 
 def test_restore_a_bigger_snapshot_into_a_clone_with_less_room():

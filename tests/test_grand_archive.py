@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from ecs import (CounterError, IllegalActionError, InvalidKindError, InvalidTypeError, World)
-from ecs.grand_archive import InsufficientReserveError, UnpayableCostError
 from ga_helpers import unchanged
+
+from ecs import CounterError, IllegalActionError, InvalidKindError, InvalidTypeError, World
+from ecs.errors import InsufficientReserveError, UnpayableCostError
 
 
 def ga(batch=1, players=2):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ecs import montecarlo as mc
-from ecs.rulesets import RULESETS
+from ecs.rules import RULESETS
 from ecs.scenario import load, loads
 
 P, T = 0.3, 10

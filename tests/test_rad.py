@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from ga_helpers import unchanged
 
 from ecs import IllegalActionError, World
 from ecs.turns import InvalidPhaseError
-from ga_helpers import unchanged
 
 
 def library(w, p, pattern):

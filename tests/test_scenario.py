@@ -8,9 +8,8 @@ import pytest
 
 from ecs import montecarlo
 from ecs.errors import CounterError
-from ecs.rulesets import RULESETS
-from ecs.scenario import (DEFAULT, Effect, Filter, Scenario, ScenarioError, embedded, load,
-                          loads)
+from ecs.rules import RULESETS
+from ecs.scenario import DEFAULT, Effect, Filter, Scenario, ScenarioError, embedded, load, loads
 
 GOOD = """
 name = "good"

@@ -10,9 +10,19 @@ import os
 import numpy as np
 import pytest
 
-from ecs import (GameOverError, InvalidGameError, InvalidTypeError, SnapshotError,
-                 StaleEntityError, UnknownEntityError, World, ZoneChanged)
-from ecs import search
+from ecs import (
+    GameOverError,
+    InvalidGameError,
+    InvalidTypeError,
+    SnapshotError,
+    StaleEntityError,
+    UnknownEntityError,
+    World,
+    ZoneChanged,
+    search,
+)
+from ecs import batch as batches
+from ecs import observe as observation
 
 
 def full_state(w: World) -> dict:
@@ -512,7 +522,7 @@ def test_observe_matches_the_reads():
                 continue
             zone = w.zone(e)[g]
             if zone != "player":
-                assert row[col[f"zone:{zone}"]] == 1 and row[[col[f"zone:{z}"] for z in search._REAL_ZONES]].sum() == 1
+                assert row[col[f"zone:{zone}"]] == 1 and row[[col[f"zone:{z}"] for z in observation._REAL_ZONES]].sum() == 1
                 assert row[col["tapped"]] == w.is_tapped(e)[g]
                 assert row[col["damage"]] == w.damage(e)[g]
             for kind, counts in w.counters(e).items():
@@ -589,8 +599,8 @@ def test_fork_without_events_starts_an_empty_log_and_fast_fork_log_equals_the_ge
     table = w.event_table()
     for game in range(3):
         for n in (1, 3):
-            fast = search._fork_log(table, game, n, 7)
-            slow = search._take_log(table, np.full(n, game), 7)
+            fast = batches._fork_log(table, game, n, 7)
+            slow = batches._take_log(table, np.full(n, game), 7)
             assert fast["rows"] == slow["rows"] and fast["step"] == slow["step"] == 7
             for part in ("chunks", "lki"):
                 assert len(fast[part]) == len(slow[part])

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import numpy as np
+from ga_helpers import unchanged
 
 from ecs import CounterError, IllegalActionError, World
-from ecs.grand_archive import InsufficientReserveError
-from ecs.turns import InvalidPhaseError
-from ga_helpers import unchanged
+from ecs.errors import InsufficientReserveError
 from ecs.systems.wither_upkeep import pay_most, pay_nothing
+from ecs.turns import InvalidPhaseError
 
 
 def ga(batch=1, players=2):

@@ -2,8 +2,17 @@
 import numpy as np
 import pytest
 
-from ecs import (CountOverflowError, InvalidCountError, InvalidGameError, InvalidKindError,
-                 InvalidTypeError, InvalidZoneError, StaleEntityError, UnknownEntityError, World)
+from ecs import (
+    CountOverflowError,
+    InvalidCountError,
+    InvalidGameError,
+    InvalidKindError,
+    InvalidTypeError,
+    InvalidZoneError,
+    StaleEntityError,
+    UnknownEntityError,
+    World,
+)
 
 
 def state(w):

@@ -5,8 +5,8 @@
 ``game * capacity + column``; on an array that is not C-contiguous those would be copies
 and the writes would be lost. Every way a store comes to be must keep them contiguous.
 """
-from ecs.components import ALL_FIELDS, GAME_COLUMN
 from ecs import World
+from ecs.components import ALL_FIELDS, GAME_COLUMN
 
 FLAT = [f.name for f in ALL_FIELDS if f.shape == GAME_COLUMN]
 
@@ -52,6 +52,7 @@ def test_remove_clamped_is_add_clamped_per_kind():
     gives each kind what add_clamped gives it: strictly increasing rows (one pass, two
     kinds or more) and any other rows (repeated ones: every read before any write)."""
     import numpy as np
+
     from ecs.store import add_clamped, remove_clamped
 
     rng = np.random.default_rng(5)

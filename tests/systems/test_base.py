@@ -2,6 +2,7 @@
 import numpy as np
 
 from ecs import World
+from ecs.check import Check
 from ecs.systems import base
 
 
@@ -39,7 +40,7 @@ def test_hits_name_games_of_the_batch_for_both_kinds_of_rows():
 
 
 def test_games_named_by_a_check():
-    p = base.Pending()
+    p = Check()
     p.remove(0, np.array([3]), np.array([0]), np.array([1]), "704.5q")
     p.move(np.array([1, 1]), np.array([0, 2]), 3, "704.5f")
     p.lose(np.array([5]), np.array([0]), "704.5a")
@@ -47,9 +48,9 @@ def test_games_named_by_a_check():
 
 
 def test_games_named_leave_out_settling_removals():
-    """Annihilation's removals settle (Pending.remove): a game they alone name is not
+    """Annihilation's removals settle (Check.remove): a game they alone name is not
     checked again."""
-    p = base.Pending()
+    p = Check()
     p.remove(0, np.array([3]), np.array([0]), np.array([1]), "704.5q", settles=True)
     p.remove(1, np.array([2]), np.array([0]), np.array([1]), "704.5r")
     assert np.flatnonzero(p.games_named(6)).tolist() == [2]

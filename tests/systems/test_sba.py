@@ -1,12 +1,12 @@
 """The ordered state-based systems and the tick (CR 704.3, 704.5, 704.6, 122.3, 122.4)."""
-import itertools
 
 import numpy as np
 import pytest
 
 import ecs.systems
 from ecs import SBALoopError, World
-from ecs.systems.base import Pending
+from ecs.check import Check
+from ecs.schedule import Schedule
 
 
 def board(**kw):
@@ -63,10 +63,17 @@ def test_704_3_cap_and_annihilation_removals_add_up():
     assert w.counters(art) == {}
 
 
-@pytest.mark.parametrize("order", list(itertools.permutations(range(5))))
+_ORDERS = [list(range(7)), list(range(7))[::-1]] + [
+    list(np.random.default_rng(i).permutation(7)) for i in range(22)]
+
+
+@pytest.mark.parametrize("order", _ORDERS)
 def test_704_3_order_of_systems_never_changes_the_result(order):
+    """Every system, the phase systems (rad 728.1) and EmptyDraw (704.5b) too, permuted
+    through the public schedule: the results and the events of each step are the same."""
     def run(order):
         w, p, q = board()
+        w.schedule = Schedule([type(w.systems[i]) for i in order])
         a = w.add_object(p, {"creature"}, power=2, toughness=2, caps={"-1/-1": 1},
                          counters={"+1/+1": 1, "-1/-1": 3})
         b = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"+1/+1": 2, "-1/-1": 1})
@@ -74,17 +81,18 @@ def test_704_3_order_of_systems_never_changes_the_result(order):
         w.deal_damage(c, 1)
         t = w.add_object(q, {"creature"}, power=1, toughness=1, token=True)
         w.put_counters(t, "-1/-1", 1)
-        w.put_counters(q, "poison", 10)
-        procs = [w.systems[i] for i in order]
-        with w._esper():
-            import esper
-            for pr in list(esper._processors):
-                esper.remove_processor(type(pr))
-            for prio, pr in zip(range(len(procs), 0, -1), procs):
-                esper.add_processor(pr, priority=prio)
+        w.put_counters(q, "poison", 9)
+        w.add_objects(3, p, {"land"}, zone="library")
+        w.put_counters(p, "rad", 2)
+        w.begin_main_phase(p)
+        w.draw(q)           # q's library is empty: q loses at the next check (704.5b)
         w.tick()
-        return [(w.exists(e), w.counters(e) if w.exists(e) else None) for e in (a, b, c)], w.result()
-    assert run(order) == run(range(5))
+        t = w.event_table()
+        rows = sorted(zip(*(t[k].tolist() for k in ("step", "type", "entity", "kind", "before",
+                                                     "after", "cause", "to_zone"))))
+        return ([(w.exists(e), w.counters(e) if w.exists(e) else None) for e in (a, b, c)],
+                w.result(), w.life(p), rows)
+    assert run(order) == run(range(7))
 
 
 def test_704_5f_g_h_creature_deaths():
@@ -195,7 +203,7 @@ def test_runaway_loop_raises_a_clear_error(monkeypatch):
     w, p, _ = board(max_passes=5)
     w.add_object(p, {"artifact"}, counters={"charge": 1})
 
-    def always(self, world, pending: Pending):
+    def always(self, world, pending: Check):
         pending.remove(0, np.array([0]), np.array([1]), np.array([0]), "704.5r")
     monkeypatch.setattr(ecs.systems.CapEnforcement, "process", always)
     with pytest.raises(SBALoopError, match="5 checks"):
@@ -205,9 +213,10 @@ def test_runaway_loop_raises_a_clear_error(monkeypatch):
 def test_systems_are_esper_processors_in_the_documented_order():
     w, _, _ = board()
     import esper
-    with w._esper():
-        names = [type(p).__name__ for p in esper._processors]
-    assert names[:5] == ["ZoneChange", "Annihilation", "CapEnforcement", "Lethality", "WitherUpkeep"]
+    assert all(isinstance(p, esper.Processor) for p in w.schedule.systems)
+    names = [type(p).__name__ for p in w.schedule.systems]
+    assert names == ["ZoneChange", "Annihilation", "CapEnforcement", "Lethality", "WitherUpkeep",
+                     "Rad", "EmptyDraw"]
 
 
 def test_lethality_exact_near_int32_limits():

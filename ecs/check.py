@@ -1,0 +1,196 @@
+"""The record of one check: what the systems decided, for ``ecs.perform`` to apply.
+
+Systems never write the state. Each reads the same state (the snapshot of this check)
+and records its decisions in a ``Check``; ``perform`` then applies everything together as
+one event (CR 704.3) and the schedule checks again. So the order of the systems cannot
+change a result, only the order of rows in the event log.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, ClassVar, Protocol
+
+import esper
+import numpy as np
+
+
+class _Games(Protocol):
+    """What a check reads of its game: which games are still going (``ecs.game.Game``)."""
+
+    @property
+    def ongoing(self) -> np.ndarray: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """Remove ``amounts`` counters of each of ``kinds`` from the rows (games, cols).
+    Several kinds (704.5q's +1/+1 and -1/-1) remove the same amounts from the same rows:
+    perform does them in one pass. ``settles``: see ``Check.remove``."""
+    kinds: tuple[int, ...]
+    games: np.ndarray
+    cols: np.ndarray
+    amounts: np.ndarray
+    cause: str
+    settles: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PerRowRemoval:
+    """Remove ``amounts`` counters of kind ``kinds[i]`` from row i."""
+    kinds: np.ndarray
+    games: np.ndarray
+    cols: np.ndarray
+    amounts: np.ndarray
+    cause: str
+    settles: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move the rows (distinct (game, column) pairs) to ``zones`` (zones.NONE: cease to
+    exist); ``cause`` a name or per-row ``ecs.events.CAUSE`` codes."""
+    games: np.ndarray
+    cols: np.ndarray
+    zones: np.ndarray
+    cause: str | np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """Players (indices) who lose the games."""
+    games: np.ndarray
+    players: np.ndarray
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerUpdate:
+    """Add ``amounts`` to a per-player field (life, reserve) in the rows."""
+    field: str
+    games: np.ndarray
+    players: np.ndarray
+    amounts: np.ndarray
+
+
+@dataclass(frozen=True)
+class PhaseContext:
+    """A main phase beginning in ``games`` (G,) for player index ``player`` (G,) each."""
+    games: np.ndarray
+    player: np.ndarray
+    precombat: bool
+    policy: Callable[..., Any] | None = None
+
+
+@dataclass
+class Check:
+    """The decisions of one check. ``phase`` is set in the check a beginning precombat
+    main phase runs (``ecs.schedule``); only phase systems read it."""
+    removals: list[Removal | PerRowRemoval] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
+    player_updates: list[PlayerUpdate] = field(default_factory=list)
+    phase: PhaseContext | None = None
+    # (B,) bool: the games this check looks at (a subset of the ongoing ones); None: every
+    # ongoing game. The schedule narrows a re-check to the games the last perform changed.
+    live: np.ndarray | None = None
+    # In a re-check: the sorted distinct flat slots (game * capacity + column) of the
+    # permanents the last perform changed other than by settling removals; None in a
+    # first check. A system that decides each permanent from that permanent's own state
+    # alone (zone, counters, damage, card) need look only at these (704.3): any other is
+    # as the last check saw it (settling removals change nothing such a system reads,
+    # and deathtouch marks cleared since only take reasons away), and that check decided
+    # nothing for it, or it would have been touched or have left.
+    touched: np.ndarray | None = None
+    # Values derived from the state of this check, shared by the systems that need them
+    # (the state does not change while a check runs: systems only read).
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    def remove(self, kinds: int | tuple[int, ...] | np.ndarray, games: np.ndarray,
+               cols: np.ndarray, amounts: np.ndarray, cause: str, settles: bool = False) -> None:
+        """Remove counters: of one kind, of each of several kinds in the same amounts (a
+        tuple), or of one kind per row (an array). ``settles``: the deciding system
+        guarantees that this removal, performed with whatever else the check decided,
+        leaves nothing for any system to do that those other decisions would not
+        (Annihilation: the removed pairs change no characteristic a check reads). Then it
+        calls for no re-check of its own."""
+        if not games.size:
+            return
+        if isinstance(kinds, np.ndarray):
+            self.removals.append(PerRowRemoval(kinds.astype(np.int64), games, cols, amounts,
+                                               cause, settles))
+        else:
+            ks = (int(kinds),) if isinstance(kinds, (int, np.integer)) else tuple(map(int, kinds))
+            self.removals.append(Removal(ks, games, cols, amounts, cause, settles))
+
+    def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
+             cause: str | np.ndarray) -> None:
+        if games.size:   # np.full, not np.broadcast_to: a few times cheaper for few rows
+            z = np.full(games.shape, zone, np.int64) if np.ndim(zone) == 0 else np.asarray(zone, np.int64)
+            self.moves.append(Move(games, cols, z, cause))
+
+    def lose(self, games: np.ndarray, players: np.ndarray, cause: str) -> None:
+        if games.size:
+            self.losses.append(Loss(games, players, cause))
+
+    def add_to_players(self, name: str, games: np.ndarray, players: np.ndarray,
+                       amounts: np.ndarray | int) -> None:
+        if games.size:
+            self.player_updates.append(
+                PlayerUpdate(name, games, players, np.broadcast_to(amounts, games.shape)))
+
+    def empty(self) -> bool:
+        return not (self.removals or self.moves or self.losses or self.player_updates)
+
+    def games_named(self, batch: int) -> np.ndarray:
+        """(B,) bool: the games some decision of this check names, settling removals aside
+        (a game they alone name is left as the check found it, for what the checks read)."""
+        named = np.zeros(batch, bool)
+        for r in self.removals:
+            if not r.settles:
+                named[r.games] = True
+        for m in self.moves:
+            named[m.games] = True
+        for x in self.losses:
+            named[x.games] = True
+        for u in self.player_updates:
+            named[u.games] = True
+        return named
+
+    def live_games(self, game: _Games) -> np.ndarray:
+        """(B,) bool: the games a system looks at in this check (never an ended game)."""
+        if self.live is None:
+            if "ongoing" not in self.memo:
+                self.memo["ongoing"] = game.ongoing
+            return self.memo["ongoing"]
+        return self.live
+
+    def live_indices(self, game: _Games) -> np.ndarray:
+        """The indices of ``live_games``, for the compiled systems (computed once a check)."""
+        if "live indices" not in self.memo:
+            self.memo["live indices"] = np.flatnonzero(self.live_games(game))
+        return self.memo["live indices"]
+
+    def precombat_phase(self) -> PhaseContext | None:
+        """The beginning precombat main phase this check is for, or None."""
+        return self.phase if self.phase is not None and self.phase.precombat else None
+
+
+class When(Enum):
+    """When a system runs (``ecs.schedule``)."""
+    EVERY_CHECK = "every check"            # the state-based actions (704.3)
+    MAIN_PHASE = "beginning of a main phase"  # phase triggers (rad 728.1, GA wither)
+
+
+class System(esper.Processor):
+    """A system: ``process(game, check)`` decides into the check, never writes.
+
+    ``when`` declares when the schedule runs it; ``causes`` the event causes it decides
+    with (``ecs.events.CAUSES`` is built from them)."""
+
+    when: ClassVar[When] = When.EVERY_CHECK
+    causes: ClassVar[tuple[str, ...]] = ()
+    priority = 0
+
+    def process(self, game: Any, check: Check) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError

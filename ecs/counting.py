@@ -1,0 +1,126 @@
+"""The choke point for counters: every put and change goes through here (CR 122.1, 122.6).
+
+``put`` validates room, skips objects that can't have counters (101.3) and lets the
+ruleset replace the placement (Grand Archive buff/debuff); ``change`` adds or removes
+(clamped at 0) and records one event row per (game, object) whose count changed. Callers
+validate their arguments first and pass distinct rows, so a bad input changes nothing.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .components import TYPE_BIT
+from .errors import CountOverflowError
+from .events import COUNTER
+from .game import Game
+from .limits import MAX_COUNT
+from .store import add_clamped
+
+
+def holder(game: Game, kind: str, c: np.ndarray) -> np.ndarray:
+    """Two-Headed Giant: a player's poison counters are the team's (810.10)."""
+    s = game.store
+    if not (game.two_headed_giant and kind == "poison"):
+        return c
+    is_player = (s.a["types"][c] & TYPE_BIT["player"]) != 0
+    head_col = s.a["player_col"][s.a["player_head"][s.a["controller"][c]]]
+    return np.where(is_player, head_col, c).astype(np.int64)
+
+
+def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
+    """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row."""
+    s = game.store
+    k = s.kind_index.get(kind)
+    have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
+    _check_total(game, have, amount, g, c, f"{kind!r} counters")
+
+
+def check_marked_damage(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
+    """Marked damage is int32 like counts: passing MAX_COUNT raises, it never wraps."""
+    have = game.store.a["damage"][g, c].astype(np.int64)
+    _check_total(game, have, amount, g, c, "damage")
+
+
+def _check_total(game: Game, have: np.ndarray | np.int64, amount: np.ndarray, g: np.ndarray,
+                 c: np.ndarray, what: str) -> None:
+    over = have + amount > MAX_COUNT
+    if np.any(over):
+        i = int(np.flatnonzero(np.broadcast_to(over, g.shape))[0])
+        raise CountOverflowError(
+            f"putting {int(np.broadcast_to(amount, g.shape)[i])} {what} on entity "
+            f"{int(game.store.a['entity_id'][c[i]])} in game {int(g[i])} would pass "
+            f"{MAX_COUNT}")
+
+
+def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
+        cause: str, by: Any = -1) -> None:
+    """Put counters (rows must be distinct): objects that can't have counters get none
+    (101.3); the ruleset may replace the placement (Grand Archive buff/debuff)."""
+    amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
+    ok = (amounts > 0) & ~game.store.a["no_counters"][c]
+    if not ok.all():
+        g, c, amounts = g[ok], c[ok], amounts[ok]
+        by = by[ok] if isinstance(by, np.ndarray) else by
+    if g.size:
+        check_room(game, kind, g, c, amounts)
+        game.ruleset.place(game, kind, g, c, amounts, cause, by)
+
+
+def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,
+           cause: str, by: Any = -1, at: np.ndarray | None = None) -> None:
+    """Add ``delta`` (negative: remove, clamped at 0) and record one event per change
+    (``at``: the rows' flat indices ``g * capacity + c``, if the caller has them)."""
+    s = game.store
+    delta = np.asarray(delta, np.int64)   # broadcasts against the rows below
+    k = s.kind_index.get(kind)
+    if k is None:   # a new kind gets a plane only when counters are put
+        k = s.kind_id(kind, create=g.size > 0 and bool((delta > 0).any()))
+    if k < 0 or g.size == 0:
+        return
+    # The plane is a contiguous (B, C) array: flat indices address it in one pass.
+    if at is None:
+        at = g * s.capacity + c
+    before, after, every = add_clamped(s.mut("counts")[k].reshape(-1), at, delta.reshape(-1))
+    changed(game, k, g, c, before, after, every, cause, by)
+
+
+def changed(game: Game, k: int, g: np.ndarray, c: np.ndarray, before: np.ndarray,
+            after: np.ndarray, every: bool, cause: str, by: Any = -1) -> None:
+    """Record the events of a change of kind ``k`` already made (``change``'s second
+    half): one row per (game, column) whose count changed (``every``: all did)."""
+    s = game.store
+    if not every:   # rows that changed nothing get no event
+        ch = after != before
+        g, c, before, after = g[ch], c[ch], before[ch], after[ch]
+        if np.ndim(by):
+            by = np.broadcast_to(by, ch.shape)[ch]
+    game.log.record(COUNTER, cause, game=g, entity=s.a["entity_id"][c], kind=k,
+                    before=before, after=after, other=by, fresh=("entity", "before", "after"))
+
+
+def enter_battlefield(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
+    """Counters put on objects as they enter by their own abilities (122.6, 614.1c)."""
+    who = game.store.a["controller"][c].astype(np.int64) if by is None else by
+    for kind, amounts in game.ruleset.enter_counters(game, c):
+        p = amounts > 0
+        if p.any():
+            put(game, kind, g[p], c[p], amounts[p], "enter",
+                who[p] if isinstance(who, np.ndarray) else who)
+
+
+def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.ndarray) -> None:
+    """"Can't have more than N counters of ``kind``" (CR 122.4); -1: no cap."""
+    s = game.store
+    k = s.kind_id(kind, create=True)
+    a = s.a
+    known = {(int(col), int(kk)): i for i, (col, kk) in enumerate(zip(a["cap_col"], a["cap_kind"]))}
+    new = [int(col) for col in np.unique(c) if (int(col), k) not in known]
+    if new:
+        a["cap_col"] = np.concatenate([a["cap_col"], np.array(new, np.int32)])
+        a["cap_kind"] = np.concatenate([a["cap_kind"], np.full(len(new), k, np.int32)])
+        a["cap_val"] = np.concatenate([a["cap_val"], np.full((game.batch, len(new)), -1, np.int64)], axis=1)
+        known.update({(col, k): len(known) + i for i, col in enumerate(new)})
+    m = np.array([known[(int(col), k)] for col in c], np.int64)
+    s.mut("cap_val")[g, m] = values

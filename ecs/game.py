@@ -1,0 +1,63 @@
+"""The internal surface between a World and the machinery it delegates to.
+
+``Game`` is what systems, the counter choke point, zone relocation and perform read of a
+World; ``Rules`` the hooks a ruleset gives them. Both are protocols, so the core depends on
+no World and no concrete ruleset: ``ecs.world.World`` is a Game, ``ecs.rules``' rulesets are
+Rules.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol
+
+import numpy as np
+
+from .check import System
+from .events import EventLog
+from .store import Store
+
+
+class Rules(Protocol):
+    """What differs between games that share the counters core (see ``ecs.rules``)."""
+
+    name: str
+    card_types: tuple[str, ...]
+    zone_aliases: Mapping[str, str]
+    wither_upkeep: bool
+    systems: tuple[type[System], ...]
+
+    def validate_kind(self, kind: str) -> str: ...
+
+    def check_types(self, types: int) -> None: ...
+
+    def has_stat(self, game: Game, col: int, stat: str) -> bool: ...
+
+    def deal_damage(self, game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
+                    flags: Mapping[str, bool]) -> None: ...
+
+    def place(self, game: Game, kind: str, g: np.ndarray, c: np.ndarray,
+              amount: np.ndarray, cause: str, by: Any) -> None: ...
+
+    def pt_modifier(self, kind: str) -> tuple[int, int] | None: ...
+
+    def enter_counters(self, game: Game, cols: np.ndarray) -> list[tuple[str, np.ndarray]]: ...
+
+    def sacrifice_zone(self, game: Game, cols: np.ndarray) -> np.ndarray: ...
+
+    def replace_zone_change(self, game: Game, games: np.ndarray, cols: np.ndarray,
+                            frm: np.ndarray, dest: np.ndarray) -> np.ndarray: ...
+
+
+class Game(Protocol):
+    """One World's state as the machinery sees it."""
+
+    store: Store
+    log: EventLog
+    ruleset: Rules
+    two_headed_giant: bool
+    names: list[str]
+
+    @property
+    def batch(self) -> int: ...
+
+    @property
+    def ongoing(self) -> np.ndarray: ...

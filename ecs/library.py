@@ -1,0 +1,28 @@
+"""Libraries (MTG "library", GA "deck"; CR 401, GA Turn Order), ordered per game.
+
+The ``position`` field orders a library: ascending (position, id) is top to bottom. A card
+that arrives in a library has position 0 and a larger id than every older card, so cards
+go to the bottom in the order they arrive; ordering and shuffling renumber a library from
+-n (top) to -1.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import zones
+from .game import Game
+
+
+def library_ranks(world: Game, games: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """(G, n_cols): the rank of each card in the library of ``players[i]`` in game
+    ``games[i]`` (0 is the top card), -1 for every other object."""
+    s = world.store
+    n = s.n_cols
+    in_lib = (s.a["zone"][games, :n] == zones.LIBRARY) & (
+        s.a["controller"][:n][None, :].astype(np.int64) == players[:, None])
+    pos = np.where(in_lib, s.a["position"][games, :n].astype(np.int64), np.iinfo(np.int64).max)
+    ids = np.broadcast_to(s.a["entity_id"][:n], pos.shape)
+    order = np.lexsort((ids, pos), axis=-1)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.broadcast_to(np.arange(n), order.shape), axis=1)
+    return np.where(in_lib, rank, -1)

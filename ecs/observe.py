@@ -1,0 +1,160 @@
+"""Observations for learning agents: one dense ``(batch, objects, features)`` tensor.
+
+``ecs.world.World`` offers ``observe`` and ``observation_features`` as its methods.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import args, counting, zones
+from .components import TYPE_BIT
+from .components.card import NO_STAT
+from .errors import InvalidGameError, InvalidTypeError, UnknownEntityError
+from .game import Game
+from .kinds import KEYWORD_BIT, keyword_of
+
+_REAL_ZONES = tuple(z for z in zones.ZONES if z not in ("none", "player"))
+
+
+def observation_features(world: Game) -> list[str]:
+    """The default feature list of ``observe``: fixed features, then one
+    ``counter:<kind>`` per kind used so far in this World (so it can grow; pass an
+    explicit list to ``observe`` for a fixed layout)."""
+    return (["present"] + [f"zone:{z}" for z in _REAL_ZONES]
+            + ["tapped", "token", "controller", "power", "toughness", "loyalty", "defense",
+               "damage", "life", "lost"]
+            + [f"counter:{k}" for k in world.store.kind_names])
+
+
+def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
+            dtype: Any = np.float32) -> tuple[np.ndarray, list[str]]:
+    """Counters, stats, zones and flags of objects (or players) as one dense tensor of
+    shape ``(batch, len(ids), len(features))`` and the feature names.
+
+    ``ids``: ``m`` ids (the same objects in every game) or a ``(batch, m)`` array (one
+    row per game, e.g. each game's current id of a card). ``-1`` pads, and an id that no
+    longer exists (it changed zones, CR 400.7) or is absent from a game gives a row of
+    zeros there (``present`` 0). Ids that never existed raise ``UnknownEntityError``.
+    ``dtype`` is ``float32`` or ``int32``. Feature names (``observation_features()``
+    gives the default list):
+
+    * ``present``, ``zone`` (the ecs.zones code) and ``zone:<name>`` (one-hot),
+      ``tapped``, ``token``, ``controller`` (player index), ``damage``;
+    * ``power``, ``toughness`` (printed plus counters, 122.1a; 0 without a printed
+      value), ``loyalty``, ``defense`` (counters on the battlefield, printed elsewhere);
+    * ``life`` (of a player; its team's in Two-Headed Giant), ``lost``;
+    * ``counter:<kind>`` (count; 0 for kinds never used), ``type:<type>``,
+      ``keyword:<keyword>`` (printed or from a keyword counter, 122.1b).
+
+    The work is vectorized over games and objects (a loop over features only)."""
+    s = world.store
+    B = world.batch
+    try:
+        out_dtype = np.dtype(dtype)
+    except TypeError:
+        raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}") from None
+    if out_dtype not in (np.dtype(np.float32), np.dtype(np.int32)):
+        raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}")
+    arr = np.asarray(ids)
+    if arr.dtype == bool or not (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
+        raise UnknownEntityError(f"ids must be integers, got {ids!r}")
+    arr = arr.astype(np.int64)
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim not in (1, 2) or (arr.ndim == 2 and arr.shape[0] != B):
+        raise InvalidGameError(f"ids of shape {arr.shape}: expected (m,) or ({B}, m)")
+    bad = arr[(arr < -1) | (arr >= s.next_id)]
+    if bad.size:
+        raise UnknownEntityError(f"entity {int(bad[0])} does not exist in this World")
+    if isinstance(features, str):
+        raise InvalidTypeError("features must be a list of feature names, not one string")
+    names = list(observation_features(world, ) if features is None else features)
+
+    cols = np.where(arr >= 0, s.col_of_id[np.maximum(arr, 0)], -1).astype(np.int64)
+    cc = np.maximum(cols, 0)         # (m,): the same columns in every game; or (B, m)
+    shape = (B, arr.shape[-1])
+    g = np.arange(B)[:, None]
+    if arr.ndim == 1:
+        def take(x: np.ndarray, c: np.ndarray = cc) -> np.ndarray:
+            return x[:, c]           # a plain column gather: much cheaper than (g, c)
+    else:
+        def take(x: np.ndarray, c: np.ndarray = cc) -> np.ndarray:
+            return x[g, c]
+    zone = take(s.a["zone"])
+    present = (cols >= 0) & (zone != zones.NONE)
+    out = np.empty(shape + (len(names),), out_dtype)
+    for j, name in enumerate(names):
+        out[:, :, j] = np.broadcast_to(_feature(world, name, take, cc, zone), shape)
+    out[~present] = 0
+    return out, names
+
+
+def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
+             zone: np.ndarray) -> Any:
+    """One feature of columns ``cc``, broadcastable to (B, m); ``take`` gathers the
+    columns of a (B, C) array (masking by presence is the caller's)."""
+    s = world.store
+    a = s.a
+    if not isinstance(name, str):
+        raise InvalidTypeError(f"feature names are strings, got {name!r}")
+    if name == "present":
+        return np.ones(1, np.int64)
+    if name == "zone":
+        return zone
+    if name.startswith("zone:"):
+        z = name[5:]
+        if z not in _REAL_ZONES and z not in world.ruleset.zone_aliases:
+            raise InvalidTypeError(f"unknown feature {name!r}: no zone {z!r}")
+        return zone == zones.zone_code(z, world.ruleset.zone_aliases)
+    if name in ("tapped", "damage"):
+        return take(a[name])
+    if name in ("token", "controller"):
+        return a[name][cc]
+    if name in ("power", "toughness"):
+        printed = a[name][cc]
+        value = np.where(printed == NO_STAT, 0, printed).astype(np.int64)
+        which = 0 if name == "power" else 1
+        for k, kind in enumerate(s.kind_names):
+            mod = world.ruleset.pt_modifier(kind)
+            if mod is not None and mod[which]:
+                value = value + mod[which] * take(s.counts[k]).astype(np.int64)
+        return np.where(printed == NO_STAT, 0, value)
+    if name in ("loyalty", "defense"):
+        printed = a[name][cc]
+        type_ok = (a["types"][cc] & TYPE_BIT["planeswalker" if name == "loyalty" else "battle"]) != 0
+        has = type_ok & (printed != NO_STAT)
+        ki = s.kind_index.get(name)   # not k: the int of the loops above and below
+        count = take(s.counts[ki]) if ki is not None else 0
+        return np.where(has, np.where(zone == zones.BATTLEFIELD, count, printed), 0)
+    if name in ("life", "lost"):
+        if s.n_players == 0:
+            return np.zeros(1, np.int64)
+        is_player = zone == zones.PLAYER
+        idx = np.maximum(a["controller"][cc], 0).astype(np.int64)
+        if name == "life" and world.two_headed_giant:
+            idx = a["player_head"][idx].astype(np.int64)
+        return np.where(is_player, a[name][np.arange(world.batch)[:, None], idx], 0)
+    if name.startswith("counter:"):
+        kind = args.kind(world, name[8:])
+        ki = s.kind_index.get(kind)
+        if ki is None:
+            return np.zeros(1, np.int64)
+        holder = counting.holder(world, kind, cc.ravel()).reshape(cc.shape)
+        return take(s.counts[ki], holder)
+    if name.startswith("type:"):
+        t = name[5:]
+        if t not in TYPE_BIT:
+            raise InvalidTypeError(f"unknown feature {name!r}: no card type {t!r}")
+        return (a["types"][cc] & TYPE_BIT[t]) != 0
+    if name.startswith("keyword:"):
+        kw = name[8:]
+        if kw not in KEYWORD_BIT:
+            raise InvalidTypeError(f"unknown feature {name!r}: no keyword {kw!r}")
+        value = (a["keywords"][cc] & KEYWORD_BIT[kw]) != 0
+        for k, kind in enumerate(s.kind_names):
+            if keyword_of(kind) == kw:
+                value = value | (take(s.counts[k]) > 0)
+        return value
+    raise InvalidTypeError(f"unknown observation feature {name!r}; see World.observe")

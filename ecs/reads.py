@@ -1,0 +1,184 @@
+"""The reads: one value per game (a plain Python value when ``batch == 1``).
+
+``ecs.world.World`` offers them as its methods.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any, Iterable
+
+import numpy as np
+
+from . import args, counting, stats, zones
+from .components import TYPE_BIT, type_mask
+from .components.card import NO_STAT
+from .errors import InvalidTypeError, UnknownEntityError
+from .game import Game
+from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of
+from .perform import DRAW, ONGOING
+
+
+def exists(world: Game, e: int) -> Any:
+    """Whether ``e`` names an object or player present in each game (never raises for
+    stale ids: they are simply gone)."""
+    s = world.store
+    if isinstance(e, bool) or not isinstance(e, numbers.Integral) or not 0 <= e < s.next_id:
+        raise UnknownEntityError(f"entity {e!r} does not exist in this World")
+    col = s.col_of_id[e]
+    present = (s.a["zone"][:, col] != zones.NONE) if col >= 0 else np.zeros(world.batch, bool)
+    return args.out(world, present)
+
+
+def counters(world: Game, e: int) -> Any:
+    """Kinds with a nonzero count: {kind: n} (a batch: {kind: array over games})."""
+    s = world.store
+    col = args.column(world, e)
+    values = s.counts[: s.n_kinds, :, col].astype(np.int64)
+    if world.two_headed_giant and "poison" in s.kind_index:
+        k = s.kind_index["poison"]
+        values[k] = s.counts[k, :, int(counting.holder(world, "poison", np.array([col]))[0])]
+    if world.batch == 1:
+        return {s.kind_names[k]: int(v) for k, v in enumerate(values[:, 0]) if v}
+    return {s.kind_names[k]: values[k] for k in range(s.n_kinds) if values[k].any()}
+
+
+def count(world: Game, e: int, kind: str) -> Any:
+    s = world.store
+    kind = args.kind(world, kind)
+    col = int(counting.holder(world, kind, np.array([args.column(world, e)]))[0])
+    k = s.kind_index.get(kind)
+    values = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
+    return args.out(world, values)
+
+
+def _stat(world: Game, e: int, stat: str, which: int) -> Any:
+    col = args.column(world, e)
+    if not world.ruleset.has_stat(world, col, stat):
+        raise InvalidTypeError(f"entity {e} has no {stat}")
+    return args.out(world, stats.pt(world, np.array([col]), which)[:, 0])
+
+
+def power(world: Game, e: int) -> Any:
+    """Printed power plus power/toughness counters (CR 122.1a)."""
+    return _stat(world, e, "power", 0)
+
+
+def toughness(world: Game, e: int) -> Any:
+    """Printed toughness plus power/toughness counters (CR 122.1a)."""
+    return _stat(world, e, "toughness", 1)
+
+
+def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
+    s = world.store
+    col = args.column(world, e)
+    printed = s.a[stat][col]
+    if not s.a["types"][col] & TYPE_BIT[type_name] or printed == NO_STAT:
+        raise InvalidTypeError(f"entity {e} has no {stat} (it is not a {type_name})")
+    k = s.kind_index.get(stat)
+    count = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
+    on_bf = s.a["zone"][:, col] == zones.BATTLEFIELD
+    return args.out(world, np.where(on_bf, count, int(printed)))
+
+
+def loyalty(world: Game, e: int) -> Any:
+    """Loyalty counters on the battlefield (306.5c), the printed number elsewhere (209.1)."""
+    return _counted_stat(world, e, "loyalty", "planeswalker")
+
+
+def defense(world: Game, e: int) -> Any:
+    """Defense counters on the battlefield (310.4c), the printed number elsewhere (310.4a)."""
+    return _counted_stat(world, e, "defense", "battle")
+
+
+def keywords(world: Game, e: int) -> Any:
+    """Printed keywords plus keyword counters, in any zone (CR 122.1b)."""
+    s = world.store
+    col = args.column(world, e)
+    printed = {k for k in KEYWORDS if s.a["keywords"][col] & KEYWORD_BIT[k]}
+    per_game = []
+    for g in range(world.batch):
+        got = set(printed)
+        for k, name in enumerate(s.kind_names):
+            if keyword_of(name) and s.counts[k, g, col] > 0:
+                got.add(name)
+        per_game.append(frozenset(got))
+    return per_game[0] if world.batch == 1 else np.array(per_game + [None], dtype=object)[:-1]
+
+
+def zone(world: Game, e: int) -> Any:
+    col = args.column(world, e)
+    names = np.array(zones.ZONES)[world.store.a["zone"][:, col]]
+    return str(names[0]) if world.batch == 1 else names
+
+
+def name(world: Game, e: int) -> str | None:
+    i = int(world.store.a["name_id"][args.column(world, e)])
+    return world.names[i] if i >= 0 else None
+
+
+def controller(world: Game, e: int) -> int:
+    s = world.store
+    p = int(s.a["controller"][args.column(world, e)])
+    return int(s.a["entity_id"][s.a["player_col"][p]])
+
+
+def is_tapped(world: Game, e: int) -> Any:
+    return args.out(world, world.store.a["tapped"][:, args.column(world, e)].copy())
+
+
+def damage(world: Game, e: int) -> Any:
+    """Damage marked on the object (CR 120.3e)."""
+    return args.out(world, world.store.a["damage"][:, args.column(world, e)].astype(np.int64))
+
+
+def life(world: Game, p: int) -> Any:
+    s = world.store
+    idx = args.player_index(world, p)
+    if world.two_headed_giant:
+        idx = int(s.a["player_head"][idx])
+    return args.out(world, s.a["life"][:, idx].copy())
+
+
+def has_lost(world: Game, p: int) -> Any:
+    return args.out(world, world.store.a["lost"][:, args.player_index(world, p)].copy())
+
+
+def result(world: Game) -> Any:
+    """One game: "ongoing", "draw" or the winner's id (a Two-Headed Giant team is named
+    by its first player). A batch: an int array, ONGOING (-1), DRAW (-2) or winner id."""
+    s = world.store
+    w = s.a["winner"].astype(np.int64)
+    ids = np.where(w >= 0, s.a["entity_id"][s.a["player_col"][np.maximum(w, 0)]], w)
+    if world.batch > 1:
+        return ids
+    return "ongoing" if ids[0] == ONGOING else "draw" if ids[0] == DRAW else int(ids[0])
+
+
+def players(world: Game) -> list[int]:
+    s = world.store
+    return [int(x) for x in s.a["entity_id"][s.a["player_col"]]]
+
+
+def object_mask(world: Game, zone: str | None = None, types: Iterable[str] | str = (),
+                controller: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, mask): the id of every column and a (B, columns) mask of the objects that
+    are in ``zone`` (any zone if None), have all ``types`` and that controller."""
+    s = world.store
+    n = s.n_cols
+    z = s.a["zone"][:, :n]
+    mask = (z != zones.NONE) & (z != zones.PLAYER)
+    if zone is not None:
+        mask &= z == zones.zone_code(zone, world.ruleset.zone_aliases)
+    t = type_mask(types)
+    if t:
+        mask &= ((s.a["types"][:n] & t) == t)[None, :]
+    if controller is not None:
+        mask &= (s.a["controller"][:n] == args.player_index(world, controller))[None, :]
+    return s.a["entity_id"][:n].copy(), mask
+
+
+def objects(world: Game, zone: str | None = None, types: Iterable[str] | str = (),
+            controller: int | None = None, game: int = 0) -> list[int]:
+    """Ids of the objects matching the filter in one game."""
+    ids, mask = object_mask(world, zone, types, controller)
+    return [int(x) for x in ids[mask[game]]]

@@ -1,0 +1,87 @@
+"""The Magic: The Gathering ruleset (the default), and the hooks every ruleset has.
+
+A ruleset names its card types and zones, says which kinds change power/toughness, which
+counters an object enters with, which replacement effects apply to zone changes, how
+damage is dealt and which systems run, in order (``ecs.schedule`` runs them).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ecs import counting, kinds, zones
+from ecs.check import System
+from ecs.components import TYPE_BIT
+from ecs.components.card import NO_STAT
+from ecs.damage import deal_damage
+from ecs.errors import InvalidTypeError
+from ecs.game import Game
+from ecs.systems import Annihilation, CapEnforcement, EmptyDraw, Lethality, Rad, WitherUpkeep, ZoneChange
+
+
+class Magic:
+    """The Magic: The Gathering rules."""
+
+    name = "mtg"
+    #: Card types (CR 300.1); ``ecs.components.TYPE_BIT`` gives their bits.
+    card_types: tuple[str, ...] = ("creature", "planeswalker", "battle", "artifact",
+                                   "enchantment", "land", "instant", "sorcery", "kindred")
+    zone_aliases: Mapping[str, str] = {}
+    #: Whether wither counters trigger at the beginning of a main phase (GA Wither).
+    wither_upkeep = False
+    #: The ordered systems: ZoneChange -> Annihilation -> CapEnforcement -> Lethality ->
+    #: WitherUpkeep -> Rad -> EmptyDraw (704.5b).
+    systems: tuple[type[System], ...] = (ZoneChange, Annihilation, CapEnforcement, Lethality,
+                                         WitherUpkeep, Rad, EmptyDraw)
+
+    def validate_kind(self, kind: str) -> str:
+        """Reject kinds this ruleset does not know (every well-formed kind is generic in MTG)."""
+        return kind
+
+    def place(self, world: Game, kind: str, g: np.ndarray, c: np.ndarray,
+              amount: np.ndarray, cause: str, by: Any) -> None:
+        """Put validated counters; a ruleset may replace the placement (GA buff/debuff)."""
+        counting.change(world, kind, g, c, amount, cause, by)
+
+    def deal_damage(self, world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
+                    flags: Mapping[str, bool]) -> None:
+        deal_damage(world, g, c, amount, flags)
+
+    def has_stat(self, world: Game, col: int, stat: str) -> bool:
+        """Power and toughness exist on creatures (and creature cards) only (122.1a)."""
+        s = world.store
+        return bool(s.a["types"][col] & TYPE_BIT["creature"]) and s.a[stat][col] != NO_STAT
+
+    def pt_modifier(self, kind: str) -> tuple[int, int] | None:
+        """(power, toughness) change per counter of ``kind`` (CR 122.1a)."""
+        return kinds.pt_modifier(kind)
+
+    def enter_counters(self, world: Game, cols: np.ndarray) -> list[tuple[str, np.ndarray]]:
+        """Counters objects get as they enter the battlefield by their own printed
+        abilities: loyalty (306.5b) and defense (310.4b)."""
+        s = world.store
+        out = []
+        for stat, type_name in (("loyalty", "planeswalker"), ("defense", "battle")):
+            printed = s.a[stat][cols]
+            has = ((s.a["types"][cols] & TYPE_BIT[type_name]) != 0) & (printed != NO_STAT)
+            out.append((stat, np.where(has, printed, 0).astype(np.int64)))
+        return out
+
+    def sacrifice_zone(self, world: Game, cols: np.ndarray) -> np.ndarray:
+        """Where sacrificed objects go: the graveyard (CR 701.21a)."""
+        return np.full(cols.shape, zones.GRAVEYARD, np.int64)
+
+    def replace_zone_change(self, world: Game, games: np.ndarray, cols: np.ndarray,
+                            frm: np.ndarray, dest: np.ndarray) -> np.ndarray:
+        """Ruleset-specific replacements of zone changes (finality is handled for all)."""
+        return dest
+
+    def check_types(self, types: int) -> None:
+        """Raise InvalidTypeError for types this ruleset does not have."""
+        mine = sum(TYPE_BIT[t] for t in self.card_types)
+        if types & ~mine:
+            bad = [t for t, b in TYPE_BIT.items() if b & types & ~mine]
+            raise InvalidTypeError(f"card types {bad} do not exist in the {self.name} ruleset "
+                                   f"(expected some of {list(self.card_types)})")
+

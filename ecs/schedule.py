@@ -1,0 +1,108 @@
+"""When each system runs: the schedule, which owns the esper contexts of its systems.
+
+A ruleset lists its systems in order (``ecs.rules``); each declares when it runs
+(``ecs.check.When``). The schedule keeps one esper context per ``When``, holding the
+processors of that moment in order (esper is module-global: it switches to the context
+for a run and back). ``tick`` runs the state-based checks to their fixed point;
+``begin_phase`` runs the beginning-of-main-phase systems as one check between two ticks.
+Systems keep no game state, so clones of a World share its schedule.
+"""
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import Any, Sequence
+
+import esper
+import numpy as np
+
+from .check import Check, PhaseContext, System, When
+from .errors import IllegalActionError, SBALoopError
+from .game import Game
+from .perform import perform
+
+_contexts = itertools.count()
+
+
+def _drop_contexts(names: list[str]) -> None:
+    for name in names:
+        if esper.current_world == name:
+            esper.switch_world("default")
+        esper.delete_world(name)
+
+
+class Schedule:
+    """The systems of a check in order, each run at the moment it declares."""
+
+    def __init__(self, systems: Sequence[type[System] | System]) -> None:
+        self.systems: tuple[System, ...] = tuple(
+            s() if isinstance(s, type) else s for s in systems)
+        for s in self.systems:
+            if not isinstance(s, esper.Processor) or not callable(getattr(s, "process", None)):
+                raise IllegalActionError(f"{s!r} is not a system (an esper.Processor with "
+                                         "process(game, check))")
+        n = next(_contexts)
+        self._context = {when: f"tcg-counters-{n}-{when.name.lower()}" for when in When}
+        previous = esper.current_world
+        try:
+            for when, name in self._context.items():
+                esper.switch_world(name)
+                mine = [s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == when]
+                for priority, system in zip(range(len(mine), 0, -1), mine):
+                    esper.add_processor(system, priority=priority)
+        finally:
+            esper.switch_world(previous)
+        weakref.finalize(self, _drop_contexts, list(self._context.values()))
+
+    def run(self, game: Game, check: Check, when: When = When.EVERY_CHECK) -> Check:
+        """Let the systems of ``when`` decide into ``check`` (esper's processors, in order)."""
+        previous = esper.current_world
+        esper.switch_world(self._context[when])
+        try:
+            esper.process(game, check)
+        finally:
+            esper.switch_world(previous)
+        return check
+
+    def __repr__(self) -> str:
+        return f"Schedule({[type(s).__name__ for s in self.systems]})"
+
+
+def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
+    """Check state-based actions on one snapshot, perform them together as one event,
+    repeat until a check performs nothing (CR 704.3); returns the checks that acted."""
+    acted = 0
+    live = touched = None   # the first check looks at everything
+    s = game.store
+    while True:
+        check = schedule.run(game, Check(live=live, touched=touched))
+        # deathtouch marks are "since the last check"; reading is cheaper than writing
+        if s.a["deathtouch_hit"].any():
+            s.mut("deathtouch_hit")[game.ongoing] = False
+        if check.empty():
+            return acted
+        acted += 1
+        if acted > max_passes:
+            raise SBALoopError(f"state-based actions still acting after {max_passes} "
+                               "checks; a system keeps producing actions")
+        game.log.next_step()
+        touched = perform(game, check)
+        # A game no decision named is as this check saw it, and the check found nothing
+        # there (systems decide per game, from that game's state alone; the cleared
+        # deathtouch marks only take reasons away): check again only the games the
+        # perform changed, and there, systems that decide each permanent alone look only
+        # at the permanents it touched (Check.touched).
+        live = check.games_named(game.batch) & game.ongoing
+        if not live.any():   # settling removals alone: nothing left to check
+            return acted
+
+
+def begin_phase(game: Game, schedule: Schedule, games: np.ndarray, player: np.ndarray,
+                policy: Any) -> None:
+    """The beginning of precombat main phases (``games``, each for ``player``): the phase
+    systems decide as one check, performed as one event (rad 728.1, GA wither)."""
+    check = schedule.run(game, Check(phase=PhaseContext(games, player, True, policy)),
+                         When.MAIN_PHASE)
+    if not check.empty():
+        game.log.next_step()
+        perform(game, check)

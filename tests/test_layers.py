@@ -1,0 +1,65 @@
+"""The package's layers run one way (docs/design.md): no import cycle anywhere, and the
+import-linter layer contracts of pyproject.toml hold. Imports under TYPE_CHECKING and
+inside functions count like any other."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import grimp
+from importlinter.cli import EXIT_STATUS_SUCCESS, lint_imports
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.find_modules_directly_imported_by(v):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for m in sorted(graph.modules):
+        if m not in index:
+            visit(m)
+    return out
+
+
+def test_no_import_cycle_among_the_project_modules():
+    graph = grimp.build_graph("ecs", include_external_packages=False)
+    # A package imports its own submodules by nature (``ecs/__init__`` re-exports World):
+    # leave out the edges from a package to what it contains, keep every other.
+    for m in list(graph.modules):
+        for child in graph.find_children(m):
+            if graph.direct_import_exists(importer=m, imported=child):
+                graph.remove_import(importer=m, imported=child)
+    assert _cycles(graph) == []
+
+
+def test_layer_contracts_hold(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    status = lint_imports(no_cache=True)
+    assert status == EXIT_STATUS_SUCCESS, capsys.readouterr().out[-4000:]
