@@ -8,6 +8,13 @@ import numpy as np
 COLUMN = "column"            # shape (C,): a characteristic of the object
 GAME_COLUMN = "game_column"  # shape (B, C): per game state of the object
 GAME_PLAYER = "game_player"  # shape (B, P): per game state of a player
+PLAYER = "player"            # shape (P,): what a player is (the same in every game)
+GAME = "game"                # shape (B,): per game state of the game itself
+CAP = "cap"                  # shape (E,): one entry per (object, kind) ever capped (CR 122.4)
+GAME_CAP = "game_cap"        # shape (B, E): per game value of a cap entry
+
+#: Shape classes whose first axis is the game.
+GAME_AXIS = frozenset((GAME_COLUMN, GAME_PLAYER, GAME, GAME_CAP))
 
 
 @dataclass(frozen=True)

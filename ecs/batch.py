@@ -25,8 +25,8 @@ from typing import Any, Mapping, Protocol
 import numpy as np
 
 from .args import select_games
-from .components import ALL_FIELDS, COLUMN, GAME_PLAYER
-from .errors import InvalidGameError, SnapshotError
+from .components import ALL_FIELDS, COLUMN, GAME_AXIS, GAME_COLUMN
+from .errors import InvalidGameError
 from .events import LOG_COLUMNS as _LOG_COLUMNS
 from .game import Game
 
@@ -50,22 +50,6 @@ class Parts:
 
 
 _FIELDS = {f.name: f for f in ALL_FIELDS}
-# Store arrays that are not component fields: per game, or shared by the games.
-_GAME_AXIS_EXTRA = ("cap_val", "winner")
-_SHARED_EXTRA = ("player_col", "player_team", "player_head", "cap_col", "cap_kind")
-
-
-def _game_axis(name: str) -> bool:
-    """Does store array ``name`` have the game as its first axis?"""
-    f = _FIELDS.get(name)
-    if f is not None:
-        return f.shape != COLUMN
-    if name in _GAME_AXIS_EXTRA:
-        return True
-    if name in _SHARED_EXTRA:
-        return False
-    raise SnapshotError(f"store array {name!r} is unknown to ecs.search: say whether it is "
-                        "per game (_GAME_AXIS_EXTRA) or shared (_SHARED_EXTRA)")
 
 
 # ---- taking games out of a World ---------------------------------------------------------
@@ -74,9 +58,9 @@ def _take_store(store: Any, idx: np.ndarray) -> dict[str, Any]:
     n, k = store.n_cols, store.n_kinds
     snap: dict[str, Any] = {"counts": store.counts[:k][:, idx, :n]}
     for name, arr in store.a.items():
-        f = _FIELDS.get(name)
-        used = arr[..., :n] if f is not None and f.shape != GAME_PLAYER else arr
-        snap[name] = used[idx] if _game_axis(name) else used.copy()
+        f = _FIELDS[name]
+        used = arr[..., :n] if f.shape in (COLUMN, GAME_COLUMN) else arr
+        snap[name] = used[idx] if f.shape in GAME_AXIS else used.copy()
     snap["col_of_id"] = store.col_of_id[: store.next_id].copy()
     snap["free"] = np.asarray(store.free, np.int64)
     snap["meta"] = np.array([idx.size, n, store.next_id], np.int64)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import numpy as np
 
-from ecs.components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, TYPE_BIT
+from ecs.components import ALL_FIELDS, CAP, COLUMN, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, TYPE_BIT
 
 from . import zones
 from .batch import seed_key
@@ -45,10 +45,6 @@ FORMAT_VERSION = 1
 MAGIC = "tcg-counters-world"
 
 _FIELDS = {f.name: f for f in ALL_FIELDS}
-#: Store arrays outside ``components`` whose first axis is the game (see ecs.store).
-_GAME_AXIS_EXTRA = ("cap_val", "winner")
-#: Store arrays outside ``components`` with no game axis.
-_SHARED_EXTRA = ("player_col", "player_team", "player_head", "cap_col", "cap_kind")
 _LKI_COLUMNS = ("lki_row", "lki_kind", "lki_count")
 #: Zones an object can be in (code 0 "none" and the "player" marker excluded).
 # ---- the file format -------------------------------------------------------------------------
@@ -258,13 +254,14 @@ def _from_arrays(arrays: Mapping[str, np.ndarray], where: str) -> "World":
     ck.range("store.player_col", pcol, 0, n)
     ck.get("store.player_team", np.int32, (P,))
     ck.range("store.player_head", ck.get("store.player_head", np.int32, (P,)), 0, max(P, 1))
+    ncap = ck.get("store.cap_col", np.int32, (None,)).size
     for f in ALL_FIELDS:
-        shape = {COLUMN: (n,), GAME_COLUMN: (B, n), GAME_PLAYER: (B, P)}[f.shape]
+        shape = {COLUMN: (n,), GAME_COLUMN: (B, n), GAME_PLAYER: (B, P), PLAYER: (P,), GAME: (B,),
+                 CAP: (ncap,), GAME_CAP: (B, ncap)}[f.shape]
         ck.get("store." + f.name, f.dtype, shape)
     ck.range("store.zone", arrays["store.zone"], 0, len(zones.ZONES))
     ck.range("store.controller", arrays["store.controller"], -1, P)
     ck.range("store.name_id", arrays["store.name_id"], -1, len(names))
-    ncap = ck.get("store.cap_col", np.int32, (None,)).size
     ck.range("store.cap_col", arrays["store.cap_col"], 0, n)
     ck.range("store.cap_kind", ck.get("store.cap_kind", np.int32, (ncap,)), 0, K)
     ck.get("store.cap_val", np.int64, (B, ncap))
@@ -330,7 +327,6 @@ def _expected_keys(arrays: Iterable[str]) -> set[str]:
             "store.counts", "store.col_of_id", "store.free", "store.meta", "store.kind_names"}
     base |= {"log." + c for c in _LOG_COLUMNS + _LKI_COLUMNS}
     base |= {"store." + f.name for f in ALL_FIELDS}
-    base |= {"store." + k for k in _GAME_AXIS_EXTRA + _SHARED_EXTRA}
     return base
 
 

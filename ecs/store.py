@@ -15,7 +15,7 @@ from typing import Any, Callable, TypeVar
 import numpy as np
 from numba import njit
 
-from ecs.components import ALL_FIELDS, COLUMN, GAME_COLUMN, GAME_PLAYER, Field
+from ecs.components import ALL_FIELDS, CAP, COLUMN, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
 
 from .errors import StaleEntityError, UnknownEntityError
 from .kinds import validate_kind
@@ -25,10 +25,8 @@ _BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
 # Arrays with a column axis (the last), by name: 1 for (C,), 2 for (B, C). Snapshots and
 # restores slice them as arr[:n] / arr[:, :n] (Ellipsis indexing costs more per array).
 _COLUMN_NDIM: dict[str, int] = {f.name: 1 if f.shape == COLUMN else 2
-                                for f in ALL_FIELDS if f.shape != GAME_PLAYER}
-# Per-player characteristics: the player's column, team and the team's first player
-# (who holds a Two-Headed Giant team's shared life and poison, CR 810.10).
-_PLAYER_STATIC = ("player_col", "player_team", "player_head")
+                                for f in ALL_FIELDS if f.shape in (COLUMN, GAME_COLUMN)}
+_BY_COLUMN = tuple(f for f in ALL_FIELDS if f.shape in (COLUMN, GAME_COLUMN))
 # Layout ids are unique across stores: equal ids mean equal card fields, kind names and
 # players (what changes only with alloc, a new kind or a new player), so values derived
 # from them can be cached per id and stay valid in clones and after restores.
@@ -58,16 +56,10 @@ class Store:
         self.counts = np.zeros((kind_capacity, batch, capacity), np.int32)
         self.a: dict[str, np.ndarray] = {}
         for f in ALL_FIELDS:
-            shape = {COLUMN: (capacity,), GAME_COLUMN: (batch, capacity), GAME_PLAYER: (batch, 0)}[f.shape]
+            shape = {COLUMN: (capacity,), GAME_COLUMN: (batch, capacity), GAME_PLAYER: (batch, 0),
+                     PLAYER: (0,), GAME: (batch,), CAP: (0,), GAME_CAP: (batch, 0)}[f.shape]
             self.a[f.name] = np.full(shape, f.fill, f.dtype)
-        for name in _PLAYER_STATIC:
-            self.a[name] = np.zeros(0, np.int32)
         self.col_of_id = np.full(capacity, -1, np.int32)
-        # Caps (CR 122.4): sparse, one entry per (object, kind) ever capped; -1 = no cap.
-        self.a["cap_col"] = np.zeros(0, np.int32)
-        self.a["cap_kind"] = np.zeros(0, np.int32)
-        self.a["cap_val"] = np.zeros((batch, 0), np.int64)
-        self.a["winner"] = np.full(batch, -1, np.int16)  # -1 ongoing, -2 draw, else player index
         # names of arrays that may be shared with a clone (copy on write); an array replaced
         # since (grown, appended to) stays listed: its next ``mut`` copies it needlessly, once
         self._shared: set[str] | frozenset[str] = _NONE_SHARED
@@ -129,9 +121,7 @@ class Store:
         counts = np.zeros((self.counts.shape[0], self.batch, new), np.int32)
         counts[:, :, :cap] = self.counts
         self.counts = counts
-        for f in ALL_FIELDS:
-            if f.shape == GAME_PLAYER:
-                continue
+        for f in _BY_COLUMN:
             old = self.a[f.name]
             grown = np.full(old.shape[:-1] + (new,), f.fill, f.dtype)
             grown[..., :cap] = old
@@ -174,9 +164,8 @@ class Store:
         cols = np.concatenate([np.asarray(reuse, np.int64), fresh]) if reuse else fresh
         if reuse:  # fresh columns past n_cols still hold their fill values
             old = np.asarray(reuse, np.int64)
-            for f in ALL_FIELDS:
-                if f.shape != GAME_PLAYER:
-                    self.mut(f.name)[..., old] = f.fill
+            for f in _BY_COLUMN:
+                self.mut(f.name)[..., old] = f.fill
             self.mut("counts")[:, :, old] = 0
         ids = np.arange(self.next_id, self.next_id + n, dtype=np.int64)
         self.next_id += n
@@ -231,7 +220,7 @@ class Store:
     def add_player_arrays(self, col: int, team: int, head: int, life: int) -> int:
         """Append a player (already given column ``col``); returns its player index."""
         self.layout = next(_LAYOUT_IDS)
-        for name, value in zip(_PLAYER_STATIC, (col, team, head)):
+        for name, value in (("player_col", col), ("player_team", team), ("player_head", head)):
             self.a[name] = np.append(self.a[name], np.int32(value))
         for f in ALL_FIELDS:
             if f.shape == GAME_PLAYER:
@@ -271,9 +260,8 @@ class Store:
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
             cap, old_n, old_k = n + n // 8 + 8, 0, 0   # fresh arrays hold their fill values
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
-            for f in ALL_FIELDS:
-                if f.shape != GAME_PLAYER:
-                    self.a[f.name] = np.full((cap,) if f.shape == COLUMN else (batch, cap), f.fill, f.dtype)
+            for f in _BY_COLUMN:
+                self.a[f.name] = np.full((cap,) if f.shape == COLUMN else (batch, cap), f.fill, f.dtype)
         self.batch, self.n_cols, self.next_id = batch, n, next_id
         self.kind_names = kind_names
         self.kind_index = {name: i for i, name in enumerate(kind_names)}
