@@ -1,8 +1,8 @@
 """Zone relocation: how objects change zones (CR 400.7, 122.2), for every cause.
 
 Actions (destroy, sacrifice, move_zone, draw, mill) and the state-based actions that
-perform moves all go through ``move_objects``. A moved object becomes a new object in a new column (shared by every game in which it
-moved); its counters cease to exist without "removed" events, and the zone-change event
+perform moves all go through ``move_objects``. A moved object becomes a new object in a
+new column (shared by every game in which it moved); its counters cease to exist without "removed" events, and the zone-change event
 carries its last-known counters. Replacement effects on the way: finality (122.1h) and
 the ruleset's own (Grand Archive champions are banished instead).
 """
@@ -43,9 +43,10 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     to_cols = np.full(games.size, -1, np.int64)   # each row's new column; -1: none
     if ga.size:
         # one game: its rows are distinct columns, so the keys are distinct too
-        uniq, inv = _unique_inverse(ca * 16 + da, s.capacity * 16, distinct=s.batch == 1)
+        uniq, inv = _unique_inverse(ca * zones.RADIX + da, s.capacity * zones.RADIX,
+                                    distinct=s.batch == 1)
         new_cols, ids = s.alloc(uniq.size)
-        src_cols = uniq // 16
+        src_cols = uniq // zones.RADIX
         for f in CARD_FIELDS:
             if f.name != "entity_id":
                 s.mut(f.name)[new_cols] = s.a[f.name][src_cols]

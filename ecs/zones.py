@@ -11,6 +11,9 @@ ZONES: Final = ("none", "library", "hand", "battlefield", "graveyard", "stack", 
                 "command", "memory", "player")
 CODE: Final = {name: i for i, name in enumerate(ZONES)}
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE, COMMAND, MEMORY, PLAYER = range(1, 10)
+#: A power of two above every code: ``column * RADIX + code`` packs a (column, zone) pair.
+RADIX: Final = 16
+assert len(ZONES) <= RADIX
 
 
 def zone_code(zone: object, aliases: Mapping[str, str]) -> int:

@@ -329,3 +329,19 @@ def test_704_3_annihilation_and_a_cap_on_one_permanent_are_rechecked_together():
     assert not w.exists(x)
     causes = [e.cause for e in w.events() if e.cause.startswith("704")]
     assert causes == ["704.5q", "704.5q", "704.5r", "704.5f"]
+
+
+def test_systems_declare_the_causes_they_decide_with():
+    """Each system names its causes (rule numbers, CR 704.5x); they are causes the event
+    log knows (ecs.events.CAUSES), and together with the actions' causes they are all of them."""
+    from ecs.events import CAUSES
+    from ecs.rules import RULESETS
+    systems = {s for r in RULESETS.values() for s in r.systems}
+    declared = {c for s in systems for c in s.causes}
+    assert all(s.causes for s in systems)
+    assert declared <= set(CAUSES)
+    # the actions' causes, and perform's game ends (104.2a, 104.4a)
+    others = {"put", "remove", "move", "proliferate", "enter", "damage", "shield", "stun",
+              "destroy", "sacrifice", "zone", "cleanup", "104.4a", "104.2a",
+              "ga.placement", "ga.recover", "ga.enlighten", "draw", "mill"}
+    assert set(CAUSES) - declared <= others
