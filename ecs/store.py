@@ -1,6 +1,6 @@
 """The counter store: dense NumPy arrays for every component, and the id -> column index.
 
-Layout (DESIGN.md): counter counts are kind-major, one contiguous (B, C) int32 plane per
+Layout (docs/design.md): counter counts are kind-major, one contiguous (B, C) int32 plane per
 kind in ``counts[k]``, so a system reads only the planes it needs. Other components are
 (C,) or (B, C) arrays declared in ``components``. Ids are never reused: a column freed in
 every game gets a new id when reused, so an old id is detected as stale, never aliased.

@@ -2,7 +2,7 @@
 
 This is the oracle of the differential tests (tests/test_differential.py): it is written
 straight from the rule text (MTG Comprehensive Rules, April 17, 2026, as quoted in
-shared/rules/rules.md) and from the README section "Where the rules leave a choice (and
+the rules texts) and from the choices documented in docs/rules-mtg.md ("Where the rules leave a choice (and
 what we chose)". It is slow on purpose: no NumPy, no vectorization, no cleverness, so that
 each branch can be read against the rule it cites.
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numbers
 import re
 
-MAX_COUNT = 2**31 - 1  # README: counts are int32; nothing wraps
+MAX_COUNT = 2**31 - 1  # docs: counts are int32; nothing wraps
 
 # 122.1b: the keywords a keyword counter can be (variants start with one of these).
 KEYWORDS = (
@@ -39,7 +39,7 @@ CARD_TYPES = ("artifact", "battle", "creature", "enchantment", "instant", "kindr
 # 400.1: the zones (the ante zone is not modelled).
 ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "command")
 
-# README "Kind names": lowercase words of a-z0-9 joined by single spaces or hyphens (at
+# docs "Kind names": lowercase words of a-z0-9 joined by single spaces or hyphens (at
 # most 40 characters), or a power/toughness kind +X/+Y or -X/-Y (122.1a).
 MAX_KIND_LENGTH = 40
 _WORDS = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*")
@@ -47,7 +47,7 @@ _PT = re.compile(r"([+-])(\d{1,3})/([+-])(\d{1,3})")
 
 
 # ---------------------------------------------------------------------------------------
-# Errors (same names as ecs.errors; README: bad input raises and changes nothing)
+# Errors (same names as ecs.errors; docs: bad input raises and changes nothing)
 class CounterError(Exception):
     pass
 
@@ -91,7 +91,7 @@ class GameOverError(CounterError):
 # ---------------------------------------------------------------------------------------
 # Kinds
 def validate_kind(kind):
-    """README "Kind names"; anything else raises InvalidKindError."""
+    """docs "Kind names"; anything else raises InvalidKindError."""
     if not isinstance(kind, str):
         raise InvalidKindError(f"kind {kind!r} is not a str")
     if len(kind) > MAX_KIND_LENGTH:
@@ -123,7 +123,7 @@ def keyword_of(kind):
 
 
 def validate_count(n):
-    """107.1 (integers only), 107.1b (no negative numbers), README int32 range."""
+    """107.1 (integers only), 107.1b (no negative numbers), docs int32 range."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise InvalidCountError(f"amount {n!r} is not an integer")
     n = int(n)
@@ -133,7 +133,7 @@ def validate_count(n):
 
 
 def add_count(counters, kind, n, what):
-    """counters[kind] + n, or CountOverflowError (README: nothing wraps)."""
+    """counters[kind] + n, or CountOverflowError (docs: nothing wraps)."""
     total = counters.get(kind, 0) + n
     if total > MAX_COUNT:
         raise CountOverflowError(f"{what}: {kind} would reach {total}")
@@ -141,7 +141,7 @@ def add_count(counters, kind, n, what):
 
 
 def set_count(counters, kind, value):
-    """Store a count, keeping no zero entries (README: a kind at 0 does not exist)."""
+    """Store a count, keeping no zero entries (docs: a kind at 0 does not exist)."""
     if value:
         counters[kind] = value
     else:
@@ -171,7 +171,7 @@ class RefGame:
         return i
 
     def _check_id(self, e):
-        """A live id, or the README's errors: never existed -> Unknown, left -> Stale."""
+        """A live id, or the docs's errors: never existed -> Unknown, left -> Stale."""
         if isinstance(e, bool) or not isinstance(e, numbers.Integral):
             raise UnknownEntityError(f"id {e!r} is not an integer")
         e = int(e)
@@ -212,14 +212,14 @@ class RefGame:
         if self.thg and team is None:
             raise IllegalActionError("a Two-Headed Giant player needs a team (810.1)")
         if life is None:
-            life = 15 if self.thg else 20  # README: 15 by default in 2HG
+            life = 15 if self.thg else 20  # docs: 15 by default in 2HG
         pid = self._new_id()
         self.players[pid] = {"life": int(life), "counters": {}, "lost": False}
         label = ("solo", pid) if team is None else ("team", team)
         self.team_of[pid] = label
         self.team_players.setdefault(label, []).append(pid)
         if self.thg and self.team_players[label][0] != pid:
-            # 810 / README: each player's starting life adds to the team's (held by the head)
+            # 810 / docs: each player's starting life adds to the team's (held by the head)
             self._head(pid)["life"] += int(life)
             self.players[pid]["life"] = 0
         return pid
@@ -275,7 +275,7 @@ class RefGame:
 
     def _change_zone(self, e, to_zone, lki=None):
         """400.7: the object becomes a new object; 122.2: its counters cease to exist (not
-        removed); 122.4 (README): caps belong to the old object. Returns the new id."""
+        removed); 122.4 (docs): caps belong to the old object. Returns the new id."""
         obj = self.objects.pop(e)
         self.stale.add(e)
         card = {k: obj[k] for k in ("controller", "types", "power", "toughness", "loyalty",
@@ -307,9 +307,9 @@ class RefGame:
         validate_kind(kind)
         n = validate_count(n)
         if self._over():
-            return  # README: finished games are frozen
+            return  # docs: finished games are frozen
         if n == 0:
-            return  # README: putting 0 is not an event (compare 120.8)
+            return  # docs: putting 0 is not an event (compare 120.8)
         holder = self._holder(e, kind)
         # 122.1, 122.6: counters are put on objects in any zone and on players
         set_count(holder, kind, add_count(holder, kind, n, f"put on {e}"))
@@ -321,7 +321,7 @@ class RefGame:
         if self._over():
             return
         holder = self._holder(e, kind)
-        # 101.3 (README): removing more than there are removes those there are
+        # 101.3 (docs): removing more than there are removes those there are
         set_count(holder, kind, holder.get(kind, 0) - min(n, holder.get(kind, 0)))
 
     def move_counters(self, src, dst, kind, n=1):
@@ -331,7 +331,7 @@ class RefGame:
             try:
                 self._check_id(x)
             except StaleEntityError:
-                pass  # README: an object that has left the battlefield -> nothing happens
+                pass  # docs: an object that has left the battlefield -> nothing happens
         if self._over():
             return
         if src in self.stale or dst in self.stale:
@@ -344,7 +344,7 @@ class RefGame:
         have = s.get(kind, 0)
         if have == 0 or n == 0:
             return  # 122.5: "if the first object doesn't have the appropriate kind of counter"
-        moved = min(n, have)  # README / 101.3: moving more than present moves what is there
+        moved = min(n, have)  # docs / 101.3: moving more than present moves what is there
         new_dst = add_count(d, kind, moved, f"move to {dst}")
         set_count(s, kind, have - moved)
         set_count(d, kind, new_dst)
@@ -459,7 +459,7 @@ class RefGame:
             return
         c = obj["counters"]
         if c.get("shield", 0) > 0:
-            # 122.1c: prevent that damage and remove a shield counter; README: one damage
+            # 122.1c: prevent that damage and remove a shield counter; docs: one damage
             # event uses one shield counter however much damage (614.5).
             # 615.12 + ruling 2022-04-29: unpreventable damage is dealt and still uses one.
             new_shield = c["shield"] - 1
@@ -501,7 +501,7 @@ class RefGame:
         if self._over():
             return
         if not obj["tapped"]:
-            return  # 502.3 / rules.md 8.3: an untapped permanent doesn't "become untapped"
+            return  # 502.3 / docs/rules-mtg.md: an untapped permanent doesn't "become untapped"
         if obj["counters"].get("stun", 0) > 0:
             # 122.1d: "If a permanent with a stun counter on it would become untapped,
             # instead remove a stun counter from it."
@@ -526,7 +526,7 @@ class RefGame:
     # ---- state-based actions -----------------------------------------------------------
     def tick(self):
         """704.3: check, perform everything together as one event, repeat until a check
-        performs nothing. README: in a game that has ended, SBAs do nothing."""
+        performs nothing. docs: in a game that has ended, SBAs do nothing."""
         while not self._over():
             if not self._sba_check():
                 break
@@ -565,13 +565,13 @@ class RefGame:
                     dies = True  # 704.5f (indestructible doesn't apply: not destruction)
                 elif not self._indestructible(obj):  # 702.12b
                     if obj["damage"] > 0 and obj["damage"] >= t:
-                        dies = True  # 704.5g (shield doesn't replace SBAs: README, ruling)
+                        dies = True  # 704.5g (shield doesn't replace SBAs: docs, ruling)
                     if obj["deathtouch_hit"]:
                         dies = True  # 704.5h
             if "planeswalker" in obj["types"] and c.get("loyalty", 0) == 0:
                 dies = True  # 704.5i
             if "battle" in obj["types"] and c.get("defense", 0) == 0:
-                dies = True  # 704.5v (README: no stack, the exception never applies)
+                dies = True  # 704.5v (docs: no stack, the exception never applies)
             if dies:
                 leave.append(oid)
             rem = {}
@@ -581,7 +581,7 @@ class RefGame:
                 rem["-1/-1"] = n
             for kind, cap in obj["caps"].items():
                 if c.get(kind, 0) > cap:
-                    # 704.5r / 122.4; README: removals from caps and annihilation add up
+                    # 704.5r / 122.4; docs: removals from caps and annihilation add up
                     rem[kind] = rem.get(kind, 0) + c[kind] - cap
             if rem:
                 removals[oid] = rem
@@ -592,7 +592,7 @@ class RefGame:
         # ---- perform everything together (704.3) ----
         for oid, rem in removals.items():
             if oid in leave:
-                continue  # README: it leaves; its counters cease to exist (122.2)
+                continue  # docs: it leaves; its counters cease to exist (122.2)
             c = self.objects[oid]["counters"]
             for kind, n in rem.items():
                 set_count(c, kind, c.get(kind, 0) - min(n, c.get(kind, 0)))  # clamped

@@ -7,7 +7,7 @@ flags, zone changes, taps, life changes, ticks at random points and at the end) 
 each to both. After every action:
 
 * both raise or neither does, and when they raise the exception class names are equal;
-* an action that raised left the engine unchanged (README: "changes nothing");
+* an action that raised left the engine unchanged (docs: "changes nothing");
 * every live object and player reads the same (counters, power/toughness, loyalty, defense,
   keywords, zone, tapped, marked damage, life, losses) and so does the game result;
 * zone changes made by the action or the state-based actions pair up: the engine's
@@ -431,7 +431,7 @@ class Harness:
             self.check_frozen()
 
     def check_frozen(self):
-        """README: finished games are frozen; with games=None actions skip them and
+        """docs: finished games are frozen; with games=None actions skip them and
         state-based actions do nothing."""
         before = self.engine_readout()
         for mo in self.live_objects()[:3]:
@@ -478,7 +478,7 @@ def test_three_player_games_match_reference(data):
 @examples
 @given(st.data())
 def test_two_headed_giant_games_match_reference(data):
-    """Two-Headed Giant (810): shared team life and poison (810.10, README), team loss at
+    """Two-Headed Giant (810): shared team life and poison (810.10, docs), team loss at
     0 life (704.6a, 810.8c) or 15 poison (704.6b, 810.8d; 704.5c ignored), proliferate gives
     a team at most one poison counter (701.34b)."""
     Harness(data, n_players=4, thg=True).run()
@@ -488,8 +488,8 @@ def test_two_headed_giant_games_match_reference(data):
 @examples
 @given(st.data())
 def test_rejected_actions_change_nothing(data):
-    """README "Bad input raises a subclass of ecs.CounterError ... and changes nothing":
-    with many malformed kinds (README kind grammar, 122.1a), amounts (107.1, 107.1b,
+    """docs "Bad input raises a subclass of ecs.CounterError ... and changes nothing":
+    with many malformed kinds (docs kind grammar, 122.1a), amounts (107.1, 107.1b,
     int32 overflow), zones (400.1), types, stale (400.7) and unknown ids, every action that
     raises must leave the full read-out of the engine (every id, every read, the result and
     the event log) exactly as it was, and raise the same error class as the model."""
@@ -517,7 +517,7 @@ def test_reference_quick_start():
 
 def test_reference_one_snapshot_cap_and_annihilation():
     """704.3: cap (704.5r) and toughness (704.5f) are read on one snapshot; the dead
-    creature's LKI has the counters before the check (704.8); removals add up (README)."""
+    creature's LKI has the counters before the check (704.8); removals add up (docs)."""
     g, a, _ = _ref_board()
     bear = g.add_object(a, types={"creature"}, power=2, toughness=2, caps={"-1/-1": 1})
     g.put_counters(bear, "-1/-1", 3)
@@ -568,7 +568,7 @@ def test_reference_shield_stun_finality_token():
 
 
 def test_reference_two_headed_giant():
-    """810.10 / README: shared life (15 each) and poison; 704.6b (15 poison), 701.34b."""
+    """810.10 / docs: shared life (15 each) and poison; 704.6b (15 poison), 701.34b."""
     g = ref.RefGame(two_headed_giant=True)
     a1, a2, b1, b2 = (g.add_player(team=t) for t in (0, 0, 1, 1))
     assert g.life(a2) == 30
@@ -596,7 +596,7 @@ def test_reference_draw():
 # fails against the engine it was found on; the rule that decides it is in the docstring.
 @needs_engine
 def test_mixed_sign_pt_kinds_are_malformed():
-    """122.1a names +X/+Y and -X/-Y counters only, and the README's kind grammar is
+    """122.1a names +X/+Y and -X/-Y counters only, and the docs's kind grammar is
     "+X/+Y, -X/-Y"; "+1/-1" and "-1/+1" are neither (nor lowercase words), so they raise
     InvalidKindError. (Found: the engine accepts them and treats "+1/-1" as +1/-1.)"""
     w = World()
@@ -610,7 +610,7 @@ def test_mixed_sign_pt_kinds_are_malformed():
 
 @needs_engine
 def test_marked_damage_does_not_wrap():
-    """README "Counts ... Nothing wraps"; 107.1b (no negative damage), 120.3e (damage is
+    """docs "Counts ... Nothing wraps"; 107.1b (no negative damage), 120.3e (damage is
     marked), 704.5g (damage >= toughness is lethal). A 1/5 dealt 2**31 - 1 damage twice
     must not end up with negative marked damage and survive; either the second damage
     raises CountOverflowError (and changes nothing) or it is marked, and either way the
@@ -631,7 +631,7 @@ def test_marked_damage_does_not_wrap():
 
 @needs_engine
 def test_zero_damage_to_an_illegal_target_still_raises():
-    """README "Bad input raises ... IllegalActionError" (e.g. damage to a card in a
+    """docs "Bad input raises ... IllegalActionError" (e.g. damage to a card in a
     graveyard), 120.3 (only players, creatures, planeswalkers and battles are dealt
     damage). Whether a target can be dealt damage does not depend on the amount; 120.8
     only says that 0 damage is not dealt. (Found: amount 0 skips the target check, so

@@ -233,9 +233,9 @@ def test_the_engine_refusal_is_reported_before_any_game(monkeypatch: pytest.Monk
 
 
 def test_the_readme_section_example_runs() -> None:
-    """The TOML example of README.md is a valid, runnable scenario."""
+    """The TOML example of docs/scenarios.md is a valid, runnable scenario."""
     import re
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[1] / "docs/scenarios.md").read_text()
     sc = loads(re.search(r"```toml\n(.*?)```", text, re.S).group(1), "readme.toml")
     assert sc.name == "bear_decay" and sc.players[0].team == 0
     r = montecarlo.run(sc, games=64, workers=1)

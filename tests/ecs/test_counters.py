@@ -94,7 +94,7 @@ def test_122_5_move_is_all_or_nothing(game):
 
 
 def test_122_5_move_more_than_source_has_moves_what_it_has(game):
-    """Policy (rules.md 8.2, 101.3): moving N from a source with fewer moves them all."""
+    """Policy (docs/rules-mtg.md, 101.3): moving N from a source with fewer moves them all."""
     w, p, _, bear = game
     other = w.add_object(p, {"creature"}, power=1, toughness=1)
     w.put_counters(bear, "charge", 2)

@@ -43,7 +43,7 @@ def test_704_5r_cap_trims_to_n():
 
 
 def test_704_3_cap_does_not_save_a_creature_the_same_check_kills():
-    """DESIGN.md: a 2/2 with three -1/-1 and a cap of one -1/-1 dies (cap first would save it)."""
+    """docs/design.md: a 2/2 with three -1/-1 and a cap of one -1/-1 dies (cap first would save it)."""
     w, p, _ = board()
     bear = w.add_object(p, {"creature"}, power=2, toughness=2, caps={"-1/-1": 1})
     w.put_counters(bear, "-1/-1", 3)
