@@ -186,7 +186,7 @@ class System(esper.Processor):
     """A system: ``process(game, check)`` decides into the check, never writes.
 
     ``when`` declares when the schedule runs it; ``causes`` the event causes it decides
-    with (``ecs.events.CAUSES`` is built from them)."""
+    with (each one of ``ecs.events.CAUSES``, checked by the tests)."""
 
     when: ClassVar[When] = When.EVERY_CHECK
     causes: ClassVar[tuple[str, ...]] = ()

@@ -20,7 +20,7 @@ import numpy as np
 from . import actions, reads, schedule, search, turns
 from . import batch as batches
 from . import observe as observation
-from .errors import InvalidGameError
+from .errors import IllegalActionError, InvalidGameError
 from .events import Event, EventLog
 from .game import Rules
 from .perform import ONGOING
@@ -104,7 +104,7 @@ class World:
     @schedule.setter
     def schedule(self, value: schedule.Schedule) -> None:
         if not isinstance(value, schedule.Schedule):
-            raise InvalidGameError(f"schedule must be an ecs.schedule.Schedule, got {value!r}")
+            raise IllegalActionError(f"schedule must be an ecs.Schedule, got {value!r}")
         self._schedule = value
 
     @property

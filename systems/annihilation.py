@@ -1,7 +1,7 @@
 """Annihilation: +1/+1 and -1/-1 counters on a permanent cancel in pairs (CR 122.3, 704.5q).
 
 A state-based action on permanents only: cards in other zones keep both kinds. (Grand
-Archive buff/debuff counters cancel as they are placed instead; see ecs.rulesets.)
+Archive buff/debuff counters cancel as they are placed instead; see ecs.rules.grand_archive.)
 """
 from __future__ import annotations
 
