@@ -220,6 +220,7 @@ class World:
         other.restore({"store": parts.store, "log": parts.log, "rng": other.rng.bit_generator.state,
                        "names": list(self.names), "n_spawned": 0,
                        "seed_seq": batches.seed_key(parts.seed)})
+        other._schedule = self._schedule   # a host's systems go on in the new World
         return other
 
     # ---- save and load (ecs.search) -----------------------------------------------------
