@@ -164,7 +164,8 @@ def test_types_of_checks_are_simultaneous_within_a_pass():
 
 def test_types_of_checks_1_game_ending_pass_comes_first():
     """Types of Checks 1: the game "will first make a pass" for game-ending conditions;
-    in a game where a player loses that way, the other checks wait for the next pass."""
+    in a game where a player loses that way, the other checks wait for the next pass
+    (with the loser's banished champion leaving the game, Ending the Game 7)."""
     w, (a, b, c), (ca, _, _) = ga(players=3)
     ally = w.add_object(b, "ally", power=1, life=1)
     w.deal_damage(ally, 1)
@@ -172,9 +173,10 @@ def test_types_of_checks_1_game_ending_pass_comes_first():
     w.clear_events()
     assert w.tick() == 2
     kinds = [(type(e).__name__, e.__dict__.get("cause")) for e in w.events()]
-    assert kinds == [("PlayerLost", "ga.champion"), ("ZoneChanged", "ga.damage")]
+    assert kinds == [("PlayerLost", "ga.champion"), ("ZoneChanged", "ga.damage"),
+                     ("ZoneChanged", "ga.left_game")]
     t = w.event_table()
-    assert t["step"][0] < t["step"][1]
+    assert t["step"][0] < t["step"][1] == t["step"][2]
 
 
 def test_ending_the_game_5_two_player_loss_freezes_the_game():
