@@ -138,7 +138,7 @@ def test_unknown_phase_raises_and_changes_nothing():
     w, (a, _), _ = ga()
     w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
     for bad in ("combat", "main", 2, None):
-        err = unchanged(w, lambda: w.begin_main_phase(a, precombat=bad), InvalidPhaseError)
+        err = unchanged(w, lambda bad=bad: w.begin_main_phase(a, precombat=bad), InvalidPhaseError)
         assert isinstance(err, CounterError) and str(a) in str(err) and repr(bad) in str(err)
     unchanged(w, lambda: w.begin_main_phase(a, policy="pay"), IllegalActionError)
 
@@ -183,7 +183,8 @@ def test_state_based_checks_come_before_the_trigger():
     w.deal_damage(dying, 1)
     w.set_reserve(a, 1)
     calls = []
-    w.begin_main_phase(a, policy=lambda world, g, ids, cost, r: calls.append(ids.tolist()) or pay_most(world, g, ids, cost, r))
+    w.begin_main_phase(a, policy=lambda world, g, ids, cost, r:
+                       calls.append(ids.tolist()) or pay_most(world, g, ids, cost, r))
     assert calls == [[keep]] and w.exists(keep) and w.counters(keep) == {}
 
 
