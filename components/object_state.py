@@ -13,4 +13,7 @@ OBJECT_STATE_FIELDS = (
     # Order within a library (ecs.turns): ascending (position, id) is top to bottom; a card
     # that arrives keeps 0 and so goes to the bottom; ordering/shuffling sets negatives.
     Field("position", np.int32, GAME_COLUMN),
+    # GA Immortality (a static ability the host declares, per game): not sent from the
+    # field to the graveyard, not destroyed, not sacrificed (Keywords: Immortality 1).
+    Field("immortal", np.bool_, GAME_COLUMN),
 )

@@ -22,13 +22,14 @@ from .errors import (
                      InvalidPhaseError,
                      InvalidTypeError,
                      InvalidZoneError,
+                     PolicyError,
                      SBALoopError,
                      SnapshotError,
                      StaleEntityError,
                      UnknownEntityError,
                      UnpayableCostError,
 )
-from .events import CounterChanged, Event, GameEnded, PlayerLost, ZoneChanged, crossed
+from .events import Acted, CounterChanged, Event, GameEnded, PlayerLost, ReserveChanged, ZoneChanged, crossed
 from .perform import DRAW, ONGOING
 from .schedule import Schedule
 from .world import World
@@ -36,10 +37,11 @@ from .world import World
 __version__ = "0.2.0.dev0"
 
 __all__ = [
-    "__version__", "DRAW", "ONGOING", "CounterChanged", "CounterError", "CountOverflowError", "Event",
+    "__version__", "DRAW", "ONGOING", "Acted", "CounterChanged", "CounterError", "CountOverflowError", "Event",
     "GameEnded", "GameOverError", "IllegalActionError", "InsufficientReserveError",
     "InvalidCountError", "InvalidGameError", "InvalidKindError", "InvalidPhaseError",
-    "InvalidTypeError", "InvalidZoneError", "PlayerLost", "SBALoopError", "Schedule",
+    "InvalidTypeError", "InvalidZoneError", "PlayerLost", "PolicyError", "ReserveChanged",
+    "SBALoopError", "Schedule",
     "SnapshotError",
     "StaleEntityError", "UnknownEntityError", "UnpayableCostError", "World", "ZoneChanged",
     "crossed",

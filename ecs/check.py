@@ -66,11 +66,13 @@ class Loss:
 
 @dataclass(frozen=True, slots=True)
 class PlayerUpdate:
-    """Add ``amounts`` to a per-player field (life, reserve) in the rows."""
+    """Add ``amounts`` to a per-player field (life, reserve) in the rows; ``cause``
+    names why (a reserve payment is recorded as an event)."""
     field: str
     games: np.ndarray
     players: np.ndarray
     amounts: np.ndarray
+    cause: str = ""
 
 
 @dataclass(frozen=True)
@@ -134,10 +136,10 @@ class Check:
             self.losses.append(Loss(games, players, cause))
 
     def add_to_players(self, name: str, games: np.ndarray, players: np.ndarray,
-                       amounts: np.ndarray | int) -> None:
+                       amounts: np.ndarray | int, cause: str = "") -> None:
         if games.size:
             self.player_updates.append(
-                PlayerUpdate(name, games, players, np.broadcast_to(amounts, games.shape)))
+                PlayerUpdate(name, games, players, np.broadcast_to(amounts, games.shape), cause))
 
     def empty(self) -> bool:
         return not (self.removals or self.moves or self.losses or self.player_updates)

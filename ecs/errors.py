@@ -71,3 +71,8 @@ class SBALoopError(CounterError, RuntimeError):
 
 class SnapshotError(CounterError, ValueError):
     """A snapshot or save file that does not fit this World or is damaged."""
+
+
+class PolicyError(CounterError, RuntimeError):
+    """A decision function the caller gave (a wither payment policy) raised; the message
+    names the function and the original exception is chained (``__cause__``)."""

@@ -14,7 +14,9 @@ import numpy as np
 
 from .zones import ZONES
 
-COUNTER, ZONE, LOST, GAME_END = range(4)
+COUNTER, ZONE, LOST, GAME_END, RESERVE, ACTION = range(6)
+#: The number of event types (a saved log's ``type`` column is below it).
+N_TYPES = 6
 
 #: Why something happened: an action, or the rule of the state-based action.
 CAUSES: tuple[str, ...] = (
@@ -25,6 +27,8 @@ CAUSES: tuple[str, ...] = (
     # Grand Archive and phase systems
     "ga.placement", "ga.damage", "ga.durability", "ga.champion", "ga.recover", "ga.enlighten",
     "ga.wither", "rad", "draw", "mill",
+    # Grand Archive, added later (appended: a saved log's cause codes keep their meaning)
+    "ga.reserve", "ga.level_up", "ga.left_game",
 )
 CAUSE = {c: i for i, c in enumerate(CAUSES)}
 
@@ -88,7 +92,38 @@ class GameEnded:
     cause: str
 
 
-Event = CounterChanged | ZoneChanged | PlayerLost | GameEnded
+@dataclass(frozen=True)
+class ReserveChanged:
+    """A player paid reserve (GA Costs and Memory 1): ``pay_reserve`` (cause
+    ``ga.reserve``) or the wither trigger's payment (cause ``ga.wither``). Setting or
+    gaining reserve is the host's bookkeeping (recollection, reserving cards) and is not
+    an event."""
+    game: int
+    player: int
+    before: int
+    after: int
+    cause: str
+
+
+@dataclass(frozen=True)
+class Acted:
+    """A player action the rules name, recorded even when it changes no counter, so
+    "whenever you ..." abilities can trigger: recover (cause ``ga.recover``; Recover
+    2.1.1: recovering with no damage counters still recovers), activating enlighten
+    (``ga.enlighten``) and leveling up (``ga.level_up``, Level Up 1: the new card's "On
+    Enter" abilities). ``entity`` is the object acted on, ``player`` who acted;
+    ``before``/``after`` are the counts of ``kind`` on it (damage, enlighten), or its
+    base level for a level up (``kind`` None)."""
+    game: int
+    entity: int
+    player: int
+    kind: str | None
+    before: int
+    after: int
+    cause: str
+
+
+Event = CounterChanged | ZoneChanged | PlayerLost | GameEnded | ReserveChanged | Acted
 
 
 def crossed(event: CounterChanged, n: int) -> bool:
@@ -180,6 +215,12 @@ class EventLog:
                                        cause, lki.get(i, {})))
             elif ty == LOST:
                 out.append(PlayerLost(g, e, cause))
+            elif ty == RESERVE:
+                out.append(ReserveChanged(g, e, int(t["before"][i]), int(t["after"][i]), cause))
+            elif ty == ACTION:
+                k = int(t["kind"][i])
+                out.append(Acted(g, e, int(player_ids[other]), kind_names[k] if k >= 0 else None,
+                                 int(t["before"][i]), int(t["after"][i]), cause))
             else:
                 out.append(GameEnded(g, e if e >= 0 else None, cause))
         return out

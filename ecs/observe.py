@@ -16,6 +16,8 @@ from .game import Game
 from .kinds import KEYWORD_BIT, keyword_of
 
 _REAL_ZONES = tuple(z for z in zones.ZONES if z not in ("none", "player"))
+#: The stat features that an object (or player) may lack; ``has:<stat>`` says which.
+_STATS = ("power", "toughness", "loyalty", "defense", "life")
 
 
 def observation_features(world: Game) -> list[str]:
@@ -24,7 +26,7 @@ def observation_features(world: Game) -> list[str]:
     explicit list to ``observe`` for a fixed layout)."""
     return (["present"] + [f"zone:{z}" for z in _REAL_ZONES]
             + ["tapped", "token", "controller", "power", "toughness", "loyalty", "defense",
-               "damage", "life", "lost"]
+               "damage", "life", "lost"] + [f"has:{stat}" for stat in _STATS]
             + [f"counter:{k}" for k in world.store.kind_names])
 
 
@@ -45,6 +47,11 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
     * ``power``, ``toughness`` (printed plus counters, 122.1a; 0 without a printed
       value), ``loyalty``, ``defense`` (counters on the battlefield, printed elsewhere);
     * ``life`` (of a player; its team's in Two-Headed Giant), ``lost``;
+    * ``has:<stat>`` for each of those five: 1 where the stat exists (a printed power or
+      toughness; a planeswalker's loyalty, a battle's defense; a player's life), else 0.
+      A missing stat reads 0 in the value feature, as a real 0 does: the mask tells them
+      apart, in both dtypes (not NaN: int32 has none, and a NaN in a float observation
+      poisons whatever sums it, e.g. a network's input layer);
     * ``counter:<kind>`` (count; 0 for kinds never used), ``type:<type>``,
       ``keyword:<keyword>`` (printed or from a keyword counter, 122.1b).
 
@@ -112,6 +119,16 @@ def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
         return take(a[name])
     if name in ("token", "controller"):
         return a[name][cc]
+    if name.startswith("has:"):
+        stat = name[4:]
+        if stat not in _STATS:
+            raise InvalidTypeError(f"unknown feature {name!r}: expected has:<stat> of {_STATS}")
+        if stat == "life":
+            return zone == zones.PLAYER
+        has = a[stat][cc] != NO_STAT
+        if stat in ("loyalty", "defense"):
+            has &= (a["types"][cc] & TYPE_BIT["planeswalker" if stat == "loyalty" else "battle"]) != 0
+        return has
     if name in ("power", "toughness"):
         printed = a[name][cc]
         value = np.where(printed == NO_STAT, 0, printed).astype(np.int64)

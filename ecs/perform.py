@@ -13,7 +13,7 @@ from numba import njit
 from . import zones
 from .check import Check, Loss, PerRowRemoval
 from .counting import change, changed
-from .events import CAUSE, GAME_END, LOST
+from .events import CAUSE, GAME_END, LOST, RESERVE
 from .game import Game
 from .prefetch import AHEAD, prefetch_read
 from .relocation import move_objects
@@ -87,7 +87,13 @@ def perform(world: Game, check: Check) -> np.ndarray:
     if check.losses:
         lose(world, check.losses)
     for u in check.player_updates:
+        paid = u.field == "reserve"   # a payment is an event (GA Costs and Memory 1)
+        had = s.a["reserve"][u.games, u.players].astype(np.int64) if paid else None
         np.add.at(s.mut(u.field), (u.games, u.players), u.amounts)
+        if paid:
+            world.log.record(RESERVE, u.cause, game=u.games,
+                             entity=s.a["entity_id"][s.a["player_col"][u.players]],
+                             before=had, after=s.a["reserve"][u.games, u.players])
     cap = s.capacity   # the moves may have grown it
     return _distinct(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
 

@@ -33,7 +33,7 @@ from ecs.components import ALL_FIELDS, CAP, COLUMN, GAME, GAME_CAP, GAME_COLUMN,
 from . import zones
 from .batch import seed_key
 from .errors import CounterError, SnapshotError
-from .events import CAUSES
+from .events import CAUSES, N_TYPES
 from .events import LOG_COLUMNS as _LOG_COLUMNS
 from .kinds import validate_kind
 
@@ -285,7 +285,7 @@ def _from_arrays(arrays: Mapping[str, np.ndarray], where: str) -> "World":
     # Event log.
     rows, step = (int(x) for x in ck.get("log.meta", np.int64, (2,)))
     cols = {c: ck.get("log." + c, np.int64, (rows,)) for c in _LOG_COLUMNS}
-    ck.range("log.type", cols["type"], 0, 4)
+    ck.range("log.type", cols["type"], 0, N_TYPES)
     ck.range("log.game", cols["game"], 0, B)
     ck.range("log.cause", cols["cause"], 0, len(CAUSES))
     ck.range("log.from_zone", cols["from_zone"], 0, len(zones.ZONES))

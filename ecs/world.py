@@ -163,6 +163,8 @@ class World:
     pay_reserve = ga.pay_reserve
     recover = ga.recover
     activate_enlighten = ga.activate_enlighten
+    set_immortal = ga.set_immortal
+    level_up = ga.level_up
     stat = ga.stat
     base_level = ga.base_level
 

@@ -23,6 +23,14 @@ Then, simultaneously:
   on the field that has a durability stat and no durability counters is destroyed (to
   the graveyard). An object without a durability stat has no durability to reach 0
   (Durability 4; rules.md section 8 item 12). Cause ``ga.durability``.
+* Immortal objects (``immortal``, Keywords: Immortality 1.1-1.2) neither die nor are
+  destroyed by these two checks.
+* Leaving the game (Ending the Game 7, 9): every object a player who has lost owns (the
+  store's controller; ownership and control are not told apart) ceases to exist, in
+  every zone, in a game still going; not a death, destruction or banishment, only a
+  zone change to nowhere with last-known information. Cause ``ga.left_game``. It is
+  decided at the check after the loss (the loss is performed first, so a two-player
+  game is over and its board stays as it ended).
 """
 from __future__ import annotations
 
@@ -39,7 +47,7 @@ from .empty_draw import empty_draw_losses
 
 
 class GAStateChecks(System):
-    causes = ("draw", "ga.champion", "ga.damage", "ga.durability")
+    causes = ("draw", "ga.champion", "ga.damage", "ga.durability", "ga.left_game")
 
     def process(self, world: Game, pending: Check) -> None:
         ending = Check(live=pending.live)
@@ -48,7 +56,28 @@ class GAStateChecks(System):
         for loss in ending.losses:
             over[loss.games] = True
             pending.lose(loss.games, loss.players, loss.cause)
-        damage_and_durability(world, pending, pending.live_games(world) & ~over)
+        live = pending.live_games(world) & ~over
+        damage_and_durability(world, pending, live)
+        leave_game(world, pending, live)
+
+
+def leave_game(world: Game, pending: Check, live: np.ndarray) -> None:
+    """Ending the Game 7: the objects of players who lost leave the game."""
+    s = world.store
+    if s.n_players == 0:
+        return
+    gone = s.a["lost"] & live[:, None]
+    if not gone.any():
+        return
+    n = s.n_cols
+    ctrl = s.a["controller"][:n].astype(np.int64)
+    obj = (s.a["types"][:n] & TYPE_BIT["player"]) == 0
+    g = np.flatnonzero(gone.any(axis=1))
+    zone = s.a["zone"][g, :n]
+    leaving = (zone != zones.NONE) & obj[None, :] & (ctrl[None, :] >= 0)
+    leaving &= gone[g[:, None], np.maximum(ctrl, 0)[None, :]]
+    gi, c = np.nonzero(leaving)
+    pending.move(g[gi], c, zones.NONE, "ga.left_game")
 
 
 def game_ending(world: Game, pending: Check) -> None:
@@ -87,9 +116,10 @@ def damage_and_durability(world: Game, pending: Check, live: np.ndarray) -> None
             damage = s.a["damage"][rows, cols].astype(np.int64)
             if dmg_plane is not None:
                 damage = damage + dmg_plane[rows]
-            pending.move(*hits(on_f & unit & (damage >= life), rows), zones.GRAVEYARD, "ga.damage")
+            dies = on_f & unit & (damage >= life) & ~s.a["immortal"][rows, cols]
+            pending.move(*hits(dies, rows), zones.GRAVEYARD, "ga.damage")
         if worn.any():
-            zero = on_f & worn
+            zero = on_f & worn & ~s.a["immortal"][rows, cols]
             if dur_plane is not None:
                 zero &= dur_plane[rows] == 0
             pending.move(*hits(zero, rows), zones.GRAVEYARD, "ga.durability")

@@ -16,36 +16,56 @@ counters in some of those games, the (G, m) reserve each would cost (0 where an 
 not on the turn player's field with wither counters in that game) and the (G,) reserve of
 the turn player, and returns a (G, m) (or (m,)) bool array: True pays for that object.
 Payment is per object and in full (Wither 3); a choice that costs more reserve than the
-player has raises InsufficientReserveError and nothing happens.
+player has raises InsufficientReserveError, a policy that raises is reported as
+``ecs.PolicyError`` naming it (its exception chained), and nothing happens.
+
+An immortal object (Keywords: Immortality 1.2, "can't be destroyed (including via
+sacrifice)") that is not paid for stays on the field; its wither counters are removed
+like every other (Wither 4).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from ecs import zones
 from ecs.check import Check, System, When
 from ecs.components import TYPE_BIT
-from ecs.errors import IllegalActionError, InsufficientReserveError
+from ecs.errors import IllegalActionError, InsufficientReserveError, PolicyError
 from ecs.game import Game
 
 
 def pay_most(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
              reserve: np.ndarray) -> np.ndarray:
-    """The default policy: pay for as many objects as the reserve allows. Cheapest first
-    (fewest wither counters), then champions before other objects (a sacrificed champion
-    is banished and may lose the game), then older objects (smaller id) first."""
+    """The default policy: never lose a game it can keep, then keep the most value.
+
+    Value, compared in this order: (1) the number of champions kept, (2) the number of
+    other objects kept, (3) the least reserve spent; ties go to older objects (smaller
+    id). (1) comes first because a player whose champions are all sacrificed loses
+    (Ending the Game 5): whenever some champion is affordable, at least one is kept, so
+    no loss a payment could avoid is chosen. Champions are paid cheapest first, then
+    the other objects cheapest first with what is left: the cheapest k of a group are
+    affordable whenever any k are, and they leave the most reserve for the rest, so
+    this greedy choice is the best by that order. Immortal objects are never paid
+    for: they are not sacrificed anyway (Immortality 1.2)."""
     s = world.store
     cols = s.columns(ids)
     champ = (s.a["types"][cols] & TYPE_BIT["champion"]) != 0
-    shape = cost.shape
-    key = np.where(cost > 0, cost, np.iinfo(np.int64).max)
-    order = np.lexsort((np.broadcast_to(ids, shape), np.broadcast_to(~champ, shape), key), axis=-1)
-    sorted_cost = np.take_along_axis(cost, order, axis=1)
-    ok = (sorted_cost > 0) & (np.cumsum(sorted_cost, axis=1) <= reserve[:, None])
-    pay = np.zeros(shape, bool)
-    np.put_along_axis(pay, order, ok, axis=1)
+    at_risk = (cost > 0) & ~s.a["immortal"][games[:, None], cols[None, :]]
+    idx = np.broadcast_to(ids, cost.shape)
+    budget = reserve.astype(np.int64)
+    pay = np.zeros(cost.shape, bool)
+    unpaid = np.iinfo(np.int64).max
+    for group in (champ, ~champ):
+        key = np.where(at_risk & group[None, :], cost, unpaid)
+        order = np.lexsort((idx, key), axis=-1)          # cheapest first, then older
+        sorted_cost = np.take_along_axis(key, order, axis=1)
+        real = sorted_cost < unpaid
+        spent = np.cumsum(np.where(real, sorted_cost, 0), axis=1)
+        ok = real & (spent <= budget[:, None])            # a prefix of the sorted row
+        np.put_along_axis(pay, order, np.take_along_axis(pay, order, axis=1) | ok, axis=1)
+        budget = budget - np.where(ok, sorted_cost, 0).sum(axis=1)
     return pay
 
 
@@ -53,6 +73,23 @@ def pay_nothing(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarra
                 reserve: np.ndarray) -> np.ndarray:
     """Pay for nothing: every object with wither counters is sacrificed."""
     return np.zeros(cost.shape, bool)
+
+
+def _name(policy: Callable[..., Any]) -> str:
+    name = getattr(policy, "__qualname__", None)
+    module = getattr(policy, "__module__", None)
+    return f"{module}.{name}" if name and module else repr(policy)
+
+
+def _decide(world: Game, policy: Callable[..., Any], games: np.ndarray, ids: np.ndarray,
+            cost: np.ndarray, reserve: np.ndarray) -> Any:
+    """The policy's answer (on copies: it can't change the check's arrays); its own
+    exception becomes a PolicyError naming it, chained from the original."""
+    try:
+        return policy(world, games.copy(), ids.copy(), cost.copy(), reserve.copy())
+    except Exception as err:
+        raise PolicyError(f"wither policy {_name(policy)} raised {type(err).__name__}: {err} "
+                          f"(games {games.tolist()}, objects {ids.tolist()})") from err
 
 
 def _checked(world: Game, pay: Any, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
@@ -102,15 +139,15 @@ class WitherUpkeep(System):
         cost = np.where(cand[:, cols], counts[:, cols], 0)
         reserve = s.a["reserve"][games, player].astype(np.int64)
         ids = s.a["entity_id"][cols].astype(np.int64)
-        policy = phase.policy or pay_most
-        pay = _checked(world, policy(world, games, ids.copy(), cost.copy(), reserve.copy()),
+        pay = _checked(world, _decide(world, phase.policy or pay_most, games, ids, cost, reserve),
                        games, ids, cost, reserve, player)
         gi, mi = np.nonzero(cost > 0)
         # Wither 4: every wither counter is removed at the same time (those on sacrificed
         # objects cease to exist with the zone change instead, CR-style 400.7 / GA General 5).
         pending.remove(s.kind_index["wither"], games[gi], cols[mi], cost[gi, mi], "ga.wither")
-        gi, mi = np.nonzero((cost > 0) & ~pay)
+        immortal = s.a["immortal"][games[:, None], cols[None, :]]
+        gi, mi = np.nonzero((cost > 0) & ~pay & ~immortal)
         pending.move(games[gi], cols[mi], world.ruleset.sacrifice_zone(world, cols[mi]), "sacrifice")
         spent = (cost * pay).sum(axis=1)
         paid = spent > 0
-        pending.add_to_players("reserve", games[paid], player[paid], -spent[paid])
+        pending.add_to_players("reserve", games[paid], player[paid], -spent[paid], "ga.wither")

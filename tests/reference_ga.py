@@ -37,6 +37,7 @@ class Card:
     level: int | None = None
     counters: dict = field(default_factory=dict)
     damage: int = 0
+    immortal: bool = False                                     # Keywords: Immortality
 
     def has(self, t: str) -> bool:
         return t in self.types
@@ -99,7 +100,7 @@ class Game:
             zone = "exile"                                     # GA Champion 8
         if self.ga and c.has("champion") and c.zone == "battlefield":
             self.players[c.ctrl].champion_left = True
-        c.zone, c.counters, c.damage = zone, {}, 0
+        c.zone, c.counters, c.damage, c.immortal = zone, {}, 0, False   # a new object
         c.seq = self._seq
         self._seq += 1
         if zone == "library":
@@ -173,6 +174,15 @@ class Game:
     def cleanup(self) -> None:
         for c in self.cards.values():
             c.damage = 0
+            if c.zone == "battlefield" and c.has("ally") and not c.has("champion"):
+                c.counters.pop("damage", None)                 # Types of Checks 6
+
+    def level_up(self, c: Card, level: int, life: int, power) -> None:
+        if not c.has("champion") or c.zone != "battlefield" or c.level is None:
+            raise ModelError("IllegalActionError", "not a champion on the field with a level")
+        if level != c.level + 1:                               # Leveling Up 2
+            raise ModelError("IllegalActionError", "not the next level")
+        c.level, c.life, c.power = level, life, power          # counters stay (7.ii)
 
     # ---- state-based checks -------------------------------------------------------------
     def _lose(self, losers: list[int]) -> None:
@@ -199,12 +209,18 @@ class Game:
                 self._lose(losers)
                 return True
             dies = [c for c in on_field if any(c.has(t) for t in UNITS) and c.life is not None
-                    and c.damage + c.count("damage") >= c.stat("life")]
+                    and c.damage + c.count("damage") >= c.stat("life") and not c.immortal]
             broken = [c for c in on_field if (c.has("weapon") or c.has("siegeable"))
-                      and c.durability is not None and c.count("durability") == 0]
+                      and c.durability is not None and c.count("durability") == 0
+                      and not c.immortal]
+            leave = [c for c in self.cards.values() if ps[c.ctrl].lost]   # Ending the Game 7
             for c in dies + [c for c in broken if c not in dies]:
                 self.move(c, "graveyard")
-            return bool(dies or broken)
+            for c in leave:
+                if c.zone == "library":
+                    ps[c.ctrl].library.remove(c.name)
+                del self.cards[c.name]
+            return bool(dies or broken or leave)
         losers = [i for i, p in enumerate(ps) if not p.lost and (p.life <= 0 or p.drew_empty)]
         if losers:
             self._lose(losers)
@@ -233,17 +249,17 @@ class Game:
     def _wither(self, p: int, pay: str) -> None:
         cand = [c for c in self.cards.values()
                 if c.zone == "battlefield" and c.ctrl == p and c.count("wither")]
-        cand.sort(key=lambda c: (c.count("wither"), not c.has("champion"), c.seq))
         budget, paid = self.players[p].reserve, []
-        if pay == "most":
-            for c in cand:                                      # cheapest first, in full
-                if c.count("wither") > budget:
-                    break
-                budget -= c.count("wither")
-                paid.append(c)
+        if pay == "most":   # champions first, then the others; cheapest, then oldest first
+            for champ in (True, False):
+                group = [c for c in cand if c.has("champion") == champ and not c.immortal]
+                for c in sorted(group, key=lambda c: (c.count("wither"), c.seq)):
+                    if c.count("wither") <= budget:             # in full (Wither 3)
+                        budget -= c.count("wither")
+                        paid.append(c)
         self.players[p].reserve = budget
         for c in cand:
-            if c in paid:
+            if c in paid or c.immortal:                         # Immortality 1.2
                 c.counters.pop("wither")                        # Wither 4
             else:                                               # Sacrifice 2
                 self.move(c, "exile" if (c.has("champion") or c.has("regalia")) else "graveyard")

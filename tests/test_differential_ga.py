@@ -99,6 +99,10 @@ class Pair:
                     assert int(at(w.stat(e, "power"), g)) == c.stat("power"), where
                 if m.ga and c.life is not None:
                     assert int(at(w.stat(e, "life"), g)) == c.stat("life"), where
+                if m.ga and c.level is not None:
+                    assert w.base_level(e) == c.level, where
+                if m.ga:
+                    assert bool(w.store.a["immortal"][g, w.store.col_of_id[e]]) == c.immortal, where
             for i, (pid, p) in enumerate(zip(self.pids, m.players)):
                 where = f"{label}: game {g} player {i}"
                 assert bool(at(w.has_lost(pid), g)) == p.lost, where
@@ -156,7 +160,7 @@ def card_action(data, pair: Pair, g: int) -> None:
     ids = pair.ids(g)
     action = data.draw(st.sampled_from(["put", "put", "put", "remove", "damage", "damage",
                                         "recover", "enlighten", "reserve", "reserve", "cleanup", "begin",
-                                        "begin"]))
+                                        "begin", "level_up", "immortal"]))
     if action == "put" and names:
         name, kind, n = pick(), data.draw(st.sampled_from(PUT_KINDS)), data.draw(st.integers(0, 3))
         c = m.cards[name]
@@ -193,7 +197,27 @@ def card_action(data, pair: Pair, g: int) -> None:
         pair.call(f"set_reserve p{p} {n} (g{g})", lambda: w.set_reserve(pair.pids[p], n, games=[g]),
                   [(g, model)])
     elif action == "cleanup":
-        pair.call(f"cleanup (g{g})", lambda: w.cleanup(games=[g]), [(g, m.cleanup)])
+        def engine_cleanup():
+            w.cleanup(games=[g])
+            # Until ecs.actions.cleanup calls the ruleset's hook itself (idempotent after).
+            w.ruleset.cleanup(w, np.array([g]))
+        pair.call(f"cleanup (g{g})", engine_cleanup, [(g, m.cleanup)])
+    elif action == "level_up" and names:
+        name = pick()
+        c = m.cards[name]
+        level = (c.level if c.level is not None else 0) + data.draw(st.sampled_from([1, 1, 2]))
+        life, power = data.draw(st.integers(1, 9)), data.draw(st.sampled_from([None, 0, 2]))
+        pair.call(f"level_up {name} {level} life={life} power={power} (g{g})",
+                  lambda: w.level_up(ids[name], level, life, power),
+                  [(g, lambda: m.level_up(c, level, life, power))])
+    elif action == "immortal" and names:
+        name, flag = pick(), data.draw(st.booleans())
+        c = m.cards[name]
+
+        def model_immortal():
+            c.immortal = flag
+        pair.call(f"set_immortal {name} {flag} (g{g})",
+                  lambda: w.set_immortal(ids[name], flag, games=[g]), [(g, model_immortal)])
     elif action == "begin":
         begin_one(data, pair, g)
 

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from ga_helpers import unchanged
 
-from ecs import CounterError, IllegalActionError, InvalidKindError, InvalidTypeError, World
-from ecs.errors import InsufficientReserveError, UnpayableCostError
+import ecs
+from ecs import CounterError, IllegalActionError, InvalidKindError, InvalidTypeError, World, events
+from ecs.errors import InsufficientReserveError, InvalidCountError, UnpayableCostError
 
 
 def ga(batch=1, players=2):
@@ -164,7 +165,8 @@ def test_types_of_checks_are_simultaneous_within_a_pass():
 
 def test_types_of_checks_1_game_ending_pass_comes_first():
     """Types of Checks 1: the game "will first make a pass" for game-ending conditions;
-    in a game where a player loses that way, the other checks wait for the next pass."""
+    in a game where a player loses that way, the other checks wait for the next pass
+    (with the loser's banished champion leaving the game, Ending the Game 7)."""
     w, (a, b, c), (ca, _, _) = ga(players=3)
     ally = w.add_object(b, "ally", power=1, life=1)
     w.deal_damage(ally, 1)
@@ -172,9 +174,10 @@ def test_types_of_checks_1_game_ending_pass_comes_first():
     w.clear_events()
     assert w.tick() == 2
     kinds = [(type(e).__name__, e.__dict__.get("cause")) for e in w.events()]
-    assert kinds == [("PlayerLost", "ga.champion"), ("ZoneChanged", "ga.damage")]
+    assert kinds == [("PlayerLost", "ga.champion"), ("ZoneChanged", "ga.damage"),
+                     ("ZoneChanged", "ga.left_game")]
     t = w.event_table()
-    assert t["step"][0] < t["step"][1]
+    assert t["step"][0] < t["step"][1] == t["step"][2]
 
 
 def test_ending_the_game_5_two_player_loss_freezes_the_game():
@@ -393,3 +396,159 @@ def test_a_batch_of_games_differs_per_game():
     w.tick()
     assert w.has_lost(a).tolist() == [False, True, True]
     assert w.result().tolist() == [-1, b, b]
+
+
+# ---- issue 16 -----------------------------------------------------------------------------
+def test_types_of_checks_6_cleanup_hook_removes_ally_damage_counters_only():
+    """Types of Checks 6, Stats: Life 2.2: clean-up removes all ally damage counters; a
+    champion's stay (Damage 13). The ruleset hook, as ecs.actions.cleanup will call it."""
+    w, (a, _), (champ, _) = ga(batch=2)
+    ally = w.add_object(a, "ally", power=1, life=9)
+    w.put_counters(ally, "damage", np.array([2, 3]))
+    w.put_counters(champ, "damage", 4)
+    w.clear_events()
+    w.ruleset.cleanup(w, np.array([1]))
+    assert w.count(ally, "damage").tolist() == [2, 0] and w.count(champ, "damage").tolist() == [4, 4]
+    assert w.events() == [ecs.CounterChanged(1, ally, "damage", 3, 0, "cleanup")]
+    mtg = World()
+    mtg.ruleset.cleanup(mtg, np.array([0]))        # Magic: nothing besides marked damage
+
+
+@pytest.mark.xfail(strict=True, reason="ecs.actions.cleanup does not call ruleset.cleanup yet")
+def test_types_of_checks_6_world_cleanup_removes_ally_damage_counters():
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=1, life=9, counters={"damage": 2})
+    w.cleanup()
+    assert w.counters(ally) == {}
+
+
+def test_damage_15_negative_damage_is_zero():
+    """Damage 15: less than 0 damage is 0 damage (the ruleset hook); Magic keeps rejecting
+    negative amounts (CR 107.1b)."""
+    w, _, _ = ga()
+    assert np.asarray(w.ruleset.damage_amounts(-3)).tolist() == 0
+    assert np.asarray(w.ruleset.damage_amounts([2, -1])).tolist() == [2, 0]
+    assert w.ruleset.damage_amounts(1.5) == 1.5          # left to the usual validation
+    assert World().ruleset.damage_amounts(-3) == -3
+
+
+@pytest.mark.xfail(strict=True, reason="ecs.actions.deal_damage does not call "
+                   "ruleset.damage_amounts yet")
+def test_damage_15_world_deals_negative_damage_as_zero():
+    w, _, (champ, _) = ga()
+    w.clear_events()
+    w.deal_damage(champ, -2)
+    assert w.counters(champ) == {} and w.events() == []
+
+
+def test_recover_2_1_1_recovering_with_no_damage_counters_is_still_an_event():
+    """Recover 2.1.1: a non-zero recover with no damage counters still "recovers"; each
+    recover is an Acted event with before/after damage counters; recover 0 is none."""
+    w, (a, _), (champ, _) = ga()
+    w.clear_events()
+    assert w.recover(champ, 2) == 0
+    w.recover(champ, 0)
+    assert w.events() == [ecs.Acted(0, champ, a, "damage", 0, 0, "ga.recover")]
+    w.deal_damage(champ, 3)
+    w.clear_events()
+    w.recover(champ, 2)
+    assert w.events() == [ecs.CounterChanged(0, champ, "damage", 3, 1, "ga.recover"),
+                          ecs.Acted(0, champ, a, "damage", 3, 1, "ga.recover")]
+    t = w.event_table()
+    assert t["type"].tolist() == [events.COUNTER, events.ACTION] and t["step"][0] == t["step"][1]
+
+
+def test_enlighten_activation_and_reserve_payment_are_events_and_survive_save_load(tmp_path):
+    """Enlighten 1 (an activation) and Costs and Memory 1 (a payment) are events, kept by
+    save/load; paying 0 reserve pays nothing and is no event."""
+    w, (a, b), (champ, _) = ga()
+    w.add_object(a, "action", zone="deck")
+    w.put_counters(champ, "enlighten", 4)
+    w.set_reserve(b, 3)
+    w.clear_events()
+    w.activate_enlighten(champ)
+    w.pay_reserve(b, 2)
+    w.pay_reserve(b, 0)
+    evs = w.events()
+    assert ecs.Acted(0, champ, a, "enlighten", 4, 1, "ga.enlighten") in evs
+    assert evs[-1] == ecs.ReserveChanged(0, b, 3, 1, "ga.reserve")
+    assert sum(isinstance(e, ecs.ReserveChanged) for e in evs) == 1
+    w.save(tmp_path / "ga.npz")
+    assert World.load(tmp_path / "ga.npz").events() == evs
+
+
+def test_immortality_1_immortal_units_do_not_die_and_weapons_are_not_destroyed():
+    """Keywords: Immortality 1.1-1.2 and Damage 13's hint: an immortal champion with
+    damage counters past its life stays; an immortal weapon at 0 durability stays;
+    per game; a banish effect still moves it."""
+    w, (a, b), (champ, _) = ga(batch=2)
+    sword = w.add_object(a, "weapon", power=1, durability=1)
+    w.set_immortal(champ, np.array([True, False]))
+    w.set_immortal(sword)
+    w.deal_damage(champ, 25)
+    w.remove_counters(sword, "durability", 1)
+    w.tick()
+    assert w.exists(champ).tolist() == [True, False] and w.zone(champ)[0] == "battlefield"
+    assert w.result().tolist() == [-1, b] and w.zone(sword)[0] == "battlefield"
+    new = w.move_zone(champ, "banishment", games=[0])
+    assert w.zone(new)[0] == "exile"
+    unchanged(w, lambda: w.set_immortal(a), IllegalActionError)
+    unchanged(w, lambda: w.set_immortal(sword, 1, games=[0]), InvalidTypeError)
+    unchanged(World(), lambda: World().set_immortal(0), IllegalActionError)
+
+
+def test_leveling_up_keeps_the_object_and_its_counters_and_changes_level_and_life():
+    """Leveling Up 1-7 (7.ii: the same object), Enlighten Counters 2, Level (base): the
+    base level and life become the new card's, counters stay, damage counters meet the
+    new life at the next check; an Acted event for "On Enter" abilities."""
+    w, (a, _), (champ, _) = ga()
+    w.put_counters(champ, "enlighten", 2)
+    w.put_counters(champ, "level", 1)
+    w.deal_damage(champ, 18)
+    w.clear_events()
+    w.level_up(champ, 2, life=24, power=3)
+    assert w.exists(champ) and w.base_level(champ) == 2 and w.stat(champ, "level") == 3
+    assert (w.stat(champ, "life"), w.stat(champ, "power")) == (24, 3)
+    assert w.counters(champ) == {"damage": 18, "enlighten": 2, "level": 1}
+    assert w.events() == [ecs.Acted(0, champ, a, None, 1, 2, "ga.level_up")]
+    w.level_up(champ, 3, life=17)                        # lower life: dies at the check
+    with pytest.raises(InvalidTypeError):
+        w.stat(champ, "power")
+    w.tick()
+    assert w.has_lost(a)
+
+
+def test_leveling_up_2_only_into_the_next_level_of_a_champion_on_the_field():
+    w, (a, _), (champ, _) = ga()
+    ally = w.add_object(a, "ally", power=1, life=2)
+    card = w.add_object(a, "champion", life=20, level=1, zone="graveyard")
+    unchanged(w, lambda: w.level_up(champ, 3, life=20), IllegalActionError)
+    unchanged(w, lambda: w.level_up(ally, 2, life=20), IllegalActionError)
+    unchanged(w, lambda: w.level_up(card, 2, life=20), IllegalActionError)
+    unchanged(w, lambda: w.level_up(champ, 2, life=2.5), InvalidCountError)
+    nolevel = w.add_object(a, "champion", life=20)
+    unchanged(w, lambda: w.level_up(nolevel, 1, life=20), IllegalActionError)
+
+
+def test_ending_the_game_7_a_player_who_loses_leaves_with_their_objects():
+    """Ending the Game 7, 9: in a game that goes on, every card and object of the loser
+    ceases to exist (field, deck, banishment...), a zone change to nowhere, no death;
+    the other players' objects stay. A two-player game ends as it stood."""
+    w, (a, b, c), (ca, cb, _) = ga(players=3)
+    ally = w.add_object(a, "ally", power=1, life=2)
+    deck = w.add_object(a, "action", zone="deck")
+    other = w.add_object(b, "ally", power=1, life=2)
+    w.sacrifice(ca)
+    w.clear_events()
+    w.tick()
+    assert w.has_lost(a) and w.result() == "ongoing"
+    assert not w.exists(ally) and not w.exists(deck) and w.exists(other) and w.exists(cb)
+    left = {(e.old, e.from_zone, e.new) for e in w.events()
+            if isinstance(e, ecs.ZoneChanged) and e.cause == "ga.left_game"}
+    assert {(ally, "battlefield", None), (deck, "library", None)} <= left
+    assert all(e.to_zone == "none" for e in w.events() if isinstance(e, ecs.ZoneChanged))
+    w2, (a2, _), (c2, _) = ga()
+    ally2 = w2.add_object(a2, "ally", power=1, life=2)
+    w2.sacrifice(c2)
+    w2.tick()
+    assert w2.has_lost(a2) and w2.zone(ally2) == "battlefield"

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 from ga_helpers import unchanged
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ecs import CounterError, IllegalActionError, World
+from ecs import CounterError, IllegalActionError, PolicyError, ReserveChanged, World
 from ecs.errors import InsufficientReserveError
+from ecs.events import COUNTER, RESERVE
 from ecs.systems.wither_upkeep import pay_most, pay_nothing
 from ecs.turns import InvalidPhaseError
 
@@ -61,21 +64,23 @@ def test_wither_sacrificed_champion_is_banished_and_its_player_loses():
 
 
 def test_wither_4_all_counters_removed_at_the_same_time():
-    """Wither 4: every wither counter is removed at once, one step, with the payment."""
+    """Wither 4: every wither counter is removed at once, one step, with the payment
+    (issue 16: the payment is an event, ReserveChanged with cause ga.wither)."""
     w, (a, _), _ = ga()
     xs = w.add_objects(3, a, "ally", power=1, life=2, counters={"wither": 1})
     w.set_reserve(a, 3)
     w.clear_events()
     w.begin_main_phase(a)
     t = w.event_table()
-    assert t["type"].size == 3 and len(set(t["step"].tolist())) == 1
+    assert t["type"].tolist() == [COUNTER] * 3 + [RESERVE] and len(set(t["step"].tolist())) == 1
     assert all(w.counters(int(x)) == {} for x in xs)
+    assert w.events()[-1] == ReserveChanged(0, a, 3, 0, "ga.wither")
 
 
 def test_default_policy_pays_for_as_many_objects_as_reserve_allows():
-    """rules.md section 8 item 9 (our choice): the default policy saves as many objects
-    as possible: cheapest first, champions before others at equal cost, then older
-    (smaller id) first."""
+    """rules.md section 8 item 9 (our choice, issue 16): champions first (cheapest
+    first), then as many other objects as possible, cheapest first, older (smaller id)
+    first at equal cost."""
     w, (a, _), (champ, _) = ga()
     big = w.add_object(a, "ally", power=1, life=2, counters={"wither": 3})
     one = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
@@ -133,7 +138,7 @@ def test_unknown_phase_raises_and_changes_nothing():
     w, (a, _), _ = ga()
     w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
     for bad in ("combat", "main", 2, None):
-        err = unchanged(w, lambda: w.begin_main_phase(a, precombat=bad), InvalidPhaseError)
+        err = unchanged(w, lambda bad=bad: w.begin_main_phase(a, precombat=bad), InvalidPhaseError)
         assert isinstance(err, CounterError) and str(a) in str(err) and repr(bad) in str(err)
     unchanged(w, lambda: w.begin_main_phase(a, policy="pay"), IllegalActionError)
 
@@ -178,7 +183,8 @@ def test_state_based_checks_come_before_the_trigger():
     w.deal_damage(dying, 1)
     w.set_reserve(a, 1)
     calls = []
-    w.begin_main_phase(a, policy=lambda world, g, ids, cost, r: calls.append(ids.tolist()) or pay_most(world, g, ids, cost, r))
+    w.begin_main_phase(a, policy=lambda world, g, ids, cost, r:
+                       calls.append(ids.tolist()) or pay_most(world, g, ids, cost, r))
     assert calls == [[keep]] and w.exists(keep) and w.counters(keep) == {}
 
 
@@ -200,5 +206,94 @@ def test_a_policy_that_fails_undoes_the_whole_call():
     w.deal_damage(dying, 1)
 
     def broken(*args):
-        raise RuntimeError("no decision")
-    unchanged(w, lambda: w.begin_main_phase(a, policy=broken), RuntimeError)
+        raise ZeroDivisionError("no decision")
+    err = unchanged(w, lambda: w.begin_main_phase(a, policy=broken), PolicyError)
+    assert isinstance(err, CounterError) and isinstance(err.__cause__, ZeroDivisionError)
+    assert "broken" in str(err) and "no decision" in str(err)
+
+
+def test_issue_16_default_policy_keeps_the_champion_rather_than_an_ally():
+    """Issue 16: champion at wither 2, ally at wither 1, reserve 2. Paying for the
+    cheaper ally would sacrifice the champion and lose (Ending the Game 5); the
+    default pays for the champion."""
+    w, (a, b), (champ, _) = ga()
+    w.put_counters(champ, "wither", 2)
+    ally = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    w.set_reserve(a, 2)
+    w.begin_main_phase(a)
+    assert not w.has_lost(a) and w.zone(champ) == "battlefield" and not w.exists(ally)
+    assert w.reserve(a) == 0 and w.counters(champ) == {}
+
+
+def test_immortal_objects_are_not_sacrificed_and_the_default_does_not_pay_for_them():
+    """Keywords: Immortality 1.2 ("can't be destroyed (including via sacrifice)"): an
+    unpaid immortal object stays; its wither counters are removed all the same (Wither
+    4). The default policy spends nothing on it."""
+    w, (a, _), (champ, _) = ga()
+    w.put_counters(champ, "wither", 1)
+    w.set_immortal(champ)
+    ally = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    w.set_reserve(a, 1)
+    w.begin_main_phase(a)
+    assert w.zone(champ) == w.zone(ally) == "battlefield" and not w.has_lost(a)
+    assert w.counters(champ) == w.counters(ally) == {} and w.reserve(a) == 0
+    w.put_counters(champ, "wither", 3)
+    w.begin_main_phase(a, policy=pay_nothing)
+    assert w.zone(champ) == "battlefield" and w.counters(champ) == {}
+
+
+# ---- the default policy against brute force (issue 16) --------------------------------
+def best_outcome(champs, others, cost, reserve, immortal, safe):
+    """Brute force over every affordable set of objects to pay for: the best (kept the
+    game, champions kept, other objects kept, -reserve spent), compared in that order.
+    ``safe``: the player has a champion that no wither counter threatens."""
+    cands = [i for i, c in enumerate(cost) if c > 0 and not immortal[i]]
+    best = None
+    for mask in range(1 << len(cands)):
+        paid = [i for k, i in enumerate(cands) if mask >> k & 1]
+        spent = sum(cost[i] for i in paid)
+        if spent > reserve:
+            continue
+        kept = [i for i in range(len(cost)) if cost[i] == 0 or immortal[i] or i in paid]
+        n_champs = sum(1 for i in kept if i in champs)
+        value = (safe or n_champs > 0, n_champs, sum(1 for i in kept if i in others), -spent)
+        best = value if best is None or value > best else best
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_default_policy_never_chooses_an_avoidable_loss_then_keeps_the_most(data):
+    """Issue 16: against brute force on small boards (vectorized over 3 games): the
+    default never loses when some payment keeps a champion, and its choice is the best
+    by (champions kept, other objects kept, least reserve spent)."""
+    n_champs = data.draw(st.integers(1, 2))
+    n_others = data.draw(st.integers(0, 3))
+    B = 3
+    w = World(ruleset="grand_archive", batch=B, seed=0)
+    a, b = w.add_player(), w.add_player()
+    w.add_object(b, "champion", life=20, level=1)
+    ids = [w.add_object(a, "champion", life=20, level=1) for _ in range(n_champs)]
+    ids += [w.add_object(a, data.draw(st.sampled_from(["ally", ("item", "regalia"), "domain"])),
+                         power=1, life=5) for _ in range(n_others)]
+    boards = []
+    for g in range(B):
+        cost = [data.draw(st.integers(0, 3)) for _ in ids]
+        immortal = [data.draw(st.integers(0, 4)) == 0 for _ in ids]
+        reserve = data.draw(st.integers(0, 6))
+        for e, c, im in zip(ids, cost, immortal):
+            w.put_counters(e, "wither", c, games=[g])
+            w.set_immortal(e, im, games=[g])
+        w.set_reserve(a, reserve, games=[g])
+        boards.append((cost, immortal, reserve))
+    w.begin_main_phase(a)
+    champs, others = set(range(n_champs)), set(range(n_champs, len(ids)))
+    for g, (cost, immortal, reserve) in enumerate(boards):
+        safe = any(cost[i] == 0 for i in champs)
+        best = best_outcome(champs, others, cost, reserve, immortal, safe)
+        kept = [i for i, e in enumerate(ids) if w.exists(e)[g]]
+        spent = reserve - int(w.reserve(a)[g])
+        got = (not w.has_lost(a)[g], sum(1 for i in kept if i in champs),
+               sum(1 for i in kept if i in others), -spent)
+        assert got == best, (g, cost, immortal, reserve)
+        assert got[0] == best[0]   # in particular: lost only when every choice loses

@@ -11,9 +11,18 @@
   of combat damage (Counters: Bulwark);
 * objects with a durability stat enter with that many durability counters (Durability 1);
 * a champion card that would go to the graveyard is banished instead (Champion 8);
+* negative damage is dealt as 0 (Damage 15: ``damage_amounts``);
+* clean-up removes ally damage counters with the marked damage (Types of Checks 6,
+  Stats: Life 2.2: ``cleanup``);
+* immortal objects (the host declares them: ``set_immortal``) do not die, are not
+  destroyed by state-based effects and are not sacrificed (Keywords: Immortality 1);
+* a player who lost leaves the game with their objects (Ending the Game 7, 9), at the
+  next state-based check (ecs.systems.ga_checks);
 * the state-based checks are ecs.systems.ga_checks, the wither trigger
-  ecs.systems.wither_upkeep; the actions (reserve, recover, enlighten, GA stats) are the
-  functions below, which ``ecs.world.World`` offers as methods.
+  ecs.systems.wither_upkeep; the actions (reserve, recover, enlighten, level up,
+  immortality, GA stats) are the functions below, which ``ecs.world.World`` offers as
+  methods. Paying reserve, recovering, activating enlighten and leveling up are events
+  (``ecs.events.ReserveChanged``, ``ecs.events.Acted``).
 """
 from __future__ import annotations
 
@@ -33,7 +42,9 @@ from ecs.errors import (
     InvalidTypeError,
     UnpayableCostError,
 )
+from ecs.events import ACTION, RESERVE
 from ecs.game import Game
+from ecs.limits import MAX_STAT
 from ecs.systems import CapEnforcement, GAStateChecks, WitherUpkeep, ZoneChange
 
 from .mtg import Magic
@@ -114,6 +125,33 @@ class GrandArchive(Magic):
         counting.put(world, "damage", g[champ], c[champ], amount[champ], "damage")
         s.mut("damage")[g[ally_hit], c[ally_hit]] += amount[ally_hit].astype(np.int32)  # rows distinct
 
+    def damage_amounts(self, n: Any) -> Any:
+        """Damage 15: "if less than 0 damage would be dealt, no damage (0 damage) is dealt
+        instead": negative integer amounts become 0 (anything else is left to the usual
+        validation)."""
+        arr = np.asarray(n)
+        if arr.dtype != bool and np.issubdtype(arr.dtype, np.integer):
+            return np.maximum(arr, 0)
+        return n
+
+    def cleanup(self, world: Game, games: np.ndarray) -> None:
+        """Types of Checks 6, Stats: Life 2.2: clean-up removes all ally damage counters
+        (an ally's damage is temporary; a champion's damage counters stay, Damage 13).
+        An ally that is also a champion keeps them. Cause ``cleanup``, one step."""
+        s = world.store
+        plane = s.plane("damage")
+        if plane is None or games.size == 0:
+            return
+        n = s.n_cols
+        types = s.a["types"][:n]
+        ally = ((types & TYPE_BIT["ally"]) != 0) & ((types & TYPE_BIT["champion"]) == 0)
+        held = (plane[games] > 0) & ally[None, :] & (s.a["zone"][games, :n] == zones.BATTLEFIELD)
+        gi, c = np.nonzero(held)
+        if gi.size:
+            world.log.next_step()
+            counting.change(world, "damage", games[gi], c, -plane[games[gi], c].astype(np.int64),
+                            "cleanup")
+
     def has_stat(self, world: Game, col: int, stat: str) -> bool:
         """A stat exists where it is printed, whatever the counters (Buff 2, Debuff 2)."""
         return int(world.store.a[stat][col]) != NO_STAT
@@ -192,6 +230,11 @@ def _reserve_rows(world: Game, p: Any, n: Any, games: Any, how: str) -> None:
     if (new > np.iinfo(np.int32).max).any():
         raise InvalidCountError(f"reserve of player {p} would pass {np.iinfo(np.int32).max}")
     s.mut("reserve")[g, idx] = new
+    paid = a > 0 if how == "pay" else np.zeros(a.shape, bool)
+    if paid.any():   # a payment is an event (GA Costs and Memory 1); paying 0 is none
+        world.log.next_step()
+        world.log.record(RESERVE, "ga.reserve", game=g[paid], entity=s.a["entity_id"][c[paid]],
+                         before=have[paid], after=new[paid])
 
 
 def recover(world: Game, champion: Any, n: Any, games: Any = None, cost: bool = False) -> Any:
@@ -206,15 +249,30 @@ def recover(world: Game, champion: Any, n: Any, games: Any = None, cost: bool = 
     a = args.amounts(world, n, champion, games, single, f"recover on entity {champion}")
     args.distinct_rows(world, g, c, "recover")
     have = _counters_for_cost(world, "damage", g, c, a if cost else 0,
-                                   "Recover as a cost (GA Recover)")
+                              "Recover as a cost (GA Recover)")
     removed = np.minimum(a, have)
     world.log.next_step()
     counting.change(world, "damage", g, c, -a, "ga.recover")
+    # Recover 2.1.1: recovering a non-zero amount is "recovering" even with no damage
+    # counters to remove, so the action is an event of its own.
+    asked = a > 0
+    _acted(world, "ga.recover", g[asked], c[asked], "damage", have[asked],
+           have[asked] - removed[asked])
     if single:
         full = np.zeros(world.batch, np.int64)
         full[g] = removed
         return args.out(world, full)
     return removed.reshape(np.unique(g).size, -1)
+
+
+def _acted(world: Game, cause: str, g: np.ndarray, c: np.ndarray, kind: str | None,
+           before: np.ndarray, after: np.ndarray) -> None:
+    """Record a player action on the objects (g, c) (``ecs.events.Acted``): the acting
+    player is each object's controller; ``before``/``after`` the counts of ``kind``."""
+    s = world.store
+    k = s.kind_id(kind, create=True) if kind is not None and g.size else -1
+    world.log.record(ACTION, cause, game=g, entity=s.a["entity_id"][c], kind=k,
+                     before=before, after=after, other=s.a["controller"][c])
 
 
 def _counters_for_cost(world: Game, kind: str, g: np.ndarray, c: np.ndarray,
@@ -245,12 +303,13 @@ def activate_enlighten(world: Game, e: Any, games: Any = None) -> Any:
     g, c, _ = args.targets(world, e, games)
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not an object on the field")
     args.distinct_rows(world, g, c, "activate_enlighten")
-    _counters_for_cost(world, "enlighten", g, c, ENLIGHTEN_COST,
-                            "activating enlighten (GA Enlighten 1)")
+    have = _counters_for_cost(world, "enlighten", g, c, ENLIGHTEN_COST,
+                              "activating enlighten (GA Enlighten 1)")
     if np.unique(g).size != g.size:
         raise IllegalActionError("activate_enlighten: one object per game at a time")
     world.log.next_step()
     counting.change(world, "enlighten", g, c, -ENLIGHTEN_COST, "ga.enlighten")
+    _acted(world, "ga.enlighten", g, c, "enlighten", have, have - ENLIGHTEN_COST)
     ctrl = s.a["controller"][c].astype(np.int64)
     out = np.full(world.batch, -1, np.int64)
     for p in np.unique(ctrl):
@@ -294,3 +353,67 @@ def base_level(world: Game, e: int) -> int:
     if v == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no level stat")
     return v
+
+
+def set_immortal(world: Game, e: Any, immortal: Any = True, games: Any = None) -> None:
+    """Declare whether objects have Immortality (Keywords: Immortality 1, a static
+    ability; printed or granted, the host says which), per game. An immortal object is
+    not destroyed by the damage or durability checks and is not sacrificed by the
+    wither trigger (Immortality 1.1, 1.2; Damage 13's hint). It is still banished or
+    moved by effects that do so. A new object (after a zone change, Counters: General
+    5) is not immortal until declared again."""
+    _ga_only(world, "set_immortal")
+    g, c, single = args.targets(world, e, games)
+    args.require(world, ~args.is_type(world, c, "player"), g, c, "is a player, not an object")
+    flag = np.asarray(immortal)
+    if flag.dtype != bool:
+        raise InvalidTypeError(f"immortal must be a bool (or one per row), got {immortal!r}")
+    try:
+        rows = np.broadcast_to(flag.ravel() if flag.ndim else flag, g.shape)
+    except ValueError:
+        raise InvalidTypeError(f"immortal of shape {flag.shape} does not fit {g.size} rows "
+                               f"for entity {e}") from None
+    world.store.mut("immortal")[g, c] = rows
+
+
+def level_up(world: Game, champion: int, level: int, life: int, power: int | None = None) -> None:
+    """Level up ``champion``: the next level champion card goes on top of its lineage
+    (Champion: Leveling Up 1-7; Level Up 1). It is the same object (no zone change, 7.ii):
+    its counters (damage, level, enlighten, ...) stay (Enlighten Counters 2), its base
+    level becomes ``level``, which must be its base level + 1 (Leveling Up 2, Champion 7),
+    and its life and power are the new card's (7.ii.d: the inner lineage's stats are
+    ignored; ``power=None``: the new card has none). Damage counters are compared with
+    the new life at the next check. Records an ``Acted`` event (cause ``ga.level_up``,
+    before/after the base level) for the new card's "On Enter" abilities (Level Up 1).
+
+    A card's printed stats are the same in every game of the batch, so a level up acts
+    in every game where the champion exists, and it must be a champion on the field in
+    each of them (to level up in some games only, ``select`` or ``fork`` them first)."""
+    _ga_only(world, "level_up")
+    s = world.store
+    col = args.column(world, champion)
+    if not s.a["types"][col] & TYPE_BIT["champion"]:
+        raise IllegalActionError(f"entity {champion} is not a champion (GA Leveling Up 1)")
+    zone = s.a["zone"][:, col]
+    off = (zone != zones.NONE) & (zone != zones.BATTLEFIELD)
+    if off.any():
+        raise IllegalActionError(f"champion {champion} is not on the field in game "
+                                 f"{int(np.flatnonzero(off)[0])} (GA Leveling Up 8)")
+    base = int(s.a["level"][col])
+    if base == NO_STAT:
+        raise IllegalActionError(f"champion {champion} has no level stat to level up from")
+    for stat, v in (("level", level), ("life", life), ("power", power)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
+                              or not -MAX_STAT <= v <= MAX_STAT):
+            raise InvalidCountError(f"level_up of champion {champion}: {stat} must be an "
+                                    f"integer of at most {MAX_STAT} in size, got {v!r}")
+    if level != base + 1:
+        raise IllegalActionError(f"champion {champion} is level {base}: it levels up into a "
+                                 f"level {base + 1} champion, not {level} (GA Leveling Up 2)")
+    s.mut("level")[col] = level
+    s.mut("toughness")[col] = life
+    s.mut("power")[col] = NO_STAT if power is None else power
+    g = np.flatnonzero(zone == zones.BATTLEFIELD)
+    world.log.next_step()
+    world.log.record(ACTION, "ga.level_up", game=g, entity=champion, before=base, after=level,
+                     other=int(s.a["controller"][col]))

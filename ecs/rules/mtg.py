@@ -48,6 +48,13 @@ class Magic:
                     flags: Mapping[str, bool]) -> None:
         deal_damage(world, g, c, amount, flags)
 
+    def damage_amounts(self, n: Any) -> Any:
+        """Damage amounts as given, before validation: no negative numbers (CR 107.1b)."""
+        return n
+
+    def cleanup(self, world: Game, games: np.ndarray) -> None:
+        """What clean-up removes besides marked damage (CR 514.2): nothing in Magic."""
+
     def has_stat(self, world: Game, col: int, stat: str) -> bool:
         """Power and toughness exist on creatures (and creature cards) only (122.1a)."""
         s = world.store

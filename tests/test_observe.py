@@ -1,0 +1,52 @@
+"""observe(): a missing stat is told apart from a real 0 by its ``has:<stat>`` mask (issue 16)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecs import InvalidTypeError, World
+
+STATS = ("power", "toughness", "loyalty", "defense", "life")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_has_stat_masks_tell_a_missing_stat_from_a_real_zero(dtype):
+    """A 0/0 creature, a noncreature artifact, a 0-loyalty planeswalker, a 0-defense
+    battle and a player at 0 life: every value reads 0; the masks say which exist."""
+    w = World(batch=2)
+    p = w.add_player()
+    w.lose_life(p, 20, games=[0])
+    zero = w.add_object(p, "creature", power=0, toughness=0)
+    rock = w.add_object(p, "artifact")
+    walker = w.add_object(p, "planeswalker", loyalty=0)
+    battle = w.add_object(p, "battle", defense=0)
+    ids = [zero, rock, walker, battle, p]
+    obs, names = w.observe(ids, dtype=dtype)
+    col = {n: i for i, n in enumerate(names)}
+    assert all(f"has:{s}" in col for s in STATS)
+    want = {zero: {"power", "toughness"}, rock: set(), walker: {"loyalty"},
+            battle: {"defense"}, p: {"life"}}
+    for j, e in enumerate(ids):
+        for s in STATS:
+            assert obs[0, j, col[s]] == 0
+            assert obs[:, j, col[f"has:{s}"]].tolist() == [s in want[e]] * 2, (e, s)
+    assert obs[1, 4, col["life"]] == 20
+    assert not np.isnan(obs.astype(np.float64)).any()
+
+
+def test_has_stat_of_ga_objects_and_absent_rows():
+    """GA life is stored as toughness: has:toughness is its mask; a padded or stale row
+    is all zeros, masks included."""
+    w = World(ruleset="grand_archive")
+    p = w.add_player()
+    champ = w.add_object(p, "champion", life=20, level=1)
+    item = w.add_object(p, "item")
+    obs, names = w.observe([champ, item, -1], ["has:power", "has:toughness", "present"])
+    assert obs[0].tolist() == [[0, 1, 1], [0, 0, 1], [0, 0, 0]]
+
+
+def test_has_stat_rejects_unknown_stats():
+    w = World()
+    w.add_player()
+    with pytest.raises(InvalidTypeError, match="has:speed"):
+        w.observe([0], ["has:speed"])
