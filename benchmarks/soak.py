@@ -104,10 +104,12 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
         t3 = time.perf_counter()
         if i == 1 or i % every == 0 or i == steps:
             mem, nbytes = rss(), store_bytes(w)
+            on_field = w.object_mask("battlefield")[1].sum(axis=1)   # per game, untimed
             slots = max(w.store.capacity, 1)
             out.rows.append(dict(step=i, seconds=(t1 - t0) + (t3 - t2), rss=mem,
                                  run_rss=mem - before,
                                  store_bytes=nbytes, columns=w.store.n_cols,
+                                 alive_min=int(on_field.min()), alive_max=int(on_field.max()),
                                  live_bytes=nbytes * (POPULATION + len(players)) / slots))
             if rss_limit is not None and mem > rss_limit:
                 out.stopped = f"stopped at step {i}: RSS {mem / 2**30:.2f} GiB passed the limit"
