@@ -108,8 +108,12 @@ def rows(check: Check, *types: type) -> list[tuple[int, tuple[Any, ...]]]:
     entities of ``check.only`` that have those components."""
     if check.only is None:
         return esper.get_components(*types)
-    found = ((ent, esper.try_components(ent, *types)) for ent in check.only)
-    return [(ent, comps) for ent, comps in found if comps is not None]
+    out: list[tuple[int, tuple[Any, ...]]] = []
+    for ent in check.only:
+        comps: tuple[Any, ...] | None = esper.try_components(ent, *types)
+        if comps is not None:
+            out.append((ent, comps))
+    return out
 
 
 # ---- processors (higher priority runs first) -------------------------------------------
