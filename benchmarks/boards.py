@@ -179,18 +179,19 @@ def _baseline_components(card: tuple[int, ...], state: tuple[int, ...]) -> list[
     return comps
 
 
-def build_baseline(spec: BoardSpec) -> Built:
-    """Load ``spec`` into one naive esper world per game."""
+def build_baseline(spec: BoardSpec, game: type[nv.NaiveGame] = nv.NaiveGame) -> Built:
+    """Load ``spec`` into one esper world per game: ``game`` is the baseline's game class
+    (the naive one, or ``esper_baseline.EsperGame``)."""
     cards = list(zip(*(a.tolist() for a in (spec.card_type, spec.power, spec.toughness,
                                             spec.cap_plus, spec.cap_minus))))
     games, objects, players = [], [], []
     for g in range(spec.games):
-        game = nv.NaiveGame()
-        players.append([game.add_player(life, poison) for life, poison in
+        one = game()
+        players.append([one.add_player(life, poison) for life, poison in
                         zip(spec.life[g].tolist(), spec.poison[g].tolist())])
         states = zip(*(a[g].tolist() for a in (spec.plus, spec.minus, spec.loyalty, spec.defense,
                                                 spec.damage, spec.deathtouch)))
-        objects.append([game.add_object(_baseline_components(card, state))
+        objects.append([one.add_object(_baseline_components(card, state))
                         for card, state in zip(cards, states)])
-        games.append(game)
+        games.append(one)
     return Built(nv.NaiveBatch(games), np.array(objects, np.int64), np.array(players, np.int64))

@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .boards import BoardSpec, Built, build_baseline, build_engine, make_board
+from .boards import CREATURE, BoardSpec, Built, build_baseline, build_engine, make_board
+from .esper_baseline import EsperGame
 from .naive_esper import NaiveGame
 
 SIZES = (100, 1_000, 10_000, 100_000)              # single board, one tick
@@ -32,6 +33,7 @@ class Case:
     name: str
     run: Callable[[], Any]
     setup: Callable[[], Any] = _nothing      # before each run, not timed
+    prepare: Callable[[], Any] = _nothing    # before a block of runs (interleaved), not timed
     teardown: Callable[[], Any] = _nothing   # after each run, not timed
     objects: int = 0        # objects checked by one run (games x objects), 0 if not a tick
     info: dict[str, Any] = field(default_factory=dict)
@@ -102,14 +104,17 @@ def engine_tick(games: int, n: int, settled: bool = False) -> Case:
     def setup() -> None:
         w.restore(start)
 
-    return Case(f"engine {'settled ' if settled else ''}{games}x{n}", w.tick, setup,
-                objects=games * n)
+    # A settled tick changes nothing: the board is restored once per block, not per run.
+    return Case(f"engine {'settled ' if settled else ''}{games}x{n}", w.tick,
+                _nothing if settled else setup, prepare=setup, objects=games * n)
 
 
-def baseline_tick(games: int, n: int, max_games: int | None = None, settled: bool = False) -> Case:
-    """The baseline's tick on ``board(games, n)``, rebuilt (and ticked once if ``settled``)
-    before each run. The baseline runs games one after another, so a big batch may be
-    measured on its first ``max_games`` games (``info["games_run"]``)."""
+def baseline_tick(games: int, n: int, max_games: int | None = None, settled: bool = False,
+                  game: type[NaiveGame] = NaiveGame) -> Case:
+    """The baseline's tick (``game``: naive or ``EsperGame``) on ``board(games, n)``, rebuilt
+    (and ticked once if ``settled``) before each run. The baseline runs games one after
+    another, so a big batch may be measured on its first ``max_games`` games
+    (``info["games_run"]``)."""
     spec = board(games, n)
     played = games if max_games is None else min(games, max_games)
     if played < games:
@@ -119,13 +124,125 @@ def baseline_tick(games: int, n: int, max_games: int | None = None, settled: boo
     def setup() -> None:
         if "built" in state:
             state.pop("built").world.close()
-        state["built"] = build_baseline(spec)
+        state["built"] = build_baseline(spec, game)
         if settled:
             state["built"].world.tick()
 
-    return Case(f"baseline {'settled ' if settled else ''}{games}x{n}",
-                lambda: state["built"].world.tick(), setup,
+    return Case(f"{BASELINE_NAMES[game]} {'settled ' if settled else ''}{games}x{n}",
+                lambda: state["built"].world.tick(), _nothing if settled else setup,
+                prepare=setup,
                 objects=played * n, info={"games_run": played})
+
+
+BASELINE_NAMES: dict[type[NaiveGame], str] = {NaiveGame: "naive esper", EsperGame: "esper"}
+
+
+# ---- single actions, reads, clone+act+tick and a self-play step (issue 14) --------------
+# All on one game's settled board (what a tick left), the state a simulator acts on. The
+# targets are creatures that start with no counters and no damage (so they are alive on
+# the settled board); ``step`` is what one self-play step does to them before its tick.
+ACTION_SIZES = (100, 1_000)
+
+
+@functools.lru_cache(maxsize=None)
+def targets(n: int) -> tuple[int, int, int]:
+    """Three distinct creatures of ``board(1, n)`` (indices) alive on its settled board."""
+    spec = board(1, n)
+    calm = ((spec.card_type == CREATURE) & (spec.plus[0] == 0) & (spec.minus[0] == 0)
+            & (spec.damage[0] == 0) & (spec.toughness >= 2))
+    a, b, c = np.random.default_rng(SEED + n).choice(np.flatnonzero(calm), 3, replace=False)
+    return int(a), int(b), int(c)
+
+
+def step(game: Any, ids: tuple[int, int, int]) -> None:
+    """A self-play step's actions, the same calls on the engine and ``EsperGame``: a +1/+1
+    counter, two -1/-1 counters (which may kill a 2-toughness creature on the tick) and
+    one damage, on three creatures."""
+    a, b, c = ids
+    game.put_counters(a, "+1/+1", 1)
+    game.put_counters(b, "-1/-1", 2)
+    game.deal_damage(c, 1)
+
+
+def _engine_settled(n: int) -> tuple[Any, Callable[[], None], tuple[int, int, int]]:
+    built, _ = engine(1, n)
+    snap = _settled_snapshot(1, n)
+    return (built.world, lambda: built.world.restore(snap),
+            tuple(int(built.objects[i]) for i in targets(n)))  # type: ignore[return-value]
+
+
+@functools.lru_cache(maxsize=None)
+def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
+    """``board(1, n)`` in ``EsperGame`` after one tick: the template the baseline acts on
+    (kept for the process; cases act on it or on its clones)."""
+    built = build_baseline(board(1, n), EsperGame)
+    game = built.world.games[0]
+    game.tick()
+    return game, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
+
+
+OPS = ("put_counters", "deal_damage", "count", "counters")
+
+
+def engine_op(n: int, op: str) -> Case:
+    """One action or read on one object of a settled ``n``-object game (state drifts from
+    run to run, e.g. counters pile up: harmless to the cost)."""
+    w, restore, (a, _, _) = _engine_settled(n)
+    run = {"put_counters": lambda: w.put_counters(a, "+1/+1", 1),
+           "deal_damage": lambda: w.deal_damage(a, 1),
+           "count": lambda: w.count(a, "+1/+1"),
+           "counters": lambda: w.counters(a)}[op]
+    return Case(f"engine {op} 1x{n}", run, prepare=restore)
+
+
+def esper_op(n: int, op: str) -> Case:
+    game, (a, _, _) = _esper_settled(n)
+    twin: dict[str, EsperGame] = {}
+
+    def prepare() -> None:  # a fresh copy of the settled game, as the engine restores one
+        if "g" in twin:
+            twin.pop("g").close()
+        twin["g"] = game.clone()
+
+    run = {"put_counters": lambda: twin["g"].put_counters(a, "+1/+1", 1),
+           "deal_damage": lambda: twin["g"].deal_damage(a, 1),
+           "count": lambda: twin["g"].count(a, "+1/+1"),
+           "counters": lambda: twin["g"].counters(a)}[op]
+    return Case(f"esper {op} 1x{n}", run, prepare=prepare)
+
+
+def engine_step(n: int, clone: bool = False) -> Case:
+    """A self-play step (``step`` then a tick) from the settled board; with ``clone``, on a
+    clone of it (tree search: clone, act, tick)."""
+    w, restore, ids = _engine_settled(n)
+
+    def run() -> Any:
+        g = w.clone() if clone else w
+        step(g, ids)
+        g.tick()
+        return g
+
+    return Case(f"engine {'clone+' if clone else ''}step 1x{n}", run,
+                setup=_nothing if clone else restore, prepare=restore)
+
+
+def esper_step(n: int, clone: bool = False) -> Case:
+    game, ids = _esper_settled(n)
+    state: dict[str, EsperGame] = {}
+
+    def fresh() -> None:
+        if "g" in state:
+            state.pop("g").close()
+        if not clone:
+            state["g"] = game.clone()
+
+    def run() -> Any:
+        g = state["g"] = game.clone() if clone else state["g"]
+        step(g, ids)
+        g.tick()
+        return g
+
+    return Case(f"esper {'clone+' if clone else ''}step 1x{n}", run, setup=fresh, teardown=fresh)
 
 
 # ---- copies ----------------------------------------------------------------------------
@@ -185,4 +302,5 @@ def bench(benchmark: Any, case: Case, rounds: int, group: str) -> Any:
     benchmark.group = group
     benchmark.name = case.name
     benchmark.extra_info.update(objects=case.objects, **case.info)
+    case.prepare()
     return benchmark.pedantic(case.run, setup=case.setup, teardown=case.teardown, rounds=rounds)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 import esper
 
@@ -86,10 +86,14 @@ CHARACTERISTICS: tuple[type, ...] = (Creature, Planeswalker, Battle)
 
 @dataclass
 class Check:
-    """What one state-based check decided, to be performed together (704.3)."""
+    """What one state-based check decided, to be performed together (704.3). ``only``
+    limits the check to some entities (None: all; the stronger baseline's re-checks);
+    ``touched`` collects the entities the perform changed."""
     remove: dict[int, dict[str, int]] = field(default_factory=dict)
     dies: set[int] = field(default_factory=set)
     loses: set[int] = field(default_factory=set)
+    only: set[int] | None = None
+    touched: set[int] = field(default_factory=set)
 
     def remove_counters(self, ent: int, kind: str, n: int) -> None:
         kinds = self.remove.setdefault(ent, {})
@@ -99,13 +103,26 @@ class Check:
         return bool(self.remove or self.dies or self.loses)
 
 
+def rows(check: Check, *types: type) -> list[tuple[int, tuple[Any, ...]]]:
+    """The (entity, components) rows a processor checks: esper's cached query, or the
+    entities of ``check.only`` that have those components."""
+    if check.only is None:
+        return esper.get_components(*types)
+    out: list[tuple[int, tuple[Any, ...]]] = []
+    for ent in check.only:
+        comps: tuple[Any, ...] | None = esper.try_components(ent, *types)
+        if comps is not None:
+            out.append((ent, comps))
+    return out
+
+
 # ---- processors (higher priority runs first) -------------------------------------------
 class Annihilation(esper.Processor):
     """704.5q: N +1/+1 and N -1/-1 counters are removed, N the smaller count."""
     priority = 40
 
     def process(self, check: Check) -> None:
-        for ent, (zone, ctr) in esper.get_components(Zone, Counters):
+        for ent, (zone, ctr) in rows(check, Zone, Counters):
             counts = ctr.counts
             if PLUS in counts and MINUS in counts and zone.name == BATTLEFIELD:
                 n = min(counts[PLUS], counts[MINUS])
@@ -118,7 +135,7 @@ class CapEnforcement(esper.Processor):
     priority = 30
 
     def process(self, check: Check) -> None:
-        for ent, (zone, ctr, caps) in esper.get_components(Zone, Counters, Caps):
+        for ent, (zone, ctr, caps) in rows(check, Zone, Counters, Caps):
             if zone.name != BATTLEFIELD:
                 continue
             for kind, cap in caps.caps.items():
@@ -132,7 +149,7 @@ class Lethality(esper.Processor):
     priority = 20
 
     def process(self, check: Check) -> None:
-        for ent, (zone, card, ctr, dmg) in esper.get_components(Zone, Creature, Counters, Damage):
+        for ent, (zone, card, ctr, dmg) in rows(check, Zone, Creature, Counters, Damage):
             if zone.name != BATTLEFIELD:
                 continue
             counts = ctr.counts
@@ -140,13 +157,13 @@ class Lethality(esper.Processor):
             # 704.5f, then (toughness > 0) 704.5h and 704.5g
             if toughness <= 0 or dmg.deathtouch or dmg.marked >= toughness:
                 check.dies.add(ent)
-        for ent, (zone, _, ctr) in esper.get_components(Zone, Planeswalker, Counters):
+        for ent, (zone, _, ctr) in rows(check, Zone, Planeswalker, Counters):
             if zone.name == BATTLEFIELD and not ctr.counts.get(LOYALTY):
                 check.dies.add(ent)
-        for ent, (zone, _, ctr) in esper.get_components(Zone, Battle, Counters):
+        for ent, (zone, _, ctr) in rows(check, Zone, Battle, Counters):
             if zone.name == BATTLEFIELD and not ctr.counts.get(DEFENSE):
                 check.dies.add(ent)
-        for ent, (player, ctr) in esper.get_components(Player, Counters):
+        for ent, (player, ctr) in rows(check, Player, Counters):
             if not player.lost and (player.life <= 0 or ctr.counts.get(POISON, 0) >= 10):
                 check.loses.add(ent)
 
@@ -166,10 +183,15 @@ class Perform(esper.Processor):
                     counts[kind] = left
                 else:
                     del counts[kind]
+            check.touched.add(ent)
         for ent in check.dies:
-            to_graveyard(ent)
+            check.touched.add(self.leave(ent))
         for ent in check.loses:
             esper.component_for_entity(ent, Player).lost = True
+
+    def leave(self, ent: int) -> int:
+        """Put a permanent into its owner's graveyard; the entity of the new object."""
+        return to_graveyard(ent)
 
 
 def to_graveyard(ent: int) -> int:
@@ -192,8 +214,11 @@ class NaiveGame:
         self.over = False
         self.players: list[int] = []
         esper.switch_world(self.name)
-        for proc in (Annihilation(), CapEnforcement(), Lethality(), Perform()):
+        for proc in self.processors():
             esper.add_processor(proc, proc.priority)
+
+    def processors(self) -> list[esper.Processor]:
+        return [Annihilation(), CapEnforcement(), Lethality(), Perform()]
 
     def activate(self) -> None:
         if esper.current_world != self.name:
@@ -212,16 +237,23 @@ class NaiveGame:
     def tick(self) -> None:
         """State-based actions to their fixed point (704.3)."""
         self.activate()
+        only: set[int] | None = None
         for _ in range(MAX_CHECKS):
             if self.over:
                 return
-            check = Check()
+            check = Check(only=only)
             esper.process(check)
             if not check:
                 return
             if check.loses:
                 self.over = sum(not self.player(p).lost for p in self.players) <= 1
+            only = self.performed(check)
         raise RuntimeError(f"{self.name}: state-based actions did not settle in {MAX_CHECKS} checks")
+
+    def performed(self, check: Check) -> set[int] | None:
+        """After a perform: the entities the next check of the tick looks at (None: all of
+        them, the naive way)."""
+        return None
 
     # ---- reads (for the equality tests) ----
     def exists(self, ent: int) -> bool:
@@ -254,12 +286,12 @@ class NaiveGame:
         return sizes
 
     # ---- copies and cleanup ----
-    def clone(self) -> "NaiveGame":
+    def clone(self) -> Self:
         """A deep copy of this game's esper world: how an esper user snapshots a game."""
         esper.switch_world(self.name)  # (even if current) syncs esper's globals into its table
         state = copy.deepcopy(esper._context_map[self.name])  # noqa: SLF001 (esper has no public copy)
-        twin = object.__new__(NaiveGame)
-        twin.name, twin.over, twin.players = f"naive-esper-{next(_names)}", self.over, list(self.players)
+        twin = copy.copy(self)
+        twin.name, twin.players = f"naive-esper-{next(_names)}", list(self.players)
         esper._context_map[twin.name] = state  # noqa: SLF001
         return twin
 

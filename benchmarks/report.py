@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import cases
+from . import cases, interleave, soak
 from .boards import build_engine, make_board
 
 BASELINE_GAMES = 64   # batches: the baseline plays games one by one; time this many
@@ -156,6 +156,56 @@ def tick_table(rows: list[dict[str, Any]]) -> str:
                    f"{r['baseline_ops']:.3g}", f"{r['ratio']:.3g}x"] for r in rows])
 
 
+def commit() -> str:
+    """The commit measured (and whether the tree had changes on top of it)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return head + (" with uncommitted changes" if dirty else "")
+
+
+def interleaved_section(sizes: list[int], rounds: int, budget: float) -> dict[tuple[str, str], Any]:
+    """Engine and baselines timed interleaved (benchmarks.interleave), hot and disturbed;
+    prints one table per regime and returns the outcomes by (contest name, regime)."""
+    contests = [interleave.tick_contest(1, n, settled) for n in sizes for settled in (True, False)]
+    contests += [c for n in cases.ACTION_SIZES for c in interleave.action_contests(n)]
+    got: dict[tuple[str, str], Any] = {}
+    for regime in interleave.REGIMES:
+        rows = []
+        for c in contests:
+            o = got[(c.name, regime)] = interleave.compare(c, regime, rounds, budget)
+            rows.append([c.name, fmt_time(o.sides["engine"].median)]
+                        + [fmt_time(o.sides[b].median) if b in o.sides else "" for b in ("naive esper", "esper")]
+                        + [interleave.fmt_speedup(o, b) if b in o.sides else "" for b in ("naive esper", "esper")])
+            print(f"  measured {c.name} ({regime})", file=sys.stderr, flush=True)
+        print(f"interleaved, {regime}: engine speedup = baseline time / engine time "
+              f"(> 1: engine faster), median (min-max over {rounds} rounds):")
+        print(table(["operation", "engine", "naive esper", "esper", "vs naive", "vs esper"], rows))
+        print()
+    return got
+
+
+def issue14_targets(got: dict[tuple[str, str], Any]) -> list[Target]:
+    """Issue 14's targets against the esper baseline, in both regimes."""
+    out = []
+    for regime in interleave.REGIMES:
+        def speed(name: str, regime: str = regime) -> float:
+            return float(got[(name, regime)].speedup("esper")[0])
+        for op in cases.OPS:  # "within 2x": the engine at most 2x slower
+            out.append(Target(f"{regime}: {op} 1x100, speedup vs esper", speed(f"{op} 1x100"), 0.5))
+        step = "self-play step (3 actions + tick)"
+        out.append(Target(f"{regime}: {step} 1x100, speedup vs esper", speed(f"{step} 1x100"), 3))
+        out.append(Target(f"{regime}: {step} 1x1000, speedup vs esper", speed(f"{step} 1x1000"), 10))
+        if ("settled tick 1x100", regime) in got:
+            out.append(Target(f"{regime}: settled tick 1x100, speedup vs esper",
+                              speed("settled tick 1x100"), 3))
+    return out
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -212,6 +262,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="where to write the PNG plot (default: %(default)s)")
     ap.add_argument("--full-baseline", action="store_true",
                     help=f"time the baseline on every game of a batch, not the first {BASELINE_GAMES}")
+    ap.add_argument("--only", choices=("all", "interleaved", "soak"), default="all",
+                    help="run one part only (default: everything but the soak, which is opt-in)")
+    ap.add_argument("--soak", action="store_true",
+                    help="also run the issue-13 soak (sizes: SOAK_STEPS, SOAK_BATCHES)")
+    ap.add_argument("--soak-plot", type=Path, default=Path("benchmarks/out/soak.png"))
+    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (default: %(default)s)")
     ap.add_argument("--memory-probe", nargs=2, type=int, metavar=("GAMES", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.memory_probe:
@@ -221,7 +277,20 @@ def main(argv: list[str] | None = None) -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     min_time = 0.2 if args.quick else 1.0
 
-    print(f"# SBA throughput, {machine()}\n", flush=True)
+    print(f"# SBA throughput, {machine()}\ncommit measured: {commit()}\n", flush=True)
+    if args.only in ("all", "interleaved"):
+        got = interleaved_section(list(cases.SIZES[:2] if args.quick else cases.SIZES[:3]),
+                                  3 if args.quick else args.rounds, 0.03 if args.quick else 0.1)
+        print("targets (issue #14, against the esper baseline, interleaved):")
+        print("\n".join(t.line() for t in issue14_targets(got)))
+        print()
+    if args.soak or args.only == "soak":
+        steps, batches = soak.defaults()
+        soak.report(batches, steps, max(steps // 100, 1), args.soak_plot, 4 * GIB,
+                    float(os.environ.get("SOAK_TIME_LIMIT", "300")))
+        print()
+    if args.only != "all":
+        return 0
     single = tick_rows([(1, n) for n in cases.SIZES], min_time, None)
     batch_games = None if args.full_baseline else BASELINE_GAMES
     batch = tick_rows(list(cases.BATCHES), min_time, batch_games)

@@ -1,6 +1,7 @@
-"""The benchmark baseline and the engine give identical results on the same random boards,
-so the throughput ratios compare equal work: every object's existence, zone, counters and
-marked damage, every zone's size and every player's loss, after one tick()."""
+"""Both benchmark baselines (naive esper and the stronger ``EsperGame``) and the engine give
+identical results on the same random boards, so the ratios compare equal work: every
+object's existence, zone, counters and marked damage, every zone's size and every player's
+loss, after one tick(), and after the self-play step the suites time (issue 14)."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,7 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from benchmarks import cases
 from benchmarks.boards import BoardSpec, Built, build_baseline, build_engine, make_board
+from benchmarks.esper_baseline import EsperGame
+from benchmarks.naive_esper import NaiveGame
+
+BASELINES = pytest.mark.parametrize("game", [NaiveGame, EsperGame], ids=["naive", "esper"])
 
 # (objects, games, seed): single boards and batches; over all of them, some objects die on
 # a later check than the first and some games end (so the frozen-game rule is exercised).
@@ -64,8 +70,9 @@ def assert_same(engine: list[GameState], baseline: list[GameState]) -> None:
                           f"engine {e['objects'][diff[0]]}, baseline {b['objects'][diff[0]]}")
 
 
-def run_both(spec: BoardSpec) -> tuple[list[GameState], list[GameState], int]:
-    engine, baseline = build_engine(spec), build_baseline(spec)
+def run_both(spec: BoardSpec, game: type[NaiveGame] = NaiveGame
+             ) -> tuple[list[GameState], list[GameState], int]:
+    engine, baseline = build_engine(spec), build_baseline(spec, game)
     try:
         before_e, before_b = engine_state(engine), baseline_state(baseline)
         assert_same(before_e, before_b)  # the builders load the same board
@@ -88,15 +95,56 @@ def planted(spec: BoardSpec) -> BoardSpec:
     return dataclasses.replace(spec, **arrays)
 
 
+@BASELINES
 @pytest.mark.parametrize("n, games, seed", BOARDS)
-def test_same_results_after_tick(n: int, games: int, seed: int) -> None:
-    engine, baseline, _ = run_both(make_board(n, games=games, seed=seed))
+def test_same_results_after_tick(n: int, games: int, seed: int, game: type[NaiveGame]) -> None:
+    engine, baseline, _ = run_both(make_board(n, games=games, seed=seed), game)
     assert_same(engine, baseline)
 
 
-def test_same_results_on_a_board_with_later_deaths_and_ended_games() -> None:
+@BASELINES
+@pytest.mark.parametrize("games, n", [(1, 100), (1, 1_000), (64, 1_000)])
+def test_same_results_on_the_timed_boards(games: int, n: int, game: type[NaiveGame]) -> None:
+    """The boards the report and the suites time (cases.board), ticked twice: the second
+    tick is the settled one (it must change nothing on either side)."""
+    engine, baseline = build_engine(cases.board(games, n)), build_baseline(cases.board(games, n), game)
+    try:
+        for _ in range(2):
+            engine.world.tick()
+            baseline.world.tick()
+            assert_same(engine_state(engine), baseline_state(baseline))
+    finally:
+        baseline.world.close()
+
+
+@pytest.mark.parametrize("n", cases.ACTION_SIZES)
+def test_esper_baseline_matches_engine_after_the_timed_self_play_step(n: int) -> None:
+    """Issue 14: the self-play step (cases.step, then a tick) on the settled board gives the
+    same state in EsperGame as in the engine, so the step, action and read suites compare
+    equal work; a step's -1/-1 counters kill when the target has toughness 2."""
+    spec = cases.board(1, n)
+    engine, baseline = build_engine(spec), build_baseline(spec, EsperGame)
+    try:
+        engine.world.tick()
+        baseline.world.tick()
+        a, b, c = cases.targets(n)
+        cases.step(engine.world, tuple(int(engine.objects[i]) for i in (a, b, c)))
+        cases.step(baseline.world.games[0], tuple(int(baseline.objects[0, i]) for i in (a, b, c)))
+        assert_same(engine_state(engine), baseline_state(baseline))  # before the tick too
+        engine.world.tick()
+        baseline.world.tick()
+        after = engine_state(engine)
+        assert_same(after, baseline_state(baseline))
+        assert (after[0]["objects"][b] is None) == (spec.toughness[b] <= 2)
+        assert after[0]["objects"][a][1] == {"+1/+1": 1} and after[0]["objects"][c][2] == 1
+    finally:
+        baseline.world.close()
+
+
+@BASELINES
+def test_same_results_on_a_board_with_later_deaths_and_ended_games(game: type[NaiveGame]) -> None:
     spec = planted(make_board(200, games=6, seed=9))
-    engine, baseline, checks = run_both(spec)
+    engine, baseline, checks = run_both(spec, game)
     ended = [sum(state["lost"]) > 0 for state in engine]
     assert checks >= 2 and all(ended[::2]) and not all(ended[1::2])
     assert_same(engine, baseline)

@@ -1,0 +1,230 @@
+"""The soak (issue 13): a long run of the same workload; does cost grow with history?
+
+Each step, in every game of a batch: creatures and tokens enter (the same new objects in
+every game), each game destroys as many of its own objects as entered, chosen at random
+per game (so the number alive stays the same), puts +1/+1 and -1/-1 counters on per-game
+random targets (704.5q annihilates them in the tick), deals 1 damage to a per-game random
+target, ticks, and removes damage (514.2). Nothing but ``destroy`` kills, so the
+harness's own record of who is alive stays exact and its choices stay legal.
+
+Only the engine's calls are timed; choosing targets is not. Every ``every`` steps a row
+records the step's time, the process's resident memory (RSS) and the bytes of the
+engine's live state (the store's bytes per slot times the slots live objects need). The
+targets: time per step and RSS at step 1,000 within 1.2x of step 50; RSS within 2x of
+the live state's bytes.
+
+``python -m benchmarks.soak`` (``--help``) runs it; ``SOAK_STEPS`` / ``SOAK_BATCHES``
+set the defaults (the test suite runs a few steps only).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+POPULATION = 40      # objects alive per game (stays constant)
+ENTER, TOKENS = 3, 1  # creatures and tokens entering per step (as many are destroyed)
+TARGETS = 4          # counter targets per game per step
+BATCHES = (1, 256, 1_024, 4_096)
+
+
+def rss() -> int:
+    """Resident bytes of this process now (Linux), else its peak."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def store_bytes(world: Any) -> int:
+    """Bytes of the engine store's arrays (allocated, spare capacity included)."""
+    s = world.store
+    arrays = [s.counts, s.col_of_id, *s.a.values()]
+    return sum(int(a.nbytes) for a in arrays if isinstance(a, np.ndarray))
+
+
+@dataclass
+class Soak:
+    games: int
+    steps: int
+    every: int
+    rows: list[dict[str, float]] = field(default_factory=list)
+    stopped: str = ""     # why the run stopped early, if it did
+
+    def at(self, step: int) -> dict[str, float]:
+        """The recorded row nearest ``step``."""
+        return min(self.rows, key=lambda r: abs(r["step"] - step))
+
+
+def run(games: int, steps: int, every: int = 10, seed: int = 0,
+        rss_limit: float | None = None, time_limit: float | None = None) -> Soak:
+    """The workload on a batch of ``games`` (see the module docstring). Stops early, saying
+    so, if RSS passes ``rss_limit`` bytes or the run ``time_limit`` seconds."""
+    from ecs import World
+
+    began, before = time.perf_counter(), rss()
+    rng = np.random.default_rng(seed)
+    w = World(ruleset="mtg", batch=games, seed=seed)
+    players = [w.add_player(life=20) for _ in range(2)]
+    ids = w.add_objects(POPULATION, controller=players[0], types="creature", power=2, toughness=3)
+    live = np.broadcast_to(np.asarray(ids, np.int64), (games, POPULATION)).copy()
+    rows_of = np.arange(games)[:, None]
+    out = Soak(games, steps, every)
+    fresh_n = ENTER + TOKENS
+    for i in range(1, steps + 1):
+        # per game: which slots of ``live`` die, which get counters, which is dealt damage
+        order = np.argsort(rng.random((games, POPULATION)), axis=1)
+        dead_at, hit_at = order[:, :fresh_n], order[:, fresh_n:fresh_n + TARGETS]
+        victims = live[rows_of, dead_at]
+        t0 = time.perf_counter()
+        new = w.add_objects(ENTER, controller=players[i % 2], types="creature", power=2,
+                            toughness=3)
+        tok = w.add_objects(TOKENS, controller=players[(i + 1) % 2], types="creature",
+                            token=True, power=1, toughness=2)
+        w.destroy(victims)
+        fresh = np.concatenate([np.asarray(new, np.int64), np.asarray(tok, np.int64)])
+        t1 = time.perf_counter()
+        live[rows_of, dead_at] = fresh
+        hit = live[rows_of, hit_at]
+        t2 = time.perf_counter()
+        w.put_counters(hit, "+1/+1", 1)
+        w.put_counters(hit, "-1/-1", 1)
+        w.deal_damage(hit[:, :1], 1)
+        w.tick()
+        w.cleanup()
+        w.clear_events()   # a simulator reads its events each step and drops them
+        t3 = time.perf_counter()
+        if i == 1 or i % every == 0 or i == steps:
+            mem, nbytes = rss(), store_bytes(w)
+            on_field = w.object_mask("battlefield")[1].sum(axis=1)   # per game, untimed
+            slots = max(w.store.capacity, 1)
+            out.rows.append(dict(step=i, seconds=(t1 - t0) + (t3 - t2), rss=mem,
+                                 run_rss=mem - before,
+                                 store_bytes=nbytes, columns=w.store.n_cols,
+                                 alive_min=int(on_field.min()), alive_max=int(on_field.max()),
+                                 live_bytes=nbytes * (POPULATION + len(players)) / slots))
+            if rss_limit is not None and mem > rss_limit:
+                out.stopped = f"stopped at step {i}: RSS {mem / 2**30:.2f} GiB passed the limit"
+                break
+            if time_limit is not None and time.perf_counter() - began > time_limit:
+                out.stopped = f"stopped at step {i}: the run passed {time_limit:g} s"
+                break
+    return out
+
+
+def targets(soak: Soak) -> list[tuple[str, float, float]]:
+    """(what, value, goal) of issue 13, judged on the rows recorded (the last one stands
+    for step 1,000 when a run is shorter; the text says which step it is). Time per step
+    is the running median of ``smoothed``: one step's time alone is noise."""
+    early, late = soak.at(50), soak.rows[-1]
+    times = dict(zip((r["step"] for r in soak.rows), smoothed(soak)))
+    return [(f"time/step at step {int(late['step'])} / step {int(early['step'])}",
+             times[late["step"]] / times[early["step"]], 1.2),
+            (f"RSS at step {int(late['step'])} / step {int(early['step'])}",
+             late["rss"] / early["rss"], 1.2),
+            (f"RSS / live state bytes at step {int(late['step'])}",
+             late["rss"] / late["live_bytes"], 2.0),
+            (f"(RSS - RSS before the run) / live state bytes at step {int(late['step'])}",
+             late["run_rss"] / late["live_bytes"], 2.0)]
+
+
+def smoothed(soak: Soak) -> list[float]:
+    """Time per step, a running median of five recorded rows (single steps are noisy)."""
+    t = [r["seconds"] for r in soak.rows]
+    return [float(np.median(t[max(0, i - 2): i + 3])) for i in range(len(t))]
+
+
+def table(soaks: list[Soak]) -> str:
+    lines = ["| games | step | time/step | RSS MiB | live state MiB | store MiB | columns |",
+             "|---|---|---|---|---|---|---|"]
+    for s in soaks:
+        times = smoothed(s)
+        for r, t in zip(s.rows, times):
+            if r["step"] in (1, 50) or r["step"] % max(s.steps // 5, 1) == 0 or r is s.rows[-1]:
+                lines.append(f"| {s.games} | {int(r['step'])} | {t * 1e3:.3g} ms | "
+                             f"{r['rss'] / 2**20:.0f} | {r['live_bytes'] / 2**20:.3g} | "
+                             f"{r['store_bytes'] / 2**20:.3g} | {int(r['columns'])} |")
+    return "\n".join(lines)
+
+
+def plot(soaks: list[Soak], path: Path) -> None:
+    """Time per step and RSS against step, one line per batch size."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for s in soaks:
+        steps = [r["step"] for r in s.rows]
+        ax_t.plot(steps, [t * 1e3 for t in smoothed(s)], label=f"{s.games} games")
+        ax_m.plot(steps, [r["rss"] / 2**20 for r in s.rows], label=f"{s.games} games, RSS")
+        ax_m.plot(steps, [r["live_bytes"] / 2**20 for r in s.rows], ":",
+                  label=f"{s.games} games, live state")
+    ax_t.set(xlabel="step", ylabel="ms per step (running median of 5 rows)", yscale="log",
+             title="time per step")
+    ax_m.set(xlabel="step", ylabel="MiB", yscale="log", title="memory")
+    for ax in (ax_t, ax_m):
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
+def report(batches: list[int], steps: int, every: int, path: Path | None,
+           rss_limit: float | None = None, time_limit: float | None = None) -> list[Soak]:
+    """Each batch size in turn (one process: RSS is the process's, so the batches run
+    smallest first and a row's RSS includes what earlier runs left behind)."""
+    soaks = []
+    for games in sorted(batches):
+        soaks.append(run(games, steps, every, rss_limit=rss_limit, time_limit=time_limit))
+        print(f"  soaked {games} games", file=sys.stderr, flush=True)
+    print(f"soak: {steps} steps, {POPULATION} objects alive per game, {ENTER} creatures and "
+          f"{TOKENS} token enter and as many die per step")
+    print(table(soaks))
+    for s in soaks:
+        if s.stopped:
+            print(f"{s.games} games: {s.stopped}")
+        for what, value, goal in targets(s):
+            print(f"  [{'met' if value <= goal else 'MISSED'}] {s.games} games: {what}: "
+                  f"{value:.3g} (target <= {goal:g})")
+    if path is not None:
+        plot(soaks, path)
+        print(f"soak plot written to {path}")
+    return soaks
+
+
+def defaults() -> tuple[int, list[int]]:
+    steps = int(os.environ.get("SOAK_STEPS", "1000"))
+    batches = [int(b) for b in os.environ.get("SOAK_BATCHES", ",".join(map(str, BATCHES))).split(",")]
+    return steps, batches
+
+
+def main(argv: list[str] | None = None) -> int:
+    steps, batches = defaults()
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.soak", description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=steps, help="steps per run (default: %(default)s)")
+    ap.add_argument("--batches", type=lambda v: [int(x) for x in v.split(",")], default=batches,
+                    help="comma-separated batch sizes (default: %(default)s)")
+    ap.add_argument("--every", type=int, default=10, help="record a row every N steps")
+    ap.add_argument("--rss-limit-gib", type=float, default=4.0,
+                    help="stop a run whose RSS passes this (default: %(default)s)")
+    ap.add_argument("--time-limit", type=float, default=600.0,
+                    help="stop a run after this many seconds (default: %(default)s)")
+    ap.add_argument("--plot", type=Path, default=Path("benchmarks/out/soak.png"))
+    args = ap.parse_args(argv)
+    report(args.batches, args.steps, args.every, args.plot, args.rss_limit_gib * 2**30,
+           args.time_limit)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

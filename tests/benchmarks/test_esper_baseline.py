@@ -1,0 +1,72 @@
+"""The stronger esper baseline on its own (issue 14): zone changes keep esper's query
+caches, retire the object's id, and its actions validate like the engine's."""
+import esper
+import pytest
+
+from benchmarks import naive_esper as nv
+from benchmarks.esper_baseline import EsperGame
+
+
+@pytest.fixture
+def game():
+    g = EsperGame()
+    yield g
+    g.close()
+
+
+def bear(t=2, **counters):
+    return [nv.Creature(2, t), nv.Counters(dict(counters)), nv.Damage()]
+
+
+def test_a_death_retires_the_id_and_keeps_the_query_cache(game):
+    """400.7: the card in the graveyard is a new object (new id, no counters); the entity
+    is mutated, not deleted, so esper's cached query survives the tick."""
+    doomed, other = game.add_object(bear(2)), game.add_object(bear(3))
+    game.put_counters(doomed, "-1/-1", 2)
+    game.tick()
+    esper.switch_world(game.name)
+    cached = esper.get_components(nv.Zone, nv.Counters)
+    game.tick()
+    esper.switch_world(game.name)
+    assert esper.get_components(nv.Zone, nv.Counters) is cached
+    assert not game.exists(doomed) and game.exists(other)
+    assert game.zone_sizes() == {"battlefield": 1, "graveyard": 1}
+    with pytest.raises(KeyError, match=str(doomed)):
+        game.put_counters(doomed, "+1/+1")
+
+
+def test_a_later_check_rechecks_what_the_perform_changed(game):
+    """704.3: the cap removes +1/+1 counters on the first check; the re-check (limited to
+    the touched entities) then finds the damage lethal."""
+    e = game.add_object(bear(2) + [nv.Caps({"+1/+1": 0})])
+    game.put_counters(e, "+1/+1", 3)
+    game.deal_damage(e, 2)
+    game.tick()
+    assert not game.exists(e)
+
+
+def test_destroy_and_reads(game):
+    e = game.add_object(bear(4))
+    game.put_counters(e, "+1/+1", 2)
+    assert game.count(e, "+1/+1") == 2 and game.counters(e) == {"+1/+1": 2}
+    new = game.destroy(e)
+    assert new != e and game.zone(new) == "graveyard" and game.counters(new) == {}
+
+
+@pytest.mark.parametrize("kind, n", [("+2/+2", 1), ("+1/+1", -1), ("+1/+1", True), ("+1/+1", 1.5)])
+def test_bad_puts_raise_and_change_nothing(game, kind, n):
+    e = game.add_object(bear(2, **{"+1/+1": 1}))
+    with pytest.raises(ValueError):
+        game.put_counters(e, kind, n)
+    assert game.counters(e) == {"+1/+1": 1}
+
+
+def test_clone_is_independent_and_keeps_ids(game):
+    e = game.add_object(bear(2))
+    twin = game.clone()
+    try:
+        twin.put_counters(e, "-1/-1", 2)
+        twin.tick()
+        assert not twin.exists(e) and game.exists(e) and game.counters(e) == {}
+    finally:
+        twin.close()
