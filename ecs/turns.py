@@ -48,7 +48,8 @@ def active_player(world: Game) -> Any:
     s = world.store
     act = s.a["active"]
     has = act.any(axis=1)
-    ids = s.a["entity_id"][s.a["player_col"][np.argmax(act, axis=1)]] if s.n_players else np.zeros(world.batch, np.int64)
+    ids = (s.a["entity_id"][s.a["player_col"][np.argmax(act, axis=1)]] if s.n_players
+           else np.zeros(world.batch, np.int64))
     return args.out(world, np.where(has, ids, -1).astype(np.int64))
 
 

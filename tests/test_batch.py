@@ -347,7 +347,7 @@ def test_state_based_actions_do_nothing_in_a_finished_game():
     s = w.store
     cols = {e: int(s.columns(np.array([e]))[0]) for e in (bear, walker, battle, zero, token)}
     zone, counts, damage = s.mut("zone"), s.mut("counts"), s.mut("damage")   # writes go through mut
-    for e, c in cols.items():                     # copy game 1's objects into finished game 0
+    for c in cols.values():                       # copy game 1's objects into finished game 0
         zone[0, c] = zone[1, c]
         counts[:, 0, c] = counts[:, 1, c]
     zone[0, cols[token]] = 4                      # a token in the graveyard (704.5d)

@@ -105,7 +105,7 @@ def _r(v):
     return repr(v)
 
 
-class I:
+class I:  # noqa: E742 (the id wrapper of the generated actions)
     """An id argument: the model id ``v``; the engine gets the id it maps to."""
 
     __slots__ = ("v",)

@@ -354,7 +354,7 @@ def test_ga_rejects_magic_counter_kinds_and_types():
     """GA Counters: buff/debuff, not +1/+1; MTG-only kinds and card types raise."""
     w, (a, _), (champ, _) = ga()
     for kind in ("+1/+1", "-1/-1", "flying", "shield", "stun", "finality"):
-        unchanged(w, lambda: w.put_counters(champ, kind, 1), InvalidKindError)
+        unchanged(w, lambda kind=kind: w.put_counters(champ, kind, 1), InvalidKindError)
     unchanged(w, lambda: w.add_object(a, "creature", power=1, toughness=1), InvalidTypeError)
     unchanged(w, lambda: w.deal_damage(champ, 1, deathtouch=True), InvalidTypeError)
     unchanged(w, lambda: w.deal_damage(a, 1), IllegalActionError)

@@ -522,7 +522,8 @@ def test_observe_matches_the_reads():
                 continue
             zone = w.zone(e)[g]
             if zone != "player":
-                assert row[col[f"zone:{zone}"]] == 1 and row[[col[f"zone:{z}"] for z in observation._REAL_ZONES]].sum() == 1
+                one_hot = [col[f"zone:{z}"] for z in observation._REAL_ZONES]
+                assert row[col[f"zone:{zone}"]] == 1 and row[one_hot].sum() == 1
                 assert row[col["tapped"]] == w.is_tapped(e)[g]
                 assert row[col["damage"]] == w.damage(e)[g]
             for kind, counts in w.counters(e).items():
