@@ -74,10 +74,12 @@ def integer_array(v: Any, what: str, lo: int, hi: int,
     if arr.size == 0:
         return arr.astype(np.int64)
     if arr.dtype.kind not in "iu":
-        if arr.dtype == object and all(is_integer(x) for x in arr.flat):   # past int64
-            bad = next(int(x) for x in arr.flat if not lo <= x <= hi)
-            raise error(f"{what} {bad} is outside {lo}..{hi}")
-        raise error(f"{what} must be an integer or an array of integers, got {v!r}")
+        if not (arr.dtype == object and all(is_integer(x) for x in arr.flat)):
+            raise error(f"{what} must be an integer or an array of integers, got {v!r}")
+        bad = [int(x) for x in arr.flat if not lo <= x <= hi]   # Python ints, maybe past int64
+        if bad:
+            raise error(f"{what} {bad[0]} is outside {lo}..{hi}")
+        return arr.astype(np.int64)
     if int(arr.min()) < lo or int(arr.max()) > hi:
         bad = arr[(arr < lo) | (arr > hi)].flat[0]
         raise error(f"{what} {int(bad)} is outside {lo}..{hi}")

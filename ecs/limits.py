@@ -25,9 +25,9 @@ MAX_TEAM = int(np.iinfo(np.int32).max)
 #: Games in one World (``World(batch=)``, ``fork(n=)``, ``select``).
 MAX_BATCH = 2 ** 20
 #: Objects created by one ``add_objects`` call.
-MAX_OBJECTS = 2 ** 24
-#: Slots (games x columns) a World may hold: one int32 counter plane is then at most 1 GiB.
-MAX_SLOTS = 2 ** 28
+MAX_OBJECTS = 2 ** 20
+#: Slots (games x columns) a World may hold: one int32 counter plane is then at most 512 MiB.
+MAX_SLOTS = 2 ** 27
 #: Seeds handed out by one ``spawn_seeds`` call (one per Monte Carlo shard or game).
 MAX_SEEDS = MAX_BATCH
 #: The passes of one state-based check (``World(max_passes=)``).
