@@ -212,9 +212,10 @@ def test_issue17_after_refused_calls_the_world_plays_on_as_if_they_never_happene
     bear = w.objects()[0]
     refused = 0
     for bad in BAD:
-        for act in (lambda x: x.put_counters(bear, "charge", bad), lambda x: x.add_object(bad),
-                    lambda x: x.add_object(x.players()[0], name=bad),
-                    lambda x: x.gain_life(bad, 1), lambda x: x.move_zone(bear, bad)):
+        for act in (lambda x, b=bad: x.put_counters(bear, "charge", b),
+                    lambda x, b=bad: x.add_object(b),
+                    lambda x, b=bad: x.add_object(x.players()[0], name=b),
+                    lambda x, b=bad: x.gain_life(b, 1), lambda x, b=bad: x.move_zone(bear, b)):
             try:
                 act(w)
             except CounterError:
