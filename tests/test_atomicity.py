@@ -244,3 +244,12 @@ def test_issue17_world_constructor_succeeds_or_raises_a_counter_error(
     except CounterError:
         return
     assert w.batch == int(batch) and w.result() is not None
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
+    "known, in ecs/rules/grand_archive.py (not this change's file): recover of no ids "
+    "reshapes an empty result after taking an event step"))
+def test_issue17_recover_of_no_ids_changes_nothing():
+    w = World("grand_archive")
+    w.add_player()
+    run_checked(w, lambda: w.recover([], 1), "recover([], 1)")
