@@ -7,7 +7,6 @@ offers them as its methods.
 """
 from __future__ import annotations
 
-import numbers
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -15,10 +14,26 @@ import numpy as np
 from . import args, counting, stats, zones
 from .args import as_amounts, as_ids, select_games
 from .components import TYPE_BIT, type_mask
-from .errors import IllegalActionError, InvalidCountError, InvalidGameError, InvalidTypeError
+from .errors import (
+    CountOverflowError,
+    IllegalActionError,
+    InvalidCountError,
+    InvalidGameError,
+    InvalidTypeError,
+)
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS
-from .limits import MAX_STAT, STARTING_LIFE, TWO_HEADED_GIANT_LIFE
+from .limits import (
+    MAX_COUNT,
+    MAX_ID,
+    MAX_LIFE,
+    MAX_OBJECTS,
+    MAX_PLAYERS,
+    MAX_STAT,
+    MAX_TEAM,
+    STARTING_LIFE,
+    TWO_HEADED_GIANT_LIFE,
+)
 from .relocation import move_objects
 
 
@@ -28,22 +43,28 @@ def add_player(world: Game, life: int | None = None, team: int | None = None) ->
     s = world.store
     if life is None:
         life = TWO_HEADED_GIANT_LIFE if world.two_headed_giant else STARTING_LIFE
-    if isinstance(life, bool) or not isinstance(life, numbers.Integral):
-        raise InvalidCountError(f"player life must be an integer, got {life!r}")
+    life = args.integer(life, "player life", -MAX_LIFE, MAX_LIFE)
     if world.two_headed_giant and team is None:
         raise IllegalActionError("a Two-Headed Giant player needs a team (CR 810.1)")
+    if team is not None:
+        team = args.integer(team, "team", 0, MAX_TEAM, IllegalActionError)
     index = s.n_players
-    team_key = int(team) if team is not None else -1 - index
-    teams = s.a["player_team"]
-    mates = np.flatnonzero(teams == team_key)
+    if index >= MAX_PLAYERS:
+        raise IllegalActionError(f"a World holds at most {MAX_PLAYERS} players")
+    args.room_for_objects(world, 1, "add_player")
+    team_key = team if team is not None else -1 - index
+    mates = np.flatnonzero(s.a["player_team"] == team_key)
     head = int(mates[0]) if (mates.size and world.two_headed_giant) else index
+    if head != index:   # the team's life is the sum of its players' (810.4)
+        team_life = s.a["life"][:, head] + life
+        counting.check_life(world, np.arange(world.batch), np.full(world.batch, head), team_life)
     cols, ids = s.alloc(1)
     s.mut("types")[cols] = TYPE_BIT["player"]
     s.mut("controller")[cols] = index
     s.mut("zone")[:, cols] = zones.PLAYER
-    s.add_player_arrays(int(cols[0]), team_key, head, 0 if head != index else int(life))
+    s.add_player_arrays(int(cols[0]), team_key, head, 0 if head != index else life)
     if head != index:
-        s.mut("life")[:, head] += int(life)
+        s.mut("life")[:, head] = team_life
     return int(ids[0])
 
 
@@ -69,12 +90,10 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
     ``caps`` map kinds to amounts broadcast against (selected games, n); a negative cap
     means none. GA ``life`` is an alias of ``toughness``."""
     s = world.store
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise InvalidCountError(f"number of objects must be a non-negative integer, got {n!r}")
-    n = int(n)
+    n = args.integer(n, "number of objects", 0, MAX_OBJECTS)
     owner = args.player_index(world, controller)
     by = args.player_index(world, put_by) if put_by is not None else owner
-    mask = type_mask(types)
+    mask = type_mask(args.names(types, "card types"))
     world.ruleset.check_types(mask)
     code = zones.zone_code(zone, world.ruleset.zone_aliases)
     if life is not None:
@@ -84,36 +103,39 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
     statvals = {}
     for stat, v in (("power", power), ("toughness", toughness), ("loyalty", loyalty),
                     ("defense", defense), ("durability", durability), ("level", level)):
-        if v is None:
-            continue
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not -MAX_STAT <= v <= MAX_STAT:
-            raise InvalidCountError(f"{stat} must be an integer of at most {MAX_STAT} in size, got {v!r}")
-        if stat in ("loyalty", "defense", "durability") and v < 0:
-            raise InvalidCountError(f"{stat} can't be negative, got {v}")
-        statvals[stat] = int(v)
+        if v is not None:
+            low = 0 if stat in ("loyalty", "defense", "durability") else -MAX_STAT
+            statvals[stat] = args.integer(v, stat, low, MAX_STAT)
     kw = 0
-    for k in ([keywords] if isinstance(keywords, str) else keywords):
+    for k in args.names(keywords, "keywords"):
         if k not in KEYWORD_BIT:
             raise InvalidTypeError(f"unknown keyword {k!r}; expected one of {list(KEYWORDS)}")
         kw |= KEYWORD_BIT[k]
+    token = args.flag(token, "token")
+    no_counters = args.flag(no_counters, "no_counters")
+    if name is not None and not isinstance(name, str):
+        raise InvalidTypeError(f"name must be a str, got {name!r}")
+    for what, m in (("counters", counters), ("caps", caps)):
+        if m is not None and not isinstance(m, Mapping):
+            raise InvalidCountError(f"{what} must be a mapping of kind to amount, got {m!r}")
     gsel = select_games(games, world.ongoing)
     # One object (add_object): a 1-D array is one amount per selected game, as for a
     # single id everywhere else (README "Ids, amounts and games broadcast together").
-    start = {kind: as_amounts(v, (gsel.size, n), n == 1, f"counters[{kind!r}]")
-             for kind, v in (counters or {}).items() if args.kind(world, kind)}
+    start = {args.kind(world, kind): as_amounts(v, (gsel.size, n), n == 1, f"counters[{kind!r}]")
+             for kind, v in (counters or {}).items()}
+    if code == zones.BATTLEFIELD:
+        _check_entering(statvals, start)
     capvals = {}
     for kind, v in (caps or {}).items():
-        args.kind(world, kind)
-        arr = np.asarray(v)
-        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
-            raise InvalidCountError(f"cap of {kind!r} must be an integer, got {v!r}")
+        arr = args.integer_array(v, f"cap of {args.kind(world, kind)!r}", -MAX_ID - 1, MAX_COUNT)
         if n == 1 and arr.ndim == 1:
             arr = arr[:, None]
         try:
-            capvals[kind] = np.broadcast_to(np.where(arr < 0, -1, arr).astype(np.int64), (gsel.size, n))
+            capvals[kind] = np.broadcast_to(np.where(arr < 0, -1, arr), (gsel.size, n))
         except ValueError:
             raise InvalidCountError(f"caps of {kind!r} of shape {arr.shape} do not fit "
                                     f"{(gsel.size, n)} (selected games, objects)") from None
+    args.room_for_objects(world, n, "add_objects")
 
     cols, ids = s.alloc(n)
     s.mut("types")[cols] = mask
@@ -121,8 +143,8 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
         s.mut(stat)[cols] = v
     s.mut("keywords")[cols] = kw
     s.mut("controller")[cols] = owner
-    s.mut("token")[cols] = bool(token)
-    s.mut("no_counters")[cols] = bool(no_counters)
+    s.mut("token")[cols] = token
+    s.mut("no_counters")[cols] = no_counters
     s.mut("name_id")[cols] = _name_id(world, name)
     g = np.repeat(gsel, n)
     c = np.tile(cols, gsel.size)
@@ -137,11 +159,27 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
     return ids
 
 
+#: Printed stats that may put counters of the same name on an object as it enters the
+#: battlefield (loyalty 306.5b, defense 310.4b, GA Durability 1), whatever the ruleset.
+_ENTERING_STATS = ("loyalty", "defense", "durability")
+
+
+def _check_entering(statvals: Mapping[str, int], start: Mapping[str, np.ndarray]) -> None:
+    """CountOverflowError before anything exists if an object's entering counters of one
+    kind (``counters=`` plus a printed stat that enters as counters) would pass MAX_COUNT.
+    A printed stat of that name counts even where the ruleset would not put it (a
+    loyalty on a non-planeswalker): a bound, checked without the object."""
+    for kind, amounts in start.items():
+        extra = statvals.get(kind, 0) if kind in _ENTERING_STATS else 0
+        if amounts.size and int(amounts.max()) + extra > MAX_COUNT:
+            raise CountOverflowError(f"an object entering with {int(amounts.max())} {kind!r} "
+                                     f"counters and printed {kind} {extra} would pass {MAX_COUNT}")
+
+
 def _name_id(world: Game, name: str | None) -> int:
+    """The index of ``name`` (validated by the caller) in the World's name table."""
     if name is None:
         return -1
-    if not isinstance(name, str):
-        raise InvalidTypeError(f"name must be a str, got {name!r}")
     if name not in world.names:
         world.names.append(name)
     return world.names.index(name)
@@ -156,6 +194,7 @@ def put_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = None,
     who = args.player_index(world, by) if by is not None else -1
     c = counting.holder(world, kind, c)
     g, c, amount = args.sum_rows(world, g, c, amount)
+    counting.check_room(world, kind, g, c, amount)   # a refused put does not take a step
     world.log.next_step()
     counting.put(world, kind, g, c, amount, "put", who)
 
@@ -305,11 +344,13 @@ def deal_damage(world: Game, target: Any, amount: Any, *, deathtouch: bool = Fal
     """Deal damage from one source with the given abilities to each target, all at once
     (CR 120.3); 0 damage is not dealt (120.8), but its targets are still checked. Several
     rows naming one target are one damage event to it."""
+    amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
     g, c, single = args.targets(world, target, games)
     a = args.amounts(world, amount, target, games, single, lambda: f"damage to entity {target}")
     g, c, a = args.sum_rows(world, g, c, a)
-    flags = dict(deathtouch=deathtouch, wither=wither, infect=infect,
-                 unpreventable=unpreventable, combat=combat)
+    flags = {k: args.flag(v, k, InvalidTypeError) for k, v in (
+        ("deathtouch", deathtouch), ("wither", wither), ("infect", infect),
+        ("unpreventable", unpreventable), ("combat", combat))}
     world.ruleset.deal_damage(world, g, c, a, flags)
 
 
@@ -349,10 +390,14 @@ def _life(world: Game, p: Any, n: Any, games: Any, sign: int) -> None:
     idx = s.a["controller"][c].astype(np.int64)
     if world.two_headed_giant:
         idx = s.a["player_head"][idx].astype(np.int64)  # team life (810.8)
-    np.add.at(s.mut("life"), (g, idx), sign * a)
+    g, idx, a = args.sum_rows(world, g, idx, a)          # one total per (game, player)
+    new = s.a["life"][g, idx] + sign * a
+    counting.check_life(world, g, idx, new)
+    s.mut("life")[g, idx] = new
 
 
 def cleanup(world: Game, games: Any = None) -> None:
     """The cleanup step's damage removal (CR 514.2)."""
     gsel = select_games(games, world.ongoing)
     world.store.mut("damage")[gsel] = 0
+    world.ruleset.cleanup(world, gsel)

@@ -1,12 +1,26 @@
-"""Normalising and resolving the `games=`, id and amount arguments every action takes.
+"""Validating, normalising and resolving the arguments every action and constructor takes.
+
+This is the one validation layer: actions call it on everything they are given before
+they write anything, so a bad input raises a ``CounterError`` subclass (also the built-in
+it resembles) and changes nothing.
+
+* Numbers are Python or NumPy integers only (``is_integer``): not bools, floats, strings,
+  ``np.timedelta64`` (a NumPy integer subclass) or object arrays; each within the range
+  ``ecs.limits`` documents, checked in its own dtype (no wrap on the way to int64).
+* Ids are integers of the id space 0..MAX_ID; kinds follow the ASCII grammar of
+  ``ecs.kinds``; sizes (batch, objects per call, seeds) are bounded up front
+  (``ecs.limits``), so nothing tries to allocate what no machine has.
 
 Ids and amounts broadcast against (selected games G, objects m): one id, an array of
 m ids (the same objects in every game) or a (G, m) array (one row per game); amounts
-likewise, and a 1-D amount array with a single id gives one amount per selected game.
+likewise, and a 1-D amount array with a single id gives one amount per selected game,
+in the order of ``games=``. That holds for an explicit subset too: with ``games=[0, 2]``
+of a batch of 3, a 1-D amount array has length 2, and one of length 3 (one per game of
+the batch) is refused (InvalidCountError saying so) rather than guessed at; index a
+per-game array by the selection (``n[games]``).
 """
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable
 
 import numpy as np
@@ -14,16 +28,93 @@ import numpy as np
 from . import zones
 from .components import TYPE_BIT
 from .errors import (
+    CounterError,
     GameOverError,
     IllegalActionError,
     InvalidCountError,
     InvalidGameError,
+    InvalidTypeError,
     StaleEntityError,
     UnknownEntityError,
 )
 from .game import Game
 from .kinds import validate_kind
-from .limits import MAX_COUNT
+from .limits import MAX_COUNT, MAX_ID, MAX_SLOTS
+
+
+# ---- numbers --------------------------------------------------------------------------
+def is_integer(v: object) -> bool:
+    """A Python or NumPy integer: not a bool, nor a ``np.timedelta64`` (which NumPy
+    counts as an integer)."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.timedelta64))
+
+
+def integer(v: Any, what: str, lo: int, hi: int,
+            error: type[CounterError] = InvalidCountError) -> int:
+    """``v`` as an int, or ``error`` unless it is an integer (``is_integer``) in lo..hi."""
+    if not is_integer(v):
+        raise error(f"{what} must be an integer, got {v!r}")
+    n = int(v)
+    if not lo <= n <= hi:
+        raise error(f"{what} {n} is outside {lo}..{hi}")
+    return n
+
+
+def integer_array(v: Any, what: str, lo: int, hi: int,
+                  error: type[CounterError] = InvalidCountError) -> np.ndarray:
+    """``v`` (an integer or an array of them) as an int64 array, or ``error`` unless its
+    dtype is an integer one and every value is in lo..hi (checked before the cast, so a
+    uint64 past int64 is refused, not wrapped). An empty array may have any dtype."""
+    if isinstance(v, (bool, np.bool_, np.timedelta64)):
+        raise error(f"{what} must be an integer, got {v!r}")
+    try:
+        arr = np.asarray(v)
+    except (ValueError, TypeError, OverflowError):   # ragged lists and the like
+        raise error(f"{what} must be an integer or an array of integers, got {v!r}") from None
+    if arr.size == 0:
+        return arr.astype(np.int64)
+    if arr.dtype.kind not in "iu":
+        if not (arr.dtype == object and all(is_integer(x) for x in arr.flat)):
+            raise error(f"{what} must be an integer or an array of integers, got {v!r}")
+        bad = [int(x) for x in arr.flat if not lo <= x <= hi]   # Python ints, maybe past int64
+        if bad:
+            raise error(f"{what} {bad[0]} is outside {lo}..{hi}")
+        return arr.astype(np.int64)
+    if int(arr.min()) < lo or int(arr.max()) > hi:
+        bad = arr[(arr < lo) | (arr > hi)].flat[0]
+        raise error(f"{what} {int(bad)} is outside {lo}..{hi}")
+    return arr.astype(np.int64, copy=False)
+
+
+def flag(v: Any, what: str, error: type[CounterError] = IllegalActionError) -> bool:
+    """A True/False option: a bool or NumPy bool only (an array's truth is ambiguous)."""
+    if not isinstance(v, (bool, np.bool_)):
+        raise error(f"{what} must be True or False, got {v!r}")
+    return bool(v)
+
+
+def names(v: Any, what: str, error: type[CounterError] = InvalidTypeError) -> tuple[str, ...]:
+    """A str or an iterable of str (card types, keywords) as a tuple of str."""
+    if isinstance(v, str):
+        return (v,)
+    try:
+        out = tuple(v)
+    except TypeError:
+        raise error(f"{what} must be a str or an iterable of str, got {v!r}") from None
+    for x in out:
+        if not isinstance(x, str):
+            raise error(f"{what} must be str, got {x!r}")
+    return out
+
+
+def room_for_objects(game: Game, n: int, what: str) -> None:
+    """InvalidCountError unless ``n`` more objects fit the World's slot bound
+    (``MAX_SLOTS`` games x columns): checked before anything is allocated."""
+    s = game.store
+    cols = s.n_cols + max(0, n - len(s.free))
+    if cols * s.batch > MAX_SLOTS:
+        raise InvalidCountError(f"{what}: {n} more objects would make {s.batch} games x {cols} "
+                                f"slots, past the bound of {MAX_SLOTS} (ecs.limits.MAX_SLOTS)")
 
 
 def select_games(games: Any, ongoing: np.ndarray) -> np.ndarray:
@@ -31,23 +122,24 @@ def select_games(games: Any, ongoing: np.ndarray) -> np.ndarray:
     batch = ongoing.shape[0]
     if games is None:
         return np.flatnonzero(ongoing)
-    if isinstance(games, (bool, np.bool_)):
-        raise InvalidGameError(f"games={games!r}: expected None, an index, a mask or an index array")
-    if isinstance(games, numbers.Integral):
-        idx = np.array([int(games)])
+    expected = f"games={games!r}: expected None, an index, a mask or an index array"
+    if is_integer(games):
+        idx = np.array([integer(games, "game index", 0, batch - 1, InvalidGameError)])
+    elif isinstance(games, (bool, np.bool_, np.timedelta64)):
+        raise InvalidGameError(expected)
     else:
-        arr = np.asarray(games)
+        try:
+            arr = np.asarray(games)
+        except (ValueError, TypeError, OverflowError):
+            raise InvalidGameError(expected) from None
         if arr.dtype == bool:
             if arr.shape != (batch,):
                 raise InvalidGameError(f"game mask of shape {arr.shape} for a batch of {batch}")
             idx = np.flatnonzero(arr)
-        elif arr.ndim == 1 and (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
-            idx = arr.astype(np.int64)  # kept in the given order: per-game amounts follow it
+        elif arr.ndim == 1:   # kept in the given order: per-game amounts follow it
+            idx = integer_array(arr, "game index", 0, batch - 1, InvalidGameError)
         else:
-            raise InvalidGameError(f"games={games!r}: expected None, an index, a mask or an index array")
-    bad = idx[(idx < 0) | (idx >= batch)]
-    if bad.size:
-        raise InvalidGameError(f"game index {int(bad[0])} is outside the batch of {batch}")
+            raise InvalidGameError(expected)
     if np.unique(idx).size != idx.size:
         raise InvalidGameError(f"games={idx.tolist()} names a game twice")
     over = idx[~ongoing[idx]]
@@ -58,12 +150,9 @@ def select_games(games: Any, ongoing: np.ndarray) -> np.ndarray:
 
 def as_ids(ids: Any, n_games: int) -> tuple[np.ndarray, bool]:
     """Ids broadcast to (G, m) int64, and whether a single id was given."""
-    if isinstance(ids, numbers.Integral) and not isinstance(ids, (bool, np.bool_)):
-        return np.full((n_games, 1), int(ids), dtype=np.int64), True
-    arr = np.asarray(ids)
-    if arr.dtype == bool or not (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
-        raise UnknownEntityError(f"ids must be integers, got {ids!r}")
-    arr = arr.astype(np.int64)
+    if is_integer(ids):
+        return np.full((n_games, 1), entity(ids), dtype=np.int64), True
+    arr = integer_array(ids, "entity", 0, MAX_ID, UnknownEntityError)
     if arr.ndim == 1:
         return np.broadcast_to(arr, (n_games, arr.size)), False
     if arr.ndim == 2 and arr.shape[0] == n_games:
@@ -82,18 +171,24 @@ def as_amounts(n: Any, shape: tuple[int, int], single_id: bool,
 
 
 def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
-    arr = np.asarray(n)
-    if isinstance(n, (bool, np.bool_)) or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
-        raise InvalidCountError(f"amount must be an integer (CR 107.1), got {n!r}")
-    if arr.size and (arr.min() < 0 or arr.max() > MAX_COUNT):
-        bad = arr[(arr < 0) | (arr > MAX_COUNT)].flat[0]
-        raise InvalidCountError(f"amount {int(bad)} is outside 0..{MAX_COUNT} (no negative numbers, CR 107.1b)")
-    arr = arr.astype(np.int64)
+    if is_integer(n) and 0 <= n <= MAX_COUNT:   # the common case, without an array
+        return np.broadcast_to(np.int64(n), shape)
+    try:
+        arr = integer_array(n, "amount", 0, MAX_COUNT)
+    except InvalidCountError as err:
+        raise InvalidCountError(f"{err} (amounts are integers, no negative numbers: "
+                                "CR 107.1, 107.1b)") from None
+    per_game = single_id and arr.ndim == 1
     if arr.ndim == 1:
         arr = arr[:, None] if single_id else arr[None, :]
     try:
         return np.broadcast_to(arr, shape)
     except ValueError:
+        if per_game:
+            raise InvalidCountError(
+                f"{arr.shape[0]} amounts for {shape[0]} selected games: with one id a 1-D "
+                "amount array has one amount per selected game, in the order of games= "
+                "(index a per-game array by the selection: n[games])") from None
         raise InvalidCountError(f"amounts of shape {np.shape(n)} do not fit {shape} "
                                 "(selected games, objects)") from None
 
@@ -123,11 +218,14 @@ def amounts(game: Game, n: Any, e: Any, games: Any, single: bool,
     return np.ascontiguousarray(as_amounts(n, idarr.shape, single, what)).ravel()
 
 
+def entity(e: Any) -> int:
+    """One id as an int: an integer of the id space 0..MAX_ID (it may name nothing yet)."""
+    return integer(e, "entity", 0, MAX_ID, UnknownEntityError)
+
+
 def column(game: Game, e: Any) -> int:
     """The column of one id (a read's argument)."""
-    if isinstance(e, bool) or not isinstance(e, numbers.Integral):
-        raise UnknownEntityError(f"entity must be an id, got {e!r}")
-    return int(game.store.columns(np.array([e]))[0])
+    return int(game.store.columns(np.array([entity(e)], np.int64))[0])
 
 
 def columns_or_gone(game: Game, ids: np.ndarray) -> np.ndarray:
@@ -142,9 +240,9 @@ def columns_or_gone(game: Game, ids: np.ndarray) -> np.ndarray:
 def player_index(game: Game, player: Any) -> int:
     """The index of player id ``player``."""
     s = game.store
-    if isinstance(player, bool) or not isinstance(player, numbers.Integral):
+    if not is_integer(player):
         raise UnknownEntityError(f"player must be an id, got {player!r}")
-    col = int(s.columns(np.array([player]))[0])
+    col = column(game, player)
     if not s.a["types"][col] & TYPE_BIT["player"]:
         raise IllegalActionError(f"entity {player} is not a player")
     return int(s.a["controller"][col])

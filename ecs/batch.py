@@ -18,17 +18,17 @@ the same actions always give bit-identical Worlds.
 """
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 import numpy as np
 
-from .args import select_games
+from .args import integer, select_games
 from .components import ALL_FIELDS, COLUMN, GAME_AXIS, GAME_COLUMN
 from .errors import InvalidGameError
 from .events import LOG_COLUMNS as _LOG_COLUMNS
 from .game import Game
+from .limits import MAX_BATCH, MAX_SEEDS, MAX_SLOTS
 
 
 class Seeded(Game, Protocol):
@@ -122,13 +122,13 @@ def seed_key(ss: np.random.SeedSequence) -> tuple[Any, tuple[int, ...], int]:
 def spawn_seeds(world: Seeded, n: int) -> list[np.random.SeedSequence]:
     """``n`` new children of this World's ``seed_seq`` (for Monte Carlo shards: give
     shard i the i-th child and results do not depend on the number of workers)."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise InvalidGameError(f"number of seeds must be a non-negative integer, got {n!r}")
+    n = integer(n, "number of seeds", 0, MAX_SEEDS, InvalidGameError)
     ss = world.seed_seq
     first = world.n_spawned
-    world.n_spawned += int(n)
-    return [np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (first + i,),
-                                   pool_size=ss.pool_size) for i in range(int(n))]
+    seeds = [np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (first + i,),
+                                    pool_size=ss.pool_size) for i in range(n)]
+    world.n_spawned += n   # only once they exist: an interrupted call hands out nothing
+    return seeds
 
 
 def fork(world: Seeded, game: int, n: int, events: bool = True) -> Parts:
@@ -137,12 +137,11 @@ def fork(world: Seeded, game: int, n: int, events: bool = True) -> Parts:
     generator seeded by a child of this World's seed sequence. A finished game can be
     forked (its copies stay finished). ``events=False`` starts with an empty event log:
     the cheap start of a Monte Carlo evaluation when the history is not needed."""
-    if isinstance(game, (bool, np.bool_)) or not isinstance(game, numbers.Integral):
-        raise InvalidGameError(f"fork needs one game index, got {game!r}")
-    if not 0 <= game < world.batch:
-        raise InvalidGameError(f"game index {game} is outside the batch of {world.batch}")
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
-        raise InvalidGameError(f"fork needs a positive number of games, got {n!r}")
+    game = integer(game, "fork's game index", 0, world.batch - 1, InvalidGameError)
+    n = integer(n, "number of games of a fork", 1, MAX_BATCH, InvalidGameError)
+    if n * world.store.n_cols > MAX_SLOTS:
+        raise InvalidGameError(f"a fork of {n} games x {world.store.n_cols} columns would pass "
+                               f"the bound of {MAX_SLOTS} slots (ecs.limits.MAX_SLOTS)")
     idx = np.full(int(n), int(game), np.int64)
     child = spawn_seeds(world, 1)[0]
     log = (_fork_log(world.log.table(), int(game), int(n), world.log.step) if events else

@@ -15,7 +15,7 @@ from .components import TYPE_BIT
 from .errors import CountOverflowError
 from .events import COUNTER
 from .game import Game
-from .limits import MAX_COUNT
+from .limits import MAX_COUNT, MAX_LIFE
 from .store import add_clamped
 
 
@@ -52,6 +52,17 @@ def _check_total(game: Game, have: np.ndarray | np.int64, amount: np.ndarray, g:
             f"putting {int(np.broadcast_to(amount, g.shape)[i])} {what} on entity "
             f"{int(game.store.a['entity_id'][c[i]])} in game {int(g[i])} would pass "
             f"{MAX_COUNT}")
+
+
+def check_life(game: Game, g: np.ndarray, idx: np.ndarray, new: np.ndarray) -> None:
+    """CountOverflowError unless the new life totals ``new`` of player indices ``idx`` in
+    games ``g`` are within -MAX_LIFE..MAX_LIFE (life is int64: it never wraps)."""
+    over = np.abs(new) > MAX_LIFE
+    if over.any():
+        i = int(np.flatnonzero(over)[0])
+        pid = int(game.store.a["entity_id"][game.store.a["player_col"][idx[i]]])
+        raise CountOverflowError(f"life of player {pid} in game {int(g[i])} would be "
+                                 f"{int(new[i])}, past -{MAX_LIFE}..{MAX_LIFE}")
 
 
 def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,

@@ -30,7 +30,8 @@ class InvalidCountError(CounterError, ValueError):
 
 
 class CountOverflowError(InvalidCountError):
-    """An action would take a count past the int32 limit."""
+    """An action would take a number past its limit (``ecs.limits``): a count or marked
+    damage past int32, a life total past MAX_LIFE. Nothing wraps."""
 
 
 class InvalidZoneError(CounterError, ValueError):
@@ -67,6 +68,11 @@ class InvalidPhaseError(CounterError, ValueError):
 
 class SBALoopError(CounterError, RuntimeError):
     """State-based actions did not reach a fixed point within the pass limit."""
+
+
+class InvalidSeedError(CounterError, ValueError):
+    """A seed that is not None, a ``numpy.random.SeedSequence``, a non-negative integer or
+    a sequence of them."""
 
 
 class SnapshotError(CounterError, ValueError):

@@ -1,7 +1,8 @@
 """Counter kinds: the name grammar, power/toughness kinds and keyword counters (CR 122.1).
 
 A kind is identified by its name. Names are validated once, then mapped to a dense
-plane index by the store.
+plane index by the store. The grammar is ASCII only: a digit is 0-9 (``re.ASCII``: a
+fullwidth, Arabic-Indic or mathematical digit is not one, so no two names read alike).
 """
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from typing import Final
 from .errors import InvalidKindError
 
 MAX_KIND_LENGTH: Final = 40
-_WORDS = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*")
+_WORDS = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*", re.ASCII)
 # CR 122.1a names +X/+Y and -X/-Y counters only: both signs agree (the backreference).
-_PT = re.compile(r"([+-])(\d{1,3})/(\1)(\d{1,3})")
+_PT = re.compile(r"([+-])([0-9]{1,3})/(\1)([0-9]{1,3})", re.ASCII)
 
 #: CR 122.1b: the keywords a keyword counter can be (variants start with one of these).
 KEYWORDS: Final = (

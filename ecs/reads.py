@@ -147,8 +147,9 @@ def result(world: Game) -> Any:
     """One game: "ongoing", "draw" or the winner's id (a Two-Headed Giant team is named
     by its first player). A batch: an int array, ONGOING (-1), DRAW (-2) or winner id."""
     s = world.store
-    w = s.a["winner"].astype(np.int64)
-    ids = np.where(w >= 0, s.a["entity_id"][s.a["player_col"][np.maximum(w, 0)]], w)
+    ids = s.a["winner"].astype(np.int64)
+    won = ids >= 0                  # (never with no players: nobody has won)
+    ids[won] = s.a["entity_id"][s.a["player_col"][ids[won]]]
     if world.batch > 1:
         return ids
     return "ongoing" if ids[0] == ONGOING else "draw" if ids[0] == DRAW else int(ids[0])

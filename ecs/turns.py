@@ -19,7 +19,7 @@ import numpy as np
 
 from . import args, schedule, zones
 from .args import as_amounts, select_games
-from .errors import IllegalActionError, InvalidPhaseError, UnknownEntityError
+from .errors import IllegalActionError, InvalidPhaseError
 from .game import Game
 from .library import library_ranks
 from .relocation import move_objects
@@ -134,11 +134,7 @@ def order_library(world: Game, player: int, ids: Any, games: Any = None) -> None
     s = world.store
     p = args.player_index(world, player)
     gsel = select_games(games, world.ongoing)
-    arr = np.asarray(ids)
-    if arr.size and (arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer)):
-        raise UnknownEntityError(f"ids must be integers, got {ids!r}")
-    arr = np.broadcast_to(arr.astype(np.int64).reshape(-1) if arr.ndim <= 1 else arr.astype(np.int64),
-                          (gsel.size, arr.shape[-1] if arr.ndim else 1))
+    arr, _ = args.as_ids(ids, gsel.size)   # (G, m), validated
     cols = s.columns(arr) if arr.size else np.zeros(arr.shape, np.int64)
     rank = library_ranks(world, gsel, np.full(gsel.size, p))
     m = cols.shape[1]
@@ -179,9 +175,10 @@ def _top_cards(world: Game, player: Any, n: Any, games: Any, what: str
 def _to_zone(world: Game, gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
              width: int, zone: int, cause: str) -> Any:
     gi, c = np.nonzero(take)
+    # made before anything moves; no wider than the cards there are (n may be 2**31 - 1)
+    out = np.full((world.batch, min(width, rank.shape[1])), -1, np.int64)
     world.log.next_step()
     new, _ = move_objects(world, gsel[gi], c.astype(np.int64), np.full(gi.size, zone), cause)
-    out = np.full((world.batch, width), -1, np.int64)
     out[gsel[gi], rank[gi, c]] = new
     if world.batch == 1:
         return [int(x) for x in out[0] if x >= 0]
@@ -192,7 +189,8 @@ def draw(world: Game, player: int, n: Any = 1, games: Any = None) -> Any:
     """``player`` draws ``n`` cards: the top cards of their library (GA deck) go to
     their hand (CR 121.1). Drawing from an empty library means they lose at the next
     check (704.5b; GA Ending the Game 5). Returns the new ids in the hand, in the order
-    drawn (a batch: a (batch, max n) array, -1 where nothing was drawn)."""
+    drawn (a batch: a (batch, max n) array, -1 where nothing was drawn; no wider than
+    the World has objects)."""
     gsel, p, amount, rank, take = _top_cards(world, player, n, games, "draw")
     short = take.sum(axis=1) < amount
     world.store.mut("drew_empty")[gsel[short], p] = True

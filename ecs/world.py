@@ -11,22 +11,37 @@ so a bad input changes nothing.
 """
 from __future__ import annotations
 
-import numbers
 import os
 from typing import Any, Mapping
 
 import numpy as np
 
-from . import actions, reads, schedule, search, turns
+from . import actions, args, reads, schedule, search, turns
 from . import batch as batches
 from . import observe as observation
-from .errors import IllegalActionError, InvalidGameError
+from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
 from .events import Event, EventLog
 from .game import Rules
+from .limits import MAX_BATCH, MAX_PASSES
 from .perform import ONGOING
 from .rules import get_ruleset
 from .rules import grand_archive as ga
 from .store import Store
+
+
+def _seed_sequence(seed: Any) -> np.random.SeedSequence:
+    """The SeedSequence of a seed: None (fresh entropy), a SeedSequence, a non-negative
+    Python or NumPy integer, or a non-empty sequence of them (InvalidSeedError otherwise)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if seed is None:
+        return np.random.SeedSequence()
+    values = [seed] if args.is_integer(seed) else (
+        list(seed) if isinstance(seed, (list, tuple, np.ndarray)) and np.ndim(seed) == 1 else [])
+    if not values or not all(args.is_integer(v) and v >= 0 for v in values):
+        raise InvalidSeedError(f"seed must be None, a numpy SeedSequence, a non-negative integer "
+                               f"or a sequence of them, got {seed!r}")
+    return np.random.SeedSequence(int(seed) if args.is_integer(seed) else [int(v) for v in values])
 
 
 class World:
@@ -43,20 +58,18 @@ class World:
 
     def __init__(self, ruleset: str = "mtg", batch: int = 1, seed: Any = None, *,
                  two_headed_giant: bool = False, max_passes: int = 1000) -> None:
-        if isinstance(batch, bool) or not isinstance(batch, numbers.Integral) or batch < 1:
-            raise InvalidGameError(f"batch must be a positive integer, got {batch!r}")
+        batch = args.integer(batch, "batch", 1, MAX_BATCH, InvalidGameError)
         self.ruleset = get_ruleset(ruleset)
-        self.two_headed_giant = bool(two_headed_giant)
-        self.max_passes = int(max_passes)
+        self.two_headed_giant = args.flag(two_headed_giant, "two_headed_giant")
+        self.max_passes = args.integer(max_passes, "max_passes", 1, MAX_PASSES)
         self.seed = seed
         # The root of all randomness: forks and shards get children of it, numbered by
         # ``n_spawned`` (part of the snapshot, so restore replays them).
-        self._set_seed_seq(seed if isinstance(seed, np.random.SeedSequence)
-                           else np.random.SeedSequence(seed))
+        self._set_seed_seq(_seed_sequence(seed))
         self.n_spawned = 0
         self._rng: np.random.Generator | None = None    # built on first use
         self._rng_state: Mapping[str, Any] | None = None  # its state until then; None: fresh
-        self.store = Store(int(batch))
+        self.store = Store(batch)
         self.log = EventLog()
         self.names = []
         self._schedule: schedule.Schedule | None = None

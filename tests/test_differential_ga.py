@@ -197,11 +197,7 @@ def card_action(data, pair: Pair, g: int) -> None:
         pair.call(f"set_reserve p{p} {n} (g{g})", lambda: w.set_reserve(pair.pids[p], n, games=[g]),
                   [(g, model)])
     elif action == "cleanup":
-        def engine_cleanup():
-            w.cleanup(games=[g])
-            # Until ecs.actions.cleanup calls the ruleset's hook itself (idempotent after).
-            w.ruleset.cleanup(w, np.array([g]))
-        pair.call(f"cleanup (g{g})", engine_cleanup, [(g, m.cleanup)])
+        pair.call(f"cleanup (g{g})", lambda: w.cleanup(games=[g]), [(g, m.cleanup)])
     elif action == "level_up" and names:
         name = pick()
         c = m.cards[name]

@@ -414,7 +414,6 @@ def test_types_of_checks_6_cleanup_hook_removes_ally_damage_counters_only():
     mtg.ruleset.cleanup(mtg, np.array([0]))        # Magic: nothing besides marked damage
 
 
-@pytest.mark.xfail(strict=True, reason="ecs.actions.cleanup does not call ruleset.cleanup yet")
 def test_types_of_checks_6_world_cleanup_removes_ally_damage_counters():
     w, (a, _), _ = ga()
     ally = w.add_object(a, "ally", power=1, life=9, counters={"damage": 2})
@@ -432,8 +431,6 @@ def test_damage_15_negative_damage_is_zero():
     assert World().ruleset.damage_amounts(-3) == -3
 
 
-@pytest.mark.xfail(strict=True, reason="ecs.actions.deal_damage does not call "
-                   "ruleset.damage_amounts yet")
 def test_damage_15_world_deals_negative_damage_as_zero():
     w, _, (champ, _) = ga()
     w.clear_events()

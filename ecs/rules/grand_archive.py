@@ -251,6 +251,9 @@ def recover(world: Game, champion: Any, n: Any, games: Any = None, cost: bool = 
     have = _counters_for_cost(world, "damage", g, c, a if cost else 0,
                               "Recover as a cost (GA Recover)")
     removed = np.minimum(a, have)
+    if g.size == 0:   # no champion named: nothing happens, and no step is taken
+        n_games = args.select_games(games, world.ongoing).size
+        return np.zeros((n_games, 0), np.int64)
     world.log.next_step()
     counting.change(world, "damage", g, c, -a, "ga.recover")
     # Recover 2.1.1: recovering a non-zero amount is "recovering" even with no damage

@@ -3,7 +3,9 @@ import numpy as np
 import pytest
 
 from ecs import (
+    CounterError,
     CountOverflowError,
+    IllegalActionError,
     InvalidCountError,
     InvalidGameError,
     InvalidKindError,
@@ -13,6 +15,8 @@ from ecs import (
     UnknownEntityError,
     World,
 )
+from ecs.errors import InvalidSeedError
+from ecs.limits import MAX_BATCH, MAX_LIFE, MAX_OBJECTS, MAX_SEEDS, MAX_SLOTS
 
 
 def state(w):
@@ -44,7 +48,8 @@ BAD = [
     (lambda w, p, b, g: w.put_counters(g, "charge", 1), StaleEntityError, "{g}"),
     (lambda w, p, b, g: w.put_counters([b, 999], "charge", 1), UnknownEntityError, "999"),
     (lambda w, p, b, g: w.put_counters(b, "charge", 1, games=5), InvalidGameError, "5"),
-    (lambda w, p, b, g: w.put_counters(b, "charge", [1, 2, 3]), InvalidCountError, "shape"),
+    (lambda w, p, b, g: w.put_counters(b, "charge", [1, 2, 3]), InvalidCountError,
+     "3 amounts for 2 selected games"),
     (lambda w, p, b, g: w.move_zone(b, "narnia"), InvalidZoneError, "narnia"),
     (lambda w, p, b, g: w.add_object(p, {"wizard"}), InvalidTypeError, "wizard"),
     (lambda w, p, b, g: w.add_object(p, {"creature"}, counters={"+1/+1": -2}), InvalidCountError, "-2"),
@@ -80,3 +85,131 @@ def test_count_limit_is_int32_and_never_wraps():
         w.proliferate([x])
     assert w.count(x, "charge") == 2**31 - 1
     assert isinstance(w.count(x, "charge"), int) and np.iinfo(np.int32).max == 2**31 - 1
+
+
+# ---- issue 17: the promise holds for constructors, ids, sizes, life and steps ------------
+def full_state(w):
+    """The store's arrays, the event rows and step, names and the seed counter."""
+    s, rows = state(w)
+    return s, rows, w.log.step, list(w.names), w.n_spawned
+
+
+def refused(w, fn, error, needle):
+    """``fn()`` raises ``error`` (a CounterError) naming ``needle`` and changes nothing."""
+    before = full_state(w)
+    with pytest.raises(error) as info:
+        fn()
+    assert isinstance(info.value, CounterError) and needle in str(info.value)
+    assert full_state(w) == before
+
+
+@pytest.mark.parametrize("make,error,needle", [
+    (lambda w, p: w.add_player(life=2**63), InvalidCountError, str(2**63)),
+    (lambda w, p: w.add_player(life=MAX_LIFE + 1), InvalidCountError, str(MAX_LIFE + 1)),
+    (lambda w, p: w.add_player(team=2**40), IllegalActionError, str(2**40)),
+    (lambda w, p: w.add_object(p, {"creature"}, name=123), InvalidTypeError, "123"),
+    (lambda w, p: w.add_object(p, None), InvalidTypeError, "None"),
+    (lambda w, p: w.add_object(p, [{"creature"}]), InvalidTypeError, "creature"),
+    (lambda w, p: w.add_object(p, keywords=5), InvalidTypeError, "5"),
+    (lambda w, p: w.add_object(p, token=np.array([1, 2])), IllegalActionError, "token"),
+    (lambda w, p: w.add_object(p, {"planeswalker"}, loyalty=4,
+                               counters={"loyalty": 2**31 - 1}), CountOverflowError, "loyalty"),
+    (lambda w, p: w.add_object(p, caps={"charge": 2**63 - 1}), InvalidCountError, str(2**63 - 1)),
+    (lambda w, p: w.add_object(p, caps={"charge": 2**31}), InvalidCountError, str(2**31)),
+    (lambda w, p: w.add_objects(2**31, p), InvalidCountError, str(2**31)),
+    (lambda w, p: w.add_objects(MAX_OBJECTS + 1, p), InvalidCountError, str(MAX_OBJECTS + 1)),
+    (lambda w, p: w.put_counters(2**63, "charge"), UnknownEntityError, str(2**63)),
+    (lambda w, p: w.put_counters(np.array([2**63], np.uint64), "charge"), UnknownEntityError,
+     str(2**63)),
+    (lambda w, p: w.put_counters(-2**63 - 1, "charge"), UnknownEntityError, str(-2**63 - 1)),
+    (lambda w, p: w.put_counters(p, "charge", np.timedelta64(1)), InvalidCountError, "1"),
+    (lambda w, p: w.put_counters(p, "charge", games=np.timedelta64(0, "D")), InvalidGameError,
+     "games"),
+    (lambda w, p: w.counters(2**64), UnknownEntityError, str(2**64)),
+    (lambda w, p: w.spawn_seeds(2**40), InvalidGameError, str(2**40)),
+    (lambda w, p: w.fork(0, 2**31), InvalidGameError, str(2**31)),
+    (lambda w, p: w.deal_damage(p, 1, combat="yes"), InvalidTypeError, "combat"),
+])
+def test_issue17_refused_before_anything_is_made(make, error, needle):
+    w = World(batch=2)
+    p = w.add_player()
+    refused(w, lambda: make(w, p), error, needle)
+
+
+def test_issue17_a_world_holds_at_most_max_slots_games_x_columns():
+    w = World(batch=MAX_SLOTS // MAX_OBJECTS * 2)
+    p = w.add_player()
+    refused(w, lambda: w.add_objects(MAX_OBJECTS, p), InvalidCountError, "MAX_SLOTS")
+
+
+def test_issue17_life_never_wraps():
+    """Life totals stay within -MAX_LIFE..MAX_LIFE (int64): gain past it raises, all or nothing."""
+    w = World(batch=2)
+    p = w.add_player(life=MAX_LIFE - 1)
+    refused(w, lambda: w.gain_life(p, 2), CountOverflowError, str(MAX_LIFE + 1))
+    refused(w, lambda: w.gain_life([p, p], 1), CountOverflowError, str(MAX_LIFE + 1))
+    w.gain_life(p, np.array([1, 0]))
+    assert w.life(p).tolist() == [MAX_LIFE, MAX_LIFE - 1]
+    q = w.add_player(life=-MAX_LIFE)
+    refused(w, lambda: w.lose_life(q, 1), CountOverflowError, str(-MAX_LIFE - 1))
+
+
+def test_issue17_two_headed_giant_team_life_is_not_summed_past_the_limit():
+    """CR 810.4: a team's life is the sum of its players' starting lives; past MAX_LIFE the
+    second player is refused and does not exist."""
+    w = World(two_headed_giant=True)
+    w.add_player(life=MAX_LIFE, team=0)
+    refused(w, lambda: w.add_player(life=1, team=0), CountOverflowError, "life")
+    assert len(w.players()) == 1
+
+
+def test_issue17_a_refused_put_takes_no_event_step():
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"})
+    w.put_counters(x, "charge", 2**31 - 1)
+    refused(w, lambda: w.put_counters(x, "charge", 1), CountOverflowError, "charge")
+
+
+@pytest.mark.parametrize("kwargs,error", [
+    (dict(seed=-1), InvalidSeedError), (dict(seed="abc"), InvalidSeedError),
+    (dict(seed=1.5), InvalidSeedError), (dict(seed=[1, -2]), InvalidSeedError),
+    (dict(seed=np.timedelta64(1)), InvalidSeedError),
+    (dict(batch=2**31), InvalidGameError), (dict(batch=MAX_BATCH + 1), InvalidGameError),
+    (dict(batch=0), InvalidGameError), (dict(max_passes="x"), InvalidCountError),
+    (dict(two_headed_giant="yes"), IllegalActionError),
+])
+def test_issue17_world_arguments_raise_counter_errors(kwargs, error):
+    with pytest.raises(error) as info:
+        World(**kwargs)
+    assert isinstance(info.value, CounterError)
+
+
+def test_issue17_seeds_that_are_accepted_give_the_same_games_as_before():
+    """Accepted seeds (non-negative integers, NumPy integers, sequences) seed as NumPy does."""
+    for seed in (0, 7, np.uint32(7), [1, 2], 2**70):
+        want = np.random.SeedSequence(int(seed) if np.ndim(seed) == 0 else seed)
+        assert World(seed=seed).seed_seq.entropy == want.entropy
+
+
+def test_issue17_result_with_no_players():
+    assert World().result() == "ongoing"
+    assert World(batch=2).result().tolist() == [-1, -1]
+
+
+def test_issue17_spawn_seeds_refused_hands_out_nothing():
+    w = World(seed=1)
+    refused(w, lambda: w.spawn_seeds(MAX_SEEDS + 1), InvalidGameError, str(MAX_SEEDS + 1))
+    assert w.spawn_seeds(2)[0].spawn_key == (0,)
+
+
+def test_issue17_per_game_amounts_follow_the_selection_not_the_batch():
+    """ecs.args: with one id a 1-D amount array has one amount per selected game, in the
+    order of games=; one of length batch with a subset selected is refused, not guessed."""
+    w = World(batch=3)
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"})
+    w.put_counters(x, "charge", np.array([5, 7]), games=[2, 0])
+    assert w.count(x, "charge").tolist() == [7, 0, 5]
+    refused(w, lambda: w.put_counters(x, "charge", np.array([1, 2, 3]), games=[0, 2]),
+            InvalidCountError, "3 amounts for 2 selected games")
