@@ -47,7 +47,7 @@ from . import zones
 from .errors import CounterError, SnapshotError
 from .events import CAUSES, COUNTER, GAME_END, LOST, ZONE, EventLog
 from .kinds import KEYWORD_BIT, validate_kind
-from .rulesets import get_ruleset
+from .rulesets import Ruleset, get_ruleset
 from .selection import MAX_COUNT
 
 #: Version of the file format; ``load`` refuses any other (``_check_version``).
@@ -327,11 +327,11 @@ def _read(fh: IO[bytes], where: str) -> dict[str, np.ndarray]:
     try:
         with zipfile.ZipFile(fh) as zf:
             infos = _members(zf, where, os.fstat(fh.fileno()).st_size)
-            headers = {key: _header(zf, info, where) for key, info in infos.items()}
             read: dict[str, np.ndarray] = {}
             for key in ("magic", "format_version"):   # the version first
-                if key in infos and headers[key][0] == ():   # (scalars: a few bytes)
-                    read[key] = _read_member(zf, infos[key], headers[key])
+                header = _header(zf, infos[key], where) if key in infos else None
+                if header and header[0] == ():   # (a scalar: a few bytes)
+                    read[key] = _read_member(zf, infos[key], header)
             _check_version(read, where)
             missing = sorted(set(_SPEC) - set(infos))
             if missing:
@@ -339,6 +339,7 @@ def _read(fh: IO[bytes], where: str) -> dict[str, np.ndarray]:
             extra = sorted(set(infos) - set(_SPEC))
             if extra:
                 raise SnapshotError(f"{where}: unexpected arrays {extra}")
+            headers = {key: _header(zf, info, where) for key, info in infos.items()}
             for key in _HEADER_ARRAYS:
                 _expect(key, headers[key], {}, where)
                 read[key] = _read_member(zf, infos[key], headers[key])
@@ -429,7 +430,7 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, header: _Header) ->
         fp.read(start)
         data = fp.read(info.file_size - start)
         fp.read(1)
-    if not dtype.itemsize or not len(data):
+    if not data:   # (frombuffer refuses an empty buffer of a zero-size dtype)
         return np.zeros(shape, dtype)
     return np.frombuffer(data, dtype).reshape(shape)
 
@@ -488,7 +489,7 @@ def _check_values(key: str, arr: np.ndarray, where: str) -> None:
 # ---- every relation between the arrays ------------------------------------------------------
 def _check_parts(ck: _Checker) -> Parts:
     """Parts from arrays of the right dtypes and shapes, after checking every relation
-    between them: the state of a World the engine could have made."""
+    between them that the engine keeps."""
     ruleset = str(ck["config.ruleset"])
     try:
         rules = get_ruleset(ruleset)
@@ -531,7 +532,7 @@ def _check_seed(ck: _Checker) -> tuple[Any, tuple[int, ...], int]:
     return entropy[0] if text.ndim == 0 else entropy, tuple(spawn_key), pool_size
 
 
-def _check_store(ck: _Checker, rules: Any, n_names: int) -> list[str]:
+def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     """The store's arrays: ids and columns, players, card fields, zones, empty slots, caps
     and results. Returns the kind names."""
     a = {k[6:]: v for k, v in ck.arrays.items() if k.startswith("store.")}
