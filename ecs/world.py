@@ -5,7 +5,7 @@ schedule) and offers every action and read as a method. The work is done by the 
 that hold it, each a set of functions of a ``Game`` (``ecs.game``), bound here as methods:
 ``ecs.actions`` (creating objects, counters, zone changes, damage, life), ``ecs.reads``,
 ``ecs.turns`` (main phases, libraries), ``ecs.batch`` (fork, select, seeds),
-``ecs.observe``, ``ecs.search`` (save, load) and ``ecs.rules.grand_archive`` (reserve,
+``ecs.observe``, ``ecs.persist`` (save, load) and ``ecs.rules.grand_archive`` (reserve,
 recover, enlighten, GA stats). Actions validate everything before they write anything,
 so a bad input changes nothing.
 """
@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from . import actions, args, reads, schedule, search, turns
+from . import actions, args, persist, reads, schedule, turns
 from . import batch as batches
 from . import observe as observation
 from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
@@ -31,14 +31,14 @@ from .store import Store
 
 def _seed_sequence(seed: Any) -> np.random.SeedSequence:
     """The SeedSequence of a seed: None (fresh entropy), a SeedSequence, a non-negative
-    Python or NumPy integer, or a non-empty sequence of them (InvalidSeedError otherwise)."""
+    Python or NumPy integer, or a sequence of them (InvalidSeedError otherwise)."""
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if seed is None:
         return np.random.SeedSequence()
-    values = [seed] if args.is_integer(seed) else (
-        list(seed) if isinstance(seed, (list, tuple, np.ndarray)) and np.ndim(seed) == 1 else [])
-    if not values or not all(args.is_integer(v) and v >= 0 for v in values):
+    sequence = isinstance(seed, (list, tuple, np.ndarray)) and np.ndim(seed) == 1
+    values = [seed] if args.is_integer(seed) else list(seed) if sequence else None
+    if values is None or not all(args.is_integer(v) and v >= 0 for v in values):
         raise InvalidSeedError(f"seed must be None, a numpy SeedSequence, a non-negative integer "
                                f"or a sequence of them, got {seed!r}")
     return np.random.SeedSequence(int(seed) if args.is_integer(seed) else [int(v) for v in values])
@@ -238,13 +238,23 @@ class World:
         other._schedule = self._schedule   # a host's systems go on in the new World
         return other
 
-    # ---- save and load (ecs.search) -----------------------------------------------------
-    save = search.save
+    # ---- save and load (ecs.persist) --------------------------------------------------
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the whole World (state, events, generator, configuration) to ``path``, an
+        uncompressed ``.npz``; the file under that name is replaced atomically (see
+        ``ecs.persist``)."""
+        persist.save(persist.Parts(self.ruleset.name, self.batch, self.two_headed_giant,
+                                   self.max_passes, self.snapshot()), path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> World:
-        """Read a World written by ``save`` (see ``ecs.search.load``)."""
-        world: World = search.load(path)
+        """The World saved in ``path``; ``SnapshotError`` for a missing, damaged or
+        inconsistent file or another format version (checked before a World is built)."""
+        parts = persist.load(path)
+        # One game at first: restore sizes the store for the file's games.
+        world = cls(parts.ruleset, 1, parts.seed_seq, two_headed_giant=parts.two_headed_giant,
+                    max_passes=parts.max_passes)
+        world.restore(parts.snapshot)
         return world
 
     # ---- snapshots --------------------------------------------------------------------

@@ -1,12 +1,10 @@
-"""Tree search and Monte Carlo support (issue 4): snapshot/restore, clone, fork, select,
-save/load and observations.
+"""Tree search and Monte Carlo support (issue 4): snapshot/restore, clone, fork, select
+and observations (save/load: tests/test_persist.py).
 
 "Exactly the snapshotted state" is checked on everything a World holds: every store array
 (dtype, shape and values), the event log (columns, LKI, row and step counters), the name
 table, the random generator's state and the seed sequence with its spawn counter.
 """
-import os
-
 import numpy as np
 import pytest
 
@@ -14,12 +12,10 @@ from ecs import (
     GameOverError,
     InvalidGameError,
     InvalidTypeError,
-    SnapshotError,
     StaleEntityError,
     UnknownEntityError,
     World,
     ZoneChanged,
-    search,
 )
 from ecs import batch as batches
 from ecs import observe as observation
@@ -329,179 +325,6 @@ def test_select_and_fork_are_independent_of_the_source():
     s.add_player()
     assert full_state(w)["store"] == before
     assert s.clone().select([1]).fork(0, 2).batch == 2
-
-
-# ---- save and load -------------------------------------------------------------------------
-@pytest.fixture
-def saved(tmp_path):
-    w, ids = busy_world()
-    path = tmp_path / "world.npz"
-    w.save(path)
-    return w, ids, path
-
-
-def test_save_load_round_trip(saved, tmp_path):
-    w, ids, path = saved
-    loaded = World.load(path)
-    assert full_state(loaded) == full_state(w)
-    assert loaded.events() == w.events()
-    # both continue identically (generator and spawn counter included)
-    more_actions(w, ids)
-    more_actions(loaded, ids)
-    assert full_state(loaded) == full_state(w)
-    assert full_state(w.fork(0, 2)) == full_state(loaded.fork(0, 2))
-    # the file is a standard .npz
-    with np.load(path, allow_pickle=False) as z:
-        assert int(z["format_version"]) == search.FORMAT_VERSION
-        assert z["store.counts"].dtype == np.int32
-    assert sorted(os.listdir(tmp_path)) == ["world.npz"]   # no temporary left behind
-
-
-@pytest.mark.parametrize("make", [
-    lambda: World(),
-    lambda: World(batch=2, seed=[1, 2, 3]),
-    lambda: World(seed=2**100 + 7),
-    lambda: World(ruleset="mtg", two_headed_giant=True, max_passes=17, seed=np.random.SeedSequence(4)),
-])
-def test_round_trip_of_other_configurations(tmp_path, make):
-    w = make()
-    if w.two_headed_giant:
-        w.add_player(team=0), w.add_player(team=0), w.add_player(team=1)
-    path = tmp_path / "w.npz"
-    w.save(path)
-    loaded = World.load(str(path))
-    assert full_state(loaded) == full_state(w)
-    assert loaded.rng.random(3).tolist() == w.rng.random(3).tolist()
-
-
-def test_save_overwrites_atomically(saved):
-    w, ids, path = saved
-    w.put_counters(ids["walker"], "loyalty", 1)
-    w.save(path)
-    assert full_state(World.load(path)) == full_state(w)
-
-
-def rewrite(src, dst, change, fix_digest=True):
-    with np.load(src, allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
-    change(arrays)
-    if fix_digest:
-        arrays["digest"] = np.array(search.digest(arrays))
-    with open(dst, "wb") as fh:
-        np.savez(fh, **arrays)
-
-
-def test_truncated_files_raise_snapshot_error(saved, tmp_path):
-    _, _, path = saved
-    data = path.read_bytes()
-    cuts = sorted(set(list(range(0, len(data), max(1, len(data) // 60))) + [len(data) - 1, len(data) - 22]))
-    bad = tmp_path / "bad.npz"
-    for n in cuts:
-        bad.write_bytes(data[:n])
-        with pytest.raises(SnapshotError):
-            World.load(bad)
-
-
-def test_flipped_bytes_raise_or_load_the_exact_state(saved, tmp_path):
-    """A flipped byte is detected (zip CRC, .npy header, or the SHA-256 digest), or it hit
-    a byte nothing reads (a zip timestamp): then the World is exactly the saved one."""
-    w, _, path = saved
-    data = bytearray(path.read_bytes())
-    expected = full_state(w)
-    bad = tmp_path / "bad.npz"
-    rng = np.random.default_rng(0)
-    positions = sorted(set(rng.integers(0, len(data), 150).tolist()) | set(range(0, 64)))
-    detected = 0
-    for i in positions:
-        corrupt = bytearray(data)
-        corrupt[i] ^= 0xFF
-        bad.write_bytes(bytes(corrupt))
-        try:
-            loaded = World.load(bad)
-        except SnapshotError:
-            detected += 1
-        else:
-            assert full_state(loaded) == expected
-    assert detected > len(positions) // 2
-
-
-def test_a_changed_value_with_a_stale_digest_is_detected(saved, tmp_path):
-    _, _, path = saved
-    bad = tmp_path / "bad.npz"
-
-    def change(a):
-        a["store.counts"] = a["store.counts"].copy()
-        a["store.counts"].flat[0] += 1
-    rewrite(path, bad, change, fix_digest=False)
-    with pytest.raises(SnapshotError, match="checksum"):
-        World.load(bad)
-
-
-def _drop(key):
-    return lambda a: a.pop(key)
-
-
-def _set(key, value):
-    def change(a):
-        a[key] = value(a[key]) if callable(value) else value
-    return change
-
-
-@pytest.mark.parametrize("change, message", [
-    (_set("format_version", np.array(search.FORMAT_VERSION + 1, np.int64)), "newer"),
-    (_set("format_version", np.array(0, np.int64)), "version"),
-    (_set("magic", np.array("something else")), "not a tcg-counters"),
-    (_drop("store.counts"), "missing array 'store.counts'"),
-    (_drop("log.lki_row"), "missing"),
-    (_drop("rng"), "missing"),
-    (_drop("config.batch"), "missing"),
-    (_drop("format_version"), "missing"),
-    (_set("store.counts", lambda v: v[:, :, :-1]), "shape"),
-    (_set("store.zone", lambda v: v[:-1]), "shape"),
-    (_set("store.life", lambda v: v[:, :1]), "shape"),
-    (_set("store.entity_id", lambda v: v[:-1]), "shape"),
-    (_set("store.cap_val", lambda v: v[:, :0]), "shape"),
-    (_set("log.game", lambda v: v[:-1]), "shape"),
-    (_set("store.winner", lambda v: np.zeros((2, 2), v.dtype)), "shape"),
-    (_set("config.batch", np.array(4, np.int64)), "batch"),
-    (_set("store.counts", lambda v: v.astype(np.int64)), "dtype"),
-    (_set("store.zone", lambda v: np.full_like(v, 42)), "outside"),
-    (_set("store.counts", lambda v: -v - 1), "negative"),
-    (_set("store.col_of_id", lambda v: np.roll(v, 1)), "disagree|outside"),
-    (_set("store.kind_names", lambda v: np.array(["Bad Kind"] * v.size)), "kind"),
-    (_set("log.game", lambda v: v + 10), "outside"),
-    (_set("log.lki_row", lambda v: v + 10_000), "outside"),
-    (_set("config.ruleset", np.array("poker")), "ruleset"),
-    (_set("seed.entropy", np.array("12x")), "entropy"),
-    (_set("rng", lambda v: np.zeros(6, np.uint64)), "PCG64"),
-    (_set("store.free", np.array([0], np.int64)), "free"),
-    (lambda a: a.update(extra=np.zeros(1)), "unexpected"),
-])
-def test_damaged_contents_raise_a_clear_snapshot_error(saved, tmp_path, change, message):
-    _, _, path = saved
-    bad = tmp_path / "bad.npz"
-    rewrite(path, bad, change)
-    with pytest.raises(SnapshotError, match=message):
-        World.load(bad)
-
-
-@pytest.mark.parametrize("content", [b"", b"not a zip at all", b"PK\x03\x04" + b"\0" * 40])
-def test_not_a_save_file(tmp_path, content):
-    bad = tmp_path / "bad.npz"
-    bad.write_bytes(content)
-    with pytest.raises(SnapshotError):
-        World.load(bad)
-
-
-def test_other_numpy_files_and_missing_paths(tmp_path):
-    np.save(tmp_path / "x.npy", np.arange(3))
-    with pytest.raises(SnapshotError):
-        World.load(tmp_path / "x.npy")
-    np.savez(tmp_path / "y.npz", a=np.arange(3))
-    with pytest.raises(SnapshotError, match="not a tcg-counters"):
-        World.load(tmp_path / "y.npz")
-    with pytest.raises(SnapshotError, match="no such file"):
-        World.load(tmp_path / "missing.npz")
 
 
 # ---- observations -------------------------------------------------------------------------------
