@@ -36,6 +36,9 @@ CARD_FIELDS = (
     Field("level", np.int32, COLUMN, NO_STAT),       # GA base level
     Field("keywords", np.uint32, COLUMN),            # printed keywords, bits of ecs.kinds.KEYWORDS
     Field("controller", np.int16, COLUMN, -1),       # player index
+    # Owner (108.3) as a player index; -1: the controller (no control change since it
+    # became this object). A zone change gives the new object to its owner (110.2, 400.7).
+    Field("owner", np.int16, COLUMN, -1),
     Field("token", np.bool_, COLUMN),
     Field("no_counters", np.bool_, COLUMN),          # "can't have counters put on it" (122.5)
     Field("name_id", np.int32, COLUMN, -1),          # index into the World's name table

@@ -237,7 +237,7 @@ def move_counters(world: Game, src: Any, dst: Any, kind: str, n: Any = 1, games:
     ok &= (zs != zones.NONE) & (zd != zones.NONE)
     if code is not None:
         ok &= (zs == code) & (zd == code)
-    ok &= ~s.a["no_counters"][dcs]
+    ok &= counting.allowed(world, kind, g, dcs)
     scs, dcs = counting.holder(world, kind, scs), counting.holder(world, kind, dcs)
     ok &= scs != dcs
     k = s.kind_index.get(kind)

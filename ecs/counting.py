@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .components import TYPE_BIT
+from .components import BAN_ALL, TYPE_BIT
 from .errors import CountOverflowError
 from .events import COUNTER
 from .game import Game
@@ -65,12 +65,30 @@ def check_life(game: Game, g: np.ndarray, idx: np.ndarray, new: np.ndarray) -> N
                                  f"{int(new[i])}, past -{MAX_LIFE}..{MAX_LIFE}")
 
 
+def ban_bit(game: Game, kind: str) -> np.uint64:
+    """The bit of ``kind`` in the ``ban`` field (every kind's bit with it); 0 for a kind
+    without a plane, which no prohibition can name (``ecs.host.prohibit`` makes one)."""
+    k = game.store.kind_index.get(kind)
+    every = np.uint64(1 << BAN_ALL)
+    return every | np.uint64(1 << k) if k is not None and k < BAN_ALL else every
+
+
+def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """(rows,) bool: which rows may have ``kind`` counters put on them: not created with
+    ``no_counters`` and no prohibition of that kind or of every kind (122.1, 101.3)."""
+    s = game.store
+    ok = ~s.a["no_counters"][c]
+    ban = s.a["ban"]
+    return ok & ((ban[g, c] & ban_bit(game, kind)) == 0)
+
+
 def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
         cause: str, by: Any = -1) -> None:
-    """Put counters (rows must be distinct): objects that can't have counters get none
-    (101.3); the ruleset may replace the placement (Grand Archive buff/debuff)."""
+    """Put counters (rows must be distinct): objects that can't have counters, or can't
+    have counters of this kind, get none (101.3); the ruleset may replace the placement
+    (Grand Archive buff/debuff)."""
     amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
-    ok = (amounts > 0) & ~game.store.a["no_counters"][c]
+    ok = (amounts > 0) & allowed(game, kind, g, c)
     if not ok.all():
         g, c, amounts = g[ok], c[ok], amounts[ok]
         by = by[ok] if isinstance(by, np.ndarray) else by

@@ -132,6 +132,8 @@ def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
     if name in ("power", "toughness"):
         printed = a[name][cc]
         value = np.where(printed == NO_STAT, 0, printed).astype(np.int64)
+        set_to = take(a["pt_set_" + name])   # a host's layer 7b and 7c effects (ecs.host)
+        value = np.where(set_to == NO_STAT, value, set_to) + take(a["pt_mod_" + name])
         which = 0 if name == "power" else 1
         for k, kind in enumerate(s.kind_names):
             mod = world.ruleset.pt_modifier(kind)

@@ -117,8 +117,19 @@ def name(world: Game, e: int) -> str | None:
 
 
 def controller(world: Game, e: int) -> int:
+    """The controlling player's id (one value per object across the batch)."""
     s = world.store
     p = int(s.a["controller"][args.column(world, e)])
+    return int(s.a["entity_id"][s.a["player_col"][p]])
+
+
+def owner(world: Game, e: int) -> int:
+    """The owning player's id (108.3): the controller before the first control change
+    (``ecs.host.set_controller``); a zone change gives the new object to its owner."""
+    s = world.store
+    col = args.column(world, e)
+    p = int(s.a["owner"][col])
+    p = int(s.a["controller"][col]) if p < 0 else p
     return int(s.a["entity_id"][s.a["player_col"][p]])
 
 

@@ -2,9 +2,12 @@
 
 Actions (destroy, sacrifice, move_zone, draw, mill) and the state-based actions that
 perform moves all go through ``move_objects``. A moved object becomes a new object in a
-new column (shared by every game in which it moved); its counters cease to exist without "removed" events, and the zone-change event
-carries its last-known counters. Replacement effects on the way: finality (122.1h) and
-the ruleset's own (Grand Archive champions are banished instead).
+new column (shared by every game in which it moved); its counters cease to exist without
+"removed" events, and the zone-change event carries its last-known counters.
+Replacement effects on the way: the ruleset's own (Grand Archive champions are banished
+instead), a host's redirect of a dying permanent (``ecs.host.set_redirect``), then
+finality (122.1h). The new object is its owner's, under its owner's control (110.2,
+400.7), and the host's per-object effects end with the old one.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from . import zones
-from .components import CARD_FIELDS
+from .components import CARD_FIELDS, HOST_OBJECT_FIELDS
 from .counting import enter_battlefield
 from .events import CAUSE, ZONE
 from .game import Game
@@ -27,6 +30,12 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     s, log = world.store, world.log
     frm = _zones_at(s.a["zone"], games, cols)
     dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64))  # a copy
+    # "If it would die, put it into <zone> instead" (a host's replacement, 614.1a): before
+    # finality, whose exile then only replaces what still goes to the graveyard.
+    redirect = s.a["redirect"][games, cols].astype(np.int64)
+    dies = (frm == zones.BATTLEFIELD) & (dest == zones.GRAVEYARD) & (redirect >= 0)
+    if dies.any():
+        dest[dies] = redirect[dies]
     # CR 122.1h: finality counters turn battlefield -> graveyard into exile.
     fin = s.plane("finality")
     if fin is not None:
@@ -50,6 +59,11 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
         for f in CARD_FIELDS:
             if f.name != "entity_id":
                 s.mut(f.name)[new_cols] = s.a[f.name][src_cols]
+        owner = s.a["owner"][new_cols]
+        changed = owner >= 0
+        if changed.any():   # control changes end: the new object is its owner's (110.2)
+            s.mut("controller")[new_cols[changed]] = owner[changed]
+            s.mut("owner")[new_cols[changed]] = -1
         if every:
             new_ids, to_cols = ids[inv], new_cols[inv]
         else:
@@ -62,6 +76,7 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
                           s.mut("tapped"), s.mut("damage"), s.mut("deathtouch_hit"),
                           s.capped_columns(), s.a["cap_col"], s.mut("cap_val"))
     log.record_lki(rows[r], k, had)
+    _end_host_effects(world, games, cols)
     # Columns now absent from every game are freed.
     s.release(np.flatnonzero(_absent_everywhere(s.a["zone"], cols, s.n_cols)))
 
@@ -71,6 +86,16 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
         if enter.any():
             enter_battlefield(world, games[enter], s.col_of_id[new_ids[enter]].astype(np.int64), None)
     return new_ids, dest
+
+
+def _end_host_effects(world: Game, games: np.ndarray, cols: np.ndarray) -> None:
+    """The host's per-object effects end with the object (400.7): its old slots get the
+    fill values back (read first: writing would copy an array a clone still shares)."""
+    s = world.store
+    for f in HOST_OBJECT_FIELDS:
+        left = s.a[f.name][games, cols] != f.fill
+        if left.any():
+            s.mut(f.name)[games[left], cols[left]] = f.fill
 
 
 @njit(cache=True)

@@ -1,7 +1,9 @@
 """Characteristics that counters change, computed for many objects at once.
 
-Power/toughness (CR 122.1a, 613.4c): printed value plus every power/toughness kind of
-the ruleset times its count. Keywords (122.1b): printed ones plus keyword counters.
+Power/toughness (CR 613.4): the printed value, or the value a layer 7b effect set
+(``pt_set_*``), plus the layer 7c modifications (``pt_mod_*``) and every power/toughness
+counter kind of the ruleset times its count (122.1a; counters are 7c as well).
+Keywords (122.1b): printed ones plus keyword counters.
 """
 from __future__ import annotations
 
@@ -39,10 +41,14 @@ def pt(world: Game, cols: np.ndarray | slice, which: int,
     that stat get 0 (callers mask them). ``kinds``: ``pt_kinds(world, which)`` when the
     caller already has it."""
     s = world.store
-    base = s.a["power" if which == 0 else "toughness"][cols]
+    stat = "power" if which == 0 else "toughness"
+    base = s.a[stat][cols]
     rows = len(range(*games.indices(s.batch))) if isinstance(games, slice) else len(games)
     out = np.empty((rows, base.size), np.int64)
     out[:] = np.where(base == NO_STAT, 0, base)
+    set_to = s.a["pt_set_" + stat][games, cols]
+    out[:] = np.where(set_to == NO_STAT, out, set_to)   # 613.4b
+    out += s.a["pt_mod_" + stat][games, cols]          # 613.4c
     for k, mod in (pt_kinds(world, which) if kinds is None else kinds):
         plane = s.counts[k][games, cols]
         if mod == 1:

@@ -258,7 +258,9 @@ class Store:
         old_n, old_k, old_next = self.n_cols, self.n_kinds, self.next_id
         shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
-            cap, old_n, old_k = n + n // 8 + 8, 0, 0   # fresh arrays hold their fill values
+            # fresh arrays hold their fill values; the headroom of a few columns is kept
+            # under a million slots (a batch of a million empty games needs none)
+            cap, old_n, old_k = n + n // 8 + max(1, min(8, 2**20 // batch)), 0, 0
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
             for f in _BY_COLUMN:
                 self.a[f.name] = np.full((cap,) if f.shape == COLUMN else (batch, cap), f.fill, f.dtype)

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from . import actions, args, persist, reads, schedule, turns
+from . import actions, args, host, persist, reads, schedule, turns
 from . import batch as batches
 from . import observe as observation
 from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
@@ -153,6 +153,21 @@ class World:
     lose_life = actions.lose_life
     gain_life = actions.gain_life
     cleanup = actions.cleanup
+
+    # ---- host engine (ecs.host) ---------------------------------------------------------
+    set_pt = host.set_pt
+    modify_pt = host.modify_pt
+    clear_pt = host.clear_pt
+    set_controller = host.set_controller
+    owner = reads.owner
+    prohibit = host.prohibit
+    allow = host.allow
+    is_prohibited = host.is_prohibited
+    set_cant_lose = host.set_cant_lose
+    cant_lose = host.cant_lose
+    set_hold = host.set_hold
+    is_held = host.is_held
+    set_redirect = host.set_redirect
 
     # ---- state-based actions ------------------------------------------------------------
     def tick(self) -> int:

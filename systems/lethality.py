@@ -3,6 +3,9 @@ g, h, i, v; Two-Headed Giant 704.6a, b).
 
 Decided for every game and object at once from the same state; indestructible (702.12b)
 only stops 704.5g and 704.5h, and shield counters never stop a state-based action.
+Toughness honours a host's layer 7b/7c effects (613.4, ``ecs.host``); a permanent the
+host holds (``sba_hold``, e.g. a battle that is the source of a trigger still on the
+stack, 704.5v) stays; a player who can't lose for a reason does not lose for it.
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ def permanents(world: Game, pending: Check) -> None:
     permanent's rule reads its own state alone)."""
     s = world.store
     state = (s.a["zone"], s.counts, s.a["damage"], s.a["deathtouch_hit"], s.a["types"],
-             s.a["toughness"], s.a["keywords"])
+             s.a["toughness"], s.a["keywords"], s.a["pt_set_toughness"], s.a["pt_mod_toughness"])
     if pending.touched is None:
         n = battlefield_extent(world, pending)
         if n == 0:
@@ -48,6 +51,10 @@ def permanents(world: Game, pending: Check) -> None:
     else:
         g, c, cause = _dying_at(*state, pending.touched, s.capacity, pending.live_games(world),
                                 *_kinds(world))
+    if g.size:
+        stay = s.a["sba_hold"][g, c]
+        if stay.any():
+            g, c, cause = g[~stay], c[~stay], cause[~stay]
     pending.move(g, c, zones.GRAVEYARD, cause)
 
 
@@ -101,12 +108,14 @@ def _card(types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, c: int
 
 @njit(cache=True)
 def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
-           types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, games: np.ndarray,
-           n: int, tough_k: np.ndarray, tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int,
+           types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
+           mod_t: np.ndarray, games: np.ndarray, n: int, tough_k: np.ndarray,
+           tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int,
            defense_k: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, rule codes) of the permanents in ``games`` x the first ``n`` columns
-    that die (``_rule``). Toughness is summed in int64: exact for any int32 counts.
+    that die (``_rule``). Toughness is summed in int64: exact for any int32 counts; the
+    printed value or the one ``set_t`` gives (613.4b), plus ``mod_t`` (613.4c) and counters.
 
     Per game row, over row views: one loop without branches that the compiler vectorizes
     sums toughness from the first two toughness kinds (+1/+1 and -1/-1 on the usual
@@ -139,14 +148,15 @@ def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch:
     for g in games:
         zr, dr, dtr, lr, br = zone[g], damage[g], deathtouch[g], counts[lk, g], counts[dk, g]
         p0, p1 = counts[k0, g], counts[k1, g]
-        start = base
+        sr, mr = set_t[g], mod_t[g]
+        for c in range(n):   # the host's effects (613.4b, 613.4c): one branchless pass
+            tough[c] = (base[c] if sr[c] == NO_STAT else np.int64(sr[c])) + mr[c]
+        start = tough
         if tough_k.size > 2:   # other toughness kinds first
-            tough[:] = base
             for j in range(2, tough_k.size):
                 row, mod = counts[tough_k[j], g], tough_mod[j]
                 for c in range(n):
                     tough[c] += mod * row[c]
-            start = tough
         sv = indestructible
         if ind_k.size:   # indestructible counters (122.1b)
             saved[:] = indestructible
@@ -175,8 +185,9 @@ def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch:
 
 @njit(cache=True)
 def _dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
-              types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, slots: np.ndarray,
-              cap: int, live: np.ndarray, tough_k: np.ndarray, tough_mod: np.ndarray,
+              types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
+              mod_t: np.ndarray, slots: np.ndarray, cap: int, live: np.ndarray,
+              tough_k: np.ndarray, tough_mod: np.ndarray,
               ind_k: np.ndarray, loyalty_k: int, defense_k: int
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """``_dying`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games.
@@ -207,6 +218,9 @@ def _dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtou
         if not live[g]:
             continue
         t, creature, walker, battle, saved = _card(types, toughness, keywords, c)
+        if set_t[g, c] != NO_STAT:
+            t = np.int64(set_t[g, c])
+        t += mod_t[g, c]
         for j in range(tough_k.size):
             t += tough_mod[j] * counts[tough_k[j], g, c]
         for k in ind_k:
@@ -223,16 +237,23 @@ def _dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtou
 def players(world: Game, pending: Check) -> None:
     """Players at 0 or less life (704.5a) or with 10 or more poison counters (704.5c); in
     Two-Headed Giant the team's life and poison, held by its first player (810.10), at 0
-    or 15 (704.6a, 704.6b), and both players of the team lose."""
+    or 15 (704.6a, 704.6b), and both players of the team lose. A player who can't lose
+    for that reason (``cant_lose_life``, ``cant_lose_poison``) does not; in Two-Headed
+    Giant a teammate's flag keeps the whole team in (the team loses or not as one, 810.8)."""
     s = world.store
     if s.n_players == 0:
         return
     two_headed = world.two_headed_giant
     holder = s.a["player_head"] if two_headed else np.arange(s.n_players, dtype=np.int32)
+    safe_life, safe_poison = s.a["cant_lose_life"], s.a["cant_lose_poison"]
+    if two_headed and (safe_life.any() or safe_poison.any()):
+        same = holder[:, None] == holder[None, :]   # (P, P): players of one team
+        safe_life = (safe_life.astype(np.int64) @ same) > 0
+        safe_poison = (safe_poison.astype(np.int64) @ same) > 0
     g, p, poisoned = _losing(s.a["life"], s.counts, s.kind_index.get("poison", -1),
                              s.a["player_col"], holder,
                              TWO_HEADED_GIANT_POISON_TO_LOSE if two_headed else POISON_TO_LOSE, s.a["lost"],
-                             pending.live_indices(world))
+                             safe_life, safe_poison, pending.live_indices(world))
     if g.size:
         life_rule, poison_rule = ("704.6a", "704.6b") if two_headed else ("704.5a", "704.5c")
         pending.lose(g[~poisoned], p[~poisoned], life_rule)
@@ -241,11 +262,13 @@ def players(world: Game, pending: Check) -> None:
 
 @njit(cache=True)
 def _losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.ndarray,
-            holder: np.ndarray, limit: int, lost: np.ndarray, games: np.ndarray
+            holder: np.ndarray, limit: int, lost: np.ndarray, safe_life: np.ndarray,
+            safe_poison: np.ndarray, games: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, players, by poison) of the players in ``games`` who have not lost and whose
     holder's life is 0 or less, or whose holder has ``limit`` poison counters or more (a
-    player at both appears twice, first for life)."""
+    player at both appears twice, first for life), but where ``safe_life`` (``safe_poison``)
+    says that player can't lose for that reason."""
     out_g = np.empty(2 * games.size * holder.size, np.int64)
     out_p = np.empty(2 * games.size * holder.size, np.int64)
     out_poison = np.empty(2 * games.size * holder.size, np.bool_)
@@ -255,9 +278,10 @@ def _losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.
             for p in range(holder.size):
                 h = holder[p]
                 if by_poison:
-                    hit = poison_k >= 0 and counts[poison_k, g, player_col[h]] >= limit
+                    hit = (poison_k >= 0 and counts[poison_k, g, player_col[h]] >= limit
+                           and not safe_poison[g, p])
                 else:
-                    hit = life[g, h] <= 0
+                    hit = life[g, h] <= 0 and not safe_life[g, p]
                 if hit and not lost[g, p]:
                     out_g[m], out_p[m], out_poison[m] = g, p, by_poison
                     m += 1

@@ -214,7 +214,8 @@ class RefGame:
         if life is None:
             life = 15 if self.thg else 20  # docs: 15 by default in 2HG
         pid = self._new_id()
-        self.players[pid] = {"life": int(life), "counters": {}, "lost": False}
+        self.players[pid] = {"life": int(life), "counters": {}, "lost": False,
+                             "cant_lose": set(), "banned": set()}
         label = ("solo", pid) if team is None else ("team", team)
         self.team_of[pid] = label
         self.team_players.setdefault(label, []).append(pid)
@@ -248,7 +249,8 @@ class RefGame:
             validate_kind(kind)
             cap_map[kind] = validate_count(n)
         obj = {
-            "controller": int(controller), "types": frozenset(types), "power": power,
+            "controller": int(controller), "owner": int(controller),
+            "types": frozenset(types), "power": power,
             "toughness": toughness, "loyalty": loyalty, "defense": defense,
             "keywords": frozenset(keywords), "token": bool(token), "name": name,
         }
@@ -268,8 +270,10 @@ class RefGame:
                 set_count(counters, "defense", add_count(counters, "defense", card["defense"], "enter"))
         oid = self._new_id()
         obj = dict(card)
+        # issue 15: the host's effects belong to one object (400.7): a new one has none
         obj.update(zone=zone, counters=counters, caps={}, tapped=False, damage=0,
-                   deathtouch_hit=False)
+                   deathtouch_hit=False, pt_set=[None, None], pt_mod=[0, 0], hold=False,
+                   redirect=None, banned=set())
         self.objects[oid] = obj
         return oid
 
@@ -278,8 +282,9 @@ class RefGame:
         removed); 122.4 (docs): caps belong to the old object. Returns the new id."""
         obj = self.objects.pop(e)
         self.stale.add(e)
-        card = {k: obj[k] for k in ("controller", "types", "power", "toughness", "loyalty",
+        card = {k: obj[k] for k in ("owner", "types", "power", "toughness", "loyalty",
                                     "defense", "keywords", "token", "name")}
+        card["controller"] = obj["owner"]   # 110.2: a new object is its owner's
         new = self._enter(card, to_zone, {})
         self.events.append({"type": "zone", "old": e, "new": new, "from": obj["zone"],
                             "to": to_zone, "counters": dict(obj["counters"] if lki is None else lki)})
@@ -289,6 +294,8 @@ class RefGame:
         """122.1h: a permanent with a finality counter that would be put into a graveyard from
         the battlefield is exiled instead."""
         obj = self.objects[e]
+        if obj["redirect"] is not None:   # the host's "exile it instead" (614.1a), first
+            return self._change_zone(e, obj["redirect"], lki)
         to = "exile" if obj["counters"].get("finality", 0) > 0 else "graveyard"
         return self._change_zone(e, to, lki)
 
@@ -311,8 +318,19 @@ class RefGame:
         if n == 0:
             return  # docs: putting 0 is not an event (compare 120.8)
         holder = self._holder(e, kind)
+        if self._banned(e, kind):
+            return  # 101.3: it can't have them; nothing is put
         # 122.1, 122.6: counters are put on objects in any zone and on players
         set_count(holder, kind, add_count(holder, kind, n, f"put on {e}"))
+
+    def _banned(self, e, kind):
+        """Whether ``e`` can't have ``kind`` counters put on it (issue 15); a player's
+        poison goes to its team's head in 2HG (810.10), whose prohibitions count."""
+        if e in self.players:
+            who = self._head(e) if (self.thg and kind == "poison") else self.players[e]
+        else:
+            who = self.objects[e]
+        return kind in who["banned"] or "*" in who["banned"]
 
     def remove_counters(self, e, kind, n=1):
         e = self._check_id(e)
@@ -344,6 +362,8 @@ class RefGame:
         have = s.get(kind, 0)
         if have == 0 or n == 0:
             return  # 122.5: "if the first object doesn't have the appropriate kind of counter"
+        if self._banned(dst, kind):
+            return  # 122.5: "if the second object can't have counters put onto it"
         moved = min(n, have)  # docs / 101.3: moving more than present moves what is there
         new_dst = add_count(d, kind, moved, f"move to {dst}")
         set_count(s, kind, have - moved)
@@ -379,6 +399,9 @@ class RefGame:
                 plan += [(self.players[e]["counters"], k) for k in kinds]
             else:
                 plan += [(self.objects[e]["counters"], k) for k in self.objects[e]["counters"]]
+        plan = [(h, k) for h, k in plan if not any(
+            h is x["counters"] and (k in x["banned"] or "*" in x["banned"])
+            for x in list(self.objects.values()) + list(self.players.values()))]
         for holder, kind in plan:
             add_count(holder, kind, 1, "proliferate")  # validate everything first (atomic)
         for holder, kind in plan:
@@ -452,8 +475,9 @@ class RefGame:
             head = self._head(target)
             if infect:
                 # 120.3b (2HG 810.10: poison counters are shared by the team)
-                set_count(head["counters"], "poison",
-                          add_count(head["counters"], "poison", amount, "infect"))
+                new_poison = add_count(head["counters"], "poison", amount, "infect")
+                if not self._banned(target, "poison"):   # 101.3: can't have them
+                    set_count(head["counters"], "poison", new_poison)
             else:
                 head["life"] -= amount  # 120.3a
             return
@@ -480,7 +504,8 @@ class RefGame:
             if new_damage > MAX_COUNT:
                 raise CountOverflowError(f"marked damage would reach {new_damage}")
         if creature and (wither or infect):
-            set_count(c, "-1/-1", new_m)
+            if not ("-1/-1" in obj["banned"] or "*" in obj["banned"]):   # 101.3
+                set_count(c, "-1/-1", new_m)
         elif creature:
             obj["damage"] = new_damage
         if creature and deathtouch:
@@ -539,15 +564,19 @@ class RefGame:
             if pl["lost"]:
                 continue
             head = self._head(pid)
+            # issue 15: a player who can't lose for a reason doesn't (2HG: nor their team)
+            safe = (set().union(*(self.players[q]["cant_lose"]
+                                  for q in self.team_players[self.team_of[pid]]))
+                    if self.thg else pl["cant_lose"])
             if self.thg:
-                if head["life"] <= 0:
+                if head["life"] <= 0 and "life" not in safe:
                     losers.add(pid)  # 704.6a / 810.8c: a team with 0 or less life loses
-                if head["counters"].get("poison", 0) >= 15:
+                if head["counters"].get("poison", 0) >= 15 and "poison" not in safe:
                     losers.add(pid)  # 704.6b / 810.8d (704.5c is ignored in 2HG)
             else:
-                if pl["life"] <= 0:
+                if pl["life"] <= 0 and "life" not in safe:
                     losers.add(pid)  # 704.5a
-                if pl["counters"].get("poison", 0) >= 10:
+                if pl["counters"].get("poison", 0) >= 10 and "poison" not in safe:
                     losers.add(pid)  # 704.5c
         cease = []       # 704.5d: tokens in a zone other than the battlefield
         leave = []       # permanents put into the graveyard (or destroyed) by this check
@@ -572,7 +601,7 @@ class RefGame:
                 dies = True  # 704.5i
             if "battle" in obj["types"] and c.get("defense", 0) == 0:
                 dies = True  # 704.5v (docs: no stack, the exception never applies)
-            if dies:
+            if dies and not obj["hold"]:   # issue 15: the host holds it (704.5v's exception)
                 leave.append(oid)
             rem = {}
             n = min(c.get("+1/+1", 0), c.get("-1/-1", 0))
@@ -636,13 +665,18 @@ class RefGame:
     def power_of(self, obj):
         if "creature" not in obj["types"]:
             return None
-        # 122.1a / 613.4c: +X/+Y and -X/-Y counters add to the printed value
-        return (obj["power"] or 0) + sum(pt_of(k)[0] * n for k, n in obj["counters"].items() if pt_of(k))
+        return self._pt(obj, 0, "power")
+
+    def _pt(self, obj, i, stat):
+        """613.4b: a set value replaces the printed one; 613.4c: modifications and
+        +X/+Y / -X/-Y counters (122.1a) add to it."""
+        base = obj[stat] or 0 if obj["pt_set"][i] is None else obj["pt_set"][i]
+        return base + obj["pt_mod"][i] + sum(pt_of(k)[i] * n for k, n in obj["counters"].items() if pt_of(k))
 
     def toughness_of(self, obj):
         if "creature" not in obj["types"]:
             return None
-        return (obj["toughness"] or 0) + sum(pt_of(k)[1] * n for k, n in obj["counters"].items() if pt_of(k))
+        return self._pt(obj, 1, "toughness")
 
     def counters(self, e):
         e = self._check_id(e)
@@ -708,3 +742,93 @@ class RefGame:
 
     def result(self):
         return self.outcome
+
+    def controller(self, e):
+        e = self._check_id(e)
+        return e if e in self.players else self.objects[e]["controller"]
+
+    def owner(self, e):
+        e = self._check_id(e)
+        return e if e in self.players else self.objects[e]["owner"]
+
+    # ---- the host engine's state (issue 15) ----------------------------------------------
+    def _signed(self, v):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or abs(v) > 2 ** 30:
+            raise InvalidCountError(f"{v!r}: a P/T value is an integer of at most 2**30 in size")
+        return int(v)
+
+    def set_pt(self, e, power=None, toughness=None):
+        obj = self._object(e)
+        new = [None if v is None else self._signed(v) for v in (power, toughness)]
+        if self._over():
+            return
+        for i, v in enumerate(new):
+            if v is not None:
+                obj["pt_set"][i] = v  # 613.4b: the latest set wins
+
+    def modify_pt(self, e, power=0, toughness=0):
+        obj = self._object(e)
+        d = [self._signed(power), self._signed(toughness)]
+        total = [obj["pt_mod"][i] + d[i] for i in range(2)]
+        if any(abs(x) > 2 ** 30 for x in total):
+            raise InvalidCountError(f"the modifications of {e} would come to {total}")
+        if self._over():
+            return
+        obj["pt_mod"] = total  # 613.4c
+
+    def clear_pt(self, e=None):
+        objs = list(self.objects.values()) if e is None else [self._object(e)]
+        if self._over():
+            return
+        for obj in objs:
+            obj["pt_set"], obj["pt_mod"] = [None, None], [0, 0]
+
+    def set_controller(self, e, player):
+        obj = self._object(e)
+        self._player(player)
+        if self._over():
+            return
+        obj["controller"] = player  # 108.4; the owner stays (108.3)
+
+    def prohibit(self, e, kind=None):
+        e = self._check_id(e)
+        if kind is not None:
+            validate_kind(kind)
+        if self._over():
+            return
+        who = self.players[e] if e in self.players else self.objects[e]
+        who["banned"].add("*" if kind is None else kind)
+
+    def allow(self, e, kind=None):
+        e = self._check_id(e)
+        if kind is not None:
+            validate_kind(kind)
+        if self._over():
+            return
+        who = self.players[e] if e in self.players else self.objects[e]
+        if kind is None:
+            who["banned"].clear()
+        else:
+            who["banned"].discard(kind)
+
+    def set_cant_lose(self, p, reason, on=True):
+        pl = self._player(p)
+        if reason not in ("life", "poison"):
+            raise InvalidTypeError(f"unknown reason {reason!r}")
+        if self._over():
+            return
+        (pl["cant_lose"].add if on else pl["cant_lose"].discard)(reason)
+
+    def set_hold(self, e, on=True):
+        obj = self._object(e)
+        if self._over():
+            return
+        obj["hold"] = bool(on)
+
+    def set_redirect(self, e, zone):
+        if zone is not None and zone not in ZONES:
+            raise InvalidZoneError(f"unknown zone {zone!r}")
+        obj = self._object(e)
+        if self._over():
+            return
+        obj["redirect"] = zone

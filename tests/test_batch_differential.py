@@ -57,7 +57,7 @@ OBJECT_SPECS = [
 ]
 ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "destroy", "sacrifice", "move_zone",
            "tap", "untap", "proliferate", "set_cap", "life", "poison", "move_counters",
-           "add_object", "tick", "tick", "cleanup"]
+           "add_object", "tick", "tick", "cleanup", "modify_pt", "host_flag"]
 N_PLAYERS = 2
 
 
@@ -467,6 +467,32 @@ def step(d, h: Harness) -> None:
         assert acted == max(single_acted), f"batch acted {acted} times, singles {single_acted}"
         h.check_events()
         h.check_state()
+    elif action == "modify_pt":   # issue 15: per-game layer 7c effects (a batch == its singles)
+        t, st_ids = _pick(d, h, sel, 1)
+        dp, dt = _amounts(d, sel, 1) - 2, _amounts(d, sel, 1) - 2
+        h.log.append(f"modify_pt({t.tolist()}, {dp.tolist()}, {dt.tolist()}, games={games!r})")
+        h.run(lambda: bw.modify_pt(t, dp, dt, games=games),
+              {g: (lambda g=g, r=r: h.singles[g].modify_pt(st_ids[g][0], int(dp[r, 0]), int(dt[r, 0])))
+               for r, g in enumerate(sel)})
+    elif action == "host_flag":   # issue 15: holds, prohibitions, can't-lose flags per game
+        which = d.choice(["set_hold", "prohibit", "set_cant_lose"])
+        t, st_ids = _pick(d, h, sel, 1, players=which == "set_cant_lose")
+        on = np.array([[d.boolean()] for _ in sel], bool).reshape(len(sel), 1)
+        kind = d.choice(h.kinds)
+        if which == "set_hold":
+            h.log.append(f"set_hold({t.tolist()}, {on.tolist()}, games={games!r})")
+            h.run(lambda: bw.set_hold(t, on, games=games),
+                  {g: (lambda g=g, r=r: h.singles[g].set_hold(st_ids[g][0], bool(on[r, 0])))
+                   for r, g in enumerate(sel)})
+        elif which == "prohibit":
+            h.log.append(f"prohibit({t.tolist()}, {kind!r}, games={games!r})")
+            h.run(lambda: bw.prohibit(t, kind, games=games),
+                  {g: (lambda g=g: h.singles[g].prohibit(st_ids[g][0], kind)) for g in sel})
+        else:
+            h.log.append(f"set_cant_lose({t.tolist()}, 'life', {on.tolist()}, games={games!r})")
+            h.run(lambda: bw.set_cant_lose(t, "life", on, games=games),
+                  {g: (lambda g=g, r=r: h.singles[g].set_cant_lose(st_ids[g][0], "life", bool(on[r, 0])))
+                   for r, g in enumerate(sel)})
     else:
         h.log.append(f"cleanup(games={games!r})")
         h.run(lambda: bw.cleanup(games=games), {g: h.singles[g].cleanup for g in sel})

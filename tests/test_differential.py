@@ -201,6 +201,9 @@ class Harness:
             eo = self.ids[mo]
             assert w.exists(eo), f"object {eo} should exist"
             assert read_object(w, eo) == read_object(m, mo), f"object {eo} (model {mo})"
+            # issue 15: owner and controller (108.3, 108.4; 110.2 after a zone change)
+            assert (w.owner(eo), w.controller(eo)) == (self.ids[m.owner(mo)], self.ids[m.controller(mo)]), \
+                f"owner/controller of {eo}"
         for mo in self.stale:
             assert not w.exists(self.ids[mo]), f"object {self.ids[mo]} should be stale (400.7)"
         if self.stale:  # reads of an old object fail the same way (400.7)
@@ -349,7 +352,7 @@ class Harness:
     # ---- the random walk ---------------------------------------------------------------
     ACTIONS = (["put"] * 8 + ["remove"] * 2 + ["move"] * 2 + ["proliferate"] * 2 + ["cap"] * 2
                + ["destroy", "sacrifice", "move_zone"] + ["damage"] * 5 + ["tap", "untap"]
-               + ["life"] * 2 + ["tick"] * 4 + ["add"] * 3)
+               + ["life"] * 2 + ["tick"] * 4 + ["add"] * 3 + ["host"] * 4)
 
     def random_action(self):
         self.faults_left = 1
@@ -368,7 +371,8 @@ class Harness:
         elif a == "move":
             src = self.pick_object()
             dst = src if self.draw(st.integers(0, 6)) == 0 else self.pick_object()
-            self.step("move_counters", (src, dst, self.pick_kind(), self.pick_count()))
+            kind = self.pick_kind()
+            self.step("move_counters", (src, dst, kind, self.pick_count()))
         elif a == "proliferate":
             pool = [o for o in self.live_objects() if m.objects[o]["zone"] == "battlefield"] + self.players
             ids = [I(x) for x in self.draw(st.lists(st.sampled_from(pool), max_size=5))]
@@ -410,6 +414,42 @@ class Harness:
             self.step(name, (self.pick_player(), n))
         elif a == "tick":
             self.step("tick", ())
+        elif a == "host":
+            self.host_action()
+
+    def host_action(self):
+        """Issue 15: the state a host engine tells the core."""
+        what = self.draw(st.sampled_from(["set_pt", "modify_pt", "modify_pt", "clear_pt",
+                                          "set_controller", "prohibit", "allow",
+                                          "set_cant_lose", "set_hold", "set_redirect"]))
+        if what in ("set_pt", "modify_pt"):
+            obj = self.pick_object()
+            lo = -4 if what == "modify_pt" else 0
+            vals = [self.draw(st.one_of(st.none(), st.integers(lo, 4))) if what == "set_pt"
+                    else self.draw(st.integers(lo, 4)) for _ in range(2)]
+            if self.bad():
+                vals[0] = self.draw(st.sampled_from([True, 1.5, "1", 2 ** 31]))
+            self.step(what, (obj, *vals))
+        elif what == "clear_pt":
+            self.step("clear_pt", (self.pick_object(),) if self.draw(st.booleans()) else ())
+        elif what == "set_controller":
+            self.step("set_controller", (self.pick_object(), self.pick_player()))
+        elif what in ("prohibit", "allow"):
+            target = self.pick_player() if self.draw(st.integers(0, 2)) == 0 else self.pick_object()
+            kind = None if self.draw(st.integers(0, 3)) == 0 else self.pick_kind(
+                ["+1/+1", "-1/-1", "poison", "shield", "loyalty", "defense", "charge"])
+            self.step(what, (target,) if kind is None else (target, kind))
+        elif what == "set_cant_lose":
+            self.step("set_cant_lose", (self.pick_player(),
+                                        self.draw(st.sampled_from(["life", "poison"])),
+                                        self.draw(st.booleans())))
+        elif what == "set_hold":
+            self.step("set_hold", (self.pick_object(self._mostly_permanent()), self.draw(st.booleans())))
+        else:
+            zone = self.draw(st.sampled_from([None, "exile", "hand", "library", "graveyard"]))
+            if self.bad():
+                zone = self.draw(st.sampled_from(BAD_ZONES[:-1]))
+            self.step("set_redirect", (self.pick_object(self._mostly_permanent()), zone))
 
     def _mostly_permanent(self):
         strict = self.draw(st.integers(0, 9)) > 0

@@ -63,3 +63,15 @@ def test_layer_contracts_hold(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     status = lint_imports(no_cache=True)
     assert status == EXIT_STATUS_SUCCESS, capsys.readouterr().out[-4000:]
+
+
+def test_every_exception_is_exported_and_a_counter_error():
+    """Issue 17: every exception a user can see is an ecs.CounterError subclass, exported."""
+    import inspect
+
+    import ecs
+    from ecs import errors
+    mine = [c for _, c in inspect.getmembers(errors, inspect.isclass)
+            if issubclass(c, Exception) and c.__module__ == errors.__name__]
+    assert mine and all(issubclass(c, ecs.CounterError) for c in mine)
+    assert {c.__name__ for c in mine} <= set(ecs.__all__)

@@ -1,0 +1,253 @@
+"""What a host engine tells the core about the rest of the game (issue 15, part A).
+
+A simulator that embeds the core keeps its own continuous effects, control changes and
+replacement effects; these actions hand the core the parts its state-based actions and
+reads depend on. All take ``games=`` and broadcast ids and values as the counter actions
+do (``ecs.args``); each validates everything before it writes anything.
+
+- ``set_pt`` / ``modify_pt`` / ``clear_pt``: power/toughness effects, layer 7b (set) and
+  7c (modify) (613.4). Power/toughness = (the set value, else the printed one) + the
+  modifications + the power/toughness counters (counters are 7c too, 613.4c; addition
+  commutes, so their timestamps within 7c don't matter). Every read, observation of the
+  stats and 704.5f/704.5g/704.5h honour them. They last until the host clears them
+  (``clear_pt``: at cleanup, 514.2, for "until end of turn", re-applying what continues)
+  or the object changes zones (400.7). Layer 7d (switching) is not modelled.
+- ``set_controller``: a control change (108.4). The owner (``World.owner``) is the
+  controller the object had before its first control change; a zone change makes a new
+  object under its owner's control (110.2, 400.7). Control is one value per object
+  across the batch (the column field every system reads), so a change must select every
+  game the object is in.
+- ``prohibit`` / ``allow``: "can't have [kind] counters put on it" for one kind or every
+  kind, on objects or players (122.1, 101.3): putting, moving onto, proliferating and
+  entering with them put none there, silently. Counters already there stay.
+- ``set_cant_lose``: the player can't lose for a reason ("life": 704.5a/704.6a,
+  "poison": 704.5c/704.6b) while the flag is on. In Two-Headed Giant one player's flag
+  keeps the team in.
+- ``set_hold``: the state-based actions that kill permanents (Lethality) leave the object
+  where it is (e.g. a battle at 0 defense that is the source of a triggered ability still
+  on the stack, 704.5v).
+- ``set_redirect``: "if it would die, put it into <zone> instead": every battlefield ->
+  graveyard move of the object (a state-based action, destroy, sacrifice, move_zone) goes
+  to that zone instead; applied before finality counters (122.1h).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import args, zones
+from .components import BAN_ALL
+from .components.card import NO_STAT
+from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
+from .game import Game
+from .limits import MAX_STAT
+
+#: The reasons a player can be kept from losing, and the field of each.
+CANT_LOSE = {"life": "cant_lose_life", "poison": "cant_lose_poison"}
+
+
+def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
+    """Signed values (at most MAX_STAT in size) broadcast against the targets of ``e``
+    like counter amounts (``ecs.args``), one per target row."""
+    arr = np.asarray(v)
+    if isinstance(v, (bool, np.bool_)) or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidCountError(f"{what} must be an integer, got {v!r}")
+    if arr.size and np.abs(arr.astype(np.int64)).max() > MAX_STAT:
+        bad = arr[np.abs(arr.astype(np.int64)) > MAX_STAT].flat[0]
+        raise InvalidCountError(f"{what}: {int(bad)} is more than {MAX_STAT} in size")
+    gsel = args.select_games(games, world.ongoing)
+    shape = args.as_ids(e, gsel.size)[0].shape
+    arr = arr.astype(np.int64)
+    if arr.ndim == 1:
+        arr = arr[:, None] if single else arr[None, :]
+    try:
+        return np.ascontiguousarray(np.broadcast_to(arr, shape)).ravel()
+    except ValueError:
+        raise InvalidCountError(f"{what} of shape {np.shape(v)} do not fit {shape} "
+                                "(selected games, objects)") from None
+
+
+def _objects(world: Game, e: Any, games: Any, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Target rows of ``e`` that must be objects (not players)."""
+    g, c, single = args.targets(world, e, games)
+    args.require(world, ~args.is_type(world, c, "player"), g, c, f"is a player: {what} "
+                 "applies to objects")
+    return g, c, single
+
+
+def set_pt(world: Game, e: Any, power: Any = None, toughness: Any = None,
+           games: Any = None) -> None:
+    """Set power and/or toughness (layer 7b, 613.4b: "becomes 0/1"); None leaves that
+    stat's set value as it is. A later set replaces an earlier one (timestamp order)."""
+    g, c, single = _objects(world, e, games, "set_pt")
+    args.distinct_rows(world, g, c, "set_pt")
+    new = {stat: _values(world, v, e, games, single, f"set_pt {stat} of entity {e}")
+           for stat, v in (("power", power), ("toughness", toughness)) if v is not None}
+    for stat, v in new.items():
+        world.store.mut("pt_set_" + stat)[g, c] = v
+
+
+def modify_pt(world: Game, e: Any, power: Any = 0, toughness: Any = 0,
+              games: Any = None) -> None:
+    """Add to power and toughness (layer 7c, 613.4c: "gets +3/+3", anthems); negative
+    values subtract. Rows naming one object in one game add up."""
+    s = world.store
+    g, c, single = _objects(world, e, games, "modify_pt")
+    dp = _values(world, power, e, games, single, f"modify_pt power of entity {e}")
+    dt = _values(world, toughness, e, games, single, f"modify_pt toughness of entity {e}")
+    g2, c2, dp = args.sum_rows(world, g, c, dp)
+    _, _, dt = args.sum_rows(world, g, c, dt)
+    totals = {}
+    for stat, d in (("power", dp), ("toughness", dt)):
+        total = s.a["pt_mod_" + stat][g2, c2].astype(np.int64) + d
+        over = np.abs(total) > MAX_STAT
+        if over.any():
+            i = int(np.flatnonzero(over)[0])
+            raise InvalidCountError(
+                f"modify_pt: the {stat} modifications of entity {int(s.a['entity_id'][c2[i]])} "
+                f"in game {int(g2[i])} would come to {int(total[i])}, more than {MAX_STAT} in size")
+        totals[stat] = total
+    for stat, total in totals.items():
+        s.mut("pt_mod_" + stat)[g2, c2] = total
+
+
+def clear_pt(world: Game, e: Any = None, games: Any = None) -> None:
+    """End the power/toughness effects (both layers) on ``e``, or on every object when
+    ``e`` is None, in the selected games (514.2: "until end of turn" effects end)."""
+    s = world.store
+    if e is None:
+        gsel = args.select_games(games, world.ongoing)
+        for name, fill in (("pt_set_power", NO_STAT), ("pt_set_toughness", NO_STAT),
+                           ("pt_mod_power", 0), ("pt_mod_toughness", 0)):
+            if (s.a[name][gsel] != fill).any():
+                s.mut(name)[gsel] = fill
+        return
+    g, c, _ = _objects(world, e, games, "clear_pt")
+    for name, fill in (("pt_set_power", NO_STAT), ("pt_set_toughness", NO_STAT),
+                       ("pt_mod_power", 0), ("pt_mod_toughness", 0)):
+        s.mut(name)[g, c] = fill
+
+
+def set_controller(world: Game, e: Any, player: int, games: Any = None) -> None:
+    """``player`` gains control of ``e`` (108.4); the first change records the owner.
+    Control is per object across the batch: the selected games must include every game
+    the object is in (IllegalActionError otherwise)."""
+    s = world.store
+    p = args.player_index(world, player)
+    g, c, _ = _objects(world, e, games, "set_controller")
+    c = np.unique(c)
+    others = np.ones(world.batch, bool)
+    others[g] = False
+    elsewhere = others[:, None] & (s.a["zone"][:, c] != zones.NONE)
+    if elsewhere.any():
+        gi, ci = (int(x[0]) for x in np.nonzero(elsewhere))
+        raise IllegalActionError(
+            f"entity {int(s.a['entity_id'][c[ci]])} is also in game {gi}, which is not selected: "
+            "control is one value per object across the batch (select every game it is in)")
+    ctrl = s.a["controller"][c]
+    owner = s.a["owner"][c]
+    s.mut("owner")[c] = np.where(owner < 0, ctrl, owner)
+    s.mut("controller")[c] = p
+
+
+def _ban_bit(world: Game, kind: str | None, create: bool) -> np.uint64:
+    if kind is None:
+        return np.uint64(1 << BAN_ALL)
+    kind = args.kind(world, kind)
+    s = world.store
+    k = s.kind_index.get(kind, s.n_kinds if create else -1)   # the plane it gets if new
+    if k >= BAN_ALL:
+        raise IllegalActionError(
+            f"kind {kind!r} is the World's kind number {k}: prohibitions name one of the "
+            f"first {BAN_ALL} kinds used (prohibit every kind with kind=None)")
+    if create:
+        k = s.kind_id(kind, create=True)
+    if k < 0:   # never used, nothing to allow
+        return np.uint64(0)
+    return np.uint64(1 << k)
+
+
+def prohibit(world: Game, e: Any, kind: str | None = None, games: Any = None) -> None:
+    """``e`` (objects or players) can't have ``kind`` counters (None: any counters) put
+    on it from now on (122.1, 101.3); those it has stay. Ends on a zone change (400.7)."""
+    g, c, _ = args.targets(world, e, games)
+    bit = _ban_bit(world, kind, create=True)
+    ban = world.store.mut("ban")
+    ban[g, c] |= bit
+
+
+def allow(world: Game, e: Any, kind: str | None = None, games: Any = None) -> None:
+    """End the prohibition of ``kind`` counters on ``e`` (None: every prohibition of it,
+    that of any counters included). A prohibition of any counters outlasts allowing one
+    kind."""
+    g, c, _ = args.targets(world, e, games)
+    bit = (np.uint64(np.iinfo(np.uint64).max) if kind is None
+           else _ban_bit(world, kind, create=False))
+    s = world.store
+    if bit and ((s.a["ban"][g, c] & bit) != 0).any():
+        s.mut("ban")[g, c] &= ~bit
+
+
+def set_cant_lose(world: Game, p: Any, reason: str, on: Any = True, games: Any = None) -> None:
+    """Player(s) ``p`` can't lose the game for ``reason`` ("life": 704.5a/704.6a,
+    "poison": 704.5c/704.6b) while ``on`` (a bool, or one per target row)."""
+    if reason not in CANT_LOSE:
+        raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
+    g, c, single = args.targets(world, p, games)
+    args.require(world, args.is_type(world, c, "player"), g, c, "is not a player")
+    flag = _flags(world, on, p, games, single, f"set_cant_lose on of {p}")
+    idx = world.store.a["controller"][c].astype(np.int64)   # a player's column: its index
+    world.store.mut(CANT_LOSE[reason])[g, idx] = flag
+
+
+def _flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
+    arr = np.asarray(on)
+    if arr.dtype != bool:
+        raise InvalidTypeError(f"{what} must be a bool (or bools), got {on!r}")
+    return _values(world, arr.astype(np.int64), e, games, single, what).astype(bool)
+
+
+def set_hold(world: Game, e: Any, on: Any = True, games: Any = None) -> None:
+    """While ``on``, the state-based actions that kill permanents (704.5f-i, 704.5v)
+    leave ``e`` where it is (704.5v: a battle that is the source of a triggered ability
+    not yet off the stack). Ends on a zone change (400.7)."""
+    g, c, single = _objects(world, e, games, "set_hold")
+    flag = _flags(world, on, e, games, single, f"set_hold on of entity {e}")
+    args.distinct_rows(world, g, c, "set_hold")
+    world.store.mut("sba_hold")[g, c] = flag
+
+
+def set_redirect(world: Game, e: Any, zone: str | None, games: Any = None) -> None:
+    """"If ``e`` would die, put it into ``zone`` instead" (614.1a): every battlefield ->
+    graveyard move of it goes there; None ends the effect. Ends on a zone change (400.7)."""
+    code = -1 if zone is None else zones.zone_code(zone, world.ruleset.zone_aliases)
+    g, c, _ = _objects(world, e, games, "set_redirect")
+    world.store.mut("redirect")[g, c] = code
+
+
+def is_held(world: Game, e: int) -> Any:
+    """Whether state-based actions leave ``e`` (``set_hold``)."""
+    return args.out(world, world.store.a["sba_hold"][:, args.column(world, e)].copy())
+
+
+def cant_lose(world: Game, p: int, reason: str) -> Any:
+    """Whether player ``p`` can't lose for ``reason`` (``set_cant_lose``)."""
+    if reason not in CANT_LOSE:
+        raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
+    return args.out(world, world.store.a[CANT_LOSE[reason]][:, args.player_index(world, p)].copy())
+
+
+def is_prohibited(world: Game, e: int, kind: str | None = None) -> Any:
+    """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it."""
+    s = world.store
+    col = args.column(world, e)
+    if kind is None:
+        bit = np.uint64(1 << BAN_ALL)
+    else:
+        kind = args.kind(world, kind)
+        k = s.kind_index.get(kind)
+        bit = np.uint64(1 << BAN_ALL) | (np.uint64(1 << k) if k is not None and k < BAN_ALL
+                                         else np.uint64(0))
+    banned = ((s.a["ban"][:, col] & bit) != 0) | bool(s.a["no_counters"][col])
+    return args.out(world, banned)

@@ -1,0 +1,289 @@
+"""The state a host engine tells the core (issue 15, part A): power/toughness effects
+(613.4), owner and control (108.3, 108.4, 110.2, 400.7), counter prohibitions (122.1,
+101.3), players who can't lose (704.5a, 704.5c, 704.6), holds and redirects on
+state-based actions (704.5v, 614.1a)."""
+import numpy as np
+import pytest
+
+from ecs import CounterError, IllegalActionError, InvalidCountError, World
+
+
+@pytest.fixture
+def game():
+    w = World(seed=0)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    return w, p, q, bear
+
+
+# ---- power/toughness: layers 7b and 7c (613.4) ------------------------------------------
+def test_613_4c_pump_keeps_a_creature_with_minus_counters_alive(game):
+    """Issue 15: 'gets +3/+3' with two -1/-1 counters on a 2/2: 3/3, it lives (704.5f)."""
+    w, _, _, bear = game
+    w.modify_pt(bear, 3, 3)
+    w.put_counters(bear, "-1/-1", 2)
+    w.tick()
+    assert w.zone(bear) == "battlefield"
+    assert (w.power(bear), w.toughness(bear)) == (3, 3)
+
+
+def test_613_4c_shrink_kills_by_704_5f_and_pump_ending_at_cleanup_kills(game):
+    w, _, _, bear = game
+    w.put_counters(bear, "-1/-1", 2)
+    w.modify_pt(bear, 3, 3)
+    w.tick()
+    w.clear_pt()   # 514.2: "until end of turn" ends
+    assert w.toughness(bear) == 0
+    w.tick()
+    assert not w.exists(bear) and len(w.objects(zone="graveyard")) == 1
+    assert any(e.cause == "704.5f" for e in w.events())
+
+
+def test_613_4b_set_then_7c_modify_then_counters(game):
+    """'Becomes 0/1' (7b) then +1/+1 (7c) and a +1/+1 counter (7c): 2/3 whatever the order."""
+    w, _, _, bear = game
+    w.put_counters(bear, "+1/+1", 1)
+    w.modify_pt(bear, 1, 1)
+    w.set_pt(bear, 0, 1)
+    assert (w.power(bear), w.toughness(bear)) == (2, 3)
+    w.set_pt(bear, toughness=5)   # a later set replaces the earlier; power's set stays
+    assert (w.power(bear), w.toughness(bear)) == (2, 7)
+
+
+def test_704_5g_lethal_damage_reads_the_modified_toughness(game):
+    w, _, _, bear = game
+    w.modify_pt(bear, 0, 2)
+    w.deal_damage(bear, 3)
+    w.tick()
+    assert w.zone(bear) == "battlefield"
+    w.modify_pt(bear, 0, -1)
+    w.tick()
+    assert not w.exists(bear) and len(w.objects(zone="graveyard")) == 1
+    assert any(e.cause == "704.5g" for e in w.events())
+
+
+def test_400_7_pt_effects_end_when_the_object_changes_zones(game):
+    w, _, _, bear = game
+    w.modify_pt(bear, 5, 5)
+    card = w.move_zone(bear, "hand")
+    assert (w.power(card), w.toughness(card)) == (2, 2)
+    back = w.move_zone(card, "battlefield")
+    assert w.toughness(back) == 2
+
+
+def test_pt_effects_per_game_and_observed():
+    w = World(batch=3, seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.modify_pt(bear, [1, -2, 0], [0, -2, 4])
+    assert w.toughness(bear).tolist() == [2, 0, 6]
+    obs, _ = w.observe([bear], ["power", "toughness"], dtype=np.int32)
+    assert obs[:, 0].tolist() == [[3, 2], [0, 0], [2, 6]]
+    w.tick()
+    assert w.exists(bear).tolist() == [True, False, True]
+    w.clear_pt(bear, games=[2])
+    assert w.toughness(bear)[2] == 2 and w.toughness(bear)[0] == 2
+
+
+def test_modify_pt_is_validated_and_atomic(game):
+    w, _, _, bear = game
+    with pytest.raises(InvalidCountError):
+        w.modify_pt(bear, 1, True)
+    with pytest.raises(InvalidCountError):
+        w.modify_pt(bear, 2 ** 31, 0)
+    w.modify_pt(bear, 2 ** 30, 0)
+    with pytest.raises(InvalidCountError, match="would come to"):
+        w.modify_pt(bear, 1, 5)
+    assert w.toughness(bear) == 2 and w.power(bear) == 2 + 2 ** 30
+    with pytest.raises(IllegalActionError, match="player"):
+        w.modify_pt(w.players()[0], 1, 1)
+
+
+# ---- owner and controller (108.3, 108.4, 110.2, 400.7) ----------------------------------
+def test_control_change_and_return_under_its_owners_control(game):
+    w, p, q, bear = game
+    assert w.owner(bear) == w.controller(bear) == p
+    w.set_controller(bear, q)
+    assert (w.owner(bear), w.controller(bear)) == (p, q)
+    assert bear in w.objects(controller=q) and bear not in w.objects(controller=p)
+    card = w.move_zone(bear, "graveyard")     # its owner's graveyard (404.2)
+    assert (w.owner(card), w.controller(card)) == (p, p)
+    assert card in w.objects(zone="graveyard", controller=p)
+
+
+def test_a_stolen_creature_dies_into_its_owners_graveyard(game):
+    w, p, q, bear = game
+    w.set_controller(bear, q)
+    w.put_counters(bear, "-1/-1", 2)
+    w.tick()
+    assert w.objects(zone="graveyard", controller=p) and not w.objects(zone="graveyard", controller=q)
+
+
+def test_control_is_per_object_so_a_change_must_select_every_game_it_is_in():
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    with pytest.raises(IllegalActionError, match="also in game 1"):
+        w.set_controller(bear, q, games=[0])
+    assert w.controller(bear) == p
+    only0 = w.add_object(p, "creature", power=1, toughness=1, games=[0])
+    w.set_controller(only0, q, games=[0])
+    assert w.controller(only0) == q
+    with pytest.raises(IllegalActionError, match="player"):
+        w.set_controller(p, q)
+
+
+# ---- counter prohibitions (122.1, 101.3) ------------------------------------------------
+def test_one_kind_prohibited_on_one_object_the_rest_allowed(game):
+    w, p, _, bear = game
+    other = w.add_object(p, "creature", power=2, toughness=2)
+    w.put_counters(bear, "-1/-1", 1)
+    w.prohibit(bear, "-1/-1")
+    assert w.is_prohibited(bear, "-1/-1") and not w.is_prohibited(bear, "+1/+1")
+    w.put_counters([bear, other], "-1/-1", 1)
+    w.put_counters(bear, "+1/+1", 1)
+    assert w.counters(bear) == {"-1/-1": 1, "+1/+1": 1}   # those it had stay
+    assert w.count(other, "-1/-1") == 1
+    w.deal_damage(bear, 1, wither=True)     # 120.3d puts none
+    w.proliferate([bear])                   # 701.34a puts none of that kind
+    assert w.counters(bear) == {"-1/-1": 1, "+1/+1": 2}
+    w.allow(bear, "-1/-1")
+    w.put_counters(bear, "-1/-1", 1)
+    assert w.count(bear, "-1/-1") == 2
+
+
+def test_players_can_be_kept_from_getting_poison(game):
+    w, p, q, _ = game
+    w.prohibit(p, "poison")
+    w.deal_damage(p, 3, infect=True)
+    w.put_counters([p, q], "poison", 2)
+    assert (w.count(p, "poison"), w.count(q, "poison")) == (0, 2)
+
+
+def test_prohibiting_every_kind_outlasts_allowing_one(game):
+    w, _, _, bear = game
+    w.prohibit(bear)
+    w.allow(bear, "+1/+1")
+    w.put_counters(bear, "+1/+1")
+    assert w.counters(bear) == {}
+    w.allow(bear)
+    w.put_counters(bear, "+1/+1")
+    assert w.counters(bear) == {"+1/+1": 1}
+
+
+def test_prohibitions_end_on_a_zone_change_and_are_per_game():
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.prohibit(bear, "+1/+1", games=[1])
+    w.put_counters(bear, "+1/+1", 1)
+    assert w.count(bear, "+1/+1").tolist() == [1, 0]
+    card = w.move_zone(bear, "hand")
+    w.put_counters(card, "+1/+1", 1)
+    assert w.count(card, "+1/+1").tolist() == [1, 1]
+
+
+def test_122_5_moving_onto_a_prohibited_object_removes_nothing(game):
+    w, p, _, bear = game
+    other = w.add_object(p, "creature", power=2, toughness=2)
+    w.put_counters(bear, "+1/+1", 2)
+    w.prohibit(other, "+1/+1")
+    w.move_counters(bear, other, "+1/+1", 1)
+    assert w.count(bear, "+1/+1") == 2
+
+
+def test_122_5_moving_onto_a_prohibited_object_puts_nothing(game):
+    w, p, _, bear = game
+    other = w.add_object(p, "creature", power=2, toughness=2)
+    w.put_counters(bear, "+1/+1", 2)
+    w.prohibit(other, "+1/+1")
+    w.move_counters(bear, other, "+1/+1", 1)
+    assert w.count(other, "+1/+1") == 0
+
+
+# ---- players who can't lose (704.5a, 704.5c, 704.6) -------------------------------------
+def test_704_5a_cant_lose_for_life_while_the_flag_is_on(game):
+    w, p, q, _ = game
+    w.set_cant_lose(p, "life")
+    w.lose_life(p, 25)
+    w.tick()
+    assert not w.has_lost(p) and w.cant_lose(p, "life")
+    w.put_counters(p, "poison", 10)          # only that reason
+    w.tick()
+    assert w.has_lost(p) and w.result() == q
+
+
+def test_704_5c_cant_lose_for_poison_then_the_flag_ends(game):
+    w, p, q, _ = game
+    w.set_cant_lose(p, "poison")
+    w.put_counters(p, "poison", 12)
+    w.tick()
+    assert not w.has_lost(p)
+    w.set_cant_lose(p, "poison", False)
+    w.tick()
+    assert w.has_lost(p) and any(e.cause == "704.5c" for e in w.events())
+
+
+def test_704_6a_one_players_flag_keeps_the_team_in():
+    w = World(seed=0, two_headed_giant=True)
+    a, b = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    w.set_cant_lose(b, "life")
+    w.lose_life(a, 30)
+    w.tick()
+    assert not w.has_lost(a) and not w.has_lost(b)
+    with pytest.raises(CounterError):
+        w.set_cant_lose(a, "mill")
+
+
+# ---- holds and redirects (704.5v, 614.1a) -----------------------------------------------
+def test_704_5v_a_held_battle_at_0_defense_stays_until_released():
+    w = World(seed=0)
+    p = w.add_player()
+    battle = w.add_object(p, "battle", defense=3)
+    w.set_hold(battle)
+    w.remove_counters(battle, "defense", 3)
+    w.tick()
+    assert w.zone(battle) == "battlefield" and w.is_held(battle)
+    w.set_hold(battle, False)
+    w.tick()
+    assert not w.exists(battle) and len(w.objects(zone="graveyard")) == 1
+    assert any(e.cause == "704.5v" for e in w.events())
+
+
+def test_a_redirected_creature_is_exiled_instead_of_dying(game):
+    w, p, _, bear = game
+    w.set_redirect(bear, "exile")
+    w.put_counters(bear, "-1/-1", 2)
+    w.tick()
+    assert w.objects(zone="exile") and not w.objects(zone="graveyard")
+    other = w.add_object(p, "creature", power=1, toughness=1)
+    w.set_redirect(other, "hand")
+    w.destroy(other)
+    assert len(w.objects(zone="hand")) == 1
+    third = w.add_object(p, "creature", power=1, toughness=1)
+    w.set_redirect(third, "exile")
+    w.set_redirect(third, None)
+    w.destroy(third)
+    assert len(w.objects(zone="graveyard")) == 1
+
+
+def test_redirect_ends_when_the_object_leaves(game):
+    w, _, _, bear = game
+    w.set_redirect(bear, "exile")
+    new = w.move_zone(w.move_zone(bear, "hand"), "battlefield")
+    w.destroy(new)
+    assert w.zone(w.objects(zone="graveyard")[0]) == "graveyard"
+
+
+def test_host_state_survives_clone_and_select():
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.modify_pt(bear, [1, 2], 0)
+    w.set_cant_lose(p, "life", np.array([True, False]))
+    c = w.clone()
+    c.modify_pt(bear, 1, 0)
+    assert w.power(bear).tolist() == [3, 4] and c.power(bear).tolist() == [4, 5]
+    one = w.select([1])
+    assert one.power(bear) == 4 and not one.cant_lose(p, "life")
