@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from ecs import cli, montecarlo
+import ecs
+from ecs import cli, limits, montecarlo
 from ecs.scenario import loads
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,3 +160,29 @@ def test_links_stay_in_the_repository_and_resolve(path: Path) -> None:
         assert dest.is_file() and ROOT in dest.parents, f"{path.name}: broken link {target}"
         if anchor:
             assert anchor in _anchors(dest), f"{path.name}: no heading for {target}"
+
+
+def _section(path: Path, heading: str) -> str:
+    text = path.read_text()
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else None]
+
+
+def test_the_error_table_names_every_exported_exception() -> None:
+    """Issue 17: every exception ``ecs`` exports is a CounterError and is in the table of
+    docs/api.md (the scenario error lives in ecs.scenario)."""
+    table = _section(ROOT / "docs" / "api.md", "Errors")
+    exported = [n for n in ecs.__all__
+                if isinstance(getattr(ecs, n), type) and issubclass(getattr(ecs, n), Exception)]
+    assert "PolicyError" in exported and "InvalidSeedError" in exported
+    missing = [n for n in exported if n != "CounterError" and f"`{n}`" not in table]
+    assert missing == []
+
+
+def test_the_limits_table_names_every_limit() -> None:
+    """Issue 17: each ``MAX_*`` bound of ecs.limits is in docs/api.md's Limits table."""
+    table = _section(ROOT / "docs" / "api.md", "Limits")
+    names = [n for n in vars(limits) if n.startswith("MAX_")]
+    assert len(names) >= 10
+    assert [n for n in names if f"`{n}`" not in table] == []
