@@ -30,6 +30,7 @@ from .errors import (
                      UnpayableCostError,
 )
 from .events import Acted, CounterChanged, Event, GameEnded, PlayerLost, ReserveChanged, ZoneChanged, crossed
+from .events import DamageDealt, Tapped
 from .perform import DRAW, ONGOING
 from .schedule import Schedule
 from .world import World
@@ -44,5 +45,5 @@ __all__ = [
     "SBALoopError", "Schedule",
     "SnapshotError",
     "StaleEntityError", "UnknownEntityError", "UnpayableCostError", "World", "ZoneChanged",
-    "crossed",
+    "crossed", "DamageDealt", "Tapped",
 ]
