@@ -160,6 +160,13 @@ Event = (CounterChanged | ZoneChanged | PlayerLost | GameEnded | ReserveChanged 
          | DamageDealt)
 
 
+def event_name(event: Event) -> str:
+    """The snake_case name of an event's class (``CounterChanged`` -> ``counter_changed``):
+    the name ``World.dispatch_events`` dispatches it under."""
+    name = type(event).__name__
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")
+
+
 def crossed(event: CounterChanged, n: int) -> bool:
     """Did this put take the count from below ``n`` to ``n`` or more? (CR 122.7)"""
     return event.before < n <= event.after
