@@ -29,8 +29,18 @@ from .errors import (
                      UnknownEntityError,
                      UnpayableCostError,
 )
-from .events import Acted, CounterChanged, Event, GameEnded, PlayerLost, ReserveChanged, ZoneChanged, crossed
-from .events import DamageDealt, Tapped
+from .events import (
+                     Acted,
+                     CounterChanged,
+                     DamageDealt,
+                     Event,
+                     GameEnded,
+                     PlayerLost,
+                     ReserveChanged,
+                     Tapped,
+                     ZoneChanged,
+                     crossed,
+)
 from .perform import DRAW, ONGOING
 from .schedule import Schedule
 from .world import World
