@@ -30,7 +30,18 @@ from .errors import (
                      UnknownEntityError,
                      UnpayableCostError,
 )
-from .events import Acted, CounterChanged, Event, GameEnded, PlayerLost, ReserveChanged, ZoneChanged, crossed
+from .events import (
+                     Acted,
+                     CounterChanged,
+                     DamageDealt,
+                     Event,
+                     GameEnded,
+                     PlayerLost,
+                     ReserveChanged,
+                     Tapped,
+                     ZoneChanged,
+                     crossed,
+)
 from .perform import DRAW, ONGOING
 from .schedule import Schedule
 from .world import World
@@ -46,5 +57,5 @@ __all__ = [
     "SBALoopError", "Schedule",
     "SnapshotError",
     "StaleEntityError", "UnknownEntityError", "UnpayableCostError", "World", "ZoneChanged",
-    "crossed",
+    "crossed", "DamageDealt", "Tapped",
 ]

@@ -14,6 +14,7 @@ import numpy as np
 from . import args, counting, stats, zones
 from .args import as_amounts, as_ids, select_games
 from .components import TYPE_BIT, type_mask
+from .components.card import NO_STAT
 from .errors import (
     CountOverflowError,
     IllegalActionError,
@@ -21,6 +22,7 @@ from .errors import (
     InvalidGameError,
     InvalidTypeError,
 )
+from .events import TAP
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS
 from .limits import (
@@ -186,11 +188,19 @@ def _name_id(world: Game, name: str | None) -> int:
 
 
 def put_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = None,
-                 by: int | None = None) -> None:
-    """Put ``n`` counters of ``kind`` on each target (CR 122.1, 122.6)."""
+                 by: int | None = None, *, where: str = "all",
+                 skip_finished: bool = False) -> None:
+    """Put ``n`` counters of ``kind`` on each target (CR 122.1, 122.6). Power/toughness
+    counters go on objects only: on a player they mean nothing (122.1a), so that is bad
+    input (IllegalActionError). ``where``/``skip_finished``: see ``ecs.args.rows``."""
     kind = args.kind(world, kind)
-    g, c, single = args.targets(world, e, games)
-    amount = args.amounts(world, n, e, games, single, lambda: f"put {kind!r} counters on entity {e}")
+    r = args.rows(world, e, games, where, skip_finished)
+    g, c = r.g, r.c
+    amount = r.amounts(n, lambda: f"put {kind!r} counters on entity {e}")
+    if world.ruleset.pt_modifier(kind) is not None:
+        args.require(world, ~args.is_type(world, c, "player"), g, c,
+                     f"is a player: {kind!r} counters change power/toughness, which players "
+                     "don't have (CR 122.1a)")
     who = args.player_index(world, by) if by is not None else -1
     c = counting.holder(world, kind, c)
     g, c, amount = args.sum_rows(world, g, c, amount)
@@ -199,11 +209,13 @@ def put_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = None,
     counting.put(world, kind, g, c, amount, "put", who)
 
 
-def remove_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = None) -> None:
+def remove_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = None, *,
+                    where: str = "all", skip_finished: bool = False) -> None:
     """Remove up to ``n`` counters of ``kind``; fewer if fewer are there (101.3)."""
     kind = args.kind(world, kind)
-    g, c, single = args.targets(world, e, games)
-    amount = args.amounts(world, n, e, games, single, lambda: f"remove {kind!r} counters from entity {e}")
+    r = args.rows(world, e, games, where, skip_finished)
+    g, c = r.g, r.c
+    amount = r.amounts(n, lambda: f"remove {kind!r} counters from entity {e}")
     c = counting.holder(world, kind, c)
     g, c, amount = args.sum_rows(world, g, c, amount)
     world.log.next_step()
@@ -257,13 +269,21 @@ def move_counters(world: Game, src: Any, dst: Any, kind: str, n: Any = 1, games:
     return out
 
 
-def proliferate(world: Game, ids: Any, games: Any = None, by: int | None = None) -> None:
+def proliferate(world: Game, ids: Any, games: Any = None, by: int | None = None, *,
+                where: str = "all", skip_finished: bool = False) -> None:
     """Each chosen permanent or player gets one more counter of each kind it already
-    has (CR 701.34a); in Two-Headed Giant a team gets at most one poison (701.34b)."""
+    has (CR 701.34a); in Two-Headed Giant a team gets at most one poison (701.34b). Only
+    those with a counter can be chosen (701.34a): choosing one without is bad input
+    (IllegalActionError; in Two-Headed Giant a player has the team's poison, 810.10d)."""
     s = world.store
-    g, c, _ = args.targets(world, ids, games)
+    r = args.rows(world, ids, games, where, skip_finished)
+    g, c = r.g, r.c
     args.require(world, args.on_battlefield(world, g, c) | args.is_type(world, c, "player"), g, c,
                   "is neither a permanent nor a player (CR 701.34a)")
+    has_any = np.zeros(g.size, bool)
+    for k, kind in enumerate(s.kind_names):
+        has_any |= s.counts[k, g, counting.holder(world, kind, c)] > 0
+    args.require(world, has_any, g, c, "has no counters, so it can't be chosen (CR 701.34a)")
     who = args.player_index(world, by) if by is not None else -1
     g, c, _ = args.sum_rows(world, g, c, np.zeros(g.size, np.int64))
     plan = []
@@ -294,11 +314,12 @@ def clear_cap(world: Game, e: Any, kind: str, games: Any = None) -> None:
     counting.set_caps(world, kind, g, c, np.full(g.size, -1, np.int64))
 
 
-def destroy(world: Game, e: Any, games: Any = None) -> None:
+def destroy(world: Game, e: Any, games: Any = None, *, where: str = "all",
+            skip_finished: bool = False) -> None:
     """Destroy permanents (CR 701.8): indestructible ones are not (702.12b); a shield
     counter is removed instead (122.1c); finality exiles instead (122.1h)."""
-    g, c, _ = args.targets(world, e, games)
-    g, c, _ = args.sum_rows(world, g, c, np.zeros(g.size, np.int64))
+    r = args.rows(world, e, games, where, skip_finished)
+    g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent (CR 701.8a)")
     indestructible = stats.has_keyword(world, c, "indestructible")[g, np.arange(c.size)]
     shield = world.store.plane("shield")
@@ -309,84 +330,216 @@ def destroy(world: Game, e: Any, games: Any = None) -> None:
     move_objects(world, g[die], c[die], np.full(int(die.sum()), zones.GRAVEYARD), "destroy")
 
 
-def sacrifice(world: Game, e: Any, games: Any = None) -> None:
+def sacrifice(world: Game, e: Any, games: Any = None, *, where: str = "all",
+            skip_finished: bool = False) -> None:
     """Sacrifice permanents (CR 701.21a): shields and indestructible don't help."""
-    g, c, _ = args.targets(world, e, games)
-    g, c, _ = args.sum_rows(world, g, c, np.zeros(g.size, np.int64))
+    r = args.rows(world, e, games, where, skip_finished)
+    g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent (CR 701.21a)")
     world.log.next_step()
     move_objects(world, g, c, world.ruleset.sacrifice_zone(world, c), "sacrifice")
 
 
-def move_zone(world: Game, e: Any, zone: str, games: Any = None) -> Any:
+def move_zone(world: Game, e: Any, zone: str, games: Any = None,
+              counters: Mapping[str, Any] | None = None, by: int | None = None, *,
+              where: str = "all", skip_finished: bool = False) -> Any:
     """Move objects to ``zone``; each becomes a new object (400.7) whose id is returned
-    (one id when a single id was given). A token outside the battlefield stays (111.8)."""
+    (one id when a single id was given; -1 where none arrived or, with ``where=
+    "present"``, where the id was not there). A token outside the battlefield stays (111.8).
+
+    ``counters`` maps kinds to amounts (broadcast like ``put_counters``' amounts) the new
+    object gets as it arrives, in the same event step as the move: entering the
+    battlefield with counters (122.6, cause ``enter``: persist, undying, modular), in
+    another zone a put (cause ``put``). Only objects that arrive in ``zone`` get them (one
+    a replacement effect sent elsewhere, e.g. finality 122.1h, does not); the controller
+    puts them unless ``by`` names another player (122.6a)."""
+    s = world.store
     code = zones.zone_code(zone, world.ruleset.zone_aliases)
-    g, c, single = args.targets(world, e, games)
-    shape = (g.size,)
+    r = args.rows(world, e, games, where, skip_finished)
+    g, c, single = r.g, r.c, r.single
     args.require(world, ~args.is_type(world, c, "player"), g, c, "is a player, not an object")
-    args.require(world, world.store.a["zone"][g, c] != code, g, c, f"is already in the {zone}")
+    args.require(world, s.a["zone"][g, c] != code, g, c, f"is already in the {zone}")
     args.distinct_rows(world, g, c, "move_zone")
-    stays = world.store.a["token"][c] & ~args.on_battlefield(world, g, c)
+    if counters is not None and not isinstance(counters, Mapping):
+        raise InvalidCountError(f"counters must be a mapping of kind to amount, got {counters!r}")
+    start = {args.kind(world, kind): r.amounts(v, f"counters[{kind!r}]")
+             for kind, v in (counters or {}).items()}
+    who = args.player_index(world, by) if by is not None else None
+    for kind, amounts in start.items():   # with a printed stat that enters as counters
+        extra = np.zeros(c.size, np.int64)
+        if kind in _ENTERING_STATS and code == zones.BATTLEFIELD:
+            printed = s.a[kind][c].astype(np.int64)
+            extra = np.where(printed == NO_STAT, 0, printed)
+        over = amounts + extra > MAX_COUNT
+        if over.any():
+            args.require(world, ~over, g, c, f"would enter with more than {MAX_COUNT} "
+                                             f"{kind!r} counters")
+    stays = s.a["token"][c] & ~args.on_battlefield(world, g, c)
     world.log.next_step()
-    new = np.full(shape, -1, np.int64)
+    new = np.full(r.shape[0] * r.shape[1], -1, np.int64)
     go = ~stays
-    new[go] = move_objects(world, g[go], c[go], np.full(int(go.sum()), code), "zone")[0]
+    moved, dest = move_objects(world, g[go], c[go], np.full(int(go.sum()), code), "zone")
+    row_new = np.full(g.size, -1, np.int64)
+    row_new[go] = moved
+    arrived = np.zeros(g.size, bool)
+    arrived[go] = (dest == code) & (moved >= 0)
+    if start:
+        ng, nc = g[arrived], s.col_of_id[row_new[arrived]].astype(np.int64)
+        put_by = s.a["controller"][nc].astype(np.int64) if who is None else who
+        cause = "enter" if code == zones.BATTLEFIELD else "put"
+        for kind, amounts in start.items():
+            counting.put(world, kind, ng, nc, amounts[arrived], cause, put_by)
+    if r.keep is None:
+        new = row_new
+    else:
+        new[r.keep] = row_new
     if single:
         vals = np.unique(new)
         return int(vals[0]) if vals.size == 1 else new
     return new
 
 
-def deal_damage(world: Game, target: Any, amount: Any, *, deathtouch: bool = False,
-                wither: bool = False, infect: bool = False, unpreventable: bool = False,
-                combat: bool = False, games: Any = None) -> None:
-    """Deal damage from one source with the given abilities to each target, all at once
-    (CR 120.3); 0 damage is not dealt (120.8), but its targets are still checked. Several
-    rows naming one target are one damage event to it."""
+#: Damage abilities a source's keywords (printed or keyword counters, 122.1b) give.
+_SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
+
+
+def deal_damage(world: Game, target: Any, amount: Any, source: Any = None, *,
+                deathtouch: bool | None = None, wither: bool | None = None,
+                infect: bool | None = None, lifelink: bool | None = None,
+                unpreventable: bool = False, combat: bool = False, games: Any = None,
+                where: Any = "all", skip_finished: Any = False) -> None:
+    """Deal damage from one source to each target, all at once (CR 120.3); 0 damage is
+    not dealt (120.8), but its targets are still checked. Several rows naming one target
+    are one damage event to it; each is recorded (``ecs.events.DamageDealt``).
+
+    ``source``: the object dealing it (an id, or one id per selected game), present in
+    each game in any zone. Its controller puts the -1/-1 and poison counters (120.3b,
+    120.3d: ``by`` in their events) and gains life by lifelink (120.3f, 702.15b), and its
+    abilities apply where it has them: deathtouch and lifelink printed or as keyword
+    counters (122.1b); wither and infect are not in the keyword table, so they are given
+    by flag. A flag given as True or False overrides the source (None: from the source,
+    False without one). (``where`` and ``skip_finished``, see ``ecs.args.rows``, are typed
+    Any: callers spread dicts of damage flags here; ``rows`` validates them.)"""
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
-    g, c, single = args.targets(world, target, games)
-    a = args.amounts(world, amount, target, games, single, lambda: f"damage to entity {target}")
-    g, c, a = args.sum_rows(world, g, c, a)
-    flags = {k: args.flag(v, k, InvalidTypeError) for k, v in (
-        ("deathtouch", deathtouch), ("wither", wither), ("infect", infect),
+    r = args.rows(world, target, games, where, skip_finished)
+    a = r.amounts(amount, lambda: f"damage to entity {target}")
+    flags: dict[str, Any] = {k: args.flag(v, k, InvalidTypeError) for k, v in (
         ("unpreventable", unpreventable), ("combat", combat))}
+    given = {k: None if v is None else args.flag(v, k, InvalidTypeError) for k, v in (
+        ("deathtouch", deathtouch), ("wither", wither), ("infect", infect),
+        ("lifelink", lifelink))}
+    g, c = r.g, r.c
+    if source is not None:
+        src = _source_columns(world, source, games, skip_finished)
+        sc = r.per_game(src)
+        sg = g
+        flags["source"] = world.store.a["entity_id"][sc].astype(np.int64)
+        flags["source_player"] = world.store.a["controller"][sc].astype(np.int64)
+    g, c, a, merged = _merge_rows(world, g, c, a)
+    for k in _SOURCE_ABILITIES:
+        if given[k] is not None or source is None:
+            flags[k] = bool(given[k])
+        elif k in KEYWORD_BIT:
+            flags[k] = stats.has_keyword_at(world, sg, sc, k)[merged]
+        else:
+            flags[k] = False
+    if source is not None:
+        flags["source"], flags["source_player"] = (flags["source"][merged],
+                                                   flags["source_player"][merged])
+    for k in _SOURCE_ABILITIES:   # one value for every row: a plain bool (any ruleset's hook)
+        v = flags[k]
+        if isinstance(v, np.ndarray) and (v.size == 0 or (v == v[0]).all()):
+            flags[k] = bool(v[0]) if v.size else False
     world.ruleset.deal_damage(world, g, c, a, flags)
 
 
-def tap(world: Game, e: Any, games: Any = None) -> None:
-    g, c, _ = args.targets(world, e, games)
-    args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent")
-    world.store.mut("tapped")[g, c] = True
+def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool) -> np.ndarray:
+    """(G,) the column of the damage source in each selected game (one id, or one per
+    game in the order of ``games=``): an object present there."""
+    gsel = args.select_games(games, np.ones_like(world.ongoing) if skip_finished
+                             else world.ongoing)
+    ids = args.integer_array(source, "source", 0, MAX_ID, InvalidTypeError)
+    if ids.ndim == 0:
+        ids = np.full(gsel.size, int(ids))
+    if ids.shape != gsel.shape:
+        raise InvalidGameError(f"source of shape {ids.shape}: expected one id or one per "
+                               f"selected game ({gsel.size})")
+    live = world.ongoing[gsel]
+    g, c, _ = args.targets(world, ids[live][:, None], gsel[live])
+    args.require(world, ~args.is_type(world, c, "player"), g, c,
+                 "is a player: a source of damage is an object (CR 120.1)")
+    out = np.zeros(gsel.size, np.int64)
+    out[live] = c
+    return out
 
 
-def untap(world: Game, e: Any, games: Any = None) -> None:
-    """Untap permanents; a tapped one with a stun counter loses one instead (122.1d)."""
+def _merge_rows(world: Game, g: np.ndarray, c: np.ndarray, a: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``sum_rows``, plus for each merged row the index of one of its input rows (the
+    source is one per game, so any row of a target in a game names it)."""
+    if g.size < 2:
+        return g, c, a, np.arange(g.size)
+    key = g * world.store.capacity + c
+    uniq, first = np.unique(key, return_index=True)
+    g2, c2, a2 = args.sum_rows(world, g, c, a)
+    return g2, c2, a2, first
+
+
+def tap(world: Game, e: Any, games: Any = None, *, where: str = "all",
+        skip_finished: bool = False) -> None:
+    """Tap permanents; each that was untapped is a ``Tapped`` event (cause ``tap``)."""
     s = world.store
-    g, c, _ = args.targets(world, e, games)
-    g, c, _ = args.sum_rows(world, g, c, np.zeros(g.size, np.int64))
+    r = args.rows(world, e, games, where, skip_finished)
+    g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
+    args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent")
+    new = ~s.a["tapped"][g, c]
+    world.log.next_step()
+    _record_tap(world, g[new], c[new], False, True, "tap")
+    s.mut("tapped")[g[new], c[new]] = True
+
+
+def untap(world: Game, e: Any, games: Any = None, *, where: str = "all",
+          skip_finished: bool = False) -> None:
+    """Untap permanents; a tapped one with a stun counter loses one instead (122.1d).
+    Each untap is a ``Tapped`` event (cause ``untap``), each untap a stun counter
+    replaced one too (cause ``stun``, tapped before and after)."""
+    s = world.store
+    r = args.rows(world, e, games, where, skip_finished)
+    g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent")
     tapped = s.a["tapped"][g, c]
     stun = s.plane("stun")
     stunned = tapped & (stun[g, c] > 0 if stun is not None else False)
+    untapped = tapped & ~stunned
     world.log.next_step()
+    _record_tap(world, g[stunned], c[stunned], True, True, "stun")
     counting.change(world, "stun", g[stunned], c[stunned], -1, "stun")
-    s.mut("tapped")[g[tapped & ~stunned], c[tapped & ~stunned]] = False
+    _record_tap(world, g[untapped], c[untapped], True, False, "untap")
+    s.mut("tapped")[g[untapped], c[untapped]] = False
 
 
-def lose_life(world: Game, p: Any, n: Any, games: Any = None) -> None:
-    _life(world, p, n, games, -1)
+def _record_tap(world: Game, g: np.ndarray, c: np.ndarray, before: bool, after: bool,
+                cause: str) -> None:
+    world.log.record(TAP, cause, game=g, entity=world.store.a["entity_id"][c],
+                     before=int(before), after=int(after))
 
 
-def gain_life(world: Game, p: Any, n: Any, games: Any = None) -> None:
-    _life(world, p, n, games, +1)
+def lose_life(world: Game, p: Any, n: Any, games: Any = None, *,
+              skip_finished: bool = False) -> None:
+    _life(world, p, n, games, -1, skip_finished)
 
 
-def _life(world: Game, p: Any, n: Any, games: Any, sign: int) -> None:
+def gain_life(world: Game, p: Any, n: Any, games: Any = None, *,
+              skip_finished: bool = False) -> None:
+    _life(world, p, n, games, +1, skip_finished)
+
+
+def _life(world: Game, p: Any, n: Any, games: Any, sign: int, skip_finished: bool) -> None:
     s = world.store
-    g, c, single = args.targets(world, p, games)
+    r = args.rows(world, p, games, "all", skip_finished)
+    g, c = r.g, r.c
     args.require(world, args.is_type(world, c, "player"), g, c, "is not a player")
-    a = args.amounts(world, n, p, games, single, lambda: f"life of player {p}")
+    a = r.amounts(n, lambda: f"life of player {p}")
     idx = s.a["controller"][c].astype(np.int64)
     if world.two_headed_giant:
         idx = s.a["player_head"][idx].astype(np.int64)  # team life (810.8)

@@ -21,6 +21,7 @@ per-game array by the selection (``n[games]``).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -210,6 +211,78 @@ def targets(game: Game, ids: Any, games: Any) -> tuple[np.ndarray, np.ndarray, b
     return g.ravel(), cols.ravel(), single
 
 
+WHERE = ("all", "present")
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The (game, column) rows an action acts on (``rows``), and how to get its amounts.
+    ``keep`` is the flat mask of the kept cells of the (selected games, ids) grid that
+    per-game amounts broadcast against; None: every cell."""
+    g: np.ndarray
+    c: np.ndarray
+    single: bool
+    shape: tuple[int, int]
+    keep: np.ndarray | None
+
+    def amounts(self, n: Any, what: str | Callable[[], str]) -> np.ndarray:
+        """The amounts of the kept rows (``as_amounts`` on the whole grid, so per-game
+        amounts follow ``games=`` as given, finished games included)."""
+        a = np.ascontiguousarray(as_amounts(n, self.shape, self.single, what)).ravel()
+        return a if self.keep is None else a[self.keep]
+
+    def per_game(self, values: np.ndarray) -> np.ndarray:
+        """(G,) per-selected-game values (in ``games=`` order) as one per kept row."""
+        full = np.broadcast_to(values[:, None], self.shape).ravel()
+        return full if self.keep is None else full[self.keep]
+
+
+def rows(game: Game, ids: Any, games: Any, where: str = "all",
+         skip_finished: bool = False) -> Rows:
+    """An action's targets, batched-loop friendly. ``where="all"`` (the default): every
+    id must exist in every selected game (as ``targets``). ``where="present"``: act only
+    where the id is present, ids that left their zone in some games and -1 (padding) are
+    skipped there; an id that never existed in this World still raises. ``skip_finished``:
+    an explicit ``games=`` may name ended games, which are left out (otherwise
+    GameOverError). Amounts are given for the whole selection either way (``Rows``)."""
+    if where not in WHERE:
+        raise IllegalActionError(f"where must be one of {WHERE}, got {where!r}")
+    skip_finished = flag(skip_finished, "skip_finished")
+    s, ongoing = game.store, game.ongoing
+    if where == "all" and not skip_finished:   # the common case: as every action did
+        g, c, single = targets(game, ids, games)
+        shape = as_ids(ids, select_games(games, ongoing).size)[0].shape
+        return Rows(g, c, single, (shape[0], shape[1]), None)
+    gsel = select_games(games, np.ones_like(ongoing) if skip_finished else ongoing)
+    lo = -1 if where == "present" else 0   # -1 pads where="present"
+    if is_integer(ids):
+        idarr = np.full((gsel.size, 1), integer(ids, "entity", lo, MAX_ID, UnknownEntityError))
+        single = True
+    else:
+        arr = integer_array(ids, "entity", lo, MAX_ID, UnknownEntityError)
+        if not (arr.ndim == 1 or (arr.ndim == 2 and arr.shape[0] == gsel.size)):
+            raise InvalidGameError(f"ids of shape {arr.shape}: expected (m,) or "
+                                   f"({gsel.size}, m)")
+        idarr, single = np.broadcast_to(arr, (gsel.size, arr.shape[-1])), False
+    pad = idarr < 0
+    bad = idarr[idarr >= s.next_id]
+    if bad.size:
+        raise UnknownEntityError(f"entity {int(bad.flat[0])} does not exist in this World")
+    cols = np.where(pad, -1, s.col_of_id[np.where(pad, 0, idarr)]).astype(np.int64)
+    g = np.broadcast_to(gsel[:, None], idarr.shape)
+    present = cols >= 0
+    present[present] = s.a["zone"][g[present], cols[present]] != zones.NONE
+    live = ongoing[g]
+    if where == "all":
+        absent = ~present & live
+        if absent.any():
+            i = tuple(np.argwhere(absent)[0])
+            raise StaleEntityError(f"entity {int(idarr[i])} does not exist in game {int(g[i])} "
+                                   "(it changed zones or was never there)")
+    flat = (present & live).ravel()
+    return Rows(g.ravel()[flat], cols.ravel()[flat], single, idarr.shape, flat)
+
+
 def amounts(game: Game, n: Any, e: Any, games: Any, single: bool,
             what: str | Callable[[], str]) -> np.ndarray:
     """The amounts of an action on ``e``, one per target row (see ``as_amounts``)."""
@@ -281,9 +354,15 @@ def distinct_rows(game: Game, g: np.ndarray, c: np.ndarray, what: str) -> None:
         raise IllegalActionError(f"{what} names the same object twice in one game")
 
 
+def scalar(game: Game) -> bool:
+    """Whether reads return plain values: a World of one game, unless built with
+    ``scalar_reads=False`` (code written for batches then reads one game the same way)."""
+    return game.batch == 1 and getattr(game, "scalar_reads", True)
+
+
 def out(game: Game, values: np.ndarray) -> Any:
-    """Plain Python value for a single game, the per-game array for a batch."""
-    return values[0].item() if game.batch == 1 else values
+    """Plain Python value for a single game (``scalar``), the per-game array otherwise."""
+    return values[0].item() if scalar(game) else values
 
 
 def kind(game: Game, name: Any) -> str:

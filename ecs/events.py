@@ -14,9 +14,9 @@ import numpy as np
 
 from .zones import ZONES
 
-COUNTER, ZONE, LOST, GAME_END, RESERVE, ACTION = range(6)
+COUNTER, ZONE, LOST, GAME_END, RESERVE, ACTION, TAP, DAMAGE = range(8)
 #: The number of event types (a saved log's ``type`` column is below it).
-N_TYPES = 6
+N_TYPES = 8
 
 #: Why something happened: an action, or the rule of the state-based action.
 CAUSES: tuple[str, ...] = (
@@ -29,6 +29,8 @@ CAUSES: tuple[str, ...] = (
     "ga.wither", "rad", "draw", "mill",
     # Grand Archive, added later (appended: a saved log's cause codes keep their meaning)
     "ga.reserve", "ga.level_up", "ga.left_game",
+    # tapping, damage events and a host's own state-based actions (legend rule 704.5j)
+    "tap", "untap", "combat damage", "704.5j", "host",
 )
 CAUSE = {c: i for i, c in enumerate(CAUSES)}
 
@@ -123,7 +125,46 @@ class Acted:
     cause: str
 
 
-Event = CounterChanged | ZoneChanged | PlayerLost | GameEnded | ReserveChanged | Acted
+@dataclass(frozen=True)
+class Tapped:
+    """A permanent's tapped status: tapped (cause ``tap``: ``before`` False, ``after``
+    True), untapped (``untap``), or an untap replaced by removing a stun counter (``stun``,
+    122.1d: tapped before and after; the stun counter's removal is its own event).
+    Tapping a tapped permanent or untapping an untapped one is no event."""
+    game: int
+    entity: int
+    before: bool
+    after: bool
+    cause: str
+
+
+@dataclass(frozen=True)
+class DamageDealt:
+    """Damage from one source to one target in one damage event (CR 120.3): ``amount``
+    would have been dealt, ``dealt`` was (0 when a shield counter prevented it, 122.1c);
+    ``source`` is None where the action named none; cause ``damage`` or ``combat
+    damage``. 0 damage is not dealt and is no event (120.8)."""
+    game: int
+    target: int
+    source: int | None
+    amount: int
+    dealt: int
+    cause: str
+
+    @property
+    def prevented(self) -> int:
+        return self.amount - self.dealt
+
+
+Event = (CounterChanged | ZoneChanged | PlayerLost | GameEnded | ReserveChanged | Acted | Tapped
+         | DamageDealt)
+
+
+def event_name(event: Event) -> str:
+    """The snake_case name of an event's class (``CounterChanged`` -> ``counter_changed``):
+    the name ``World.dispatch_events`` dispatches it under."""
+    name = type(event).__name__
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")
 
 
 def crossed(event: CounterChanged, n: int) -> bool:
@@ -179,24 +220,49 @@ class EventLog:
             self.lki.append({"row": rows.astype(np.int64), "kind": kinds.astype(np.int64),
                              "count": counts.astype(np.int64)})
 
-    def table(self) -> dict[str, np.ndarray]:
-        """All rows as columns of equal length (plus ``lki_row``/``lki_kind``/``lki_count``)."""
-        total = sum(ch["game"].size for ch in self.chunks)
+    def _since(self, step: int) -> tuple[int, int]:
+        """(first chunk, first row) of the chunks holding rows of steps after ``step``.
+        Steps never decrease, so those rows are a suffix, found from the end (a host polls
+        for the last few steps); a chunk loaded from a file may hold several steps."""
+        i, first = len(self.chunks), self.rows
+        while i > 0 and int(self.chunks[i - 1]["step"].flat[-1]) > step:
+            i -= 1
+            first -= self.chunks[i]["game"].size
+        return i, first
+
+    def table(self, since: int | None = None) -> dict[str, np.ndarray]:
+        """All rows as columns of equal length (plus ``lki_row``/``lki_kind``/``lki_count``,
+        ``lki_row`` indexing these rows); ``since``: only the rows of later steps."""
+        start_chunk, first = self._since(since) if since is not None else (0, 0)
+        chunks = self.chunks[start_chunk:]
+        total = sum(ch["game"].size for ch in chunks)
         out = {c: np.empty(total, np.int64) for c in LOG_COLUMNS}
         start = 0
-        for ch in self.chunks:
+        for ch in chunks:
             stop = start + ch["game"].size
             for c in LOG_COLUMNS:
                 out[c][start:stop] = ch[c]   # a 0-d scalar column broadcasts
             start = stop
+        if since is not None:   # the first chunk may begin with earlier steps
+            skip = int(np.searchsorted(out["step"], since, side="right"))
+            if skip:
+                out = {c: v[skip:] for c, v in out.items()}
+                first += skip
         for c in ("row", "kind", "count"):
             out["lki_" + c] = (np.concatenate([ch[c] for ch in self.lki]) if self.lki
                                else np.zeros(0, np.int64))
+        if first:
+            keep = out["lki_row"] >= first
+            for c in ("row", "kind", "count"):
+                out["lki_" + c] = out["lki_" + c][keep]
+            out["lki_row"] = out["lki_row"] - first
         return out
 
-    def objects(self, kind_names: list[str], player_ids: np.ndarray) -> list[Event]:
-        """The rows as event objects, in order (a Python loop: for people and tests)."""
-        t = self.table()
+    def objects(self, kind_names: list[str], player_ids: np.ndarray,
+                since: int | None = None) -> list[Event]:
+        """The rows as event objects, in order (a Python loop: for people and tests);
+        ``since``: only those of later steps."""
+        t = self.table(since)
         lki: dict[int, dict[str, int]] = {}
         for r, k, c in zip(t["lki_row"].tolist(), t["lki_kind"].tolist(), t["lki_count"].tolist()):
             lki.setdefault(r, {})[kind_names[k]] = c
@@ -217,6 +283,11 @@ class EventLog:
                 out.append(PlayerLost(g, e, cause))
             elif ty == RESERVE:
                 out.append(ReserveChanged(g, e, int(t["before"][i]), int(t["after"][i]), cause))
+            elif ty == TAP:
+                out.append(Tapped(g, e, bool(t["before"][i]), bool(t["after"][i]), cause))
+            elif ty == DAMAGE:
+                out.append(DamageDealt(g, e, other if other >= 0 else None, int(t["before"][i]),
+                                       int(t["after"][i]), cause))
             elif ty == ACTION:
                 k = int(t["kind"][i])
                 out.append(Acted(g, e, int(player_ids[other]), kind_names[k] if k >= 0 else None,

@@ -23,6 +23,7 @@ import numpy as np
 
 from ecs.components import type_mask
 
+from . import counting
 from .errors import CounterError
 from .perform import DRAW, ONGOING
 from .scenario import DEFAULT, Effect, Filter, Scenario, ScenarioError, load
@@ -272,7 +273,11 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
         getattr(w, a)(ids, e.kind, amounts, games=g)
     elif a == "deal_damage":
         w.deal_damage(ids, amounts, games=g, **{f: True for f in e.flags})
-    elif a in ("proliferate", "destroy", "sacrifice"):
+    elif a == "proliferate":   # only those with a counter can be chosen (701.34a): -1 pads
+        ok = np.ones(ids.shape, bool)
+        ok[:, :valid.shape[1]] = valid
+        w.proliferate(np.where(ok & _has_counters(w, g, ids), ids, -1), games=g, where="present")
+    elif a in ("destroy", "sacrifice"):
         getattr(w, a)(ids, games=g)  # padded duplicates are merged by the engine
     elif a == "move_zone":
         for j in range(valid.shape[1]):  # distinct picks: one call per pick slot
@@ -281,6 +286,17 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
                 w.move_zone(ids[v, j][:, None], str(e.zone), games=g[v])
     else:
         raise ScenarioError(f"unknown action {a!r}")
+
+
+def _has_counters(w: World, g: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """(G, m) bool: which ids have a counter in their game (a player the team's poison)."""
+    s = w.store
+    cols = s.col_of_id[ids].astype(np.int64)
+    gg = np.broadcast_to(g[:, None], cols.shape)
+    out = np.zeros(cols.shape, bool)
+    for k, kind in enumerate(s.kind_names):
+        out |= s.counts[k, gg, counting.holder(w, kind, np.where(cols < 0, 0, cols))] > 0
+    return out & (cols >= 0)
 
 
 def _width(sc: Scenario) -> int:

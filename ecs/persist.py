@@ -44,7 +44,8 @@ from . import zones
 from .components import ALL_FIELDS, CAP, CARD_FIELDS, COLUMN, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, TYPE_BIT
 from .components.card import NO_STAT
 from .errors import CounterError, SnapshotError
-from .events import ACTION, CAUSES, COUNTER, GAME_END, LOST, N_TYPES, RESERVE, ZONE, EventLog
+from .events import (ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOST, N_TYPES, RESERVE, TAP,
+                     ZONE, EventLog)
 from .kinds import KEYWORD_BIT, validate_kind
 from .limits import MAX_COUNT, MAX_STAT
 from .rules import Magic as Ruleset
@@ -659,15 +660,21 @@ def _check_log(ck: _Checker, K: int) -> None:
     ck.range("log.step", c["step"], 0, step + 1)
     ck.require(np.diff(c["step"]) >= 0, "log.step is not in order")
     counter, zone_, acted = ty == COUNTER, ty == ZONE, ty == ACTION
+    tapped, damaged = ty == TAP, ty == DAMAGE
     ended = ty == GAME_END
     players = (ty == LOST) | (ty == RESERVE)
-    ck.range("log.entity", c["entity"][counter | zone_ | acted], 0, next_id)
+    ck.range("log.entity", c["entity"][counter | zone_ | acted | tapped | damaged], 0, next_id)
     ck.require(np.isin(c["entity"][players], player_ids), "a loss or a payment names a non-player")
     ck.require(np.isin(c["entity"][ended], np.append(player_ids, -1)),
                "a game's end names a non-player")
     # counter events
     ck.range("log.kind", c["kind"][counter], 0, K)
-    counts = counter | acted | (ty == RESERVE)   # events with before/after counts
+    counts = counter | acted | (ty == RESERVE) | tapped | damaged   # events with before/after
+    # a tap event: tapped before and after (0 or 1); damage: asked (before) and dealt (after)
+    ck.range("log.before", c["before"][tapped], 0, 2)
+    ck.range("log.after", c["after"][tapped], 0, 2)
+    ck.require(c["after"][damaged] <= c["before"][damaged], "a damage event deals more than asked")
+    ck.range("log.other", c["other"][damaged], -1, next_id)   # the source, if any
     ck.range("log.kind", c["kind"][acted], -1, K)
     ck.range("log.before", c["before"][counts], 0, MAX_COUNT + 1)
     ck.range("log.after", c["after"][counts], 0, MAX_COUNT + 1)
@@ -689,7 +696,7 @@ def _check_log(ck: _Checker, K: int) -> None:
     for name in ("from_zone", "to_zone"):
         ck.require(zone_ | (c[name] == 0),
                    f"log.{name} is set on an event that is not a zone change")
-    ck.require(counter | zone_ | acted | (c["other"] == -1),
+    ck.require(counter | zone_ | acted | damaged | (c["other"] == -1),
                "log.other is set on a loss, a payment or an end")
     # last-known information: counters an object had as it changed zones
     lrow, lkind, lcount = ck["log.lki_row"], ck["log.lki_kind"], ck["log.lki_count"]

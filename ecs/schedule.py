@@ -64,6 +64,27 @@ class Schedule:
             esper.switch_world(previous)
         return check
 
+    def with_systems(self, *systems: type[System] | System, before: Any = None,
+                     after: Any = None) -> "Schedule":
+        """A new Schedule: these systems plus the host's ``systems``, inserted in order
+        just before the system ``before`` or just after ``after`` (a system class, a
+        class name or one of this schedule's instances), or at the end if neither is
+        given. A host's esper Processor so joins the state-based check: it decides into
+        the same ``Check`` on the same snapshot, and perform applies it with the others
+        as one event (704.3). This schedule is unchanged (a World uses the new one once
+        assigned: ``world.schedule = world.schedule.with_systems(...)``)."""
+        if before is not None and after is not None:
+            raise IllegalActionError("give before= or after=, not both")
+        at = len(self.systems)
+        anchor = before if before is not None else after
+        if anchor is not None:
+            found = [i for i, s in enumerate(self.systems) if s is anchor
+                     or type(s) is anchor or type(s).__name__ == anchor]
+            if not found:
+                raise IllegalActionError(f"no system {anchor!r} in {self!r}")
+            at = found[0] if before is not None else found[-1] + 1
+        return Schedule(self.systems[:at] + tuple(systems) + self.systems[at:])
+
     def __repr__(self) -> str:
         return f"Schedule({[type(s).__name__ for s in self.systems]})"
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
+import esper
 import numpy as np
 
 from . import actions, args, host, persist, reads, schedule, turns
 from . import batch as batches
 from . import observe as observation
 from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
-from .events import Event, EventLog
+from .events import Event, EventLog, event_name
 from .game import Rules
 from .limits import MAX_BATCH, MAX_PASSES
 from .perform import ONGOING
@@ -55,10 +56,18 @@ class World:
     store: Store
     log: EventLog
     names: list[str]
+    scalar_reads: bool
 
     def __init__(self, ruleset: str = "mtg", batch: int = 1, seed: Any = None, *,
-                 two_headed_giant: bool = False, max_passes: int = 1000) -> None:
+                 two_headed_giant: bool = False, max_passes: int = 1000,
+                 scalar_reads: bool = True) -> None:
+        """``scalar_reads=False``: reads return per-game arrays (of length 1) even for one
+        game, as for a batch, so code written for batches reads one game right; with the
+        default a World of one game reads plain values. (Reads that build their own
+        values, ``result()`` among them, follow ``ecs.args.scalar``.) Not saved: a loaded
+        World reads as its ``load`` caller builds it; fork and select keep it."""
         batch = args.integer(batch, "batch", 1, MAX_BATCH, InvalidGameError)
+        self.scalar_reads = args.flag(scalar_reads, "scalar_reads")
         self.ruleset = get_ruleset(ruleset)
         self.two_headed_giant = args.flag(two_headed_giant, "two_headed_giant")
         self.max_passes = args.integer(max_passes, "max_passes", 1, MAX_PASSES)
@@ -220,14 +229,40 @@ class World:
     observation_features = observation.observation_features
 
     # ---- events ---------------------------------------------------------------------------
+    # Triggers: the host polls. Rows of one action or one check share a step; a host
+    # notes ``step`` before acting and reads ``events_since(step)`` (or the columnar
+    # ``event_table(since=step)``) when a player would next receive priority, which is
+    # when the rules put triggered abilities on the stack (CR 603.3), after the
+    # state-based actions. ``dispatch_events`` hands those events to esper handlers.
+    @property
+    def step(self) -> int:
+        """The number of the last event step (it only grows, ``clear_events`` aside)."""
+        return self.log.step
+
     def events(self) -> list[Event]:
         """Every event since the last ``clear_events()``, oldest first."""
-        s = self.store
-        return self.log.objects(s.kind_names, s.a["entity_id"][s.a["player_col"]])
+        return self.events_since(None)
 
-    def event_table(self) -> dict[str, np.ndarray]:
-        """The same events as columnar arrays (see ecs.events)."""
-        return self.log.table()
+    def events_since(self, step: int | None) -> list[Event]:
+        """The events of the steps after ``step`` (a ``World.step`` read earlier), oldest
+        first; None: every event."""
+        s = self.store
+        since = None if step is None else args.integer(step, "step", 0, 2**62)
+        return self.log.objects(s.kind_names, s.a["entity_id"][s.a["player_col"]], since)
+
+    def event_table(self, since: int | None = None) -> dict[str, np.ndarray]:
+        """The same events as columnar arrays (see ecs.events); ``since``: of later steps."""
+        return self.log.table(None if since is None else args.integer(since, "since", 0, 2**62))
+
+    def dispatch_events(self, since: int | None) -> int:
+        """esper's event idiom: each event of the steps after ``since`` is dispatched with
+        ``esper.dispatch_event(name, world, event)`` to the handlers a host registered
+        with ``esper.set_handler(name, func)``, in order; names are ``ecs.events.
+        event_name`` (``"counter_changed"``, ``"zone_changed"``, ``"tapped"``,
+        ``"damage_dealt"``, ...). Returns the current step, to pass next time."""
+        for event in self.events_since(since):
+            esper.dispatch_event(event_name(event), self, event)
+        return self.log.step
 
     def clear_events(self) -> None:
         self.log.clear()
@@ -246,7 +281,8 @@ class World:
 
     def _from_parts(self, parts: batches.Parts) -> World:
         other = World(self.ruleset.name, int(parts.store["meta"][0]), parts.seed,
-                      two_headed_giant=self.two_headed_giant, max_passes=self.max_passes)
+                      two_headed_giant=self.two_headed_giant, max_passes=self.max_passes,
+                      scalar_reads=self.scalar_reads)
         other.restore({"store": parts.store, "log": parts.log, "rng": other.rng.bit_generator.state,
                        "names": list(self.names), "n_spawned": 0,
                        "seed_seq": batches.seed_key(parts.seed)})

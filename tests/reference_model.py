@@ -384,6 +384,10 @@ class RefGame:
                 chosen.append(e)
         if self._over():
             return
+        for e in chosen:  # 701.34a: choose only permanents and players that have a counter
+            team_poison = self.thg and e in self.players and self._head(e)["counters"].get("poison", 0)
+            if not (any(self._counters_of(e).values()) or team_poison):
+                raise IllegalActionError(f"{e} has no counters, so it can't be chosen")
         plan = []  # (holder dict, kind)
         poisoned_teams = set()
         for e in chosen:
@@ -406,6 +410,9 @@ class RefGame:
             add_count(holder, kind, 1, "proliferate")  # validate everything first (atomic)
         for holder, kind in plan:
             holder[kind] += 1
+
+    def _counters_of(self, e):
+        return self.players[e]["counters"] if e in self.players else self.objects[e]["counters"]
 
     def set_cap(self, e, kind, n):
         obj = self._object(e)

@@ -39,6 +39,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from ecs import CounterChanged, CounterError, GameEnded, PlayerLost, World, ZoneChanged, zones
+from ecs import DamageDealt, Tapped
 
 # Hypothesis favours the first elements of a list: the per-game replacement effects come early.
 KINDS = ["+1/+1", "shield", "stun", "-1/-1", "finality", "indestructible", "loyalty", "defense",
@@ -167,6 +168,11 @@ class Harness:
                     event.cause, tuple(sorted(event.lki.items())))
         if isinstance(event, PlayerLost):
             return ("lost", event.player, event.cause)
+        if isinstance(event, Tapped):
+            return ("tap", rev[event.entity], event.before, event.after, event.cause)
+        if isinstance(event, DamageDealt):
+            return ("damage", rev[event.target], event.source, event.amount, event.dealt,
+                    event.cause)
         assert isinstance(event, GameEnded)
         return ("end", event.winner, event.cause)
 

@@ -375,6 +375,8 @@ class Harness:
             self.step("move_counters", (src, dst, kind, self.pick_count()))
         elif a == "proliferate":
             pool = [o for o in self.live_objects() if m.objects[o]["zone"] == "battlefield"] + self.players
+            if self.draw(st.integers(0, 5)):  # 701.34a: mostly those with a counter to choose
+                pool = [e for e in pool if any(m._counters_of(e).values())] or pool
             ids = [I(x) for x in self.draw(st.lists(st.sampled_from(pool), max_size=5))]
             if self.bad():  # an unknown or stale id, or a card that is not a permanent (701.34a)
                 off = [o for o in self.live_objects() if m.objects[o]["zone"] != "battlefield"]

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from ecs import CounterChanged, World, crossed
+from ecs import CounterChanged, IllegalActionError, World, crossed
 
 
 @pytest.fixture
@@ -131,7 +131,9 @@ def test_701_34_proliferate_adds_one_of_each_kind_present(game):
     w.put_counters(bear, "charge", 2)
     w.put_counters(q, "poison", 3)
     empty = w.add_object(p, {"artifact"})
-    w.proliferate([bear, q, empty])
+    with pytest.raises(IllegalActionError, match="701.34a"):   # only holders are chosen
+        w.proliferate([bear, q, empty])
+    w.proliferate([bear, q])
     assert w.counters(bear) == {"+1/+1": 2, "charge": 3}
     assert w.counters(q) == {"poison": 4}
     assert w.counters(empty) == {}

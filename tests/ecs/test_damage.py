@@ -1,7 +1,7 @@
 """Damage results (CR 120.3), shield (122.1c), stun (122.1d), destroy/sacrifice."""
 import pytest
 
-from ecs import IllegalActionError, World
+from ecs import CounterChanged, IllegalActionError, World
 
 
 @pytest.fixture
@@ -120,7 +120,8 @@ def test_122_1d_stun_replaces_untapping(game):
     w.untap(bear)
     w.untap(bear)
     assert not w.is_tapped(bear) and w.counters(bear) == {}
-    assert [e.cause for e in w.events() if e.after < e.before] == ["stun", "stun"]
+    assert [e.cause for e in w.events()
+            if isinstance(e, CounterChanged) and e.after < e.before] == ["stun", "stun"]
 
 
 def test_122_1h_finality_exiles_instead_of_graveyard(game):

@@ -1,0 +1,163 @@
+"""An example host: a few real cards on the tcg-counters embedding API.
+
+The engine keeps counters and the state-based actions; the host keeps its cards' text.
+Triggers are polled (CR 603.3: triggered abilities go on the stack the next time a player
+would receive priority, after the state-based actions): the host notes ``world.step``,
+acts, runs ``world.tick()`` and reads ``world.events_since(step)``. Here the "stack"
+resolves at once, in the order the events were recorded.
+
+Cards (by name, as the host's card database):
+
+* Persist (702.79a) - "Kitchen Finks": when it dies, if it had no -1/-1 counters on it,
+  return it to the battlefield with a -1/-1 counter on it.
+* Undying (702.93a) - "Young Wolf": the same with +1/+1 counters.
+* Modular N (702.43a) - "Arcbound Worker": enters with N +1/+1 counters; when it dies,
+  its controller may put its +1/+1 counters (last known, 122.8) on an artifact creature.
+* A Siege (310.11) - "Invasion of Ergamon": a battle; when its last defense counter is
+  removed it is defeated (704.5v puts it into the graveyard; the host, as the card's
+  "exile it, then cast it transformed", exiles it and counts the win).
+* The legend rule (704.5j) as a host system in the simultaneous check.
+* With the host-state API (``World.modify_pt``, ``World.prohibit``): an anthem plus a
+  pump, a creature that can't have -1/-1 counters, a player who can't get poison.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ecs import World, ZoneChanged, zones
+from ecs.check import Check, System
+
+PERSIST = {"Kitchen Finks"}
+UNDYING = {"Young Wolf"}
+MODULAR = {"Arcbound Worker": 1}
+SIEGES = {"Invasion of Ergamon"}
+
+
+class LegendRule(System):
+    """704.5j: a player controlling two or more legendary permanents with the same name
+    chooses one and puts the others into the graveyard. The host's legendary names are
+    given; its choice: the newest (highest id) stays."""
+
+    causes = ("704.5j",)
+
+    def __init__(self, legendary: set[str]) -> None:
+        self.legendary = legendary
+
+    def process(self, game: World, check: Check) -> None:  # type: ignore[override]
+        s = game.store
+        n = s.n_cols
+        names = [game.names.index(x) for x in self.legendary if x in game.names]
+        if not names:
+            return
+        legend = np.isin(s.a["name_id"][:n], names)
+        live = check.live_games(game)
+        for g in np.flatnonzero(live):
+            on = np.flatnonzero(legend & (s.a["zone"][g, :n] == zones.BATTLEFIELD))
+            key = s.a["controller"][on].astype(np.int64) * 4096 + s.a["name_id"][on]
+            for k in np.unique(key):
+                group = on[key == k]
+                if group.size > 1:
+                    newest = group[np.argmax(s.a["entity_id"][group])]
+                    lose = group[group != newest]
+                    check.move(np.full(lose.size, g), lose, zones.GRAVEYARD, "704.5j")
+
+
+@dataclass
+class Host:
+    """A host driving one World (one game or a batch) with the cards above."""
+
+    world: World
+    legendary: set[str] = field(default_factory=set)
+    defeated: list[tuple[int, int]] = field(default_factory=list)   # (game, siege id)
+    _seen: int = 0
+
+    def __post_init__(self) -> None:
+        if self.legendary:
+            self.world.schedule = self.world.schedule.with_systems(
+                LegendRule(self.legendary), before="EmptyDraw")
+        self._seen = self.world.step
+
+    def settle(self, modular_target: int | None = None) -> None:
+        """State-based actions, then the triggers of everything since the last settle,
+        until none are left."""
+        w = self.world
+        while True:
+            w.tick()
+            events = w.events_since(self._seen)
+            self._seen = w.step
+            if not self._resolve(events, modular_target):
+                return
+
+    def _resolve(self, events: list, modular_target: int | None) -> bool:
+        w = self.world
+        acted = False
+        for ev in events:
+            if not (isinstance(ev, ZoneChanged) and ev.new is not None
+                    and ev.from_zone == "battlefield"):
+                continue
+            name = _name(w, ev.new)
+            dies = ev.to_zone == "graveyard"
+            if dies and name in PERSIST and not ev.lki.get("-1/-1"):
+                w.move_zone(ev.new, "battlefield", games=ev.game, counters={"-1/-1": 1})
+                acted = True
+            elif dies and name in UNDYING and not ev.lki.get("+1/+1"):
+                w.move_zone(ev.new, "battlefield", games=ev.game, counters={"+1/+1": 1})
+                acted = True
+            elif dies and name in MODULAR and modular_target is not None and ev.lki.get("+1/+1"):
+                w.put_counters(modular_target, "+1/+1", ev.lki["+1/+1"], games=ev.game,
+                               by=_controller(w, ev.new), where="present")
+                acted = True
+            elif name in SIEGES and ev.cause == "704.5v":   # defeated (310.11, 704.5v)
+                w.move_zone(ev.new, "exile", games=ev.game)
+                self.defeated.append((ev.game, ev.old))
+                acted = True
+        return acted
+
+
+def _name(w: World, e: int) -> str | None:
+    """The card name of object ``e`` (names are per object, the same in every game)."""
+    i = int(w.store.a["name_id"][w.store.col_of_id[e]])
+    return w.names[i] if i >= 0 else None
+
+
+def _controller(w: World, e: int) -> int:
+    """The player id controlling object ``e``."""
+    index = int(w.store.a["controller"][w.store.col_of_id[e]])
+    return int(w.store.a["entity_id"][w.store.a["player_col"][index]])
+
+
+def modular_creature(w: World, controller: int, n: int | None = None) -> int:
+    """Arcbound Worker: a 0/0 artifact creature that enters with modular N counters."""
+    n = MODULAR["Arcbound Worker"] if n is None else n
+    return w.add_object(controller, ("artifact", "creature"), power=0, toughness=0,
+                        name="Arcbound Worker", counters={"+1/+1": n})
+
+
+def siege(w: World, controller: int, defense: int = 5) -> int:
+    """Invasion of Ergamon: a Siege battle with ``defense`` defense counters (310.4b)."""
+    return w.add_object(controller, "battle", defense=defense, name="Invasion of Ergamon")
+
+
+# ---- cards on the host-state API (World.modify_pt, World.prohibit) -------------------
+def anthem_and_pump(w: World, creatures: list[int], pumped: int) -> None:
+    """Glorious Anthem (+1/+1 to each) and Giant Growth (+3/+3 until end of turn) on one:
+    P/T modifiers the host sets (613.4c), with counters added on top."""
+    for c in creatures:
+        w.modify_pt(c, 1, 1)
+    w.modify_pt(pumped, 3, 3)
+
+
+def cant_have_minus_counters(w: World, creature: int) -> None:
+    """"This creature can't have -1/-1 counters put on it" (a prohibition of a kind)."""
+    w.prohibit(creature, "-1/-1")
+
+
+def cant_get_poison(w: World, player: int) -> None:
+    """"You can't get poison counters" (Solemnity-like, for one player)."""
+    w.prohibit(player, "poison")
+
+
+__all__ = ["Host", "LegendRule", "anthem_and_pump", "cant_get_poison",
+           "cant_have_minus_counters", "modular_creature", "siege"]

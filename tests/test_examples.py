@@ -1,0 +1,130 @@
+"""The example host (examples/host.py) plays its cards (issue 15, "ship an example host")."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from ecs import World
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+import host as ex  # noqa: E402
+
+
+def _creature(w: World, p: int, name: str, t: int = 2) -> int:
+    return w.add_object(p, "creature", power=2, toughness=t, name=name)
+
+
+def test_persist_returns_once_with_a_minus_counter() -> None:
+    """702.79a: returns with a -1/-1 counter, in the move's step (cause enter); then not."""
+    w = World()
+    p = w.add_player()
+    h = ex.Host(w)
+    finks = _creature(w, p, "Kitchen Finks", t=3)
+    w.destroy(finks)
+    h.settle()
+    back = w.objects(zone="battlefield")
+    assert len(back) == 1 and w.counters(back[0]) == {"-1/-1": 1}
+    enter = [e for e in w.events() if getattr(e, "cause", None) == "enter"]
+    assert enter and enter[0].kind == "-1/-1" and enter[0].by == p
+    w.destroy(back[0])
+    h.settle()
+    assert w.objects(zone="battlefield") == []
+
+
+def test_undying_returns_with_a_plus_counter_then_stays_dead() -> None:
+    w = World()
+    p = w.add_player()
+    h = ex.Host(w)
+    wolf = _creature(w, p, "Young Wolf", t=1)
+    w.deal_damage(wolf, 1)
+    h.settle()
+    (back,) = w.objects(zone="battlefield")
+    assert w.counters(back) == {"+1/+1": 1} and w.toughness(back) == 2
+    w.destroy(back)
+    h.settle()
+    assert w.objects(zone="battlefield") == []
+
+
+def test_modular_moves_last_known_counters_to_an_artifact_creature() -> None:
+    """702.43a with LKI (122.8): the dead worker's counters go to the target, put by its
+    controller."""
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    h = ex.Host(w)
+    worker = ex.modular_creature(w, p, 2)
+    w.put_counters(worker, "+1/+1", 1)
+    other = ex.modular_creature(w, p, 1)
+    w.sacrifice(worker)
+    h.settle(modular_target=other)
+    assert w.counters(other) == {"+1/+1": 4}
+    last = [e for e in w.events() if getattr(e, "entity", None) == other][-1]
+    assert last.by == p and q != p
+
+
+def test_siege_is_defeated_by_damage_and_exiled() -> None:
+    """120.3h removes defense counters; 704.5v defeats the battle; the host exiles it."""
+    w = World()
+    p = w.add_player()
+    h = ex.Host(w)
+    battle = ex.siege(w, p, defense=3)
+    w.deal_damage(battle, 2)
+    h.settle()
+    assert w.count(battle, "defense") == 1 and not h.defeated
+    w.deal_damage(battle, 1)
+    h.settle()
+    assert h.defeated == [(0, battle)]
+    assert len(w.objects(zone="exile")) == 1
+
+
+def test_legend_rule_host_system_keeps_the_newest() -> None:
+    """704.5j as a host System in the simultaneous check: the older copy goes."""
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    h = ex.Host(w, legendary={"Thalia"})
+    first = _creature(w, p, "Thalia")
+    theirs = _creature(w, q, "Thalia")
+    second = _creature(w, p, "Thalia")
+    h.settle()
+    assert set(w.objects(zone="battlefield")) == {theirs, second}
+    assert not w.exists(first)
+    moved = [e for e in w.events() if getattr(e, "cause", None) == "704.5j"]
+    assert len(moved) == 1
+
+
+def _needs(name: str) -> None:
+    if not hasattr(World, name):
+        pytest.skip(f"World.{name} (the host-state API) is not in this build")
+
+
+def test_anthem_and_pump() -> None:
+    _needs("modify_pt")
+    w = World()
+    p = w.add_player()
+    a, b = _creature(w, p, "Bear"), _creature(w, p, "Bear")
+    w.put_counters(a, "+1/+1")
+    ex.anthem_and_pump(w, [a, b], pumped=b)
+    assert (w.power(a), w.toughness(a)) == (4, 4)
+    assert (w.power(b), w.toughness(b)) == (6, 6)
+
+
+def test_creature_that_cant_have_minus_counters() -> None:
+    _needs("prohibit")
+    w = World()
+    p = w.add_player()
+    c = _creature(w, p, "Melira's Keepers")
+    ex.cant_have_minus_counters(w, c)
+    w.put_counters(c, "-1/-1", 2)
+    w.put_counters(c, "+1/+1", 1)
+    assert w.counters(c) == {"+1/+1": 1}
+
+
+def test_player_who_cant_get_poison() -> None:
+    _needs("prohibit")
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    ex.cant_get_poison(w, p)
+    src = _creature(w, q, "Blight Mamba")
+    w.deal_damage(p, 3, source=src, infect=True)
+    assert w.count(p, "poison") == 0
