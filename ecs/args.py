@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import store as store_module
 from . import zones
 from .components import TYPE_BIT
 from .errors import (
@@ -199,6 +200,10 @@ def targets(game: Game, ids: Any, games: Any) -> tuple[np.ndarray, np.ndarray, b
     """Flat (game, column) rows of an action's targets, and whether one id was given.
     Raises for ids that never existed or no longer exist in a selected game."""
     s = game.store
+    if games is None and type(ids) is int and s.batch == 1 and store_module.SCALAR_PATHS:
+        col = _present_column(game, ids)
+        if col >= 0:   # one id of one ongoing game, present: rows without broadcasting
+            return _GAME_ZERO, np.array([col], np.int64), True
     gsel = select_games(games, game.ongoing)
     idarr, single = as_ids(ids, gsel.size)
     cols = s.columns(idarr)
@@ -283,9 +288,28 @@ def rows(game: Game, ids: Any, games: Any, where: str = "all",
     return Rows(g.ravel()[flat], cols.ravel()[flat], single, idarr.shape, flat)
 
 
+# The rows' game of a single game's one target (read-only: rows are never written to).
+_GAME_ZERO = np.zeros(1, np.int64)
+_GAME_ZERO.flags.writeable = False
+
+
+def _present_column(game: Game, e: int) -> int:
+    """The column of id ``e`` in a single ongoing game where it is present; -1 for every
+    other case (out of range, stale, absent, game over), which the general path handles
+    and raises for, with its messages."""
+    s = game.store
+    if not 0 <= e < s.next_id or not game.ongoing[0]:
+        return -1
+    col = int(s.col_of_id[e])
+    return col if col >= 0 and s.a["zone"][0, col] != zones.NONE else -1
+
+
 def amounts(game: Game, n: Any, e: Any, games: Any, single: bool,
             what: str | Callable[[], str]) -> np.ndarray:
     """The amounts of an action on ``e``, one per target row (see ``as_amounts``)."""
+    if (store_module.SCALAR_PATHS and games is None and type(n) is int and type(e) is int and 0 <= n <= MAX_COUNT
+            and 0 <= e <= MAX_ID and game.batch == 1 and game.ongoing[0]):
+        return np.array([n], np.int64)   # what the general path gives, without broadcasting
     gsel = select_games(games, game.ongoing)
     idarr, _ = as_ids(e, gsel.size)
     return np.ascontiguousarray(as_amounts(n, idarr.shape, single, what)).ravel()

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from . import store as store_module
 from .components import BAN_ALL, TYPE_BIT
 from .errors import CountOverflowError
 from .events import COUNTER
@@ -33,6 +34,12 @@ def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.n
     """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row."""
     s = game.store
     k = s.kind_index.get(kind)
+    if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
+        have1 = int(s.counts[k, g[0], c[0]]) if k is not None else 0
+        n = int(np.asarray(amount).item())
+        if have1 + n > MAX_COUNT:
+            _overflow(game, n, int(c[0]), int(g[0]), f"{kind!r} counters")
+        return
     have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
     _check_total(game, have, amount, g, c, f"{kind!r} counters")
 
@@ -48,10 +55,12 @@ def _check_total(game: Game, have: np.ndarray | np.int64, amount: np.ndarray, g:
     over = have + amount > MAX_COUNT
     if np.any(over):
         i = int(np.flatnonzero(np.broadcast_to(over, g.shape))[0])
-        raise CountOverflowError(
-            f"putting {int(np.broadcast_to(amount, g.shape)[i])} {what} on entity "
-            f"{int(game.store.a['entity_id'][c[i]])} in game {int(g[i])} would pass "
-            f"{MAX_COUNT}")
+        _overflow(game, int(np.broadcast_to(amount, g.shape)[i]), int(c[i]), int(g[i]), what)
+
+
+def _overflow(game: Game, n: int, col: int, g: int, what: str) -> None:
+    raise CountOverflowError(f"putting {n} {what} on entity {int(game.store.a['entity_id'][col])} "
+                             f"in game {g} would pass {MAX_COUNT}")
 
 
 def check_life(game: Game, g: np.ndarray, idx: np.ndarray, new: np.ndarray) -> None:
@@ -87,6 +96,15 @@ def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray 
     """Put counters (rows must be distinct): objects that can't have counters, or can't
     have counters of this kind, get none (101.3); the ruleset may replace the placement
     (Grand Archive buff/debuff)."""
+    if g.size == 1 and store_module.SCALAR_PATHS:   # one row (a single game's one target): plain int reads
+        s = game.store
+        n = int(amount) if type(amount) is int else int(np.asarray(amount).item())
+        gi, ci = int(g[0]), int(c[0])
+        if (n > 0 and not s.a["no_counters"][ci]
+                and not int(s.a["ban"][gi, ci]) & int(ban_bit(game, kind))):
+            check_room(game, kind, g, c, np.array([n], np.int64))
+            game.ruleset.place(game, kind, g, c, np.array([n], np.int64), cause, by)
+        return
     amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
     ok = (amounts > 0) & allowed(game, kind, g, c)
     if not ok.all():
@@ -107,6 +125,18 @@ def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarra
     if k is None:   # a new kind gets a plane only when counters are put
         k = s.kind_id(kind, create=g.size > 0 and bool((delta > 0).any()))
     if k < 0 or g.size == 0:
+        return
+    if g.size == 1 and delta.size == 1 and np.size(by) == 1 and store_module.SCALAR_PATHS:
+        # one row: int reads and writes
+        gi, ci = int(g[0]), int(c[0])
+        plane = s.mut("counts")[k]
+        was = int(plane[gi, ci])
+        now = max(was + int(delta.item()), 0)
+        if now != was:
+            plane[gi, ci] = now
+            other = int(by.item()) if isinstance(by, np.ndarray) else int(by)
+            game.log.record(COUNTER, cause, game=gi, entity=int(s.a["entity_id"][ci]), kind=k,
+                            before=was, after=now, other=other)
         return
     # The plane is a contiguous (B, C) array: flat indices address it in one pass.
     if at is None:

@@ -8,7 +8,7 @@ share a ``step`` number: they happened simultaneously (CR 704.3).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Container, Mapping
+from typing import Any, Container, Mapping, cast
 
 import numpy as np
 
@@ -176,7 +176,11 @@ class EventLog:
     """Columnar chunks of event rows plus a side table of last-known counters."""
 
     def __init__(self) -> None:
-        self.chunks: list[dict[str, np.ndarray]] = []
+        # Recorded chunks in order, and single rows recorded one at a time as tuples of
+        # LOG_COLUMNS' values (a single game's action records one row: a tuple is far
+        # cheaper than eleven arrays); ``chunks`` packs those into chunks when read.
+        self._chunks: list[dict[str, np.ndarray] | tuple[int, ...]] = []
+        self._loose = False   # whether _chunks holds tuples
         self.lki: list[dict[str, np.ndarray]] = []
         self.rows = 0
         self.step = 0
@@ -193,11 +197,19 @@ class EventLog:
         arrays the caller made for this record, exactly its rows (not views of a bigger
         buffer) and written by no one afterwards: int64 ones are kept instead of copied (a
         perform records some ten columns of 100,000 rows)."""
+        code = CAUSE[cause] if isinstance(cause, str) else cause
+        values = (type_, self.step, game, entity, kind, before, after, code, other,
+                  from_zone, to_zone)
+        if (type(game) is int and type(entity) is int and type(kind) is int   # one row of ints
+                and type(before) is int and type(after) is int and type(code) is int
+                and type(other) is int and type(from_zone) is int and type(to_zone) is int):
+            self._chunks.append(cast(tuple[int, ...], values))
+            self._loose = True
+            self.rows += 1
+            return np.array([self.rows - 1], np.int64)
         n = np.size(game)
         if n == 0:
             return np.zeros(0, np.int64)
-        values = (type_, self.step, game, entity, kind, before, after,
-                  CAUSE[cause] if isinstance(cause, str) else cause, other, from_zone, to_zone)
         # Scalar columns stay 0-d (table() broadcasts them; small values share one read-only
         # array) and array columns are copied once (callers may reuse theirs): a check
         # records many small chunks.
@@ -210,10 +222,28 @@ class EventLog:
                 keep = c in fresh and isinstance(v, np.ndarray) and v.dtype == np.int64
                 v = v if keep else np.array(v, np.int64)
                 chunk[c] = v if v.shape == (n,) else np.broadcast_to(v, (n,)).copy()
-        self.chunks.append(chunk)
+        self._chunks.append(chunk)
         rows = np.arange(self.rows, self.rows + n)
         self.rows += n
         return rows
+
+    @property
+    def chunks(self) -> list[dict[str, np.ndarray]]:
+        """The recorded chunks in order (rows recorded one at a time are packed first)."""
+        if self._loose:
+            packed: list[dict[str, np.ndarray] | tuple[int, ...]] = []
+            run: list[tuple[int, ...]] = []
+            for ch in self._chunks + [{}]:   # (a sentinel ends the last run)
+                if isinstance(ch, tuple):
+                    run.append(ch)
+                    continue
+                if run:
+                    packed.append({c: np.array(v, np.int64)
+                                   for c, v in zip(LOG_COLUMNS, zip(*run))})
+                    run = []
+                packed.append(ch)
+            self._chunks, self._loose = packed[:-1], False
+        return cast(list[dict[str, np.ndarray]], self._chunks)
 
     def record_lki(self, rows: np.ndarray, kinds: np.ndarray, counts: np.ndarray) -> None:
         if rows.size:
@@ -302,7 +332,8 @@ class EventLog:
 
     def restore(self, snap: dict[str, Any]) -> None:
         # Chunks are never mutated after recording, so sharing them is safe.
-        self.chunks, self.lki = list(snap["chunks"]), list(snap["lki"])
+        self._chunks, self.lki = list(snap["chunks"]), list(snap["lki"])
+        self._loose = False
         self.rows, self.step = snap["rows"], snap["step"]
 
     def clone(self) -> "EventLog":
@@ -310,9 +341,9 @@ class EventLog:
         so it costs two list copies whatever the log's size."""
         other = EventLog.__new__(EventLog)
         d = self.__dict__.copy()   # rows and step: ints
-        d["chunks"], d["lki"] = self.chunks.copy(), self.lki.copy()
+        d["_chunks"], d["lki"] = self._chunks.copy(), self.lki.copy()   # tuples: immutable
         other.__dict__ = d
         return other
 
     def clear(self) -> None:
-        self.chunks, self.lki, self.rows = [], [], 0
+        self._chunks, self.lki, self.rows, self._loose = [], [], 0, False

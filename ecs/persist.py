@@ -44,8 +44,7 @@ from . import zones
 from .components import ALL_FIELDS, CAP, CARD_FIELDS, COLUMN, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, TYPE_BIT
 from .components.card import NO_STAT
 from .errors import CounterError, SnapshotError
-from .events import (ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOST, N_TYPES, RESERVE, TAP,
-                     ZONE, EventLog)
+from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
 from .kinds import KEYWORD_BIT, validate_kind
 from .limits import MAX_COUNT, MAX_STAT
 from .rules import Magic as Ruleset

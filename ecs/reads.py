@@ -10,12 +10,28 @@ from typing import Any, Iterable
 import numpy as np
 
 from . import args, counting, stats, zones
+from . import store as store_module
 from .components import TYPE_BIT, type_mask
 from .components.card import NO_STAT
 from .errors import InvalidTypeError, UnknownEntityError
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of
 from .perform import DRAW, ONGOING
+
+
+def _column(world: Game, e: Any) -> int:
+    """``args.column``, with a plain lookup for an int id that names an object now."""
+    s = world.store
+    if type(e) is int and 0 <= e < s.next_id and store_module.SCALAR_PATHS:
+        col = int(s.col_of_id[e])
+        if col >= 0:
+            return col
+    return args.column(world, e)   # raises for unknown and stale ids
+
+
+def _single(world: Game) -> bool:
+    """Whether a read may take its scalar path: one game, and the paths on."""
+    return args.scalar(world) and store_module.SCALAR_PATHS
 
 
 def exists(world: Game, e: int) -> Any:
@@ -25,6 +41,8 @@ def exists(world: Game, e: int) -> Any:
     if isinstance(e, bool) or not isinstance(e, numbers.Integral) or not 0 <= e < s.next_id:
         raise UnknownEntityError(f"entity {e!r} does not exist in this World")
     col = s.col_of_id[e]
+    if _single(world):
+        return bool(col >= 0 and s.a["zone"][0, col] != zones.NONE)
     present = (s.a["zone"][:, col] != zones.NONE) if col >= 0 else np.zeros(world.batch, bool)
     return args.out(world, present)
 
@@ -32,12 +50,14 @@ def exists(world: Game, e: int) -> Any:
 def counters(world: Game, e: int) -> Any:
     """Kinds with a nonzero count: {kind: n} (a batch: {kind: array over games})."""
     s = world.store
-    col = args.column(world, e)
+    col = _column(world, e)
+    if _single(world) and not world.two_headed_giant:
+        return {s.kind_names[k]: int(v) for k, v in enumerate(s.counts[: s.n_kinds, 0, col]) if v}
     values = s.counts[: s.n_kinds, :, col].astype(np.int64)
     if world.two_headed_giant and "poison" in s.kind_index:
         k = s.kind_index["poison"]
         values[k] = s.counts[k, :, int(counting.holder(world, "poison", np.array([col]))[0])]
-    if world.batch == 1:
+    if args.scalar(world):
         return {s.kind_names[k]: int(v) for k, v in enumerate(values[:, 0]) if v}
     return {s.kind_names[k]: values[k] for k in range(s.n_kinds) if values[k].any()}
 
@@ -45,6 +65,10 @@ def counters(world: Game, e: int) -> Any:
 def count(world: Game, e: int, kind: str) -> Any:
     s = world.store
     kind = args.kind(world, kind)
+    if _single(world) and not world.two_headed_giant:
+        col = _column(world, e)
+        k = s.kind_index.get(kind)
+        return int(s.counts[k, 0, col]) if k is not None else 0
     col = int(counting.holder(world, kind, np.array([args.column(world, e)]))[0])
     k = s.kind_index.get(kind)
     values = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
@@ -52,7 +76,7 @@ def count(world: Game, e: int, kind: str) -> Any:
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
-    col = args.column(world, e)
+    col = _column(world, e)
     if not world.ruleset.has_stat(world, col, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
     return args.out(world, stats.pt(world, np.array([col]), which)[:, 0])
@@ -102,13 +126,13 @@ def keywords(world: Game, e: int) -> Any:
             if keyword_of(name) and s.counts[k, g, col] > 0:
                 got.add(name)
         per_game.append(frozenset(got))
-    return per_game[0] if world.batch == 1 else np.array(per_game + [None], dtype=object)[:-1]
+    return per_game[0] if args.scalar(world) else np.array(per_game + [None], dtype=object)[:-1]
 
 
 def zone(world: Game, e: int) -> Any:
     col = args.column(world, e)
     names = np.array(zones.ZONES)[world.store.a["zone"][:, col]]
-    return str(names[0]) if world.batch == 1 else names
+    return str(names[0]) if args.scalar(world) else names
 
 
 def name(world: Game, e: int) -> str | None:
@@ -147,6 +171,8 @@ def life(world: Game, p: int) -> Any:
     idx = args.player_index(world, p)
     if world.two_headed_giant:
         idx = int(s.a["player_head"][idx])
+    if _single(world):
+        return int(s.a["life"][0, idx])
     return args.out(world, s.a["life"][:, idx].copy())
 
 
@@ -161,7 +187,7 @@ def result(world: Game) -> Any:
     ids = s.a["winner"].astype(np.int64)
     won = ids >= 0                  # (never with no players: nobody has won)
     ids[won] = s.a["entity_id"][s.a["player_col"][ids[won]]]
-    if world.batch > 1:
+    if not args.scalar(world):
         return ids
     return "ongoing" if ids[0] == ONGOING else "draw" if ids[0] == DRAW else int(ids[0])
 

@@ -41,6 +41,9 @@ _NONE_SHARED: frozenset[str] = frozenset()
 #: Tests set this: clone() then also marks shared arrays read-only, so a write that does not
 #: go through ``Store.mut`` raises instead of reaching the other store (about 2 us a clone).
 CHECK_SHARING = False
+#: Tests clear this: a single game's action or read with scalar arguments then takes the
+#: general (vectorized) path, which its scalar fast path must match exactly (issue 14).
+SCALAR_PATHS = True
 
 
 class Store:

@@ -180,7 +180,7 @@ def _to_zone(world: Game, gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
     world.log.next_step()
     new, _ = move_objects(world, gsel[gi], c.astype(np.int64), np.full(gi.size, zone), cause)
     out[gsel[gi], rank[gi, c]] = new
-    if world.batch == 1:
+    if args.scalar(world):
         return [int(x) for x in out[0] if x >= 0]
     return out
 

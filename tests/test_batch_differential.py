@@ -38,8 +38,7 @@ import numpy as np
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from ecs import CounterChanged, CounterError, GameEnded, PlayerLost, World, ZoneChanged, zones
-from ecs import DamageDealt, Tapped
+from ecs import CounterChanged, CounterError, DamageDealt, GameEnded, PlayerLost, Tapped, World, ZoneChanged, zones
 
 # Hypothesis favours the first elements of a list: the per-game replacement effects come early.
 KINDS = ["+1/+1", "shield", "stun", "-1/-1", "finality", "indestructible", "loyalty", "defense",

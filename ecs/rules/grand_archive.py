@@ -319,7 +319,7 @@ def activate_enlighten(world: Game, e: Any, games: Any = None) -> Any:
         sel = g[ctrl == p]
         pid = int(s.a["entity_id"][s.a["player_col"][p]])
         drawn = turns.draw(world, pid, 1, games=sel)
-        if world.batch == 1:
+        if args.scalar(world):
             out[0] = drawn[0] if drawn else -1
         else:
             out[sel] = drawn[sel, 0]
