@@ -15,6 +15,7 @@ from .errors import (CounterError, CountOverflowError, GameOverError, IllegalAct
                      InvalidKindError, InvalidPhaseError, InvalidTypeError, InvalidZoneError,
                      SBALoopError, SnapshotError, StaleEntityError, UnknownEntityError,
                      UnpayableCostError)
+from .errors import ScenarioError as ScenarioError  # re-exported: a bad scenario file
 from .events import CounterChanged, Event, GameEnded, PlayerLost, ZoneChanged, crossed
 from .world import World
 from .perform import DRAW, ONGOING

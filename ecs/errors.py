@@ -71,3 +71,7 @@ class SBALoopError(CounterError, RuntimeError):
 
 class SnapshotError(CounterError, ValueError):
     """A snapshot or save file that does not fit this World or is damaged."""
+
+
+class ScenarioError(CounterError, ValueError):
+    """A scenario file that is not valid; the message names the file and the field."""
