@@ -331,3 +331,19 @@ def test_the_work_a_file_asks_for_is_bounded() -> None:
     with pytest.raises(ScenarioError, match=r"^e.toml: effects: expected at most 1000 effects"):
         loads(effects, "e.toml")
 
+
+def test_a_reported_kind_of_another_ruleset_fails_before_any_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Grand Archive file whose report.kinds names a Magic kind passed validation and failed
+    after 1,024 games naming neither file nor field."""
+    ga = load("ga_wither")
+    if ga.ruleset not in RULESETS:
+        pytest.skip("the grand_archive ruleset is not in the engine yet")
+    text = (Path(montecarlo.__file__).parent / "scenarios" / "ga_wither.toml").read_text()
+    sc = loads(text + '\n[report]\nkinds = ["damage", "+1/+1"]\n', "ga.toml")
+    played: list[object] = []
+    monkeypatch.setattr(montecarlo, "play_shard", lambda *a: played.append(a))
+    with pytest.raises(ScenarioError, match=r"^ga.toml: report.kinds\[1\] \('\+1/\+1'\): "
+                       r"the engine refused it: .*Magic"):
+        montecarlo.run(sc, games=2048, workers=1)
+    assert played == []
