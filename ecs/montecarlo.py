@@ -938,7 +938,7 @@ def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _P
                 break
             try:
                 pending[pool.submit(sc, seed, *nxt, 0)] = (*nxt, 0)
-            except Exception as e:  # noqa: BLE001 - whatever it is, it takes no work
+            except Exception as e:  # whatever it is, it takes no work
                 return pool.refused(e)
         return None
 
@@ -959,7 +959,7 @@ def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _P
                         try:
                             f = pool.resubmit(sc, seed, fb, nb, attempt + 1)
                             pending[f] = (fb, nb, attempt + 1)
-                        except Exception as e:  # noqa: BLE001 - whatever it is, it takes no work
+                        except Exception as e:  # whatever it is, it takes no work
                             error = pool.refused(e)
                     else:
                         error = (f"games {fb * BLOCK:,}..{(fb + nb) * BLOCK - 1:,} were lost "
