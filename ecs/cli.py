@@ -1,55 +1,111 @@
-"""The ``tcg-counters`` command: ``simulate``, ``scenarios`` and ``demo``."""
+"""The ``tcg-counters`` command: ``simulate``, ``scenarios`` and ``demo``.
+
+Exit status: 0 done; 1 the run stopped early on an error (the engine refused an action; the
+executor kept losing work: the finished games are still reported) or an output could not be
+written; 2 bad arguments, scenario or options, found before any game is played; 130
+interrupted (Ctrl-C: the finished games are reported); 141 stdout was closed (``| head``).
+
+``simulate --json OUT`` writes one object (``-``: to stdout, and the table goes to stderr):
+
+  schema_version    1 (changes when a key changes meaning or goes away)
+  scenario, source, ruleset, turns, seed
+  games, requested  games finished, games asked for
+  complete          every game asked for was played
+  interrupted       Ctrl-C stopped the run
+  error             why the executor could not finish the run, else null
+  survival          {entry: {p, ci95: [lo, hi], k, n, copies}}: at least one copy is left
+  survivors         {entry: DIST}: copies left
+  counters          {entry: {kind: DIST}}: counters on the entry's copies left at the end
+  loss              {player: {p, ci95, k, n}}
+  draw, ended       {p, ci95, k, n} (ended: the game was over by the end)
+  length            DIST of game lengths in turns
+  life, poison      {player: DIST} (Magic)
+  reserve           {player: DIST} (Grand Archive)
+  ticks             game-ticks played (a tick: one game's state-based actions to a fixed point)
+  throughput        {elapsed_s, games_per_s, ticks_per_s, workers, batch (games per shard)}
+
+DIST is {mean, p5, p95, min, max}; the percentiles are values some game had (inverted CDF).
+Probabilities come with 95% Wilson intervals; a statistic of no games is null.
+"""
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import importlib.util
 import json
+import os
 import sys
 import time
-from typing import Sequence, TextIO
+from pathlib import Path
+from typing import Callable, Sequence, TextIO
 
 import numpy as np
 
 from . import montecarlo
-from .errors import CounterError
-from .scenario import DEFAULT, ScenarioError, embedded
+from .errors import CounterError, ScenarioError
+from .scenario import DEFAULT, embedded
+from .world import World
+
+PROG = "tcg-counters"
 
 
-def _positive(text: str) -> int:
+def _count(lo: int, hi: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"expected an integer in {lo}..{hi:,}, got {n}")
+        return n
+    return parse
+
+
+def _version() -> str:
     try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {n}")
-    return n
+        return importlib.metadata.version("tcg-counters")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tcg-counters", description=(
+    p = argparse.ArgumentParser(prog=PROG, description=(
         "Counters for trading card games: batch Monte Carlo evaluation of scenarios."))
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    s = sub.add_parser("simulate", help="play a scenario many times and print its statistics")
+    s = sub.add_parser("simulate", help="play a scenario many times and print its statistics",
+                       epilog=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("scenario", nargs="?", default=None,
                    help=f"a scenario TOML file or an embedded name (default: {DEFAULT})")
-    s.add_argument("--games", type=_positive, default=10_000, help="games to play (10000)")
+    s.add_argument("--games", type=_count(1, montecarlo.MAX_GAMES), default=10_000,
+                   help="games to play (10000)")
     s.add_argument("--seed", type=int, default=1, help="random seed (1)")
-    s.add_argument("--workers", type=_positive, default=None,
+    s.add_argument("--workers", type=_count(1, 4096), default=None,
                    help="local worker processes (default: every core; 1 = this process)")
-    s.add_argument("--batch", type=_positive, default=None,
-                   help=f"games per shard, a multiple of {montecarlo.BLOCK} (default: automatic)")
+    s.add_argument("--batch", type=_count(1, montecarlo.MAX_GAMES), default=None,
+                   help=f"games per shard, rounded up to a multiple of {montecarlo.BLOCK} "
+                   "(default: automatic)")
     s.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the shards on a Dask cluster, e.g. tcp://host:8786")
-    s.add_argument("--json", metavar="OUT", default=None, help="write the result as JSON ('-': stdout)")
-    s.add_argument("--plot", metavar="OUT.png", default=None, help="write a PNG chart (needs matplotlib)")
+    s.add_argument("--json", metavar="OUT", default=None,
+                   help="write the result as JSON ('-': stdout; the table goes to stderr)")
+    s.add_argument("--plot", metavar="OUT.png", default=None,
+                   help="write a PNG chart (needs matplotlib)")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     sub.add_parser("scenarios", help="list the embedded scenarios")
     d = sub.add_parser("demo", help="tick a board of thousands of permanents and print timings")
-    d.add_argument("--objects", type=_positive, default=10_000)
-    d.add_argument("--batch", type=_positive, default=1)
+    d.add_argument("--objects", type=_count(1, 10_000_000), default=10_000,
+                   help="creatures on the board, half for each of two players (10000)")
+    d.add_argument("--batch", type=_count(1, 100_000), default=1,
+                   help="games ticked at once, each with its own counters (1)")
     return p
 
 
 # ---- output ------------------------------------------------------------------------------
+def _n(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def _p(e: montecarlo.Estimate) -> str:
     lo, hi = e.ci
     return f"{e.p:7.4f}  [{lo:.4f}, {hi:.4f}]" if e.n else "      -"
@@ -62,12 +118,14 @@ def _d(d: montecarlo.Distribution) -> str:
 def summary(r: montecarlo.Result) -> str:
     """A readable table of a result."""
     sc = r.scenario
-    out = [f"Scenario {sc.name} ({sc.ruleset}, {sc.n_objects:,} objects, {sc.turns} turns): "
-           f"{r.games:,} games, seed {r.seed}"]
-    if r.games < r.requested:
+    out = [f"Scenario {sc.name} ({sc.ruleset}, {_n(sc.n_objects, 'object')}, "
+           f"{_n(sc.turns, 'turn')}): {_n(r.games, 'game')}, seed {r.seed}"]
+    if r.interrupted:
         out.append(f"  INTERRUPTED: {r.games:,} of {r.requested:,} games finished")
-    out.append(f"  {r.elapsed:.2f} s, {r.games_per_s:,.0f} games/s, {r.ticks_per_s:,.0f} game-ticks/s, "
-               f"workers {r.workers}, batch {r.batch}")
+    elif r.error:
+        out.append(f"  STOPPED EARLY: {r.games:,} of {r.requested:,} games finished ({r.error})")
+    out.append(f"  {r.elapsed:.2f} s, {r.games_per_s:,.0f} games/s, {r.ticks_per_s:,.0f} "
+               f"game-ticks/s, workers {r.workers}, batch {r.batch}")
     if r.games == 0:
         return "\n".join(out)
     labels = {o.name: o.name if o.count == 1 else f"{o.name} (any of {o.count})"
@@ -81,14 +139,17 @@ def summary(r: montecarlo.Result) -> str:
         if o.count > 1:
             d = r.survivors[o.name]
             out.append(f"  {'  survivors':<{w - 2}}  mean {d.mean:.1f}, 5%-95% {d.p5:g}-{d.p95:g}")
-    out += ["", f"{'Players':<{w}}  {'loses':>7}  95% CI{'':<14}{'life mean':>10} {'poison':>7}"]
+    stats = list(r.player_stats)       # what the ruleset has: life and poison, or reserve
+    out += ["", f"{'Players':<{w}}  {'loses':>7}  {'95% CI':<16}"
+            + "".join(f"{'mean ' + s:>14}" for s in stats)]
     for p in sc.players:
-        out.append(f"  {p.name:<{w - 2}}  {_p(r.loss[p.name])}  {r.life[p.name].mean:9.2f} "
-                   f"{r.poison[p.name].mean:7.2f}")
+        out.append(f"  {p.name:<{w - 2}}  {_p(r.loss[p.name]):<25}"
+                   + "".join(f"{r.player_stats[s][p.name].mean:14.2f}" for s in stats))
     out.append(f"  {'draw':<{w - 2}}  {_p(r.draw)}")
     out.append(f"  {'game over by the end':<{w - 2}}  {_p(r.ended)}")
     ln = r.length
-    out.append(f"  {'game length (turns)':<{w - 2}}  mean {ln.mean:.2f}, 5% {ln.p5:g}, 95% {ln.p95:g}")
+    out.append(f"  {'game length (turns)':<{w - 2}}  mean {ln.mean:.2f}, 5% {ln.p5:g}, "
+               f"95% {ln.p95:g}")
     rows = [(o.name, k, d) for o in sc.objects for k, d in r.counters[o.name].items() if d.max > 0]
     if rows:
         out += ["", f"{'Counters at the end':<{w}} {'kind':<10}{'mean':>9} {'5%':>7} {'95%':>7}"]
@@ -131,30 +192,79 @@ def plot(r: montecarlo.Result, path: str) -> None:
 
 
 # ---- commands ----------------------------------------------------------------------------
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # ValueError: a module blanked out in sys.modules
+        return False
+
+
+def _unwritable(path: str, option: str) -> str | None:
+    """Why ``path`` cannot be written, checked before the run rather than found after it."""
+    p = Path(path)
+    folder = p.parent
+    if p.is_dir():
+        return f"{option} {path}: expected a file name, got a folder"
+    if not folder.is_dir():
+        return f"{option} {path}: the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        return f"{option} {path}: not writable"
+    return None
+
+
+def preflight(args: argparse.Namespace) -> str | None:
+    """The first problem with the outputs or the executor options, before any game."""
+    if args.plot is not None and not _importable("matplotlib"):
+        return "--plot needs matplotlib: pip install 'tcg-counters[plot]'"
+    if args.scheduler is not None and not _importable("distributed"):
+        return "--scheduler needs Dask: pip install 'tcg-counters[dask]'"
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        if path is not None and path != "-":
+            problem = _unwritable(path, option)
+            if problem:
+                return problem
+    return None
+
+
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
+    problem = preflight(args)
+    if problem:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        return 2
     try:
         r = montecarlo.run(args.scenario, games=args.games, seed=args.seed, workers=args.workers,
-                           batch=args.batch, progress=not args.no_progress, scheduler=args.scheduler)
-    except (ScenarioError, ValueError) as e:
-        print(f"tcg-counters: {e}", file=sys.stderr)
+                           batch=args.batch, progress=not args.no_progress,
+                           scheduler=args.scheduler)
+    except (ScenarioError, montecarlo.SchedulerError) as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 2
     except CounterError as e:  # the engine refused an action in the middle of a run
-        print(f"tcg-counters: the engine stopped the run: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"{PROG}: the engine stopped the run: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
+    except ValueError as e:    # run()'s own arguments
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
-        print("tcg-counters: interrupted before any game finished", file=sys.stderr)
+        print(f"{PROG}: interrupted before any game finished", file=sys.stderr)
         return 130
-    print(summary(r), file=out)
-    if args.json:
-        text = json.dumps(r.to_dict(), indent=2, allow_nan=False)
-        if args.json == "-":
-            print(text, file=out)
-        else:
-            with open(args.json, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
-    if args.plot and r.games:
-        plot(r, args.plot)
-    return 130 if r.interrupted else 0
+    print(summary(r), file=sys.stderr if args.json == "-" else out)
+    rc = 130 if r.interrupted else 1 if r.error else 0
+    if r.error and not r.interrupted:
+        print(f"{PROG}: the run stopped early: {r.error}", file=sys.stderr)
+    try:
+        if args.json:
+            text = json.dumps(r.to_dict(), indent=2, allow_nan=False)
+            if args.json == "-":
+                print(text, file=out)
+            else:
+                Path(args.json).write_text(text + "\n", encoding="utf-8")
+        if args.plot and r.games:
+            plot(r, args.plot)
+    except OSError as e:
+        print(f"{PROG}: cannot write {e.filename or 'the output'}: {e.strerror or e}",
+              file=sys.stderr)
+        return rc or 1
+    return rc
 
 
 def scenarios(out: TextIO) -> int:
@@ -164,33 +274,45 @@ def scenarios(out: TextIO) -> int:
     return 0
 
 
-def demo(objects: int, batch: int, out: TextIO) -> int:
-    """A board of ``objects`` creatures with random +1/+1 and -1/-1 counters: time the ticks."""
-    from .world import World
+def _board(objects: int, batch: int) -> World:
+    """``objects`` 2/2 creatures split between two players, with random +1/+1 and -1/-1
+    counters in every game (the first tick annihilates them and kills some, CR 704.5)."""
     rng = np.random.default_rng(1)
-    t0 = time.perf_counter()
     w = World(batch=batch, seed=1)
     a, b = w.add_player(), w.add_player()
-    ids = np.concatenate([w.add_objects(objects // 2, a, "creature", power=2, toughness=2),
-                          w.add_objects(objects - objects // 2, b, "creature", power=2, toughness=2)])
+    half = objects // 2
+    ids = np.concatenate([w.add_objects(half, a, "creature", power=2, toughness=2),
+                          w.add_objects(objects - half, b, "creature", power=2, toughness=2)])
     w.put_counters(ids, "+1/+1", rng.integers(0, 3, (batch, ids.size)))
     w.put_counters(ids, "-1/-1", rng.integers(0, 4, (batch, ids.size)))
+    return w
+
+
+def demo(objects: int, batch: int, out: TextIO) -> int:
+    """A board of ``objects`` creatures with random +1/+1 and -1/-1 counters: time the ticks.
+    A small board is ticked first, so the kernels' loading is not counted as the first tick."""
+    t0 = time.perf_counter()
+    _board(min(objects, 64), batch).tick()
     t1 = time.perf_counter()
-    checks = w.tick()
+    w = _board(objects, batch)
     t2 = time.perf_counter()
-    w.tick()
+    checks = w.tick()
     t3 = time.perf_counter()
+    w.tick()
+    t4 = time.perf_counter()
     alive = np.asarray(w.object_mask("battlefield")[1]).sum()
     cells = objects * batch
-    print(f"board: {objects:,} creatures x {batch} game(s); setup {1e3 * (t1 - t0):.1f} ms", file=out)
-    print(f"first tick: {1e3 * (t2 - t1):.1f} ms ({checks} checks acted; annihilation and "
-          f"deaths), {cells / (t2 - t1) / 1e6:.1f} M objects/s", file=out)
-    print(f"quiet tick: {1e3 * (t3 - t2):.2f} ms, {cells / (t3 - t2) / 1e6:.1f} M objects/s; "
-          f"{alive:,} permanents left", file=out)
+    print(f"kernels: {1e3 * (t1 - t0):.0f} ms to load or compile (once per process)", file=out)
+    print(f"board: {_n(objects, 'creature')} x {_n(batch, 'game')}; setup "
+          f"{1e3 * (t2 - t1):.1f} ms", file=out)
+    print(f"first tick: {1e3 * (t3 - t2):.2f} ms ({_n(checks, 'check')} acted; annihilation "
+          f"and deaths), {cells / (t3 - t2) / 1e6:.1f} M objects/s", file=out)
+    print(f"quiet tick: {1e3 * (t4 - t3):.2f} ms, {cells / (t4 - t3) / 1e6:.1f} M objects/s; "
+          f"{_n(int(alive), 'permanent')} left", file=out)
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _dispatch(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(argv)
     out = sys.stdout
     if args.command == "simulate":
@@ -198,6 +320,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "scenarios":
         return scenarios(out)
     return demo(args.objects, args.batch, out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console entry point: one line for Ctrl-C and for a closed stdout, never a trace."""
+    try:
+        rc = _dispatch(argv)
+        sys.stdout.flush()          # a closed pipe shows here rather than at exit
+        return rc
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as a program killed by SIGPIPE
+        # would; stdout now writes nowhere so the interpreter's flush at exit cannot fail.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

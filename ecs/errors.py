@@ -82,3 +82,11 @@ class SnapshotError(CounterError, ValueError):
 class PolicyError(CounterError, RuntimeError):
     """A decision function the caller gave (a wither payment policy) raised; the message
     names the function and the original exception is chained (``__cause__``)."""
+
+
+class ScenarioError(CounterError, ValueError):
+    """A scenario file that is not valid; the message names the file and the field."""
+
+
+class SchedulerError(CounterError, ConnectionError):
+    """A Dask scheduler that cannot be used: Dask is not installed, or nobody answers."""

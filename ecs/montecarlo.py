@@ -5,34 +5,51 @@ all its random numbers from ``SeedSequence(seed, spawn_key=(b,))`` (the b-th chi
 ``SeedSequence(seed).spawn``), one fixed-width row per game per effect draw, so a game's
 fate depends on the seed and its block only: results are identical whatever the number
 of workers or the batch size. A shard is a run of whole blocks played as one
-``World(batch=...)``; its per-game outcome arrays are concatenated in game order and the
-statistics are computed once, on all of them.
+``World(batch=...)``. Shards are submitted a few at a time and each one's per-game outcomes
+are folded into running statistics as it finishes (histograms of integer values: exact
+means and percentiles), so a run of any length holds a few shards in memory, never its games.
+
+Ctrl-C stops a run and returns the games that finished; so does an executor that keeps
+losing a shard (a killed worker, a lost scheduler) after ``RETRIES`` resubmissions.
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
+import contextlib
+import functools
 import math
 import os
 import signal
 import sys
+import threading
 import time
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from ecs.components import type_mask
 
 from . import counting
-from .errors import CounterError
+from .errors import CounterError, ScenarioError, SchedulerError
 from .perform import DRAW, ONGOING
-from .scenario import DEFAULT, Effect, Filter, Scenario, ScenarioError, load
+from .scenario import DEFAULT, Effect, Filter, Scenario, load
 from .world import World
 
 #: What a random damage target may be (CR 120.3; GA: units).
 DAMAGEABLE = {"mtg": ("creature", "planeswalker", "battle"), "grand_archive": ("champion", "ally")}
+#: What is reported of each player at the end, by ruleset (GA has no player life or poison).
+PLAYER_STATS = {"mtg": ("life", "poison"), "grand_archive": ("reserve",)}
 BLOCK = 32                 # games per random-number block (fixed: results depend on it)
 MAX_BATCH = 1024           # default cap on games per shard
+#: Default cap on games x objects per shard: past it a shard is slower per game (its arrays
+#: outgrow the caches; every zone change adds a column in every game) and costs 100s of MB.
+MAX_CELLS = 1 << 18
+MAX_GAMES = 1 << 53        # every count stays exact in JSON (a double)
+RETRIES = 2                # resubmissions of a shard whose worker or scheduler was lost
+CONNECT_TIMEOUT = 10.0     # seconds to reach a Dask scheduler
 Z95 = 1.959963984540054    # two-sided 95% normal quantile
 
 
@@ -88,15 +105,57 @@ class Distribution:
 
     @classmethod
     def of(cls, values: np.ndarray) -> "Distribution":
-        if values.size == 0:
-            return cls(*(math.nan,) * 5)
-        p5, p95 = np.percentile(values, [5, 95])
-        return cls(float(values.mean()), float(p5), float(p95), float(values.min()),
-                   float(values.max()))
+        return Histogram.of(values).distribution()
 
     def to_dict(self) -> dict[str, float | None]:
         return {"mean": _num(self.mean), "p5": _num(self.p5), "p95": _num(self.p95),
                 "min": _num(self.min), "max": _num(self.max)}
+
+
+class Histogram:
+    """How many games had each value of an integer quantity: its exact mean and percentiles
+    (values that occurred: the "inverted CDF" definition) from any number of games, in memory
+    bounded by the number of distinct values. Merging is exact and order-independent."""
+
+    def __init__(self) -> None:
+        self.values = np.zeros(0, np.int64)
+        self.counts = np.zeros(0, np.int64)
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> "Histogram":
+        h = cls()
+        v, c = np.unique(np.asarray(values, np.int64).ravel(), return_counts=True)
+        h.values, h.counts = v, c.astype(np.int64)
+        return h
+
+    def add(self, other: "Histogram") -> None:
+        if not self.values.size:
+            self.values, self.counts = other.values, other.counts
+            return
+        v, inv = np.unique(np.concatenate([self.values, other.values]), return_inverse=True)
+        c = np.zeros(v.size, np.int64)
+        np.add.at(c, inv, np.concatenate([self.counts, other.counts]))
+        self.values, self.counts = v, c
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    def count(self, value: int) -> int:
+        return int(self.counts[self.values == value].sum())
+
+    def percentile(self, q: int) -> float:
+        """The smallest value at least ``q`` percent of the games have at most."""
+        rank = max(1, -(-q * self.n // 100))             # ceil(q n / 100), in integers
+        return float(self.values[np.searchsorted(np.cumsum(self.counts), rank)])
+
+    def distribution(self) -> Distribution:
+        n = self.n
+        if n == 0:
+            return Distribution(*(math.nan,) * 5)
+        mean = float(np.dot(self.values.astype(np.float64), self.counts.astype(np.float64)) / n)
+        return Distribution(mean, self.percentile(5), self.percentile(95),
+                            float(self.values[0]), float(self.values[-1]))
 
 
 # ---- one shard: setup, random targets, the turn loop -------------------------------------
@@ -183,10 +242,8 @@ def pick(mask: np.ndarray, u: np.ndarray, k: int | None) -> tuple[np.ndarray, np
     """Choose up to ``k`` distinct True columns per row of ``mask`` (G, N), uniformly without
     replacement, using the row's uniforms ``u`` (G, >=k); k=None takes every True column.
     Returns (index, valid), both (G, m), invalid slots padded with the row's first pick."""
-    g = mask.shape[0]
+    g, n = mask.shape
     cnt = mask.sum(axis=1)
-    rows, cols = np.nonzero(mask)                  # row-major: each row's columns in order
-    first = np.concatenate([[0], np.cumsum(cnt)[:-1]]).astype(np.int64)
     if k is None:
         m = int(cnt.max(initial=0))
         rank = np.broadcast_to(np.arange(m), (g, m))
@@ -200,7 +257,15 @@ def pick(mask: np.ndarray, u: np.ndarray, k: int | None) -> tuple[np.ndarray, np
                 r += s_ <= r
             rank[:, j] = r
     valid = rank < cnt[:, None]
-    idx = np.where(valid, cols[np.where(valid, first[:, None] + rank, 0)] if cols.size else 0, 0)
+    # The column of each row's rank-th True: where the row's running count first exceeds the
+    # rank. Rows are offset by n + 1 so one sorted search serves every row (cheaper than
+    # listing every candidate with nonzero: boards have thousands, picks are few).
+    dtype = np.int32 if g * (n + 1) < 2**31 else np.int64
+    running = np.cumsum(mask, axis=1, dtype=dtype)
+    np.add(running, (np.arange(g, dtype=dtype) * (n + 1))[:, None], out=running)
+    want = np.where(valid, rank, 0) + 1 + (np.arange(g) * (n + 1))[:, None]
+    pos = np.searchsorted(running.ravel(), want) - (np.arange(g) * n)[:, None]
+    idx = np.where(valid, np.minimum(pos, max(n - 1, 0)), 0)
     if m:
         idx = np.where(valid, idx, idx[:, :1])
     return idx.astype(np.int64), valid
@@ -315,7 +380,7 @@ def _ongoing(world: World) -> np.ndarray:
 
 def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict[str, np.ndarray]:
     """Play blocks ``first_block .. first_block + n_blocks - 1`` as one World; returns the
-    per-game outcome arrays (leading axis: the shard's games, in order) and ``ticks``."""
+    per-game outcome arrays (leading axis: the shard's games, in order), ``ticks`` included."""
     b = n_blocks * BLOCK
     # Every random choice comes from the block generators; the World's own generator
     # (library shuffles) is never used here, so its seed cannot make results shard-dependent.
@@ -324,10 +389,9 @@ def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict
     board = _Board(world, sc)
     rngs = _block_rngs(seed, first_block, n_blocks)
     width = _width(sc)
-    weights = np.array([e.weight for e in sc.effects])
-    cum = np.cumsum(weights) / weights.sum()
+    cum = _cumulative([e.weight for e in sc.effects])
     length = np.zeros(b, np.int32)
-    ticks = 0
+    ticks = np.zeros(b, np.int64)   # per game: padding games past the run's end are dropped
     world.tick()
     for turn in range(sc.turns):
         ongoing = _ongoing(world)
@@ -337,7 +401,7 @@ def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict
             board.refresh()
             apply_effect(board, Effect("begin_main_phase", 1.0), np.flatnonzero(ongoing),
                          np.zeros((b, width)))
-            ticks += int(ongoing.sum())
+            ticks[ongoing] += 1
             world.tick()
             world.clear_events()
         for _ in range(sc.effects_per_turn):
@@ -348,7 +412,7 @@ def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict
             for i, e in enumerate(sc.effects):
                 sel = np.flatnonzero(ongoing & (choice == i))
                 apply_effect(board, e, sel, u[sel])
-            ticks += int(ongoing.sum())
+            ticks[ongoing] += 1
             world.tick()
             world.clear_events()  # nobody reads them here: keep memory flat
         still = _ongoing(world)
@@ -361,7 +425,19 @@ def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict
     return _outcome(board, ongoing, length, ticks)
 
 
-def _outcome(board: _Board, ongoing: np.ndarray, length: np.ndarray, ticks: int
+def _cumulative(weights: list[float]) -> np.ndarray:
+    """Cumulative effect probabilities. The weights are scaled by a power of two first (exact,
+    so ordinary weights give the same numbers) and their sum cannot overflow to inf."""
+    w = np.array(weights, np.float64)
+    w = np.ldexp(w, -int(np.frexp(w.max())[1]))
+    return np.cumsum(w) / w.sum()
+
+
+def _player_stat(world: World, stat: str, p: int) -> Any:
+    return world.count(p, "poison") if stat == "poison" else getattr(world, stat)(p)
+
+
+def _outcome(board: _Board, ongoing: np.ndarray, length: np.ndarray, ticks: np.ndarray
              ) -> dict[str, np.ndarray]:
     w, sc = board.world, board.sc
     here = board.present(zone=None)                      # (B, N): the same object still exists
@@ -376,18 +452,30 @@ def _outcome(board: _Board, ongoing: np.ndarray, length: np.ndarray, ticks: int
     res = np.asarray(w.result())
     per_player: Callable[[Callable[[int], Any]], np.ndarray] = \
         lambda f: np.stack([np.asarray(f(int(p))) for p in board.players], 1)  # noqa: E731
-    return {
-        "survivors": survivors, "counts": counts.astype(np.int64),
+    out = {
+        "survivors": survivors.astype(np.int64), "counts": counts.astype(np.int64),
         "lost": per_player(w.has_lost).astype(bool), "draw": res == DRAW, "ended": ~ongoing,
-        "length": length, "life": per_player(w.life).astype(np.int64),
-        "poison": per_player(lambda p: w.count(p, "poison")).astype(np.int64),
-        "ticks": np.array([ticks], np.int64),
+        "length": length.astype(np.int64), "ticks": ticks,
     }
+    for stat in PLAYER_STATS[sc.ruleset]:
+        out[stat] = per_player(functools.partial(_player_stat, w, stat)).astype(np.int64)
+    return out
+
+
+def _shapes(sc: Scenario) -> dict[str, tuple[int, ...]]:
+    """The per-game shape of each outcome array of ``_outcome``."""
+    e, p, k = len(sc.objects), len(sc.players), len(sc.report_kinds)
+    return {"survivors": (e,), "counts": (e, k), "lost": (p,), "draw": (), "ended": (),
+            "length": (), "ticks": ()} | {s: (p,) for s in PLAYER_STATS[sc.ruleset]}
+
+
+FLAGS = ("lost", "draw", "ended")   # outcome arrays that are yes/no per game
 
 
 def check(sc: Scenario) -> None:
-    """Build the scenario in a 2-game World and try every effect once: raise a ScenarioError
-    naming the field when the engine refuses something, before any real work starts."""
+    """Build the scenario in a 2-game World, try every effect once and read every reported
+    kind: raise a ScenarioError naming the field when the engine refuses something, before
+    any real work starts."""
     where = "objects"
     try:
         world = World(ruleset=sc.ruleset, batch=2, two_headed_giant=sc.two_headed_giant)
@@ -406,6 +494,11 @@ def check(sc: Scenario) -> None:
             board.refresh()
             apply_effect(board, e, np.flatnonzero(_ongoing(world)), u)
             world.tick()
+        for i, k in enumerate(sc.report_kinds):
+            where = f"report.kinds[{i}] ({k!r})"
+            board.counts(k)
+        where = "report"
+        _outcome(board, _ongoing(world), np.zeros(2, np.int32), np.zeros(2, np.int64))
     except ScenarioError:
         raise
     except CounterError as err:
@@ -413,17 +506,54 @@ def check(sc: Scenario) -> None:
 
 
 # ---- the result --------------------------------------------------------------------------
+class Tally:
+    """Running statistics of a run: shards' outcome arrays folded in as they finish, in any
+    order (per column: how many games said yes, or a histogram of the values)."""
+
+    def __init__(self, sc: Scenario) -> None:
+        self.games = 0
+        self.ticks = 0
+        self.flags: dict[str, np.ndarray] = {}
+        self.hists: dict[str, list[Histogram]] = {}
+        for key, shape in _shapes(sc).items():
+            cols = math.prod(shape)
+            if key in FLAGS:
+                self.flags[key] = np.zeros(cols, np.int64)
+            elif key != "ticks":
+                self.hists[key] = [Histogram() for _ in range(cols)]
+
+    def add(self, part: dict[str, np.ndarray]) -> None:
+        n = int(part["length"].shape[0])
+        if n == 0:
+            return
+        self.games += n
+        self.ticks += int(part["ticks"].sum())
+        for key, k in self.flags.items():
+            k += np.count_nonzero(part[key].reshape(n, -1), axis=0)
+        for key, hs in self.hists.items():
+            for h, column in zip(hs, part[key].reshape(n, -1).T):
+                h.add(Histogram.of(column))
+
+
+#: The version of ``Result.to_dict()``'s layout (documented in ecs.cli); bumped on changes.
+SCHEMA_VERSION = 1
+
+
 @dataclass
 class Result:
-    """Statistics of a run; ``raw`` keeps the per-game arrays (not in ``to_dict``)."""
+    """Statistics of a run. ``raw`` holds the per-game outcome arrays in game order when the
+    run kept them (``run(..., keep_games=True)``), else None. ``interrupted``: Ctrl-C stopped
+    the run; ``error``: the executor could not finish it (the games that did finish count)."""
     scenario: Scenario
     seed: int
     requested: int
-    raw: dict[str, np.ndarray]
+    tally: Tally
     elapsed: float = 0.0
     workers: int | str = 1
     batch: int = 0
     interrupted: bool = False
+    error: str | None = None
+    raw: dict[str, np.ndarray] | None = None
     survival: dict[str, Estimate] = field(init=False)
     survivors: dict[str, Distribution] = field(init=False)
     counters: dict[str, dict[str, Distribution]] = field(init=False)
@@ -431,30 +561,38 @@ class Result:
     draw: Estimate = field(init=False)
     ended: Estimate = field(init=False)
     length: Distribution = field(init=False)
-    life: dict[str, Distribution] = field(init=False)
-    poison: dict[str, Distribution] = field(init=False)
+    #: stat (PLAYER_STATS of the ruleset: life and poison, or reserve) -> player -> values
+    player_stats: dict[str, dict[str, Distribution]] = field(init=False)
 
     def __post_init__(self) -> None:
-        r, sc = self.raw, self.scenario
+        t, sc, n = self.tally, self.scenario, self.tally.games
         names = [o.name for o in sc.objects]
         pnames = [p.name for p in sc.players]
-        self.survival = {n: Estimate.of(r["survivors"][:, i] > 0) for i, n in enumerate(names)}
-        self.survivors = {n: Distribution.of(r["survivors"][:, i]) for i, n in enumerate(names)}
-        self.counters = {n: {k: Distribution.of(r["counts"][:, i, j])
-                             for j, k in enumerate(sc.report_kinds)} for i, n in enumerate(names)}
-        self.loss = {p: Estimate.of(r["lost"][:, i]) for i, p in enumerate(pnames)}
-        self.draw, self.ended = Estimate.of(r["draw"]), Estimate.of(r["ended"])
-        self.length = Distribution.of(r["length"])
-        self.life = {p: Distribution.of(r["life"][:, i]) for i, p in enumerate(pnames)}
-        self.poison = {p: Distribution.of(r["poison"][:, i]) for i, p in enumerate(pnames)}
+        k = len(sc.report_kinds)
+        surv = t.hists["survivors"]
+        self.survival = {o: Estimate(n - surv[i].count(0), n) for i, o in enumerate(names)}
+        self.survivors = {o: surv[i].distribution() for i, o in enumerate(names)}
+        self.counters = {o: {kind: t.hists["counts"][i * k + j].distribution()
+                             for j, kind in enumerate(sc.report_kinds)}
+                         for i, o in enumerate(names)}
+        self.loss = {p: Estimate(int(t.flags["lost"][i]), n) for i, p in enumerate(pnames)}
+        self.draw = Estimate(int(t.flags["draw"][0]), n)
+        self.ended = Estimate(int(t.flags["ended"][0]), n)
+        self.length = t.hists["length"][0].distribution()
+        self.player_stats = {s: {p: t.hists[s][i].distribution() for i, p in enumerate(pnames)}
+                             for s in PLAYER_STATS[sc.ruleset]}
 
     @property
     def games(self) -> int:
-        return int(self.raw["length"].size)
+        return self.tally.games
 
     @property
     def ticks(self) -> int:
-        return int(self.raw["ticks"].sum())
+        return self.tally.ticks
+
+    @property
+    def complete(self) -> bool:
+        return self.games == self.requested and not self.interrupted and self.error is None
 
     @property
     def games_per_s(self) -> float:
@@ -468,20 +606,22 @@ class Result:
         """Everything as JSON-ready values (``timing=False`` drops run-dependent fields)."""
         sc = self.scenario
         d: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
             "scenario": sc.name, "source": sc.source, "ruleset": sc.ruleset, "turns": sc.turns,
             "seed": self.seed, "games": self.games, "requested": self.requested,
-            "complete": self.games == self.requested and not self.interrupted,
+            "complete": self.complete, "interrupted": self.interrupted, "error": self.error,
             "survival": {n: e.to_dict() | {"copies": o.count} for (n, e), o in
                          zip(self.survival.items(), sc.objects)},
             "survivors": {n: d.to_dict() for n, d in self.survivors.items()},
-            "counters": {n: {k: v.to_dict() for k, v in ks.items()} for n, ks in self.counters.items()},
+            "counters": {n: {k: v.to_dict() for k, v in ks.items()}
+                         for n, ks in self.counters.items()},
             "loss": {p: e.to_dict() for p, e in self.loss.items()},
             "draw": self.draw.to_dict(), "ended": self.ended.to_dict(),
             "length": self.length.to_dict(),
-            "life": {p: v.to_dict() for p, v in self.life.items()},
-            "poison": {p: v.to_dict() for p, v in self.poison.items()},
-            "ticks": self.ticks,
         }
+        for stat, values in self.player_stats.items():
+            d[stat] = {p: v.to_dict() for p, v in values.items()}
+        d["ticks"] = self.ticks
         if timing:
             d["throughput"] = {"elapsed_s": self.elapsed, "games_per_s": _num(self.games_per_s),
                                "ticks_per_s": _num(self.ticks_per_s), "workers": self.workers,
@@ -490,30 +630,237 @@ class Result:
 
 
 # ---- sharding and executors ---------------------------------------------------------------
-def plan(games: int, batch: int) -> list[tuple[int, int]]:
-    """Shards as (first block, number of blocks): ``batch`` rounded up to whole blocks."""
+def plan(games: int, batch: int) -> Iterator[tuple[int, int]]:
+    """Shards as (first block, number of blocks), lazily: ``batch`` rounded up to whole blocks."""
     n_blocks = -(-games // BLOCK)
     per = max(1, -(-batch // BLOCK))
-    return [(b, min(per, n_blocks - b)) for b in range(0, n_blocks, per)]
+    return ((b, min(per, n_blocks - b)) for b in range(0, n_blocks, per))
 
 
-def default_batch(games: int, workers: int) -> int:
-    """About four shards per worker (for balance and progress), at most MAX_BATCH games."""
-    return int(min(MAX_BATCH, max(BLOCK, -(-games // (4 * max(1, workers))))))
+def default_batch(games: int, workers: int, objects: int = 0) -> int:
+    """Whole blocks, about four shards per worker (for balance and progress), at most
+    MAX_BATCH games and MAX_CELLS games x objects per shard (at least one block)."""
+    cap = min(MAX_BATCH, MAX_CELLS // max(1, objects))
+    want = -(-games // (4 * max(1, workers)))
+    return max(1, min(cap, want) // BLOCK) * BLOCK
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+def _play(sc: Scenario, seed: int, first_block: int, n_blocks: int, attempt: int
+          ) -> dict[str, np.ndarray]:
+    """play_shard for an executor. ``attempt`` only makes a resubmission a new task (Dask
+    names a task by its function and arguments, and would hand back the lost one)."""
+    return play_shard(sc, seed, first_block, n_blocks)
+
+
+def _worker_init() -> None:
+    """Local workers leave Ctrl-C to the parent, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold SIGINT back while local workers start: one that got it before its initializer
+    ran would die with a traceback and break the pool. The parent gets it when this ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class _Interrupts:
+    """Ctrl-C during a run, remembered in a flag before anything else happens.
+
+    A KeyboardInterrupt can be lost: numba's compiler calls Python code from C code that
+    clears errors, so an interrupt while kernels load may vanish; the flag survives and the
+    run checks it. While the run waits on an executor the handler only sets the flag: a
+    KeyboardInterrupt raised inside concurrent.futures could leave a lock held or a future
+    cancelled under the pool's feet. Installed in the main thread over Python's default
+    handler only (an application's own SIGINT handling is left alone)."""
+
+    def __init__(self) -> None:
+        self.flag = threading.Event()
+        self.raising = True
+        self._old: Any = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.flag.set()
+        if self.raising:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "_Interrupts":
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._old = signal.signal(signal.SIGINT, self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+    def check(self) -> None:
+        if self.flag.is_set():
+            raise KeyboardInterrupt
 
 
 def dask_executor(scheduler: str) -> tuple[Executor, Callable[[], None]]:
-    """An executor on a Dask cluster (``dask[distributed]`` is imported only here)."""
+    """An executor on a Dask cluster (``dask[distributed]`` is imported only here); raises
+    SchedulerError when Dask is missing or nobody answers within CONNECT_TIMEOUT seconds."""
     try:
         from dask.distributed import Client
     except ImportError:
-        raise RuntimeError("--scheduler needs Dask: pip install 'tcg-counters[dask]'") from None
-    client = Client(scheduler)
-    return client.get_executor(), client.close
+        raise SchedulerError(f"a Dask scheduler ({scheduler}) needs Dask: "
+                             "pip install 'tcg-counters[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError, TypeError) as e:  # unreachable, or not an address
+        raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler!r} within "
+                             f"{CONNECT_TIMEOUT:g} s: {e}") from None
+    return client.get_executor(), lambda: client.close(timeout=CONNECT_TIMEOUT)
+
+
+def _parallelism(executor: Executor, workers: int) -> int:
+    """How many shards an executor plays at once (a guess for unknown executors)."""
+    client = getattr(executor, "_client", None)   # a Dask ClientExecutor
+    if client is not None:
+        with contextlib.suppress(Exception):
+            return max(1, sum(client.nthreads().values()))
+    return int(getattr(executor, "_max_workers", None) or workers)
+
+
+class _Pool:
+    """The executor shards run on. A local process pool of this module's own can be
+    replaced when a worker dies, and is killed at once when the run stops early."""
+
+    def __init__(self, executor: Executor | None, workers: int,
+                 close: Callable[[], None] | None = None) -> None:
+        self.own = executor is None
+        self.workers = workers
+        self.executor: Executor = executor or self._start()
+        self.close_fn = close
+        self.parallelism = workers if self.own else _parallelism(self.executor, workers)
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.workers, initializer=_worker_init)
+
+    def submit(self, *args: Any) -> Future[dict[str, np.ndarray]]:
+        return self.executor.submit(_play, *args)
+
+    def lost(self) -> str | None:
+        """Why the executor will never finish its futures, if it knows: a Dask client that
+        gave up reconnecting to its scheduler leaves them pending for ever. A local pool of
+        our own with a dead worker is unstuck (its futures fail, and are resubmitted)."""
+        if self.own:
+            assert isinstance(self.executor, ProcessPoolExecutor)
+            procs = (getattr(self.executor, "_processes", None) or {}).values()
+            if any(p.exitcode is not None for p in list(procs)):
+                _break(self.executor)   # a pool with a dead worker is broken anyway
+            return None
+        client = getattr(self.executor, "_client", None)
+        status = str(getattr(client, "status", ""))
+        if status in ("closing", "closed", "Status.closing", "Status.closed"):
+            return f"the Dask client lost its scheduler ({status.removeprefix('Status.')})"
+        return None
+
+    def refused(self, e: Exception) -> str:
+        """Why the executor refused a submission."""
+        return self.lost() or f"the executor takes no more work: {type(e).__name__}: {e}"
+
+    def resubmit(self, *args: Any) -> Future[dict[str, np.ndarray]]:
+        """Submit again after a loss; a broken pool of our own is replaced first."""
+        try:
+            return self.submit(*args)
+        except (BrokenProcessPool, RuntimeError):
+            if not self.own:
+                raise
+            assert isinstance(self.executor, ProcessPoolExecutor)
+            _kill(self.executor)
+            with _sigint_held():
+                self.executor = self._start()
+                return self.submit(*args)
+
+    def close(self, pending: list[Future[dict[str, np.ndarray]]], abandon: bool) -> None:
+        if self.own:
+            assert isinstance(self.executor, ProcessPoolExecutor)
+            if abandon:
+                _kill(self.executor)
+            else:
+                self.executor.shutdown(wait=True)
+            return
+        if abandon and self.lost() is None:  # a closed client can cancel nothing (it raises)
+            for f in pending:
+                f.cancel()
+        if self.close_fn is not None:
+            with contextlib.suppress(Exception):  # a lost scheduler can't be left cleanly
+                self.close_fn()
+
+
+def _kill(executor: ProcessPoolExecutor) -> None:
+    """Stop a local pool at once: break it (below), then let its thread finish."""
+    _break(executor)
+    executor.shutdown(wait=True)
+
+
+def _break(executor: ProcessPoolExecutor) -> None:
+    """Kill a local pool's workers, so that its own thread finds them gone and cleans up alone
+    (cancelling its futures or shutting it down while it does that races it: InvalidStateError:
+    CANCELLED, 'Bad file descriptor'). A worker that died while it sent a result left half a
+    message in the result pipe, and the pool's thread waits for the rest for ever: its futures
+    never finish, and the interpreter waits for that thread at exit (the Ctrl-C that did not
+    stop a run, issue 17). With the workers gone this process holds the pipe's last writer:
+    closing it turns that wait into an end-of-file, and the pool breaks as it should (its
+    futures fail with BrokenProcessPool)."""
+    for p in list((getattr(executor, "_processes", None) or {}).values()):
+        p.kill()
+        p.join()
+    results = getattr(executor, "_result_queue", None)
+    if results is not None:
+        results._writer.close()
+
+
+class _Collector:
+    """Folds finished shards into the statistics (dropping padding games past the run's
+    end), keeps their arrays if asked, and reports progress."""
+
+    def __init__(self, sc: Scenario, games: int, keep: bool, progress: bool,
+                 on_shard: Callable[[int], None] | None) -> None:
+        self.sc, self.games, self.progress, self.on_shard = sc, games, progress, on_shard
+        self.tally = Tally(sc)
+        self.parts: dict[int, dict[str, np.ndarray]] | None = {} if keep else None
+        self.bar: Any = None
+
+    def start(self) -> None:
+        self.bar = _bar(self.games, self.progress)
+
+    def add(self, first_block: int, n_blocks: int, part: dict[str, np.ndarray],
+            notify: bool = True) -> None:
+        n = min(n_blocks * BLOCK, self.games - first_block * BLOCK)
+        part = {k: v[:n] for k, v in part.items()}
+        self.tally.add(part)
+        if self.parts is not None:
+            self.parts[first_block] = part
+        if self.bar is not None:
+            self.bar.update(n)
+        if notify and self.on_shard is not None:
+            self.on_shard(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def raw(self) -> dict[str, np.ndarray] | None:
+        """The kept per-game arrays, concatenated in game order."""
+        if self.parts is None:
+            return None
+        parts = [self.parts[b] for b in sorted(self.parts)]
+        return {k: np.concatenate([p[k] for p in parts]) if parts else
+                np.zeros((0,) + shape, bool if k in FLAGS else np.int64)
+                for k, shape in _shapes(self.sc).items()}
 
 
 def resolve(scenario: Scenario | str | os.PathLike[str] | None) -> Scenario:
@@ -522,94 +869,142 @@ def resolve(scenario: Scenario | str | os.PathLike[str] | None) -> Scenario:
     return load(DEFAULT if scenario is None else os.fspath(scenario))
 
 
+def _count(name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
+    return value
+
+
 def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 10_000,
         seed: int = 1, executor: Executor | None = None, *, workers: int | None = None,
         batch: int | None = None, progress: bool = False, scheduler: str | None = None,
-        on_shard: Callable[[int], None] | None = None) -> Result:
+        on_shard: Callable[[int], None] | None = None, keep_games: bool = False) -> Result:
     """Play ``games`` games of ``scenario`` (a Scenario, a file, an embedded name or None
     for the default) and return their statistics.
 
-    ``executor`` may be any concurrent.futures.Executor (e.g. a Dask ``Client.get_executor()``);
-    without one, ``scheduler`` names a Dask scheduler, else ``workers`` local processes
-    (default: every core; 1 runs in this process). Ctrl-C stops the run: the games already
-    finished are returned with ``interrupted=True``."""
+    ``executor`` may be any concurrent.futures.Executor (e.g. a Dask ``Client.get_executor()``
+    or a ProcessPoolExecutor of any start method); without one, ``scheduler`` names a Dask
+    scheduler, else ``workers`` local processes (default: every core; 1 runs in this
+    process). A shard whose worker is lost is resubmitted up to RETRIES times (a local pool
+    of our own is replaced); past that, the run stops with ``error`` set. Ctrl-C stops the
+    run too (``interrupted``); either way the games that finished are returned.
+    ``keep_games`` keeps every game's outcome arrays in ``Result.raw`` (memory grows with
+    ``games``); ``on_shard(n)`` is called as each shard's ``n`` games are folded in."""
     sc = resolve(scenario)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    check(sc)
+    games = _count("games", games, 1, MAX_GAMES)
+    seed = _count("seed", seed, 0, 2**63 - 1)
+    if batch is not None:
+        batch = _count("batch", batch, 1, MAX_GAMES)
     workers = workers or os.cpu_count() or 1
-    batch = batch or default_batch(games, workers)
-    shards = plan(games, batch)
-    close: Callable[[], None] | None = None
-    label: int | str = workers
-    if executor is None and scheduler is not None:
-        executor, close = dask_executor(scheduler)
-        label = f"dask {scheduler}"
-    elif executor is None and workers > 1 and len(shards) > 1:
-        executor = ProcessPoolExecutor(min(workers, len(shards)), initializer=_ignore_sigint)
-        close = lambda: executor.shutdown(wait=True, cancel_futures=True)  # noqa: E731
-    elif executor is not None:
-        label = type(executor).__name__
-    done: dict[int, dict[str, np.ndarray]] = {}
-    interrupted = False
-    bar = None
-    start = time.perf_counter()
-    futures: dict[Future[dict[str, np.ndarray]], int] = {}
+    batch = batch or default_batch(games, workers, sc.n_objects)
+    n_blocks = -(-games // BLOCK)
+    per = min(max(1, -(-batch // BLOCK)), n_blocks)
+    col = _Collector(sc, games, keep_games, progress, on_shard)
+    interrupted, error = False, None
+    with _Interrupts() as stop:
+        check(sc)
+        stop.check()                 # an interrupt that the kernel compiler swallowed
+        label: int | str = workers
+        close = None
+        if executor is None and scheduler is not None:
+            executor, close = dask_executor(scheduler)
+            label = f"dask {scheduler}"
+        elif executor is not None:
+            label = type(executor).__name__
+        local = executor is None and (workers == 1 or per >= n_blocks)
+        start = time.perf_counter()
+        try:
+            if local:
+                label = 1
+                col.start()
+                for fb, nb in plan(games, per * BLOCK):
+                    stop.check()
+                    col.add(fb, nb, play_shard(sc, seed, fb, nb))
+            else:
+                error = _pooled(sc, seed, plan(games, per * BLOCK),
+                                _Pool(executor, workers, close), col, stop)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            elapsed = time.perf_counter() - start
+            col.close()
+        interrupted = interrupted or stop.flag.is_set()
+    return Result(sc, seed, games, col.tally, elapsed, label, per * BLOCK, interrupted, error,
+                  col.raw())
+
+
+def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _Pool,
+            col: _Collector, stop: _Interrupts) -> str | None:
+    """Play ``shards`` on the pool, a few at a time, resubmitting lost ones; returns why the
+    executor could not finish (None if it did). KeyboardInterrupt (Ctrl-C, or ``on_shard``)
+    stops it with the shards that finished meanwhile kept."""
+    window = 2 * pool.parallelism + 1
+    pending: dict[Future[dict[str, np.ndarray]], tuple[int, int, int]] = {}
+    error: str | None = None
+    abandon = True
+
+    def fill() -> str | None:
+        while len(pending) < window and not stop.flag.is_set():
+            nxt = next(shards, None)
+            if nxt is None:
+                break
+            try:
+                pending[pool.submit(sc, seed, *nxt, 0)] = (*nxt, 0)
+            except Exception as e:  # whatever it is, it takes no work
+                return pool.refused(e)
+        return None
+
+    stop.raising = False
+    done: set[Future[dict[str, np.ndarray]]] = set()
+    started = False
     try:
-        if executor is None:
-            label = 1
-            bar = _bar(games, progress)
-            for i, (fb, nb) in enumerate(shards):
-                done[i] = play_shard(sc, seed, fb, nb)
-                _advance(bar, on_shard, nb)
-        else:
-            futures = {executor.submit(play_shard, sc, seed, fb, nb): i
-                       for i, (fb, nb) in enumerate(shards)}
-            bar = _bar(games, progress)  # after the pool has forked: tqdm starts a thread
-            for f in as_completed(futures):
-                done[futures[f]] = f.result()
-                _advance(bar, on_shard, shards[futures[f]][1])
+        while True:
+            with _sigint_held():    # local workers start (or restart) in these submissions
+                for f in done:
+                    fb, nb, attempt = pending.pop(f)
+                    exc = cf.CancelledError() if f.cancelled() else f.exception()
+                    if exc is None:
+                        col.add(fb, nb, f.result())
+                    elif isinstance(exc, CounterError):   # the engine refused: retrying won't help
+                        raise exc
+                    elif attempt < RETRIES:
+                        try:
+                            f = pool.resubmit(sc, seed, fb, nb, attempt + 1)
+                            pending[f] = (fb, nb, attempt + 1)
+                        except Exception as e:  # whatever it is, it takes no work
+                            error = pool.refused(e)
+                    else:
+                        error = (f"games {fb * BLOCK:,}..{(fb + nb) * BLOCK - 1:,} were lost "
+                                 f"{attempt + 1} times: {type(exc).__name__}: {exc}").rstrip(": ")
+                if error is None:
+                    error = fill()
+            if not started:
+                col.start()         # after the workers started: tqdm starts a thread
+                started = True
+            if not pending or error is not None:
+                break
+            stop.check()
+            done, _ = cf.wait(pending, timeout=0.25, return_when=cf.FIRST_COMPLETED)
+            if not done:
+                error = pool.lost()
+        abandon = error is not None
+        if abandon:
+            _harvest(pending, col)
     except KeyboardInterrupt:
-        interrupted = True
-        for f in futures:
-            f.cancel()
-        for f, i in futures.items():  # keep shards that finished meanwhile
-            if f.done() and not f.cancelled() and f.exception() is None:
-                done[i] = f.result()
-        if isinstance(executor, ProcessPoolExecutor) and close is not None:
-            close = lambda: _kill_pool(executor)  # noqa: E731
+        _harvest(pending, col)
+        raise
     finally:
-        elapsed = time.perf_counter() - start
-        if bar is not None:
-            bar.close()
-        if close is not None:
-            close()
-    order = sorted(done)
-    raw = _merge(sc, [done[i] for i in order], [shards[i] for i in order], games)
-    return Result(sc, seed, games, raw, elapsed, label, batch, interrupted)
+        stop.raising = True
+        pool.close(list(pending), abandon)
+    return error
 
 
-def _kill_pool(executor: ProcessPoolExecutor) -> None:
-    """Stop a local pool at once on Ctrl-C: running shards are abandoned."""
-    procs = list(getattr(executor, "_processes", {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        p.terminate()
-
-
-def _merge(sc: Scenario, parts: list[dict[str, np.ndarray]], shards: list[tuple[int, int]],
-           games: int) -> dict[str, np.ndarray]:
-    """Concatenate shard outcomes in game order, dropping the padding games past ``games``."""
-    e, p, k = len(sc.objects), len(sc.players), len(sc.report_kinds)
-    empty = {"survivors": (e,), "counts": (e, k), "lost": (p,), "draw": (), "ended": (),
-             "length": (), "life": (p,), "poison": (p,)}
-    keep = [np.arange(fb * BLOCK, (fb + nb) * BLOCK) < games for fb, nb in shards]
-    out = {key: np.concatenate([part[key][m] for part, m in zip(parts, keep)]) if parts
-           else np.zeros((0,) + shape, np.int64) for key, shape in empty.items()}
-    out["ticks"] = np.array([sum(int(part["ticks"].sum()) for part in parts)], np.int64)
-    return out
+def _harvest(pending: dict[Future[dict[str, np.ndarray]], tuple[int, int, int]],
+             col: _Collector) -> None:
+    """Keep the shards that finished while the run was stopping."""
+    for f, (fb, nb, _) in pending.items():
+        if f.done() and not f.cancelled() and f.exception() is None:
+            col.add(fb, nb, f.result(), notify=False)
 
 
 def _bar(total: int, enabled: bool) -> Any:
@@ -619,12 +1014,5 @@ def _bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="game", delay=1.0, file=sys.stderr, dynamic_ncols=True)
 
 
-def _advance(bar: Any, on_shard: Callable[[int], None] | None, n_blocks: int) -> None:
-    if bar is not None:
-        bar.update(min(n_blocks * BLOCK, bar.total - bar.n))
-    if on_shard is not None:
-        on_shard(n_blocks * BLOCK)
-
-
-__all__ = ["BLOCK", "Distribution", "Estimate", "Result", "check", "pick", "plan", "play_shard",
-           "run", "wilson"]
+__all__ = ["BLOCK", "Distribution", "Estimate", "Histogram", "Result", "SchedulerError", "Tally",
+           "check", "pick", "plan", "play_shard", "run", "wilson"]

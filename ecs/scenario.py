@@ -7,15 +7,19 @@ what was expected, before any game is played.
 from __future__ import annotations
 
 import math
+import os
+import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from ecs.components import TYPE_BIT
 
 from .errors import CounterError
+from .errors import ScenarioError as ScenarioError  # re-exported: the error of this module
 from .kinds import validate_kind
 
 RULESETS = ("mtg", "grand_archive")
@@ -43,12 +47,16 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 #: actions whose target may be a player (``target = { player = "..." }``).
 PLAYER_ACTIONS = ("put_counters", "remove_counters", "deal_damage", "lose_life", "gain_life")
-MAX_COPIES = 1_000_000
+# Bounds on what a file may ask for, checked before any work: a scenario is read whole,
+# parsed by a recursive parser and played game by game, so each of these is a cost.
+MAX_BYTES = 1 << 20       # file size
+MAX_DEPTH = 32            # tables, arrays and dotted-key parts nested in one another
+MAX_PLAYERS = 64
+MAX_OBJECTS = 100_000     # copies of every entry together (each is a column in every game)
+MAX_EFFECTS = 1_000
 MAX_TURNS = 100_000
-
-
-class ScenarioError(CounterError, ValueError):
-    """A scenario file that is not valid; the message names the file and the field."""
+#: turns x effect draws a turn x objects: about 50 ns each, so at most ~0.5 s per game.
+MAX_WORK = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -161,7 +169,8 @@ class _Checker:
 
     def str_(self, v: Any, where: str, choices: tuple[str, ...] | None = None) -> str:
         if not isinstance(v, str) or (choices is not None and v not in choices) or not v:
-            raise self.fail(where, f"one of {', '.join(choices)}" if choices else "a non-empty string", v)
+            raise self.fail(where, f"one of {', '.join(choices)}" if choices
+                            else "a non-empty string", v)
         return v
 
     def strs(self, v: Any, where: str) -> tuple[str, ...]:
@@ -202,9 +211,12 @@ class _Checker:
         raise self.fail(where, "an integer or an inclusive range [low, high]", v)
 
 
-def _players(c: _Checker, raw: Any) -> tuple[tuple[PlayerSpec, ...], dict[str, int], tuple[str, ...]]:
+def _players(c: _Checker, raw: Any
+             ) -> tuple[tuple[PlayerSpec, ...], dict[str, int], tuple[str, ...]]:
     if not isinstance(raw, list) or not raw:
         raise c.fail("players", "a non-empty array of tables ([[players]])", raw)
+    if len(raw) > MAX_PLAYERS:
+        raise c.fail("players", f"at most {MAX_PLAYERS} players", len(raw))
     out, index, teams = [], {}, []
     for i, p in enumerate(raw):
         w = f"players[{i}]"
@@ -232,9 +244,15 @@ def _objects(c: _Checker, raw: Any, players: dict[str, int]) -> tuple[ObjectSpec
     out: list[ObjectSpec] = []
     keys = ("name", "controller", "types", "zone", "keywords", "token", "counters", "caps",
             "count") + STATS
+    total = 0
     for i, o in enumerate(raw):
         w = f"objects[{i}]"
         o = c.table(o, w, keys, ("name", "controller"))
+        count = c.int_(o.get("count", 1), f"{w}.count", 1, MAX_OBJECTS)
+        total += count
+        if total > MAX_OBJECTS:
+            raise c.fail(f"{w}.count", f"at most {MAX_OBJECTS} objects in all entries together "
+                         f"({total - count} before this one)", count)
         name = c.str_(o["name"], f"{w}.name")
         if any(x.name == name for x in out):
             raise c.fail(f"{w}.name", "an object name not used before", name)
@@ -247,7 +265,7 @@ def _objects(c: _Checker, raw: Any, players: dict[str, int]) -> tuple[ObjectSpec
             c.bool_(o.get("token", False), f"{w}.token"),
             c.counts(o.get("counters", {}), f"{w}.counters"),
             c.counts(o.get("caps", {}), f"{w}.caps"),
-            c.int_(o.get("count", 1), f"{w}.count", 1, MAX_COPIES)))
+            count))
     return tuple(out)
 
 
@@ -275,6 +293,8 @@ def _effects(c: _Checker, raw: Any, players: dict[str, int], objects: tuple[Obje
              ) -> tuple[Effect, ...]:
     if not isinstance(raw, list) or not raw:
         raise c.fail("effects", "a non-empty array of tables ([[effects]])", raw)
+    if len(raw) > MAX_EFFECTS:
+        raise c.fail("effects", f"at most {MAX_EFFECTS} effects", len(raw))
     out = []
     for i, e in enumerate(raw):
         w = f"effects[{i}]"
@@ -287,11 +307,11 @@ def _effects(c: _Checker, raw: Any, players: dict[str, int], objects: tuple[Obje
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or \
                 not math.isfinite(weight) or weight < 0:
             raise c.fail(f"{w}.weight", "a finite number >= 0", weight)
-        f: Callable[[str, bool], Filter] = \
-            lambda k, p: _filter(c, e[k], f"{w}.{k}", players, objects, p)  # noqa: E731
-        target = f("target", action in PLAYER_ACTIONS) if "target" in e else None
+        target = _filter(c, e["target"], f"{w}.target", players, objects,
+                         action in PLAYER_ACTIONS) if "target" in e else None
         if action in ("lose_life", "gain_life") and target is not None and target.player is None:
-            raise c.fail(f"{w}.target", 'a player target, { player = "name" } or { player = "any" }')
+            raise c.fail(f"{w}.target",
+                         'a player target, { player = "name" } or { player = "any" }')
         targets: int | None = 1 if action != "proliferate" else None
         if "targets" in e:
             t = e["targets"]
@@ -301,7 +321,8 @@ def _effects(c: _Checker, raw: Any, players: dict[str, int], objects: tuple[Obje
         out.append(Effect(
             action, float(weight), c.kind(e["kind"], f"{w}.kind") if "kind" in e else None,
             c.amount(e.get("n", 1), f"{w}.n"), target,
-            f("source", False) if "source" in e else None, targets,
+            _filter(c, e["source"], f"{w}.source", players, objects, False)
+            if "source" in e else None, targets,
             c.str_(e["zone"], f"{w}.zone", MOVE_TO) if "zone" in e else None,
             tuple(k for k in DAMAGE_FLAGS if k in e and c.bool_(e[k], f"{w}.{k}")),
             c.bool_(e.get("players", False), f"{w}.players")))
@@ -353,7 +374,7 @@ def parse(data: Mapping[str, Any], source: str = "<scenario>") -> Scenario:
     if not kinds:  # default: every kind the file mentions, in order of first mention
         kinds = _default_kinds(str(data["ruleset"]), objects, effects)
     default_name = Path(source).stem if source != "<scenario>" else "scenario"
-    return Scenario(
+    sc = Scenario(
         name=c.str_(data.get("name", default_name), "name"),
         ruleset=c.str_(data["ruleset"], "ruleset", RULESETS),
         turns=c.int_(data["turns"], "turns", 1, MAX_TURNS),
@@ -363,15 +384,74 @@ def parse(data: Mapping[str, Any], source: str = "<scenario>") -> Scenario:
         begin_main_phase=c.bool_(data.get("begin_main_phase", False), "begin_main_phase"),
         two_headed_giant=c.bool_(data.get("two_headed_giant", False), "two_headed_giant"),
         report_kinds=kinds, source=source, teams=teams)
+    steps, n = sc.effects_per_turn + sc.begin_main_phase, max(1, sc.n_objects)
+    if sc.turns * steps * n > MAX_WORK:
+        raise c.fail("turns", f"turns x (effects_per_turn + begin_main_phase) x objects of at "
+                     f"most {MAX_WORK:,} per game (about half a second); this file asks for "
+                     f"{sc.turns:,} x {steps:,} x {n:,} = {sc.turns * steps * n:,}")
+    return sc
+
+
+#: What can nest in TOML (strings and comments are skipped: their brackets and dots are text).
+_NESTING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\''
+                      r"|#[^\n]*|[][{}.=,\n]")
+
+
+def _too_deep(text: str) -> int | None:
+    """The line at which ``text`` nests deeper than MAX_DEPTH, found without parsing it (the
+    parser recurses into arrays and inline tables, and dotted keys cost it quadratic time):
+    each open bracket or brace is a level, and so is each dot of a key."""
+    depth = dots = 0
+    for m in _NESTING.finditer(text):
+        t = m.group()
+        if t in ("[", "{"):
+            depth += 1
+        elif t in ("]", "}"):
+            depth, dots = depth - 1, 0
+        elif t == ".":
+            dots += 1
+        elif t in ("=", ",", "\n"):
+            dots = 0
+        if depth + dots > MAX_DEPTH:
+            return text.count("\n", 0, m.start()) + 1
+    return None
 
 
 def loads(text: str, source: str = "<scenario>") -> Scenario:
     """Parse TOML text into a validated `Scenario`."""
+    if len(text) > MAX_BYTES:
+        raise ScenarioError(f"{source}: expected a scenario of at most {MAX_BYTES:,} bytes, "
+                            f"got {len(text):,} characters")
+    line = _too_deep(text)
+    if line is not None:
+        raise ScenarioError(f"{source}: line {line}: expected tables, arrays and dotted keys "
+                            f"nested at most {MAX_DEPTH} levels deep")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{source}: not valid TOML: {e}") from None
     return parse(data, source)
+
+
+def _read(path: str | Path) -> str:
+    """The text of a regular file of at most MAX_BYTES: a device, a FIFO or a directory is
+    refused before anything is read (O_NONBLOCK: opening a FIFO does not wait for a writer)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+                    "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file")
+            raise ScenarioError(f"{path}: expected a regular file, got {what}")
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ScenarioError(f"{path}: expected a scenario of at most {MAX_BYTES:,} bytes, "
+                            "it is larger")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{path}: expected UTF-8 text, got byte {data[e.start]:#04x} at "
+                            f"offset {e.start}") from None
 
 
 def load(path: str | Path) -> Scenario:
@@ -380,7 +460,7 @@ def load(path: str | Path) -> Scenario:
     if not p.exists() and str(path) in embedded():
         return loads(_embedded_dir().joinpath(f"{path}.toml").read_text("utf-8"), f"{path}.toml")
     try:
-        text = p.read_text("utf-8")
+        text = _read(p)
     except OSError as e:
         known = ", ".join(embedded())
         raise ScenarioError(f"{path}: cannot read the scenario ({e.strerror}); "

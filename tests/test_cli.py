@@ -1,20 +1,28 @@
-"""The command line: simulate (summary, JSON, PNG, errors, Ctrl-C), scenarios and demo."""
+"""The command line: simulate (summary, JSON, PNG, errors found before the run), scenarios,
+demo, --version and a closed stdout. Ctrl-C is in tests/test_cli_signals.py."""
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
-import signal
+import re
+import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from ecs import cli, montecarlo
 from ecs.cli import main
 from ecs.scenario import DEFAULT, embedded
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
 def test_scenarios_lists_the_embedded_ones(capsys: pytest.CaptureFixture[str]) -> None:
@@ -32,8 +40,8 @@ def test_simulate_prints_a_summary_and_writes_json_and_png(
                "--batch", "64", "--json", str(js), "--plot", str(png), "--no-progress"])
     assert rc == 0
     out = capsys.readouterr().out
-    for words in ("Scenario bear_decay (mtg", "200 games, seed 3", "games/s", "Survival",
-                  "bear", "95% CI", "Players", "alice", "draw", "game length", "-1/-1"):
+    for words in ("Scenario bear_decay (mtg, 1 object, 10 turns): 200 games, seed 3", "games/s",
+                  "Survival", "bear", "95% CI", "Players", "alice", "draw", "game length", "-1/-1"):
         assert words in out, words
     d = json.loads(js.read_text())
     assert d["games"] == 200 and d["seed"] == 3 and "bear" in d["survival"]
@@ -41,24 +49,75 @@ def test_simulate_prints_a_summary_and_writes_json_and_png(
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
 
 
-def test_simulate_without_a_scenario_runs_the_default(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--games", "40", "--workers", "1", "--no-progress", "--json", "-"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith(f"Scenario {DEFAULT} ")
-    d = json.loads(out[out.index("\n{") + 1:])
-    assert d["scenario"] == DEFAULT and d["games"] == 40
+def test_json_to_stdout_is_json_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: with --json - the table went to stdout too and the JSON did not parse. Now
+    stdout is the JSON object (with its schema version) and the table goes to stderr."""
+    assert main(["simulate", "--games", "40", "--workers", "1", "--no-progress",
+                 "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    d = json.loads(captured.out)
+    assert d["schema_version"] == montecarlo.SCHEMA_VERSION == 1
+    assert d["scenario"] == DEFAULT and d["games"] == 40 and d["complete"] is True
+    assert d["interrupted"] is False and d["error"] is None
+    assert captured.err.startswith(f"Scenario {DEFAULT} ")
+
+
+def test_the_json_schema_is_documented_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every top-level key of the JSON is named in `simulate --help`."""
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = capsys.readouterr().out
+    assert "schema_version" in text
+    d = montecarlo.run("bear_decay", games=32, workers=1).to_dict()
+    d |= montecarlo.run("ga_wither", games=32, workers=1).to_dict()
+    for key in d:
+        assert re.search(rf"\b{key}\b", text), key
 
 
 def test_summary_columns_line_up_with_long_labels(capsys: pytest.CaptureFixture[str]) -> None:
     """Every probability row starts its confidence interval in the same column, also for
     an entry of many copies ("saprolings (any of 40)")."""
     assert main(["simulate", "mtg_skirmish", "--games", "64", "--workers", "1"]) == 0
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.endswith("]")]
+    rows = [line for line in capsys.readouterr().out.splitlines() if "]" in line]
     assert any("(any of" in r for r in rows)
     assert len({r.index("[") for r in rows}) == 1
 
 
-def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_players_show_what_the_ruleset_has(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: Grand Archive players have no life or poison (their champions have life):
+    the table and the JSON show their reserve instead; Magic players show life and poison."""
+    assert main(["simulate", "ga_wither", "--games", "64", "--workers", "1", "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    d = json.loads(captured.out)
+    assert "reserve" in d and "life" not in d and "poison" not in d
+    players = captured.err[captured.err.index("Players"):].splitlines()[0]
+    assert "reserve" in players and "life" not in players and "poison" not in players
+    assert main(["simulate", "bear_decay", "--games", "32", "--workers", "1"]) == 0
+    players = capsys.readouterr().out.split("Players")[1].splitlines()[0]
+    assert "life" in players and "poison" in players and "reserve" not in players
+
+
+def test_counts_are_singular_for_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: "1 objects", "1 checks"."""
+    assert main(["simulate", "bear_decay", "--games", "32", "--workers", "1", "--batch", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "(mtg, 1 object, 10 turns)" in out
+    assert main(["demo", "--objects", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 creature x 1 game;" in out and re.search(r"\b1 (check|permanent)s\b", out) is None
+
+
+def test_the_batch_printed_is_the_one_used(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: --batch 40 plays shards of two whole blocks (64 games); 40 was printed."""
+    assert main(["simulate", "bear_decay", "--games", "100", "--workers", "1", "--batch", "40",
+                 "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["throughput"]["batch"] == 64
+    assert "batch 64" in captured.err
+
+
+def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"
     text = (ROOT / "ecs" / "scenarios" / "bear_decay.toml").read_text()
     bad.write_text(text.replace("turns = 10", "turns = -1"))
@@ -68,10 +127,11 @@ def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path, capsys: pytest.Cap
     assert main(["simulate", str(tmp_path / "missing.toml")]) == 2
     assert "missing.toml: cannot read the scenario" in capsys.readouterr().err
     assert main(["simulate", "bear_decay", "--seed", "-1", "--no-progress"]) == 2
-    assert "seed must be a non-negative integer, got -1" in capsys.readouterr().err
+    assert "seed must be an integer in 0..9223372036854775807, got -1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args", [["simulate", "--games", "0"], ["simulate", "--workers", "x"],
+                                  ["simulate", "--games", str(montecarlo.MAX_GAMES + 1)],
                                   ["frobnicate"], []])
 def test_bad_arguments_exit_2(args: list[str]) -> None:
     with pytest.raises(SystemExit) as e:
@@ -79,42 +139,72 @@ def test_bad_arguments_exit_2(args: list[str]) -> None:
     assert e.value.code == 2
 
 
-def test_demo_prints_timings(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--objects", "3000"]) == 0
-    out = capsys.readouterr().out
-    assert "3,000 creatures" in out and "first tick" in out and "objects/s" in out
+# ---- options checked before the run (issue 16) ---------------------------------------------
+@pytest.fixture
+def no_run(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Records every shard played: an option error must come before any game."""
+    played: list[Any] = []
+    real = montecarlo.play_shard
+
+    def play(*a: Any) -> Any:
+        played.append(a)
+        return real(*a)
+
+    monkeypatch.setattr(montecarlo, "play_shard", play)
+    return played
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+def _one_line_error(capsys: pytest.CaptureFixture[str], *words: str) -> None:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tcg-counters: ") and "Traceback" not in err
+    for w in words:
+        assert w in err, (w, err)
 
 
-def test_python_dash_m_ecs() -> None:
-    p = subprocess.run([sys.executable, "-m", "ecs", "scenarios"], capture_output=True, text=True,
-                       env=_env(), cwd=ROOT, timeout=60)
-    assert p.returncode == 0 and DEFAULT in p.stdout
+def test_plot_without_matplotlib_fails_first(
+        monkeypatch: pytest.MonkeyPatch, no_run: list[Any], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)   # import matplotlib fails
+    assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
+                 "--plot", str(tmp_path / "r.png")]) == 2
+    _one_line_error(capsys, "--plot needs matplotlib", "pip install")
+    assert no_run == []
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_stops_cleanly_and_reports_what_finished() -> None:
-    """Ctrl-C reaches the whole process group (the parent and its workers, as in a terminal):
-    the run stops within seconds, prints the games that finished, exits 130."""
-    # A short run first compiles the kernels into numba's on-disk cache: in a fresh checkout
-    # the interrupt would otherwise come while they compile, before any game finished.
-    subprocess.run([sys.executable, "-m", "ecs", "simulate", "--games", "64", "--workers", "1",
-                    "--no-progress"], capture_output=True, env=_env(), cwd=ROOT, timeout=300, check=True)
-    p = subprocess.Popen([sys.executable, "-m", "ecs", "simulate", "--games", "1000000",
-                          "--workers", "2", "--batch", "64"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
-                         start_new_session=True)
-    time.sleep(6)
-    os.killpg(p.pid, signal.SIGINT)
-    start = time.monotonic()
-    out, err = p.communicate(timeout=60)
-    assert time.monotonic() - start < 20
-    assert p.returncode == 130, err
-    assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out and "Survival" in out
-    assert "Traceback" not in err and "game" in err  # the progress bar was shown
+@pytest.mark.parametrize("option", ["--json", "--plot"])
+def test_an_output_into_a_missing_folder_fails_first(option: str, no_run: list[Any], tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "no" / "such" / "r.out"
+    assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
+                 option, str(out)]) == 2
+    _one_line_error(capsys, option, str(out), "does not exist")
+    assert no_run == []
+    assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
+                 option, str(tmp_path)]) == 2
+    _one_line_error(capsys, option, "a folder")
+
+
+def test_scheduler_without_dask_fails_first(monkeypatch: pytest.MonkeyPatch, no_run: list[Any],
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    assert main(["simulate", "bear_decay", "--games", "64", "--no-progress",
+                 "--scheduler", "tcp://127.0.0.1:8786"]) == 2
+    _one_line_error(capsys, "--scheduler needs Dask")
+    assert no_run == []
+
+
+def test_an_unreachable_scheduler_is_one_line(monkeypatch: pytest.MonkeyPatch, no_run: list[Any],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: 30 s and a 55-line traceback; now CONNECT_TIMEOUT and one line."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(montecarlo, "CONNECT_TIMEOUT", 1.0)
+    with socket.socket() as s:       # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["simulate", "bear_decay", "--games", "64", "--no-progress",
+                 "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+    _one_line_error(capsys, "cannot reach the Dask scheduler", f"127.0.0.1:{port}")
+    assert no_run == []
 
 
 def test_simulate_on_a_dask_scheduler(tmp_path: Path) -> None:
@@ -131,3 +221,74 @@ def test_simulate_on_a_dask_scheduler(tmp_path: Path) -> None:
     assert b["throughput"]["workers"].startswith("dask ")
     a.pop("throughput"), b.pop("throughput")
     assert a == b
+
+
+def test_a_run_that_loses_its_executor_reports_the_finished_games(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 17: when the executor gives up, the finished games are printed and written (as
+    on Ctrl-C), the reason is one line, the exit status 1."""
+    real = montecarlo.run
+
+    def losing(*a: Any, **k: Any) -> montecarlo.Result:
+        r = real(*a, **k)
+        r.error = "games 64..95 were lost 3 times: KilledWorker: ..."
+        return r
+
+    monkeypatch.setattr(montecarlo, "run", losing)
+    js = tmp_path / "r.json"
+    assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
+                 "--json", str(js)]) == 1
+    captured = capsys.readouterr()
+    assert "STOPPED EARLY" in captured.out and "Survival" in captured.out
+    assert "tcg-counters: the run stopped early: games 64..95 were lost" in captured.err
+    assert json.loads(js.read_text())["complete"] is False
+
+
+# ---- demo, --version, python -m ecs, a closed stdout -------------------------------------------
+def test_demo_prints_timings_with_the_kernels_loaded_first(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: the first tick was timed with the kernels' loading in it (90 ms vs 0.4 ms):
+    a small board is ticked first, and its time is reported on its own line."""
+    boards: list[int] = []
+    real = cli._board
+    monkeypatch.setattr(cli, "_board", lambda n, b: boards.append(n) or real(n, b))
+    assert main(["demo", "--objects", "3000"]) == 0
+    out = capsys.readouterr().out
+    assert boards == [64, 3000]
+    assert out.startswith("kernels: ") and "3,000 creatures" in out
+    assert "first tick" in out and "objects/s" in out
+
+
+def test_demo_options_have_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    text = capsys.readouterr().out
+    assert re.search(r"--objects OBJECTS\s+creatures on the board", text)
+    assert re.search(r"--batch BATCH\s+games ticked at once", text)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out == f"tcg-counters {importlib.metadata.version('tcg-counters')}\n"
+
+
+def test_python_dash_m_ecs() -> None:
+    p = subprocess.run([sys.executable, "-m", "ecs", "scenarios"], capture_output=True, text=True,
+                       env=_env(), cwd=ROOT, timeout=60)
+    assert p.returncode == 0 and DEFAULT in p.stdout
+
+
+def test_a_closed_stdout_is_not_a_traceback() -> None:
+    """Issue 16: `tcg-counters scenarios | head -2` ended in a BrokenPipeError traceback. The
+    reader is gone before the first write here: exit 141 (as SIGPIPE would), nothing on stderr."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        p = subprocess.run([sys.executable, "-m", "ecs", "scenarios"], stdout=write,
+                           stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT, timeout=60)
+    finally:
+        os.close(write)
+    assert p.returncode == 141 and p.stderr == ""

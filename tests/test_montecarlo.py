@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import math
-from concurrent.futures import ThreadPoolExecutor
+import os
+import signal
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -95,10 +99,10 @@ def test_pick_is_uniform_distinct_and_vectorized() -> None:
 
 
 def test_plan_covers_every_block_once() -> None:
-    shards = mc.plan(1000, 100)          # 100 rounds up to 4 blocks of 32
+    shards = list(mc.plan(1000, 100))    # 100 rounds up to 4 blocks of 32
     assert shards[0] == (0, 4) and sum(n for _, n in shards) == -(-1000 // mc.BLOCK)
     assert [b for b, _ in shards] == list(range(0, 32, 4))
-    assert mc.plan(5, 10_000) == [(0, 1)]
+    assert list(mc.plan(5, 10_000)) == [(0, 1)]
     assert mc.default_batch(10_000, 2) == 1024 and mc.default_batch(100, 8) == mc.BLOCK
 
 
@@ -107,7 +111,7 @@ def test_bear_survival_matches_the_exact_binomial() -> None:
     """One 2/2; each turn with probability p a -1/-1 counter: it dies at the second
     (CR 704.5f), so P(survive T turns) = (1-p)^T + T p (1-p)^(T-1). The 95% CI covers it,
     and so does the CI of P(exactly one counter at the end) = T p (1-p)^(T-1)."""
-    r = mc.run(loads(BEAR, "bear.toml"), games=10_000, seed=1, workers=1)
+    r = mc.run(loads(BEAR, "bear.toml"), games=10_000, seed=1, workers=1, keep_games=True)
     exact = (1 - P) ** T + T * P * (1 - P) ** (T - 1)
     lo, hi = r.survival["bear"].ci
     assert r.survival["bear"].n == 10_000 and lo <= exact <= hi
@@ -123,7 +127,8 @@ def test_bear_games_are_exactly_the_model_game_by_game() -> None:
     """With the documented per-block random stream, each game's fate is computable exactly:
     the bear survives iff at most one of the T effect draws chose the -1/-1 counter."""
     games, seed = 1000, 5
-    r = mc.run(loads(BEAR, "bear.toml"), games=games, seed=seed, workers=1, batch=96)
+    r = mc.run(loads(BEAR, "bear.toml"), games=games, seed=seed, workers=1, batch=96,
+               keep_games=True)
     u = block_uniforms(seed, games, T, 4)[:, :, 0]
     hits = (u < P).sum(axis=1)
     assert np.array_equal(r.raw["survivors"][:, 0], (hits <= 1).astype(int))
@@ -150,7 +155,7 @@ def test_losses_and_game_lengths_are_exact() -> None:
             .replace('kind = "-1/-1"\ntarget = { name = "bear" }', 'target = { player = "bob" }')
             .replace(f"weight = {P}", f"weight = {q}").replace(f"weight = {1 - P}", f"weight = {1 - q}"))
     games = 2000
-    r = mc.run(loads(text, "burn.toml"), games=games, seed=3, workers=1)
+    r = mc.run(loads(text, "burn.toml"), games=games, seed=3, workers=1, keep_games=True)
     hit = block_uniforms(3, games, T, 4)[:, :, 0] < q
     first = np.where(hit.any(1), hit.argmax(1) + 1, T)
     assert np.array_equal(r.raw["lost"][:, 1], hit.any(1)) and not r.raw["lost"][:, 0].any()
@@ -170,22 +175,23 @@ def _same(a: mc.Result, b: mc.Result) -> None:
 
 @pytest.fixture(scope="module")
 def reference() -> mc.Result:
-    return mc.run("mtg_skirmish", games=300, seed=7, workers=1, batch=32)
+    return mc.run("mtg_skirmish", games=300, seed=7, workers=1, batch=32, keep_games=True)
 
 
 def test_same_seed_same_result_whatever_the_batch_and_workers(reference: mc.Result) -> None:
     assert reference.games == 300 and 0 < reference.survival["walker"].k < 300
-    _same(reference, mc.run("mtg_skirmish", games=300, seed=7, workers=1, batch=1024))
-    _same(reference, mc.run("mtg_skirmish", games=300, seed=7, workers=2, batch=96))
+    again = {"games": 300, "seed": 7, "keep_games": True}
+    _same(reference, mc.run("mtg_skirmish", workers=1, batch=1024, **again))
+    _same(reference, mc.run("mtg_skirmish", workers=2, batch=96, **again))
     with ThreadPoolExecutor(3) as ex:
-        _same(reference, mc.run("mtg_skirmish", games=300, seed=7, executor=ex, batch=64))
-    other = mc.run("mtg_skirmish", games=300, seed=8, workers=1)
+        _same(reference, mc.run("mtg_skirmish", executor=ex, batch=64, **again))
+    other = mc.run("mtg_skirmish", games=300, seed=8, workers=1, keep_games=True)
     assert not np.array_equal(other.raw["survivors"], reference.raw["survivors"])
 
 
 def test_more_games_extend_the_same_games(reference: mc.Result) -> None:
     """Game i depends on its block only: the first 300 of 400 games are the same 300."""
-    more = mc.run("mtg_skirmish", games=400, seed=7, workers=1, batch=128)
+    more = mc.run("mtg_skirmish", games=400, seed=7, workers=1, batch=128, keep_games=True)
     for k in ("survivors", "counts", "lost", "length", "life", "poison"):
         assert np.array_equal(more.raw[k][:300], reference.raw[k]), k
 
@@ -195,10 +201,11 @@ def test_dask_cluster_gives_the_local_result(reference: mc.Result) -> None:
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        r = mc.run("mtg_skirmish", games=300, seed=7, executor=client.get_executor(), batch=64)
+        r = mc.run("mtg_skirmish", games=300, seed=7, executor=client.get_executor(), batch=64,
+                   keep_games=True)
         _same(reference, r)
         _same(reference, mc.run("mtg_skirmish", games=300, seed=7, batch=128,
-                                scheduler=cluster.scheduler_address))
+                                scheduler=cluster.scheduler_address, keep_games=True))
 
 
 # ---- the result object, interruption, the big and GA scenarios ---------------------------------
@@ -220,7 +227,8 @@ def test_ctrl_c_returns_the_games_that_finished(reference: mc.Result, workers: i
         seen.append(n)
         raise KeyboardInterrupt
 
-    r = mc.run("mtg_skirmish", games=300, seed=7, workers=workers, batch=64, on_shard=interrupt)
+    r = mc.run("mtg_skirmish", games=300, seed=7, workers=workers, batch=64, on_shard=interrupt,
+               keep_games=True)
     assert r.interrupted and seen == [64] and r.requested == 300
     assert r.to_dict()["complete"] is False and r.survival["walker"].n == r.games
     if workers == 1:  # in process, the first shard is games 0..63
@@ -236,7 +244,7 @@ def test_proliferate_players_when_no_object_matches() -> None:
     text = (BEAR.replace('name = "bob"', 'name = "bob"\npoison = 1')
             .replace('action = "nothing"', 'action = "proliferate"\nplayers = true\n'
                      'target = { name = "bear" }'))
-    r = mc.run(loads(text, "prolif.toml"), games=256, seed=4, workers=1)
+    r = mc.run(loads(text, "prolif.toml"), games=256, seed=4, workers=1, keep_games=True)
     u = block_uniforms(4, 256, T, 4)[:, :, 0]
     poison = np.minimum(1 + (u >= P).sum(axis=1), 10)   # 10 poison: bob loses (704.5c)
     assert np.array_equal(r.raw["poison"][:, 1], poison)
@@ -247,7 +255,7 @@ def test_proliferate_players_when_no_object_matches() -> None:
 def test_thousands_of_permanents() -> None:
     sc = load("token_swarm")
     assert sc.n_objects >= 2000
-    r = mc.run(sc, games=40, seed=2, workers=1)
+    r = mc.run(sc, games=40, seed=2, workers=1, keep_games=True)
     soldiers = r.raw["survivors"][:, 2]
     assert r.games == 40 and (soldiers <= 1000).all() and (soldiers < 1000).any()
     assert r.counters["alice_soldiers"]["+1/+1"].max > 0
@@ -259,3 +267,223 @@ def test_grand_archive_scenario_runs() -> None:
         pytest.skip("the grand_archive ruleset is not in the engine yet")
     r = mc.run(sc, games=64, seed=1, workers=1)
     assert r.games == 64
+
+
+# ---- streaming statistics (issue 16) -----------------------------------------------------------
+def test_histogram_gives_numpys_inverted_cdf_percentiles_and_merges_exactly() -> None:
+    """Percentiles of counts are values that occurred (integers), the "inverted CDF" of
+    NumPy; a histogram folded from parts in any order equals the histogram of the whole."""
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 19, 20, 21, 100, 1001):
+        x = rng.integers(-5, 40, n)
+        d = mc.Distribution.of(x)
+        p5, p95 = np.percentile(x, [5, 95], method="inverted_cdf")
+        assert (d.p5, d.p95, d.min, d.max) == (p5, p95, x.min(), x.max())
+        assert d.mean == pytest.approx(x.mean())
+        parts = np.array_split(x, 4)
+        h = mc.Histogram()
+        for part in parts[::-1]:
+            h.add(mc.Histogram.of(part))
+        assert h.distribution() == d and h.n == n and h.count(7) == int((x == 7).sum())
+
+
+def test_survivor_percentiles_are_counts_that_occurred() -> None:
+    """"5%-95% 2.95-5" was an interpolated count of survivors; now every percentile is the
+    number of survivors of some game."""
+    r = mc.run("mtg_skirmish", games=256, seed=2, workers=1, keep_games=True)
+    saps = r.raw["survivors"][:, [o.name for o in r.scenario.objects].index("saprolings")]
+    d = r.survivors["saprolings"]
+    assert d.p5 in saps and d.p95 in saps and d.p5 < d.p95
+    assert d.p5 == np.percentile(saps, 5, method="inverted_cdf")
+
+
+def test_a_run_holds_no_per_game_arrays_unless_asked() -> None:
+    r = mc.run("bear_decay", games=100, workers=1)
+    assert r.raw is None and r.games == 100 and r.survival["bear"].n == 100
+
+
+def test_ticks_count_the_games_asked_for_not_the_padding() -> None:
+    """40 games play as two blocks of 32: the 24 padding games are not counted (issue 16). The
+    bear never ends a game: each of the 40 games ticks once per turn."""
+    r = mc.run(loads(BEAR, "bear.toml"), games=40, workers=1, batch=64)
+    assert r.ticks == 40 * T and r.batch == 64
+
+
+def test_the_batch_reported_is_the_one_used() -> None:
+    assert mc.run("bear_decay", games=100, workers=1, batch=40).batch == 64      # whole blocks
+    assert mc.run("bear_decay", games=40, workers=1, batch=1000).batch == 64    # 2 blocks at most
+
+
+def test_a_trillion_games_stream(reference: mc.Result) -> None:
+    """10^12 games start at once (no list of 3*10^10 shards, no futures for all of them) and
+    stop on Ctrl-C with the games that finished; a local pool holds a window of shards."""
+    def interrupt(n: int) -> None:
+        raise KeyboardInterrupt
+
+    for workers in (1, 2):
+        r = mc.run("mtg_skirmish", games=10**12, seed=7, workers=workers, batch=64,
+                   on_shard=interrupt)
+        assert r.interrupted and r.requested == 10**12 and 64 <= r.games <= 64 * 6
+        assert r.to_dict()["complete"] is False and r.batch == 64
+    with pytest.raises(ValueError, match="games must be an integer in 1.."):
+        mc.run("bear_decay", games=mc.MAX_GAMES + 1)
+
+
+def test_big_boards_get_smaller_shards() -> None:
+    """token_swarm (2,002 permanents): a shard of 1,024 games was slower per game than one of
+    128 and peaked at 700 MB; the default batch keeps games x objects within MAX_CELLS."""
+    assert mc.default_batch(10_000, 2, 2002) == 128
+    assert mc.default_batch(10_000, 2, 47) == mc.MAX_BATCH
+    assert mc.default_batch(10_000, 2, 10**6) == mc.BLOCK
+
+
+def test_weights_too_large_to_sum_give_the_right_probabilities() -> None:
+    """Weights of 1e308 summed to inf: the draw probabilities were nan (issue 17). Scaled by a
+    power of two first, they are exactly those of the same weights at 1."""
+    one = BEAR.replace(f"weight = {P}", "weight = 1").replace(f"weight = {1 - P}", "weight = 1")
+    huge = one.replace("weight = 1", "weight = 1e308")
+    a = mc.run(loads(one, "one.toml"), games=256, seed=5, workers=1, keep_games=True)
+    b = mc.run(loads(huge, "one.toml"), games=256, seed=5, workers=1, keep_games=True)
+    _same(a, b)
+    assert 0 < a.survival["bear"].k < 256
+
+
+# ---- executors: spawn, lost workers, a lost scheduler (issues 16 and 17) -------------------------
+def test_a_spawn_process_pool_gives_the_local_result() -> None:
+    """The module works under the spawn start method (what macOS and Windows use): a worker
+    imports it afresh and plays shards of a pickled Scenario."""
+    import multiprocessing
+    local = mc.run("bear_decay", games=96, seed=7, workers=1, keep_games=True)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as ex:
+        _same(local, mc.run("bear_decay", games=96, seed=7, executor=ex, batch=32,
+                            keep_games=True))
+
+
+def test_a_killed_local_worker_is_replaced_and_nothing_is_lost(reference: mc.Result) -> None:
+    """A worker of the local pool dies (OOM killer, kill -9): its shard and the pool's other
+    pending shards are played again in a new pool; the result is the same."""
+    import multiprocessing
+    killed: list[int] = []
+
+    def kill_one(n: int) -> None:
+        if not killed:
+            victim = multiprocessing.active_children()[0]
+            killed.append(victim.pid or 0)
+            os.kill(victim.pid or 0, signal.SIGKILL)
+
+    r = mc.run("mtg_skirmish", games=300, seed=7, workers=2, batch=64, on_shard=kill_one,
+               keep_games=True)
+    assert killed and r.error is None and not r.interrupted
+    _same(reference, r)
+
+
+def test_a_worker_killed_while_it_sends_a_result_is_replaced() -> None:
+    """A worker killed mid-send leaves half a message in the pool's result pipe, and the pool's
+    thread waits for the rest for ever: its futures never finished, and the run hung. Now the
+    run sees the dead worker, breaks the pool and plays the lost shards in a new one. (In a
+    child process: without the fix it would hang.)"""
+    from test_cli_signals import HALF_A_MESSAGE, _finish, _start
+    kill = "os.kill(next(iter(pools[0]._processes)), signal.SIGKILL)"
+    code = HALF_A_MESSAGE.replace("THEN", kill) + (
+        "import numpy as np\n"
+        "r = mc.run('bear_decay', games=640, seed=3, workers=2, batch=64, keep_games=True)\n"
+        "ref = mc.run('bear_decay', games=640, seed=3, workers=1, keep_games=True)\n"
+        "same = all(np.array_equal(r.raw[k], ref.raw[k]) for k in ref.raw)\n"
+        "print(len(pools), r.games, r.error, same)\n")
+    out, err = _finish(_start(code), 120)
+    assert out == "2 640 None True\n", err[-3000:]
+
+
+class FlakyExecutor(ThreadPoolExecutor):
+    """Loses every shard starting at ``block`` ``losses`` times (a worker that dies), or for
+    ever (losses=None): its future fails as a Dask future of a killed worker does."""
+
+    def __init__(self, block: int, losses: int | None) -> None:
+        super().__init__(2)
+        self.block, self.losses, self.lost = block, losses, 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if args[2] == self.block and (self.losses is None or self.lost < self.losses):
+            self.lost += 1
+            f: Future[object] = Future()
+            f.set_exception(RuntimeError("KilledWorker: the worker died 3 times"))
+            return f
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_lost_shard_is_resubmitted(reference: mc.Result) -> None:
+    with FlakyExecutor(block=3, losses=mc.RETRIES) as ex:
+        r = mc.run("mtg_skirmish", games=300, seed=7, executor=ex, batch=96, keep_games=True)
+    assert ex.lost == mc.RETRIES and r.error is None
+    _same(reference, r)
+
+
+def test_a_shard_lost_for_good_stops_the_run_with_the_finished_games() -> None:
+    """Past RETRIES the run stops as Ctrl-C does: no exception, the finished games kept."""
+    with FlakyExecutor(block=20, losses=None) as ex:
+        r = mc.run("bear_decay", games=3200, seed=7, executor=ex, batch=32)
+    assert ex.lost == mc.RETRIES + 1 and not r.interrupted and not r.complete
+    assert r.error is not None and "games 640..671 were lost 3 times" in r.error
+    assert "KilledWorker" in r.error and 10 * 32 <= r.games < 3200
+    assert r.to_dict()["error"] == r.error and r.survival["bear"].n == r.games
+
+
+def test_a_lost_dask_scheduler_keeps_the_finished_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scheduler dies mid-run: the client gives up reconnecting, and the run returns the
+    games that finished instead of waiting for ever or raising (issue 17)."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(mc, "CONNECT_TIMEOUT", 1.0)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    closing: list[threading.Thread] = []
+
+    def close_the_cluster(n: int) -> None:
+        if not closing:
+            closing.append(threading.Thread(target=cluster.close))
+            closing[0].start()
+
+    try:
+        r = mc.run("bear_decay", games=100_000, seed=1, batch=64, on_shard=close_the_cluster,
+                   scheduler=cluster.scheduler_address)
+    finally:
+        closing[0].join() if closing else cluster.close()
+    assert r.error is not None and "scheduler" in r.error
+    assert 64 <= r.games < 100_000 and not r.complete
+
+
+# ---- Ctrl-C that a library swallows (issue 17) -----------------------------------------------
+def _swallowed_ctrl_c() -> None:
+    """Ctrl-C arrives, and the code it lands in eats the KeyboardInterrupt, as numba's
+    compiler does when it lands in Python code called from C that clears errors."""
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)            # the handler runs here
+    except KeyboardInterrupt:
+        pass
+
+
+def test_ctrl_c_swallowed_before_the_run_still_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lost Ctrl-C of issue 17: an interrupt while the kernels load vanished and the run
+    went on for ever. The run remembers it and stops before playing."""
+    played: list[object] = []
+    real = mc.check
+    monkeypatch.setattr(mc, "check", lambda sc: (real(sc), _swallowed_ctrl_c()))
+    monkeypatch.setattr(mc, "play_shard", lambda *a: played.append(a))
+    with pytest.raises(KeyboardInterrupt):
+        mc.run("bear_decay", games=1000, workers=1)
+    assert played == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # restored
+
+
+def test_ctrl_c_swallowed_in_a_shard_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Swallowed while a shard plays in this process: the run stops after that shard."""
+    real = mc.play_shard
+
+    def play_and_swallow(*a: object) -> dict[str, np.ndarray]:
+        out = real(*a)  # type: ignore[arg-type]
+        _swallowed_ctrl_c()
+        return out
+
+    monkeypatch.setattr(mc, "play_shard", play_and_swallow)
+    r = mc.run("bear_decay", games=10**6, batch=64, workers=1)
+    assert r.interrupted and r.games == 64

@@ -2,11 +2,13 @@
 ScenarioError naming the file, the field and what was expected, before any game is played."""
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
 
-from ecs import montecarlo
+from ecs import montecarlo, scenario
 from ecs.errors import CounterError
 from ecs.rules import RULESETS
 from ecs.scenario import DEFAULT, Effect, Filter, Scenario, ScenarioError, embedded, load, loads
@@ -149,11 +151,13 @@ BAD = [
     (('team = "red"', 'team = 3'), ["players[0].team", "string"]),
     (('controller = "alice"', 'controller = "carol"'), ["objects[0].controller", "alice, bob", "'carol'"]),
     (('toughness = 2', 'toughness = "two"'), ["objects[0].toughness", "integer", "'two'"]),
-    (('types = ["creature"]\npower = 2', 'types = ["creatur"]\npower = 2'), ["objects[0].types", "creature", "'creatur'"]),
-    (('counters = { "+1/+1" = 1 }', 'counters = { "Plus One" = 1 }'), ["objects[0].counters", "counter kind", "Plus One"]),
+    (('types = ["creature"]\npower = 2', 'types = ["creatur"]\npower = 2'),
+     ["objects[0].types", "creature", "'creatur'"]),
+    (('counters = { "+1/+1" = 1 }', 'counters = { "Plus One" = 1 }'),
+     ["objects[0].counters", "counter kind", "Plus One"]),
     (('counters = { "+1/+1" = 1 }', 'counters = { "+1/+1" = -1 }'), ["objects[0].counters", "integer"]),
     (('caps = { "-1/-1" = 3 }', 'caps = [3]'), ["objects[0].caps", "table of kind = count"]),
-    (('count = 2000', 'count = 0'), ["objects[1].count", "1..1000000"]),
+    (('count = 2000', 'count = 0'), ["objects[1].count", "1..100000"]),
     (('token = true', 'token = "yes"'), ["objects[1].token", "true or false"]),
     (('toughness = 2\n', 'toughness = 2\ncolour = "red"\n'), ["objects[0].colour", "unknown key"]),
     (('action = "nothing"', 'action = "explode"'), ["effects[5].action", "put_counters", "'explode'"]),
@@ -240,3 +244,106 @@ def test_the_readme_section_example_runs() -> None:
     assert sc.name == "bear_decay" and sc.players[0].team == 0
     r = montecarlo.run(sc, games=64, workers=1)
     assert r.games == 64 and 0 <= r.survival["bear"].p <= 1
+
+
+# ---- bounds on what a file may ask for, checked before any work (issue 17) ---------------------
+@pytest.mark.parametrize("text", [
+    "x = " + "[" * 2000 + "]" * 2000,                 # RecursionError in the parser
+    "x = " + "{ a = " * 2000 + "1" + " }" * 2000,
+    "a" + ".a" * 100_000 + " = 1",                    # 200 KB: 37 s and 7.6 GB in the parser
+    "[" + ".".join(["t"] * 40) + "]",
+])
+def test_deep_nesting_is_refused_before_parsing(text: str) -> None:
+    with pytest.raises(ScenarioError, match=r"^deep.toml: line 1: expected tables, arrays and "
+                       r"dotted keys nested at most 32 levels deep$"):
+        loads(text, "deep.toml")
+
+
+def test_brackets_and_dots_in_strings_and_comments_are_not_nesting() -> None:
+    text = GOOD.replace('description = "every feature once"',
+                        'description = "' + "[{." * 200 + '"  # ' + "[." * 200 + "\n"
+                        "notes = \'\'\'\n" + "[[.]]" * 200 + "\n\'\'\'")
+    with pytest.raises(ScenarioError, match=r"notes: expected one of the keys"):
+        loads(text, "strings.toml")        # parsed (and refused for its unknown key only)
+
+
+def test_only_a_regular_file_of_bounded_size_is_read(tmp_path: Path) -> None:
+    """/dev/zero exhausted memory, a FIFO hung: a scenario is a regular file of at most
+    scenario.MAX_BYTES, read no further; undecodable bytes name their offset."""
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(ScenarioError, match=r"^/dev/zero: expected a regular file, got a dev"):
+            load("/dev/zero")
+    big = tmp_path / "big.toml"
+    big.write_text(GOOD + "#" * (scenario.MAX_BYTES - len(GOOD)))
+    assert load(big).name == "good"
+    big.write_text(GOOD + "#" * (scenario.MAX_BYTES + 1 - len(GOOD)))
+    with pytest.raises(ScenarioError, match=r"big.toml: expected a scenario of at most 1,048,576"):
+        load(big)
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(GOOD.replace("every feature once", "caf\xe9").encode("latin-1"))
+    with pytest.raises(ScenarioError, match=r"latin.toml: expected UTF-8 text, got byte 0xe9 at "):
+        load(latin)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    errors: list[BaseException] = []
+    t = threading.Thread(daemon=True, target=lambda: errors.append(
+        pytest.raises(ScenarioError, load, fifo).value))
+    t.start()
+    t.join(30)
+    if t.is_alive():                       # unblock the reader, then fail
+        with open(fifo, "w"):
+            pass
+        pytest.fail("load() waited for a writer on a FIFO")
+    assert "pipe.toml: expected a regular file, got a FIFO" in str(errors[0])
+
+
+def _many(section: str, n: int, body: str) -> str:
+    return "".join(f"\n[[{section}]]\n{body.format(i=i)}" for i in range(n))
+
+
+def test_the_work_a_file_asks_for_is_bounded() -> None:
+    """10^7 objects failed with an allocation error; 100,000 turns x 1,000 effects a turn were
+    accepted (hours of work). Each bound is a message naming the file and the field."""
+    head = 'ruleset = "mtg"\nturns = 10\n[[players]]\nname = "a"\n'
+    nothing = '\n[[effects]]\naction = "nothing"\n'
+    ten_millions = head + _many("objects", 10, 'name = "o{i}"\ncontroller = "a"\ncount = 1000000')
+    with pytest.raises(ScenarioError, match=r"^big.toml: objects\[0\].count: expected an integer "
+                       r"in 1..100000, got 1000000$"):
+        loads(ten_millions + nothing, "big.toml")
+    two = head + _many("objects", 2, 'name = "o{i}"\ncontroller = "a"\ncount = 60000')
+    with pytest.raises(ScenarioError, match=r"^big.toml: objects\[1\].count: expected at most "
+                       r"100000 objects in all entries together \(60000 before this one\), "
+                       r"got 60000"):
+        loads(two + nothing, "big.toml")
+    long = head.replace("turns = 10", "turns = 100000\neffects_per_turn = 1000") + nothing
+    with pytest.raises(ScenarioError, match=r"^long.toml: turns: expected turns x "
+                       r"\(effects_per_turn \+ begin_main_phase\) x objects of at most "
+                       r"10,000,000 per game .* 100,000 x 1,000 x 1 = 100,000,000$"):
+        loads(long, "long.toml")
+    players = 'ruleset = "mtg"\nturns = 1\n' + _many("players", 65, 'name = "p{i}"') + nothing
+    with pytest.raises(ScenarioError, match=r"^p.toml: players: expected at most 64 players"):
+        loads(players, "p.toml")
+    effects = head + nothing * 1001
+    with pytest.raises(ScenarioError, match=r"^e.toml: effects: expected at most 1000 effects"):
+        loads(effects, "e.toml")
+
+
+def test_a_reported_kind_of_another_ruleset_fails_before_any_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Grand Archive file whose report.kinds names a Magic kind passed validation and failed
+    after 1,024 games naming neither file nor field."""
+    ga = load("ga_wither")
+    if ga.ruleset not in RULESETS:
+        pytest.skip("the grand_archive ruleset is not in the engine yet")
+    text = (Path(montecarlo.__file__).parent / "scenarios" / "ga_wither.toml").read_text()
+    sc = loads(text + '\n[report]\nkinds = ["damage", "+1/+1"]\n', "ga.toml")
+    played: list[object] = []
+    monkeypatch.setattr(montecarlo, "play_shard", lambda *a: played.append(a))
+    with pytest.raises(ScenarioError, match=r"^ga.toml: report.kinds\[1\] \('\+1/\+1'\): "
+                       r"the engine refused it: .*Magic"):
+        montecarlo.run(sc, games=2048, workers=1)
+    assert played == []

@@ -1,0 +1,150 @@
+"""Ctrl-C on the command line (issues 16 and 17): the whole process group gets SIGINT, as
+in a terminal; the run stops at once, prints the games that finished, exits 130, and never
+shows a traceback, whenever the signal comes."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def _start(code: str, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
+                            start_new_session=True)
+
+
+def _finish(p: subprocess.Popen[str], timeout: float) -> tuple[str, str]:
+    """Its output once it exits; a run that does not stop in time is killed, and fails."""
+    try:
+        return p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        pytest.fail(f"still running after {timeout} s; stderr: {err[-2000:]}")
+
+
+SIMULATE = ["simulate", "--games", "1000000", "--workers", "2", "--batch", "64"]
+RUN_CLI = "import sys; from ecs.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_kernel_cache() -> None:
+    """In a fresh checkout the kernels compile into numba's on-disk cache on the first run;
+    a short run first keeps that out of the timings below."""
+    subprocess.run([sys.executable, "-m", "ecs", "simulate", "--games", "64", "--workers", "1",
+                    "--no-progress"], capture_output=True, env=_env(), cwd=ROOT, timeout=300,
+                   check=True)
+
+
+def _stopped_cleanly(p: subprocess.Popen[str], out: str, err: str) -> None:
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "Error" not in err and "Bad file descriptor" not in err, err
+    assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out
+
+
+def test_ctrl_c_after_games_finished_reports_them() -> None:
+    """SIGINT once the progress bar shows finished games: the run stops within seconds and
+    prints them (the summary has a Survival table)."""
+    p = _start(RUN_CLI, *SIMULATE)
+    assert p.stderr is not None
+    seen: list[str] = []
+    progress = threading.Event()
+
+    def read() -> None:
+        assert p.stderr is not None
+        while ch := p.stderr.read(1):
+            seen.append(ch)
+            if re.search(r"\| *[1-9][\d,]*/1000000", "".join(seen[-80:])):
+                progress.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    if not progress.wait(120):
+        os.killpg(p.pid, signal.SIGKILL)
+        pytest.fail("no progress: " + "".join(seen))
+    os.killpg(p.pid, signal.SIGINT)
+    start = time.monotonic()
+    out = _finish(p, 60)[0]
+    reader.join(10)
+    assert time.monotonic() - start < 20
+    _stopped_cleanly(p, out, "".join(seen))
+    assert "Survival" in out
+
+
+def test_ctrl_c_while_the_workers_start() -> None:
+    """SIGINT to the process group right after each worker process starts, before its
+    initializer could ignore SIGINT: a worker used to die with a KeyboardInterrupt traceback
+    and break the pool. Now the workers hold SIGINT until they ignore it, and the parent stops."""
+    code = ("import os, signal, sys\n"
+            "import multiprocessing.process as mp\n"
+            "start = mp.BaseProcess.start\n"
+            "def start_and_interrupt(self):\n"
+            "    start(self)\n"
+            "    os.killpg(0, signal.SIGINT)\n"
+            "mp.BaseProcess.start = start_and_interrupt\n" + RUN_CLI)
+    p = _start(code, *SIMULATE, "--no-progress")
+    out, err = _finish(p, 60)
+    _stopped_cleanly(p, out, err)
+
+
+def test_ctrl_c_while_the_command_imports_its_modules() -> None:
+    """An interrupt while `python -m ecs` imports the command: one line, exit 130."""
+    code = ("import builtins, os, runpy, signal, sys\n"
+            "import ecs\n"
+            "real = builtins.__import__\n"
+            "def interrupt_at_cli(name, *a, **k):\n"
+            "    if name == 'cli':\n"
+            "        os.kill(os.getpid(), signal.SIGINT)\n"
+            "    return real(name, *a, **k)\n"
+            "builtins.__import__ = interrupt_at_cli\n"
+            "sys.argv = ['ecs', 'scenarios']\n"
+            "runpy.run_module('ecs', run_name='__main__')\n")
+    p = _start(code)
+    out, err = _finish(p, 60)
+    assert (p.returncode, out, err) == (130, "", "tcg-counters: interrupted\n")
+
+
+#: Python run in the child: hook the first shard's arrival to break the local pool's result
+#: pipe as a worker killed mid-send does (half a message: a header promising 1 MB, 10 bytes).
+HALF_A_MESSAGE = """
+import os, signal, struct, sys
+from ecs import montecarlo as mc
+pools = []
+start, add = mc._Pool._start, mc._Collector.add
+def start_and_keep(self):
+    pools.append(start(self))
+    return pools[-1]
+def add_then_break(self, *a, **k):
+    add(self, *a, **k)
+    if len(pools) == 1 and not hasattr(mc, "broken"):
+        mc.broken = True
+        writer = pools[0]._result_queue._writer
+        os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"x" * 10)
+        THEN
+mc._Pool._start, mc._Collector.add = start_and_keep, add_then_break
+"""
+
+
+def test_ctrl_c_with_half_a_result_in_the_pipe() -> None:
+    """The lost Ctrl-C of issue 17: a worker killed while it sent a result left the pool's
+    thread waiting for the rest of the message; the run printed its summary and then never
+    exited (the interpreter waits for that thread). Now it exits at once."""
+    code = HALF_A_MESSAGE.replace("THEN", "os.killpg(0, signal.SIGINT)") + RUN_CLI
+    p = _start(code, *SIMULATE, "--no-progress")
+    out, err = _finish(p, 60)
+    _stopped_cleanly(p, out, err)
