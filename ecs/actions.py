@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from . import args, counting, stats, zones
-from .args import as_amounts, as_ids, select_games
+from .args import Amounts, Games, Ids, as_amounts, as_ids, select_games
 from .components import TYPE_BIT, type_mask
 from .components.card import NO_STAT
 from .errors import (
@@ -83,7 +83,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
                 keywords: Iterable[str] = (), token: bool = False, name: str | None = None,
                 counters: Mapping[str, Any] | None = None,
                 caps: Mapping[str, Any] | None = None, no_counters: bool = False,
-                put_by: int | None = None, games: Any = None) -> np.ndarray:
+                put_by: int | None = None, games: Games = None) -> np.ndarray:
     """``n`` identical new objects in the selected games (absent from the others).
 
     Objects entering the battlefield get their printed loyalty/defense counters and
@@ -187,7 +187,7 @@ def _name_id(world: Game, name: str | None) -> int:
     return world.names.index(name)
 
 
-def put_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = None,
+def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None,
                  by: int | None = None, *, where: str = "all",
                  skip_finished: bool = False) -> None:
     """Put ``n`` counters of ``kind`` on each target (CR 122.1, 122.6). Power/toughness
@@ -209,7 +209,7 @@ def put_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = None,
     counting.put(world, kind, g, c, amount, "put", who)
 
 
-def remove_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = None, *,
+def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
                     where: str = "all", skip_finished: bool = False) -> None:
     """Remove up to ``n`` counters of ``kind``; fewer if fewer are there (101.3)."""
     kind = args.kind(world, kind)
@@ -222,7 +222,7 @@ def remove_counters(world: Game, e: Any, kind: str, n: Any = 1, games: Any = Non
     counting.change(world, kind, g, c, -amount, "remove")
 
 
-def move_counters(world: Game, src: Any, dst: Any, kind: str, n: Any = 1, games: Any = None,
+def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, games: Games = None,
                   zone: str | None = "battlefield") -> Any:
     """Move ``n`` counters of ``kind`` from ``src`` to ``dst`` (CR 122.5); returns how many
     moved in each game. Nothing happens where the objects are the same, ``src`` has none,
@@ -269,7 +269,7 @@ def move_counters(world: Game, src: Any, dst: Any, kind: str, n: Any = 1, games:
     return out
 
 
-def proliferate(world: Game, ids: Any, games: Any = None, by: int | None = None, *,
+def proliferate(world: Game, ids: Ids, games: Games = None, by: int | None = None, *,
                 where: str = "all", skip_finished: bool = False) -> None:
     """Each chosen permanent or player gets one more counter of each kind it already
     has (CR 701.34a); in Two-Headed Giant a team gets at most one poison (701.34b). Only
@@ -299,7 +299,7 @@ def proliferate(world: Game, ids: Any, games: Any = None, by: int | None = None,
         counting.put(world, kind, gk, ck, 1, "proliferate", who)
 
 
-def set_cap(world: Game, e: Any, kind: str, n: Any, games: Any = None) -> None:
+def set_cap(world: Game, e: Ids, kind: str, n: Amounts, games: Games = None) -> None:
     """"Can't have more than ``n`` counters of ``kind``" (CR 122.4), enforced by the
     state-based check 704.5r. The cap ends when the object changes zones."""
     kind = args.kind(world, kind)
@@ -308,13 +308,13 @@ def set_cap(world: Game, e: Any, kind: str, n: Any, games: Any = None) -> None:
     counting.set_caps(world, kind, g, c, amount)
 
 
-def clear_cap(world: Game, e: Any, kind: str, games: Any = None) -> None:
+def clear_cap(world: Game, e: Ids, kind: str, games: Games = None) -> None:
     kind = args.kind(world, kind)
     g, c, _ = args.targets(world, e, games)
     counting.set_caps(world, kind, g, c, np.full(g.size, -1, np.int64))
 
 
-def destroy(world: Game, e: Any, games: Any = None, *, where: str = "all",
+def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
             skip_finished: bool = False) -> None:
     """Destroy permanents (CR 701.8): indestructible ones are not (702.12b); a shield
     counter is removed instead (122.1c); finality exiles instead (122.1h)."""
@@ -330,7 +330,7 @@ def destroy(world: Game, e: Any, games: Any = None, *, where: str = "all",
     move_objects(world, g[die], c[die], np.full(int(die.sum()), zones.GRAVEYARD), "destroy")
 
 
-def sacrifice(world: Game, e: Any, games: Any = None, *, where: str = "all",
+def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
             skip_finished: bool = False) -> None:
     """Sacrifice permanents (CR 701.21a): shields and indestructible don't help."""
     r = args.rows(world, e, games, where, skip_finished)
@@ -340,7 +340,7 @@ def sacrifice(world: Game, e: Any, games: Any = None, *, where: str = "all",
     move_objects(world, g, c, world.ruleset.sacrifice_zone(world, c), "sacrifice")
 
 
-def move_zone(world: Game, e: Any, zone: str, games: Any = None,
+def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
               counters: Mapping[str, Any] | None = None, by: int | None = None, *,
               where: str = "all", skip_finished: bool = False) -> Any:
     """Move objects to ``zone``; each becomes a new object (400.7) whose id is returned
@@ -403,10 +403,10 @@ def move_zone(world: Game, e: Any, zone: str, games: Any = None,
 _SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
 
 
-def deal_damage(world: Game, target: Any, amount: Any, source: Any = None, *,
+def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *,
                 deathtouch: bool | None = None, wither: bool | None = None,
                 infect: bool | None = None, lifelink: bool | None = None,
-                unpreventable: bool = False, combat: bool = False, games: Any = None,
+                unpreventable: bool = False, combat: bool = False, games: Games = None,
                 where: Any = "all", skip_finished: Any = False) -> None:
     """Deal damage from one source to each target, all at once (CR 120.3); 0 damage is
     not dealt (120.8), but its targets are still checked. Several rows naming one target
@@ -485,7 +485,7 @@ def _merge_rows(world: Game, g: np.ndarray, c: np.ndarray, a: np.ndarray
     return g2, c2, a2, first
 
 
-def tap(world: Game, e: Any, games: Any = None, *, where: str = "all",
+def tap(world: Game, e: Ids, games: Games = None, *, where: str = "all",
         skip_finished: bool = False) -> None:
     """Tap permanents; each that was untapped is a ``Tapped`` event (cause ``tap``)."""
     s = world.store
@@ -498,7 +498,7 @@ def tap(world: Game, e: Any, games: Any = None, *, where: str = "all",
     s.mut("tapped")[g[new], c[new]] = True
 
 
-def untap(world: Game, e: Any, games: Any = None, *, where: str = "all",
+def untap(world: Game, e: Ids, games: Games = None, *, where: str = "all",
           skip_finished: bool = False) -> None:
     """Untap permanents; a tapped one with a stun counter loses one instead (122.1d).
     Each untap is a ``Tapped`` event (cause ``untap``), each untap a stun counter
@@ -524,17 +524,17 @@ def _record_tap(world: Game, g: np.ndarray, c: np.ndarray, before: bool, after: 
                      before=int(before), after=int(after))
 
 
-def lose_life(world: Game, p: Any, n: Any, games: Any = None, *,
+def lose_life(world: Game, p: Ids, n: Amounts, games: Games = None, *,
               skip_finished: bool = False) -> None:
     _life(world, p, n, games, -1, skip_finished)
 
 
-def gain_life(world: Game, p: Any, n: Any, games: Any = None, *,
+def gain_life(world: Game, p: Ids, n: Amounts, games: Games = None, *,
               skip_finished: bool = False) -> None:
     _life(world, p, n, games, +1, skip_finished)
 
 
-def _life(world: Game, p: Any, n: Any, games: Any, sign: int, skip_finished: bool) -> None:
+def _life(world: Game, p: Ids, n: Amounts, games: Any, sign: int, skip_finished: bool) -> None:
     s = world.store
     r = args.rows(world, p, games, "all", skip_finished)
     g, c = r.g, r.c
@@ -549,7 +549,7 @@ def _life(world: Game, p: Any, n: Any, games: Any, sign: int, skip_finished: boo
     s.mut("life")[g, idx] = new
 
 
-def cleanup(world: Game, games: Any = None) -> None:
+def cleanup(world: Game, games: Games = None) -> None:
     """The cleanup step's damage removal (CR 514.2)."""
     gsel = select_games(games, world.ongoing)
     world.store.mut("damage")[gsel] = 0

@@ -22,7 +22,7 @@ per-game array by the selection (``n[games]``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -50,6 +50,14 @@ def is_integer(v: object) -> bool:
     counts as an integer)."""
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.timedelta64))
 
+
+#: What an action's ``games=`` takes: None (every game still going), a game index, a
+#: (B,) boolean mask or an array of game indices.
+Games = None | int | np.integer[Any] | Sequence[int] | np.ndarray
+#: Ids: one id, ``m`` ids (the same objects in every selected game) or a (G, m) array.
+Ids = int | np.integer[Any] | Sequence[int] | Sequence[Sequence[int]] | np.ndarray
+#: Amounts: one, or an array broadcast against (selected games, ids).
+Amounts = int | np.integer[Any] | Sequence[int] | np.ndarray
 
 def integer(v: Any, what: str, lo: int, hi: int,
             error: type[CounterError] = InvalidCountError) -> int:

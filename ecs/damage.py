@@ -34,7 +34,8 @@ def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
     walker = (types & TYPE_BIT["planeswalker"]) != 0
     battle = (types & TYPE_BIT["battle"]) != 0
     permanent = args.on_battlefield(world, g, c)
-    args.require(world, player | (permanent & (creature | walker | battle)), g, c,
+    damageable = (types & world.ruleset.damageable_mask) != 0
+    args.require(world, player | (permanent & damageable), g, c,
                    "can't be dealt damage: only players, creatures, planeswalkers and battles "
                    "on the battlefield can (CR 120.3)")
     n = g.size

@@ -22,6 +22,10 @@ class Rules(Protocol):
     name: str
     card_types: tuple[str, ...]
     zone_aliases: Mapping[str, str]
+    damageable: tuple[str, ...]
+
+    @property
+    def damageable_mask(self) -> int: ...
     wither_upkeep: bool
     systems: tuple[type[System], ...]
 

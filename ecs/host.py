@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from . import args, zones
+from .args import Games, Ids
 from .components import BAN_ALL
 from .components.card import NO_STAT
 from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
@@ -68,7 +69,7 @@ def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) ->
                                 "(selected games, objects)") from None
 
 
-def _objects(world: Game, e: Any, games: Any, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
+def _objects(world: Game, e: Ids, games: Any, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
     """Target rows of ``e`` that must be objects (not players)."""
     g, c, single = args.targets(world, e, games)
     args.require(world, ~args.is_type(world, c, "player"), g, c, f"is a player: {what} "
@@ -76,8 +77,8 @@ def _objects(world: Game, e: Any, games: Any, what: str) -> tuple[np.ndarray, np
     return g, c, single
 
 
-def set_pt(world: Game, e: Any, power: Any = None, toughness: Any = None,
-           games: Any = None) -> None:
+def set_pt(world: Game, e: Ids, power: Any = None, toughness: Any = None,
+           games: Games = None) -> None:
     """Set power and/or toughness (layer 7b, 613.4b: "becomes 0/1"); None leaves that
     stat's set value as it is. A later set replaces an earlier one (timestamp order)."""
     g, c, single = _objects(world, e, games, "set_pt")
@@ -88,8 +89,8 @@ def set_pt(world: Game, e: Any, power: Any = None, toughness: Any = None,
         world.store.mut("pt_set_" + stat)[g, c] = v
 
 
-def modify_pt(world: Game, e: Any, power: Any = 0, toughness: Any = 0,
-              games: Any = None) -> None:
+def modify_pt(world: Game, e: Ids, power: Any = 0, toughness: Any = 0,
+              games: Games = None) -> None:
     """Add to power and toughness (layer 7c, 613.4c: "gets +3/+3", anthems); negative
     values subtract. Rows naming one object in one game add up."""
     s = world.store
@@ -112,7 +113,7 @@ def modify_pt(world: Game, e: Any, power: Any = 0, toughness: Any = 0,
         s.mut("pt_mod_" + stat)[g2, c2] = total
 
 
-def clear_pt(world: Game, e: Any = None, games: Any = None) -> None:
+def clear_pt(world: Game, e: Ids | None = None, games: Games = None) -> None:
     """End the power/toughness effects (both layers) on ``e``, or on every object when
     ``e`` is None, in the selected games (514.2: "until end of turn" effects end)."""
     s = world.store
@@ -129,7 +130,7 @@ def clear_pt(world: Game, e: Any = None, games: Any = None) -> None:
         s.mut(name)[g, c] = fill
 
 
-def set_controller(world: Game, e: Any, player: int, games: Any = None) -> None:
+def set_controller(world: Game, e: Ids, player: int, games: Games = None) -> None:
     """``player`` gains control of ``e`` (108.4); the first change records the owner.
     Control is per object across the batch: the selected games must include every game
     the object is in (IllegalActionError otherwise)."""
@@ -168,7 +169,7 @@ def _ban_bit(world: Game, kind: str | None, create: bool) -> np.uint64:
     return np.uint64(1 << k)
 
 
-def prohibit(world: Game, e: Any, kind: str | None = None, games: Any = None) -> None:
+def prohibit(world: Game, e: Ids, kind: str | None = None, games: Games = None) -> None:
     """``e`` (objects or players) can't have ``kind`` counters (None: any counters) put
     on it from now on (122.1, 101.3); those it has stay. Ends on a zone change (400.7)."""
     g, c, _ = args.targets(world, e, games)
@@ -177,7 +178,7 @@ def prohibit(world: Game, e: Any, kind: str | None = None, games: Any = None) ->
     ban[g, c] |= bit
 
 
-def allow(world: Game, e: Any, kind: str | None = None, games: Any = None) -> None:
+def allow(world: Game, e: Ids, kind: str | None = None, games: Games = None) -> None:
     """End the prohibition of ``kind`` counters on ``e`` (None: every prohibition of it,
     that of any counters included). A prohibition of any counters outlasts allowing one
     kind."""
@@ -189,7 +190,7 @@ def allow(world: Game, e: Any, kind: str | None = None, games: Any = None) -> No
         s.mut("ban")[g, c] &= ~bit
 
 
-def set_cant_lose(world: Game, p: Any, reason: str, on: Any = True, games: Any = None) -> None:
+def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games = None) -> None:
     """Player(s) ``p`` can't lose the game for ``reason`` ("life": 704.5a/704.6a,
     "poison": 704.5c/704.6b) while ``on`` (a bool, or one per target row)."""
     if reason not in CANT_LOSE:
@@ -208,7 +209,7 @@ def _flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str) ->
     return _values(world, arr.astype(np.int64), e, games, single, what).astype(bool)
 
 
-def set_hold(world: Game, e: Any, on: Any = True, games: Any = None) -> None:
+def set_hold(world: Game, e: Ids, on: Any = True, games: Games = None) -> None:
     """While ``on``, the state-based actions that kill permanents (704.5f-i, 704.5v)
     leave ``e`` where it is (704.5v: a battle that is the source of a triggered ability
     not yet off the stack). Ends on a zone change (400.7)."""
@@ -218,7 +219,7 @@ def set_hold(world: Game, e: Any, on: Any = True, games: Any = None) -> None:
     world.store.mut("sba_hold")[g, c] = flag
 
 
-def set_redirect(world: Game, e: Any, zone: str | None, games: Any = None) -> None:
+def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> None:
     """"If ``e`` would die, put it into ``zone`` instead" (614.1a): every battlefield ->
     graveyard move of it goes there; None ends the effect. Ends on a zone change (400.7)."""
     code = -1 if zone is None else zones.zone_code(zone, world.ruleset.zone_aliases)

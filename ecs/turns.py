@@ -18,7 +18,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from . import args, schedule, zones
-from .args import as_amounts, select_games
+from .args import Amounts, Games, as_amounts, select_games
 from .errors import IllegalActionError, InvalidPhaseError
 from .game import Game
 from .library import library_ranks
@@ -54,7 +54,7 @@ def active_player(world: Game) -> Any:
 
 
 def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
-                     policy: Callable[..., Any] | None = None, games: Any = None) -> None:
+                     policy: Callable[..., Any] | None = None, games: Games = None) -> None:
     """Begin ``player``'s main phase (default: the next player in turn order after the
     current turn player, skipping players who have lost) in the selected games.
 
@@ -128,7 +128,7 @@ def library(world: Game, player: int, game: int = 0) -> list[int]:
     return [int(x) for x in world.store.a["entity_id"][cols]]
 
 
-def order_library(world: Game, player: int, ids: Any, games: Any = None) -> None:
+def order_library(world: Game, player: int, ids: Any, games: Games = None) -> None:
     """Put ``player``'s library in the order ``ids`` (top first): every card of that
     library exactly once, the same ids in every selected game or one row per game."""
     s = world.store
@@ -149,7 +149,7 @@ def order_library(world: Game, player: int, ids: Any, games: Any = None) -> None
     s.mut("position")[np.repeat(gsel, m), cols.ravel()] = np.tile(np.arange(-m, 0), gsel.size)
 
 
-def shuffle_library(world: Playing, player: int, games: Any = None) -> None:
+def shuffle_library(world: Playing, player: int, games: Games = None) -> None:
     """Shuffle ``player``'s library in each selected game with the World's generator."""
     s = world.store
     p = args.player_index(world, player)
@@ -162,7 +162,7 @@ def shuffle_library(world: Playing, player: int, games: Any = None) -> None:
     s.mut("position")[gsel[g], c] = (new - count)[g, c]
 
 
-def _top_cards(world: Game, player: Any, n: Any, games: Any, what: str
+def _top_cards(world: Game, player: Any, n: Amounts, games: Any, what: str
                ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
     p = args.player_index(world, player)
     gsel = select_games(games, world.ongoing)
@@ -185,7 +185,7 @@ def _to_zone(world: Game, gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
     return out
 
 
-def draw(world: Game, player: int, n: Any = 1, games: Any = None) -> Any:
+def draw(world: Game, player: int, n: Amounts = 1, games: Games = None) -> Any:
     """``player`` draws ``n`` cards: the top cards of their library (GA deck) go to
     their hand (CR 121.1). Drawing from an empty library means they lose at the next
     check (704.5b; GA Ending the Game 5). Returns the new ids in the hand, in the order
@@ -197,7 +197,7 @@ def draw(world: Game, player: int, n: Any = 1, games: Any = None) -> Any:
     return _to_zone(world, gsel, rank, take, int(amount.max(initial=0)), zones.HAND, "draw")
 
 
-def mill(world: Game, player: int, n: Any = 1, games: Any = None) -> Any:
+def mill(world: Game, player: int, n: Amounts = 1, games: Games = None) -> Any:
     """``player`` mills ``n`` cards: the top cards of their library go to their
     graveyard (CR 701 "Mill"); a short library mills what there is. Returns the new ids in
     the graveyard like ``draw``."""

@@ -31,6 +31,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ecs import args, counting, kinds, reads, turns, zones
+from ecs.args import Amounts, Games, Ids
 from ecs.check import System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
@@ -64,6 +65,8 @@ class GrandArchive(Magic):
     wither_upkeep = True
 
     card_types = GA_TYPES
+    #: Units on the field (GA Damage 4-5, Unit 1).
+    damageable = ("champion", "ally")
     #: ZoneChange -> CapEnforcement -> GAStateChecks -> WitherUpkeep
     systems: tuple[type[System], ...] = (ZoneChange, CapEnforcement, GAStateChecks, WitherUpkeep)
 
@@ -107,7 +110,8 @@ class GrandArchive(Magic):
         types = s.a["types"][c]
         champion = (types & TYPE_BIT["champion"]) != 0
         ally = (types & TYPE_BIT["ally"]) != 0
-        args.require(world, (champion | ally) & args.on_battlefield(world, g, c), g, c,
+        damageable = (types & self.damageable_mask) != 0
+        args.require(world, damageable & args.on_battlefield(world, g, c), g, c,
                        "can't be dealt damage: only units (champions and allies) on the field "
                        "can (GA Damage 4-5, Unit 1)")
         dealt = amount > 0                         # GA Damage: 0 damage is not dealt
@@ -125,7 +129,7 @@ class GrandArchive(Magic):
         counting.put(world, "damage", g[champ], c[champ], amount[champ], "damage")
         s.mut("damage")[g[ally_hit], c[ally_hit]] += amount[ally_hit].astype(np.int32)  # rows distinct
 
-    def damage_amounts(self, n: Any) -> Any:
+    def damage_amounts(self, n: Amounts) -> Any:
         """Damage 15: "if less than 0 damage would be dealt, no damage (0 damage) is dealt
         instead": negative integer amounts become 0 (anything else is left to the usual
         validation)."""
@@ -196,21 +200,21 @@ def reserve(world: Game, p: int) -> Any:
     return args.out(world, world.store.a["reserve"][:, args.player_index(world, p)].astype(np.int64))
 
 
-def set_reserve(world: Game, p: Any, n: Any, games: Any = None) -> None:
+def set_reserve(world: Game, p: Ids, n: Amounts, games: Games = None) -> None:
     """Set how much reserve player ``p`` has (an amount per selected game, or one)."""
     _reserve_rows(world, p, n, games, "set")
 
 
-def gain_reserve(world: Game, p: Any, n: Any, games: Any = None) -> None:
+def gain_reserve(world: Game, p: Ids, n: Amounts, games: Games = None) -> None:
     _reserve_rows(world, p, n, games, "gain")
 
 
-def pay_reserve(world: Game, p: Any, n: Any, games: Any = None) -> None:
+def pay_reserve(world: Game, p: Ids, n: Amounts, games: Games = None) -> None:
     """Pay ``n`` reserve: all of it, or raise InsufficientReserveError and pay nothing."""
     _reserve_rows(world, p, n, games, "pay")
 
 
-def _reserve_rows(world: Game, p: Any, n: Any, games: Any, how: str) -> None:
+def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None:
     s = world.store
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, c, "player"), g, c, "is not a player")
@@ -237,7 +241,7 @@ def _reserve_rows(world: Game, p: Any, n: Any, games: Any, how: str) -> None:
                          before=have[paid], after=new[paid])
 
 
-def recover(world: Game, champion: Any, n: Any, games: Any = None, cost: bool = False) -> Any:
+def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: bool = False) -> Any:
     """Recover ``n``: remove up to ``n`` damage counters from the champion(s) (Recover
     2, 2.1, 2.2); returns how many were removed. With ``cost=True`` it is "Recover N"
     as a cost: every named champion must have at least ``n`` damage counters, else
@@ -295,7 +299,7 @@ def _counters_for_cost(world: Game, kind: str, g: np.ndarray, c: np.ndarray,
     return have
 
 
-def activate_enlighten(world: Game, e: Any, games: Any = None) -> Any:
+def activate_enlighten(world: Game, e: Ids, games: Games = None) -> Any:
     """Activate "Remove 3 enlighten counters from [CARDNAME]: Draw a card." of objects
     on the field with three or more enlighten counters: remove 3, then the object's
     controller draws a card (see ``draw``; an empty deck loses at the next check, GA
@@ -358,7 +362,7 @@ def base_level(world: Game, e: int) -> int:
     return v
 
 
-def set_immortal(world: Game, e: Any, immortal: Any = True, games: Any = None) -> None:
+def set_immortal(world: Game, e: Ids, immortal: Any = True, games: Games = None) -> None:
     """Declare whether objects have Immortality (Keywords: Immortality 1, a static
     ability; printed or granted, the host says which), per game. An immortal object is
     not destroyed by the damage or durability checks and is not sacrificed by the

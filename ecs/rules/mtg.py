@@ -28,12 +28,18 @@ class Magic:
     card_types: tuple[str, ...] = ("creature", "planeswalker", "battle", "artifact",
                                    "enchantment", "land", "instant", "sorcery", "kindred")
     zone_aliases: Mapping[str, str] = {}
+    #: Permanents that can be dealt damage (CR 120.3; players can too).
+    damageable: tuple[str, ...] = ("creature", "planeswalker", "battle")
     #: Whether wither counters trigger at the beginning of a main phase (GA Wither).
     wither_upkeep = False
     #: The ordered systems: ZoneChange -> Annihilation -> CapEnforcement -> Lethality ->
     #: WitherUpkeep -> Rad -> EmptyDraw (704.5b).
     systems: tuple[type[System], ...] = (ZoneChange, Annihilation, CapEnforcement, Lethality,
                                          WitherUpkeep, Rad, EmptyDraw)
+
+    @property
+    def damageable_mask(self) -> int:
+        return sum(TYPE_BIT[t] for t in self.damageable)
 
     def validate_kind(self, kind: str) -> str:
         """Reject kinds this ruleset does not know (every well-formed kind is generic in MTG)."""
