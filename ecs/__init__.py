@@ -10,6 +10,9 @@
 >>> w.counters(bear)
 {'+1/+1': 1}
 """
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import (
                      CounterError,
                      CountOverflowError,
@@ -44,9 +47,26 @@ from .events import (
                      ZoneChanged,
                      crossed,
 )
-from .perform import DRAW, ONGOING
-from .schedule import Schedule
-from .world import World
+
+if TYPE_CHECKING:
+    from .perform import DRAW, ONGOING
+    from .schedule import Schedule
+    from .world import World
+
+# The engine (NumPy kernels compiled by numba) loads on first use of these names, so
+# ``import ecs`` and the command line start at once, and Ctrl-C while they load is caught
+# (ecs.__main__).
+_ENGINE = {"World": "ecs.world", "Schedule": "ecs.schedule", "DRAW": "ecs.perform",
+           "ONGOING": "ecs.perform"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _ENGINE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ecs' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 __version__ = "0.2.0.dev0"
 

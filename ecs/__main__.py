@@ -2,7 +2,8 @@
 import sys
 
 
-def _run() -> int:
+def run() -> int:
+    """The ``tcg-counters`` command: ``ecs.cli.main``, and Ctrl-C while it loads is one line."""
     try:
         from .cli import main
     except KeyboardInterrupt:  # Ctrl-C while the command's modules load
@@ -11,4 +12,5 @@ def _run() -> int:
     return main()
 
 
-sys.exit(_run())
+if __name__ == "__main__":
+    sys.exit(run())

@@ -148,3 +148,11 @@ def test_ctrl_c_with_half_a_result_in_the_pipe() -> None:
     p = _start(code, *SIMULATE, "--no-progress")
     out, err = _finish(p, 60)
     _stopped_cleanly(p, out, err)
+
+
+def test_import_ecs_loads_no_engine_so_ctrl_c_while_loading_is_caught() -> None:
+    """Issue 17: ``import ecs`` (run before ``python -m ecs`` or ``tcg-counters`` reach their
+    Ctrl-C handling) loads no kernels; the engine loads inside the handled region."""
+    code = "import sys, ecs; print('numba' in sys.modules, 'ecs.world' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.stdout.split() == ["False", "False"], r.stderr
