@@ -58,6 +58,10 @@ Games = None | int | np.integer[Any] | Sequence[int] | np.ndarray
 Ids = int | np.integer[Any] | Sequence[int] | Sequence[Sequence[int]] | np.ndarray
 #: Amounts: one, or an array broadcast against (selected games, ids).
 Amounts = int | np.integer[Any] | Sequence[int] | np.ndarray
+#: What a read returns: a plain value for one game, a (B,) array for a batch (``out``).
+IntRead = int | np.ndarray
+BoolRead = bool | np.ndarray
+StrRead = str | np.ndarray
 
 def integer(v: Any, what: str, lo: int, hi: int,
             error: type[CounterError] = InvalidCountError) -> int:

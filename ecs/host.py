@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from . import args, zones
-from .args import Games, Ids
+from .args import BoolRead, Games, Ids
 from .components import BAN_ALL
 from .components.card import NO_STAT
 from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
@@ -227,19 +227,19 @@ def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> 
     world.store.mut("redirect")[g, c] = code
 
 
-def is_held(world: Game, e: int) -> Any:
+def is_held(world: Game, e: int) -> BoolRead:
     """Whether state-based actions leave ``e`` (``set_hold``)."""
     return args.out(world, world.store.a["sba_hold"][:, args.column(world, e)].copy())
 
 
-def cant_lose(world: Game, p: int, reason: str) -> Any:
+def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
     """Whether player ``p`` can't lose for ``reason`` (``set_cant_lose``)."""
     if reason not in CANT_LOSE:
         raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
     return args.out(world, world.store.a[CANT_LOSE[reason]][:, args.player_index(world, p)].copy())
 
 
-def is_prohibited(world: Game, e: int, kind: str | None = None) -> Any:
+def is_prohibited(world: Game, e: int, kind: str | None = None) -> BoolRead:
     """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it."""
     s = world.store
     col = args.column(world, e)

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import args, counting, stats, zones
 from . import store as store_module
+from .args import BoolRead, IntRead, StrRead
 from .components import TYPE_BIT, type_mask
 from .components.card import NO_STAT
 from .errors import InvalidTypeError, UnknownEntityError
@@ -34,7 +35,7 @@ def _single(world: Game) -> bool:
     return args.scalar(world) and store_module.SCALAR_PATHS
 
 
-def exists(world: Game, e: int) -> Any:
+def exists(world: Game, e: int) -> BoolRead:
     """Whether ``e`` names an object or player present in each game (never raises for
     stale ids: they are simply gone)."""
     s = world.store
@@ -47,7 +48,7 @@ def exists(world: Game, e: int) -> Any:
     return args.out(world, present)
 
 
-def counters(world: Game, e: int) -> Any:
+def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     """Kinds with a nonzero count: {kind: n} (a batch: {kind: array over games})."""
     s = world.store
     col = _column(world, e)
@@ -62,7 +63,7 @@ def counters(world: Game, e: int) -> Any:
     return {s.kind_names[k]: values[k] for k in range(s.n_kinds) if values[k].any()}
 
 
-def count(world: Game, e: int, kind: str) -> Any:
+def count(world: Game, e: int, kind: str) -> IntRead:
     s = world.store
     kind = args.kind(world, kind)
     if _single(world) and not world.two_headed_giant:
@@ -82,12 +83,12 @@ def _stat(world: Game, e: int, stat: str, which: int) -> Any:
     return args.out(world, stats.pt(world, np.array([col]), which)[:, 0])
 
 
-def power(world: Game, e: int) -> Any:
+def power(world: Game, e: int) -> IntRead:
     """Printed power plus power/toughness counters (CR 122.1a)."""
     return _stat(world, e, "power", 0)
 
 
-def toughness(world: Game, e: int) -> Any:
+def toughness(world: Game, e: int) -> IntRead:
     """Printed toughness plus power/toughness counters (CR 122.1a)."""
     return _stat(world, e, "toughness", 1)
 
@@ -104,17 +105,17 @@ def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
     return args.out(world, np.where(on_bf, count, int(printed)))
 
 
-def loyalty(world: Game, e: int) -> Any:
+def loyalty(world: Game, e: int) -> IntRead:
     """Loyalty counters on the battlefield (306.5c), the printed number elsewhere (209.1)."""
     return _counted_stat(world, e, "loyalty", "planeswalker")
 
 
-def defense(world: Game, e: int) -> Any:
+def defense(world: Game, e: int) -> IntRead:
     """Defense counters on the battlefield (310.4c), the printed number elsewhere (310.4a)."""
     return _counted_stat(world, e, "defense", "battle")
 
 
-def keywords(world: Game, e: int) -> Any:
+def keywords(world: Game, e: int) -> frozenset[str] | np.ndarray:
     """Printed keywords plus keyword counters, in any zone (CR 122.1b)."""
     s = world.store
     col = args.column(world, e)
@@ -129,7 +130,7 @@ def keywords(world: Game, e: int) -> Any:
     return per_game[0] if args.scalar(world) else np.array(per_game + [None], dtype=object)[:-1]
 
 
-def zone(world: Game, e: int) -> Any:
+def zone(world: Game, e: int) -> StrRead:
     col = args.column(world, e)
     names = np.array(zones.ZONES)[world.store.a["zone"][:, col]]
     return str(names[0]) if args.scalar(world) else names
@@ -157,16 +158,16 @@ def owner(world: Game, e: int) -> int:
     return int(s.a["entity_id"][s.a["player_col"][p]])
 
 
-def is_tapped(world: Game, e: int) -> Any:
+def is_tapped(world: Game, e: int) -> BoolRead:
     return args.out(world, world.store.a["tapped"][:, args.column(world, e)].copy())
 
 
-def damage(world: Game, e: int) -> Any:
+def damage(world: Game, e: int) -> IntRead:
     """Damage marked on the object (CR 120.3e)."""
     return args.out(world, world.store.a["damage"][:, args.column(world, e)].astype(np.int64))
 
 
-def life(world: Game, p: int) -> Any:
+def life(world: Game, p: int) -> IntRead:
     s = world.store
     idx = args.player_index(world, p)
     if world.two_headed_giant:
@@ -176,11 +177,11 @@ def life(world: Game, p: int) -> Any:
     return args.out(world, s.a["life"][:, idx].copy())
 
 
-def has_lost(world: Game, p: int) -> Any:
+def has_lost(world: Game, p: int) -> BoolRead:
     return args.out(world, world.store.a["lost"][:, args.player_index(world, p)].copy())
 
 
-def result(world: Game) -> Any:
+def result(world: Game) -> str | IntRead:
     """One game: "ongoing", "draw" or the winner's id (a Two-Headed Giant team is named
     by its first player). A batch: an int array, ONGOING (-1), DRAW (-2) or winner id."""
     s = world.store

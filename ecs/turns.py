@@ -18,7 +18,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from . import args, schedule, zones
-from .args import Amounts, Games, as_amounts, select_games
+from .args import Amounts, Games, IntRead, as_amounts, select_games
 from .errors import IllegalActionError, InvalidPhaseError
 from .game import Game
 from .library import library_ranks
@@ -43,7 +43,7 @@ _PHASES = {True: True, False: False, "precombat": True, "first": True,
            "postcombat": False, "second": False}
 
 
-def active_player(world: Game) -> Any:
+def active_player(world: Game) -> IntRead:
     """The turn player of each game (set by ``begin_main_phase``), -1 before any."""
     s = world.store
     act = s.a["active"]

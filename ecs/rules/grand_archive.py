@@ -31,7 +31,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ecs import args, counting, kinds, reads, turns, zones
-from ecs.args import Amounts, Games, Ids
+from ecs.args import Amounts, Games, Ids, IntRead
 from ecs.check import System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
@@ -195,7 +195,7 @@ def _ga_only(world: Game, what: str) -> None:
                                  f"{world.ruleset.name!r}")
 
 
-def reserve(world: Game, p: int) -> Any:
+def reserve(world: Game, p: int) -> IntRead:
     """The reserve ``p`` can pay (cards available to reserve) in each game."""
     return args.out(world, world.store.a["reserve"][:, args.player_index(world, p)].astype(np.int64))
 
@@ -330,7 +330,7 @@ def activate_enlighten(world: Game, e: Ids, games: Games = None) -> Any:
     return args.out(world, out)
 
 
-def stat(world: Game, e: int, name: str) -> Any:
+def stat(world: Game, e: int, name: str) -> IntRead:
     """A GA stat of ``e``: "power" and "life" (printed plus buff/debuff counters, Buff 1,
     Debuff 1), "durability" (the durability counters it has on the field, Stats:
     Durability 1; the printed stat elsewhere), "level" (LV: base level plus level
