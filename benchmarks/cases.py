@@ -137,7 +137,7 @@ def baseline_tick(games: int, n: int, max_games: int | None = None, settled: boo
 BASELINE_NAMES: dict[type[NaiveGame], str] = {NaiveGame: "naive esper", EsperGame: "esper"}
 
 
-# ---- single actions, reads, clone+act+tick and a self-play step (issue 14) --------------
+# ---- single actions, reads, clone+act+tick and a self-play step --------------
 # All on one game's settled board (what a tick left), the state a simulator acts on. The
 # targets are creatures that start with no counters and no damage (so they are alive on
 # the settled board); ``step`` is what one self-play step does to them before its tick.

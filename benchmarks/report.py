@@ -3,7 +3,7 @@
 Time per tick, objects checked per second and the engine/baseline ratio for single boards
 and batches; clone costs as ratios to a raw copy of the same bytes and to deepcopy of the
 baseline; bytes per object per game; a 4,096 x 1,000 memory probe in a fresh process.
-Each target of issue #5 is printed as met or missed. A PNG plot of objects per second
+Each throughput target (docs/performance.md) is printed as met or missed. A PNG plot of objects per second
 against board and batch size (engine vs baseline, log axes) is written to ``--plot``.
 
 Everything runs pinned to one core (``os.sched_setaffinity``). A figure is the median of
@@ -189,8 +189,8 @@ def interleaved_section(sizes: list[int], rounds: int, budget: float) -> dict[tu
     return got
 
 
-def issue14_targets(got: dict[tuple[str, str], Any]) -> list[Target]:
-    """Issue 14's targets against the esper baseline, in both regimes."""
+def single_game_targets(got: dict[tuple[str, str], Any]) -> list[Target]:
+    """The single-game targets against the esper baseline, in both regimes."""
     out = []
     for regime in interleave.REGIMES:
         def speed(name: str, regime: str = regime) -> float:
@@ -241,7 +241,7 @@ def plot(single: list[dict[str, Any]], batch: list[dict[str, Any]], settled: lis
             ax.plot(x, [r[key] for r in rows], style, label=label)
         if xkey == "games":
             ax.axhline(1e8, color="grey", lw=0.8, ls="--")
-            ax.annotate("target (issue #5)", (x[0], 1e8), fontsize=8, color="grey",
+            ax.annotate("target", (x[0], 1e8), fontsize=8, color="grey",
                         textcoords="offset points", xytext=(0, -11))
             for xi, r in zip(x, acting):
                 ax.annotate(f"{r['games']}x{r['n']}", (xi, r["engine_ops"]), fontsize=8,
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=("all", "interleaved", "soak"), default="all",
                     help="run one part only (default: everything but the soak, which is opt-in)")
     ap.add_argument("--soak", action="store_true",
-                    help="also run the issue-13 soak (sizes: SOAK_STEPS, SOAK_BATCHES)")
+                    help="also run the soak (sizes: SOAK_STEPS, SOAK_BATCHES)")
     ap.add_argument("--soak-plot", type=Path, default=Path("benchmarks/out/soak.png"))
     ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (default: %(default)s)")
     ap.add_argument("--memory-probe", nargs=2, type=int, metavar=("GAMES", "N"), help=argparse.SUPPRESS)
@@ -281,8 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in ("all", "interleaved"):
         got = interleaved_section(list(cases.SIZES[:2] if args.quick else cases.SIZES[:3]),
                                   3 if args.quick else args.rounds, 0.03 if args.quick else 0.1)
-        print("targets (issue #14, against the esper baseline, interleaved):")
-        print("\n".join(t.line() for t in issue14_targets(got)))
+        print("single-game targets (against the esper baseline, interleaved):")
+        print("\n".join(t.line() for t in single_game_targets(got)))
         print()
     if args.soak or args.only == "soak":
         steps, batches = soak.defaults()
@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         Target("deepcopy of the baseline / clone of a 1,000-object game", one["deepcopy_s"] / one["clone_s"], 1000),
         Target("4096x1000 batch peak memory, GiB", mem["peak_rss"] / GIB, 4, False),
     ]
-    print("targets (issue #5):")
+    print("throughput targets:")
     print("\n".join(t.line() for t in targets))
     plot(single, batch, settled, args.plot)
     print(f"\nplot written to {args.plot}")

@@ -1,4 +1,4 @@
-"""The soak (issue 13): a long run of the same workload; does cost grow with history?
+"""The soak: a long run of the same workload; does cost grow with history?
 
 Each step, in every game of a batch: creatures and tokens enter (the same new objects in
 every game), each game destroys as many of its own objects as entered, chosen at random
@@ -121,7 +121,7 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
 
 
 def targets(soak: Soak) -> list[tuple[str, float, float]]:
-    """(what, value, goal) of issue 13, judged on the rows recorded (the last one stands
+    """(what, value, goal) of the soak targets, judged on the rows recorded (the last one stands
     for step 1,000 when a run is shorter; the text says which step it is). Time per step
     is the running median of ``smoothed``: one step's time alone is noise."""
     early, late = soak.at(50), soak.rows[-1]

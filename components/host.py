@@ -1,4 +1,4 @@
-"""What a host engine tells the core about the rest of the game (issue 15): continuous
+"""What a host engine tells the core about the rest of the game: continuous
 effects on power/toughness, holds and redirects on state-based actions, per-kind counter
 prohibitions and players who can't lose. All per game; the per-object ones belong to the
 object and end when it changes zones (CR 400.7), like caps.

@@ -211,11 +211,18 @@ def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
 def targets(game: Game, ids: Any, games: Any) -> tuple[np.ndarray, np.ndarray, bool]:
     """Flat (game, column) rows of an action's targets, and whether one id was given.
     Raises for ids that never existed or no longer exist in a selected game."""
+    g, c, single, _ = _target_grid(game, ids, games)
+    return g, c, single
+
+
+def _target_grid(game: Game, ids: Any, games: Any
+                 ) -> tuple[np.ndarray, np.ndarray, bool, tuple[int, int]]:
+    """``targets``, and the (selected games, ids) shape the rows were flattened from."""
     s = game.store
     if games is None and type(ids) is int and s.batch == 1 and store_module.SCALAR_PATHS:
         col = _present_column(game, ids)
         if col >= 0:   # one id of one ongoing game, present: rows without broadcasting
-            return _GAME_ZERO, np.array([col], np.int64), True
+            return _GAME_ZERO, np.array([col], np.int64), True, (1, 1)
     gsel = select_games(games, game.ongoing)
     idarr, single = as_ids(ids, gsel.size)
     cols = s.columns(idarr)
@@ -225,7 +232,7 @@ def targets(game: Game, ids: Any, games: Any) -> tuple[np.ndarray, np.ndarray, b
         i = np.argwhere(absent)[0]
         raise StaleEntityError(f"entity {int(idarr[tuple(i)])} does not exist in game "
                                f"{int(g[tuple(i)])} (it changed zones or was never there)")
-    return g.ravel(), cols.ravel(), single
+    return g.ravel(), cols.ravel(), single, (idarr.shape[0], idarr.shape[1])
 
 
 WHERE = ("all", "present")
@@ -267,9 +274,8 @@ def rows(game: Game, ids: Any, games: Any, where: str = "all",
     skip_finished = flag(skip_finished, "skip_finished")
     s, ongoing = game.store, game.ongoing
     if where == "all" and not skip_finished:   # the common case: as every action did
-        g, c, single = targets(game, ids, games)
-        shape = as_ids(ids, select_games(games, ongoing).size)[0].shape
-        return Rows(g, c, single, (shape[0], shape[1]), None)
+        g, c, single, shape = _target_grid(game, ids, games)
+        return Rows(g, c, single, shape, None)
     gsel = select_games(games, np.ones_like(ongoing) if skip_finished else ongoing)
     lo = -1 if where == "present" else 0   # -1 pads where="present"
     if is_integer(ids):

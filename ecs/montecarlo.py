@@ -812,7 +812,7 @@ def _break(executor: ProcessPoolExecutor) -> None:
     CANCELLED, 'Bad file descriptor'). A worker that died while it sent a result left half a
     message in the result pipe, and the pool's thread waits for the rest for ever: its futures
     never finish, and the interpreter waits for that thread at exit (the Ctrl-C that did not
-    stop a run, issue 17). With the workers gone this process holds the pipe's last writer:
+    stop a run). With the workers gone this process holds the pipe's last writer:
     closing it turns that wait into an end-of-file, and the pool breaks as it should (its
     futures fail with BrokenProcessPool)."""
     for p in list((getattr(executor, "_processes", None) or {}).values()):

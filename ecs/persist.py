@@ -1,4 +1,4 @@
-"""Save files: the parts of a World as a standard ``.npz``, and back (issues 4 and 17).
+"""Save files: the parts of a World as a standard ``.npz``, and back.
 
 This module knows nothing of World. ``Parts`` is what a World is made of, as plain values
 (its configuration and the dict ``World.snapshot()`` returns); ``save(parts, path)`` writes
@@ -44,7 +44,7 @@ from . import zones
 from .components import ALL_FIELDS, CAP, CARD_FIELDS, COLUMN, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, TYPE_BIT
 from .components.card import NO_STAT
 from .errors import CounterError, SnapshotError
-from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
+from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOG_COLUMNS, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
 from .kinds import KEYWORD_BIT, validate_kind
 from .limits import MAX_COUNT, MAX_STAT
 from .rules import Magic as Ruleset
@@ -65,7 +65,6 @@ MAX_COUNTER = 2**62   # log.meta's step and seed.n_spawned
 #: Temporary files of ``save`` are named ``.{name}{_TMP}{pid}-{random}``.
 _TMP = ".tcgtmp-"
 
-_LOG_COLUMNS = tuple(c for c in EventLog().table() if not c.startswith("lki_"))
 _LKI_COLUMNS = ("lki_row", "lki_kind", "lki_count")
 _SHAPE_CLASS = {COLUMN: ("n",), GAME_COLUMN: ("B", "n"), GAME_PLAYER: ("B", "P"), PLAYER: ("P",),
                 GAME: ("B",), CAP: ("caps",), GAME_CAP: ("B", "caps")}
@@ -85,7 +84,7 @@ _SPEC: dict[str, tuple[Any, tuple[int | str | None, ...] | None]] = {
     "store.free": (np.int64, ("free",)),
     **{"store." + f.name: (f.dtype, _SHAPE_CLASS[f.shape]) for f in ALL_FIELDS},
     "log.meta": (np.int64, (2,)),
-    **{"log." + c: (np.int64, ("rows",)) for c in _LOG_COLUMNS},
+    **{"log." + c: (np.int64, ("rows",)) for c in LOG_COLUMNS},
     **{"log." + c: (np.int64, ("lki",)) for c in _LKI_COLUMNS},
 }
 _STORE_KEYS = frozenset(k[6:] for k in _SPEC if k.startswith("store."))
@@ -224,7 +223,7 @@ def _to_arrays(parts: Parts) -> dict[str, np.ndarray]:
     log = EventLog()
     log.restore(dict(snap["log"]))
     table = log.table()
-    for key in _LOG_COLUMNS + _LKI_COLUMNS:
+    for key in LOG_COLUMNS + _LKI_COLUMNS:
         out["log." + key] = table[key].astype(np.int64)
     out["log.meta"] = np.array([log.rows, log.step], np.int64)
     out["digest"] = np.array(digest(out))
@@ -500,7 +499,7 @@ def _check_parts(ck: _Checker) -> Parts:
     _check_log(ck, len(kind_names))
     rows, step = (int(x) for x in ck["log.meta"])
     nl = ck["log.lki_row"].size
-    log = {"chunks": [{c: ck["log." + c] for c in _LOG_COLUMNS}] if rows else [],
+    log = {"chunks": [{c: ck["log." + c] for c in LOG_COLUMNS}] if rows else [],
            "lki": [{"row": ck["log.lki_row"], "kind": ck["log.lki_kind"],
                     "count": ck["log.lki_count"]}] if nl else [],
            "rows": rows, "step": step}
@@ -648,7 +647,7 @@ def _check_log(ck: _Checker, K: int) -> None:
     """Each event row names what existed: entities, kinds, players, zones, causes; rows
     are in step order; LKI rows are zone changes."""
     rows, step = (int(x) for x in ck["log.meta"])
-    c = {name: ck["log." + name] for name in _LOG_COLUMNS}
+    c = {name: ck["log." + name] for name in LOG_COLUMNS}
     B, next_id = ck.scalar("config.batch"), int(ck["store.meta"][2])
     P = ck["store.player_col"].size
     player_ids = ck["store.entity_id"][ck["store.player_col"]]

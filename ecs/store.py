@@ -42,7 +42,7 @@ _NONE_SHARED: frozenset[str] = frozenset()
 #: go through ``Store.mut`` raises instead of reaching the other store (about 2 us a clone).
 CHECK_SHARING = False
 #: Tests clear this: a single game's action or read with scalar arguments then takes the
-#: general (vectorized) path, which its scalar fast path must match exactly (issue 14).
+#: general (vectorized) path, which its scalar fast path must match exactly.
 SCALAR_PATHS = True
 
 

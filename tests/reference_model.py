@@ -797,26 +797,28 @@ class RefGame:
             return
         obj["controller"] = player  # 108.4; the owner stays (108.3)
 
-    def prohibit(self, e, kind=None):
+    def _bans(self, e, kind):
+        """The ban set of ``e`` after the checks (None when the game is over)."""
         e = self._check_id(e)
         if kind is not None:
             validate_kind(kind)
         if self._over():
-            return
-        who = self.players[e] if e in self.players else self.objects[e]
-        who["banned"].add("*" if kind is None else kind)
+            return None
+        return (self.players[e] if e in self.players else self.objects[e])["banned"]
+
+    def prohibit(self, e, kind=None):
+        banned = self._bans(e, kind)
+        if banned is not None:
+            banned.add("*" if kind is None else kind)
 
     def allow(self, e, kind=None):
-        e = self._check_id(e)
-        if kind is not None:
-            validate_kind(kind)
-        if self._over():
+        banned = self._bans(e, kind)
+        if banned is None:
             return
-        who = self.players[e] if e in self.players else self.objects[e]
         if kind is None:
-            who["banned"].clear()
+            banned.clear()
         else:
-            who["banned"].discard(kind)
+            banned.discard(kind)
 
     def set_cant_lose(self, p, reason, on=True):
         pl = self._player(p)

@@ -183,21 +183,14 @@ def test_prohibitions_end_on_a_zone_change_and_are_per_game():
     assert w.count(card, "+1/+1").tolist() == [1, 1]
 
 
-def test_122_5_moving_onto_a_prohibited_object_removes_nothing(game):
+def test_122_5_moving_onto_a_prohibited_object_moves_nothing(game):
+    """Nothing is removed from the source, nothing put on the destination."""
     w, p, _, bear = game
     other = w.add_object(p, "creature", power=2, toughness=2)
     w.put_counters(bear, "+1/+1", 2)
     w.prohibit(other, "+1/+1")
     w.move_counters(bear, other, "+1/+1", 1)
     assert w.count(bear, "+1/+1") == 2
-
-
-def test_122_5_moving_onto_a_prohibited_object_puts_nothing(game):
-    w, p, _, bear = game
-    other = w.add_object(p, "creature", power=2, toughness=2)
-    w.put_counters(bear, "+1/+1", 2)
-    w.prohibit(other, "+1/+1")
-    w.move_counters(bear, other, "+1/+1", 1)
     assert w.count(other, "+1/+1") == 0
 
 
