@@ -1,17 +1,22 @@
 """The soak: a long run of the same workload; does cost grow with history?
 
-Each step, in every game of a batch: creatures and tokens enter (the same new objects in
-every game), each game destroys as many of its own objects as entered, chosen at random
-per game (so the number alive stays the same), puts +1/+1 and -1/-1 counters on per-game
-random targets (704.5q annihilates them in the tick), deals 1 damage to a per-game random
-target, ticks, and removes damage (514.2). Nothing but ``destroy`` kills, so the
-harness's own record of who is alive stays exact and its choices stay legal.
+Each game holds the same number of objects throughout: POPULATION cards and TOKEN_POP
+tokens on the battlefield and GRAVEYARD cards in the graveyard. Each step, in every game:
+ENTER cards of its own random choosing return from its graveyard to the battlefield and
+as many of its cards on the battlefield, chosen at random per game, go to the graveyard
+(both ``move_zone``: every card that moves becomes a new object, 400.7); TOKENS tokens
+are created (the same new objects in every game) and as many of each game's tokens,
+chosen at random, are destroyed (they cease to exist at the tick, 704.5d); +1/+1 and
+-1/-1 counters go on per-game random targets (704.5q annihilates them in the tick), 1
+damage on one; then the tick, and clean-up removes damage (514.2). Nothing but the
+harness's moves kills, so its record of each game's objects stays exact.
 
 Only the engine's calls are timed; choosing targets is not. Every ``every`` steps a row
 records the step's time, the process's resident memory (RSS) and the bytes of the
-engine's live state (the store's bytes per slot times the slots live objects need). The
-targets: time per step and RSS at step 1,000 within 1.2x of step 50; RSS within 2x of
-the live state's bytes.
+engine's live state: the bytes of a slot (one object of one game, every field and
+counter plane) times the slots objects occupy, summed over the games. The targets: time
+per step and RSS at step 1,000 within 1.2x of step 50; RSS within 2x of the live state's
+bytes.
 
 ``python -m benchmarks.soak`` (``--help``) runs it; ``SOAK_STEPS`` / ``SOAK_BATCHES``
 set the defaults (the test suite runs a few steps only).
@@ -29,8 +34,10 @@ from typing import Any
 
 import numpy as np
 
-POPULATION = 40      # objects alive per game (stays constant)
-ENTER, TOKENS = 3, 1  # creatures and tokens entering per step (as many are destroyed)
+POPULATION = 40      # cards on the battlefield per game (stays constant)
+TOKEN_POP = 8        # tokens on the battlefield per game (stays constant)
+GRAVEYARD = 20       # cards in each game's graveyard (stays constant)
+ENTER, TOKENS = 3, 1  # cards returning and tokens made per step (as many die)
 TARGETS = 4          # counter targets per game per step
 BATCHES = (1, 256, 1_024, 4_096)
 
@@ -49,6 +56,15 @@ def store_bytes(world: Any) -> int:
     s = world.store
     arrays = [s.counts, s.col_of_id, *s.a.values()]
     return sum(int(a.nbytes) for a in arrays if isinstance(a, np.ndarray))
+
+
+def live_bytes(world: Any) -> int:
+    """Bytes of the live state: a slot's bytes (every (games, columns) array and each
+    counter kind's plane, per slot) times the slots in use, summed over the games."""
+    s = world.store
+    per_slot = 4 * s.n_kinds + sum(int(a.itemsize) for a in s.a.values()
+                                   if a.ndim == 2 and a.shape == (s.batch, s.capacity))
+    return per_slot * int((s.a["entity_id"][:, : s.n_cols] >= 0).sum())
 
 
 @dataclass
@@ -74,26 +90,35 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
     rng = np.random.default_rng(seed)
     w = World(ruleset="mtg", batch=games, seed=seed)
     players = [w.add_player(life=20) for _ in range(2)]
-    ids = w.add_objects(POPULATION, controller=players[0], types="creature", power=2, toughness=3)
-    live = np.broadcast_to(np.asarray(ids, np.int64), (games, POPULATION)).copy()
-    rows_of = np.arange(games)[:, None]
+
+    def spread(ids: np.ndarray) -> np.ndarray:   # the same ids in every game, as (games, n)
+        return np.broadcast_to(np.asarray(ids, np.int64), (games, len(ids))).copy()
+
+    cards = spread(w.add_objects(POPULATION, controller=players[0], types="creature",
+                                 power=2, toughness=3))
+    tokens = spread(w.add_objects(TOKEN_POP, controller=players[1], types="creature",
+                                  token=True, power=1, toughness=2))
+    grave = spread(w.add_objects(GRAVEYARD, controller=players[0], types="creature",
+                                 zone="graveyard", power=2, toughness=3))
+    rows = np.arange(games)[:, None]
     out = Soak(games, steps, every)
-    fresh_n = ENTER + TOKENS
+
+    def pick(n_from: int, k: int) -> np.ndarray:   # k distinct positions per game
+        return np.argsort(rng.random((games, n_from)), axis=1)[:, :k]
+
     for i in range(1, steps + 1):
-        # per game: which slots of ``live`` die, which get counters, which is dealt damage
-        order = np.argsort(rng.random((games, POPULATION)), axis=1)
-        dead_at, hit_at = order[:, :fresh_n], order[:, fresh_n:fresh_n + TARGETS]
-        victims = live[rows_of, dead_at]
+        back, dies, tok_dies = pick(GRAVEYARD, ENTER), pick(POPULATION, ENTER), pick(TOKEN_POP, TOKENS)
         t0 = time.perf_counter()
-        new = w.add_objects(ENTER, controller=players[i % 2], types="creature", power=2,
-                            toughness=3)
-        tok = w.add_objects(TOKENS, controller=players[(i + 1) % 2], types="creature",
-                            token=True, power=1, toughness=2)
-        w.destroy(victims)
-        fresh = np.concatenate([np.asarray(new, np.int64), np.asarray(tok, np.int64)])
+        buried = w.move_zone(cards[rows, dies], "graveyard")
+        returned = w.move_zone(grave[rows, back], "battlefield")
+        made = w.add_objects(TOKENS, controller=players[i % 2], types="creature", token=True,
+                             power=1, toughness=2)
+        w.destroy(tokens[rows, tok_dies])
         t1 = time.perf_counter()
-        live[rows_of, dead_at] = fresh
-        hit = live[rows_of, hit_at]
+        cards[rows, dies], grave[rows, back] = returned, buried
+        tokens[rows, tok_dies] = np.asarray(made, np.int64)
+        board = np.concatenate([cards, tokens], axis=1)
+        hit = board[rows, pick(board.shape[1], TARGETS)]
         t2 = time.perf_counter()
         w.put_counters(hit, "+1/+1", 1)
         w.put_counters(hit, "-1/-1", 1)
@@ -105,12 +130,11 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
         if i == 1 or i % every == 0 or i == steps:
             mem, nbytes = rss(), store_bytes(w)
             on_field = w.object_mask("battlefield")[1].sum(axis=1)   # per game, untimed
-            slots = max(w.store.capacity, 1)
             out.rows.append(dict(step=i, seconds=(t1 - t0) + (t3 - t2), rss=mem,
                                  run_rss=mem - before,
                                  store_bytes=nbytes, columns=w.store.n_cols,
                                  alive_min=int(on_field.min()), alive_max=int(on_field.max()),
-                                 live_bytes=nbytes * (POPULATION + len(players)) / slots))
+                                 live_bytes=live_bytes(w)))
             if rss_limit is not None and mem > rss_limit:
                 out.stopped = f"stopped at step {i}: RSS {mem / 2**30:.2f} GiB passed the limit"
                 break
@@ -187,8 +211,9 @@ def report(batches: list[int], steps: int, every: int, path: Path | None,
     for games in sorted(batches):
         soaks.append(run(games, steps, every, rss_limit=rss_limit, time_limit=time_limit))
         print(f"  soaked {games} games", file=sys.stderr, flush=True)
-    print(f"soak: {steps} steps, {POPULATION} objects alive per game, {ENTER} creatures and "
-          f"{TOKENS} token enter and as many die per step")
+    print(f"soak: {steps} steps; per game {POPULATION} cards and {TOKEN_POP} tokens on the "
+          f"battlefield, {GRAVEYARD} cards in the graveyard; per step {ENTER} cards return and "
+          f"as many die, {TOKENS} token made and as many destroyed")
     print(table(soaks))
     for s in soaks:
         if s.stopped:

@@ -5,8 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-COLUMN = "column"            # shape (C,): a characteristic of the object
-GAME_COLUMN = "game_column"  # shape (B, C): per game state of the object
+GAME_COLUMN = "game_column"  # shape (B, C): an object of a game (a slot)
 GAME_PLAYER = "game_player"  # shape (B, P): per game state of a player
 PLAYER = "player"            # shape (P,): what a player is (the same in every game)
 GAME = "game"                # shape (B,): per game state of the game itself

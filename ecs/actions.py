@@ -13,7 +13,7 @@ import numpy as np
 
 from . import args, counting, stats, zones
 from .args import Amounts, Games, Ids, as_amounts, as_ids, select_games
-from .components import TYPE_BIT, type_mask
+from .components import ALL_FIELDS, TYPE_BIT, type_mask
 from .components.card import NO_STAT
 from .errors import (
     CountOverflowError,
@@ -60,9 +60,9 @@ def add_player(world: Game, life: int | None = None, team: int | None = None) ->
     if head != index:   # the team's life is the sum of its players' (810.4)
         team_life = s.a["life"][:, head] + life
         counting.check_life(world, np.arange(world.batch), np.full(world.batch, head), team_life)
-    cols, ids = s.alloc(1)
-    s.mut("types")[cols] = TYPE_BIT["player"]
-    s.mut("controller")[cols] = index
+    cols, ids = s.alloc(1)   # the same column in every game
+    s.mut("types")[:, cols] = TYPE_BIT["player"]
+    s.mut("controller")[:, cols] = index
     s.mut("zone")[:, cols] = zones.PLAYER
     s.add_player_arrays(int(cols[0]), team_key, head, 0 if head != index else life)
     if head != index:
@@ -139,18 +139,14 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
                                     f"{(gsel.size, n)} (selected games, objects)") from None
     args.room_for_objects(world, n, "add_objects")
 
-    cols, ids = s.alloc(n)
-    s.mut("types")[cols] = mask
-    for stat, v in statvals.items():
-        s.mut(stat)[cols] = v
-    s.mut("keywords")[cols] = kw
-    s.mut("controller")[cols] = owner
-    s.mut("token")[cols] = token
-    s.mut("no_counters")[cols] = no_counters
-    s.mut("name_id")[cols] = _name_id(world, name)
+    cols, ids = s.alloc(n, gsel)
     g = np.repeat(gsel, n)
     c = np.tile(cols, gsel.size)
-    s.mut("zone")[g, c] = code
+    card = {"types": mask, **statvals, "keywords": kw, "controller": owner, "token": token,
+            "no_counters": no_counters, "name_id": _name_id(world, name), "zone": code}
+    for field, value in card.items():
+        if value != _FILLS[field]:   # a free slot holds the fill values already
+            s.mut(field)[g, c] = value
     world.log.next_step()
     if code == zones.BATTLEFIELD:
         counting.enter_battlefield(world, g, c, by=by)
@@ -164,6 +160,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
 #: Printed stats that may put counters of the same name on an object as it enters the
 #: battlefield (loyalty 306.5b, defense 310.4b, GA Durability 1), whatever the ruleset.
 _ENTERING_STATS = ("loyalty", "defense", "durability")
+_FILLS = {f.name: f.fill for f in ALL_FIELDS}
 
 
 def _check_entering(statvals: Mapping[str, int], start: Mapping[str, np.ndarray]) -> None:
@@ -198,11 +195,11 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     g, c = r.g, r.c
     amount = r.amounts(n, lambda: f"put {kind!r} counters on entity {e}")
     if world.ruleset.pt_modifier(kind) is not None:
-        args.require(world, ~args.is_type(world, c, "player"), g, c,
+        args.require(world, ~args.is_type(world, g, c, "player"), g, c,
                      f"is a player: {kind!r} counters change power/toughness, which players "
                      "don't have (CR 122.1a)")
     who = args.player_index(world, by) if by is not None else -1
-    c = counting.holder(world, kind, c)
+    c = counting.holder(world, kind, g, c)
     g, c, amount = args.sum_rows(world, g, c, amount)
     counting.check_room(world, kind, g, c, amount)   # a refused put does not take a step
     world.log.next_step()
@@ -216,7 +213,7 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
     r = args.rows(world, e, games, where, skip_finished)
     g, c = r.g, r.c
     amount = r.amounts(n, lambda: f"remove {kind!r} counters from entity {e}")
-    c = counting.holder(world, kind, c)
+    c = counting.holder(world, kind, g, c)
     g, c, amount = args.sum_rows(world, g, c, amount)
     world.log.next_step()
     counting.change(world, kind, g, c, -amount, "remove")
@@ -240,8 +237,8 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
                                "do not broadcast") from None
     amount = as_amounts(n, src_ids.shape, s1 and s2, f"move {kind!r} counters").ravel()
     g = np.broadcast_to(gsel[:, None], src_ids.shape).ravel()
-    sc = args.columns_or_gone(world, src_ids.ravel())
-    dc = args.columns_or_gone(world, dst_ids.ravel())
+    sc = args.columns_or_gone(world, g, src_ids.ravel())
+    dc = args.columns_or_gone(world, g, dst_ids.ravel())
     code = None if zone is None else zones.zone_code(zone, world.ruleset.zone_aliases)
     ok = (sc >= 0) & (dc >= 0) & (sc != dc)
     scs, dcs = np.where(ok, sc, 0), np.where(ok, dc, 0)
@@ -250,7 +247,7 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
     if code is not None:
         ok &= (zs == code) & (zd == code)
     ok &= counting.allowed(world, kind, g, dcs)
-    scs, dcs = counting.holder(world, kind, scs), counting.holder(world, kind, dcs)
+    scs, dcs = counting.holder(world, kind, g, scs), counting.holder(world, kind, g, dcs)
     ok &= scs != dcs
     k = s.kind_index.get(kind)
     have = s.counts[k, g, scs].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
@@ -278,17 +275,17 @@ def proliferate(world: Game, ids: Ids, games: Games = None, by: int | None = Non
     s = world.store
     r = args.rows(world, ids, games, where, skip_finished)
     g, c = r.g, r.c
-    args.require(world, args.on_battlefield(world, g, c) | args.is_type(world, c, "player"), g, c,
+    args.require(world, args.on_battlefield(world, g, c) | args.is_type(world, g, c, "player"), g, c,
                   "is neither a permanent nor a player (CR 701.34a)")
     has_any = np.zeros(g.size, bool)
     for k, kind in enumerate(s.kind_names):
-        has_any |= s.counts[k, g, counting.holder(world, kind, c)] > 0
+        has_any |= s.counts[k, g, counting.holder(world, kind, g, c)] > 0
     args.require(world, has_any, g, c, "has no counters, so it can't be chosen (CR 701.34a)")
     who = args.player_index(world, by) if by is not None else -1
     g, c, _ = args.sum_rows(world, g, c, np.zeros(g.size, np.int64))
     plan = []
     for k, kind in enumerate(s.kind_names):
-        cc = counting.holder(world, kind, c)
+        cc = counting.holder(world, kind, g, c)
         gk, ck, _ = args.sum_rows(world, g, cc, np.zeros(g.size, np.int64))
         has = s.counts[k, gk, ck] > 0
         if has.any():
@@ -337,7 +334,7 @@ def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent (CR 701.21a)")
     world.log.next_step()
-    move_objects(world, g, c, world.ruleset.sacrifice_zone(world, c), "sacrifice")
+    move_objects(world, g, c, world.ruleset.sacrifice_zone(world, g, c), "sacrifice")
 
 
 def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
@@ -357,7 +354,7 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     code = zones.zone_code(zone, world.ruleset.zone_aliases)
     r = args.rows(world, e, games, where, skip_finished)
     g, c, single = r.g, r.c, r.single
-    args.require(world, ~args.is_type(world, c, "player"), g, c, "is a player, not an object")
+    args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
     args.require(world, s.a["zone"][g, c] != code, g, c, f"is already in the {zone}")
     args.distinct_rows(world, g, c, "move_zone")
     if counters is not None and not isinstance(counters, Mapping):
@@ -368,13 +365,13 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     for kind, amounts in start.items():   # with a printed stat that enters as counters
         extra = np.zeros(c.size, np.int64)
         if kind in _ENTERING_STATS and code == zones.BATTLEFIELD:
-            printed = s.a[kind][c].astype(np.int64)
+            printed = s.a[kind][g, c].astype(np.int64)
             extra = np.where(printed == NO_STAT, 0, printed)
         over = amounts + extra > MAX_COUNT
         if over.any():
             args.require(world, ~over, g, c, f"would enter with more than {MAX_COUNT} "
                                              f"{kind!r} counters")
-    stays = s.a["token"][c] & ~args.on_battlefield(world, g, c)
+    stays = s.a["token"][g, c] & ~args.on_battlefield(world, g, c)
     world.log.next_step()
     new = np.full(r.shape[0] * r.shape[1], -1, np.int64)
     go = ~stays
@@ -384,8 +381,8 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     arrived = np.zeros(g.size, bool)
     arrived[go] = (dest == code) & (moved >= 0)
     if start:
-        ng, nc = g[arrived], s.col_of_id[row_new[arrived]].astype(np.int64)
-        put_by = s.a["controller"][nc].astype(np.int64) if who is None else who
+        ng, nc = g[arrived], c[arrived]   # the new object is in the old one's slot
+        put_by = s.a["controller"][ng, nc].astype(np.int64) if who is None else who
         cause = "enter" if code == zones.BATTLEFIELD else "put"
         for kind, amounts in start.items():
             counting.put(world, kind, ng, nc, amounts[arrived], cause, put_by)
@@ -433,8 +430,8 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
         src = _source_columns(world, source, games, skip_finished)
         sc = r.per_game(src)
         sg = g
-        flags["source"] = world.store.a["entity_id"][sc].astype(np.int64)
-        flags["source_player"] = world.store.a["controller"][sc].astype(np.int64)
+        flags["source"] = world.store.a["entity_id"][sg, sc].astype(np.int64)
+        flags["source_player"] = world.store.a["controller"][sg, sc].astype(np.int64)
     g, c, a, merged = _merge_rows(world, g, c, a)
     for k in _SOURCE_ABILITIES:
         if given[k] is not None or source is None:
@@ -466,7 +463,7 @@ def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool) -
                                f"selected game ({gsel.size})")
     live = world.ongoing[gsel]
     g, c, _ = args.targets(world, ids[live][:, None], gsel[live])
-    args.require(world, ~args.is_type(world, c, "player"), g, c,
+    args.require(world, ~args.is_type(world, g, c, "player"), g, c,
                  "is a player: a source of damage is an object (CR 120.1)")
     out = np.zeros(gsel.size, np.int64)
     out[live] = c
@@ -520,7 +517,7 @@ def untap(world: Game, e: Ids, games: Games = None, *, where: str = "all",
 
 def _record_tap(world: Game, g: np.ndarray, c: np.ndarray, before: bool, after: bool,
                 cause: str) -> None:
-    world.log.record(TAP, cause, game=g, entity=world.store.a["entity_id"][c],
+    world.log.record(TAP, cause, game=g, entity=world.store.a["entity_id"][g, c],
                      before=int(before), after=int(after))
 
 
@@ -538,9 +535,9 @@ def _life(world: Game, p: Ids, n: Amounts, games: Any, sign: int, skip_finished:
     s = world.store
     r = args.rows(world, p, games, "all", skip_finished)
     g, c = r.g, r.c
-    args.require(world, args.is_type(world, c, "player"), g, c, "is not a player")
+    args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     a = r.amounts(n, lambda: f"life of player {p}")
-    idx = s.a["controller"][c].astype(np.int64)
+    idx = s.a["controller"][g, c].astype(np.int64)
     if world.two_headed_giant:
         idx = s.a["player_head"][idx].astype(np.int64)  # team life (810.8)
     g, idx, a = args.sum_rows(world, g, idx, a)          # one total per (game, player)

@@ -123,9 +123,10 @@ def names(v: Any, what: str, error: type[CounterError] = InvalidTypeError) -> tu
 
 def room_for_objects(game: Game, n: int, what: str) -> None:
     """InvalidCountError unless ``n`` more objects fit the World's slot bound
-    (``MAX_SLOTS`` games x columns): checked before anything is allocated."""
+    (``MAX_SLOTS`` games x columns): checked before anything is allocated, as if no free
+    slot were reused (counting them would cost a pass over the slots)."""
     s = game.store
-    cols = s.n_cols + max(0, n - len(s.free))
+    cols = s.n_cols + n
     if cols * s.batch > MAX_SLOTS:
         raise InvalidCountError(f"{what}: {n} more objects would make {s.batch} games x {cols} "
                                 f"slots, past the bound of {MAX_SLOTS} (ecs.limits.MAX_SLOTS)")
@@ -225,9 +226,10 @@ def _target_grid(game: Game, ids: Any, games: Any
             return _GAME_ZERO, np.array([col], np.int64), True, (1, 1)
     gsel = select_games(games, game.ongoing)
     idarr, single = as_ids(ids, gsel.size)
-    cols = s.columns(idarr)
-    g = np.broadcast_to(gsel[:, None], cols.shape)
-    absent = s.a["zone"][g, cols] == zones.NONE
+    s.columns(idarr)   # raises for ids that never existed
+    g = np.broadcast_to(gsel[:, None], idarr.shape)
+    cols = s.locate(g, idarr)
+    absent = cols < 0
     if absent.any():
         i = np.argwhere(absent)[0]
         raise StaleEntityError(f"entity {int(idarr[tuple(i)])} does not exist in game "
@@ -287,14 +289,12 @@ def rows(game: Game, ids: Any, games: Any, where: str = "all",
             raise InvalidGameError(f"ids of shape {arr.shape}: expected (m,) or "
                                    f"({gsel.size}, m)")
         idarr, single = np.broadcast_to(arr, (gsel.size, arr.shape[-1])), False
-    pad = idarr < 0
     bad = idarr[idarr >= s.next_id]
     if bad.size:
         raise UnknownEntityError(f"entity {int(bad.flat[0])} does not exist in this World")
-    cols = np.where(pad, -1, s.col_of_id[np.where(pad, 0, idarr)]).astype(np.int64)
     g = np.broadcast_to(gsel[:, None], idarr.shape)
+    cols = s.locate(g, idarr)
     present = cols >= 0
-    present[present] = s.a["zone"][g[present], cols[present]] != zones.NONE
     live = ongoing[g]
     if where == "all":
         absent = ~present & live
@@ -318,8 +318,7 @@ def _present_column(game: Game, e: int) -> int:
     s = game.store
     if not 0 <= e < s.next_id or not game.ongoing[0]:
         return -1
-    col = int(s.col_of_id[e])
-    return col if col >= 0 and s.a["zone"][0, col] != zones.NONE else -1
+    return s.present(0, e)
 
 
 def amounts(game: Game, n: Any, e: Any, games: Any, single: bool,
@@ -338,18 +337,33 @@ def entity(e: Any) -> int:
     return integer(e, "entity", 0, MAX_ID, UnknownEntityError)
 
 
-def column(game: Game, e: Any) -> int:
-    """The column of one id (a read's argument)."""
-    return int(game.store.columns(np.array([entity(e)], np.int64))[0])
+def column(game: Game, e: Any) -> tuple[int, np.ndarray]:
+    """The column of one id (a read's argument) and the (B,) mask of the games it is in;
+    StaleEntityError if it is in none (it changed zones or ceased to exist everywhere)."""
+    s = game.store
+    e = entity(e)
+    col = int(s.columns(np.array([e], np.int64))[0])
+    here = s.a["entity_id"][:, col] == e if 0 <= col < s.n_cols else np.zeros(s.batch, bool)
+    if not here.any():
+        raise StaleEntityError(f"entity {e} no longer exists: it changed zones or ceased to "
+                               "exist, and is a new object now (CR 400.7)")
+    return col, here
 
 
-def columns_or_gone(game: Game, ids: np.ndarray) -> np.ndarray:
-    """Columns of ids; -1 for stale ids (they left their zone); raises for unknown ids."""
+def first_game(here: np.ndarray) -> int:
+    """A game of the (B,) mask ``column`` gives: where to read what an object is (its card
+    is the same in every game it is in)."""
+    return int(here.argmax())
+
+
+def columns_or_gone(game: Game, games: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Columns of ids in games ``games`` (broadcast together); -1 where an id is not in its
+    game (it left its zone); raises for unknown ids."""
     s = game.store
     bad = ids[(ids < 0) | (ids >= s.next_id)]
     if bad.size:
         raise UnknownEntityError(f"entity {int(bad[0])} does not exist in this World")
-    return s.col_of_id[ids].astype(np.int64)
+    return s.locate(games, ids)
 
 
 def player_index(game: Game, player: Any) -> int:
@@ -357,17 +371,17 @@ def player_index(game: Game, player: Any) -> int:
     s = game.store
     if not is_integer(player):
         raise UnknownEntityError(f"player must be an id, got {player!r}")
-    col = column(game, player)
-    if not s.a["types"][col] & TYPE_BIT["player"]:
+    col, _ = column(game, player)
+    if not s.a["types"][0, col] & TYPE_BIT["player"]:   # a player is in every game
         raise IllegalActionError(f"entity {player} is not a player")
-    return int(s.a["controller"][col])
+    return int(s.a["controller"][0, col])
 
 
 def require(game: Game, ok: np.ndarray, g: np.ndarray, c: np.ndarray, what: str) -> None:
     """IllegalActionError naming the first row where ``ok`` is False."""
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
-        e = int(game.store.a["entity_id"][c[i]])
+        e = int(game.store.a["entity_id"][g[i], c[i]])
         raise IllegalActionError(f"entity {e} in game {int(g[i])} {what}")
 
 
@@ -375,8 +389,8 @@ def on_battlefield(game: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     return game.store.a["zone"][g, c] == zones.BATTLEFIELD
 
 
-def is_type(game: Game, c: np.ndarray, type_name: str) -> np.ndarray:
-    return (game.store.a["types"][c] & TYPE_BIT[type_name]) != 0
+def is_type(game: Game, g: np.ndarray, c: np.ndarray, type_name: str) -> np.ndarray:
+    return (game.store.a["types"][g, c] & TYPE_BIT[type_name]) != 0
 
 
 def sum_rows(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Protocol
 import numpy as np
 
 from .args import integer, select_games
-from .components import ALL_FIELDS, COLUMN, GAME_AXIS, GAME_COLUMN
+from .components import ALL_FIELDS, GAME_AXIS, GAME_COLUMN
 from .errors import InvalidGameError
 from .events import LOG_COLUMNS as _LOG_COLUMNS
 from .game import Game
@@ -59,10 +59,9 @@ def _take_store(store: Any, idx: np.ndarray) -> dict[str, Any]:
     snap: dict[str, Any] = {"counts": store.counts[:k][:, idx, :n]}
     for name, arr in store.a.items():
         f = _FIELDS[name]
-        used = arr[..., :n] if f.shape in (COLUMN, GAME_COLUMN) else arr
+        used = arr[:, :n] if f.shape == GAME_COLUMN else arr
         snap[name] = used[idx] if f.shape in GAME_AXIS else used.copy()
     snap["col_of_id"] = store.col_of_id[: store.next_id].copy()
-    snap["free"] = np.asarray(store.free, np.int64)
     snap["meta"] = np.array([idx.size, n, store.next_id], np.int64)
     snap["kind_names"] = np.array(store.kind_names, dtype=str)
     return snap

@@ -20,13 +20,14 @@ from .limits import MAX_COUNT, MAX_LIFE
 from .store import add_clamped
 
 
-def holder(game: Game, kind: str, c: np.ndarray) -> np.ndarray:
-    """Two-Headed Giant: a player's poison counters are the team's (810.10)."""
+def holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The columns holding the ``kind`` counters of the rows (``g``, ``c``): Two-Headed
+    Giant: a player's poison counters are the team's (810.10)."""
     s = game.store
     if not (game.two_headed_giant and kind == "poison"):
         return c
-    is_player = (s.a["types"][c] & TYPE_BIT["player"]) != 0
-    head_col = s.a["player_col"][s.a["player_head"][s.a["controller"][c]]]
+    is_player = (s.a["types"][g, c] & TYPE_BIT["player"]) != 0
+    head_col = s.a["player_col"][s.a["player_head"][s.a["controller"][g, c]]]
     return np.where(is_player, head_col, c).astype(np.int64)
 
 
@@ -38,7 +39,7 @@ def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.n
         have1 = int(s.counts[k, g[0], c[0]]) if k is not None else 0
         n = int(np.asarray(amount).item())
         if have1 + n > MAX_COUNT:
-            _overflow(game, n, int(c[0]), int(g[0]), f"{kind!r} counters")
+            _overflow(game, n, int(g[0]), int(c[0]), f"{kind!r} counters")
         return
     have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
     _check_total(game, have, amount, g, c, f"{kind!r} counters")
@@ -55,12 +56,12 @@ def _check_total(game: Game, have: np.ndarray | np.int64, amount: np.ndarray, g:
     over = have + amount > MAX_COUNT
     if np.any(over):
         i = int(np.flatnonzero(np.broadcast_to(over, g.shape))[0])
-        _overflow(game, int(np.broadcast_to(amount, g.shape)[i]), int(c[i]), int(g[i]), what)
+        _overflow(game, int(np.broadcast_to(amount, g.shape)[i]), int(g[i]), int(c[i]), what)
 
 
-def _overflow(game: Game, n: int, col: int, g: int, what: str) -> None:
-    raise CountOverflowError(f"putting {n} {what} on entity {int(game.store.a['entity_id'][col])} "
-                             f"in game {g} would pass {MAX_COUNT}")
+def _overflow(game: Game, n: int, g: int, col: int, what: str) -> None:
+    raise CountOverflowError(f"putting {n} {what} on entity "
+                             f"{int(game.store.a['entity_id'][g, col])} in game {g} would pass {MAX_COUNT}")
 
 
 def check_life(game: Game, g: np.ndarray, idx: np.ndarray, new: np.ndarray) -> None:
@@ -69,7 +70,7 @@ def check_life(game: Game, g: np.ndarray, idx: np.ndarray, new: np.ndarray) -> N
     over = np.abs(new) > MAX_LIFE
     if over.any():
         i = int(np.flatnonzero(over)[0])
-        pid = int(game.store.a["entity_id"][game.store.a["player_col"][idx[i]]])
+        pid = int(game.store.a["entity_id"][0, game.store.a["player_col"][idx[i]]])
         raise CountOverflowError(f"life of player {pid} in game {int(g[i])} would be "
                                  f"{int(new[i])}, past -{MAX_LIFE}..{MAX_LIFE}")
 
@@ -86,7 +87,7 @@ def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     """(rows,) bool: which rows may have ``kind`` counters put on them: not created with
     ``no_counters`` and no prohibition of that kind or of every kind (122.1, 101.3)."""
     s = game.store
-    ok = ~s.a["no_counters"][c]
+    ok = ~s.a["no_counters"][g, c]
     ban = s.a["ban"]
     return ok & ((ban[g, c] & ban_bit(game, kind)) == 0)
 
@@ -100,7 +101,7 @@ def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray 
         s = game.store
         n = int(amount) if type(amount) is int else int(np.asarray(amount).item())
         gi, ci = int(g[0]), int(c[0])
-        if (n > 0 and not s.a["no_counters"][ci]
+        if (n > 0 and not s.a["no_counters"][gi, ci]
                 and not int(s.a["ban"][gi, ci]) & int(ban_bit(game, kind))):
             check_room(game, kind, g, c, np.array([n], np.int64))
             game.ruleset.place(game, kind, g, c, np.array([n], np.int64), cause, by)
@@ -135,7 +136,7 @@ def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarra
         if now != was:
             plane[gi, ci] = now
             other = int(by.item()) if isinstance(by, np.ndarray) else int(by)
-            game.log.record(COUNTER, cause, game=gi, entity=int(s.a["entity_id"][ci]), kind=k,
+            game.log.record(COUNTER, cause, game=gi, entity=int(s.a["entity_id"][gi, ci]), kind=k,
                             before=was, after=now, other=other)
         return
     # The plane is a contiguous (B, C) array: flat indices address it in one pass.
@@ -155,14 +156,14 @@ def changed(game: Game, k: int, g: np.ndarray, c: np.ndarray, before: np.ndarray
         g, c, before, after = g[ch], c[ch], before[ch], after[ch]
         if np.ndim(by):
             by = np.broadcast_to(by, ch.shape)[ch]
-    game.log.record(COUNTER, cause, game=g, entity=s.a["entity_id"][c], kind=k,
+    game.log.record(COUNTER, cause, game=g, entity=s.a["entity_id"][g, c], kind=k,
                     before=before, after=after, other=by, fresh=("entity", "before", "after"))
 
 
 def enter_battlefield(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
     """Counters put on objects as they enter by their own abilities (122.6, 614.1c)."""
-    who = game.store.a["controller"][c].astype(np.int64) if by is None else by
-    for kind, amounts in game.ruleset.enter_counters(game, c):
+    who = game.store.a["controller"][g, c].astype(np.int64) if by is None else by
+    for kind, amounts in game.ruleset.enter_counters(game, g, c):
         p = amounts > 0
         if p.any():
             put(game, kind, g[p], c[p], amounts[p], "enter",

@@ -28,7 +28,7 @@ def row_flag(flags: Mapping[str, Any], name: str, n: int) -> np.ndarray:
 def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                 flags: Mapping[str, Any]) -> None:
     s = world.store
-    types = s.a["types"][c]
+    types = s.a["types"][g, c]
     player = (types & TYPE_BIT["player"]) != 0
     creature = (types & TYPE_BIT["creature"]) != 0
     walker = (types & TYPE_BIT["planeswalker"]) != 0
@@ -61,7 +61,7 @@ def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
     counting.check_room(world, "-1/-1", g[minus], c[minus], amount[minus])
     counting.check_marked_damage(world, g[marked], c[marked], amount[marked])
     poison = player & f["infect"]
-    poison_cols = counting.holder(world, "poison", c[poison])
+    poison_cols = counting.holder(world, "poison", g[poison], c[poison])
     counting.check_room(world, "poison", g[poison], poison_cols, amount[poison])
     loses = player & ~f["infect"]
     life = _life_changes(world, g, c, amount, dealt, loses, by, f["lifelink"])
@@ -93,7 +93,7 @@ def _life_changes(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
     gain = dealt & lifelink & (by >= 0)
     if not (loses.any() or gain.any()):
         return None
-    lose_idx = s.a["controller"][c[loses]].astype(np.int64)
+    lose_idx = s.a["controller"][g[loses], c[loses]].astype(np.int64)
     gs = np.concatenate([g[loses], g[gain]])
     idx = np.concatenate([lose_idx, by[gain]])
     delta = np.concatenate([-amount[loses], amount[gain]])
@@ -110,5 +110,5 @@ def record(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray, dealt:
     """One damage event per row (``ecs.events.DamageDealt``): ``amount`` would be dealt,
     ``dealt`` was; ``source`` ids (-1: none)."""
     cause = CAUSE["combat damage" if combat else "damage"]
-    world.log.record(DAMAGE, cause, game=g, entity=world.store.a["entity_id"][c], before=amount,
+    world.log.record(DAMAGE, cause, game=g, entity=world.store.a["entity_id"][g, c], before=amount,
                      after=dealt, other=source)

@@ -14,9 +14,8 @@ do (``ecs.args``); each validates everything before it writes anything.
   or the object changes zones (400.7). Layer 7d (switching) is not modelled.
 - ``set_controller``: a control change (108.4). The owner (``World.owner``) is the
   controller the object had before its first control change; a zone change makes a new
-  object under its owner's control (110.2, 400.7). Control is one value per object
-  across the batch (the column field every system reads), so a change must select every
-  game the object is in.
+  object under its owner's control (110.2, 400.7). Control is per game, like all object
+  state: a change acts in the selected games only.
 - ``prohibit`` / ``allow``: "can't have [kind] counters put on it" for one kind or every
   kind, on objects or players (122.1, 101.3): putting, moving onto, proliferating and
   entering with them put none there, silently. Counters already there stay.
@@ -72,7 +71,7 @@ def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) ->
 def _objects(world: Game, e: Ids, games: Any, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
     """Target rows of ``e`` that must be objects (not players)."""
     g, c, single = args.targets(world, e, games)
-    args.require(world, ~args.is_type(world, c, "player"), g, c, f"is a player: {what} "
+    args.require(world, ~args.is_type(world, g, c, "player"), g, c, f"is a player: {what} "
                  "applies to objects")
     return g, c, single
 
@@ -106,7 +105,7 @@ def modify_pt(world: Game, e: Ids, power: Any = 0, toughness: Any = 0,
         if over.any():
             i = int(np.flatnonzero(over)[0])
             raise InvalidCountError(
-                f"modify_pt: the {stat} modifications of entity {int(s.a['entity_id'][c2[i]])} "
+                f"modify_pt: the {stat} modifications of entity {int(s.a['entity_id'][g2[i], c2[i]])} "
                 f"in game {int(g2[i])} would come to {int(total[i])}, more than {MAX_STAT} in size")
         totals[stat] = total
     for stat, total in totals.items():
@@ -131,25 +130,15 @@ def clear_pt(world: Game, e: Ids | None = None, games: Games = None) -> None:
 
 
 def set_controller(world: Game, e: Ids, player: int, games: Games = None) -> None:
-    """``player`` gains control of ``e`` (108.4); the first change records the owner.
-    Control is per object across the batch: the selected games must include every game
-    the object is in (IllegalActionError otherwise)."""
+    """``player`` gains control of ``e`` in the selected games (108.4); the first change
+    records the owner."""
     s = world.store
     p = args.player_index(world, player)
     g, c, _ = _objects(world, e, games, "set_controller")
-    c = np.unique(c)
-    others = np.ones(world.batch, bool)
-    others[g] = False
-    elsewhere = others[:, None] & (s.a["zone"][:, c] != zones.NONE)
-    if elsewhere.any():
-        gi, ci = (int(x[0]) for x in np.nonzero(elsewhere))
-        raise IllegalActionError(
-            f"entity {int(s.a['entity_id'][c[ci]])} is also in game {gi}, which is not selected: "
-            "control is one value per object across the batch (select every game it is in)")
-    ctrl = s.a["controller"][c]
-    owner = s.a["owner"][c]
-    s.mut("owner")[c] = np.where(owner < 0, ctrl, owner)
-    s.mut("controller")[c] = p
+    ctrl = s.a["controller"][g, c]
+    owner = s.a["owner"][g, c]
+    s.mut("owner")[g, c] = np.where(owner < 0, ctrl, owner)
+    s.mut("controller")[g, c] = p
 
 
 def _ban_bit(world: Game, kind: str | None, create: bool) -> np.uint64:
@@ -196,9 +185,9 @@ def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games
     if reason not in CANT_LOSE:
         raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
     g, c, single = args.targets(world, p, games)
-    args.require(world, args.is_type(world, c, "player"), g, c, "is not a player")
+    args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     flag = _flags(world, on, p, games, single, f"set_cant_lose on of {p}")
-    idx = world.store.a["controller"][c].astype(np.int64)   # a player's column: its index
+    idx = world.store.a["controller"][g, c].astype(np.int64)   # a player's column: its index
     world.store.mut(CANT_LOSE[reason])[g, idx] = flag
 
 
@@ -229,7 +218,8 @@ def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> 
 
 def is_held(world: Game, e: int) -> BoolRead:
     """Whether state-based actions leave ``e`` (``set_hold``)."""
-    return args.out(world, world.store.a["sba_hold"][:, args.column(world, e)].copy())
+    col, here = args.column(world, e)
+    return args.out(world, world.store.a["sba_hold"][:, col] & here)
 
 
 def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
@@ -242,7 +232,7 @@ def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
 def is_prohibited(world: Game, e: int, kind: str | None = None) -> BoolRead:
     """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it."""
     s = world.store
-    col = args.column(world, e)
+    col, here = args.column(world, e)
     if kind is None:
         bit = np.uint64(1 << BAN_ALL)
     else:
@@ -250,5 +240,5 @@ def is_prohibited(world: Game, e: int, kind: str | None = None) -> BoolRead:
         k = s.kind_index.get(kind)
         bit = np.uint64(1 << BAN_ALL) | (np.uint64(1 << k) if k is not None and k < BAN_ALL
                                          else np.uint64(0))
-    banned = ((s.a["ban"][:, col] & bit) != 0) | bool(s.a["no_counters"][col])
-    return args.out(world, banned)
+    banned = ((s.a["ban"][:, col] & bit) != 0) | s.a["no_counters"][:, col]
+    return args.out(world, banned & here)

@@ -19,9 +19,9 @@ def library_ranks(world: Game, games: np.ndarray, players: np.ndarray) -> np.nda
     s = world.store
     n = s.n_cols
     in_lib = (s.a["zone"][games, :n] == zones.LIBRARY) & (
-        s.a["controller"][:n][None, :].astype(np.int64) == players[:, None])
+        s.a["controller"][games, :n].astype(np.int64) == players[:, None])
     pos = np.where(in_lib, s.a["position"][games, :n].astype(np.int64), np.iinfo(np.int64).max)
-    ids = np.broadcast_to(s.a["entity_id"][:n], pos.shape)
+    ids = s.a["entity_id"][games, :n]
     order = np.lexsort((ids, pos), axis=-1)
     rank = np.empty_like(order)
     np.put_along_axis(rank, order, np.broadcast_to(np.arange(n), order.shape), axis=1)

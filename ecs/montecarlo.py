@@ -356,11 +356,12 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
 def _has_counters(w: World, g: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """(G, m) bool: which ids have a counter in their game (a player the team's poison)."""
     s = w.store
-    cols = s.col_of_id[ids].astype(np.int64)
-    gg = np.broadcast_to(g[:, None], cols.shape)
+    gg = np.broadcast_to(g[:, None], ids.shape)
+    cols = s.locate(gg, ids)
+    at = np.where(cols < 0, 0, cols)
     out = np.zeros(cols.shape, bool)
     for k, kind in enumerate(s.kind_names):
-        out |= s.counts[k, gg, counting.holder(w, kind, np.where(cols < 0, 0, cols))] > 0
+        out |= s.counts[k, gg, counting.holder(w, kind, gg, at)] > 0
     return out & (cols >= 0)
 
 

@@ -79,18 +79,19 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
         raise InvalidTypeError("features must be a list of feature names, not one string")
     names = list(observation_features(world, ) if features is None else features)
 
+    # An id names one column in every game it is in: (m,) columns for (m,) ids, or (B, m).
     cols = np.where(arr >= 0, s.col_of_id[np.maximum(arr, 0)], -1).astype(np.int64)
-    cc = np.maximum(cols, 0)         # (m,): the same columns in every game; or (B, m)
+    cc = np.clip(cols, 0, max(s.n_cols - 1, 0))
     shape = (B, arr.shape[-1])
     g = np.arange(B)[:, None]
     if arr.ndim == 1:
-        def take(x: np.ndarray, c: np.ndarray = cc) -> np.ndarray:
-            return x[:, c]           # a plain column gather: much cheaper than (g, c)
+        def take(x: np.ndarray) -> np.ndarray:
+            return x[:, cc]          # a plain column gather: much cheaper than (g, c)
     else:
-        def take(x: np.ndarray, c: np.ndarray = cc) -> np.ndarray:
-            return x[g, c]
+        def take(x: np.ndarray) -> np.ndarray:
+            return x[g, cc]
+    present = (cols >= 0) & (cols < s.n_cols) & (take(s.a["entity_id"]) == arr)
     zone = take(s.a["zone"])
-    present = (cols >= 0) & (zone != zones.NONE)
     out = np.empty(shape + (len(names),), out_dtype)
     for j, name in enumerate(names):
         out[:, :, j] = np.broadcast_to(_feature(world, name, take, cc, zone), shape)
@@ -100,8 +101,8 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
 
 def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
              zone: np.ndarray) -> Any:
-    """One feature of columns ``cc``, broadcastable to (B, m); ``take`` gathers the
-    columns of a (B, C) array (masking by presence is the caller's)."""
+    """One feature of columns ``cc``, broadcastable to (B, m); ``take`` gathers them from
+    a (B, C) array (masking by presence is the caller's)."""
     s = world.store
     a = s.a
     if not isinstance(name, str):
@@ -118,19 +119,19 @@ def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
     if name in ("tapped", "damage"):
         return take(a[name])
     if name in ("token", "controller"):
-        return a[name][cc]
+        return take(a[name])
     if name.startswith("has:"):
         stat = name[4:]
         if stat not in _STATS:
             raise InvalidTypeError(f"unknown feature {name!r}: expected has:<stat> of {_STATS}")
         if stat == "life":
             return zone == zones.PLAYER
-        has = a[stat][cc] != NO_STAT
+        has = take(a[stat]) != NO_STAT
         if stat in ("loyalty", "defense"):
-            has &= (a["types"][cc] & TYPE_BIT["planeswalker" if stat == "loyalty" else "battle"]) != 0
+            has &= (take(a["types"]) & TYPE_BIT["planeswalker" if stat == "loyalty" else "battle"]) != 0
         return has
     if name in ("power", "toughness"):
-        printed = a[name][cc]
+        printed = take(a[name])
         value = np.where(printed == NO_STAT, 0, printed).astype(np.int64)
         set_to = take(a["pt_set_" + name])   # a host's layer 7b and 7c effects (ecs.host)
         value = np.where(set_to == NO_STAT, value, set_to) + take(a["pt_mod_" + name])
@@ -141,8 +142,8 @@ def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
                 value = value + mod[which] * take(s.counts[k]).astype(np.int64)
         return np.where(printed == NO_STAT, 0, value)
     if name in ("loyalty", "defense"):
-        printed = a[name][cc]
-        type_ok = (a["types"][cc] & TYPE_BIT["planeswalker" if name == "loyalty" else "battle"]) != 0
+        printed = take(a[name])
+        type_ok = (take(a["types"]) & TYPE_BIT["planeswalker" if name == "loyalty" else "battle"]) != 0
         has = type_ok & (printed != NO_STAT)
         ki = s.kind_index.get(name)   # not k: the int of the loops above and below
         count = take(s.counts[ki]) if ki is not None else 0
@@ -151,7 +152,7 @@ def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
         if s.n_players == 0:
             return np.zeros(1, np.int64)
         is_player = zone == zones.PLAYER
-        idx = np.maximum(a["controller"][cc], 0).astype(np.int64)
+        idx = np.maximum(take(a["controller"]), 0).astype(np.int64)
         if name == "life" and world.two_headed_giant:
             idx = a["player_head"][idx].astype(np.int64)
         return np.where(is_player, a[name][np.arange(world.batch)[:, None], idx], 0)
@@ -160,18 +161,19 @@ def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
         ki = s.kind_index.get(kind)
         if ki is None:
             return np.zeros(1, np.int64)
-        holder = counting.holder(world, kind, cc.ravel()).reshape(cc.shape)
-        return take(s.counts[ki], holder)
+        gg, c2 = np.broadcast_arrays(np.arange(world.batch)[:, None], cc)
+        holder = counting.holder(world, kind, gg.ravel(), c2.ravel()).reshape(gg.shape)
+        return s.counts[ki][gg, holder]
     if name.startswith("type:"):
         t = name[5:]
         if t not in TYPE_BIT:
             raise InvalidTypeError(f"unknown feature {name!r}: no card type {t!r}")
-        return (a["types"][cc] & TYPE_BIT[t]) != 0
+        return (take(a["types"]) & TYPE_BIT[t]) != 0
     if name.startswith("keyword:"):
         kw = name[8:]
         if kw not in KEYWORD_BIT:
             raise InvalidTypeError(f"unknown feature {name!r}: no keyword {kw!r}")
-        value = (a["keywords"][cc] & KEYWORD_BIT[kw]) != 0
+        value = (take(a["keywords"]) & KEYWORD_BIT[kw]) != 0
         for k, kind in enumerate(s.kind_names):
             if keyword_of(kind) == kw:
                 value = value | (take(s.counts[k]) > 0)

@@ -80,10 +80,10 @@ def perform(world: Game, check: Check) -> np.ndarray:
         if not settles:
             touched.append((rg, rc))
     if check.moves:
-        new_ids, dest = move_objects(world, g, c, z, cause)
+        _, dest = move_objects(world, g, c, z, cause)
         enter = np.flatnonzero(dest == zones.BATTLEFIELD)
-        if enter.size:   # new permanents
-            touched.append((g[enter], s.col_of_id[new_ids[enter]]))
+        if enter.size:   # new permanents, in the slots the old objects left
+            touched.append((g[enter], c[enter]))
     if check.losses:
         lose(world, check.losses)
     for u in check.player_updates:
@@ -92,7 +92,7 @@ def perform(world: Game, check: Check) -> np.ndarray:
         np.add.at(s.mut(u.field), (u.games, u.players), u.amounts)
         if paid:
             world.log.record(RESERVE, u.cause, game=u.games,
-                             entity=s.a["entity_id"][s.a["player_col"][u.players]],
+                             entity=s.a["entity_id"][0, s.a["player_col"][u.players]],
                              before=had, after=s.a["reserve"][u.games, u.players])
     cap = s.capacity   # the moves may have grown it
     return _distinct(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
@@ -134,7 +134,7 @@ def lose(world: Game, losses: list[Loss]) -> None:
         key = _distinct(g[new] * s.n_players + p[new])
         g, p = key // s.n_players, key % s.n_players
         lost[g, p] = True
-        world.log.record(LOST, loss.cause, game=g, entity=s.a["entity_id"][s.a["player_col"][p]])
+        world.log.record(LOST, loss.cause, game=g, entity=s.a["entity_id"][0, s.a["player_col"][p]])
     games = _distinct(np.concatenate([loss.games for loss in losses]))
     # each player's team as an index into the sorted distinct teams (a few players: Python)
     teams = s.a["player_team"].tolist()
@@ -152,4 +152,4 @@ def lose(world: Game, losses: list[Loss]) -> None:
         first = np.argmax(onehot[:, win_team].T, axis=1)  # the team's first player
         s.mut("winner")[games[won]] = first
         world.log.record(GAME_END, "104.2a", game=games[won],
-                         entity=s.a["entity_id"][s.a["player_col"][first]])
+                         entity=s.a["entity_id"][0, s.a["player_col"][first]])

@@ -41,7 +41,7 @@ from typing import IO, Any, Mapping, Sequence
 import numpy as np
 
 from . import zones
-from .components import ALL_FIELDS, CAP, CARD_FIELDS, COLUMN, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, TYPE_BIT
+from .components import ALL_FIELDS, CAP, CARD_FIELDS, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, TYPE_BIT
 from .components.card import NO_STAT
 from .errors import CounterError, SnapshotError
 from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOG_COLUMNS, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
@@ -51,8 +51,9 @@ from .rules import Magic as Ruleset
 from .rules import get_ruleset
 
 #: Version of the file format; ``load`` refuses any other (``_check_version``). 2: the
-#: host-state and immortality arrays and the reserve and action events.
-FORMAT_VERSION = 2
+#: host-state and immortality arrays and the reserve and action events. 3: slots per game
+#: (every object field is (B, n), no free list).
+FORMAT_VERSION = 3
 MAGIC = "tcg-counters-world"
 
 #: Bounds on what a file may ask for that its size does not bound: building a
@@ -66,7 +67,7 @@ MAX_COUNTER = 2**62   # log.meta's step and seed.n_spawned
 _TMP = ".tcgtmp-"
 
 _LKI_COLUMNS = ("lki_row", "lki_kind", "lki_count")
-_SHAPE_CLASS = {COLUMN: ("n",), GAME_COLUMN: ("B", "n"), GAME_PLAYER: ("B", "P"), PLAYER: ("P",),
+_SHAPE_CLASS = {GAME_COLUMN: ("B", "n"), GAME_PLAYER: ("B", "P"), PLAYER: ("P",),
                 GAME: ("B",), CAP: ("caps",), GAME_CAP: ("B", "caps")}
 #: Every array of the format: (dtype, shape), a dtype of "str" being text of any length.
 #: A dimension is a number, None (any), or a name: "B" (config.batch), "n" and "ids"
@@ -81,7 +82,6 @@ _SPEC: dict[str, tuple[Any, tuple[int | str | None, ...] | None]] = {
     "seed.n_spawned": (np.int64, ()),
     "store.meta": (np.int64, (3,)), "store.kind_names": ("str", ("K",)),
     "store.counts": (np.int32, ("K", "B", "n")), "store.col_of_id": (np.int32, ("ids",)),
-    "store.free": (np.int64, ("free",)),
     **{"store." + f.name: (f.dtype, _SHAPE_CLASS[f.shape]) for f in ALL_FIELDS},
     "log.meta": (np.int64, (2,)),
     **{"log." + c: (np.int64, ("rows",)) for c in LOG_COLUMNS},
@@ -388,6 +388,11 @@ def _check_version(read: Mapping[str, np.ndarray], where: str) -> None:
     if v > FORMAT_VERSION:
         raise SnapshotError(f"{where}: format version {v} is newer than this library's "
                             f"{FORMAT_VERSION}; upgrade tcg-counters to read it")
+    if v in (1, 2):
+        raise SnapshotError(f"{where}: format version {v} was written by an older tcg-counters, "
+                            "whose objects shared one column across the batch; this library "
+                            f"reads version {FORMAT_VERSION} only (build the World again, e.g. "
+                            "from its scenario, and save it anew)")
     if v != FORMAT_VERSION:
         raise SnapshotError(f"{where}: unknown format version {v}; this library reads "
                             f"version {FORMAT_VERSION}")
@@ -544,18 +549,14 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     ck.require(len(set(kind_names)) == K, "store.kind_names names a kind twice")
     ck.range("store.counts", a["counts"], 0, MAX_COUNT + 1)
 
-    # Ids and columns: col_of_id and entity_id are inverse maps; free lists the rest.
+    # Ids and slots: every id names one column, and a slot in use holds an id of its
+    # column; a free slot (entity_id -1) is in no zone and holds every field's fill value.
     col_of_id, entity_id = a["col_of_id"], a["entity_id"]
-    ck.range("store.col_of_id", col_of_id, -1, n)
+    ck.range("store.col_of_id", col_of_id, 0, n)
     ck.range("store.entity_id", entity_id, -1, next_id)
-    live_ids = np.flatnonzero(col_of_id >= 0)
-    live = entity_id >= 0
-    ck.require((entity_id[col_of_id[live_ids]] == live_ids).all()
-               and (col_of_id[entity_id[live]] == np.flatnonzero(live)).all(),
+    live = entity_id >= 0                           # (B, n)
+    ck.require(col_of_id[entity_id[live]] == np.nonzero(live)[1],
                "store.col_of_id and store.entity_id disagree")
-    free = a["free"]
-    ck.require(np.array_equal(np.sort(free), np.flatnonzero(~live)),
-               "store.free does not list exactly the free columns")
 
     # Players: their columns, typed "player" and nothing else, in the "player" zone of
     # every game, controlled by themselves; no other column is any of that.
@@ -565,48 +566,52 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     is_player[pcol] = True
     ck.require(np.count_nonzero(is_player) == P, "store.player_col names a column twice")
     types, zone = a["types"], a["zone"]
-    ck.require(types[pcol] == _PLAYER, "store.player_col names a column that is not a player")
-    ck.require((types[~is_player] & _PLAYER) == 0, "an object column is typed as a player")
-    ck.require(a["controller"][pcol] == np.arange(P), "a player does not control itself")
+    ck.require(types[:, pcol] == _PLAYER, "store.player_col names a column that is not a player")
+    ck.require((types[:, ~is_player] & _PLAYER) == 0, "an object column is typed as a player")
+    ck.require(a["controller"][:, pcol] == np.arange(P), "a player does not control itself")
+    ck.require(entity_id[:, pcol] == entity_id[:1, pcol], "a player has different ids in two games")
     for f in CARD_FIELDS:   # the rest of a player's card fields are blank (not a token...)
         if f.name not in ("entity_id", "types", "controller"):
-            ck.require(a[f.name][pcol] == f.fill, f"a player has store.{f.name}")
+            ck.require(a[f.name][:, pcol] == f.fill, f"a player has store.{f.name}")
     ck.range("store.zone", zone, 0, len(zones.ZONES))
     ck.require((zone[:, is_player] == zones.PLAYER).all(), "a player is missing from a game")
     ck.require((zone[:, ~is_player] != zones.PLAYER).all(), "an object is in the player zone")
     _check_teams(ck, a, P)
 
-    # Card fields (the same in every game).
+    # Card fields.
     ck.require((types | _ALL_TYPES) == _ALL_TYPES, "store.types holds an unknown type bit")
-    objects = types[~is_player]
+    objects = types[:, ~is_player]
     try:
-        rules.check_types(int(np.bitwise_or.reduce(objects)) if objects.size else 0)
+        rules.check_types(int(np.bitwise_or.reduce(objects, axis=None)) if objects.size else 0)
     except CounterError as exc:
         raise ck.fail(f"store.types: {exc}") from None
     ck.require((a["keywords"] | _ALL_KEYWORDS) == _ALL_KEYWORDS,
                "store.keywords holds an unknown keyword")
-    ck.range("store.controller", a["controller"], 0, P)
+    ck.range("store.controller", a["controller"][live], 0, P)
+    ck.range("store.owner", a["owner"], -1, P)
     ck.range("store.name_id", a["name_id"], -1, n_names)
     for name in ("power", "toughness", "loyalty", "defense", "durability", "level"):
         v = a[name][a[name] != NO_STAT]
         ck.range("store." + name, v, 0 if name in _UNSIGNED_STATS else -_STAT_BOUND,
                  _STAT_BOUND + 1)
 
-    # Slots: a free column is in no game; an absent object's slot holds no counters; only
+    # Slots: a free slot holds every field's fill value, an object is in a zone; only
     # permanents are tapped or have damage marked (leaving the battlefield clears them).
-    ck.require((zone[:, ~live] == zones.NONE).all(), "a free column is in a zone")
-    absent = zone == zones.NONE
-    ck.require((a["counts"][:, absent] == 0).all(), "an absent object has counters")
+    for f in ALL_FIELDS:
+        if f.shape == GAME_COLUMN and f.name != "entity_id":
+            ck.require(a[f.name][~live] == f.fill, f"a free slot holds store.{f.name}")
+    ck.require((a["counts"][:, ~live] == 0).all(), "a free slot holds counters")
+    ck.require(zone[live] != zones.NONE, "an object is in no zone")
+    absent = ~live
     ck.range("store.damage", a["damage"], 0, MAX_COUNT + 1)
     off = zone != zones.BATTLEFIELD
     for name in ("tapped", "damage", "deathtouch_hit"):
         ck.require(a[name][off] == 0, f"an object off the battlefield has store.{name}")
 
-    # Caps (122.4): one entry per (live object, kind), none where the object is absent.
+    # Caps (122.4): one entry per (column, kind), none where the slot is free.
     cap_col, cap_kind, cap_val = a["cap_col"], a["cap_kind"], a["cap_val"]
     ck.range("store.cap_col", cap_col, 0, n)
     ck.range("store.cap_kind", cap_kind, 0, K)
-    ck.require(live[cap_col], "a cap names a free column")
     ck.require(np.unique(cap_col.astype(np.int64) * max(K, 1) + cap_kind).size == cap_col.size,
                "two caps name the same object and kind")
     ck.require(cap_val >= -1, "store.cap_val holds a cap below -1 (none)")
@@ -650,7 +655,7 @@ def _check_log(ck: _Checker, K: int) -> None:
     c = {name: ck["log." + name] for name in LOG_COLUMNS}
     B, next_id = ck.scalar("config.batch"), int(ck["store.meta"][2])
     P = ck["store.player_col"].size
-    player_ids = ck["store.entity_id"][ck["store.player_col"]]
+    player_ids = ck["store.entity_id"][0, ck["store.player_col"]]
     ty = c["type"]
     ck.range("log.type", ty, 0, N_TYPES)
     ck.range("log.game", c["game"], 0, B)

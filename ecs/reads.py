@@ -19,15 +19,24 @@ from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of
 from .perform import DRAW, ONGOING
 
+_ONE_GAME = np.ones(1, bool)
+
 
 def _column(world: Game, e: Any) -> int:
-    """``args.column``, with a plain lookup for an int id that names an object now."""
+    """The column of ``e`` in the single game (``_single``), with a plain lookup for an int
+    id that is there."""
     s = world.store
-    if type(e) is int and 0 <= e < s.next_id and store_module.SCALAR_PATHS:
-        col = int(s.col_of_id[e])
+    if type(e) is int and 0 <= e < s.next_id:
+        col = s.present(0, e)
         if col >= 0:
             return col
-    return args.column(world, e)   # raises for unknown and stale ids
+    return args.column(world, e)[0]   # raises for unknown and stale ids
+
+
+def _masked(values: np.ndarray, here: np.ndarray, fill: Any = 0) -> np.ndarray:
+    """Per-game ``values`` (games on the last axis) where the object is (``here``), ``fill``
+    in the games it is not in (its slot there holds another object, or none)."""
+    return np.where(here, values, fill)
 
 
 def _single(world: Game) -> bool:
@@ -41,23 +50,24 @@ def exists(world: Game, e: int) -> BoolRead:
     s = world.store
     if isinstance(e, bool) or not isinstance(e, numbers.Integral) or not 0 <= e < s.next_id:
         raise UnknownEntityError(f"entity {e!r} does not exist in this World")
-    col = s.col_of_id[e]
     if _single(world):
-        return bool(col >= 0 and s.a["zone"][0, col] != zones.NONE)
-    present = (s.a["zone"][:, col] != zones.NONE) if col >= 0 else np.zeros(world.batch, bool)
-    return args.out(world, present)
+        return s.present(0, e) >= 0
+    return args.out(world, s.locate(np.arange(world.batch), np.full(world.batch, e)) >= 0)
 
 
 def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     """Kinds with a nonzero count: {kind: n} (a batch: {kind: array over games})."""
     s = world.store
-    col = _column(world, e)
     if _single(world) and not world.two_headed_giant:
+        col = _column(world, e)
         return {s.kind_names[k]: int(v) for k, v in enumerate(s.counts[: s.n_kinds, 0, col]) if v}
-    values = s.counts[: s.n_kinds, :, col].astype(np.int64)
+    col, here = args.column(world, e)
+    g = args.first_game(here)
+    values = _masked(s.counts[: s.n_kinds, :, col].astype(np.int64), here)
     if world.two_headed_giant and "poison" in s.kind_index:
         k = s.kind_index["poison"]
-        values[k] = s.counts[k, :, int(counting.holder(world, "poison", np.array([col]))[0])]
+        holder = int(counting.holder(world, "poison", np.array([g]), np.array([col]))[0])
+        values[k] = _masked(s.counts[k, :, holder], here)
     if args.scalar(world):
         return {s.kind_names[k]: int(v) for k, v in enumerate(values[:, 0]) if v}
     return {s.kind_names[k]: values[k] for k in range(s.n_kinds) if values[k].any()}
@@ -70,17 +80,22 @@ def count(world: Game, e: int, kind: str) -> IntRead:
         col = _column(world, e)
         k = s.kind_index.get(kind)
         return int(s.counts[k, 0, col]) if k is not None else 0
-    col = int(counting.holder(world, kind, np.array([args.column(world, e)]))[0])
+    col, here = args.column(world, e)
+    col = int(counting.holder(world, kind, np.array([args.first_game(here)]), np.array([col]))[0])
     k = s.kind_index.get(kind)
     values = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
-    return args.out(world, values)
+    return args.out(world, _masked(values, here))
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
-    col = _column(world, e)
-    if not world.ruleset.has_stat(world, col, stat):
+    if _single(world):
+        col, here, g = _column(world, e), _ONE_GAME, 0
+    else:
+        col, here = args.column(world, e)
+        g = args.first_game(here)
+    if not world.ruleset.has_stat(world, g, col, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
-    return args.out(world, stats.pt(world, np.array([col]), which)[:, 0])
+    return args.out(world, _masked(stats.pt(world, np.array([col]), which)[:, 0], here))
 
 
 def power(world: Game, e: int) -> IntRead:
@@ -95,14 +110,15 @@ def toughness(world: Game, e: int) -> IntRead:
 
 def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
     s = world.store
-    col = args.column(world, e)
-    printed = s.a[stat][col]
-    if not s.a["types"][col] & TYPE_BIT[type_name] or printed == NO_STAT:
+    col, here = args.column(world, e)
+    g = args.first_game(here)
+    printed = s.a[stat][g, col]
+    if not s.a["types"][g, col] & TYPE_BIT[type_name] or printed == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no {stat} (it is not a {type_name})")
     k = s.kind_index.get(stat)
     count = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
     on_bf = s.a["zone"][:, col] == zones.BATTLEFIELD
-    return args.out(world, np.where(on_bf, count, int(printed)))
+    return args.out(world, _masked(np.where(on_bf, count, int(printed)), here))
 
 
 def loyalty(world: Game, e: int) -> IntRead:
@@ -118,10 +134,13 @@ def defense(world: Game, e: int) -> IntRead:
 def keywords(world: Game, e: int) -> frozenset[str] | np.ndarray:
     """Printed keywords plus keyword counters, in any zone (CR 122.1b)."""
     s = world.store
-    col = args.column(world, e)
-    printed = {k for k in KEYWORDS if s.a["keywords"][col] & KEYWORD_BIT[k]}
-    per_game = []
+    col, here = args.column(world, e)
+    printed = {k for k in KEYWORDS if s.a["keywords"][args.first_game(here), col] & KEYWORD_BIT[k]}
+    per_game: list[frozenset[str]] = []
     for g in range(world.batch):
+        if not here[g]:
+            per_game.append(frozenset())
+            continue
         got = set(printed)
         for k, name in enumerate(s.kind_names):
             if keyword_of(name) and s.counts[k, g, col] > 0:
@@ -131,40 +150,48 @@ def keywords(world: Game, e: int) -> frozenset[str] | np.ndarray:
 
 
 def zone(world: Game, e: int) -> StrRead:
-    col = args.column(world, e)
-    names = np.array(zones.ZONES)[world.store.a["zone"][:, col]]
+    col, here = args.column(world, e)
+    names = np.array(zones.ZONES)[_masked(world.store.a["zone"][:, col], here, zones.NONE)]
     return str(names[0]) if args.scalar(world) else names
 
 
 def name(world: Game, e: int) -> str | None:
-    i = int(world.store.a["name_id"][args.column(world, e)])
+    col, here = args.column(world, e)
+    i = int(world.store.a["name_id"][args.first_game(here), col])
     return world.names[i] if i >= 0 else None
 
 
-def controller(world: Game, e: int) -> int:
-    """The controlling player's id (one value per object across the batch)."""
+def _player_ids(world: Game, index: np.ndarray, here: np.ndarray) -> IntRead:
+    """The ids of players ``index`` (per game), -1 in the games the object is not in."""
     s = world.store
-    p = int(s.a["controller"][args.column(world, e)])
-    return int(s.a["entity_id"][s.a["player_col"][p]])
+    return args.out(world, _masked(s.a["entity_id"][0, s.a["player_col"][index]], here, -1))
 
 
-def owner(world: Game, e: int) -> int:
-    """The owning player's id (108.3): the controller before the first control change
-    (``ecs.host.set_controller``); a zone change gives the new object to its owner."""
+def controller(world: Game, e: int) -> IntRead:
+    """The controlling player's id in each game (-1 in a game the object is not in)."""
+    col, here = args.column(world, e)
+    return _player_ids(world, world.store.a["controller"][:, col].astype(np.int64), here)
+
+
+def owner(world: Game, e: int) -> IntRead:
+    """The owning player's id in each game (108.3): the controller before the first control
+    change (``ecs.host.set_controller``); a zone change gives the new object to its owner."""
     s = world.store
-    col = args.column(world, e)
-    p = int(s.a["owner"][col])
-    p = int(s.a["controller"][col]) if p < 0 else p
-    return int(s.a["entity_id"][s.a["player_col"][p]])
+    col, here = args.column(world, e)
+    p = s.a["owner"][:, col].astype(np.int64)
+    p = np.where(p < 0, s.a["controller"][:, col], p)
+    return _player_ids(world, p, here)
 
 
 def is_tapped(world: Game, e: int) -> BoolRead:
-    return args.out(world, world.store.a["tapped"][:, args.column(world, e)].copy())
+    col, here = args.column(world, e)
+    return args.out(world, _masked(world.store.a["tapped"][:, col], here, False))
 
 
 def damage(world: Game, e: int) -> IntRead:
     """Damage marked on the object (CR 120.3e)."""
-    return args.out(world, world.store.a["damage"][:, args.column(world, e)].astype(np.int64))
+    col, here = args.column(world, e)
+    return args.out(world, _masked(world.store.a["damage"][:, col].astype(np.int64), here))
 
 
 def life(world: Game, p: int) -> IntRead:
@@ -187,7 +214,7 @@ def result(world: Game) -> str | IntRead:
     s = world.store
     ids = s.a["winner"].astype(np.int64)
     won = ids >= 0                  # (never with no players: nobody has won)
-    ids[won] = s.a["entity_id"][s.a["player_col"][ids[won]]]
+    ids[won] = s.a["entity_id"][0, s.a["player_col"][ids[won]]]
     if not args.scalar(world):
         return ids
     return "ongoing" if ids[0] == ONGOING else "draw" if ids[0] == DRAW else int(ids[0])
@@ -195,13 +222,14 @@ def result(world: Game) -> str | IntRead:
 
 def players(world: Game) -> list[int]:
     s = world.store
-    return [int(x) for x in s.a["entity_id"][s.a["player_col"]]]
+    return [int(x) for x in s.a["entity_id"][0, s.a["player_col"]]]
 
 
 def object_mask(world: Game, zone: str | None = None, types: Iterable[str] | str = (),
                 controller: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(ids, mask): the id of every column and a (B, columns) mask of the objects that
-    are in ``zone`` (any zone if None), have all ``types`` and that controller."""
+    """(ids, mask): the (B, columns) id in every slot of each game (-1: free) and the mask
+    of the objects that are in ``zone`` (any zone if None), have all ``types`` and that
+    controller."""
     s = world.store
     n = s.n_cols
     z = s.a["zone"][:, :n]
@@ -210,14 +238,14 @@ def object_mask(world: Game, zone: str | None = None, types: Iterable[str] | str
         mask &= z == zones.zone_code(zone, world.ruleset.zone_aliases)
     t = type_mask(types)
     if t:
-        mask &= ((s.a["types"][:n] & t) == t)[None, :]
+        mask &= (s.a["types"][:, :n] & t) == t
     if controller is not None:
-        mask &= (s.a["controller"][:n] == args.player_index(world, controller))[None, :]
-    return s.a["entity_id"][:n].copy(), mask
+        mask &= s.a["controller"][:, :n] == args.player_index(world, controller)
+    return s.a["entity_id"][:, :n].copy(), mask
 
 
 def objects(world: Game, zone: str | None = None, types: Iterable[str] | str = (),
             controller: int | None = None, game: int = 0) -> list[int]:
     """Ids of the objects matching the filter in one game."""
     ids, mask = object_mask(world, zone, types, controller)
-    return [int(x) for x in ids[mask[game]]]
+    return [int(x) for x in ids[game][mask[game]]]

@@ -1,9 +1,11 @@
 """Zone relocation: how objects change zones (CR 400.7, 122.2), for every cause.
 
 Actions (destroy, sacrifice, move_zone, draw, mill) and the state-based actions that
-perform moves all go through ``move_objects``. A moved object becomes a new object in a
-new column (shared by every game in which it moved); its counters cease to exist without
-"removed" events, and the zone-change event carries its last-known counters.
+perform moves all go through ``move_objects``. A moved object becomes a new object with a
+new id (one per column and destination, shared by every game in which it moved) in the
+same slot: the card keeps its characteristics; its counters, marks and effects cease to
+exist without "removed" events, and the zone-change event carries its last-known counters.
+An object that ceases to exist (a token leaving the battlefield) frees its slot.
 Replacement effects on the way: the ruleset's own (Grand Archive champions are banished
 instead), a host's redirect of a dying permanent (``ecs.host.set_redirect``), then
 finality (122.1h). The new object is its owner's, under its owner's control (110.2,
@@ -15,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from . import zones
-from .components import CARD_FIELDS, HOST_OBJECT_FIELDS
+from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
 from .counting import enter_battlefield
 from .events import CAUSE, ZONE
 from .game import Game
@@ -41,51 +43,66 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     if fin is not None:
         to_exile = (frm == zones.BATTLEFIELD) & (dest == zones.GRAVEYARD) & (fin[games, cols] > 0)
         dest[to_exile] = zones.EXILE
-    old_ids = s.a["entity_id"][cols]
+    old_ids = s.a["entity_id"][games, cols]
 
-    # New objects: one column per distinct (old column, destination), shared across games.
+    # New objects: one id per distinct (old id, destination), shared across the games it
+    # moved in, in the slot the old object leaves (an id names one card in every game).
     new_ids = np.full(games.size, -1, np.int64)
     arrive = dest != zones.NONE
-    # rows that arrive somewhere: usually all of them (no masking then)
-    every = bool(arrive.all())
+    every = bool(arrive.all())   # rows that arrive somewhere: usually all of them
     ga, ca, da = (games, cols, dest) if every else (games[arrive], cols[arrive], dest[arrive])
-    to_cols = np.full(games.size, -1, np.int64)   # each row's new column; -1: none
     if ga.size:
-        # one game: its rows are distinct columns, so the keys are distinct too
-        uniq, inv = _unique_inverse(ca * zones.RADIX + da, s.capacity * zones.RADIX,
+        # one game: its rows are distinct objects, so the keys are distinct too
+        old = old_ids if every else old_ids[arrive]
+        uniq, inv = _unique_inverse(old * zones.RADIX + da, s.next_id * zones.RADIX,
                                     distinct=s.batch == 1)
-        new_cols, ids = s.alloc(uniq.size)
-        src_cols = uniq // zones.RADIX
-        for f in CARD_FIELDS:
-            if f.name != "entity_id":
-                s.mut(f.name)[new_cols] = s.a[f.name][src_cols]
-        owner = s.a["owner"][new_cols]
-        changed = owner >= 0
-        if changed.any():   # control changes end: the new object is its owner's (110.2)
-            s.mut("controller")[new_cols[changed]] = owner[changed]
-            s.mut("owner")[new_cols[changed]] = -1
+        ids = s.reissue(s.col_of_id[uniq // zones.RADIX].astype(np.int64))[inv]
         if every:
-            new_ids, to_cols = ids[inv], new_cols[inv]
+            new_ids = ids
         else:
-            new_ids[arrive], to_cols[arrive] = ids[inv], new_cols[inv]
+            new_ids[arrive] = ids
 
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
                       entity=old_ids, other=new_ids, from_zone=frm, to_zone=dest,
                       fresh=("entity", "other", "from_zone"))
-    r, k, had = _relocate(s.mut("counts"), s.n_kinds, games, cols, to_cols, dest, s.mut("zone"),
+    r, k, had = _relocate(s.mut("counts"), s.n_kinds, games, cols, dest, s.mut("zone"),
                           s.mut("tapped"), s.mut("damage"), s.mut("deathtouch_hit"),
                           s.capped_columns(), s.a["cap_col"], s.mut("cap_val"))
     log.record_lki(rows[r], k, had)
+    if ga.size:
+        s.mut("entity_id")[ga, ca] = new_ids if every else new_ids[arrive]
+        _new_object_state(world, ga, ca)
     _end_host_effects(world, games, cols)
-    # Columns now absent from every game are freed.
-    s.release(np.flatnonzero(_absent_everywhere(s.a["zone"], cols, s.n_cols)))
+    if not every:   # what ceased to exist frees its slot
+        s.release(games[~arrive], cols[~arrive])
 
     # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
-    if ga.size:
-        enter = dest == zones.BATTLEFIELD
-        if enter.any():
-            enter_battlefield(world, games[enter], s.col_of_id[new_ids[enter]].astype(np.int64), None)
+    enter = dest == zones.BATTLEFIELD
+    if enter.any():
+        enter_battlefield(world, games[enter], cols[enter], None)
     return new_ids, dest
+
+
+#: Object state _relocate does not reset itself: it ends with the object too (400.7).
+_OTHER_STATE = tuple(f for f in OBJECT_STATE_FIELDS
+                     if f.name not in ("zone", "tapped", "damage", "deathtouch_hit"))
+
+
+def _new_object_state(world: Game, games: np.ndarray, cols: np.ndarray) -> None:
+    """The new objects in the slots (``games``, ``cols``): the rest of the old object's
+    state ends (a library position, Immortality), and a control change ends: the new object
+    is its owner's (110.2)."""
+    s = world.store
+    for f in _OTHER_STATE:
+        left = s.a[f.name][games, cols] != f.fill
+        if left.any():
+            s.mut(f.name)[games[left], cols[left]] = f.fill
+    owner = s.a["owner"][games, cols]
+    changed = owner >= 0
+    if changed.any():
+        g, c = games[changed], cols[changed]
+        s.mut("controller")[g, c] = owner[changed]
+        s.mut("owner")[g, c] = -1
 
 
 def _end_host_effects(world: Game, games: np.ndarray, cols: np.ndarray) -> None:
@@ -100,18 +117,16 @@ def _end_host_effects(world: Game, games: np.ndarray, cols: np.ndarray) -> None:
 
 @njit(cache=True)
 def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndarray,
-              to_cols: np.ndarray, dest: np.ndarray, zone: np.ndarray, tapped: np.ndarray,
+              dest: np.ndarray, zone: np.ndarray, tapped: np.ndarray,
               damage: np.ndarray, deathtouch: np.ndarray, capped: np.ndarray, cap_col: np.ndarray,
               cap_val: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """Move each row's object out of its slot (``games[i]``, ``cols[i]``) into column
-    ``to_cols[i]`` of its game, in zone ``dest[i]`` (-1: it ceased to exist, no new slot).
-    The old slot is emptied: its counters cease to exist (122.2), its zone, tapped state,
-    marked damage and deathtouch mark are cleared, and its caps end (122.4; ``capped``:
-    the columns with cap entries). Returns the counters it had as (row,
-    kind, count), row by row: the last-known information. Rows outer, kinds inner: each
-    slot's lines are visited once (a kind-major walk streamed every plane per kind).
-    A new column is never an old slot of its game: alloc gives columns absent from all.
+    """Move each row's object in its slot (``games[i]``, ``cols[i]``) to zone ``dest[i]``
+    (0: it ceased to exist): its counters cease to exist (122.2), its tapped state, marked
+    damage and deathtouch mark are cleared, and its caps end (122.4; ``capped``: the
+    columns with cap entries). Returns the counters it had as (row, kind, count), row by
+    row: the last-known information. Rows outer, kinds inner: each slot's lines are visited
+    once (a kind-major walk streamed every plane per kind).
     The lines of the slot ``AHEAD`` rows on are prefetched (ecs.prefetch: 2.9 -> 1.0 ms
     at 4096x200, where the walk waited on each slot's misses in turn).
     (reshape makes views of the C-contiguous store arrays; numba raises on any other.)"""
@@ -141,9 +156,7 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
                 out_r[m], out_k[m], out_v[m] = i, k, v
                 m += 1
                 planes[k, a] = 0
-        zone_f[a], tapped_f[a], damage_f[a], deathtouch_f[a] = 0, False, 0, False
-        if to_cols[i] >= 0:
-            zone_f[g * cap + to_cols[i]] = dest[i]
+        zone_f[a], tapped_f[a], damage_f[a], deathtouch_f[a] = dest[i], False, 0, False
         if capped[c]:
             for e in range(cap_col.size):
                 if cap_col[e] == c:
@@ -151,7 +164,6 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
     return out_r[:m], out_k[:m], out_v[:m]
 
 
-_NONE = zones.NONE
 
 
 @njit(cache=True)
@@ -165,27 +177,6 @@ def _zones_at(zone: np.ndarray, games: np.ndarray,
         if i + AHEAD < games.size:
             prefetch_read(zone_f, games[i + AHEAD] * cap + cols[i + AHEAD])
         out[i] = zone[games[i], cols[i]]
-    return out
-
-
-@njit(cache=True)
-def _absent_everywhere(zone: np.ndarray, cols: np.ndarray,
-                       n_cols: int) -> np.ndarray:  # pragma: no cover - compiled
-    """(n_cols,) bool: which of ``cols`` no game has in a zone. Each column's games are
-    looked at until one has it, which is at once for most: a column stays in use while
-    any game still has its object (a full pass read every game's zones)."""
-    out = np.zeros(n_cols, np.bool_)
-    seen = np.zeros(n_cols, np.bool_)
-    for c in cols:
-        if seen[c]:
-            continue
-        seen[c] = True
-        absent = True
-        for g in range(zone.shape[0]):
-            if zone[g, c] != _NONE:
-                absent = False
-                break
-        out[c] = absent
     return out
 
 

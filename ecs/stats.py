@@ -42,10 +42,8 @@ def pt(world: Game, cols: np.ndarray | slice, which: int,
     caller already has it."""
     s = world.store
     stat = "power" if which == 0 else "toughness"
-    base = s.a[stat][cols]
-    rows = len(range(*games.indices(s.batch))) if isinstance(games, slice) else len(games)
-    out = np.empty((rows, base.size), np.int64)
-    out[:] = np.where(base == NO_STAT, 0, base)
+    base = s.a[stat][games, cols]
+    out = np.where(base == NO_STAT, 0, base).astype(np.int64)
     set_to = s.a["pt_set_" + stat][games, cols]
     out[:] = np.where(set_to == NO_STAT, out, set_to)   # 613.4b
     out += s.a["pt_mod_" + stat][games, cols]          # 613.4c
@@ -63,7 +61,7 @@ def pt(world: Game, cols: np.ndarray | slice, which: int,
 def has_keyword_at(world: Game, g: np.ndarray, c: np.ndarray, keyword: str) -> np.ndarray:
     """(m,) bool for rows (game ``g``, column ``c``): printed ``keyword`` or a keyword counter."""
     s = world.store
-    out = (s.a["keywords"][c] & KEYWORD_BIT[keyword]) != 0
+    out = (s.a["keywords"][g, c] & KEYWORD_BIT[keyword]) != 0
     for k in keyword_kinds(world, keyword):
         out |= s.counts[k, g, c] > 0
     return out
@@ -73,10 +71,7 @@ def has_keyword(world: Game, cols: np.ndarray | slice, keyword: str,
                 games: slice = slice(None)) -> np.ndarray:
     """(games, len) bool: printed ``keyword`` or a keyword counter of it (or a variant)."""
     s = world.store
-    printed = (s.a["keywords"][cols] & KEYWORD_BIT[keyword]) != 0
-    rows = len(range(*games.indices(s.batch)))
-    out = np.empty((rows, printed.size), bool)
-    out[:] = printed
+    out = (s.a["keywords"][games, cols] & KEYWORD_BIT[keyword]) != 0
     for k in keyword_kinds(world, keyword):
         out |= s.counts[k][games, cols] > 0
     return out

@@ -1,11 +1,18 @@
-"""The counter store: dense NumPy arrays for every component, and the id -> column index.
+"""The counter store: dense NumPy arrays for every component, and the id -> slot index.
 
-Layout (docs/design.md): counter counts are kind-major, one contiguous (B, C) int32 plane per
-kind in ``counts[k]``, so a system reads only the planes it needs. Other components are
-(C,) or (B, C) arrays declared in ``components``. Ids are never reused: a column freed in
-every game gets a new id when reused, so an old id is detected as stale, never aliased.
-Object ids are allocated here in vectorized blocks (esper's per-entity creation would put a
-Python loop in the state-based actions, which create thousands of new objects per pass).
+Layout (docs/design.md): every object of a game lives in a slot, a column of that game;
+counter counts are kind-major, one contiguous (B, C) int32 plane per kind in ``counts[k]``,
+so a system reads only the planes it needs, and the other components are (B, C) arrays
+declared in ``components``. Slots are per game: a slot an object leaves in one game (it
+ceased to exist) takes that game's next new object, so a game's columns follow what it
+holds at once, not its history. A card that changes zones keeps its slot under a new id
+(400.7), so zone changes allocate nothing.
+
+Ids are never reused, and an id names the same column in every game it is in (an object
+made in several games at once takes a column free in each), so ``col_of_id`` is one
+global map; whether id ``e`` is in game ``g`` is ``entity_id[g, col_of_id[e]] == e``.
+Object ids are allocated here in vectorized blocks (esper's per-entity creation would put
+a Python loop in the state-based actions, which create thousands of new objects per pass).
 """
 from __future__ import annotations
 
@@ -15,21 +22,18 @@ from typing import Any, Callable, TypeVar
 import numpy as np
 from numba import njit
 
-from ecs.components import ALL_FIELDS, CAP, COLUMN, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
+from ecs.components import ALL_FIELDS, CAP, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
 
-from .errors import StaleEntityError, UnknownEntityError
+from .errors import UnknownEntityError
 from .kinds import validate_kind
 from .prefetch import AHEAD, prefetch_write
 
 _BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
-# Arrays with a column axis (the last), by name: 1 for (C,), 2 for (B, C). Snapshots and
-# restores slice them as arr[:n] / arr[:, :n] (Ellipsis indexing costs more per array).
-_COLUMN_NDIM: dict[str, int] = {f.name: 1 if f.shape == COLUMN else 2
-                                for f in ALL_FIELDS if f.shape in (COLUMN, GAME_COLUMN)}
-_BY_COLUMN = tuple(f for f in ALL_FIELDS if f.shape in (COLUMN, GAME_COLUMN))
-# Layout ids are unique across stores: equal ids mean equal card fields, kind names and
-# players (what changes only with alloc, a new kind or a new player), so values derived
-# from them can be cached per id and stay valid in clones and after restores.
+_BY_COLUMN = tuple(f for f in ALL_FIELDS if f.shape == GAME_COLUMN)
+_SLOT_NAMES = frozenset(f.name for f in _BY_COLUMN)   # snapshots slice them as arr[:, :n]
+# Layout ids are unique across stores: equal ids mean equal slots in use, kind names and
+# players (what changes only with alloc, release, a new kind or a new player), so values
+# derived from them can be cached per id and stay valid in clones and after restores.
 _LAYOUT_IDS = itertools.count()
 _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
 T = TypeVar("T")
@@ -53,13 +57,12 @@ class Store:
         self.batch = batch
         self.n_cols = 0
         self.next_id = 0
-        self.free: list[int] = []
         self.kind_names: list[str] = []
         self.kind_index: dict[str, int] = {}
         self.counts = np.zeros((kind_capacity, batch, capacity), np.int32)
         self.a: dict[str, np.ndarray] = {}
         for f in ALL_FIELDS:
-            shape = {COLUMN: (capacity,), GAME_COLUMN: (batch, capacity), GAME_PLAYER: (batch, 0),
+            shape = {GAME_COLUMN: (batch, capacity), GAME_PLAYER: (batch, 0),
                      PLAYER: (0,), GAME: (batch,), CAP: (0,), GAME_CAP: (batch, 0)}[f.shape]
             self.a[f.name] = np.full(shape, f.fill, f.dtype)
         self.col_of_id = np.full(capacity, -1, np.int32)
@@ -72,7 +75,7 @@ class Store:
         self._derived: dict[int, dict[str, Any]] = {}
 
     def derived(self, name: str, make: Callable[[], T], kinds_only: bool = False) -> T:
-        """``make()``, cached per layout: for values computed from the card fields, kind
+        """``make()``, cached per layout: for values computed from the slots in use, kind
         names and players only (a check on a small board would otherwise spend much of its
         time recomputing them); ``kinds_only``: from the kind names only, so the value
         outlives allocs. Callers must not mutate the value."""
@@ -126,8 +129,8 @@ class Store:
         self.counts = counts
         for f in _BY_COLUMN:
             old = self.a[f.name]
-            grown = np.full(old.shape[:-1] + (new,), f.fill, f.dtype)
-            grown[..., :cap] = old
+            grown = np.full((self.batch, new), f.fill, f.dtype)
+            grown[:, :cap] = old
             self.a[f.name] = grown
 
     # ---- kinds -----------------------------------------------------------------------
@@ -154,50 +157,62 @@ class Store:
         k = self.kind_index.get(kind)
         return None if k is None else self.counts[k, :, : self.n_cols]
 
-    # ---- columns and ids -------------------------------------------------------------
-    def alloc(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Allocate ``n`` fresh columns (absent from every game) and new ids for them."""
-        self.layout = next(_LAYOUT_IDS)   # callers write the new columns' card fields
-        reuse = self.free[:n]
-        del self.free[:n]
+    # ---- slots and ids --------------------------------------------------------------
+    def alloc(self, n: int, games: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``n`` new objects in games ``games`` (None: every game): the columns (ascending)
+        free in each of those games, the lowest first, then fresh ones; and new ids, written
+        to ``entity_id`` there. A free slot holds its fields' fill values (``release``), so
+        the caller writes only what it sets."""
+        self.layout = next(_LAYOUT_IDS)
+        if games is None:
+            games = np.arange(self.batch, dtype=np.int64)
+        reuse = _free_columns(self.a["entity_id"], games, self.n_cols, n)
         start = self.n_cols
-        fresh = np.arange(start, start + n - len(reuse), dtype=np.int64)
+        fresh = np.arange(start, start + n - reuse.size, dtype=np.int64)
         self._grow_columns(start + fresh.size)
         self.n_cols = start + fresh.size
-        cols = np.concatenate([np.asarray(reuse, np.int64), fresh]) if reuse else fresh
-        if reuse:  # fresh columns past n_cols still hold their fill values
-            old = np.asarray(reuse, np.int64)
-            for f in _BY_COLUMN:
-                self.mut(f.name)[..., old] = f.fill
-            self.mut("counts")[:, :, old] = 0
-        ids = np.arange(self.next_id, self.next_id + n, dtype=np.int64)
-        self.next_id += n
+        cols = np.concatenate([reuse, fresh]) if reuse.size else fresh
+        ids = self._new_ids(cols)
+        if games.size == self.batch:
+            self.mut("entity_id")[:, cols] = ids
+        else:
+            self.mut("entity_id")[games[:, None], cols] = ids
+        return cols, ids
+
+    def reissue(self, cols: np.ndarray) -> np.ndarray:
+        """New ids for new objects taking over columns ``cols`` (a card that changed zones
+        keeps its slot, 400.7); the caller writes them to ``entity_id`` in its games."""
+        return self._new_ids(cols)
+
+    def _new_ids(self, cols: np.ndarray) -> np.ndarray:
+        ids = np.arange(self.next_id, self.next_id + cols.size, dtype=np.int64)
+        self.next_id += cols.size
         if self.next_id > self.col_of_id.size:
             grown = np.full(max(self.next_id, 2 * self.col_of_id.size), -1, np.int32)
             grown[: self.col_of_id.size] = self.col_of_id
             self.col_of_id = grown
         self.mut("col_of_id")[ids] = cols
-        self.mut("entity_id")[cols] = ids
-        return cols, ids
+        return ids
 
-    def release(self, cols: np.ndarray) -> None:
-        """Free columns (ascending) whose object is absent from every game; their ids
-        become stale."""
-        if cols.size == 0:
+    def release(self, games: np.ndarray, cols: np.ndarray) -> None:
+        """Free the slots (``games[i]``, ``cols[i]``), distinct, whose object ceased to exist:
+        every field of the slot gets its fill value back (counters 0, caps ended: 122.4),
+        and its id is stale in that game."""
+        if games.size == 0:
             return
-        self.mut("col_of_id")[self.a["entity_id"][cols]] = -1
-        self.mut("entity_id")[cols] = -1
-        self.free.extend(cols.tolist())
-        if self.a["cap_col"].size:  # caps belong to the object (122.4): drop them
-            freed = np.zeros(self.capacity, bool)   # a lookup table: cheaper than np.isin
-            freed[cols] = True
-            drop = freed[self.a["cap_col"]]
-            if not drop.any():
-                return
-            keep = ~drop
-            for name in ("cap_col", "cap_kind"):
-                self.a[name] = self.a[name][keep]
-            self.a["cap_val"] = self.a["cap_val"][:, keep]
+        self.layout = next(_LAYOUT_IDS)
+        for f in _BY_COLUMN:   # read first: writing would copy an array a clone still shares
+            arr = self.a[f.name]
+            if (arr[games, cols] != f.fill).any():
+                self.mut(f.name)[games, cols] = f.fill
+        if self.n_kinds:
+            held = self.counts[: self.n_kinds, games, cols]
+            if held.any():
+                self.mut("counts")[: self.n_kinds, games, cols] = 0
+        if self.a["cap_col"].size:
+            capped = self.capped_columns()[cols]
+            if capped.any():
+                _end_caps(self.mut("cap_val"), self.a["cap_col"], games[capped], cols[capped])
 
     def capped_columns(self) -> np.ndarray:
         """(capacity,) bool: the columns with a cap entry (122.4), a lookup table for the
@@ -207,17 +222,28 @@ class Store:
         return capped
 
     def columns(self, ids: np.ndarray) -> np.ndarray:
-        """Columns of ``ids`` (any shape); raises for ids that never existed or are stale."""
+        """Columns of ``ids`` (any shape), raising for ids that never existed; whether one is
+        in a given game is ``locate``'s."""
         ids = np.asarray(ids, np.int64)
         bad = ids[(ids < 0) | (ids >= self.next_id)]
         if bad.size:
             raise UnknownEntityError(f"entity {int(bad.flat[0])} does not exist in this World")
-        cols = self.col_of_id[ids]
-        if (cols < 0).any():
-            raise StaleEntityError(
-                f"entity {int(ids[cols < 0].flat[0])} no longer exists: it changed zones or "
-                "ceased to exist, and is a new object now (CR 400.7)")
-        return cols.astype(np.int64)
+        return self.col_of_id[ids].astype(np.int64)
+
+    def locate(self, games: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """The columns of ``ids`` (of ``columns``, any shape) in games ``games`` (broadcast
+        with them), -1 where the id is not in that game (it changed zones, ceased to exist
+        or was never there; -1 ids too)."""
+        g, e = np.broadcast_arrays(np.asarray(games, np.int64), np.asarray(ids, np.int64))
+        out = _locate(self.a["entity_id"], self.col_of_id, self.n_cols,
+                      np.ascontiguousarray(g).ravel(), np.ascontiguousarray(e).ravel())
+        return out.reshape(g.shape)
+
+    def present(self, game: int, e: int) -> int:
+        """``locate`` for one game and one id (checked to exist) as an int: the single
+        game's fast path."""
+        c = int(self.col_of_id[e])
+        return c if 0 <= c < self.n_cols and self.a["entity_id"][game, c] == e else -1
 
     # ---- players ---------------------------------------------------------------------
     def add_player_arrays(self, col: int, team: int, head: int, life: int) -> int:
@@ -237,11 +263,8 @@ class Store:
         n, k = self.n_cols, self.n_kinds
         snap: dict[str, Any] = {"counts": self.counts[:k, :, :n].copy()}
         for name, arr in self.a.items():
-            ndim = _COLUMN_NDIM.get(name)
-            snap[name] = (arr.copy() if ndim is None else arr[:n].copy() if ndim == 1
-                          else arr[:, :n].copy())
+            snap[name] = arr[:, :n].copy() if name in _SLOT_NAMES else arr.copy()
         snap["col_of_id"] = self.col_of_id[: self.next_id].copy()
-        snap["free"] = np.asarray(self.free, np.int64)
         snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
         snap["kind_names"] = np.array(self.kind_names, dtype=str)
         return snap
@@ -262,38 +285,32 @@ class Store:
         shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
             # fresh arrays hold their fill values; the headroom of a few columns is kept
-            # under a million slots (a batch of a million empty games needs none)
-            cap, old_n, old_k = n + n // 8 + max(1, min(8, 2**20 // batch)), 0, 0
+            # under 2**18 slots (a batch of a million empty games needs none)
+            cap, old_n, old_k = n + n // 8 + max(1, min(8, 2**18 // batch)), 0, 0
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
             for f in _BY_COLUMN:
-                self.a[f.name] = np.full((cap,) if f.shape == COLUMN else (batch, cap), f.fill, f.dtype)
+                self.a[f.name] = np.full((batch, cap), f.fill, f.dtype)
         self.batch, self.n_cols, self.next_id = batch, n, next_id
         self.kind_names = kind_names
         self.kind_index = {name: i for i, name in enumerate(kind_names)}
-        # Invariant alloc and kind_id rely on: columns past n_cols and planes past n_kinds
-        # hold their fill values (0 counts); reset what the old state used there.
+        # Invariant alloc and kind_id rely on: free slots, columns past n_cols and planes
+        # past n_kinds hold their fill values (0 counts); reset what the old state used there.
         counts = self.counts
         counts[:k, :, :n] = snap["counts"]
         counts[:k, :, n:old_n] = 0
         counts[k:old_k, :, :old_n] = 0
         for name, arr in self.a.items():
-            ndim = _COLUMN_NDIM.get(name)
-            if ndim is None:
+            if name not in _SLOT_NAMES:
                 self.a[name] = snap[name].copy()
-            elif ndim == 1:
-                arr[:n] = snap[name]
-                if old_n > n:
-                    arr[n:old_n] = _BY_NAME[name].fill
-            else:
-                arr[:, :n] = snap[name]
-                if old_n > n:
-                    arr[:, n:old_n] = _BY_NAME[name].fill
+                continue
+            arr[:, :n] = snap[name]
+            if old_n > n:
+                arr[:, n:old_n] = _BY_NAME[name].fill
         if shared or next_id > self.col_of_id.size:
             self.col_of_id = np.full(next_id + next_id // 8 + 8, -1, np.int32)
         else:
             self.col_of_id[next_id:old_next] = -1
         self.col_of_id[:next_id] = snap["col_of_id"]
-        self.free = [int(x) for x in snap["free"]]
 
     def clone(self) -> Store:
         """An independent copy that shares every array with this store until either writes
@@ -301,7 +318,7 @@ class Store:
         only for the arrays its actions then write (a search tree's node touches few)."""
         other = Store.__new__(Store)
         d = self.__dict__.copy()    # ints, layout ids and the derived-value cache: shared
-        d["free"], d["kind_names"] = list(self.free), list(self.kind_names)
+        d["kind_names"] = list(self.kind_names)
         d["kind_index"], d["a"] = dict(self.kind_index), dict(self.a)
         d["_shared"] = self._shared = _ALL_ARRAYS
         other.__dict__ = d
@@ -392,3 +409,47 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
             plane[a], before[j, i], after[j, i] = x, b, x
             every[j] &= x != b
     return before, after, every
+
+
+@njit(cache=True)
+def _free_columns(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
+                  n: int) -> np.ndarray:  # pragma: no cover - compiled
+    """Up to ``n`` columns below ``n_cols``, ascending, free in every game of ``games``. Each
+    column's games are looked at until one holds it, which is at once for most."""
+    out = np.empty(n, np.int64)
+    m = 0
+    for c in range(n_cols):
+        if m == n:
+            break
+        free = True
+        for g in games:
+            if entity_id[g, c] >= 0:
+                free = False
+                break
+        if free:
+            out[m] = c
+            m += 1
+    return out[:m]
+
+
+@njit(cache=True)
+def _locate(entity_id: np.ndarray, col_of_id: np.ndarray, n_cols: int, games: np.ndarray,
+            ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """``Store.locate`` on flat (game, id) pairs of known ids (-1 ids: absent)."""
+    out = np.empty(ids.size, np.int64)
+    for i in range(ids.size):
+        e = ids[i]
+        c = col_of_id[e] if e >= 0 else -1
+        out[i] = c if 0 <= c < n_cols and entity_id[games[i], c] == e else -1
+    return out
+
+
+@njit(cache=True)
+def _end_caps(cap_val: np.ndarray, cap_col: np.ndarray, games: np.ndarray,
+              cols: np.ndarray) -> None:  # pragma: no cover - compiled
+    """The caps of the slots (``games[i]``, ``cols[i]``) end (122.4: they were the object's)."""
+    for i in range(games.size):
+        for e in range(cap_col.size):
+            if cap_col[e] == cols[i]:
+                cap_val[games[i], e] = -1
+

@@ -48,7 +48,7 @@ def active_player(world: Game) -> IntRead:
     s = world.store
     act = s.a["active"]
     has = act.any(axis=1)
-    ids = (s.a["entity_id"][s.a["player_col"][np.argmax(act, axis=1)]] if s.n_players
+    ids = (s.a["entity_id"][0, s.a["player_col"][np.argmax(act, axis=1)]] if s.n_players
            else np.zeros(world.batch, np.int64))
     return args.out(world, np.where(has, ids, -1).astype(np.int64))
 
@@ -125,7 +125,7 @@ def library(world: Game, player: int, game: int = 0) -> list[int]:
     rank = library_ranks(world, np.array([game]), np.array([p]))[0]
     cols = np.flatnonzero(rank >= 0)
     cols = cols[np.argsort(rank[cols])]
-    return [int(x) for x in world.store.a["entity_id"][cols]]
+    return [int(x) for x in world.store.a["entity_id"][game, cols]]
 
 
 def order_library(world: Game, player: int, ids: Any, games: Games = None) -> None:
@@ -135,11 +135,13 @@ def order_library(world: Game, player: int, ids: Any, games: Games = None) -> No
     p = args.player_index(world, player)
     gsel = select_games(games, world.ongoing)
     arr, _ = args.as_ids(ids, gsel.size)   # (G, m), validated
-    cols = s.columns(arr) if arr.size else np.zeros(arr.shape, np.int64)
+    s.columns(arr)   # raises for ids that never existed
+    cols = s.locate(gsel[:, None], arr)   # -1: not in that game
     rank = library_ranks(world, gsel, np.full(gsel.size, p))
     m = cols.shape[1]
     srt = np.sort(cols, axis=1)
-    ok = ((rank >= 0).sum(axis=1) == m) & (np.take_along_axis(rank, cols, axis=1) >= 0).all(axis=1)
+    ok = ((rank >= 0).sum(axis=1) == m) & (cols >= 0).all(axis=1)
+    ok &= (np.take_along_axis(rank, np.maximum(cols, 0), axis=1) >= 0).all(axis=1)
     ok &= (srt[:, 1:] != srt[:, :-1]).all(axis=1)
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])

@@ -33,9 +33,9 @@ BLOCK_COLUMNS = 256
 
 
 def battlefield_extent(world: Game, pending: Check) -> int:
-    """How many leading columns hold every permanent of every game. Objects that left the
-    battlefield get new columns at the end (CR 400.7), so after deaths a long tail holds
-    none: the battlefield systems skip it. Scans the zones back from the end in blocks."""
+    """How many leading columns hold every permanent of every game: the battlefield
+    systems skip the tail past the last one (cards in other zones, free slots). Scans the
+    zones back from the end in blocks."""
     if "bf_extent" not in pending.memo:
         s = world.store
         end = s.n_cols

@@ -25,8 +25,8 @@ Then, simultaneously:
   (Durability 4; rules.md section 8 item 12). Cause ``ga.durability``.
 * Immortal objects (``immortal``, Keywords: Immortality 1.1-1.2) neither die nor are
   destroyed by these two checks.
-* Leaving the game (Ending the Game 7, 9): every object a player who has lost owns (the
-  store's controller; ownership and control are not told apart) ceases to exist, in
+* Leaving the game (Ending the Game 7, 9): every object a player who has lost owns (its
+  owner, ``ecs.host.set_controller``: the controller if control never changed) ceases to exist, in
   every zone, in a game still going; not a death, destruction or banishment, only a
   zone change to nowhere with last-known information. Cause ``ga.left_game``. It is
   decided at the check after the loss (the loss is performed first, so a two-player
@@ -70,12 +70,13 @@ def leave_game(world: Game, pending: Check, live: np.ndarray) -> None:
     if not gone.any():
         return
     n = s.n_cols
-    ctrl = s.a["controller"][:n].astype(np.int64)
-    obj = (s.a["types"][:n] & TYPE_BIT["player"]) == 0
     g = np.flatnonzero(gone.any(axis=1))
+    owner = s.a["owner"][g, :n].astype(np.int64)
+    ctrl = np.where(owner >= 0, owner, s.a["controller"][g, :n])
+    obj = (s.a["types"][g, :n] & TYPE_BIT["player"]) == 0
     zone = s.a["zone"][g, :n]
-    leaving = (zone != zones.NONE) & obj[None, :] & (ctrl[None, :] >= 0)
-    leaving &= gone[g[:, None], np.maximum(ctrl, 0)[None, :]]
+    leaving = (zone != zones.NONE) & obj & (ctrl >= 0)
+    leaving &= gone[g[:, None], np.maximum(ctrl, 0)]
     gi, c = np.nonzero(leaving)
     pending.move(g[gi], c, zones.NONE, "ga.left_game")
 
@@ -89,12 +90,11 @@ def game_ending(world: Game, pending: Check) -> None:
     if not left.any():
         return
     n = s.n_cols
-    champ = (s.a["types"][:n] & TYPE_BIT["champion"]) != 0
-    on_field = (s.a["zone"][:, :n] == zones.BATTLEFIELD) & champ[None, :]
-    ctrl = s.a["controller"][:n].astype(np.int64)
+    champ = (s.a["types"][:, :n] & TYPE_BIT["champion"]) != 0
+    on_field = (s.a["zone"][:, :n] == zones.BATTLEFIELD) & champ
     controls = np.zeros((world.batch, s.n_players), bool)
     g, c = np.nonzero(on_field)
-    controls[g, ctrl[c]] = True
+    controls[g, s.a["controller"][g, c].astype(np.int64)] = True
     g, p = np.nonzero(left & ~controls & ~s.a["lost"] & pending.live_games(world)[:, None])
     pending.lose(g, p, "ga.champion")
 
@@ -103,13 +103,15 @@ def damage_and_durability(world: Game, pending: Check, live: np.ndarray) -> None
     s = world.store
     n = s.n_cols
     cols = slice(0, n)
-    types = s.a["types"][:n]
-    unit = ((types & (TYPE_BIT["champion"] | TYPE_BIT["ally"])) != 0) & (s.a["toughness"][:n] != NO_STAT)
-    worn = ((types & (TYPE_BIT["weapon"] | TYPE_BIT["siegeable"])) != 0) & (s.a["durability"][:n] != NO_STAT)
-    if not (unit.any() or worn.any()):
-        return
     dmg_plane, dur_plane = s.plane("damage"), s.plane("durability")
     for rows in game_chunks(world, live=live):
+        types = s.a["types"][rows, cols]
+        unit = (((types & (TYPE_BIT["champion"] | TYPE_BIT["ally"])) != 0)
+                & (s.a["toughness"][rows, cols] != NO_STAT))
+        worn = (((types & (TYPE_BIT["weapon"] | TYPE_BIT["siegeable"])) != 0)
+                & (s.a["durability"][rows, cols] != NO_STAT))
+        if not (unit.any() or worn.any()):
+            continue
         on_f = (s.a["zone"][rows, cols] == zones.BATTLEFIELD) & live[rows, None]
         if unit.any():
             life = stats.pt(world, cols, 1, rows)

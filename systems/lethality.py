@@ -99,8 +99,9 @@ def _rule(t: int | np.int64, on_bf: bool, creature: bool, walker: bool, battle: 
 @njit(cache=True, inline="always")
 def _card(types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, c: int
           ) -> tuple[int | np.int64, bool, bool, bool, bool]:  # pragma: no cover - compiled
-    """What ``_rule`` reads of column ``c``'s card: printed toughness (0 if none), whether
-    it is a creature, planeswalker, battle, and has the indestructible keyword."""
+    """What ``_rule`` reads of column ``c``'s card (``types``, ``toughness``, ``keywords``:
+    one game's rows): printed toughness (0 if none), whether it is a creature,
+    planeswalker, battle, and has the indestructible keyword."""
     return ((0 if toughness[c] == NO_STAT else np.int64(toughness[c])),
             (types[c] & _CREATURE) != 0, (types[c] & _PLANESWALKER) != 0,
             (types[c] & _BATTLE) != 0, (keywords[c] & _INDESTRUCTIBLE) != 0)
@@ -133,8 +134,6 @@ def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch:
     walker = np.empty(n, np.bool_)
     battle = np.empty(n, np.bool_)
     indestructible = np.empty(n, np.bool_)
-    for c in range(n):
-        base[c], creature[c], walker[c], battle[c], indestructible[c] = _card(types, toughness, keywords, c)
     # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
     no_loyalty, lk = loyalty_k < 0, max(loyalty_k, 0)
     no_defense, dk = defense_k < 0, max(defense_k, 0)
@@ -149,7 +148,9 @@ def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch:
         zr, dr, dtr, lr, br = zone[g], damage[g], deathtouch[g], counts[lk, g], counts[dk, g]
         p0, p1 = counts[k0, g], counts[k1, g]
         sr, mr = set_t[g], mod_t[g]
-        for c in range(n):   # the host's effects (613.4b, 613.4c): one branchless pass
+        yr, tr, kr = types[g], toughness[g], keywords[g]
+        for c in range(n):   # the cards (per game slot), and the host's effects (613.4b, 613.4c)
+            base[c], creature[c], walker[c], battle[c], indestructible[c] = _card(yr, tr, kr, c)
             tough[c] = (base[c] if sr[c] == NO_STAT else np.int64(sr[c])) + mr[c]
         start = tough
         if tough_k.size > 2:   # other toughness kinds first
@@ -217,7 +218,7 @@ def _dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtou
         g, c = a // cap, a % cap
         if not live[g]:
             continue
-        t, creature, walker, battle, saved = _card(types, toughness, keywords, c)
+        t, creature, walker, battle, saved = _card(types[g], toughness[g], keywords[g], c)
         if set_t[g, c] != NO_STAT:
             t = np.int64(set_t[g, c])
         t += mod_t[g, c]

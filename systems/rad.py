@@ -43,7 +43,7 @@ class Rad(System):
         rank = library_ranks(world, g, p)
         gi, c = np.nonzero((rank >= 0) & (rank < r[:, None]))
         pending.move(g[gi], c.astype(np.int64), zones.GRAVEYARD, "mill")
-        nonland = (s.a["types"][c] & TYPE_BIT["land"]) == 0
+        nonland = (s.a["types"][g[gi], c] & TYPE_BIT["land"]) == 0
         lost = np.bincount(gi, weights=nonland, minlength=g.size).astype(np.int64)
         has = lost > 0
         pending.remove(s.kind_index["rad"], g[has], pc[has], lost[has], "rad")

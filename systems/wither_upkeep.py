@@ -11,10 +11,10 @@ keyword, 702.80, and a counter of that name is generic there). Vectorized over t
 of the batch and the objects of each game.
 
 Which objects the player pays for is a decision: ``policy(world, games, ids, cost,
-reserve)`` gets the (G,) game indices, the (m,) ids of the objects that have wither
-counters in some of those games, the (G, m) reserve each would cost (0 where an object is
-not on the turn player's field with wither counters in that game) and the (G,) reserve of
-the turn player, and returns a (G, m) (or (m,)) bool array: True pays for that object.
+reserve)`` gets the (G,) game indices, the (G, m) ids of the objects that have wither
+counters, row by game (-1 pads a row), the (G, m) reserve each would cost (0 where no
+object of the turn player's field with wither counters is) and the (G,) reserve of the
+turn player, and returns a (G, m) bool array: True pays for that object.
 Payment is per object and in full (Wither 3); a choice that costs more reserve than the
 player has raises InsufficientReserveError, a policy that raises is reported as
 ``ecs.PolicyError`` naming it (its exception chained), and nothing happens.
@@ -50,15 +50,15 @@ def pay_most(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
     this greedy choice is the best by that order. Immortal objects are never paid
     for: they are not sacrificed anyway (Immortality 1.2)."""
     s = world.store
-    cols = s.columns(ids)
-    champ = (s.a["types"][cols] & TYPE_BIT["champion"]) != 0
-    at_risk = (cost > 0) & ~s.a["immortal"][games[:, None], cols[None, :]]
-    idx = np.broadcast_to(ids, cost.shape)
+    g, cols = games[:, None], s.col_of_id[np.maximum(ids, 0)]   # -1 pads: cost 0 there
+    champ = (s.a["types"][g, cols] & TYPE_BIT["champion"]) != 0
+    at_risk = (cost > 0) & ~s.a["immortal"][g, cols]
+    idx = ids
     budget = reserve.astype(np.int64)
     pay = np.zeros(cost.shape, bool)
     unpaid = np.iinfo(np.int64).max
     for group in (champ, ~champ):
-        key = np.where(at_risk & group[None, :], cost, unpaid)
+        key = np.where(at_risk & group, cost, unpaid)
         order = np.lexsort((idx, key), axis=-1)          # cheapest first, then older
         sorted_cost = np.take_along_axis(key, order, axis=1)
         real = sorted_cost < unpaid
@@ -101,15 +101,15 @@ def _checked(world: Game, pay: Any, games: np.ndarray, ids: np.ndarray, cost: np
         arr = np.broadcast_to(arr, cost.shape)
     except ValueError:
         raise IllegalActionError(f"wither policy returned shape {arr.shape}; expected {cost.shape} "
-                                 "(games, objects) or (objects,)") from None
+                                 "(games, objects)") from None
     arr = arr & (cost > 0)
     spent = (cost * arr).sum(axis=1)
     over = spent > reserve
     if over.any():
         i = int(np.flatnonzero(over)[0])
         s = world.store
-        pid = int(s.a["entity_id"][s.a["player_col"][player[i]]])
-        objs = [int(x) for x in ids[arr[i]]]
+        pid = int(s.a["entity_id"][0, s.a["player_col"][player[i]]])
+        objs = [int(x) for x in ids[i][arr[i]]]
         raise InsufficientReserveError(
             f"player {pid} in game {int(games[i])} can't pay {int(spent[i])} reserve for the "
             f"'wither' counters on entities {objs}: they have {int(reserve[i])} (GA Wither 3)")
@@ -132,13 +132,13 @@ class WitherUpkeep(System):
         n = s.n_cols
         counts = plane[games].astype(np.int64)
         cand = (counts > 0) & (s.a["zone"][games, :n] == zones.BATTLEFIELD)
-        cand &= s.a["controller"][:n][None, :].astype(np.int64) == player[:, None]
+        cand &= s.a["controller"][games, :n].astype(np.int64) == player[:, None]
         cols = np.flatnonzero(cand.any(axis=0))
         if cols.size == 0:
             return
         cost = np.where(cand[:, cols], counts[:, cols], 0)
         reserve = s.a["reserve"][games, player].astype(np.int64)
-        ids = s.a["entity_id"][cols].astype(np.int64)
+        ids = np.where(cost > 0, s.a["entity_id"][games[:, None], cols], -1)
         pay = _checked(world, _decide(world, phase.policy or pay_most, games, ids, cost, reserve),
                        games, ids, cost, reserve, player)
         gi, mi = np.nonzero(cost > 0)
@@ -147,7 +147,8 @@ class WitherUpkeep(System):
         pending.remove(s.kind_index["wither"], games[gi], cols[mi], cost[gi, mi], "ga.wither")
         immortal = s.a["immortal"][games[:, None], cols[None, :]]
         gi, mi = np.nonzero((cost > 0) & ~pay & ~immortal)
-        pending.move(games[gi], cols[mi], world.ruleset.sacrifice_zone(world, cols[mi]), "sacrifice")
+        pending.move(games[gi], cols[mi], world.ruleset.sacrifice_zone(world, games[gi], cols[mi]),
+                     "sacrifice")
         spent = (cost * pay).sum(axis=1)
         paid = spent > 0
         pending.add_to_players("reserve", games[paid], player[paid], -spent[paid], "ga.wither")

@@ -16,10 +16,11 @@ class ZoneChange(System):
 
     def process(self, world: Game, pending: Check) -> None:
         s = world.store
-        token_cols = np.flatnonzero(s.a["token"][: s.n_cols])
-        if token_cols.size == 0:
+        n = s.n_cols
+        token = s.a["token"][:, :n]
+        if not token.any():
             return
-        zone = s.a["zone"][:, token_cols]
+        zone = s.a["zone"][:, :n]
         live = pending.live_games(world)[:, None]
-        g, i = np.nonzero(live & (zone != zones.NONE) & (zone != zones.BATTLEFIELD))
-        pending.move(g, token_cols[i], zones.NONE, "704.5d")
+        g, c = np.nonzero(live & token & (zone != zones.NONE) & (zone != zones.BATTLEFIELD))
+        pending.move(g, c, zones.NONE, "704.5d")

@@ -29,7 +29,7 @@ def test_a_clone_shares_its_arrays_until_one_side_writes_them():
     assert src.keys() == dst.keys()
     assert all(src[name] is dst[name] for name in src)
     assert w.store._shared == c.store._shared == src.keys()   # every array copies on write
-    assert c.store.free is not w.store.free and c.store.kind_names is not w.store.kind_names
+    assert c.store.kind_names is not w.store.kind_names
     assert c.store.kind_index is not w.store.kind_index and c.names is not w.names
     zone = c.store.mut("zone")
     assert zone is not w.store.a["zone"] and np.array_equal(zone, w.store.a["zone"])

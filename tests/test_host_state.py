@@ -119,16 +119,23 @@ def test_a_stolen_creature_dies_into_its_owners_graveyard(game):
     assert w.objects(zone="graveyard", controller=p) and not w.objects(zone="graveyard", controller=q)
 
 
-def test_control_is_per_object_so_a_change_must_select_every_game_it_is_in():
-    w = World(batch=2, seed=0)
+def test_108_4_control_changes_per_game():
+    """Control is per game like all object state: a change acts in the selected games
+    only, the owner (108.3) is kept in each, and a zone change returns the new object to
+    its owner (110.2) in the games where it moved."""
+    w = World(batch=3, seed=0)
     p, q = w.add_player(), w.add_player()
     bear = w.add_object(p, "creature", power=2, toughness=2)
-    with pytest.raises(IllegalActionError, match="also in game 1"):
-        w.set_controller(bear, q, games=[0])
-    assert w.controller(bear) == p
+    w.set_controller(bear, q, games=[0, 2])
+    assert w.controller(bear).tolist() == [q, p, q]
+    assert w.owner(bear).tolist() == [p, p, p]
+    assert [bear in w.objects(controller=q, game=g) for g in range(3)] == [True, False, True]
+    card = w.move_zone(bear, "graveyard", games=[0])
+    assert w.controller(card).tolist() == [p, -1, -1]   # -1: not in that game
+    assert w.controller(bear).tolist() == [-1, p, q]
     only0 = w.add_object(p, "creature", power=1, toughness=1, games=[0])
     w.set_controller(only0, q, games=[0])
-    assert w.controller(only0) == q
+    assert w.controller(only0).tolist() == [q, -1, -1]
     with pytest.raises(IllegalActionError, match="player"):
         w.set_controller(p, q)
 

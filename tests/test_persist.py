@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from ecs import SnapshotError, World, persist
+from ecs.components import ALL_FIELDS, GAME_COLUMN
 
 try:
     from test_search import busy_world, full_state, more_actions
@@ -193,7 +194,6 @@ def _set(key, value):
     (_set("config.ruleset", np.array("poker")), "ruleset"),
     (_set("seed.entropy", np.array("12x")), "entropy"),
     (_set("rng", lambda v: np.zeros(6, np.uint64)), "PCG64"),
-    (_set("store.free", np.array([0], np.int64)), "free"),
     (lambda a: a.update(extra=np.zeros(1)), "unexpected"),
 ])
 def test_damaged_contents_raise_a_clear_snapshot_error(saved, tmp_path, change, message):
@@ -267,10 +267,10 @@ def _first(a, event_type):
 CONTRADICTIONS = {
     # card fields and players
     "an object column also typed as a player": (
-        _edit("store.types", lambda v, a: v.__setitem__(_col(a, 2), v[_col(a, 2)] | 1)),
+        _edit("store.types", lambda v, a: v.__setitem__((slice(None), _col(a, 2)), v[:, _col(a, 2)] | 1)),
         "typed as a player"),
     "a player column typed as a creature too": (
-        _edit("store.types", lambda v, a: v.__setitem__(a["store.player_col"][0], 3)),
+        _edit("store.types", lambda v, a: v.__setitem__((slice(None), a["store.player_col"][0]), 3)),
         "not a player"),
     "a player in the battlefield": (
         _edit("store.zone", lambda v, a: v.__setitem__((0, a["store.player_col"][0]), 3)),
@@ -279,23 +279,23 @@ CONTRADICTIONS = {
         _edit("store.zone", lambda v, a: v.__setitem__((0, _col(a, 3)), 9)),
         "player zone"),
     "a player controlled by another": (
-        _edit("store.controller", lambda v, a: v.__setitem__(a["store.player_col"][0], 1)),
+        _edit("store.controller", lambda v, a: v.__setitem__((slice(None), a["store.player_col"][0]), 1)),
         "control itself"),
     "a token player (704.5d would remove it)": (
-        _edit("store.token", lambda v, a: v.__setitem__(a["store.player_col"][0], True)),
+        _edit("store.token", lambda v, a: v.__setitem__((slice(None), a["store.player_col"][0]), True)),
         "player has store.token"),
     "a player listed twice": (
         _edit("store.player_col", lambda v, a: v.__setitem__(1, v[0])), "twice|not a player"),
     "an unknown type bit": (
-        _edit("store.types", lambda v, a: v.__setitem__(_col(a, 2), 1 << 30)), "unknown type"),
+        _edit("store.types", lambda v, a: v.__setitem__((slice(None), _col(a, 2)), 1 << 30)), "unknown type"),
     "a Grand Archive type in a Magic World": (
-        _edit("store.types", lambda v, a: v.__setitem__(_col(a, 2), 1 << 10)), "do not exist"),
+        _edit("store.types", lambda v, a: v.__setitem__((slice(None), _col(a, 2)), 1 << 10)), "do not exist"),
     "an unknown keyword bit": (
         _edit("store.keywords", lambda v, a: v.__setitem__(0, 1 << 31)), "keyword"),
     "a power past the printed bound": (
-        _edit("store.power", lambda v, a: v.__setitem__(_col(a, 2), 2**31 - 1)), "store.power"),
+        _edit("store.power", lambda v, a: v.__setitem__((slice(None), _col(a, 2)), 2**31 - 1)), "store.power"),
     "a negative printed loyalty": (
-        _edit("store.loyalty", lambda v, a: v.__setitem__(_col(a, 3), -1)), "store.loyalty"),
+        _edit("store.loyalty", lambda v, a: v.__setitem__((slice(None), _col(a, 3)), -1)), "store.loyalty"),
     "a name index past the names": (
         _edit("store.name_id", lambda v, a: v.__setitem__(0, 99)), "name_id"),
     "a card name twice": (_set("names", lambda v: np.array(["Bear", "Bear"])), "twice"),
@@ -304,18 +304,17 @@ CONTRADICTIONS = {
     "text that is not Unicode": (
         _edit("names", lambda v, a: v.reshape(-1).view(np.uint32).__setitem__(0, 0xD800)),
         "Unicode"),
-    # slots: an object absent from a game has no counters there, only permanents are
-    # tapped or damaged
-    "counters on an absent object": (
+    # slots: a free slot holds nothing, only permanents are tapped or damaged
+    "counters on a free slot": (
         _edit("store.counts", lambda v, a: v.__setitem__(
-            (0,) + tuple(np.argwhere(a["store.zone"] == 0)[0]), 5)), "absent object has counters"),
-    "damage on an absent object": (
+            (0,) + tuple(np.argwhere(a["store.entity_id"] < 0)[0]), 5)), "free slot holds counters"),
+    "damage on a free slot": (
         _edit("store.damage", lambda v, a: v.__setitem__(
-            tuple(np.argwhere(a["store.zone"] == 0)[0]), 1)), "off the battlefield"),
+            tuple(np.argwhere(a["store.entity_id"] < 0)[0]), 1)), "free slot holds store.damage"),
     "a tapped card in a graveyard": (
         _edit("store.tapped", lambda v, a: v.__setitem__(
             tuple(np.argwhere(a["store.zone"] == 4)[0]), True)), "tapped"),
-    "a free column in a zone": (lambda a: _free_column_in_a_zone(a), "free column is in a zone"),
+    "a free slot in a zone": (lambda a: _free_slot_in_a_zone(a), "free slot holds store.types"),
     # caps
     "a cap on an absent object": (lambda a: _cap_where_absent(a), "absent object has a cap"),
     "two caps of one kind on one object": (lambda a: _duplicate_cap(a), "two caps"),
@@ -360,25 +359,28 @@ CONTRADICTIONS = {
 }
 
 
-def _free_column_in_a_zone(a):
-    """Free the walker's column (entity 3) although it is still on the battlefield."""
-    col, ent = _col(a, 3), 3
-    for key, at in (("store.entity_id", col), ("store.col_of_id", ent)):
-        a[key] = a[key].copy()
-        a[key][at] = -1
-    a["store.free"] = np.sort(np.append(a["store.free"], col))
+def _free_slot_in_a_zone(a):
+    """Free the walker's slot (entity 3) in game 0 although it is still on the battlefield."""
+    a["store.entity_id"] = a["store.entity_id"].copy()
+    a["store.entity_id"][0, _col(a, 3)] = -1
+
+
+def _free_slot(a, g, col):
+    """Empty slot (g, col) in the file as the engine does: every field's fill value."""
+    for f in ALL_FIELDS:
+        if f.shape == GAME_COLUMN:
+            a["store." + f.name] = a["store." + f.name].copy()
+            a["store." + f.name][g, col] = f.fill
+    a["store.counts"] = a["store.counts"].copy()
+    a["store.counts"][:, g, col] = 0
 
 
 def _cap_where_absent(a):
     a["store.cap_val"] = a["store.cap_val"].copy()
-    g = np.flatnonzero(a["store.zone"][:, a["store.cap_col"][0]] == 0)
+    col = a["store.cap_col"][0]
+    g = np.flatnonzero(a["store.entity_id"][:, col] < 0)
     if g.size == 0:   # the rock is everywhere: take it out of game 0 in the file
-        a["store.zone"] = a["store.zone"].copy()
-        a["store.zone"][0, a["store.cap_col"][0]] = 0
-        a["store.counts"] = a["store.counts"].copy()
-        a["store.counts"][:, 0, a["store.cap_col"][0]] = 0
-        a["store.tapped"] = a["store.tapped"].copy()
-        a["store.tapped"][0, a["store.cap_col"][0]] = False
+        _free_slot(a, 0, col)
         g = np.array([0])
     a["store.cap_val"][g[0], 0] = 3
 

@@ -194,7 +194,7 @@ def reads(w: World, e: int, game: int) -> tuple:
 def game_view(w: World, game: int) -> dict:
     """Every entity's reads, the players' life and losses and the result, in one game."""
     s = w.store
-    ids = [int(i) for i in s.a["entity_id"][: s.n_cols] if i >= 0]
+    ids = [int(i) for i in s.a["entity_id"][game, : s.n_cols] if i >= 0]
     players = w.players()
     res = w.result()
     return {"objects": {e: reads(w, e, game) for e in ids},

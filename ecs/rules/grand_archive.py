@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ecs import args, counting, kinds, reads, turns, zones
+from ecs import args, counting, damage, kinds, reads, turns, zones
 from ecs.args import Amounts, Games, Ids, IntRead
 from ecs.check import System
 from ecs.components import TYPE_BIT
@@ -101,13 +101,15 @@ class GrandArchive(Magic):
         """Damage to units on the field (GA Damage): damage counters on champions (they
         persist), temporary marked damage on allies. A bulwark counter prevents one
         instance of combat damage and is removed; unpreventable damage is dealt and still
-        removes one (Counters: Bulwark 2-4)."""
+        removes one (Counters: Bulwark 2-4). Each row is a ``DamageDealt`` event, as in
+        Magic: the amount that would be dealt, the amount dealt (0 where a bulwark counter
+        prevented it) and the source."""
         s = world.store
         for f in ("deathtouch", "wither", "infect"):
             if flags[f]:
                 raise InvalidTypeError(f"{f} is a Magic damage ability; the grand_archive ruleset "
                                        "has no such damage")
-        types = s.a["types"][c]
+        types = s.a["types"][g, c]
         champion = (types & TYPE_BIT["champion"]) != 0
         ally = (types & TYPE_BIT["ally"]) != 0
         damageable = (types & self.damageable_mask) != 0
@@ -125,6 +127,10 @@ class GrandArchive(Magic):
         counting.check_room(world, "damage", g[champ], c[champ], amount[champ])
         counting.check_marked_damage(world, g[ally_hit], c[ally_hit], amount[ally_hit])
         world.log.next_step()
+        source = np.broadcast_to(np.asarray(flags.get("source", -1), np.int64), g.shape)
+        r = amount > 0   # 0 damage is not dealt: no event (as in Magic, 120.8)
+        damage.record(world, g[r], c[r], amount[r], np.where(champ | ally_hit, amount, 0)[r],
+                      source[r], bool(flags["combat"]))
         counting.change(world, "bulwark", g[guarded], c[guarded], -1, "damage")
         counting.put(world, "damage", g[champ], c[champ], amount[champ], "damage")
         s.mut("damage")[g[ally_hit], c[ally_hit]] += amount[ally_hit].astype(np.int32)  # rows distinct
@@ -147,32 +153,33 @@ class GrandArchive(Magic):
         if plane is None or games.size == 0:
             return
         n = s.n_cols
-        types = s.a["types"][:n]
+        types = s.a["types"][games, :n]
         ally = ((types & TYPE_BIT["ally"]) != 0) & ((types & TYPE_BIT["champion"]) == 0)
-        held = (plane[games] > 0) & ally[None, :] & (s.a["zone"][games, :n] == zones.BATTLEFIELD)
+        held = (plane[games] > 0) & ally & (s.a["zone"][games, :n] == zones.BATTLEFIELD)
         gi, c = np.nonzero(held)
         if gi.size:
             world.log.next_step()
             counting.change(world, "damage", games[gi], c, -plane[games[gi], c].astype(np.int64),
                             "cleanup")
 
-    def has_stat(self, world: Game, col: int, stat: str) -> bool:
+    def has_stat(self, world: Game, g: int, col: int, stat: str) -> bool:
         """A stat exists where it is printed, whatever the counters (Buff 2, Debuff 2)."""
-        return int(world.store.a[stat][col]) != NO_STAT
+        return int(world.store.a[stat][g, col]) != NO_STAT
 
     def pt_modifier(self, kind: str) -> tuple[int, int] | None:
         """Buff 1 / Debuff 1: +1/+1 or -1/-1 to power and life per counter."""
         return (1, 1) if kind == "buff" else (-1, -1) if kind == "debuff" else None
 
-    def enter_counters(self, world: Game, cols: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    def enter_counters(self, world: Game, g: np.ndarray, c: np.ndarray
+                       ) -> list[tuple[str, np.ndarray]]:
         """Durability 1: an object with a durability stat enters the field with that many
         durability counters."""
-        printed = world.store.a["durability"][cols]
+        printed = world.store.a["durability"][g, c]
         return [("durability", np.where(printed != NO_STAT, printed, 0).astype(np.int64))]
 
-    def sacrifice_zone(self, world: Game, cols: np.ndarray) -> np.ndarray:
+    def sacrifice_zone(self, world: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:
         """Sacrifice 2: to the graveyard, a regalia or champion into banishment."""
-        banish = (world.store.a["types"][cols] & (TYPE_BIT["regalia"] | TYPE_BIT["champion"])) != 0
+        banish = (world.store.a["types"][g, c] & (TYPE_BIT["regalia"] | TYPE_BIT["champion"])) != 0
         return np.where(banish, zones.EXILE, zones.GRAVEYARD).astype(np.int64)
 
     def replace_zone_change(self, world: Game, games: np.ndarray, cols: np.ndarray,
@@ -181,11 +188,12 @@ class GrandArchive(Magic):
         Also notes, for Ending the Game 5, that the controller of a champion leaving the
         field has "previously controlled a champion"."""
         s = world.store
-        champ = (s.a["types"][cols] & TYPE_BIT["champion"]) != 0
+        champ = (s.a["types"][games, cols] & TYPE_BIT["champion"]) != 0
         dest[champ & (dest == zones.GRAVEYARD)] = zones.EXILE
         left = champ & (frm == zones.BATTLEFIELD)
         if left.any():
-            s.mut("champion_left")[games[left], s.a["controller"][cols[left]].astype(np.int64)] = True
+            gl = games[left]
+            s.mut("champion_left")[gl, s.a["controller"][gl, cols[left]].astype(np.int64)] = True
         return dest
 
 
@@ -217,16 +225,16 @@ def pay_reserve(world: Game, p: Ids, n: Amounts, games: Games = None) -> None:
 def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None:
     s = world.store
     g, c, single = args.targets(world, p, games)
-    args.require(world, args.is_type(world, c, "player"), g, c, "is not a player")
+    args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     a = args.amounts(world, n, p, games, single, f"{how} reserve of player {p}")
-    idx = s.a["controller"][c].astype(np.int64)
+    idx = s.a["controller"][g, c].astype(np.int64)
     have = s.a["reserve"][g, idx].astype(np.int64)
     if how == "pay":
         short = a > have
         if short.any():
             i = int(np.flatnonzero(short)[0])
             raise InsufficientReserveError(
-                f"player {int(s.a['entity_id'][c[i]])} in game {int(g[i])} can't pay "
+                f"player {int(s.a['entity_id'][g[i], c[i]])} in game {int(g[i])} can't pay "
                 f"{int(a[i])} reserve: they have {int(have[i])}")
         new = have - a
     else:
@@ -237,7 +245,7 @@ def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None
     paid = a > 0 if how == "pay" else np.zeros(a.shape, bool)
     if paid.any():   # a payment is an event (GA Costs and Memory 1); paying 0 is none
         world.log.next_step()
-        world.log.record(RESERVE, "ga.reserve", game=g[paid], entity=s.a["entity_id"][c[paid]],
+        world.log.record(RESERVE, "ga.reserve", game=g[paid], entity=s.a["entity_id"][g[paid], c[paid]],
                          before=have[paid], after=new[paid])
 
 
@@ -248,7 +256,7 @@ def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: b
     UnpayableCostError and nothing changes (Recover's hint)."""
     _ga_only(world, "recover")
     g, c, single = args.targets(world, champion, games)
-    args.require(world, args.is_type(world, c, "champion") & args.on_battlefield(world, g, c), g, c,
+    args.require(world, args.is_type(world, g, c, "champion") & args.on_battlefield(world, g, c), g, c,
                   "is not a champion on the field (GA Recover 2)")
     a = args.amounts(world, n, champion, games, single, f"recover on entity {champion}")
     args.distinct_rows(world, g, c, "recover")
@@ -278,8 +286,8 @@ def _acted(world: Game, cause: str, g: np.ndarray, c: np.ndarray, kind: str | No
     player is each object's controller; ``before``/``after`` the counts of ``kind``."""
     s = world.store
     k = s.kind_id(kind, create=True) if kind is not None and g.size else -1
-    world.log.record(ACTION, cause, game=g, entity=s.a["entity_id"][c], kind=k,
-                     before=before, after=after, other=s.a["controller"][c])
+    world.log.record(ACTION, cause, game=g, entity=s.a["entity_id"][g, c], kind=k,
+                     before=before, after=after, other=s.a["controller"][g, c])
 
 
 def _counters_for_cost(world: Game, kind: str, g: np.ndarray, c: np.ndarray,
@@ -294,7 +302,7 @@ def _counters_for_cost(world: Game, kind: str, g: np.ndarray, c: np.ndarray,
     if short.any():
         i = int(np.flatnonzero(short)[0])
         raise UnpayableCostError(
-            f"entity {int(s.a['entity_id'][c[i]])} in game {int(g[i])} has {int(have[i])} "
+            f"entity {int(s.a['entity_id'][g[i], c[i]])} in game {int(g[i])} has {int(have[i])} "
             f"{kind!r} counters; {what} needs {int(need[i])}")
     return have
 
@@ -317,11 +325,11 @@ def activate_enlighten(world: Game, e: Ids, games: Games = None) -> Any:
     world.log.next_step()
     counting.change(world, "enlighten", g, c, -ENLIGHTEN_COST, "ga.enlighten")
     _acted(world, "ga.enlighten", g, c, "enlighten", have, have - ENLIGHTEN_COST)
-    ctrl = s.a["controller"][c].astype(np.int64)
+    ctrl = s.a["controller"][g, c].astype(np.int64)
     out = np.full(world.batch, -1, np.int64)
     for p in np.unique(ctrl):
         sel = g[ctrl == p]
-        pid = int(s.a["entity_id"][s.a["player_col"][p]])
+        pid = int(s.a["entity_id"][0, s.a["player_col"][p]])
         drawn = turns.draw(world, pid, 1, games=sel)
         if args.scalar(world):
             out[0] = drawn[0] if drawn else -1
@@ -337,26 +345,27 @@ def stat(world: Game, e: int, name: str) -> IntRead:
     counters on a champion, Level Counters 1-2). A stat that is not printed does not
     exist (InvalidTypeError), whatever counters the object has."""
     s = world.store
-    col = args.column(world, e)
+    col, here = args.column(world, e)
     if name in ("power", "life"):
         return reads.power(world, e) if name == "power" else reads.toughness(world, e)
     if name not in ("durability", "level"):
         raise InvalidTypeError(f"unknown stat {name!r}; expected power, life, durability or level")
-    printed = int(s.a[name][col])
+    printed = int(s.a[name][args.first_game(here), col])
     if printed == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no {name} stat (it is not printed)")
     k = s.kind_index.get(name)
     count = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
     if name == "durability":
         on_field = s.a["zone"][:, col] == zones.BATTLEFIELD
-        return args.out(world, np.where(on_field, count, printed))
-    champ = bool(s.a["types"][col] & TYPE_BIT["champion"])
-    return args.out(world, printed + (count if champ else 0 * count))
+        return args.out(world, np.where(here, np.where(on_field, count, printed), 0))
+    champ = bool(s.a["types"][args.first_game(here), col] & TYPE_BIT["champion"])
+    return args.out(world, np.where(here, printed + (count if champ else 0 * count), 0))
 
 
 def base_level(world: Game, e: int) -> int:
     """The printed level; level counters never change it (Level Counters 2)."""
-    v = int(world.store.a["level"][args.column(world, e)])
+    col, here = args.column(world, e)
+    v = int(world.store.a["level"][args.first_game(here), col])
     if v == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no level stat")
     return v
@@ -371,7 +380,7 @@ def set_immortal(world: Game, e: Ids, immortal: Any = True, games: Games = None)
     5) is not immortal until declared again."""
     _ga_only(world, "set_immortal")
     g, c, single = args.targets(world, e, games)
-    args.require(world, ~args.is_type(world, c, "player"), g, c, "is a player, not an object")
+    args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
     flag = np.asarray(immortal)
     if flag.dtype != bool:
         raise InvalidTypeError(f"immortal must be a bool (or one per row), got {immortal!r}")
@@ -393,20 +402,20 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
     the new life at the next check. Records an ``Acted`` event (cause ``ga.level_up``,
     before/after the base level) for the new card's "On Enter" abilities (Level Up 1).
 
-    A card's printed stats are the same in every game of the batch, so a level up acts
-    in every game where the champion exists, and it must be a champion on the field in
-    each of them (to level up in some games only, ``select`` or ``fork`` them first)."""
+    A level up acts in every game where the champion exists, and it must be a champion on
+    the field in each of them."""
     _ga_only(world, "level_up")
     s = world.store
-    col = args.column(world, champion)
-    if not s.a["types"][col] & TYPE_BIT["champion"]:
+    col, here = args.column(world, champion)
+    first = args.first_game(here)
+    if not s.a["types"][first, col] & TYPE_BIT["champion"]:
         raise IllegalActionError(f"entity {champion} is not a champion (GA Leveling Up 1)")
-    zone = s.a["zone"][:, col]
+    zone = np.where(here, s.a["zone"][:, col], zones.NONE)
     off = (zone != zones.NONE) & (zone != zones.BATTLEFIELD)
     if off.any():
         raise IllegalActionError(f"champion {champion} is not on the field in game "
                                  f"{int(np.flatnonzero(off)[0])} (GA Leveling Up 8)")
-    base = int(s.a["level"][col])
+    base = int(s.a["level"][first, col])
     if base == NO_STAT:
         raise IllegalActionError(f"champion {champion} has no level stat to level up from")
     for stat, v in (("level", level), ("life", life), ("power", power)):
@@ -417,10 +426,10 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
     if level != base + 1:
         raise IllegalActionError(f"champion {champion} is level {base}: it levels up into a "
                                  f"level {base + 1} champion, not {level} (GA Leveling Up 2)")
-    s.mut("level")[col] = level
-    s.mut("toughness")[col] = life
-    s.mut("power")[col] = NO_STAT if power is None else power
     g = np.flatnonzero(zone == zones.BATTLEFIELD)
+    s.mut("level")[g, col] = level
+    s.mut("toughness")[g, col] = life
+    s.mut("power")[g, col] = NO_STAT if power is None else power
     world.log.next_step()
     world.log.record(ACTION, "ga.level_up", game=g, entity=champion, before=base, after=level,
-                     other=int(s.a["controller"][col]))
+                     other=s.a["controller"][g, col])

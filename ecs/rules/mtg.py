@@ -61,29 +61,30 @@ class Magic:
     def cleanup(self, world: Game, games: np.ndarray) -> None:
         """What clean-up removes besides marked damage (CR 514.2): nothing in Magic."""
 
-    def has_stat(self, world: Game, col: int, stat: str) -> bool:
+    def has_stat(self, world: Game, g: int, col: int, stat: str) -> bool:
         """Power and toughness exist on creatures (and creature cards) only (122.1a)."""
         s = world.store
-        return bool(s.a["types"][col] & TYPE_BIT["creature"]) and s.a[stat][col] != NO_STAT
+        return bool(s.a["types"][g, col] & TYPE_BIT["creature"]) and s.a[stat][g, col] != NO_STAT
 
     def pt_modifier(self, kind: str) -> tuple[int, int] | None:
         """(power, toughness) change per counter of ``kind`` (CR 122.1a)."""
         return kinds.pt_modifier(kind)
 
-    def enter_counters(self, world: Game, cols: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    def enter_counters(self, world: Game, g: np.ndarray, c: np.ndarray
+                       ) -> list[tuple[str, np.ndarray]]:
         """Counters objects get as they enter the battlefield by their own printed
         abilities: loyalty (306.5b) and defense (310.4b)."""
         s = world.store
         out = []
         for stat, type_name in (("loyalty", "planeswalker"), ("defense", "battle")):
-            printed = s.a[stat][cols]
-            has = ((s.a["types"][cols] & TYPE_BIT[type_name]) != 0) & (printed != NO_STAT)
+            printed = s.a[stat][g, c]
+            has = ((s.a["types"][g, c] & TYPE_BIT[type_name]) != 0) & (printed != NO_STAT)
             out.append((stat, np.where(has, printed, 0).astype(np.int64)))
         return out
 
-    def sacrifice_zone(self, world: Game, cols: np.ndarray) -> np.ndarray:
+    def sacrifice_zone(self, world: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:
         """Where sacrificed objects go: the graveyard (CR 701.21a)."""
-        return np.full(cols.shape, zones.GRAVEYARD, np.int64)
+        return np.full(c.shape, zones.GRAVEYARD, np.int64)
 
     def replace_zone_change(self, world: Game, games: np.ndarray, cols: np.ndarray,
                             frm: np.ndarray, dest: np.ndarray) -> np.ndarray:

@@ -17,12 +17,18 @@ def test_a_few_steps_of_the_soak_on_a_batch_and_a_single_game(tmp_path):
     assert (tmp_path / "soak.png").stat().st_size > 0
 
 
-def test_the_population_stays_constant_while_history_grows():
-    """Each step as many objects die as enter: the battlefield keeps POPULATION objects per
-    game (no state-based action kills: annihilation only), the columns grow."""
-    s = soak.run(2, steps=3, every=1)
-    assert s.rows[-1]["columns"] > s.rows[0]["columns"]
-    assert all(r["alive_min"] == r["alive_max"] == soak.POPULATION for r in s.rows)
+def test_the_live_state_and_the_columns_stay_constant_while_history_grows():
+    """Each step as many objects die as enter, cards change zones and tokens cease to
+    exist: the battlefield keeps its objects per game (no state-based action kills:
+    annihilation only), and the columns follow what a game holds, not the history (a
+    card that moves keeps its slot; a token's slot is reused). The run is seeded."""
+    s = soak.run(4, steps=30, every=1)
+    alive = soak.POPULATION + soak.TOKEN_POP
+    assert all(r["alive_min"] == r["alive_max"] == alive for r in s.rows)
+    held = alive + soak.GRAVEYARD + 2     # and the two players
+    assert s.rows[0]["columns"] <= held + soak.TOKENS
+    assert max(r["columns"] for r in s.rows) <= held + 2 * soak.TOKEN_POP
+    assert s.rows[-1]["live_bytes"] == s.rows[0]["live_bytes"]
 
 
 def test_limits_stop_a_run_and_say_so():

@@ -140,11 +140,12 @@ def test_704_8_lki_holds_every_kind_however_the_counters_came(tmp_path):
 def test_704_8_a_reused_column_keeps_no_kind_of_its_old_object():
     w = World()
     p = w.add_player()
-    old = w.add_object(p, {"artifact"}, counters={"charge": 2})
-    w.destroy(old)                          # its column is free now (one game)
-    gone = w.store.free[:]
+    old = w.add_object(p, {"artifact"}, counters={"charge": 2}, token=True)
+    gone = int(w.store.columns([old])[0])
+    w.destroy(old)
+    w.tick()                                # 704.5d: the token ceased to exist, its slot is free
     new = w.add_object(p, {"artifact"}, zone="battlefield")
-    assert int(w.store.columns([new])[0]) in gone     # the old object's column, reused
+    assert int(w.store.columns([new])[0]) == gone     # the old object's slot, reused
     w.put_counters(new, "+1/+1", 1)
     w.clear_events()
     w.destroy(new)
