@@ -115,7 +115,8 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
                              power=1, toughness=2)
         w.destroy(tokens[rows, tok_dies])
         t1 = time.perf_counter()
-        cards[rows, dies], grave[rows, back] = returned, buried
+        cards[rows, dies] = np.reshape(returned, (games, ENTER))
+        grave[rows, back] = np.reshape(buried, (games, ENTER))
         tokens[rows, tok_dies] = np.asarray(made, np.int64)
         board = np.concatenate([cards, tokens], axis=1)
         hit = board[rows, pick(board.shape[1], TARGETS)]
