@@ -264,7 +264,7 @@ def engine_clone_written(games: int, n: int) -> Case:
 
     def run() -> Any:
         c = w.clone()
-        for name in ("counts", "col_of_id", *c.store.a):
+        for name in ("counts", *c.store.a):
             c.store.mut(name)
         return c
 

@@ -54,8 +54,8 @@ def rss() -> int:
 def store_bytes(world: Any) -> int:
     """Bytes of the engine store's arrays (allocated, spare capacity included)."""
     s = world.store
-    arrays = [s.counts, s.col_of_id, *s.a.values()]
-    return sum(int(a.nbytes) for a in arrays if isinstance(a, np.ndarray))
+    arrays = [s.counts, *s.a.values()]
+    return s.ids.nbytes + sum(int(a.nbytes) for a in arrays if isinstance(a, np.ndarray))
 
 
 def live_bytes(world: Any) -> int:

@@ -61,7 +61,6 @@ def _take_store(store: Any, idx: np.ndarray) -> dict[str, Any]:
         f = _FIELDS[name]
         used = arr[:, :n] if f.shape == GAME_COLUMN else arr
         snap[name] = used[idx] if f.shape in GAME_AXIS else used.copy()
-    snap["col_of_id"] = store.col_of_id[: store.next_id].copy()
     snap["meta"] = np.array([idx.size, n, store.next_id], np.int64)
     snap["kind_names"] = np.array(store.kind_names, dtype=str)
     return snap

@@ -80,7 +80,7 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
     names = list(observation_features(world, ) if features is None else features)
 
     # An id names one column in every game it is in: (m,) columns for (m,) ids, or (B, m).
-    cols = np.where(arr >= 0, s.col_of_id[np.maximum(arr, 0)], -1).astype(np.int64)
+    cols = s.ids.lookup(arr)   # -1 for -1 and for ids in no game
     cc = np.clip(cols, 0, max(s.n_cols - 1, 0))
     shape = (B, arr.shape[-1])
     g = np.arange(B)[:, None]

@@ -70,8 +70,9 @@ _LKI_COLUMNS = ("lki_row", "lki_kind", "lki_count")
 _SHAPE_CLASS = {GAME_COLUMN: ("B", "n"), GAME_PLAYER: ("B", "P"), PLAYER: ("P",),
                 GAME: ("B",), CAP: ("caps",), GAME_CAP: ("B", "caps")}
 #: Every array of the format: (dtype, shape), a dtype of "str" being text of any length.
-#: A dimension is a number, None (any), or a name: "B" (config.batch), "n" and "ids"
-#: (store.meta), "rows" (log.meta), or the size of the first array listed with it.
+#: A dimension is a number, None (any), or a name: "B" (config.batch), "n" (store.meta),
+#: "rows" (log.meta), or the size of the first array listed with it. The id -> column
+#: index is not saved: a load rebuilds it from store.entity_id.
 _SPEC: dict[str, tuple[Any, tuple[int | str | None, ...] | None]] = {
     "magic": ("str", ()), "format_version": (np.int64, ()), "digest": ("str", ()),
     "config.ruleset": ("str", ()), "config.batch": (np.int64, ()),
@@ -81,7 +82,7 @@ _SPEC: dict[str, tuple[Any, tuple[int | str | None, ...] | None]] = {
     "seed.spawn_key": (np.int64, ("spawn_key",)), "seed.pool_size": (np.int64, ()),
     "seed.n_spawned": (np.int64, ()),
     "store.meta": (np.int64, (3,)), "store.kind_names": ("str", ("K",)),
-    "store.counts": (np.int32, ("K", "B", "n")), "store.col_of_id": (np.int32, ("ids",)),
+    "store.counts": (np.int32, ("K", "B", "n")),
     **{"store." + f.name: (f.dtype, _SHAPE_CLASS[f.shape]) for f in ALL_FIELDS},
     "log.meta": (np.int64, (2,)),
     **{"log." + c: (np.int64, ("rows",)) for c in LOG_COLUMNS},
@@ -450,7 +451,7 @@ def _header_dims(read: Mapping[str, np.ndarray], where: str) -> dict[str, int]:
         raise SnapshotError(f"{where}: store.meta: {n} columns and {next_id} ids do not fit")
     if rows < 0 or not 0 <= step <= MAX_COUNTER:
         raise SnapshotError(f"{where}: log.meta: {rows} rows at step {step}")
-    return {"B": batch, "n": n, "ids": next_id, "rows": rows}
+    return {"B": batch, "n": n, "rows": rows}
 
 
 def _expect(key: str, header: _Header, dims: dict[str, int], where: str) -> None:
@@ -549,14 +550,16 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     ck.require(len(set(kind_names)) == K, "store.kind_names names a kind twice")
     ck.range("store.counts", a["counts"], 0, MAX_COUNT + 1)
 
-    # Ids and slots: every id names one column, and a slot in use holds an id of its
-    # column; a free slot (entity_id -1) is in no zone and holds every field's fill value.
-    col_of_id, entity_id = a["col_of_id"], a["entity_id"]
-    ck.range("store.col_of_id", col_of_id, 0, n)
+    # Ids and slots: an id is in one column in every game it is in (a slot in use holds
+    # an id; a free one, -1, holds every field's fill value: checked below).
+    entity_id = a["entity_id"]
     ck.range("store.entity_id", entity_id, -1, next_id)
     live = entity_id >= 0                           # (B, n)
-    ck.require(col_of_id[entity_id[live]] == np.nonzero(live)[1],
-               "store.col_of_id and store.entity_id disagree")
+    ids, cols = entity_id[live], np.nonzero(live)[1]
+    order = np.argsort(ids, kind="stable")
+    ids, cols = ids[order], cols[order]
+    ck.require(cols[1:][ids[1:] == ids[:-1]] == cols[:-1][ids[1:] == ids[:-1]],
+               "store.entity_id holds one id in two columns")
 
     # Players: their columns, typed "player" and nothing else, in the "player" zone of
     # every game, controlled by themselves; no other column is any of that.

@@ -56,7 +56,9 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
         old = old_ids if every else old_ids[arrive]
         uniq, inv = _unique_inverse(old * zones.RADIX + da, s.next_id * zones.RADIX,
                                     distinct=s.batch == 1)
-        ids = s.reissue(s.col_of_id[uniq // zones.RADIX].astype(np.int64))[inv]
+        col = np.empty(uniq.size, np.int64)
+        col[inv] = ca                      # each new object's slot: its old one's
+        ids = s.reissue(col)[inv]
         if every:
             new_ids = ids
         else:

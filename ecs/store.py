@@ -9,8 +9,8 @@ holds at once, not its history. A card that changes zones keeps its slot under a
 (400.7), so zone changes allocate nothing.
 
 Ids are never reused, and an id names the same column in every game it is in (an object
-made in several games at once takes a column free in each), so ``col_of_id`` is one
-global map; whether id ``e`` is in game ``g`` is ``entity_id[g, col_of_id[e]] == e``.
+made in several games at once takes a column free in each), so one index (``ecs.ids``)
+maps ids to columns; whether id ``e`` is in game ``g`` is ``entity_id[g, column] == e``.
 Object ids are allocated here in vectorized blocks (esper's per-entity creation would put
 a Python loop in the state-based actions, which create thousands of new objects per pass).
 """
@@ -25,6 +25,7 @@ from numba import njit
 from ecs.components import ALL_FIELDS, CAP, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
 
 from .errors import UnknownEntityError
+from .ids import IdIndex, column_of
 from .kinds import validate_kind
 from .prefetch import AHEAD, prefetch_write
 
@@ -39,8 +40,9 @@ _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) k
 T = TypeVar("T")
 # Copy on write: a clone shares every array with its source until either writes it, and
 # whoever writes first through ``Store.mut`` copies it. The arrays are the attributes
-# "counts" and "col_of_id" and the values of ``Store.a`` (its keys are fixed by __init__;
-# _ALL_ARRAYS, the names of them all, is read from a Store made below the class).
+# "counts" and the values of ``Store.a`` (its keys are fixed by __init__; _ALL_ARRAYS, the
+# names of them all, is read from a Store made below the class); the id index (``ids``)
+# copies its own on write.
 _NONE_SHARED: frozenset[str] = frozenset()
 #: Tests set this: clone() then also marks shared arrays read-only, so a write that does not
 #: go through ``Store.mut`` raises instead of reaching the other store (about 2 us a clone).
@@ -65,7 +67,7 @@ class Store:
             shape = {GAME_COLUMN: (batch, capacity), GAME_PLAYER: (batch, 0),
                      PLAYER: (0,), GAME: (batch,), CAP: (0,), GAME_CAP: (batch, 0)}[f.shape]
             self.a[f.name] = np.full(shape, f.fill, f.dtype)
-        self.col_of_id = np.full(capacity, -1, np.int32)
+        self.ids = IdIndex()
         # names of arrays that may be shared with a clone (copy on write); an array replaced
         # since (grown, appended to) stays listed: its next ``mut`` copies it needlessly, once
         self._shared: set[str] | frozenset[str] = _NONE_SHARED
@@ -104,7 +106,7 @@ class Store:
         return len(self.kind_names)
 
     def mut(self, name: str) -> np.ndarray:
-        """The array ``name`` (a key of ``a``, or "counts" or "col_of_id") for writing: every
+        """The array ``name`` (a key of ``a``, or "counts") for writing: every
         write into the store goes through here, which first copies an array this store still
         shares with a clone or the store it was cloned from (copy on write)."""
         if name in self._shared:
@@ -113,11 +115,9 @@ class Store:
             self._shared = own
             if name == "counts":   # unused planes, a big batch's largest part, stay behind
                 self.counts = self.counts[: max(self.n_kinds, 1)].copy()
-            elif name == "col_of_id":
-                self.col_of_id = self.col_of_id.copy()
             else:
                 self.a[name] = self.a[name].copy()
-        return self.counts if name == "counts" else self.col_of_id if name == "col_of_id" else self.a[name]
+        return self.counts if name == "counts" else self.a[name]
 
     def _grow_columns(self, need: int) -> None:
         cap = self.capacity
@@ -186,13 +186,13 @@ class Store:
 
     def _new_ids(self, cols: np.ndarray) -> np.ndarray:
         ids = np.arange(self.next_id, self.next_id + cols.size, dtype=np.int64)
+        self.ids.add(self.next_id, cols, self._live_ids)
         self.next_id += cols.size
-        if self.next_id > self.col_of_id.size:
-            grown = np.full(max(self.next_id, 2 * self.col_of_id.size), -1, np.int32)
-            grown[: self.col_of_id.size] = self.col_of_id
-            self.col_of_id = grown
-        self.mut("col_of_id")[ids] = cols
         return ids
+
+    def _live_ids(self) -> np.ndarray:
+        held = self.a["entity_id"][:, : self.n_cols]
+        return held[held >= 0]
 
     def release(self, games: np.ndarray, cols: np.ndarray) -> None:
         """Free the slots (``games[i]``, ``cols[i]``), distinct, whose object ceased to exist:
@@ -222,27 +222,27 @@ class Store:
         return capped
 
     def columns(self, ids: np.ndarray) -> np.ndarray:
-        """Columns of ``ids`` (any shape), raising for ids that never existed; whether one is
-        in a given game is ``locate``'s."""
+        """Columns of ``ids`` (any shape), raising for ids that never existed; -1 for ids in
+        no game (an id in some game: whether it is in a given one is ``locate``'s)."""
         ids = np.asarray(ids, np.int64)
         bad = ids[(ids < 0) | (ids >= self.next_id)]
         if bad.size:
             raise UnknownEntityError(f"entity {int(bad.flat[0])} does not exist in this World")
-        return self.col_of_id[ids].astype(np.int64)
+        return self.ids.lookup(ids)
 
     def locate(self, games: np.ndarray, ids: np.ndarray) -> np.ndarray:
         """The columns of ``ids`` (of ``columns``, any shape) in games ``games`` (broadcast
         with them), -1 where the id is not in that game (it changed zones, ceased to exist
         or was never there; -1 ids too)."""
         g, e = np.broadcast_arrays(np.asarray(games, np.int64), np.asarray(ids, np.int64))
-        out = _locate(self.a["entity_id"], self.col_of_id, self.n_cols,
+        out = _locate(self.a["entity_id"], self.ids.page_of, self.ids.pages, self.n_cols,
                       np.ascontiguousarray(g).ravel(), np.ascontiguousarray(e).ravel())
         return out.reshape(g.shape)
 
     def present(self, game: int, e: int) -> int:
         """``locate`` for one game and one id (checked to exist) as an int: the single
         game's fast path."""
-        c = int(self.col_of_id[e])
+        c = self.ids.one(e)
         return c if 0 <= c < self.n_cols and self.a["entity_id"][game, c] == e else -1
 
     # ---- players ---------------------------------------------------------------------
@@ -264,7 +264,6 @@ class Store:
         snap: dict[str, Any] = {"counts": self.counts[:k, :, :n].copy()}
         for name, arr in self.a.items():
             snap[name] = arr[:, :n].copy() if name in _SLOT_NAMES else arr.copy()
-        snap["col_of_id"] = self.col_of_id[: self.next_id].copy()
         snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
         snap["kind_names"] = np.array(self.kind_names, dtype=str)
         return snap
@@ -281,7 +280,7 @@ class Store:
         if kind_names != self.kind_names:
             self.kinds_layout = next(_LAYOUT_IDS)
         k = len(kind_names)
-        old_n, old_k, old_next = self.n_cols, self.n_kinds, self.next_id
+        old_n, old_k = self.n_cols, self.n_kinds
         shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
             # fresh arrays hold their fill values; the headroom of a few columns is kept
@@ -306,11 +305,7 @@ class Store:
             arr[:, :n] = snap[name]
             if old_n > n:
                 arr[:, n:old_n] = _BY_NAME[name].fill
-        if shared or next_id > self.col_of_id.size:
-            self.col_of_id = np.full(next_id + next_id // 8 + 8, -1, np.int32)
-        else:
-            self.col_of_id[next_id:old_next] = -1
-        self.col_of_id[:next_id] = snap["col_of_id"]
+        self.ids = IdIndex.of_slots(self.a["entity_id"][:, :n])
 
     def clone(self) -> Store:
         """An independent copy that shares every array with this store until either writes
@@ -321,14 +316,15 @@ class Store:
         d["kind_names"] = list(self.kind_names)
         d["kind_index"], d["a"] = dict(self.kind_index), dict(self.a)
         d["_shared"] = self._shared = _ALL_ARRAYS
+        d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
         other.__dict__ = d
         if CHECK_SHARING:
-            for arr in (self.counts, self.col_of_id, *self.a.values()):
+            for arr in (self.counts, *self.a.values()):
                 arr.flags.writeable = False
         return other
 
 
-_ALL_ARRAYS = frozenset(("counts", "col_of_id", *Store(1, capacity=0, kind_capacity=1).a))
+_ALL_ARRAYS = frozenset(("counts", *Store(1, capacity=0, kind_capacity=1).a))
 
 
 @njit(cache=True)
@@ -433,13 +429,13 @@ def _free_columns(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
 
 
 @njit(cache=True)
-def _locate(entity_id: np.ndarray, col_of_id: np.ndarray, n_cols: int, games: np.ndarray,
-            ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+def _locate(entity_id: np.ndarray, page_of: np.ndarray, pages: np.ndarray, n_cols: int,
+            games: np.ndarray, ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """``Store.locate`` on flat (game, id) pairs of known ids (-1 ids: absent)."""
     out = np.empty(ids.size, np.int64)
     for i in range(ids.size):
         e = ids[i]
-        c = col_of_id[e] if e >= 0 else -1
+        c = column_of(page_of, pages, e)
         out[i] = c if 0 <= c < n_cols and entity_id[games[i], c] == e else -1
     return out
 

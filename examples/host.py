@@ -51,15 +51,15 @@ class LegendRule(System):
         names = [game.names.index(x) for x in self.legendary if x in game.names]
         if not names:
             return
-        legend = np.isin(s.a["name_id"][:n], names)
+        legend = np.isin(s.a["name_id"][:, :n], names)
         live = check.live_games(game)
         for g in np.flatnonzero(live):
-            on = np.flatnonzero(legend & (s.a["zone"][g, :n] == zones.BATTLEFIELD))
-            key = s.a["controller"][on].astype(np.int64) * 4096 + s.a["name_id"][on]
+            on = np.flatnonzero(legend[g] & (s.a["zone"][g, :n] == zones.BATTLEFIELD))
+            key = s.a["controller"][g, on].astype(np.int64) * 4096 + s.a["name_id"][g, on]
             for k in np.unique(key):
                 group = on[key == k]
                 if group.size > 1:
-                    newest = group[np.argmax(s.a["entity_id"][group])]
+                    newest = group[np.argmax(s.a["entity_id"][g, group])]
                     lose = group[group != newest]
                     check.move(np.full(lose.size, g), lose, zones.GRAVEYARD, "704.5j")
 
@@ -97,7 +97,7 @@ class Host:
             if not (isinstance(ev, ZoneChanged) and ev.new is not None
                     and ev.from_zone == "battlefield"):
                 continue
-            name = _name(w, ev.new)
+            name = w.name(ev.new)   # a card's name: the same in every game
             dies = ev.to_zone == "graveyard"
             if dies and name in PERSIST and not ev.lki.get("-1/-1"):
                 w.move_zone(ev.new, "battlefield", games=ev.game, counters={"-1/-1": 1})
@@ -107,7 +107,8 @@ class Host:
                 acted = True
             elif dies and name in MODULAR and modular_target is not None and ev.lki.get("+1/+1"):
                 w.put_counters(modular_target, "+1/+1", ev.lki["+1/+1"], games=ev.game,
-                               by=_controller(w, ev.new), where="present")
+                               by=int(np.atleast_1d(w.controller(ev.new))[ev.game]),
+                               where="present")
                 acted = True
             elif name in SIEGES and ev.cause == "704.5v":   # defeated (310.11, 704.5v)
                 w.move_zone(ev.new, "exile", games=ev.game)
@@ -116,16 +117,6 @@ class Host:
         return acted
 
 
-def _name(w: World, e: int) -> str | None:
-    """The card name of object ``e`` (names are per object, the same in every game)."""
-    i = int(w.store.a["name_id"][w.store.col_of_id[e]])
-    return w.names[i] if i >= 0 else None
-
-
-def _controller(w: World, e: int) -> int:
-    """The player id controlling object ``e``."""
-    index = int(w.store.a["controller"][w.store.col_of_id[e]])
-    return int(w.store.a["entity_id"][w.store.a["player_col"][index]])
 
 
 def modular_creature(w: World, controller: int, n: int | None = None) -> int:

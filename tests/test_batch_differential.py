@@ -359,9 +359,9 @@ def _pick(d, h: Harness, games: list[int], m: int = 1, players: bool = False):
     for r, g in enumerate(games):
         pool = h.players() if players else h.known[g]
         if not players and d.integer(0, 9) > 1:
-            col = h.batch.store.col_of_id
-            on_bf = [x for x in pool if col[h.bid[g][x]] >= 0
-                     and h.batch.store.a["zone"][g, col[h.bid[g][x]]] == zones.BATTLEFIELD]
+            st = h.batch.store
+            on_bf = [x for x in pool if st.present(g, h.bid[g][x]) >= 0
+                     and st.a["zone"][g, st.present(g, h.bid[g][x])] == zones.BATTLEFIELD]
             pool = on_bf or pool
         # Half of the time the first eligible object: actions then pile up on one object.
         xs = [pool[0] if d.boolean() else

@@ -17,7 +17,7 @@ except ImportError:  # pragma: no cover - imported as a package
 
 def _arrays(w: World) -> dict:
     s = w.store
-    return {"counts": s.counts, "col_of_id": s.col_of_id, **s.a}
+    return {"counts": s.counts, **s.a}
 
 
 def test_a_clone_shares_its_arrays_until_one_side_writes_them():

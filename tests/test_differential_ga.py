@@ -102,7 +102,7 @@ class Pair:
                 if m.ga and c.level is not None:
                     assert w.base_level(e) == c.level, where
                 if m.ga:
-                    assert bool(w.store.a["immortal"][g, w.store.col_of_id[e]]) == c.immortal, where
+                    assert bool(w.store.a["immortal"][g, w.store.ids.one(e)]) == c.immortal, where
             for i, (pid, p) in enumerate(zip(self.pids, m.players)):
                 where = f"{label}: game {g} player {i}"
                 assert bool(at(w.has_lost(pid), g)) == p.lost, where

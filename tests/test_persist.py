@@ -187,7 +187,7 @@ def _set(key, value):
     (_set("store.counts", lambda v: v.astype(np.int64)), "dtype"),
     (_set("store.zone", lambda v: np.full_like(v, 42)), "outside"),
     (_set("store.counts", lambda v: -v - 1), "outside"),
-    (_set("store.col_of_id", lambda v: np.roll(v, 1)), "disagree|outside"),
+    (_set("store.entity_id", lambda v: np.roll(v, 1, axis=1)), "two columns|outside|free slot"),
     (_set("store.kind_names", lambda v: np.array(["Bad Kind"] * v.size)), "kind"),
     (_set("log.game", lambda v: v + 10), "outside"),
     (_set("log.lki_row", lambda v: v + 10_000), "outside"),
@@ -249,7 +249,7 @@ def test_loading_a_fifo_does_not_wait_for_a_writer(tmp_path):
 
 # ---- issue 17: crafted files that contradict themselves -------------------------------------
 def _col(a, entity):
-    return int(a["store.col_of_id"][entity])
+    return int(np.nonzero(a["store.entity_id"] == entity)[1][0])
 
 
 def _edit(key, edit):
