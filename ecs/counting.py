@@ -142,7 +142,10 @@ def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarra
     # The plane is a contiguous (B, C) array: flat indices address it in one pass.
     if at is None:
         at = g * s.capacity + c
-    before, after, every = add_clamped(s.mut("counts")[k].reshape(-1), at, delta.reshape(-1))
+    d = delta.reshape(-1)
+    if not (d.flags.writeable and d.flags.c_contiguous):   # one compiled signature (a compile each)
+        d = d.copy()
+    before, after, every = add_clamped(s.mut("counts")[k].reshape(-1), at, d)
     changed(game, k, g, c, before, after, every, cause, by)
 
 

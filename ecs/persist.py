@@ -46,7 +46,7 @@ from .components.card import NO_STAT
 from .errors import CounterError, SnapshotError
 from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOG_COLUMNS, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
 from .kinds import KEYWORD_BIT, validate_kind
-from .limits import MAX_COUNT, MAX_STAT
+from .limits import MAX_COUNT, MAX_PASSES, MAX_STAT
 from .rules import Magic as Ruleset
 from .rules import get_ruleset
 
@@ -512,8 +512,11 @@ def _check_parts(ck: _Checker) -> Parts:
     snapshot = {"store": {k[6:]: v for k, v in ck.arrays.items() if k.startswith("store.")},
                 "log": log, "rng": _rng_state(ck["rng"]), "names": names,
                 "seed_seq": seed_seq, "n_spawned": ck.scalar("seed.n_spawned")}
+    max_passes = ck.scalar("config.max_passes")
+    ck.require(1 <= max_passes <= MAX_PASSES, f"config.max_passes {max_passes} is outside "
+               f"1..{MAX_PASSES} (what World accepts)")
     return Parts(ruleset, ck.scalar("config.batch"), ck.scalar("config.two_headed_giant"),
-                 ck.scalar("config.max_passes"), snapshot)
+                 max_passes, snapshot)
 
 
 def _check_seed(ck: _Checker) -> tuple[Any, tuple[int, ...], int]:

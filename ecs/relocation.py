@@ -30,6 +30,8 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     codes); returns the new id of each row (-1 when it ceased to exist) and the zone it
     went to, replacement effects applied. Records events with LKI."""
     s, log = world.store, world.log
+    # contiguous int64 rows: one compiled signature per kernel (each costs a compile)
+    games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
     frm = _zones_at(s.a["zone"], games, cols)
     dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64))  # a copy
     # "If it would die, put it into <zone> instead" (a host's replacement, 614.1a): before

@@ -187,7 +187,7 @@ def _set(key, value):
     (_set("store.counts", lambda v: v.astype(np.int64)), "dtype"),
     (_set("store.zone", lambda v: np.full_like(v, 42)), "outside"),
     (_set("store.counts", lambda v: -v - 1), "outside"),
-    (_set("store.entity_id", lambda v: np.roll(v, 1, axis=1)), "two columns|outside|free slot"),
+    (_set("store.entity_id", lambda v: np.roll(v, 1, axis=1)), "two columns|different ids|free slot"),
     (_set("store.kind_names", lambda v: np.array(["Bad Kind"] * v.size)), "kind"),
     (_set("log.game", lambda v: v + 10), "outside"),
     (_set("log.lki_row", lambda v: v + 10_000), "outside"),

@@ -96,8 +96,8 @@ def test_default_policy_pays_for_as_many_objects_as_reserve_allows():
 
 
 def test_policy_is_called_once_vectorized_over_the_batch():
-    """The policy decides for every game of the batch at once: (G,) games, (m,) ids,
-    (G, m) costs, (G,) reserve."""
+    """The policy decides for every game of the batch at once: (G,) games, (G, m) ids (-1
+    where a game has no candidate), (G, m) costs, (G,) reserve."""
     w, (a, _), _ = ga(batch=3)
     x = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
     y = w.add_object(a, "ally", power=1, life=2)
@@ -110,7 +110,7 @@ def test_policy_is_called_once_vectorized_over_the_batch():
         return np.array([[True, False], [False, True], [False, False]])
 
     w.begin_main_phase(a, policy=policy)
-    assert calls == [([0, 1, 2], [x, y], [[1, 0], [1, 2], [1, 1]], [5, 5, 0])]
+    assert calls == [([0, 1, 2], [[x, -1], [x, y], [x, y]], [[1, 0], [1, 2], [1, 1]], [5, 5, 0])]
     assert w.exists(x).tolist() == [True, False, False]
     assert w.exists(y).tolist() == [True, True, False]
     assert w.reserve(a).tolist() == [4, 3, 0]
@@ -185,7 +185,7 @@ def test_state_based_checks_come_before_the_trigger():
     calls = []
     w.begin_main_phase(a, policy=lambda world, g, ids, cost, r:
                        calls.append(ids.tolist()) or pay_most(world, g, ids, cost, r))
-    assert calls == [[keep]] and w.exists(keep) and w.counters(keep) == {}
+    assert calls == [[[keep]]] and w.exists(keep) and w.counters(keep) == {}
 
 
 def test_mtg_has_no_wither_upkeep():
