@@ -17,6 +17,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import functools
+import gc
 import math
 import os
 import signal
@@ -663,7 +664,10 @@ def _play(sc: Scenario, seed: int, first_block: int, n_blocks: int, attempt: int
 
 
 def _worker_init() -> None:
-    """Local workers leave Ctrl-C to the parent, which stops them."""
+    """Local workers leave Ctrl-C to the parent, which stops them. A forked worker freezes
+    what it inherited (on a first run, the kernel compiler's many objects), so that its
+    collections do not walk, and copy, them again and again."""
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
