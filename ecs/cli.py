@@ -22,7 +22,10 @@ interrupted (Ctrl-C: the finished games are reported); 141 stdout was closed (``
   life, poison      {player: DIST} (Magic)
   reserve           {player: DIST} (Grand Archive)
   ticks             game-ticks played (a tick: one game's state-based actions to a fixed point)
-  throughput        {elapsed_s, games_per_s, ticks_per_s, workers, batch (games per shard)}
+  throughput        {elapsed_s, games_per_s, ticks_per_s, workers, batch (games per shard),
+                    startup_s, compiled}: elapsed_s and the rates are the games' own; startup_s
+                    is the time before them (the scenario checked, the kernels loaded from
+                    numba's disk cache, or compiled on a first run: ``compiled`` kernels)
 
 DIST is {mean, p5, p95, min, max}; the percentiles are values some game had (inverted CDF).
 Probabilities come with 95% Wilson intervals; a statistic of no games is null.
@@ -41,7 +44,7 @@ from typing import Callable, Sequence, TextIO
 
 import numpy as np
 
-from . import montecarlo
+from . import montecarlo, warmup
 from .errors import CounterError, ScenarioError
 from .scenario import DEFAULT, embedded
 from .world import World
@@ -126,6 +129,10 @@ def summary(r: montecarlo.Result) -> str:
         out.append(f"  STOPPED EARLY: {r.games:,} of {r.requested:,} games finished ({r.error})")
     out.append(f"  {r.elapsed:.2f} s, {r.games_per_s:,.0f} games/s, {r.ticks_per_s:,.0f} "
                f"game-ticks/s, workers {r.workers}, batch {r.batch}")
+    # One shape warm or cold (the README's excerpt is compared with it): only numbers change.
+    out.append(f"  startup {r.startup:.2f} s (scenario check, kernels loaded, {r.compiled} "
+               f"compiled); in all {r.total:.2f} s, "
+               f"{r.games / r.total if r.total > 0 else 0:,.0f} games/s")
     if r.games == 0:
         return "\n".join(out)
     labels = {o.name: o.name if o.count == 1 else f"{o.name} (any of {o.count})"
@@ -234,7 +241,7 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     try:
         r = montecarlo.run(args.scenario, games=args.games, seed=args.seed, workers=args.workers,
                            batch=args.batch, progress=not args.no_progress,
-                           scheduler=args.scheduler)
+                           scheduler=args.scheduler, status=sys.stderr)
     except (ScenarioError, montecarlo.SchedulerError) as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
@@ -292,7 +299,8 @@ def demo(objects: int, batch: int, out: TextIO) -> int:
     """A board of ``objects`` creatures with random +1/+1 and -1/-1 counters: time the ticks.
     A small board is ticked first, so the kernels' loading is not counted as the first tick."""
     t0 = time.perf_counter()
-    _board(min(objects, 64), batch).tick()
+    with warmup.watch(sys.stderr):
+        _board(min(objects, 64), batch).tick()
     t1 = time.perf_counter()
     w = _board(objects, batch)
     t2 = time.perf_counter()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import functools
+import gc
 import math
 import os
 import signal
@@ -26,13 +27,13 @@ import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TextIO
 
 import numpy as np
 
 from ecs.components import type_mask
 
-from . import counting
+from . import counting, warmup
 from .errors import CounterError, ScenarioError, SchedulerError
 from .perform import DRAW, ONGOING
 from .scenario import DEFAULT, Effect, Filter, Scenario, load
@@ -555,6 +556,10 @@ class Result:
     interrupted: bool = False
     error: str | None = None
     raw: dict[str, np.ndarray] | None = None
+    #: seconds before the games' clock (the scenario checked, the kernels loaded, or compiled,
+    #: a Dask scheduler reached); ``compiled``: kernels compiled (0: all from the disk cache)
+    startup: float = 0.0
+    compiled: int = 0
     survival: dict[str, Estimate] = field(init=False)
     survivors: dict[str, Distribution] = field(init=False)
     counters: dict[str, dict[str, Distribution]] = field(init=False)
@@ -603,6 +608,11 @@ class Result:
     def ticks_per_s(self) -> float:
         return self.ticks / self.elapsed if self.elapsed > 0 else math.nan
 
+    @property
+    def total(self) -> float:
+        """Seconds of the whole run, startup included."""
+        return self.startup + self.elapsed
+
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         """Everything as JSON-ready values (``timing=False`` drops run-dependent fields)."""
         sc = self.scenario
@@ -626,7 +636,8 @@ class Result:
         if timing:
             d["throughput"] = {"elapsed_s": self.elapsed, "games_per_s": _num(self.games_per_s),
                                "ticks_per_s": _num(self.ticks_per_s), "workers": self.workers,
-                               "batch": self.batch}
+                               "batch": self.batch, "startup_s": self.startup,
+                               "compiled": self.compiled}
         return d
 
 
@@ -654,7 +665,10 @@ def _play(sc: Scenario, seed: int, first_block: int, n_blocks: int, attempt: int
 
 
 def _worker_init() -> None:
-    """Local workers leave Ctrl-C to the parent, which stops them."""
+    """Local workers leave Ctrl-C to the parent, which stops them. A forked worker freezes
+    what it inherited (on a first run, the kernel compiler's many objects), so that its
+    collections do not walk, and copy, them again and again."""
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -879,7 +893,8 @@ def _count(name: str, value: Any, lo: int, hi: int) -> int:
 def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 10_000,
         seed: int = 1, executor: Executor | None = None, *, workers: int | None = None,
         batch: int | None = None, progress: bool = False, scheduler: str | None = None,
-        on_shard: Callable[[int], None] | None = None, keep_games: bool = False) -> Result:
+        on_shard: Callable[[int], None] | None = None, keep_games: bool = False,
+        status: TextIO | None = None) -> Result:
     """Play ``games`` games of ``scenario`` (a Scenario, a file, an embedded name or None
     for the default) and return their statistics.
 
@@ -890,7 +905,14 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     of our own is replaced); past that, the run stops with ``error`` set. Ctrl-C stops the
     run too (``interrupted``); either way the games that finished are returned.
     ``keep_games`` keeps every game's outcome arrays in ``Result.raw`` (memory grows with
-    ``games``); ``on_shard(n)`` is called as each shard's ``n`` games are folded in."""
+    ``games``); ``on_shard(n)`` is called as each shard's ``n`` games are folded in.
+
+    Before the clock starts (``Result.startup``) the scenario is checked in this process,
+    which loads the kernels, or compiles them on a first run; then ``status`` (e.g. stderr)
+    gets a line while they compile, and one shard block is played here and thrown away,
+    so that every kernel a game calls is compiled once, before local workers fork (they
+    inherit it) or start (they load it from the disk cache), rather than in every worker."""
+    t0 = time.perf_counter()
     sc = resolve(scenario)
     games = _count("games", games, 1, MAX_GAMES)
     seed = _count("seed", seed, 0, 2**63 - 1)
@@ -903,7 +925,10 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     col = _Collector(sc, games, keep_games, progress, on_shard)
     interrupted, error = False, None
     with _Interrupts() as stop:
-        check(sc)
+        with warmup.watch(status) as compiles:
+            check(sc)
+            if compiles.count:       # a first run: the kernels only a real game calls
+                play_shard(sc, seed, 0, 1)
         stop.check()                 # an interrupt that the kernel compiler swallowed
         label: int | str = workers
         close = None
@@ -914,6 +939,7 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
             label = type(executor).__name__
         local = executor is None and (workers == 1 or per >= n_blocks)
         start = time.perf_counter()
+        startup = start - t0
         try:
             if local:
                 label = 1
@@ -931,7 +957,7 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
             col.close()
         interrupted = interrupted or stop.flag.is_set()
     return Result(sc, seed, games, col.tally, elapsed, label, per * BLOCK, interrupted, error,
-                  col.raw())
+                  col.raw(), startup, compiles.count)
 
 
 def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _Pool,
