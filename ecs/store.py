@@ -28,6 +28,7 @@ from .errors import UnknownEntityError
 from .ids import IdIndex, column_of
 from .kinds import validate_kind
 from .prefetch import AHEAD, prefetch_write
+from .zones import RADIX
 
 _BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
 _BY_COLUMN = tuple(f for f in ALL_FIELDS if f.shape == GAME_COLUMN)
@@ -179,10 +180,22 @@ class Store:
             self.mut("entity_id")[games[:, None], cols] = ids
         return cols, ids
 
-    def reissue(self, cols: np.ndarray) -> np.ndarray:
-        """New ids for new objects taking over columns ``cols`` (a card that changed zones
-        keeps its slot, 400.7); the caller writes them to ``entity_id`` in its games."""
-        return self._new_ids(cols)
+    def reissue_for(self, old: np.ndarray, cols: np.ndarray, dest: np.ndarray) -> np.ndarray:
+        """The new ids of objects that changed zones (400.7), one per row: the card whose
+        id is ``old[i]`` keeps its slot, column ``cols[i]``, and goes to zone ``dest[i]``.
+        Rows of one old id and destination (the same object in several games) share one
+        new id, so an id still names one card; the caller writes them to ``entity_id``."""
+        if self.batch == 1:   # one game: every row is another object
+            return self._new_ids(cols)
+        key = cols * RADIX + dest
+        uniq, inv = _unique_inverse(key, self.capacity * RADIX)
+        first = np.empty(uniq.size, np.int64)
+        first[inv] = old
+        if not (first[inv] == old).all():   # a column holds other objects in other games
+            uniq, inv = np.unique(old * RADIX + dest, return_inverse=True)
+        col = np.empty(uniq.size, np.int64)
+        col[inv] = cols
+        return self._new_ids(col)[inv]
 
     def _new_ids(self, cols: np.ndarray) -> np.ndarray:
         ids = np.arange(self.next_id, self.next_id + cols.size, dtype=np.int64)
@@ -448,4 +461,17 @@ def _end_caps(cap_val: np.ndarray, cap_col: np.ndarray, games: np.ndarray,
         for e in range(cap_col.size):
             if cap_col[e] == cols[i]:
                 cap_val[games[i], e] = -1
+
+
+def _unique_inverse(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(key, return_inverse=True)`` for ints in [0, size): through a lookup table
+    when it is small against the rows (no sort, and far less fixed cost on small boards)."""
+    if size > 16 * key.size + 4096:
+        return np.unique(key, return_inverse=True)
+    seen = np.zeros(size, bool)
+    seen[key] = True
+    uniq = np.flatnonzero(seen)
+    rank = np.empty(size, np.int64)
+    rank[uniq] = np.arange(uniq.size)
+    return uniq, rank[key]
 
