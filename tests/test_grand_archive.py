@@ -204,6 +204,21 @@ def test_bulwark_prevents_one_instance_of_combat_damage():
     assert w.counters(champ) == {"damage": 3}
 
 
+def test_damage_4_each_damaged_unit_is_a_damage_dealt_event():
+    """GA Damage 4-5, Bulwark 3: every unit dealt damage is a DamageDealt event with its
+    source, the amount and what was dealt (0 where a bulwark counter prevented it); 0
+    damage is no event (Damage 15, as 120.8)."""
+    w, (a, _), (champ, _) = ga()
+    ally = w.add_object(a, "ally", power=1, life=5)
+    w.put_counters(champ, "bulwark", 1)
+    w.clear_events()
+    w.deal_damage([champ, ally], np.array([3, 2]), source=ally, combat=True)
+    w.deal_damage(ally, 0)
+    dealt = [(e.target, e.source, e.amount, e.dealt, e.cause) for e in w.events()
+             if isinstance(e, events.DamageDealt)]
+    assert dealt == [(champ, ally, 3, 0, "combat damage"), (ally, ally, 2, 2, "combat damage")]
+
+
 # ---- recover -------------------------------------------------------------------------
 def test_sacrifice_2_regalia_and_champions_are_banished():
     """GA Sacrifice 2: a sacrificed object goes to the graveyard, a regalia or champion into

@@ -169,6 +169,9 @@ def _set(key, value):
      f"format version {persist.FORMAT_VERSION + 1} is newer than this library's "
      f"{persist.FORMAT_VERSION}"),
     (_set("format_version", np.array(0, np.int64)), "unknown format version 0"),
+    (_set("format_version", np.array(2, np.int64)), "format version 2 was written by an older "
+                                                    "tcg-counters.*build the World again"),
+    (_set("format_version", np.array(1, np.int64)), "format version 1 was written by an older"),
     (_set("format_version", np.array(1.0)), "format_version"),
     (_set("magic", np.array("something else")), "not a tcg-counters"),
     (_drop("store.counts"), "missing array 'store.counts'"),
