@@ -124,7 +124,7 @@ class Store:
         cap = self.capacity
         if need <= cap:
             return
-        new = max(need, 2 * cap)
+        new = max(need, cap + cap // 4 + 8)   # a quarter more: the width follows a game's objects
         counts = np.zeros((self.counts.shape[0], self.batch, new), np.int32)
         counts[:, :, :cap] = self.counts
         self.counts = counts
