@@ -231,6 +231,9 @@ class Harness:
                 assert self.batch.has_lost(b)[g] == w.has_lost(s)
             else:
                 assert self.batch.is_tapped(b)[g] == w.is_tapped(s)
+                for who in ("controller", "owner"):   # as player indices (ids may differ)
+                    assert (self.batch.players().index(int(getattr(self.batch, who)(b)[g]))
+                            == w.players().index(getattr(w, who)(s))), f"{who} of {x} in game {g}"
                 assert self.batch.damage(b)[g] == w.damage(s)
                 for stat in ("power", "toughness", "loyalty", "defense"):
                     try:
@@ -479,8 +482,8 @@ def step(d, h: Harness) -> None:
         h.run(lambda: bw.modify_pt(t, dp, dt, games=games),
               {g: (lambda g=g, r=r: h.singles[g].modify_pt(st_ids[g][0], int(dp[r, 0]), int(dt[r, 0])))
                for r, g in enumerate(sel)})
-    elif action == "host_flag":   # issue 15: holds, prohibitions, can't-lose flags per game
-        which = d.choice(["set_hold", "prohibit", "set_cant_lose"])
+    elif action == "host_flag":   # holds, prohibitions, can't-lose flags, control: per game
+        which = d.choice(["set_hold", "prohibit", "set_cant_lose", "set_controller"])
         t, st_ids = _pick(d, h, sel, 1, players=which == "set_cant_lose")
         on = np.array([[d.boolean()] for _ in sel], bool).reshape(len(sel), 1)
         kind = d.choice(h.kinds)
@@ -489,6 +492,12 @@ def step(d, h: Harness) -> None:
             h.run(lambda: bw.set_hold(t, on, games=games),
                   {g: (lambda g=g, r=r: h.singles[g].set_hold(st_ids[g][0], bool(on[r, 0])))
                    for r, g in enumerate(sel)})
+        elif which == "set_controller":   # 108.4, per game; observe's "controller" compares
+            p = d.integer(0, N_PLAYERS - 1)
+            h.log.append(f"set_controller({t.tolist()}, player {p}, games={games!r})")
+            h.run(lambda: bw.set_controller(t, bw.players()[p], games=games),
+                  {g: (lambda g=g: h.singles[g].set_controller(st_ids[g][0], h.singles[g].players()[p]))
+                   for g in sel})
         elif which == "prohibit":
             h.log.append(f"prohibit({t.tolist()}, {kind!r}, games={games!r})")
             h.run(lambda: bw.prohibit(t, kind, games=games),
