@@ -254,6 +254,9 @@ class Rows:
     def amounts(self, n: Any, what: str | Callable[[], str]) -> np.ndarray:
         """The amounts of the kept rows (``as_amounts`` on the whole grid, so per-game
         amounts follow ``games=`` as given, finished games included)."""
+        if (self.shape == (1, 1) and self.keep is None and type(n) is int and 0 <= n <= MAX_COUNT
+                and store_module.SCALAR_PATHS):
+            return np.array([n], np.int64)   # one row, one amount: what the grid gives
         a = np.ascontiguousarray(as_amounts(n, self.shape, self.single, what)).ravel()
         return a if self.keep is None else a[self.keep]
 
@@ -390,7 +393,10 @@ def on_battlefield(game: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 def is_type(game: Game, g: np.ndarray, c: np.ndarray, type_name: str) -> np.ndarray:
-    return (game.store.a["types"][g, c] & TYPE_BIT[type_name]) != 0
+    types = game.store.a["types"]
+    if g.size == 1 and store_module.SCALAR_PATHS:   # one row: a plain read, no 2-D gather
+        return np.array([bool(types[int(g[0]), int(c[0])] & TYPE_BIT[type_name])])
+    return (types[g, c] & TYPE_BIT[type_name]) != 0
 
 
 def sum_rows(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray
