@@ -194,7 +194,8 @@ class Probe:
     run (``ecs.schedule``); a system that would decide nothing adds nothing to one
     simultaneous check (704.3), so the result is the same."""
     acting: Callable[[Any, np.ndarray | None, np.ndarray | None, int], int]
-    # class -> the ``process`` the probe answers for (a replaced one is not trusted)
+    # class -> the ``process`` the probe answers for (a subclass, or a process replaced
+    # since, is not covered: the schedule always runs it)
     covers: dict[type, Callable[..., Any]] = field(default_factory=dict)
 
     def cover(self, system: type["System"], part: int) -> None:
@@ -202,11 +203,6 @@ class Probe:
         system.probe, system.part = self, part
         self.covers[system] = system.process
 
-    def trusted(self, system: Any) -> bool:
-        """Whether this probe answers for ``system``: its class was covered (not a subclass,
-        which may decide otherwise) and still decides with the process that was covered."""
-        cls = type(system)
-        return self.covers.get(cls) is getattr(cls, "process", None)
 
 
 class System(esper.Processor):

@@ -46,15 +46,21 @@ class Schedule:
             if not isinstance(s, esper.Processor) or not callable(getattr(s, "process", None)):
                 raise IllegalActionError(f"{s!r} is not a system (an esper.Processor with "
                                          "process(game, check))")
-        # the state-based systems in order, each with the probe trusted for it (None: it
-        # always runs), and each probe with the parts of its systems here
+        # The state-based systems in order, each with the index of the probe covering its
+        # class (-1: none; it always runs), its part there, and the process covered (a
+        # process replaced since is not trusted: that system always runs).
         every = [s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == When.EVERY_CHECK]
-        self._every = tuple((s, _probe(s), getattr(type(s), "part", 0)) for s in every)
-        parts: dict[Probe, int] = {}
-        for _, probe, part in self._every:
-            if probe is not None:
-                parts[probe] = parts.get(probe, 0) | part
-        self._probes = tuple(parts.items())
+        probes: dict[Probe, int] = {}
+        rows = []
+        for s in every:
+            cls, probe = type(s), _probe(s)
+            if probe is None:
+                rows.append((s, -1, 0, cls, None))
+                continue
+            probes[probe] = probes.get(probe, 0) | cls.part
+            rows.append((s, list(probes).index(probe), cls.part, cls, probe.covers[cls]))
+        self._every = tuple(rows)
+        self._probes = tuple(probes.items())
         n = next(_contexts)
         self._context = {when: f"tcg-counters-{n}-{when.name.lower()}" for when in When}
         previous = esper.current_world
@@ -85,9 +91,9 @@ class Schedule:
         and only those run, in order (a system left out would have added nothing)."""
         if not self._probes:
             return self.run(game, Check(live=live, touched=touched))
-        acting = {probe: probe.acting(game, live, touched, parts) for probe, parts in self._probes}
-        chosen = [s for s, probe, part in self._every
-                  if probe is None or acting[probe] & part or not probe.trusted(s)]
+        acting = [probe.acting(game, live, touched, parts) for probe, parts in self._probes]
+        chosen = [s for s, i, part, cls, covered in self._every
+                  if i < 0 or acting[i] & part or cls.process is not covered]
         if not chosen:
             return None
         check = Check(live=live, touched=touched)
