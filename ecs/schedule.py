@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import esper
 import numpy as np
@@ -51,7 +51,7 @@ class Schedule:
         # process replaced since is not trusted: that system always runs).
         every = [s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == When.EVERY_CHECK]
         probes: dict[Probe, int] = {}
-        rows = []
+        rows: list[tuple[Any, int, int, type[esper.Processor], Callable[..., Any] | None]] = []
         for s in every:
             cls, probe = type(s), _probe(s)
             if probe is None:
