@@ -49,7 +49,8 @@ class Schedule:
         # The state-based systems in order, each with the index of the probe covering its
         # class (-1: none; it always runs), its part there, and the process covered (a
         # process replaced since is not trusted: that system always runs).
-        every = [s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == When.EVERY_CHECK]
+        every = [s for s in self.systems
+                 if getattr(s, "when", When.EVERY_CHECK) == When.EVERY_CHECK]
         probes: dict[Probe, int] = {}
         rows: list[tuple[Any, int, int, type[esper.Processor], Callable[..., Any] | None]] = []
         for s in every:

@@ -247,7 +247,8 @@ def players(world: Game, pending: Check) -> None:
                             s.a["player_col"], *player_rules(world), s.a["lost"],
                             pending.live_indices(world))
     if g.size:
-        life_rule, poison_rule = ("704.6a", "704.6b") if world.two_headed_giant else ("704.5a", "704.5c")
+        thg = world.two_headed_giant
+        life_rule, poison_rule = ("704.6a", "704.6b") if thg else ("704.5a", "704.5c")
         pending.lose(g[~poisoned], p[~poisoned], life_rule)
         pending.lose(g[poisoned], p[poisoned], poison_rule)
 

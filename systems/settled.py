@@ -1,16 +1,17 @@
 """The pre-check of the Magic state-based systems: which of them would decide anything.
 
 One compiled call (``acting``) runs the compiled passes of ZoneChange, Annihilation,
-CapEnforcement and Lethality themselves (and EmptyDraw's guard) - the same functions their ``process`` calls, so
-each rule is declared once - over the games a check looks at, and reports which of them
-found something. The schedule (``ecs.schedule``) then runs only those systems: a settled
-check (nothing to do, the common case in a game loop) is this one call, where the four
-systems took some 35 us of Python glue and kernel dispatch on a 100-object game.
+CapEnforcement and Lethality themselves (and EmptyDraw's guard) - the same functions
+their ``process`` calls, so each rule is declared once - over the games a check looks
+at, and reports which of them found something. The schedule (``ecs.schedule``) then runs
+only those systems: a settled check (nothing to do, the common case in a game loop) is
+this one call, where the systems took some 35 us of Python glue and kernel dispatch on a
+100-object game.
 
 The systems' passes return what they found; here only whether it is empty counts. Games
 are taken a chunk at a time, and the pass stops at the first chunk after which every
-asked part has been found acting. On a wide check (``WIDE``, ``WIDE_TOUCHED``) it answers "all"
-without looking: the systems then run as they would without it.
+asked part has been found acting. On a wide check (``WIDE``, ``WIDE_TOUCHED``) it
+answers "all" without looking: the systems then run as they would without it.
 """
 from __future__ import annotations
 
@@ -68,9 +69,9 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
 
 
 @njit(cache=True)
-def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray, recheck: bool, capacity: int,
-            n: int, zone: np.ndarray, token: np.ndarray, counts: np.ndarray,
-            damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,
+def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
+            recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
+            counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,
             toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray, mod_t: np.ndarray,
             hold: np.ndarray, plus: int, minus: int, tough_k: np.ndarray,
             tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int, defense_k: int,

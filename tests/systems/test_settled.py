@@ -54,7 +54,8 @@ def random_world(seed: int, batch: int, thg: bool) -> World:
         types = TYPES[rng.integers(len(TYPES))]
         e = w.add_object(players[rng.integers(len(players))], types,
                          zone=ZONES[rng.integers(len(ZONES))], token=bool(rng.random() < 0.3),
-                         power=1, toughness=int(rng.integers(0, 4)) if "creature" in types else None,
+                         power=1,
+                         toughness=int(rng.integers(0, 4)) if "creature" in types else None,
                          loyalty=int(rng.integers(0, 3)) if "planeswalker" in types else None,
                          defense=int(rng.integers(0, 3)) if "battle" in types else None,
                          games=some())
