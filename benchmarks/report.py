@@ -168,10 +168,15 @@ def commit() -> str:
     return head + (" with uncommitted changes" if dirty else "")
 
 
+INTERLEAVED_BATCHES = ((1_024, 200),)   # a batch beside the single games (baselines: 64 games)
+
+
 def interleaved_section(sizes: list[int], rounds: int, budget: float) -> dict[tuple[str, str], Any]:
     """Engine and baselines timed interleaved (benchmarks.interleave), hot and disturbed;
     prints one table per regime and returns the outcomes by (contest name, regime)."""
     contests = [interleave.tick_contest(1, n, settled) for n in sizes for settled in (True, False)]
+    contests += [interleave.tick_contest(games, n, settled, BASELINE_GAMES)
+                 for games, n in INTERLEAVED_BATCHES for settled in (True, False)]
     contests += [c for n in cases.ACTION_SIZES for c in interleave.action_contests(n)]
     got: dict[tuple[str, str], Any] = {}
     for regime in interleave.REGIMES:

@@ -184,14 +184,38 @@ class When(Enum):
     MAIN_PHASE = "beginning of a main phase"  # phase triggers (rad 728.1, GA wither)
 
 
+@dataclass(frozen=True, eq=False)
+class Probe:
+    """One compiled pre-check shared by several systems. ``acting(game, live, touched,
+    parts)`` returns the bits of ``parts`` whose systems would decide something in a check
+    of this state with this ``live`` and ``touched`` (``Check``): a bit's system decides
+    nothing where its bit is clear. So a check where no bit acts is empty without running
+    a system, and otherwise only the systems whose bit acts (and those without a probe)
+    run (``ecs.schedule``); a system that would decide nothing adds nothing to one
+    simultaneous check (704.3), so the result is the same."""
+    acting: Callable[[Any, np.ndarray | None, np.ndarray | None, int], int]
+    # class -> the ``process`` the probe answers for (a subclass, or a process replaced
+    # since, is not covered: the schedule always runs it)
+    covers: dict[type, Callable[..., Any]] = field(default_factory=dict)
+
+    def cover(self, system: type["System"], part: int) -> None:
+        """Declare that bits ``part`` of this probe answer for ``system``'s decisions."""
+        system.probe, system.part = self, part
+        self.covers[system] = system.process
+
+
+
 class System(esper.Processor):
     """A system: ``process(game, check)`` decides into the check, never writes.
 
     ``when`` declares when the schedule runs it; ``causes`` the event causes it decides
-    with (each one of ``ecs.events.CAUSES``, checked by the tests)."""
+    with (each one of ``ecs.events.CAUSES``, checked by the tests). ``probe`` and ``part``:
+    the pre-check covering this class's decisions, and its bits there (``Probe.cover``)."""
 
     when: ClassVar[When] = When.EVERY_CHECK
     causes: ClassVar[tuple[str, ...]] = ()
+    probe: ClassVar[Probe | None] = None
+    part: ClassVar[int] = 0
     priority = 0
 
     def process(self, game: Any, check: Check) -> None:  # pragma: no cover - abstract

@@ -3,6 +3,8 @@
 Each declares when it runs (``When``: every check, or the beginning of a main phase) and
 the causes it decides with; the rulesets (``ecs.rules``) list them in order and
 ``ecs.schedule`` runs them as esper Processors. The order never changes a result (CR 704.3).
+``settled`` is the compiled pre-check that tells the schedule which of the Magic
+state-based systems would decide anything.
 """
 from .annihilation import Annihilation
 from .cap_enforcement import CapEnforcement
@@ -10,8 +12,9 @@ from .empty_draw import EmptyDraw
 from .ga_checks import GAStateChecks
 from .lethality import Lethality
 from .rad import Rad
+from .settled import PROBE
 from .wither_upkeep import WitherUpkeep
 from .zone_change import ZoneChange
 
-__all__ = ["Annihilation", "CapEnforcement", "EmptyDraw", "GAStateChecks", "Lethality", "Rad",
-           "WitherUpkeep", "ZoneChange"]
+__all__ = ["PROBE", "Annihilation", "CapEnforcement", "EmptyDraw", "GAStateChecks", "Lethality",
+           "Rad", "WitherUpkeep", "ZoneChange"]

@@ -26,10 +26,10 @@ class Annihilation(System):
             return
         plus, minus, zone = s.counts[kp], s.counts[km], s.a["zone"]
         if pending.touched is None:
-            g, c, amount = _pairs(zone, plus, minus, pending.live_indices(world),
+            g, c, amount = pairs(zone, plus, minus, pending.live_indices(world),
                                   battlefield_extent(world, pending))
         else:   # a re-check: the permanents the last perform touched (each decided alone)
-            g, c, amount = _pairs_at(zone, plus, minus, pending.touched, s.capacity,
+            g, c, amount = pairs_at(zone, plus, minus, pending.touched, s.capacity,
                                      pending.live_games(world))
         # One paired removal, N of each kind from the same rows. Settling (Check.remove):
         # it changes no characteristic a check reads (P/T, loyalty, defense, keyword
@@ -41,7 +41,7 @@ _BF = zones.BATTLEFIELD
 
 
 @njit(cache=True)
-def _pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
+def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
     with both kinds: as many of each as the smaller count are removed. The rows of the
@@ -50,7 +50,7 @@ def _pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndar
     out_c = np.empty(games.size * n, np.int64)
     out_a = np.empty(games.size * n, np.int64)
     m = 0
-    pairs = np.empty(n, np.int32)
+    count = np.empty(n, np.int32)
     having = np.empty(n, np.int64)
     cap, zone_f, plus_f, minus_f = zone.shape[1], zone.reshape(-1), plus.reshape(-1), minus.reshape(-1)
     for j in range(games.size):
@@ -63,25 +63,25 @@ def _pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndar
         zr, pr, mr = zone[g], plus[g], minus[g]
         found = 0
         for c in range(n):   # branchless over row views: the compiler vectorizes it
-            pairs[c] = min(pr[c], mr[c]) * (zr[c] == _BF)
-            found += pairs[c] > 0
+            count[c] = min(pr[c], mr[c]) * (zr[c] == _BF)
+            found += count[c] > 0
         if found == 0:   # most rows of a settled board
             continue
         k = 0
         for c in range(n):   # the columns with pairs, without a branch per object
             having[k] = c
-            k += pairs[c] > 0
+            k += count[c] > 0
         for j in range(k):
-            out_g[m], out_c[m], out_a[m] = g, having[j], pairs[having[j]]
+            out_g[m], out_c[m], out_a[m] = g, having[j], count[having[j]]
             m += 1
     return out_g[:m], out_c[:m], out_a[:m]
 
 
 @njit(cache=True)
-def _pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.ndarray,
+def pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.ndarray,
               cap: int, live: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """``_pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games,
+    """``pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games,
     prefetching the slot ``AHEAD`` on."""
     out_g = np.empty(slots.size, np.int64)
     out_c = np.empty(slots.size, np.int64)
@@ -96,8 +96,8 @@ def _pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.n
             prefetch_read(minus_f, b)
         a = slots[i]
         g, c = a // cap, a % cap
-        pairs = min(plus[g, c], minus[g, c])
-        if live[g] and pairs > 0 and zone[g, c] == _BF:
-            out_g[m], out_c[m], out_a[m] = g, c, pairs
+        found = min(plus[g, c], minus[g, c])
+        if live[g] and found > 0 and zone[g, c] == _BF:
+            out_g[m], out_c[m], out_a[m] = g, c, found
             m += 1
     return out_g[:m], out_c[:m], out_a[:m]

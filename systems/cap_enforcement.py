@@ -22,11 +22,11 @@ class CapEnforcement(System):
         if cols.size == 0:
             return
         if pending.touched is None:
-            g, m, excess = _over(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
+            g, m, excess = over(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
                                  pending.live_indices(world))
         else:   # a re-check: a permanent's caps are its own state (a perform never raises
             # a count but on entering, nor lowers a cap), so only touched ones can be over
-            g, m, excess = _over_at(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
+            g, m, excess = over_at(s.counts, s.a["zone"], cols, kinds, s.a["cap_val"],
                                     pending.touched, s.capped_columns(), pending.live_games(world))
         pending.remove(kinds[m], g, cols[m].astype(np.int64), excess, "704.5r")
 
@@ -35,7 +35,7 @@ _BF = zones.BATTLEFIELD
 
 
 @njit(cache=True)
-def _over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
+def over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
           cap: np.ndarray, games: np.ndarray
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, cap entries, counters over the cap) of the permanents in ``games`` with
@@ -56,10 +56,10 @@ def _over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndar
 
 
 @njit(cache=True)
-def _over_at(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
+def over_at(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
              cap: np.ndarray, slots: np.ndarray, capped: np.ndarray, live: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """``_over`` for the flat ``slots`` (game * capacity + column) of the ``live`` games
+    """``over`` for the flat ``slots`` (game * capacity + column) of the ``live`` games
     (``capped``: the columns with cap entries)."""
     out_g = np.empty(slots.size * cols.size, np.int64)
     out_m = np.empty(slots.size * cols.size, np.int64)

@@ -9,6 +9,7 @@ stack, 704.5v) stays; a player who can't lose for a reason does not lose for it.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -47,10 +48,10 @@ def permanents(world: Game, pending: Check) -> None:
         n = battlefield_extent(world, pending)
         if n == 0:
             return
-        g, c, cause = _dying(*state, pending.live_indices(world), n, *_kinds(world))
+        g, c, cause = dying(*state, pending.live_indices(world), n, *rule_kinds(world))
     else:
-        g, c, cause = _dying_at(*state, pending.touched, s.capacity, pending.live_games(world),
-                                *_kinds(world))
+        g, c, cause = dying_at(*state, pending.touched, s.capacity, pending.live_games(world),
+                                *rule_kinds(world))
     if g.size:
         stay = s.a["sba_hold"][g, c]
         if stay.any():
@@ -58,8 +59,8 @@ def permanents(world: Game, pending: Check) -> None:
     pending.move(g, c, zones.GRAVEYARD, cause)
 
 
-def _kinds(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """The planes _dying reads, cached per kind names: the toughness kinds and their change
+def rule_kinds(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The planes dying reads, cached per kind names: the toughness kinds and their change
     per counter, the indestructible keyword counters, loyalty and defense (-1: none)."""
     def make() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
         kinds = stats.pt_kinds(world, 1)
@@ -108,7 +109,7 @@ def _card(types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, c: int
 
 
 @njit(cache=True)
-def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
+def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
            types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
            mod_t: np.ndarray, games: np.ndarray, n: int, tough_k: np.ndarray,
            tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int,
@@ -143,7 +144,7 @@ def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch:
     tough = np.empty(n, np.int64)
     saved = np.empty(n, np.bool_)
     rule = np.empty(n, np.int64)
-    dying = np.empty(n, np.int64)
+    dead = np.empty(n, np.int64)
     for g in games:
         zr, dr, dtr, lr, br = zone[g], damage[g], deathtouch[g], counts[lk, g], counts[dk, g]
         p0, p1 = counts[k0, g], counts[k1, g]
@@ -176,22 +177,22 @@ def _dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch:
             continue
         k = 0
         for c in range(n):
-            dying[k] = c
+            dead[k] = c
             k += rule[c] != 0
         for j in range(k):
-            out_g[m], out_c[m], out_r[m] = g, dying[j], rule[dying[j]]
+            out_g[m], out_c[m], out_r[m] = g, dead[j], rule[dead[j]]
             m += 1
     return out_g[:m], out_c[:m], out_r[:m]
 
 
 @njit(cache=True)
-def _dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
+def dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
               types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
               mod_t: np.ndarray, slots: np.ndarray, cap: int, live: np.ndarray,
               tough_k: np.ndarray, tough_mod: np.ndarray,
               ind_k: np.ndarray, loyalty_k: int, defense_k: int
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """``_dying`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games.
+    """``dying`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games.
     The lines it reads of the slot ``AHEAD`` on are prefetched (scattered slots: each
     miss was waited on in turn)."""
     out_g = np.empty(slots.size, np.int64)
@@ -238,33 +239,50 @@ def _dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtou
 def players(world: Game, pending: Check) -> None:
     """Players at 0 or less life (704.5a) or with 10 or more poison counters (704.5c); in
     Two-Headed Giant the team's life and poison, held by its first player (810.10), at 0
-    or 15 (704.6a, 704.6b), and both players of the team lose. A player who can't lose
-    for that reason (``cant_lose_life``, ``cant_lose_poison``) does not; in Two-Headed
-    Giant a teammate's flag keeps the whole team in (the team loses or not as one, 810.8)."""
+    or 15 (704.6a, 704.6b), and both players of the team lose (``player_rules``)."""
     s = world.store
     if s.n_players == 0:
         return
-    two_headed = world.two_headed_giant
-    holder = s.a["player_head"] if two_headed else np.arange(s.n_players, dtype=np.int32)
-    safe_life, safe_poison = s.a["cant_lose_life"], s.a["cant_lose_poison"]
-    if two_headed and (safe_life.any() or safe_poison.any()):
-        same = holder[:, None] == holder[None, :]   # (P, P): players of one team
-        safe_life = (safe_life.astype(np.int64) @ same) > 0
-        safe_poison = (safe_poison.astype(np.int64) @ same) > 0
-    g, p, poisoned = _losing(s.a["life"], s.counts, s.kind_index.get("poison", -1),
-                             s.a["player_col"], holder,
-                             TWO_HEADED_GIANT_POISON_TO_LOSE if two_headed else POISON_TO_LOSE, s.a["lost"],
-                             safe_life, safe_poison, pending.live_indices(world))
+    g, p, poisoned = losing(s.a["life"], s.counts, s.kind_index.get("poison", -1),
+                            s.a["player_col"], *player_rules(world), s.a["lost"],
+                            pending.live_indices(world))
     if g.size:
-        life_rule, poison_rule = ("704.6a", "704.6b") if two_headed else ("704.5a", "704.5c")
+        thg = world.two_headed_giant
+        life_rule, poison_rule = ("704.6a", "704.6b") if thg else ("704.5a", "704.5c")
         pending.lose(g[~poisoned], p[~poisoned], life_rule)
         pending.lose(g[poisoned], p[poisoned], poison_rule)
 
 
+def player_rules(world: Game) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+    """What ``losing`` reads besides the state: each player's holder of life and poison
+    (in Two-Headed Giant the team's first player, 810.10), the poison counters to lose,
+    and who can't lose by life or by poison (``cant_lose_life``, ``cant_lose_poison``; in
+    Two-Headed Giant a teammate's flag keeps the whole team in: it loses or not as one,
+    810.8)."""
+    s = world.store
+    safe_life, safe_poison = s.a["cant_lose_life"], s.a["cant_lose_poison"]
+    if not world.two_headed_giant:
+        return _each_own(s.n_players), POISON_TO_LOSE, safe_life, safe_poison
+    holder = s.a["player_head"]
+    if safe_life.any() or safe_poison.any():
+        same = holder[:, None] == holder[None, :]   # (P, P): players of one team
+        safe_life = (safe_life.astype(np.int64) @ same) > 0
+        safe_poison = (safe_poison.astype(np.int64) @ same) > 0
+    return holder, TWO_HEADED_GIANT_POISON_TO_LOSE, safe_life, safe_poison
+
+
+@functools.lru_cache(maxsize=64)
+def _each_own(n_players: int) -> np.ndarray:
+    """Each player holds their own life and poison (read-only: shared by every call)."""
+    holder = np.arange(n_players, dtype=np.int32)
+    holder.flags.writeable = False
+    return holder
+
+
 @njit(cache=True)
-def _losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.ndarray,
-            holder: np.ndarray, limit: int, lost: np.ndarray, safe_life: np.ndarray,
-            safe_poison: np.ndarray, games: np.ndarray
+def losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.ndarray,
+           holder: np.ndarray, limit: int, safe_life: np.ndarray, safe_poison: np.ndarray,
+           lost: np.ndarray, games: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, players, by poison) of the players in ``games`` who have not lost and whose
     holder's life is 0 or less, or whose holder has ``limit`` poison counters or more (a

@@ -5,6 +5,7 @@ The moves themselves, for every cause, are ``ecs.relocation.move_objects``.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ecs import zones
 from ecs.check import Check, System
@@ -16,11 +17,25 @@ class ZoneChange(System):
 
     def process(self, world: Game, pending: Check) -> None:
         s = world.store
-        n = s.n_cols
-        token = s.a["token"][:, :n]
-        if not token.any():
-            return
-        zone = s.a["zone"][:, :n]
-        live = pending.live_games(world)[:, None]
-        g, c = np.nonzero(live & token & (zone != zones.NONE) & (zone != zones.BATTLEFIELD))
+        g, c = ceasing(s.a["token"], s.a["zone"], pending.live_indices(world), s.n_cols)
         pending.move(g, c, zones.NONE, "704.5d")
+
+
+_NONE, _BF = zones.NONE, zones.BATTLEFIELD
+
+
+@njit(cache=True)
+def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
+            ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """(games, columns) of the tokens in ``games`` x the first ``n`` columns that are in a
+    zone other than the battlefield (and still exist): they cease to exist."""
+    out_g = np.empty(games.size * n, np.int64)
+    out_c = np.empty(games.size * n, np.int64)
+    m = 0
+    for g in games:
+        tr, zr = token[g], zone[g]
+        for c in range(n):
+            if tr[c] and zr[c] != _NONE and zr[c] != _BF:
+                out_g[m], out_c[m] = g, c
+                m += 1
+    return out_g[:m], out_c[:m]

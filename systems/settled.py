@@ -1,0 +1,143 @@
+"""The pre-check of the Magic state-based systems: which of them would decide anything.
+
+One compiled call (``acting``) runs the compiled passes of ZoneChange, Annihilation,
+CapEnforcement and Lethality themselves (and EmptyDraw's guard) - the same functions
+their ``process`` calls, so each rule is declared once - over the games a check looks
+at, and reports which of them found something. The schedule (``ecs.schedule``) then runs
+only those systems: a settled check (nothing to do, the common case in a game loop) is
+this one call, where the systems took some 35 us of Python glue and kernel dispatch on a
+100-object game.
+
+The systems' passes return what they found; here only whether it is empty counts. Games
+are taken a chunk at a time, and the pass stops at the first chunk after which every
+asked part has been found acting. On a wide check (``WIDE``, ``WIDE_TOUCHED``) it
+answers "all" without looking: the systems then run as they would without it.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ecs.check import Probe
+from ecs.game import Game
+from ecs.perform import ONGOING
+
+from .annihilation import Annihilation, pairs, pairs_at
+from .base import CHUNK_ELEMENTS
+from .cap_enforcement import CapEnforcement, over, over_at
+from .empty_draw import EmptyDraw
+from .lethality import Lethality, dying, dying_at, losing, player_rules, rule_kinds
+from .zone_change import ZoneChange, ceasing
+
+# The parts (bits) of the pre-check; Lethality decides deaths and losses.
+ZONE_CHANGE, ANNIHILATION, CAPS, DEATHS, LOSSES, EMPTY_DRAW = 1, 2, 4, 8, 16, 32
+# Objects (a first check: games x columns; a re-check: touched slots, read scattered) above
+# which the probe stands aside: its fixed-cost saving is noise there, and where the
+# systems act it would make their passes twice (1024x200 acting ticks: 7% slower with it).
+WIDE, WIDE_TOUCHED = CHUNK_ELEMENTS, 2_048
+_NONE = np.zeros(0, np.int64)
+_NO_CAPS = np.zeros(0, np.bool_)
+_EVERY = np.zeros(0, np.bool_)   # as ``live``: every ongoing game
+
+
+def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int) -> int:
+    """The bits of ``parts`` whose systems would decide something in a check of ``live``
+    (None: every ongoing game) and ``touched`` (``ecs.check.Check``)."""
+    s = world.store
+    a = s.a
+    plus, minus = s.kind_index.get("+1/+1", -1), s.kind_index.get("-1/-1", -1)
+    if plus < 0 or minus < 0:   # Annihilation returns at once
+        parts &= ~ANNIHILATION
+    if a["cap_col"].size == 0:  # CapEnforcement returns at once
+        parts &= ~CAPS
+    if s.n_players == 0:        # no player to lose
+        parts &= ~(LOSSES | EMPTY_DRAW)
+    if not parts:
+        return 0
+    if world.batch * s.n_cols > WIDE if touched is None else touched.size > WIDE_TOUCHED:
+        return parts   # the systems' passes dominate there (see WIDE): all of them run
+    capped = s.capped_columns() if touched is not None and parts & CAPS else _NO_CAPS
+    return int(_acting(
+        parts, a["winner"], _EVERY if live is None else live,
+        _NONE if touched is None else touched, touched is not None, s.capacity, s.n_cols,
+        a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
+        a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"],
+        a["sba_hold"], plus, minus, *rule_kinds(world),
+        a["cap_col"], a["cap_kind"], a["cap_val"], capped,
+        a["life"], s.kind_index.get("poison", -1), a["player_col"], *player_rules(world),
+        a["lost"], a["drew_empty"]))
+
+
+@njit(cache=True)
+def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
+            recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
+            counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,
+            toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray, mod_t: np.ndarray,
+            hold: np.ndarray, plus: int, minus: int, tough_k: np.ndarray,
+            tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int, defense_k: int,
+            cap_col: np.ndarray, cap_kind: np.ndarray, cap_val: np.ndarray,
+            capped: np.ndarray, life: np.ndarray, poison_k: int, player_col: np.ndarray,
+            holder: np.ndarray, limit: int, safe_life: np.ndarray, safe_poison: np.ndarray,
+            lost: np.ndarray, drew_empty: np.ndarray) -> int:  # pragma: no cover - compiled
+    """``acting`` compiled: the systems' own passes, asked only whether they find any."""
+    if live.size == 0:
+        live = winner == ONGOING
+    found = 0
+    # EmptyDraw's own guard: nobody tried to draw from an empty library (else it runs)
+    if parts & EMPTY_DRAW and drew_empty.any():
+        found |= EMPTY_DRAW
+    games = np.flatnonzero(live)
+    if recheck:   # the per-permanent passes look at the touched slots only
+        if parts & ANNIHILATION and pairs_at(zone, counts[plus], counts[minus], slots,
+                                             capacity, live)[0].size:
+            found |= ANNIHILATION
+        if parts & CAPS and over_at(counts, zone, cap_col, cap_kind, cap_val, slots, capped,
+                                    live)[0].size:
+            found |= CAPS
+        if parts & DEATHS:
+            g, c, _ = dying_at(zone, counts, damage, deathtouch, types, toughness, keywords,
+                               set_t, mod_t, slots, capacity, live, tough_k, tough_mod, ind_k,
+                               loyalty_k, defense_k)
+            if _unheld(hold, g, c):
+                found |= DEATHS
+        parts &= ZONE_CHANGE | LOSSES | EMPTY_DRAW   # the per-game parts, below
+    per = max(1, CHUNK_ELEMENTS // max(n, 1))
+    for start in range(0, games.size, per):
+        chunk = games[start:start + per]
+        ask = parts & ~found
+        if ask & ZONE_CHANGE and ceasing(token, zone, chunk, n)[0].size:
+            found |= ZONE_CHANGE
+        if ask & ANNIHILATION and pairs(zone, counts[plus], counts[minus], chunk, n)[0].size:
+            found |= ANNIHILATION
+        if ask & CAPS and over(counts, zone, cap_col, cap_kind, cap_val, chunk)[0].size:
+            found |= CAPS
+        if ask & DEATHS:
+            g, c, _ = dying(zone, counts, damage, deathtouch, types, toughness, keywords,
+                            set_t, mod_t, chunk, n, tough_k, tough_mod, ind_k, loyalty_k,
+                            defense_k)
+            if _unheld(hold, g, c):
+                found |= DEATHS
+        if ask & LOSSES and losing(life, counts, poison_k, player_col, holder, limit,
+                                   safe_life, safe_poison, lost, chunk)[0].size:
+            found |= LOSSES
+        if found & parts == parts:
+            break
+    return found
+
+
+@njit(cache=True, inline="always")
+def _unheld(hold: np.ndarray, g: np.ndarray, c: np.ndarray) -> bool:  # pragma: no cover
+    """Whether any of the rows (g, c) is not held by the host (``sba_hold``, 704.5v)."""
+    for i in range(g.size):
+        if not hold[g[i], c[i]]:
+            return True
+    return False
+
+
+PROBE = Probe(acting)
+# Each class is covered here, where the probe is defined (the probe runs the passes of
+# those modules, so they cannot name it themselves).
+for _system, _part in ((ZoneChange, ZONE_CHANGE), (Annihilation, ANNIHILATION),
+                       (CapEnforcement, CAPS), (Lethality, DEATHS | LOSSES),
+                       (EmptyDraw, EMPTY_DRAW)):
+    PROBE.cover(_system, _part)

@@ -1,0 +1,154 @@
+"""The pre-check of the Magic state-based systems (systems.settled) against the systems.
+
+The schedule runs a covered system only where the probe's bit for it acts, so a clear
+bit must mean the system decides nothing (704.3: then leaving it out of the simultaneous
+check changes nothing). On random states (objects of every type, tokens in other zones,
+counters of the kinds the checks read, caps, marked and deathtouch damage, holds, host
+P/T effects, players at low life, poisoned, protected, or who drew from an empty library,
+Two-Headed Giant, batches whose games differ), for the first check and for every re-check
+a tick makes (``Check.live`` and ``Check.touched``): each covered system decides something
+exactly when its bit acts (EmptyDraw's bit is its guard: only "clear means nothing").
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ecs
+from ecs import World
+from ecs.check import Check, When
+from ecs.perform import perform
+from ecs.schedule import Schedule
+from ecs.systems import CapEnforcement, EmptyDraw, settled
+
+ALL_PARTS = (settled.ZONE_CHANGE | settled.ANNIHILATION | settled.CAPS | settled.DEATHS
+             | settled.LOSSES | settled.EMPTY_DRAW)
+TYPES = [("creature",), ("creature",), ("creature", "artifact"), ("planeswalker",),
+         ("battle",), ("artifact",), ("land",)]
+KINDS = ["+1/+1", "-1/-1", "+1/+1", "-1/-1", "+0/+1", "-0/-1", "indestructible", "loyalty",
+         "defense", "charge", "shield"]
+ZONES = ["battlefield"] * 5 + ["graveyard", "hand", "exile"]
+
+
+def _try(f: Any, *a: Any, **k: Any) -> None:
+    try:
+        f(*a, **k)
+    except ecs.CounterError:   # an action the rules refuse: the state is unchanged
+        pass
+
+
+def random_world(seed: int, batch: int, thg: bool) -> World:
+    rng = np.random.default_rng(seed)
+    w = World(batch=batch, two_headed_giant=thg)
+
+    def some() -> Any:   # the games an action applies to: all, or a random subset
+        if batch == 1 or rng.random() < 0.5:
+            return None
+        return np.flatnonzero(rng.random(batch) < 0.5).tolist() or [0]
+
+    players = [w.add_player(team=i // 2) if thg else w.add_player() for i in range(4 if thg else 2)]
+    for _ in range(int(rng.integers(1, 14))):
+        types = TYPES[rng.integers(len(TYPES))]
+        e = w.add_object(players[rng.integers(len(players))], types,
+                         zone=ZONES[rng.integers(len(ZONES))], token=bool(rng.random() < 0.3),
+                         power=1,
+                         toughness=int(rng.integers(0, 4)) if "creature" in types else None,
+                         loyalty=int(rng.integers(0, 3)) if "planeswalker" in types else None,
+                         defense=int(rng.integers(0, 3)) if "battle" in types else None,
+                         games=some())
+        for _ in range(int(rng.integers(0, 4))):
+            _try(w.put_counters, e, KINDS[rng.integers(len(KINDS))], int(rng.integers(1, 4)),
+                 games=some(), where="present")
+        if rng.random() < 0.2:
+            _try(w.set_cap, e, KINDS[rng.integers(4)], int(rng.integers(0, 3)), games=some())
+        if rng.random() < 0.3:
+            _try(w.deal_damage, e, int(rng.integers(1, 4)), deathtouch=bool(rng.random() < 0.3),
+                 games=some(), where="present")
+        if rng.random() < 0.1:
+            _try(w.set_hold, e, True, games=some())
+        if rng.random() < 0.1:
+            _try(w.modify_pt, e, 0, int(rng.integers(-2, 3)), games=some())
+    for p in players:
+        if rng.random() < 0.3:
+            _try(w.lose_life, p, int(rng.integers(15, 45)), games=some())
+        if rng.random() < 0.2:
+            _try(w.put_counters, p, "poison", int(rng.integers(5, 16)), games=some())
+        if rng.random() < 0.2:
+            _try(w.set_cant_lose, p, ["life", "poison"][rng.integers(2)], games=some())
+        if rng.random() < 0.15:
+            _try(w.draw, p, 1, games=some())   # an empty library: 704.5b at the next check
+    return w
+
+
+def assert_probe_agrees(w: World, live: np.ndarray | None, touched: np.ndarray | None) -> None:
+    acting = settled.PROBE.acting(w, live, touched, ALL_PARTS)
+    for system in w.systems:
+        if getattr(system, "when", When.EVERY_CHECK) != When.EVERY_CHECK:
+            continue
+        decided = Check(live=live, touched=touched)
+        system.process(w, decided)
+        bit = type(system).part & acting
+        if isinstance(system, EmptyDraw):
+            assert bit or decided.empty(), "EmptyDraw decided with its bit clear"
+        else:
+            assert bool(bit) == (not decided.empty()), (type(system).__name__, acting, decided)
+
+
+def probe_through_a_tick(w: World) -> int:
+    """Check the probe at every check of a tick done by hand as ``ecs.schedule.tick``
+    does it (all systems run); returns the checks that acted."""
+    live = touched = None
+    acted = 0
+    s = w.store
+    while True:
+        assert_probe_agrees(w, live, touched)
+        check = w.schedule.run(w, Check(live=live, touched=touched))
+        if np.count_nonzero(s.a["deathtouch_hit"]):
+            s.mut("deathtouch_hit")[w.ongoing] = False
+        if check.empty():
+            return acted
+        acted += 1
+        w.log.next_step()
+        touched = perform(w, check)
+        live = check.games_named(w.batch) & w.ongoing
+        if not live.any():
+            return acted
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 1, 3]), st.booleans())
+def test_704_3_a_clear_probe_bit_means_the_system_decides_nothing(seed: int, batch: int,
+                                                                   thg: bool) -> None:
+    w = random_world(seed, batch, thg)
+    twin = w.clone()
+    assert probe_through_a_tick(w) == twin.tick()   # the schedule's tick agrees
+    assert settled.PROBE.acting(twin, None, None, ALL_PARTS) & ~settled.EMPTY_DRAW == 0
+
+
+def test_704_3_a_settled_check_runs_no_system() -> None:
+    """A board with nothing to do: the schedule's check is None (no Check, no system run)
+    and the tick performs nothing; one with something to do gets the systems' check."""
+    w = World()
+    p = w.add_player()
+    e = w.add_object(p, "creature", power=2, toughness=2, counters={"+1/+1": 1})
+    assert w.schedule.check(w, None, None) is None and w.tick() == 0
+    w.put_counters(e, "-1/-1", 1)
+    check = w.schedule.check(w, None, None)
+    assert check is not None and [r.cause for r in check.removals] == ["704.5q"]
+
+
+def test_704_3_a_replaced_process_is_not_trusted() -> None:
+    """A system whose decisions the probe does not cover (a subclass, a replaced process)
+    always runs: its decisions reach the check even where the probe sees nothing."""
+    class Hosted(CapEnforcement):
+        def process(self, world: Any, pending: Check) -> None:
+            pending.lose(np.array([0]), np.array([0]), "704.5a")
+
+    w = World()
+    a, b = w.add_player(), w.add_player()
+    w.schedule = Schedule([Hosted])
+    w.tick()
+    assert w.has_lost(a) and not w.has_lost(b)
