@@ -161,7 +161,8 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
                     tough[c] += mod * row[c]
         sv = indestructible
         if ind_k.size:   # indestructible counters (122.1b)
-            saved[:] = indestructible
+            for c in range(n):   # a loop: an array assignment compiles a shape check (~2 s)
+                saved[c] = indestructible[c]
             for k in ind_k:
                 row = counts[k, g]
                 for c in range(n):
