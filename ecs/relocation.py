@@ -2,8 +2,8 @@
 
 Actions (destroy, sacrifice, move_zone, draw, mill) and the state-based actions that
 perform moves all go through ``move_objects``. A moved object becomes a new object with a
-new id (one per column and destination, shared by every game in which it moved) in the
-same slot: the card keeps its characteristics; its counters, marks and effects cease to
+new id (one per old id and destination, shared by the games in which it moved together)
+in the same slot: the card keeps its characteristics; its counters, marks and effects cease to
 exist without "removed" events, and the zone-change event carries its last-known counters.
 An object that ceases to exist (a token leaving the battlefield) frees its slot.
 Replacement effects on the way: the ruleset's own (Grand Archive champions are banished
