@@ -204,7 +204,6 @@ class Probe:
         self.covers[system] = system.process
 
 
-
 class System(esper.Processor):
     """A system: ``process(game, check)`` decides into the check, never writes.
 

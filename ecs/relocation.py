@@ -69,11 +69,10 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
                           s.mut("tapped"), s.mut("damage"), s.mut("deathtouch_hit"),
                           s.capped_columns(), s.a["cap_col"], s.mut("cap_val"))
     log.record_lki(rows[r], k, had)
-    if ca.size:
-        s.mut("entity_id").reshape(-1)[at if every else at[arrive]] = new_ids if every else new_ids[arrive]
+    s.mut("entity_id").reshape(-1)[at] = new_ids   # -1, the fill, where none arrived
     _end_object_state(world, at, arrive)
     if not every:   # what ceased to exist frees its slot
-        s.release(games[~arrive], cols[~arrive])
+        s.release(at[~arrive])
 
     # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
     enter = dest == zones.BATTLEFIELD

@@ -207,25 +207,18 @@ class Store:
         held = self.a["entity_id"][:, : self.n_cols]
         return held[held >= 0]
 
-    def release(self, games: np.ndarray, cols: np.ndarray) -> None:
-        """Free the slots (``games[i]``, ``cols[i]``), distinct, whose object ceased to exist:
-        every field of the slot gets its fill value back (counters 0, caps ended: 122.4),
-        and its id is stale in that game."""
-        if games.size == 0:
+    def release(self, at: np.ndarray) -> None:
+        """Free the slots at flat indices ``at`` (game * capacity + column), distinct, whose
+        object ceased to exist and was relocated out (``ecs.relocation``: its counters,
+        caps and state cleared, 122.2, 122.4): the rest of their fields (the card, the id)
+        get their fill values back, so the game's next new object starts clean."""
+        if at.size == 0:
             return
         self.layout = next(_LAYOUT_IDS)
         for f in _BY_COLUMN:   # read first: writing would copy an array a clone still shares
-            arr = self.a[f.name]
-            if (arr[games, cols] != f.fill).any():
-                self.mut(f.name)[games, cols] = f.fill
-        if self.n_kinds:
-            held = self.counts[: self.n_kinds, games, cols]
-            if held.any():
-                self.mut("counts")[: self.n_kinds, games, cols] = 0
-        if self.a["cap_col"].size:
-            capped = self.capped_columns()[cols]
-            if capped.any():
-                _end_caps(self.mut("cap_val"), self.a["cap_col"], games[capped], cols[capped])
+            left = self.a[f.name].reshape(-1).take(at) != f.fill
+            if left.any():
+                self.mut(f.name).reshape(-1)[at[left]] = f.fill
 
     def capped_columns(self) -> np.ndarray:
         """(capacity,) bool: the columns with a cap entry (122.4), a lookup table for the
@@ -451,16 +444,6 @@ def _locate(entity_id: np.ndarray, page_of: np.ndarray, pages: np.ndarray, n_col
         c = column_of(page_of, pages, e)
         out[i] = c if 0 <= c < n_cols and entity_id[games[i], c] == e else -1
     return out
-
-
-@njit(cache=True)
-def _end_caps(cap_val: np.ndarray, cap_col: np.ndarray, games: np.ndarray,
-              cols: np.ndarray) -> None:  # pragma: no cover - compiled
-    """The caps of the slots (``games[i]``, ``cols[i]``) end (122.4: they were the object's)."""
-    for i in range(games.size):
-        for e in range(cap_col.size):
-            if cap_col[e] == cols[i]:
-                cap_val[games[i], e] = -1
 
 
 def _unique_inverse(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
