@@ -14,6 +14,8 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
+from .kernels import array, kernel
+
 PAGE_BITS = 10
 PAGE = 1 << PAGE_BITS
 _MASK = PAGE - 1
@@ -132,7 +134,7 @@ def column_of(page_of: np.ndarray, pages: np.ndarray, e: int) -> int:  # pragma:
     return pages[page_of[p], e & _MASK]
 
 
-@njit(cache=True)
+@kernel(array(np.int32, 1), array(np.int32, 2), array(np.int64, 1))
 def _lookup(page_of: np.ndarray, pages: np.ndarray,
             ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     out = np.empty(ids.size, np.int64)

@@ -8,13 +8,13 @@ who lose and the games that end. It returns what the next check needs to look at
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import zones
 from .check import Check, Loss, PerRowRemoval
 from .counting import change, changed
 from .events import CAUSE, GAME_END, LOST, RESERVE
 from .game import Game
+from .kernels import INDEX, array, kernel
 from .prefetch import AHEAD, prefetch_read
 from .relocation import move_objects
 from .store import remove_clamped
@@ -105,7 +105,7 @@ def _distinct(x: np.ndarray) -> np.ndarray:
     return x[np.concatenate(([True], x[1:] != x[:-1]))] if x.size else x
 
 
-@njit(cache=True)
+@kernel(array(np.bool_, 1), INDEX, INDEX, INDEX, INDEX)
 def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.ndarray,
              amount: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           np.ndarray]:  # pragma: no cover - compiled

@@ -14,13 +14,13 @@ finality (122.1h). The new object is its owner's, under its owner's control (110
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
 from .counting import enter_battlefield
 from .events import CAUSE, ZONE
 from .game import Game
+from .kernels import I64, INDEX, array, kernel, reads, writes
 from .prefetch import AHEAD, prefetch_read, prefetch_write
 
 
@@ -110,7 +110,8 @@ def _end_object_state(world: Game, at: np.ndarray, arrive: np.ndarray) -> None:
         s.mut("owner").reshape(-1)[back] = -1
 
 
-@njit(cache=True)
+@kernel(writes("counts"), I64, INDEX, INDEX, INDEX, writes("zone"), writes("tapped"),
+        writes("damage"), writes("deathtouch_hit"), array(np.bool_, 1), reads("cap_col"), writes("cap_val"))
 def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndarray,
               dest: np.ndarray, zone: np.ndarray, tapped: np.ndarray,
               damage: np.ndarray, deathtouch: np.ndarray, capped: np.ndarray, cap_col: np.ndarray,
@@ -161,7 +162,7 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
 
 
 
-@njit(cache=True)
+@kernel(reads("zone"), INDEX, INDEX)
 def _zones_at(zone: np.ndarray, games: np.ndarray,
               cols: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64 (one pass, where

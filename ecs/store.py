@@ -20,12 +20,12 @@ import itertools
 from typing import Any, Callable, TypeVar
 
 import numpy as np
-from numba import njit
 
 from ecs.components import ALL_FIELDS, CAP, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
 
 from .errors import UnknownEntityError
 from .ids import IdIndex, column_of
+from .kernels import I64, INDEX, array, kernel, reads, writes
 from .kinds import validate_kind
 from .prefetch import AHEAD, prefetch_write
 from .zones import RADIX
@@ -333,7 +333,7 @@ class Store:
 _ALL_ARRAYS = frozenset(("counts", *Store(1, capacity=0, kind_capacity=1).a))
 
 
-@njit(cache=True)
+@kernel(writes("counts", 1), INDEX, INDEX)
 def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, bool]:  # pragma: no cover - compiled
     """Add ``delta`` (one value, or one per row) to ``plane[at]``, clamped at 0, as NumPy's
@@ -357,7 +357,7 @@ def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
     return before, after, every
 
 
-@njit(cache=True)
+@kernel(writes("counts", 2), INDEX, INDEX, INDEX, uses=(add_clamped,))
 def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """``add_clamped(planes[kinds[j]], at, -amount)`` for each of the distinct ``kinds``
@@ -377,8 +377,11 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
             increasing = False
             break
     if not increasing:
+        minus = -amount
         for j in range(nk):
-            before[j], after[j], every[j] = add_clamped(planes[kinds[j]], at, -amount)
+            was, now, every[j] = add_clamped(planes[kinds[j]], at, minus)
+            for i in range(n):   # a loop: a row assignment compiles a shape check (~3 s)
+                before[j, i], after[j, i] = was[i], now[i]
         return before, after, every
     if nk == 2:   # the usual pair (704.5q): the two planes and rows held outside the loop
         p, q = planes[kinds[0]], planes[kinds[1]]
@@ -413,7 +416,7 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
     return before, after, every
 
 
-@njit(cache=True)
+@kernel(reads("entity_id"), INDEX, I64, I64)
 def _free_columns(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
                   n: int) -> np.ndarray:  # pragma: no cover - compiled
     """Up to ``n`` columns below ``n_cols``, ascending, free in every game of ``games``. Each
@@ -434,7 +437,7 @@ def _free_columns(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
     return out[:m]
 
 
-@njit(cache=True)
+@kernel(reads("entity_id"), array(np.int32, 1), array(np.int32, 2), I64, INDEX, INDEX)
 def _locate(entity_id: np.ndarray, page_of: np.ndarray, pages: np.ndarray, n_cols: int,
             games: np.ndarray, ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """``Store.locate`` on flat (game, id) pairs of known ids (-1 ids: absent)."""

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 import esper
 import numpy as np
 
-from . import actions, args, host, persist, reads, schedule, turns
+from . import actions, args, host, kernels, persist, reads, schedule, turns
 from . import batch as batches
 from . import observe as observation
 from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
@@ -67,6 +67,7 @@ class World:
         values, ``result()`` among them, follow ``ecs.args.scalar``.) Not saved: a loaded
         World reads as its ``load`` caller builds it; fork and select keep it."""
         batch = args.integer(batch, "batch", 1, MAX_BATCH, InvalidGameError)
+        kernels.ready()   # compiled or loaded once per process, before any is called
         self.scalar_reads = args.flag(scalar_reads, "scalar_reads")
         self.ruleset = get_ruleset(ruleset)
         self.two_headed_giant = args.flag(two_headed_giant, "two_headed_giant")

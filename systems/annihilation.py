@@ -6,11 +6,11 @@ Archive buff/debuff counters cancel as they are placed instead; see ecs.rules.gr
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
+from ecs.kernels import I64, INDEX, array, kernel, reads
 from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
 from .base import battlefield_extent
@@ -40,7 +40,7 @@ class Annihilation(System):
 _BF = zones.BATTLEFIELD
 
 
-@njit(cache=True)
+@kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64)
 def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
@@ -77,7 +77,7 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
     return out_g[:m], out_c[:m], out_a[:m]
 
 
-@njit(cache=True)
+@kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64, array(np.bool_, 1))
 def pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.ndarray,
               cap: int, live: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled

@@ -6,11 +6,11 @@ Caps are sparse (few objects have one): entries (column, kind) with a per-game v
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
+from ecs.kernels import INDEX, array, kernel, reads
 
 
 class CapEnforcement(System):
@@ -34,7 +34,7 @@ class CapEnforcement(System):
 _BF = zones.BATTLEFIELD
 
 
-@njit(cache=True)
+@kernel(reads("counts"), reads("zone"), reads("cap_col"), reads("cap_kind"), reads("cap_val"), INDEX)
 def over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
           cap: np.ndarray, games: np.ndarray
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
@@ -55,7 +55,8 @@ def over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarr
     return out_g[:n], out_m[:n], out_x[:n]
 
 
-@njit(cache=True)
+@kernel(reads("counts"), reads("zone"), reads("cap_col"), reads("cap_kind"), reads("cap_val"), INDEX,
+        array(np.bool_, 1), array(np.bool_, 1))
 def over_at(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
              cap: np.ndarray, slots: np.ndarray, capped: np.ndarray, live: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled

@@ -21,6 +21,7 @@ from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.events import CAUSE
 from ecs.game import Game
+from ecs.kernels import I64, INDEX, array, kernel, reads
 from ecs.kinds import KEYWORD_BIT
 from ecs.limits import POISON_TO_LOSE, TWO_HEADED_GIANT_POISON_TO_LOSE
 from ecs.prefetch import AHEAD, prefetch_read
@@ -108,7 +109,15 @@ def _card(types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, c: int
             (types[c] & _BATTLE) != 0, (keywords[c] & _INDESTRUCTIBLE) != 0)
 
 
-@njit(cache=True)
+# What dying and dying_at read (their declared signature; the probe passes the same):
+# zone, counts, damage, deathtouch mark, types, toughness, keywords, the host's set and
+# modified toughness, ..., and the planes of ``rule_kinds``.
+DYING_READS = (reads("zone"), reads("counts"), reads("damage"), reads("deathtouch_hit"), reads("types"),
+               reads("toughness"), reads("keywords"), reads("pt_set_toughness"), reads("pt_mod_toughness"))
+DYING_KINDS = (INDEX, INDEX, INDEX, I64, I64)
+
+
+@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS)
 def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
            types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
            mod_t: np.ndarray, games: np.ndarray, n: int, tough_k: np.ndarray,
@@ -186,7 +195,7 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     return out_g[:m], out_c[:m], out_r[:m]
 
 
-@njit(cache=True)
+@kernel(*DYING_READS, INDEX, I64, array(np.bool_, 1), *DYING_KINDS)
 def dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
               types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
               mod_t: np.ndarray, slots: np.ndarray, cap: int, live: np.ndarray,
@@ -280,7 +289,8 @@ def _each_own(n_players: int) -> np.ndarray:
     return holder
 
 
-@njit(cache=True)
+@kernel(reads("life"), reads("counts"), I64, reads("player_col"), array(np.int32, 1), I64,
+        reads("cant_lose_life"), reads("cant_lose_poison"), reads("lost"), INDEX)
 def losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.ndarray,
            holder: np.ndarray, limit: int, safe_life: np.ndarray, safe_poison: np.ndarray,
            lost: np.ndarray, games: np.ndarray

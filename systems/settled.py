@@ -20,13 +20,14 @@ from numba import njit
 
 from ecs.check import Probe
 from ecs.game import Game
+from ecs.kernels import BOOL, I64, INDEX, array, kernel, reads
 from ecs.perform import ONGOING
 
 from .annihilation import Annihilation, pairs, pairs_at
 from .base import CHUNK_ELEMENTS
 from .cap_enforcement import CapEnforcement, over, over_at
 from .empty_draw import EmptyDraw
-from .lethality import Lethality, dying, dying_at, losing, player_rules, rule_kinds
+from .lethality import DYING_KINDS, DYING_READS, Lethality, dying, dying_at, losing, player_rules, rule_kinds
 from .zone_change import ZoneChange, ceasing
 
 # The parts (bits) of the pre-check; Lethality decides deaths and losses.
@@ -68,7 +69,12 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
         a["lost"], a["drew_empty"]))
 
 
-@njit(cache=True)
+@kernel(I64, reads("winner"), array(np.bool_, 1), INDEX, BOOL, I64, I64, reads("zone"), reads("token"),
+        reads("counts"), *DYING_READS[2:], reads("sba_hold"), I64, I64, *DYING_KINDS,
+        reads("cap_col"), reads("cap_kind"), reads("cap_val"), array(np.bool_, 1), reads("life"), I64,
+        reads("player_col"), array(np.int32, 1), I64, reads("cant_lose_life"), reads("cant_lose_poison"),
+        reads("lost"), reads("drew_empty"),
+        uses=(ceasing, pairs, pairs_at, over, over_at, dying, dying_at, losing))
 def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
             counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,

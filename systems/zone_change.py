@@ -5,11 +5,11 @@ The moves themselves, for every cause, are ``ecs.relocation.move_objects``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
+from ecs.kernels import I64, INDEX, kernel, reads
 
 
 class ZoneChange(System):
@@ -24,7 +24,7 @@ class ZoneChange(System):
 _NONE, _BF = zones.NONE, zones.BATTLEFIELD
 
 
-@njit(cache=True)
+@kernel(reads("token"), reads("zone"), INDEX, I64)
 def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
             ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns) of the tokens in ``games`` x the first ``n`` columns that are in a

@@ -1,0 +1,77 @@
+"""ecs.kernels: each compiled kernel has one declared signature, is made ready once per
+process, and then compiles nothing more, whatever mix of read-only and writable arrays it
+is called with (a clone's shared arrays are read-only while sharing is checked)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from numba import types
+from numba.core import event
+
+from ecs import World, kernels, store
+from ecs.kernels import INDEX, reads, writes
+
+
+class _Compiles(event.Listener):
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def on_start(self, ev: Any) -> None:
+        self.names.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev: Any) -> None:
+        pass
+
+
+def test_ready_kernels_never_compile_again() -> None:
+    """After a World is made every kernel is compiled for its declared signature and frozen:
+    a whole game on clones that share (read-only) arrays compiles nothing."""
+    assert store.CHECK_SHARING   # tests/conftest.py: shared arrays are read-only
+    World(batch=2)
+    for k in kernels.KERNELS:
+        assert k.signature in [tuple(s) for s in k.dispatcher.signatures], k.dispatcher.py_func
+    seen = _Compiles()
+    with event.install_listener("numba:compile", seen):
+        rng = np.random.default_rng(7)
+        for batch in (1, 3):
+            w = World(batch=batch, seed=1)
+            p, q = w.add_player(), w.add_player(life=4)
+            bears = [w.add_object(p, "creature", power=2, toughness=2) for _ in range(6)]
+            walker = w.add_object(q, "planeswalker", loyalty=3)
+            w.set_cap(bears[0], "charge", 2)
+            w.tick()
+            for step in range(12):
+                c = w.clone()                       # shares every array with w, read-only
+                e = int(rng.choice(bears))
+                c.put_counters(e, "+1/+1", 1, where="present")
+                c.put_counters(e, "-1/-1", 2, where="present")
+                c.put_counters(bears[0], "charge", 3, where="present")
+                c.deal_damage(walker, 1, where="present")
+                c.deal_damage(p, 1)
+                c.tick()
+                if step % 3 == 0:
+                    w.destroy(bears[step % 6], where="present")
+                    w.tick()
+    assert seen.names == []
+
+
+def test_every_kernel_is_frozen() -> None:
+    """A call that could only run by compiling anew (an array of another dtype) is refused
+    by every kernel, not compiled."""
+    World()
+    for k in kernels.KERNELS:
+        first = next(i for i, t in enumerate(k.signature) if isinstance(t, types.Array))
+        args = [np.zeros((1,) * t.ndim, np.float64 if i == first else t.dtype.name)
+                if isinstance(t, types.Array) else (False if t == types.boolean else 0)
+                for i, t in enumerate(k.signature)]
+        with pytest.raises(TypeError, match="No matching definition"):
+            k.dispatcher(*args)
+
+
+def test_types_come_from_the_fields() -> None:
+    """reads/writes take the dtype and rank of the declared field; reads are read-only."""
+    assert reads("zone").dtype.name == "int8" and reads("zone").ndim == 2 and not reads("zone").mutable
+    assert writes("zone").mutable and writes("counts", 1).ndim == 1
+    assert reads("player_col").ndim == 1 and INDEX.dtype.name == "int64"
