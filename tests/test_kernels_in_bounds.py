@@ -9,15 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITES = ["tests/ecs", "tests/systems", "tests/test_differential.py",
-          "tests/test_batch_differential.py", "tests/test_differential_ga.py",
-          # Two tests whose kernels the others run too, but whose read-only clones and states
-          # compile a dozen more signatures (minutes with bounds checks): the settled probe's
-          # random states (its passes are the systems' own, run above) and
-          "--deselect",
-          "tests/systems/test_settled.py::test_704_3_a_clear_probe_bit_means_the_system_decides_nothing",
-          # the batch's long uniform runs (the random batch runs cover their kernels).
-          "--deselect",
-          "tests/test_batch_differential.py::test_long_uniform_runs_of_a_batch_equal_single_games"]
+          "tests/test_batch_differential.py", "tests/test_differential_ga.py"]
 
 
 def test_compiled_kernels_stay_in_bounds(tmp_path):
