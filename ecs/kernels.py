@@ -73,6 +73,7 @@ class Kernel:
 
 KERNELS: list[Kernel] = []   # in declaration order
 _ready = 0                   # KERNELS[:_ready] are compiled and frozen in this process
+_helped = 0                  # kernels a forked helper compiled for this process
 
 
 def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), **options: Any) -> Callable[[F], F]:
@@ -93,23 +94,26 @@ def ready() -> None:
     cache is cold) and the platform forks, a forked helper process compiles into the cache
     alongside this one in each round, both taking the next kernel not yet taken; this one
     then loads what the helper compiled."""
-    global _ready
+    global _ready, _helped
     pending = KERNELS[_ready:]
     if not pending:
         return
-    cold = _compiled(pending[0])
+    first = pending[0]
+    cold = _compiled(first)
     done = {id(k.dispatcher) for k in KERNELS[:_ready]}
     while pending:
         now = [k for k in pending if all(id(u) in done for u in k.uses)]
         if not now:
             raise RuntimeError(f"kernels use undeclared kernels: {[k.dispatcher for k in pending]}")
-        if cold and len(now) > 1 and sys.platform == "linux":
+        todo = [k for k in now if k is not first]
+        if cold and len(todo) > 1 and sys.platform == "linux":
             fork = multiprocessing.get_context("fork")
             taken = fork.Value("i", 0)
-            helper = fork.Process(target=_take, args=(now, taken))
+            helper = fork.Process(target=_take, args=(todo, taken))
             helper.start()
-            _take(now, taken)
+            mine = _take(todo, taken)
             helper.join()
+            _helped += len(todo) - mine
         for k in now:
             k.dispatcher.compile(k.signature)   # a no-op if compiled, a load if in the disk cache
             k.dispatcher.disable_compile()
@@ -118,15 +122,23 @@ def ready() -> None:
     _ready = len(KERNELS)
 
 
-def _take(kernels: list[Kernel], taken: Any) -> None:
-    """Compile the ``kernels`` that no other process has taken, one at a time."""
+def helped() -> int:
+    """How many kernels forked helpers have compiled for this process (numba's compile
+    events, which count the others, fire in the process that compiles)."""
+    return _helped
+
+
+def _take(kernels: list[Kernel], taken: Any) -> int:
+    """Compile the ``kernels`` that no other process has taken, one at a time; how many."""
+    mine = 0
     while True:
         with taken.get_lock():
             i = taken.value
             taken.value += 1
         if i >= len(kernels):
-            return
+            return mine
         kernels[i].dispatcher.compile(kernels[i].signature)
+        mine += 1
 
 
 class _Saw(event.Listener):
