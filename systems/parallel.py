@@ -44,8 +44,17 @@ def _cores() -> int:
 
 _threads = 1
 _pool: ThreadPoolExecutor | None = None
-_pool_pid = 0   # the process the pool was started in (a forked child has no threads of it)
 _lock = threading.Lock()
+
+
+def _forked() -> None:
+    """A forked child has none of its parent's threads (nor a lock one of them held)."""
+    global _pool, _lock
+    _pool, _lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 def threads() -> int:
@@ -65,16 +74,15 @@ def set_threads(n: int | None = None) -> None:
 
 
 def _executor() -> ThreadPoolExecutor:
-    """The pool (``threads() - 1`` threads: the caller is one), started on first use, and
-    again in a forked child (which has none of its parent's threads) or for another
-    number of threads (an idle pool is kept while passes are not split)."""
-    global _pool, _pool_pid
+    """The pool (``threads() - 1`` threads: the caller is one), started on first use (in a
+    forked child too) and again for another number of threads (an idle pool is kept
+    while passes are not split)."""
+    global _pool
     with _lock:
-        if _pool is None or _pool_pid != os.getpid() or _pool._max_workers != _threads - 1:
-            if _pool is not None and _pool_pid == os.getpid():
+        if _pool is None or _pool._max_workers != _threads - 1:
+            if _pool is not None:
                 _pool.shutdown(wait=False)
             _pool = ThreadPoolExecutor(_threads - 1, thread_name_prefix="tcg-counters-pass")
-            _pool_pid = os.getpid()
         return _pool
 
 

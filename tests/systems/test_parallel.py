@@ -154,17 +154,25 @@ def test_small_passes_and_one_thread_stay_on_this_thread() -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
-def test_a_forked_child_starts_its_own_pool(split_always: None) -> None:
-    """A pool's threads do not survive a fork: the child starts a pool of its own
-    (else its first split would wait for ever on threads that do not exist)."""
+def test_a_forked_child_splits_on_threads_of_its_own(split_always: None) -> None:
+    """A pool's threads do not survive a fork: the child starts a pool of its own, whose
+    threads take parts (the parent's pool would leave every part to the caller)."""
     parallel.set_threads(2)
     parallel.split(lambda p: (p,), np.arange(4), 1)   # the parent's pool is started
     pid = os.fork()
-    if pid == 0:   # the child: exit 0 only if the split completes (SIGALRM ends a hang)
+    if pid == 0:   # the child: exit 0 only if a pool thread ran a part (SIGALRM ends a hang)
         signal.alarm(30)
         try:
-            out = parallel.split(lambda p: (p + 1,), np.arange(4), 1)
-            os._exit(0 if out[0].tolist() == [1, 2, 3, 4] else 1)
+            names = []
+
+            def run(part: np.ndarray) -> tuple[np.ndarray]:
+                time.sleep(0.02)
+                names.append(threading.current_thread().name)
+                return (part + 1,)
+
+            out = parallel.split(run, np.arange(4), 1)
+            pooled = any(n.startswith("tcg-counters-pass") for n in names)
+            os._exit(0 if out[0].tolist() == [1, 2, 3, 4] and pooled else 1)
         except BaseException:
             os._exit(2)
     _, status = os.waitpid(pid, 0)
