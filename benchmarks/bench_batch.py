@@ -1,10 +1,15 @@
 """One tick on a batch of random games sharing one layout (games x objects). The baseline
-plays games one after another, so it is timed on its first 64 games of each batch."""
+plays games one after another, so it is timed on its first 64 games of each batch. The
+``threads`` groups time the same tick with the wide passes split across every core and
+serially (``ecs.systems.parallel``)."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
+
+from ecs.systems import parallel
 
 from .cases import BATCHES, baseline_tick, bench, engine_tick, store_nbytes
 
@@ -21,3 +26,23 @@ def test_engine_batch_tick(benchmark: Any, games: int, n: int) -> None:
 @pytest.mark.parametrize("games, n", BATCHES)
 def test_baseline_batch_tick(benchmark: Any, games: int, n: int) -> None:
     bench(benchmark, baseline_tick(games, n, BASELINE_GAMES), 2, f"batch {games}x{n}")
+
+
+# The wide passes split across every core (systems.parallel) against one call, on the same
+# board: a group per board and tick, both sides named (threaded / serial).
+THREADED = ((64, 1_000), (1_024, 200), (4_096, 200))
+
+
+@pytest.mark.parametrize("threads", ["serial", "threaded"])
+@pytest.mark.parametrize("settled", [False, True], ids=["acting", "settled"])
+@pytest.mark.parametrize("games, n", THREADED)
+def test_engine_batch_tick_threads(benchmark: Any, games: int, n: int, settled: bool,
+                                   threads: str) -> None:
+    case = engine_tick(games, n, settled)
+    before = parallel.threads()
+    parallel.set_threads(1 if threads == "serial" else None)
+    try:
+        bench(benchmark, dataclasses.replace(case, name=f"{case.name} {threads}"), 5,
+              f"threads {games}x{n} {'settled' if settled else 'acting'}")
+    finally:
+        parallel.set_threads(before)

@@ -27,6 +27,7 @@ from ecs.limits import POISON_TO_LOSE, TWO_HEADED_GIANT_POISON_TO_LOSE
 from ecs.prefetch import AHEAD, prefetch_read
 
 from .base import battlefield_extent
+from .parallel import split
 
 
 class Lethality(System):
@@ -49,7 +50,8 @@ def permanents(world: Game, pending: Check) -> None:
         n = battlefield_extent(world, pending)
         if n == 0:
             return
-        g, c, cause = dying(*state, pending.live_indices(world), n, *rule_kinds(world))
+        games, kinds = pending.live_indices(world), rule_kinds(world)
+        g, c, cause = split(lambda part: dying(*state, part, n, *kinds), games, games.size * n)
     else:
         g, c, cause = dying_at(*state, pending.touched, s.capacity, pending.live_games(world),
                                 *rule_kinds(world))
@@ -117,7 +119,7 @@ DYING_READS = (reads("zone"), reads("counts"), reads("damage"), reads("deathtouc
 DYING_KINDS = (INDEX, INDEX, INDEX, I64, I64)
 
 
-@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS)
+@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS, nogil=True)
 def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
            types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
            mod_t: np.ndarray, games: np.ndarray, n: int, tough_k: np.ndarray,
