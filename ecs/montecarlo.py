@@ -37,6 +37,7 @@ from . import counting, warmup
 from .errors import CounterError, ScenarioError, SchedulerError
 from .perform import DRAW, ONGOING
 from .scenario import DEFAULT, Effect, Filter, Scenario, load
+from .systems import parallel
 from .world import World
 
 #: What a random damage target may be (CR 120.3; GA: units).
@@ -667,8 +668,10 @@ def _play(sc: Scenario, seed: int, first_block: int, n_blocks: int, attempt: int
 def _worker_init() -> None:
     """Local workers leave Ctrl-C to the parent, which stops them. A forked worker freezes
     what it inherited (on a first run, the kernel compiler's many objects), so that its
-    collections do not walk, and copy, them again and again."""
+    collections do not walk, and copy, them again and again. Each worker takes a core of
+    its own: its passes are not split across threads (``ecs.systems.parallel``)."""
     gc.freeze()
+    parallel.set_threads(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
