@@ -72,7 +72,7 @@ class Kernel:
 
 
 KERNELS: list[Kernel] = []   # in declaration order
-_ready = 0                   # KERNELS[:_ready] are compiled and frozen in this process
+_frozen: set[int] = set()    # ids of the dispatchers compiled and frozen in this process
 _helped = 0                  # kernels a forked helper compiled for this process
 
 
@@ -94,19 +94,19 @@ def ready() -> None:
     cache is cold) and the platform forks, a forked helper process compiles into the cache
     alongside this one in each round, both taking the next kernel not yet taken; this one
     then loads what the helper compiled."""
-    global _ready, _helped
-    pending = KERNELS[_ready:]
-    if not pending:
+    global _helped
+    if len(_frozen) == len(KERNELS):
         return
+    pending = [k for k in KERNELS if id(k.dispatcher) not in _frozen]
     first = pending[0]
     cold = _compiled(first)
-    done = {id(k.dispatcher) for k in KERNELS[:_ready]}
     while pending:
-        now = [k for k in pending if all(id(u) in done for u in k.uses)]
+        now = [k for k in pending if all(id(u) in _frozen for u in k.uses)]
         if not now:
             raise RuntimeError(f"kernels use undeclared kernels: {[k.dispatcher for k in pending]}")
         todo = [k for k in now if k is not first]
-        if cold and len(todo) > 1 and sys.platform == "linux":
+        # (a daemonic process, e.g. a multiprocessing.Pool worker, may not have children)
+        if cold and len(todo) > 1 and sys.platform == "linux" and not multiprocessing.current_process().daemon:
             fork = multiprocessing.get_context("fork")
             taken = fork.Value("i", 0)
             helper = fork.Process(target=_take, args=(todo, taken))
@@ -117,9 +117,8 @@ def ready() -> None:
         for k in now:
             k.dispatcher.compile(k.signature)   # a no-op if compiled, a load if in the disk cache
             k.dispatcher.disable_compile()
-            done.add(id(k.dispatcher))
-        pending = [k for k in pending if id(k.dispatcher) not in done]
-    _ready = len(KERNELS)
+            _frozen.add(id(k.dispatcher))
+        pending = [k for k in pending if id(k.dispatcher) not in _frozen]
 
 
 def helped() -> int:

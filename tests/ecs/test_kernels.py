@@ -3,11 +3,12 @@ process, and then compiles nothing more, whatever mix of read-only and writable 
 is called with (a clone's shared arrays are read-only while sharing is checked)."""
 from __future__ import annotations
 
+import multiprocessing
 from typing import Any
 
 import numpy as np
 import pytest
-from numba import types
+from numba import njit, types
 from numba.core import event
 
 from ecs import World, kernels, store
@@ -75,3 +76,33 @@ def test_types_come_from_the_fields() -> None:
     assert reads("zone").dtype.name == "int8" and reads("zone").ndim == 2 and not reads("zone").mutable
     assert writes("zone").mutable and writes("counts", 1).ndim == 1
     assert reads("player_col").ndim == 1 and INDEX.dtype.name == "int64"
+
+
+def _one(x: int) -> int:
+    return x + 1
+
+
+def _two(x: int) -> int:
+    return x * 2
+
+
+def _three(x: int) -> int:
+    return x - 3
+
+
+def _ready_in_child() -> None:
+    """ready() on three fresh kernels (not cached: numba compiles, so the run is 'cold')."""
+    kernels.KERNELS[:] = [kernels.Kernel(njit(f), (types.int64,), ()) for f in (_one, _two, _three)]
+    kernels.ready()
+    assert [k.dispatcher(5) for k in kernels.KERNELS] == [6, 10, 2]
+
+
+@pytest.mark.parametrize("daemon", [False, True])
+def test_a_cold_ready_compiles_with_a_helper_or_alone(daemon: bool) -> None:
+    """A cold ready() compiles with a forked helper, or alone in a process that may not have
+    children (a daemonic one: a multiprocessing.Pool worker); either way every kernel ends
+    compiled and frozen."""
+    p = multiprocessing.get_context("fork").Process(target=_ready_in_child, daemon=daemon)
+    p.start()
+    p.join(120)
+    assert p.exitcode == 0
