@@ -44,6 +44,7 @@ def _cores() -> int:
 
 _threads = 1
 _pool: ThreadPoolExecutor | None = None
+_pool_threads = 0
 _lock = threading.Lock()
 
 
@@ -77,12 +78,13 @@ def _executor() -> ThreadPoolExecutor:
     """The pool (``threads() - 1`` threads: the caller is one), started on first use (in a
     forked child too) and again for another number of threads (an idle pool is kept
     while passes are not split)."""
-    global _pool
+    global _pool, _pool_threads
     with _lock:
-        if _pool is None or _pool._max_workers != _threads - 1:
+        if _pool is None or _pool_threads != _threads - 1:
             if _pool is not None:
                 _pool.shutdown(wait=False)
-            _pool = ThreadPoolExecutor(_threads - 1, thread_name_prefix="tcg-counters-pass")
+            _pool_threads = _threads - 1
+            _pool = ThreadPoolExecutor(_pool_threads, thread_name_prefix="tcg-counters-pass")
         return _pool
 
 
