@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
@@ -87,38 +88,41 @@ def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), **options: Any) -
     return wrap
 
 
+_FREE, _TAKEN, _HERE, _HELPER = 0, 1, 2, 3   # a kernel's state in a shared compile
+
+
 def ready() -> None:
     """Compile or load every kernel declared so far that this process has not, then freeze
-    them; a no-op once done (a World calls it as it is made). They go in rounds: the
-    kernels whose callees are frozen. Where the first kernel had to be compiled (numba's
-    cache is cold) and the platform forks, a forked helper process compiles into the cache
-    alongside this one in each round, both taking the next kernel not yet taken; this one
-    then loads what the helper compiled."""
+    them; a no-op once done (a World calls it as it is made).
+
+    Where the first kernel had to be compiled (numba's cache is cold) and the platform
+    forks, a forked helper process compiles kernels into the cache alongside this one:
+    both take the next kernel nobody has taken, callees first, the helper only those that
+    call no other. This one takes a caller as soon as its callees are done, loading those
+    the helper compiled, and at the end loads the rest of the helper's."""
     global _helped
     if len(_frozen) == len(KERNELS):
         return
     pending = [k for k in KERNELS if id(k.dispatcher) not in _frozen]
-    first = pending[0]
-    cold = _compiled(first)
-    while pending:
-        now = [k for k in pending if all(id(u) in _frozen for u in k.uses)]
-        if not now:
-            raise RuntimeError(f"kernels use undeclared kernels: {[k.dispatcher for k in pending]}")
-        todo = [k for k in now if k is not first]
-        # (a daemonic process, e.g. a multiprocessing.Pool worker, may not have children)
-        if cold and len(todo) > 1 and sys.platform == "linux" and not multiprocessing.current_process().daemon:
-            fork = multiprocessing.get_context("fork")
-            taken = fork.Value("i", 0)
-            helper = fork.Process(target=_take, args=(todo, taken))
-            helper.start()
-            mine = _take(todo, taken)
-            helper.join()
-            _helped += len(todo) - mine
-        for k in now:
-            k.dispatcher.compile(k.signature)   # a no-op if compiled, a load if in the disk cache
-            k.dispatcher.disable_compile()
-            _frozen.add(id(k.dispatcher))
-        pending = [k for k in pending if id(k.dispatcher) not in _frozen]
+    known = {id(k.dispatcher) for k in KERNELS}
+    if any(id(u) not in known for k in pending for u in k.uses):
+        raise RuntimeError(f"a kernel uses an undeclared one: {[k.dispatcher for k in pending]}")
+    used = {id(u) for k in pending for u in k.uses}
+    # callers last (in declaration order: a caller's callees come before it), and of the
+    # others, first those a caller waits for
+    pending.sort(key=lambda k: (bool(k.uses), id(k.dispatcher) not in used))
+    # (a daemonic process, e.g. a multiprocessing.Pool worker, may not have children)
+    if (_compiled(pending[0]) and len(pending) > 2 and sys.platform == "linux"
+            and not multiprocessing.current_process().daemon):
+        fork = multiprocessing.get_context("fork")
+        state = fork.Array("b", [_HERE] + [_FREE] * (len(pending) - 1))
+        helper = fork.Process(target=_work, args=(pending, state, None))
+        helper.start()
+        _work(pending, state, helper)
+        helper.join()
+        _helped += sum(1 for v in state if v == _HELPER)
+    for k in pending:
+        _freeze(k)
 
 
 def helped() -> int:
@@ -127,17 +131,38 @@ def helped() -> int:
     return _helped
 
 
-def _take(kernels: list[Kernel], taken: Any) -> int:
-    """Compile the ``kernels`` that no other process has taken, one at a time; how many."""
-    mine = 0
+def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
+    """Compile the kernels of ``pending`` nobody has taken whose callees are done, one at a
+    time, until none is left: in the helper (``helper`` None) those that call no other; here
+    a ready caller first, and waiting for callees the helper is compiling while it lives."""
+    index = {id(k.dispatcher): i for i, k in enumerate(pending)}
+    here = helper is not None
     while True:
-        with taken.get_lock():
-            i = taken.value
-            taken.value += 1
-        if i >= len(kernels):
-            return mine
-        kernels[i].dispatcher.compile(kernels[i].signature)
-        mine += 1
+        with state.get_lock():
+            free = [i for i, k in enumerate(pending) if state[i] == _FREE and (here or not k.uses)]
+            go = [i for i in free if all(id(u) not in index or state[index[id(u)]] >= _HERE
+                                         for u in pending[i].uses)]
+            if go:
+                i = go[-1] if pending[go[-1]].uses else go[0]
+                state[i] = _TAKEN
+        if not go:
+            if not free or not helper.is_alive():   # (what a dead helper took is compiled at the end)
+                return
+            time.sleep(0.01)
+            continue
+        k = pending[i]
+        for u in k.uses:
+            _freeze(next(c for c in KERNELS if c.dispatcher is u))   # loaded: compiled by either process
+        k.dispatcher.compile(k.signature)
+        with state.get_lock():
+            state[i] = _HERE if here else _HELPER
+
+
+def _freeze(k: Kernel) -> None:
+    if id(k.dispatcher) not in _frozen:
+        k.dispatcher.compile(k.signature)   # a no-op if compiled, a load if in the disk cache
+        k.dispatcher.disable_compile()
+        _frozen.add(id(k.dispatcher))
 
 
 class _Saw(event.Listener):
