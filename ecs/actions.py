@@ -444,7 +444,7 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     abilities = (deathtouch, wither, infect, lifelink)
     if args.count_one(amount) and type(unpreventable) is bool and type(combat) is bool:
         col = args.one(world, target, games, where, skip_finished)
-        if (col >= 0 and all(v is None or type(v) is bool for v in abilities)
+        if (col >= 0 and _flags_or_none(abilities)
                 and (source is None or type(source) is int) and counting.magic_hook(world, "deal_damage")
                 and counting.magic_hook(world, "damage_amounts")
                 and _deal_one(world, col, amount, source, abilities, unpreventable, combat)):
@@ -488,18 +488,26 @@ def _deal_one(world: Game, col: int, amount: int, source: int | None, given: tup
     arguments (``ecs.damage.deal_one``): the source's abilities resolved as the general
     path does. False, having changed nothing, where the general path must do it."""
     s = world.store
-    src = by = sc = -1
+    src = by = -1
     if source is not None:
         sc = args.one(world, source)
         if sc < 0 or s.a["types"].item(0, sc) & TYPE_BIT["player"]:   # (120.1: the general path raises)
             return False
         src, by = source, s.a["controller"].item(0, sc)
-    deathtouch, wither, infect, lifelink = (
-        v if v is not None else sc >= 0 and k in KEYWORD_BIT and bool(
+        given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
             stats.has_keyword_at(world, np.zeros(1, np.int64), np.array([sc]), k)[0])
-        for k, v in zip(_SOURCE_ABILITIES, given))
-    return damage.deal_one(world, col, amount, src, by, combat, unpreventable, deathtouch, wither, infect,
-                           lifelink)
+            for k, v in zip(_SOURCE_ABILITIES, given))
+    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
+    return damage.deal_one(world, col, amount, src, by, combat, unpreventable, deathtouch is True,
+                           wither is True, infect is True, lifelink is True)
+
+
+def _flags_or_none(values: tuple[Any, ...]) -> bool:
+    """Whether every value is a bool or None (what the scalar path takes as is)."""
+    for v in values:
+        if v is not None and type(v) is not bool:
+            return False
+    return True
 
 
 def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool) -> np.ndarray:

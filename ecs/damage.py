@@ -56,11 +56,16 @@ def outcome(player: B, creature: B, walker: B, battle: B, permanent: B, shielded
 def _target_kinds(world: Game, types: B) -> tuple[B, B, B, B, B]:
     """(player, creature, planeswalker, battle, damageable permanent type) of the card
     types ``types``: an int or an array of them alike."""
+    damageable = world.ruleset.damageable
+    mask = _MASKS.get(damageable)
+    if mask is None:
+        mask = _MASKS[damageable] = world.ruleset.damageable_mask
     return ((types & _PLAYER) != 0, (types & _CREATURE) != 0, (types & _WALKER) != 0,
-            (types & _BATTLE) != 0, (types & world.ruleset.damageable_mask) != 0)
+            (types & _BATTLE) != 0, (types & mask) != 0)
 
 
 _PLAYER, _CREATURE, _WALKER, _BATTLE = (TYPE_BIT[t] for t in ("player", "creature", "planeswalker", "battle"))
+_MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
 
 
 def deal_one(world: Game, col: int, amount: int, source: int, by: int, combat: bool,
@@ -86,7 +91,7 @@ def deal_one(world: Game, col: int, amount: int, source: int, by: int, combat: b
             or (o.marked and a["damage"].item(0, col) + amount > MAX_COUNT)
             or (o.poison and (world.two_headed_giant or not counting.room_one(world, "poison", 0, col, amount)))):
         return False
-    life = _life_one(world, col, amount, o.loses, by, o.gain)
+    life = _life_one(world, col, amount, o.loses, by, o.gain) if o.loses or o.gain else {}
     if life is None:
         return False
     world.log.next_step()
