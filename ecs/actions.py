@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from . import args, counting, stats, zones
+from . import args, counting, damage, stats, zones
 from .args import Amounts, Games, Ids, as_amounts, as_ids, select_games
 from .components import ALL_FIELDS, TYPE_BIT, type_mask
 from .components.card import NO_STAT
@@ -190,6 +190,10 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     """Put ``n`` counters of ``kind`` on each target (CR 122.1, 122.6). Power/toughness
     counters go on objects only: on a player they mean nothing (122.1a), so that is bad
     input (IllegalActionError). ``where``/``skip_finished``: see ``ecs.args.rows``."""
+    if by is None and args.count_one(n):
+        col = args.one(world, e, games, where, skip_finished)
+        if col >= 0 and _put_one(world, args.kind(world, kind), col, n):
+            return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
     g, c = r.g, r.c
@@ -206,9 +210,29 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     counting.put(world, kind, g, c, amount, "put", who)
 
 
+def _put_one(world: Game, kind: str, col: int, n: int) -> bool:
+    """``put_counters`` of ``n`` on the object in column ``col`` of a single game
+    (``args.one``); False, having changed nothing, where the general path must do it (a
+    player given power/toughness counters, Two-Headed Giant poison, no room: errors)."""
+    if ((args.pt_kind(world, kind) and world.store.a["types"].item(0, col) & TYPE_BIT["player"])
+            or (world.two_headed_giant and kind == "poison") or not counting.room_one(world, kind, 0, col, n)):
+        return False
+    world.log.next_step()
+    counting.put_one(world, kind, 0, col, n, "put", checked=True)
+    return True
+
+
 def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
                     where: str = "all", skip_finished: bool = False) -> None:
     """Remove up to ``n`` counters of ``kind``; fewer if fewer are there (101.3)."""
+    if args.count_one(n):
+        col = args.one(world, e, games, where, skip_finished)
+        if col >= 0:
+            kind = args.kind(world, kind)
+            if not (world.two_headed_giant and kind == "poison"):   # the team's (810.10)
+                world.log.next_step()
+                counting.change_one(world, kind, 0, col, -n, "remove")
+                return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
     g, c = r.g, r.c
@@ -417,6 +441,14 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     by flag. A flag given as True or False overrides the source (None: from the source,
     False without one). (``where`` and ``skip_finished``, see ``ecs.args.rows``, are typed
     Any: callers spread dicts of damage flags here; ``rows`` validates them.)"""
+    abilities = (deathtouch, wither, infect, lifelink)
+    if args.count_one(amount) and type(unpreventable) is bool and type(combat) is bool:
+        col = args.one(world, target, games, where, skip_finished)
+        if (col >= 0 and _flags_or_none(abilities)
+                and (source is None or type(source) is int) and counting.magic_hook(world, "deal_damage")
+                and counting.magic_hook(world, "damage_amounts")
+                and _deal_one(world, col, amount, source, abilities, unpreventable, combat)):
+            return
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
     r = args.rows(world, target, games, where, skip_finished)
     a = r.amounts(amount, lambda: f"damage to entity {target}")
@@ -448,6 +480,34 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
         if isinstance(v, np.ndarray) and (v.size == 0 or (v == v[0]).all()):
             flags[k] = bool(v[0]) if v.size else False
     world.ruleset.deal_damage(world, g, c, a, flags)
+
+
+def _deal_one(world: Game, col: int, amount: int, source: int | None, given: tuple[bool | None, ...],
+              unpreventable: bool, combat: bool) -> bool:
+    """``deal_damage`` to the target in column ``col`` of a single game, with plain
+    arguments (``ecs.damage.deal_one``): the source's abilities resolved as the general
+    path does. False, having changed nothing, where the general path must do it."""
+    s = world.store
+    src = by = -1
+    if source is not None:
+        sc = args.one(world, source)
+        if sc < 0 or s.a["types"].item(0, sc) & TYPE_BIT["player"]:   # (120.1: the general path raises)
+            return False
+        src, by = source, s.a["controller"].item(0, sc)
+        given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
+            stats.has_keyword_at(world, np.zeros(1, np.int64), np.array([sc]), k)[0])
+            for k, v in zip(_SOURCE_ABILITIES, given))
+    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
+    return damage.deal_one(world, col, amount, src, by, combat, unpreventable, deathtouch is True,
+                           wither is True, infect is True, lifelink is True)
+
+
+def _flags_or_none(values: tuple[Any, ...]) -> bool:
+    """Whether every value is a bool or None (what the scalar path takes as is)."""
+    for v in values:
+        if v is not None and type(v) is not bool:
+            return False
+    return True
 
 
 def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool) -> np.ndarray:

@@ -22,7 +22,7 @@ per-game array by the selection (``n[games]``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeGuard
 
 import numpy as np
 
@@ -220,8 +220,8 @@ def _target_grid(game: Game, ids: Any, games: Any
                  ) -> tuple[np.ndarray, np.ndarray, bool, tuple[int, int]]:
     """``targets``, and the (selected games, ids) shape the rows were flattened from."""
     s = game.store
-    if games is None and type(ids) is int and s.batch == 1 and store_module.SCALAR_PATHS:
-        col = _present_column(game, ids)
+    if games is None and type(ids) is int:
+        col = one(game, ids)
         if col >= 0:   # one id of one ongoing game, present: rows without broadcasting
             return _GAME_ZERO, np.array([col], np.int64), True, (1, 1)
     gsel = select_games(games, game.ongoing)
@@ -314,14 +314,27 @@ _GAME_ZERO = np.zeros(1, np.int64)
 _GAME_ZERO.flags.writeable = False
 
 
-def _present_column(game: Game, e: int) -> int:
-    """The column of id ``e`` in a single ongoing game where it is present; -1 for every
-    other case (out of range, stale, absent, game over), which the general path handles
-    and raises for, with its messages."""
+#: The ``winner`` field's fill: the game has not ended (``ecs.perform.ONGOING``).
+_ONGOING = -1
+
+
+def one(game: Game, e: Any, games: Any = None, where: Any = "all", skip_finished: Any = False) -> int:
+    """The column of target ``e`` when an action may take its scalar path: a World of one
+    ongoing game, the paths on (``ecs.store.SCALAR_PATHS``), ``e`` a Python int naming an
+    object present there, the other arguments their defaults; -1 for every other case
+    (out of range, stale, absent, game over...), which the general path handles and raises
+    for, with its messages."""
     s = game.store
-    if not 0 <= e < s.next_id or not game.ongoing[0]:
+    if (type(e) is not int or games is not None or skip_finished is not False or type(where) is not str
+            or where != "all" or s.batch != 1 or not store_module.SCALAR_PATHS or not 0 <= e < s.next_id
+            or s.a["winner"].item(0) != _ONGOING):
         return -1
     return s.present(0, e)
+
+
+def count_one(n: Any) -> TypeGuard[int]:
+    """Whether ``n`` is an amount a scalar path takes as is: a Python int of 0..MAX_COUNT."""
+    return type(n) is int and 0 <= n <= MAX_COUNT
 
 
 def amounts(game: Game, n: Any, e: Any, games: Any, single: bool,
@@ -429,4 +442,23 @@ def out(game: Game, values: np.ndarray) -> Any:
 
 def kind(game: Game, name: Any) -> str:
     """A counter kind of the grammar (``ecs.kinds``) that the game's ruleset has."""
-    return game.ruleset.validate_kind(validate_kind(name))
+    if type(name) is str and (game.ruleset, name) in _VALID_KINDS:
+        return name
+    name = game.ruleset.validate_kind(validate_kind(name))
+    if type(name) is str and len(_VALID_KINDS) < _MAX_VALID_KINDS:
+        _VALID_KINDS[game.ruleset, name] = game.ruleset.pt_modifier(name) is not None
+    return name
+
+
+def pt_kind(game: Game, name: str) -> bool:
+    """Whether the kind ``name`` (validated by ``kind``) changes power/toughness in the
+    game's ruleset (CR 122.1a; GA buff/debuff)."""
+    known = _VALID_KINDS.get((game.ruleset, name))
+    return known if known is not None else game.ruleset.pt_modifier(name) is not None
+
+
+# (ruleset, kind) -> whether it changes power/toughness, for the kinds a ruleset accepted:
+# both are fixed per ruleset, and a single game's action would spend a fifth of its time
+# matching the kind grammar's regular expressions again.
+_VALID_KINDS: dict[tuple[Any, str], bool] = {}
+_MAX_VALID_KINDS = 4096

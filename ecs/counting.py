@@ -14,7 +14,7 @@ import numpy as np
 from . import store as store_module
 from .components import BAN_ALL, TYPE_BIT
 from .errors import CountOverflowError
-from .events import COUNTER
+from .events import CAUSE, COUNTER
 from .game import Game
 from .limits import MAX_COUNT, MAX_LIFE
 from .store import add_clamped
@@ -36,13 +36,23 @@ def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.n
     s = game.store
     k = s.kind_index.get(kind)
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
-        have1 = int(s.counts[k, g[0], c[0]]) if k is not None else 0
-        n = int(np.asarray(amount).item())
-        if have1 + n > MAX_COUNT:
-            _overflow(game, n, int(g[0]), int(c[0]), f"{kind!r} counters")
+        check_room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()))
         return
     have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
     _check_total(game, have, amount, g, c, f"{kind!r} counters")
+
+
+def room_one(game: Game, kind: str, g: int, col: int, n: int) -> bool:
+    """Whether ``n`` more counters of ``kind`` fit on the object of game ``g``, column ``col``."""
+    s = game.store
+    k = s.kind_index.get(kind)
+    return (s.counts.item(k, g, col) if k is not None else 0) + n <= MAX_COUNT
+
+
+def check_room_one(game: Game, kind: str, g: int, col: int, n: int) -> None:
+    """``check_room`` of one row of plain ints."""
+    if not room_one(game, kind, g, col, n):
+        _overflow(game, n, g, col, f"{kind!r} counters")
 
 
 def check_marked_damage(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
@@ -83,6 +93,18 @@ def ban_bit(game: Game, kind: str) -> np.uint64:
     return every | np.uint64(1 << k) if k is not None and k < BAN_ALL else every
 
 
+def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
+    """``allowed`` of one row of plain ints (``ban_bit`` as an int)."""
+    a = game.store.a
+    if a["no_counters"].item(g, col):
+        return False
+    ban = a["ban"].item(g, col)
+    if not ban:
+        return True
+    k = game.store.kind_index.get(kind)
+    return not ban & ((1 << BAN_ALL) | (1 << k if k is not None and k < BAN_ALL else 0))
+
+
 def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     """(rows,) bool: which rows may have ``kind`` counters put on them: not created with
     ``no_counters`` and no prohibition of that kind or of every kind (122.1, 101.3)."""
@@ -98,13 +120,9 @@ def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray 
     have counters of this kind, get none (101.3); the ruleset may replace the placement
     (Grand Archive buff/debuff)."""
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row (a single game's one target): plain int reads
-        s = game.store
         n = int(amount) if type(amount) is int else int(np.asarray(amount).item())
-        gi, ci = int(g[0]), int(c[0])
-        if (n > 0 and not s.a["no_counters"][gi, ci]
-                and not int(s.a["ban"][gi, ci]) & int(ban_bit(game, kind))):
-            check_room(game, kind, g, c, np.array([n], np.int64))
-            game.ruleset.place(game, kind, g, c, np.array([n], np.int64), cause, by)
+        by = int(by.item()) if isinstance(by, np.ndarray) else int(by)
+        put_one(game, kind, int(g[0]), int(c[0]), n, cause, by, (g, c))
         return
     amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
     ok = (amounts > 0) & allowed(game, kind, g, c)
@@ -116,28 +134,65 @@ def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray 
         game.ruleset.place(game, kind, g, c, amounts, cause, by)
 
 
+def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int = -1,
+            rows: tuple[np.ndarray, np.ndarray] | None = None, checked: bool = False) -> None:
+    """``put`` on one row of plain ints (``rows``: its (g, c) arrays, if the caller has
+    them; ``checked``: the room too). Magic's placement is ``change_one``; a ruleset that
+    replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
+    if n > 0 and allowed_one(game, kind, g, col):
+        if not checked:
+            check_room_one(game, kind, g, col, n)
+        if magic_hook(game, "place"):
+            change_one(game, kind, g, col, n, cause, by)
+            return
+        gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
+        game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
+
+
+def magic_hook(game: Game, name: str) -> bool:
+    """Whether the ruleset's hook ``name`` is the Magic rules' own (defined in
+    ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what
+    the single-game scalar paths do themselves. (Named, not imported: the rulesets are
+    above this layer. The scalar-path differential tests catch a hook changed there.)"""
+    key = (type(game.ruleset), name)
+    plain = _MAGIC_HOOKS.get(key)
+    if plain is None:
+        plain = _MAGIC_HOOKS[key] = getattr(getattr(key[0], name, None), "__module__", None) == "ecs.rules.mtg"
+    return plain
+
+
+_MAGIC_HOOKS: dict[tuple[type, str], bool] = {}
+
+
+def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1) -> None:
+    """``change`` of one row of plain ints: an int read and write, and one event row."""
+    s = game.store
+    k = s.kind_index.get(kind)
+    if k is None:   # a new kind gets a plane only when counters are put
+        if delta <= 0:
+            return
+        k = s.kind_id(kind, create=True)
+    was = s.counts.item(k, g, col)   # read first: a write copies an array a clone shares
+    now = max(was + delta, 0)
+    if now != was:
+        s.mut("counts")[k, g, col] = now
+        game.log.one(COUNTER, CAUSE[cause], g, s.a["entity_id"].item(g, col), k, was, now, by)
+
+
 def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,
            cause: str, by: Any = -1, at: np.ndarray | None = None) -> None:
     """Add ``delta`` (negative: remove, clamped at 0) and record one event per change
     (``at``: the rows' flat indices ``g * capacity + c``, if the caller has them)."""
     s = game.store
     delta = np.asarray(delta, np.int64)   # broadcasts against the rows below
+    if g.size == 1 and delta.size == 1 and np.size(by) == 1 and store_module.SCALAR_PATHS:
+        change_one(game, kind, int(g[0]), int(c[0]), int(delta.item()), cause,
+                   int(by.item()) if isinstance(by, np.ndarray) else int(by))
+        return
     k = s.kind_index.get(kind)
     if k is None:   # a new kind gets a plane only when counters are put
         k = s.kind_id(kind, create=g.size > 0 and bool((delta > 0).any()))
     if k < 0 or g.size == 0:
-        return
-    if g.size == 1 and delta.size == 1 and np.size(by) == 1 and store_module.SCALAR_PATHS:
-        # one row: int reads and writes
-        gi, ci = int(g[0]), int(c[0])
-        plane = s.mut("counts")[k]
-        was = int(plane[gi, ci])
-        now = max(was + int(delta.item()), 0)
-        if now != was:
-            plane[gi, ci] = now
-            other = int(by.item()) if isinstance(by, np.ndarray) else int(by)
-            game.log.record(COUNTER, cause, game=gi, entity=int(s.a["entity_id"][gi, ci]), kind=k,
-                            before=was, after=now, other=other)
         return
     # The plane is a contiguous (B, C) array: flat indices address it in one pass.
     if at is None:

@@ -10,14 +10,127 @@ counters (120.3b, 120.3d: ``by`` in their events) and gains the life (lifelink, 
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import args, counting
+from . import args, counting, zones
 from .components import TYPE_BIT
 from .events import CAUSE, DAMAGE
 from .game import Game
+from .limits import MAX_COUNT, MAX_LIFE
+
+B = TypeVar("B", bool, np.ndarray)
+
+
+class Outcome(NamedTuple):
+    """What one damage event does to its target (CR 120.3), per row: plain bools for one
+    row, bool arrays for many (``outcome``)."""
+    dealt: Any       # not prevented by a shield counter
+    minus: Any       # -1/-1 counters (120.3d)
+    marked: Any      # marked damage (120.3e)
+    deathtouch: Any  # dealt by a source with deathtouch (702.2b, checked by 704.5h)
+    loyalty: Any     # loyalty counters removed (120.3c)
+    defense: Any     # defense counters removed (120.3h)
+    poison: Any      # poison counters (120.3b)
+    loses: Any       # life lost (120.3a)
+    gain: Any        # the source's controller gains that much life (lifelink, 120.3f)
+
+
+def outcome(player: B, creature: B, walker: B, battle: B, permanent: B, shielded: B,
+            unpreventable: bool, deathtouch: B, wither: B, infect: B, lifelink: B, sourced: B) -> Outcome:
+    """The rules of damage to a target of each kind, for rows of dealt (non-zero) damage
+    given as plain bools or bool arrays alike (``x ^ True`` negates either): the scalar
+    and the vectorized paths decide by this one statement of them. ``shielded``: a
+    permanent with a shield counter, whose one prevention effect applies (122.1c)
+    unless the damage can't be prevented (615.12, shield ruling 2022-04-29);
+    ``sourced``: a source's controller is known (lifelink needs one)."""
+    dealt = (shielded ^ True) | unpreventable
+    hit = dealt & permanent & creature
+    minus = hit & (wither | infect)
+    return Outcome(dealt, minus, hit & (minus ^ True), hit & deathtouch, dealt & permanent & walker,
+                   dealt & permanent & battle, player & infect, player & (infect ^ True),
+                   dealt & lifelink & sourced)
+
+
+def _target_kinds(world: Game, types: B) -> tuple[B, B, B, B, B]:
+    """(player, creature, planeswalker, battle, damageable permanent type) of the card
+    types ``types``: an int or an array of them alike."""
+    damageable = world.ruleset.damageable
+    mask = _MASKS.get(damageable)
+    if mask is None:
+        mask = _MASKS[damageable] = world.ruleset.damageable_mask
+    return ((types & _PLAYER) != 0, (types & _CREATURE) != 0, (types & _WALKER) != 0,
+            (types & _BATTLE) != 0, (types & mask) != 0)
+
+
+_PLAYER, _CREATURE, _WALKER, _BATTLE = (TYPE_BIT[t] for t in ("player", "creature", "planeswalker", "battle"))
+_MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
+
+
+def deal_one(world: Game, col: int, amount: int, source: int, by: int, combat: bool,
+             unpreventable: bool, deathtouch: bool, wither: bool, infect: bool, lifelink: bool) -> bool:
+    """``deal_damage`` of one row of plain values: the target in column ``col`` of a single
+    game, ``source`` its id and ``by`` its controller's index (-1: none), the abilities
+    resolved. False, having changed nothing, where the general path must do it: the
+    errors (it raises them) and Two-Headed Giant poison (the team's, 810.10)."""
+    s = world.store
+    a = s.a
+    player, creature, walker, battle, damageable = _target_kinds(world, a["types"].item(0, col))
+    permanent = a["zone"].item(0, col) == zones.BATTLEFIELD
+    if not (player or (permanent and damageable)):
+        return False
+    if amount == 0:   # 120.8: not dealt, and no event
+        world.log.next_step()
+        return True
+    k = s.kind_index.get("shield")
+    shielded = permanent and k is not None and s.counts.item(k, 0, col) > 0
+    o = outcome(player, creature, walker, battle, permanent, shielded, unpreventable, deathtouch, wither,
+                infect, lifelink, by >= 0)
+    if ((o.minus and not counting.room_one(world, "-1/-1", 0, col, amount))
+            or (o.marked and a["damage"].item(0, col) + amount > MAX_COUNT)
+            or (o.poison and (world.two_headed_giant or not counting.room_one(world, "poison", 0, col, amount)))):
+        return False
+    life = _life_one(world, col, amount, o.loses, by, o.gain) if o.loses or o.gain else {}
+    if life is None:
+        return False
+    world.log.next_step()
+    world.log.one(DAMAGE, CAUSE["combat damage" if combat else "damage"], 0, a["entity_id"].item(0, col),
+                  -1, amount, amount if o.dealt else 0, source)
+    if shielded:
+        counting.change_one(world, "shield", 0, col, -1, "shield")
+    if o.minus:
+        counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, checked=True)
+    if o.marked:
+        marked = s.mut("damage")
+        marked[0, col] = marked.item(0, col) + amount
+    if o.deathtouch:
+        s.mut("deathtouch_hit")[0, col] = True
+    if o.loyalty:
+        counting.change_one(world, "loyalty", 0, col, -amount, "damage")
+    if o.defense:
+        counting.change_one(world, "defense", 0, col, -amount, "damage")
+    if o.poison:
+        counting.put_one(world, "poison", 0, col, amount, "damage", by, checked=True)
+    if life:
+        totals = s.mut("life")
+        for idx, total in life.items():
+            totals[0, idx] = total
+    return True
+
+
+def _life_one(world: Game, col: int, amount: int, loses: bool, by: int, gain: bool) -> dict[int, int] | None:
+    """``_life_changes`` of one row: {player index: new total}; None past the bounds of
+    life (the general path raises)."""
+    a = world.store.a
+    out: dict[int, int] = {}
+    for idx, delta in ((a["controller"].item(0, col), -amount) if loses else (-1, 0),
+                       (by, amount) if gain else (-1, 0)):
+        if delta:
+            if world.two_headed_giant:   # the team's total (810.8)
+                idx = a["player_head"].item(idx)
+            out[idx] = out.get(idx, a["life"].item(0, idx)) + delta
+    return None if any(abs(v) > MAX_LIFE for v in out.values()) else out
 
 
 def row_flag(flags: Mapping[str, Any], name: str, n: int) -> np.ndarray:
@@ -28,13 +141,8 @@ def row_flag(flags: Mapping[str, Any], name: str, n: int) -> np.ndarray:
 def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                 flags: Mapping[str, Any]) -> None:
     s = world.store
-    types = s.a["types"][g, c]
-    player = (types & TYPE_BIT["player"]) != 0
-    creature = (types & TYPE_BIT["creature"]) != 0
-    walker = (types & TYPE_BIT["planeswalker"]) != 0
-    battle = (types & TYPE_BIT["battle"]) != 0
+    player, creature, walker, battle, damageable = _target_kinds(world, s.a["types"][g, c])
     permanent = args.on_battlefield(world, g, c)
-    damageable = (types & world.ruleset.damageable_mask) != 0
     args.require(world, player | (permanent & damageable), g, c,
                    "can't be dealt damage: only players, creatures, planeswalkers and battles "
                    "on the battlefield can (CR 120.3)")
@@ -52,45 +160,38 @@ def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
     # 122.1c: one prevention effect, however many shield counters; one counter per event.
     shield = s.plane("shield")
     shielded = permanent & (shield[g, c] > 0 if shield is not None else False)
-    dealt = ~shielded | flags["unpreventable"]     # 615.12, shield ruling 2022-04-29
-    hit = dealt & permanent & creature
+    o = outcome(player, creature, walker, battle, permanent, shielded, bool(flags["unpreventable"]),
+                f["deathtouch"], f["wither"], f["infect"], f["lifelink"], by >= 0)
 
     # Validate what is actually dealt before anything changes (prevented damage puts nothing).
-    minus = hit & (f["wither"] | f["infect"])      # 120.3d; else marked damage (120.3e)
-    marked = hit & ~minus
+    minus, marked, poison = o.minus, o.marked, o.poison
     counting.check_room(world, "-1/-1", g[minus], c[minus], amount[minus])
     counting.check_marked_damage(world, g[marked], c[marked], amount[marked])
-    poison = player & f["infect"]
     poison_cols = counting.holder(world, "poison", g[poison], c[poison])
     counting.check_room(world, "poison", g[poison], poison_cols, amount[poison])
-    loses = player & ~f["infect"]
-    life = _life_changes(world, g, c, amount, dealt, loses, by, f["lifelink"])
+    life = _life_changes(world, g, c, amount, o.loses, by, o.gain)
     world.log.next_step()
 
-    record(world, g, c, amount, np.where(dealt, amount, 0), source, bool(flags["combat"]))
+    record(world, g, c, amount, np.where(o.dealt, amount, 0), source, bool(flags["combat"]))
     counting.change(world, "shield", g[shielded], c[shielded], -1, "shield")
     counting.put(world, "-1/-1", g[minus], c[minus], amount[minus], "damage", by[minus])
     s.mut("damage")[g[marked], c[marked]] += amount[marked].astype(np.int32)   # rows distinct
-    dt = hit & f["deathtouch"]                     # 702.2b, checked by 704.5h
-    s.mut("deathtouch_hit")[g[dt], c[dt]] = True
-    for kind, is_t in (("loyalty", walker), ("defense", battle)):   # 120.3c, 120.3h
-        r = dealt & permanent & is_t
+    s.mut("deathtouch_hit")[g[o.deathtouch], c[o.deathtouch]] = True
+    for kind, r in (("loyalty", o.loyalty), ("defense", o.defense)):
         counting.change(world, kind, g[r], c[r], -amount[r], "damage")
-    counting.put(world, "poison", g[poison], poison_cols, amount[poison], "damage",   # 120.3b
-                 by[poison])
-    if life is not None:                           # 120.3a, 120.3f
+    counting.put(world, "poison", g[poison], poison_cols, amount[poison], "damage", by[poison])
+    if life is not None:
         s.mut("life")[life[0], life[1]] = life[2]
 
 
 def _life_changes(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
-                  dealt: np.ndarray, loses: np.ndarray, by: np.ndarray, lifelink: np.ndarray
+                  loses: np.ndarray, by: np.ndarray, gain: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The new life totals (games, player indices, totals) after the life lost to damage
-    (120.3a: rows ``loses``) and gained by lifelink (120.3f: the source's controller gains
-    the damage dealt, whatever the target), validated; None if no total changes. In
-    Two-Headed Giant the team's total changes (810.8)."""
+    (120.3a: rows ``loses``) and gained by lifelink (120.3f: rows ``gain``: the source's
+    controller gains the damage dealt, whatever the target), validated; None if no total
+    changes. In Two-Headed Giant the team's total changes (810.8)."""
     s = world.store
-    gain = dealt & lifelink & (by >= 0)
     if not (loses.any() or gain.any()):
         return None
     lose_idx = s.a["controller"][g[loses], c[loses]].astype(np.int64)

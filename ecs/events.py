@@ -203,9 +203,7 @@ class EventLog:
         if (type(game) is int and type(entity) is int and type(kind) is int   # one row of ints
                 and type(before) is int and type(after) is int and type(code) is int
                 and type(other) is int and type(from_zone) is int and type(to_zone) is int):
-            self._chunks.append(cast(tuple[int, ...], values))
-            self._loose = True
-            self.rows += 1
+            self.one(type_, code, game, entity, kind, before, after, other, from_zone, to_zone)
             return np.array([self.rows - 1], np.int64)
         n = np.size(game)
         if n == 0:
@@ -226,6 +224,15 @@ class EventLog:
         rows = np.arange(self.rows, self.rows + n)
         self.rows += n
         return rows
+
+    def one(self, type_: int, code: int, game: int, entity: int, kind: int = -1, before: int = 0,
+            after: int = 0, other: int = -1, from_zone: int = 0, to_zone: int = 0) -> None:
+        """``record`` of one row of Python ints (``code``: a CAUSE code), in this step: a
+        single game's action records one row, and a tuple is far cheaper than a chunk."""
+        self._chunks.append((type_, self.step, game, entity, kind, before, after, code, other,
+                             from_zone, to_zone))
+        self._loose = True
+        self.rows += 1
 
     @property
     def chunks(self) -> list[dict[str, np.ndarray]]:

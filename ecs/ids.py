@@ -58,9 +58,8 @@ class IdIndex:
     def one(self, e: int) -> int:
         """``lookup`` of one id, with plain reads."""
         p = e >> PAGE_BITS
-        if p >= self.page_of.size or self.page_of[p] < 0:
-            return -1
-        return int(self.pages[self.page_of[p], e & _MASK])
+        row = self.page_of.item(p) if p < self.page_of.size else -1   # (item: a Python int)
+        return -1 if row < 0 else self.pages.item(row, e & _MASK)
 
     def add(self, first: int, cols: np.ndarray, live_ids: Callable[[], np.ndarray]) -> None:
         """Map the new ids ``first``, ``first + 1``, ... to ``cols``. ``live_ids()`` gives

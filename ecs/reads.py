@@ -60,7 +60,7 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     s = world.store
     if _single(world) and not world.two_headed_giant:
         col = _column(world, e)
-        return {s.kind_names[k]: int(v) for k, v in enumerate(s.counts[: s.n_kinds, 0, col]) if v}
+        return {name: v for name, v in zip(s.kind_names, s.counts[: s.n_kinds, 0, col].tolist()) if v}
     col, here = args.column(world, e)
     g = args.first_game(here)
     values = _masked(s.counts[: s.n_kinds, :, col].astype(np.int64), here)
@@ -79,7 +79,7 @@ def count(world: Game, e: int, kind: str) -> IntRead:
     if _single(world) and not world.two_headed_giant:
         col = _column(world, e)
         k = s.kind_index.get(kind)
-        return int(s.counts[k, 0, col]) if k is not None else 0
+        return s.counts.item(k, 0, col) if k is not None else 0
     col, here = args.column(world, e)
     col = int(counting.holder(world, kind, np.array([args.first_game(here)]), np.array([col]))[0])
     k = s.kind_index.get(kind)

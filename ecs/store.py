@@ -249,7 +249,7 @@ class Store:
         """``locate`` for one game and one id (checked to exist) as an int: the single
         game's fast path."""
         c = self.ids.one(e)
-        return c if 0 <= c < self.n_cols and self.a["entity_id"][game, c] == e else -1
+        return c if 0 <= c < self.n_cols and self.a["entity_id"].item(game, c) == e else -1
 
     # ---- players ---------------------------------------------------------------------
     def add_player_arrays(self, col: int, team: int, head: int, life: int) -> int:
