@@ -120,7 +120,7 @@ def ready() -> None:
         helper.start()
         _work(pending, state, helper)
         helper.join()
-        _helped += sum(1 for v in state if v == _HELPER)
+        _helped += list(state[:]).count(_HELPER)
     for k in pending:
         _freeze(k)
 
