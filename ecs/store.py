@@ -17,6 +17,7 @@ a Python loop in the state-based actions, which create thousands of new objects 
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import Any, Callable, TypeVar
 
 import numpy as np
@@ -38,6 +39,10 @@ _SLOT_NAMES = frozenset(f.name for f in _BY_COLUMN)   # snapshots slice them as 
 # derived from them can be cached per id and stay valid in clones and after restores.
 _LAYOUT_IDS = itertools.count()
 _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
+# Array versions, unique across stores like layout ids: a store's ``a.version`` changes
+# whenever one of its array objects is replaced (copied on write, grown, appended to,
+# restored), so a tuple of its arrays cached under a version stays valid while it holds.
+_ARRAY_VERSIONS = itertools.count()
 T = TypeVar("T")
 # Copy on write: a clone shares every array with its source until either writes it, and
 # whoever writes first through ``Store.mut`` copies it. The arrays are the attributes
@@ -53,6 +58,49 @@ CHECK_SHARING = False
 SCALAR_PATHS = True
 
 
+class Arrays(dict[str, np.ndarray]):
+    """``Store.a``: the arrays by name, and ``version``, a new one whenever any of them is
+    replaced (every way a dict is written bumps it; reads are plain dict reads)."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.version = next(_ARRAY_VERSIONS)
+
+    def __setitem__(self, name: str, arr: np.ndarray) -> None:
+        super().__setitem__(name, arr)
+        self.version = next(_ARRAY_VERSIONS)
+
+    def __delitem__(self, name: str) -> None:
+        super().__delitem__(name)
+        self.version = next(_ARRAY_VERSIONS)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        self.version = next(_ARRAY_VERSIONS)
+
+    def __ior__(self, other: Any) -> "Arrays":
+        self.update(other)
+        return self
+
+    def setdefault(self, name: str, arr: Any = None) -> np.ndarray:
+        self.version = next(_ARRAY_VERSIONS)
+        return super().setdefault(name, arr)
+
+    def pop(self, name: str, *default: Any) -> Any:
+        self.version = next(_ARRAY_VERSIONS)
+        return super().pop(name, *default)
+
+    def popitem(self) -> tuple[str, np.ndarray]:
+        self.version = next(_ARRAY_VERSIONS)
+        return super().popitem()
+
+    def clear(self) -> None:
+        super().clear()
+        self.version = next(_ARRAY_VERSIONS)
+
+
 class Store:
     """All arrays of one World; see the module docstring for the layout."""
 
@@ -62,8 +110,8 @@ class Store:
         self.next_id = 0
         self.kind_names: list[str] = []
         self.kind_index: dict[str, int] = {}
+        self.a = Arrays()
         self.counts = np.zeros((kind_capacity, batch, capacity), np.int32)
-        self.a: dict[str, np.ndarray] = {}
         for f in ALL_FIELDS:
             shape = {GAME_COLUMN: (batch, capacity), GAME_PLAYER: (batch, 0),
                      PLAYER: (0,), GAME: (batch,), CAP: (0,), GAME_CAP: (batch, 0)}[f.shape]
@@ -76,6 +124,10 @@ class Store:
         self.kinds_layout = next(_LAYOUT_IDS)   # the same, for the kind names alone
         # layout id -> name -> derived value (never mutated); shared with clones
         self._derived: dict[int, dict[str, Any]] = {}
+        # (key, value) a caller caches here under a key holding ``arrays_version()`` (e.g.
+        # the probe's arguments, ``systems.settled``); shared with clones, which are valid
+        # under the same key: a version is unique across stores
+        self.memo: tuple[Any, Any] = ((), None)
 
     def derived(self, name: str, make: Callable[[], T], kinds_only: bool = False) -> T:
         """``make()``, cached per layout: for values computed from the slots in use, kind
@@ -92,6 +144,19 @@ class Store:
         if name not in per:
             per[name] = make()
         return per[name]
+
+    def _set_counts(self, planes: np.ndarray) -> None:
+        self._counts = planes
+        self.a.version = next(_ARRAY_VERSIONS)
+
+    # The (kinds, games, columns) count planes; replacing them bumps ``a.version`` (a C
+    # getter: counts are read on every path)
+    counts = property(operator.attrgetter("_counts"), _set_counts)
+
+    def arrays_version(self) -> int:
+        """Changes whenever any array object of this store (``a`` or ``counts``) is replaced:
+        a value holding its arrays, cached under it, is valid while it is unchanged."""
+        return self.a.version
 
     # ---- shape -----------------------------------------------------------------------
     @property
@@ -306,7 +371,11 @@ class Store:
         counts[k:old_k, :, :old_n] = 0
         for name, arr in self.a.items():
             if name not in _SLOT_NAMES:
-                self.a[name] = snap[name].copy()
+                new = snap[name]
+                if name in shared or arr.shape != new.shape or arr.dtype != new.dtype:
+                    self.a[name] = new.copy()
+                else:   # in place: the array objects, and what is cached under them, stay
+                    arr[...] = new
                 continue
             arr[:, :n] = snap[name]
             if old_n > n:
@@ -320,7 +389,8 @@ class Store:
         other = Store.__new__(Store)
         d = self.__dict__.copy()    # ints, layout ids and the derived-value cache: shared
         d["kind_names"] = list(self.kind_names)
-        d["kind_index"], d["a"] = dict(self.kind_index), dict(self.a)
+        d["kind_index"], d["a"] = dict(self.kind_index), Arrays(self.a)
+        d["a"].version = self.a.version   # the same arrays (until either replaces one)
         d["_shared"] = self._shared = _ALL_ARRAYS
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
         other.__dict__ = d

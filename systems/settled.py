@@ -15,6 +15,8 @@ answers "all" without looking: the systems then run as they would without it.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 from numba import njit
 
@@ -45,6 +47,33 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     """The bits of ``parts`` whose systems would decide something in a check of ``live``
     (None: every ongoing game) and ``touched`` (``ecs.check.Check``)."""
     s = world.store
+    if live is not None or touched is not None or world.two_headed_giant:
+        return _ask(world, live, touched, parts)
+    # A first check (the settled tick's only one): its arguments are the store's arrays
+    # and values of its layout and kind names, cached under all three, and the kernel is
+    # called through its compiled entry point, skipping numba's typing of some 38
+    # arguments (the dispatcher typed these when they were cached). A two-headed game's
+    # player rules are read from the flags' values: not cached.
+    key = (s.a.version, s.layout, s.kinds_layout, parts)
+    memo = s.memo
+    if memo[0] == key:
+        args = memo[1]
+        return int(_entry()(*args)) if type(args) is tuple else args
+    args = _arguments(world, None, None, parts)
+    found = args if type(args) is int else int(_acting(*args))
+    s.memo = (key, args)
+    return found
+
+
+def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int) -> int:
+    args = _arguments(world, live, touched, parts)
+    return args if type(args) is int else int(_acting(*args))
+
+
+def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
+               parts: int) -> tuple[Any, ...] | int:
+    """``_acting``'s arguments for ``acting``, or its answer where no pass needs to run."""
+    s = world.store
     a = s.a
     plus, minus = s.kind_index.get("+1/+1", -1), s.kind_index.get("-1/-1", -1)
     if plus < 0 or minus < 0:   # Annihilation returns at once
@@ -58,15 +87,28 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     if world.batch * s.n_cols > WIDE if touched is None else touched.size > WIDE_TOUCHED:
         return parts   # the systems' passes dominate there (see WIDE): all of them run
     capped = s.capped_columns() if touched is not None and parts & CAPS else _NO_CAPS
-    return int(_acting(
-        parts, a["winner"], _EVERY if live is None else live,
-        _NONE if touched is None else touched, touched is not None, s.capacity, s.n_cols,
-        a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
-        a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"],
-        a["sba_hold"], plus, minus, *rule_kinds(world),
-        a["cap_col"], a["cap_kind"], a["cap_val"], capped,
-        a["life"], s.kind_index.get("poison", -1), a["player_col"], *player_rules(world),
-        a["lost"], a["drew_empty"]))
+    return (parts, a["winner"], _EVERY if live is None else live,
+            _NONE if touched is None else touched, touched is not None, s.capacity, s.n_cols,
+            a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
+            a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"],
+            a["sba_hold"], plus, minus, *rule_kinds(world),
+            a["cap_col"], a["cap_kind"], a["cap_val"], capped,
+            a["life"], s.kind_index.get("poison", -1), a["player_col"], *player_rules(world),
+            a["lost"], a["drew_empty"])
+
+
+def _entry() -> Callable[..., int]:
+    """``_acting``'s compiled entry point: its one signature's (``ecs.kernels``) native
+    wrapper, which unboxes arguments without checking their types - only for arguments
+    the dispatcher has accepted."""
+    global _ENTRY
+    if _ENTRY is None:
+        (compiled,) = _acting.overloads.values()   # one: frozen after ecs.kernels.ready
+        _ENTRY = compiled.entry_point
+    return _ENTRY
+
+
+_ENTRY: Callable[..., int] | None = None
 
 
 @kernel(I64, reads("winner"), array(np.bool_, 1), INDEX, BOOL, I64, I64, reads("zone"), reads("token"),

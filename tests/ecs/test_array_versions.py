@@ -1,0 +1,154 @@
+"""ecs.store's array version, and the probe's arguments cached under it (systems.settled).
+
+A settled check calls its kernel with arguments cached per store under the store's array
+version: every path that replaces an array object (copy on write in a clone, growth, a
+new kind past the planes, a restore, a new player, a new cap entry, a direct assignment)
+must change the version, or a check would read an array the store no longer holds and
+miss what the rules make happen (704.3). Each path is exercised on a World whose cache is
+filled, then the cached arguments must be exactly the arrays the store holds.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+from ecs import StaleEntityError, World
+from ecs.store import Arrays
+from ecs.systems import settled
+
+PARTS = (settled.ZONE_CHANGE | settled.ANNIHILATION | settled.CAPS | settled.DEATHS
+         | settled.LOSSES | settled.EMPTY_DRAW)
+
+
+def _world() -> tuple[World, list[int]]:
+    w = World()
+    p = w.add_player()
+    w.add_player()
+    ids = [w.add_object(p, {"creature"}, power=1, toughness=2) for _ in range(4)]
+    w.put_counters(ids[0], "+1/+1", 1)
+    w.set_cap(ids[1], "charge", 3)
+    w.tick()
+    return w, ids
+
+
+def _assert_cache_current(w: World) -> None:
+    """The arguments cached for the first check are the ones built now from the store."""
+    w.tick()   # fills (or hits) the cache
+    key, cached = w.store.memo
+    assert key[0] == w.store.arrays_version()
+    fresh = settled._arguments(w, None, None, PARTS)
+    assert type(cached) is tuple and type(fresh) is tuple and len(cached) == len(fresh)
+    for i, (old, new) in enumerate(zip(cached, fresh)):
+        if isinstance(new, np.ndarray):
+            assert old is new or (old.size == 0 and new.size == 0 and old.dtype == new.dtype), i
+        else:
+            assert old == new, i
+
+
+def _grow(w: World, ids: list[int]) -> None:
+    for _ in range(80):   # past the first capacity: every (games, columns) array regrown
+        w.add_object(0, {"creature"}, power=1, toughness=1)
+
+
+def _new_kinds(w: World, ids: list[int]) -> None:
+    for kind in ("charge", "shield", "stun", "lore", "time", "fade", "ice", "age", "blood"):
+        w.put_counters(ids[2], kind, 1)   # past the first planes: counts regrown
+
+
+def _restore_bigger(w: World, ids: list[int]) -> None:
+    big = w.clone()
+    _grow(big, ids)
+    w.restore(big.snapshot())   # more columns than this store's arrays: reallocated
+
+
+def _player(w: World, ids: list[int]) -> None:
+    w.add_player()
+
+
+def _new_cap(w: World, ids: list[int]) -> None:
+    w.set_cap(ids[3], "shield", 1)
+
+
+def _assign(w: World, ids: list[int]) -> None:
+    w.store.a["zone"] = w.store.a["zone"].copy()
+
+
+def _assign_counts(w: World, ids: list[int]) -> None:
+    w.store.counts = w.store.counts.copy()
+
+
+def _clone_writes(w: World, ids: list[int]) -> None:
+    w.clone()   # this store's arrays become shared: its next writes copy them
+    w.put_counters(ids[2], "-1/-1", 1)
+    w.deal_damage(ids[3], 1)
+
+
+PATHS: list[Callable[[World, list[int]], None]] = [
+    _grow, _new_kinds, _restore_bigger, _player, _new_cap, _assign,
+    _assign_counts, _clone_writes]
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda f: f.__name__)
+def test_every_array_replacement_invalidates_the_cached_arguments(path: Any) -> None:
+    w, ids = _world()
+    _assert_cache_current(w)
+    before = w.store.arrays_version()
+    path(w, ids)
+    assert w.store.arrays_version() != before
+    _assert_cache_current(w)
+
+
+def test_a_restore_in_place_keeps_the_cache_and_checks_the_restored_values() -> None:
+    """A restore into arrays of the same shapes writes them in place (the version, and the
+    cached arguments, stay); the next tick reads the restored values: 704.5g."""
+    w, ids = _world()
+    settled_snap = w.snapshot()
+    w.deal_damage(ids[2], 2)
+    lethal = w.snapshot()
+    w.restore(settled_snap)
+    assert w.tick() == 0
+    version = w.store.arrays_version()
+    w.restore(lethal)
+    assert w.store.arrays_version() == version
+    _assert_cache_current(w)   # its tick: the creature with lethal damage dies
+    with pytest.raises(StaleEntityError):
+        w.zone(ids[2])
+
+
+def test_a_clone_checks_its_own_arrays_not_its_sources() -> None:
+    """704.5g: a clone's creature with lethal damage dies on its tick, though the source
+    (whose cached arguments the clone starts with) stays settled."""
+    w, ids = _world()
+    w.tick()
+    other = w.clone()
+    other.deal_damage(ids[2], 2)   # copies the damage array (no new kind or object)
+    assert other.tick() == 1
+    with pytest.raises(StaleEntityError):   # put into the graveyard: a new object (400.7)
+        other.zone(ids[2])
+    assert w.zone(ids[2]) == "battlefield"
+    assert w.tick() == 0
+
+
+@pytest.mark.parametrize("write", [
+    lambda a: a.__setitem__("x", np.zeros(1)), lambda a: a.__delitem__("z"),
+    lambda a: a.update(x=np.zeros(1)), lambda a: a.__ior__({"x": np.zeros(1)}),
+    lambda a: a.setdefault("x", np.zeros(1)), lambda a: a.pop("z"), lambda a: a.popitem(),
+    lambda a: a.clear()])
+def test_every_way_of_writing_the_arrays_dict_bumps_its_version(write: Any) -> None:
+    a = Arrays(z=np.zeros(1))
+    v = a.version
+    write(a)
+    assert a.version != v
+
+
+def test_versions_are_unique_across_stores() -> None:
+    """A clone starts at its source's version (the same arrays) and leaves it on its first
+    replacement, to a version the source never has."""
+    w, ids = _world()
+    other = w.clone()
+    assert other.store.arrays_version() == w.store.arrays_version()
+    other.put_counters(ids[2], "-1/-1", 1)
+    w.put_counters(ids[2], "-1/-1", 1)
+    assert other.store.arrays_version() != w.store.arrays_version()
