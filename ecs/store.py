@@ -80,7 +80,7 @@ class Arrays(dict[str, np.ndarray]):
         super().update(*args, **kwargs)
         self.version = next(_ARRAY_VERSIONS)
 
-    def __ior__(self, other: Any) -> "Arrays":
+    def __ior__(self, other: Any) -> "Arrays":  # type: ignore[misc,override]  # (dict's skips update)
         self.update(other)
         return self
 

@@ -15,7 +15,7 @@ answers "all" without looking: the systems then run as they would without it.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 from numba import njit
@@ -57,17 +57,17 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     key = (s.a.version, s.layout, s.kinds_layout, parts)
     memo = s.memo
     if memo[0] == key:
-        args = memo[1]
-        return int(_entry()(*args)) if type(args) is tuple else args
+        cached: tuple[Any, ...] | int = memo[1]
+        return int(_entry()(*cached)) if isinstance(cached, tuple) else cached
     args = _arguments(world, None, None, parts)
-    found = args if type(args) is int else int(_acting(*args))
+    found = int(_acting(*args)) if isinstance(args, tuple) else args
     s.memo = (key, args)
     return found
 
 
 def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int) -> int:
     args = _arguments(world, live, touched, parts)
-    return args if type(args) is int else int(_acting(*args))
+    return int(_acting(*args)) if isinstance(args, tuple) else args
 
 
 def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
@@ -103,7 +103,7 @@ def _entry() -> Callable[..., int]:
     the dispatcher has accepted."""
     global _ENTRY
     if _ENTRY is None:
-        (compiled,) = _acting.overloads.values()   # one: frozen after ecs.kernels.ready
+        (compiled,) = cast(Any, _acting).overloads.values()   # one: frozen by ecs.kernels.ready
         _ENTRY = compiled.entry_point
     return _ENTRY
 
