@@ -129,6 +129,13 @@ class Store:
         # under the same key: a version is unique across stores
         self.memo: tuple[Any, Any] = ((), None)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle or deep copy leaves ``memo`` behind: array versions are unique in one
+        process only."""
+        d = self.__dict__.copy()
+        d["memo"] = ((), None)
+        return d
+
     def derived(self, name: str, make: Callable[[], T], kinds_only: bool = False) -> T:
         """``make()``, cached per layout: for values computed from the slots in use, kind
         names and players only (a check on a small board would otherwise spend much of its

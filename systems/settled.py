@@ -103,8 +103,10 @@ def _entry() -> Callable[..., int]:
     the dispatcher has accepted."""
     global _ENTRY
     if _ENTRY is None:
-        (compiled,) = cast(Any, _acting).overloads.values()   # one: frozen by ecs.kernels.ready
-        _ENTRY = compiled.entry_point
+        compiled = list(cast(Any, _acting).overloads.values())   # one, once ecs.kernels.ready ran
+        if len(compiled) != 1:
+            return _acting   # (not compiled yet in this process): the dispatcher
+        _ENTRY = compiled[0].entry_point
     return _ENTRY
 
 

@@ -9,6 +9,8 @@ filled, then the cached arguments must be exactly the arrays the store holds.
 """
 from __future__ import annotations
 
+import copy
+import pickle
 from typing import Any, Callable
 
 import numpy as np
@@ -152,3 +154,16 @@ def test_versions_are_unique_across_stores() -> None:
     other.put_counters(ids[2], "-1/-1", 1)
     w.put_counters(ids[2], "-1/-1", 1)
     assert other.store.arrays_version() != w.store.arrays_version()
+
+
+def test_a_copied_or_pickled_store_leaves_the_cached_arguments_behind() -> None:
+    """Versions are unique within a process only: a deep copy or a pickle starts empty,
+    and its tick still decides (704.5g)."""
+    w, ids = _world()
+    w.tick()
+    assert w.store.memo[0]
+    for store in (copy.deepcopy(w.store), pickle.loads(pickle.dumps(w.store))):
+        assert store.memo == ((), None)
+    other = copy.deepcopy(w)
+    other.deal_damage(ids[2], 2)
+    assert other.tick() == 1
