@@ -343,8 +343,8 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     if col >= 0:   # one permanent of a single game: plain ints
         kept = (world.store.a["keywords"].item(0, col) & KEYWORD_BIT["indestructible"]
                 or any(world.store.counts.item(k, 0, col) for k in stats.keyword_kinds(world, "indestructible")))
-        shield = world.store.kind_index.get("shield")
-        shielded = not kept and shield is not None and world.store.counts.item(shield, 0, col) > 0
+        k = world.store.kind_index.get("shield")
+        shielded = not kept and k is not None and world.store.counts.item(k, 0, col) > 0
         world.log.next_step()
         if shielded:
             counting.change_one(world, "shield", 0, col, -1, "shield")
