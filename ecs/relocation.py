@@ -1,7 +1,8 @@
 """Zone relocation: how objects change zones (CR 400.7, 122.2), for every cause.
 
 Actions (destroy, sacrifice, move_zone, draw, mill) and the state-based actions that
-perform moves all go through ``move_objects``. A moved object becomes a new object with a
+perform moves all go through ``move_objects`` (one row: ``move_one``, the same steps in plain
+ints, which the single-game actions call directly). A moved object becomes a new object with a
 new id (one per old id and destination, shared by the games in which it moved together)
 in the same slot: the card keeps its characteristics; its counters, marks and effects cease to
 exist without "removed" events, and the zone-change event carries its last-known counters.
