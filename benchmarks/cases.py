@@ -181,34 +181,51 @@ def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
     return game, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
 
 
-OPS = ("put_counters", "deal_damage", "count", "counters")
+OPS = ("put_counters", "deal_damage", "count", "counters", "destroy", "tick (one death)")
+#: Ops that change the board for good (a zone change retires the id, 400.7): each run starts
+#: from the settled board again (untimed), with the -1/-1 counters that kill ``b`` for the tick.
+ONE_SHOT = {"destroy", "tick (one death)"}
+LETHAL = 1_000   # -1/-1 counters on ``b``: more than any toughness, so it dies on the tick (704.5f)
 
 
 def engine_op(n: int, op: str) -> Case:
     """One action or read on one object of a settled ``n``-object game (state drifts from
-    run to run, e.g. counters pile up: harmless to the cost)."""
-    w, restore, (a, _, _) = _engine_settled(n)
+    run to run, e.g. counters pile up: harmless to the cost); a one-shot op from the settled
+    board each run."""
+    w, restore, (a, b, _) = _engine_settled(n)
     run = {"put_counters": lambda: w.put_counters(a, "+1/+1", 1),
            "deal_damage": lambda: w.deal_damage(a, 1),
            "count": lambda: w.count(a, "+1/+1"),
-           "counters": lambda: w.counters(a)}[op]
-    return Case(f"engine {op} 1x{n}", run, prepare=restore)
+           "counters": lambda: w.counters(a),
+           "destroy": lambda: w.destroy(a),
+           "tick (one death)": w.tick}[op]
+
+    def fresh() -> None:
+        restore()
+        if op == "tick (one death)":
+            w.put_counters(b, "-1/-1", LETHAL)
+
+    return Case(f"engine {op} 1x{n}", run, setup=fresh if op in ONE_SHOT else _nothing, prepare=restore)
 
 
 def esper_op(n: int, op: str) -> Case:
-    game, (a, _, _) = _esper_settled(n)
+    game, (a, b, _) = _esper_settled(n)
     twin: dict[str, EsperGame] = {}
 
     def prepare() -> None:  # a fresh copy of the settled game, as the engine restores one
         if "g" in twin:
             twin.pop("g").close()
         twin["g"] = game.clone()
+        if op == "tick (one death)":
+            twin["g"].put_counters(b, "-1/-1", LETHAL)
 
     run = {"put_counters": lambda: twin["g"].put_counters(a, "+1/+1", 1),
            "deal_damage": lambda: twin["g"].deal_damage(a, 1),
            "count": lambda: twin["g"].count(a, "+1/+1"),
-           "counters": lambda: twin["g"].counters(a)}[op]
-    return Case(f"esper {op} 1x{n}", run, prepare=prepare)
+           "counters": lambda: twin["g"].counters(a),
+           "destroy": lambda: twin["g"].destroy(a),
+           "tick (one death)": lambda: twin["g"].tick()}[op]
+    return Case(f"esper {op} 1x{n}", run, setup=prepare if op in ONE_SHOT else _nothing, prepare=prepare)
 
 
 def engine_step(n: int, clone: bool = False) -> Case:

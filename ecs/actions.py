@@ -22,7 +22,7 @@ from .errors import (
     InvalidGameError,
     InvalidTypeError,
 )
-from .events import TAP
+from .events import CAUSE, TAP
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS
 from .limits import (
@@ -36,7 +36,7 @@ from .limits import (
     STARTING_LIFE,
     TWO_HEADED_GIANT_LIFE,
 )
-from .relocation import move_objects
+from .relocation import move_objects, move_one
 
 
 def add_player(world: Game, life: int | None = None, team: int | None = None) -> int:
@@ -339,6 +339,18 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
             skip_finished: bool = False) -> None:
     """Destroy permanents (CR 701.8): indestructible ones are not (702.12b); a shield
     counter is removed instead (122.1c); finality exiles instead (122.1h)."""
+    col = _permanent_one(world, e, games, where, skip_finished)
+    if col >= 0:   # one permanent of a single game: plain ints
+        kept = (world.store.a["keywords"].item(0, col) & KEYWORD_BIT["indestructible"]
+                or any(world.store.counts.item(k, 0, col) for k in stats.keyword_kinds(world, "indestructible")))
+        k = world.store.kind_index.get("shield")
+        shielded = not kept and k is not None and world.store.counts.item(k, 0, col) > 0
+        world.log.next_step()
+        if shielded:
+            counting.change_one(world, "shield", 0, col, -1, "shield")
+        elif not kept:
+            move_one(world, 0, col, zones.GRAVEYARD, CAUSE["destroy"])
+        return
     r = args.rows(world, e, games, where, skip_finished)
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent (CR 701.8a)")
@@ -354,6 +366,13 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
 def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
             skip_finished: bool = False) -> None:
     """Sacrifice permanents (CR 701.21a): shields and indestructible don't help."""
+    col = _permanent_one(world, e, games, where, skip_finished)
+    if col >= 0:   # one permanent of a single game: plain ints
+        world.log.next_step()
+        one = np.array([col], np.int64)
+        move_one(world, 0, col, int(world.ruleset.sacrifice_zone(world, np.zeros(1, np.int64), one)[0]),
+                 CAUSE["sacrifice"])
+        return
     r = args.rows(world, e, games, where, skip_finished)
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent (CR 701.21a)")
@@ -376,6 +395,12 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     puts them unless ``by`` names another player (122.6a)."""
     s = world.store
     code = zones.zone_code(zone, world.ruleset.zone_aliases)
+    col = args.one(world, e, games, where, skip_finished) if counters is None and by is None else -1
+    if col >= 0 and s.a["zone"].item(0, col) != code and not s.a["types"].item(0, col) & TYPE_BIT["player"]:
+        world.log.next_step()   # one object of a single game: plain ints
+        if s.a["token"].item(0, col) and s.a["zone"].item(0, col) != zones.BATTLEFIELD:
+            return -1   # a token outside the battlefield stays (111.8)
+        return move_one(world, 0, col, code, CAUSE["zone"])[0]
     r = args.rows(world, e, games, where, skip_finished)
     g, c, single = r.g, r.c, r.single
     args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
@@ -418,6 +443,13 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
         vals = np.unique(new)
         return int(vals[0]) if vals.size == 1 else new
     return new
+
+
+def _permanent_one(world: Game, e: Ids, games: Games, where: str, skip_finished: bool) -> int:
+    """The column of ``e`` where a destroy or sacrifice may take its scalar path
+    (``args.one``) and it is a permanent; -1 where the general path must act or raise."""
+    col = args.one(world, e, games, where, skip_finished)
+    return col if col >= 0 and world.store.a["zone"].item(0, col) == zones.BATTLEFIELD else -1
 
 
 #: Damage abilities a source's keywords (printed or keyword counters, 122.1b) give.

@@ -73,8 +73,11 @@ class IdIndex:
             grown[: self.page_of.size] = self.page_of
             self.page_of = grown
         for p in range(lo, hi + 1):   # pages, not ids: one per PAGE ids made
-            if self.page_of[p] < 0:
+            if self.page_of.item(p) < 0:
                 self._new_row(p, lo, live_ids)
+        if cols.size == 1:   # one id (a single game's zone change): a plain write
+            self.pages[self.page_of.item(lo), first & _MASK] = cols.item(0)
+            return
         ids = np.arange(first, first + cols.size, dtype=np.int64)
         self.pages[self.page_of[ids >> PAGE_BITS], ids & _MASK] = cols
 

@@ -32,7 +32,9 @@ def perform(world: Game, check: Check) -> np.ndarray:
     # Flat (game, column) indices: one lookup each, cheaper than indexing with g and c.
     cap = s.capacity
     leaving: np.ndarray | None = None
-    if check.moves:
+    if len(check.moves) == 1 and not check.removals:   # one decision (a death): nothing to merge or filter
+        g, c, z, cause = check.moves[0].games, check.moves[0].cols, check.moves[0].zones, check.moves[0].cause
+    elif check.moves:
         leaving = np.zeros(world.batch * cap, bool)
         # An object leaves once: the first system's decision names the cause (the rows
         # of one Check.move are distinct, so only later entries need the check).

@@ -269,6 +269,13 @@ class Store:
         col[inv] = cols
         return self._new_ids(col)[inv]
 
+    def reissue_one(self, col: int) -> int:
+        """``reissue_for`` of one row: the new id of the object in column ``col``."""
+        e = self.next_id
+        self.ids.add(e, np.array([col], np.int64), self._live_ids)
+        self.next_id += 1
+        return e
+
     def _new_ids(self, cols: np.ndarray) -> np.ndarray:
         ids = np.arange(self.next_id, self.next_id + cols.size, dtype=np.int64)
         self.ids.add(self.next_id, cols, self._live_ids)
@@ -287,6 +294,12 @@ class Store:
         if at.size == 0:
             return
         self.layout = next(_LAYOUT_IDS)
+        if at.size == 1 and SCALAR_PATHS:   # one slot (a token of one game): plain reads, no gathers
+            one = int(at[0])
+            for f in _BY_COLUMN:
+                if self.a[f.name].item(one) != f.fill:
+                    self.mut(f.name).reshape(-1)[one] = f.fill
+            return
         for f in _BY_COLUMN:   # read first: writing would copy an array a clone still shares
             left = self.a[f.name].reshape(-1).take(at) != f.fill
             if left.any():

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ecs import CounterError, World, store
@@ -25,7 +25,9 @@ KINDS = ["+1/+1", "-1/-1", "charge", "poison", "loyalty", "defense", "shield", "
          "deathtouch", "lifelink"]
 GA_KINDS = ["buff", "debuff", "buff", "debuff", "damage", "bulwark", "charge", "durability", "+1/+1", "shield"]
 ACTIONS = ["put", "put", "put", "remove", "remove", "damage", "damage", "damage", "destroy", "move_zone",
-           "set_cap", "tick", "ban", "clone"]
+           "sacrifice", "set_cap", "tick", "ban", "clone"]
+#: move_zone's destinations, drawn by its amount: a return to the battlefield enters anew (122.6).
+MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand"]
 READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage"]
 ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
 
@@ -58,9 +60,11 @@ def _board(ruleset: str = "mtg") -> tuple[World, list[int]]:
                w.add_object(p1, "creature", power=1, toughness=4, zone="graveyard"),
                w.add_object(p2, "battle", defense=3, counters={"shield": 2}),
                w.add_object(p2, "creature", power=1, toughness=3, keywords=["deathtouch", "lifelink"]),
-               *mate]
+               *mate,
+               w.add_object(p1, "creature", power=1, toughness=1, token=True, counters={"+1/+1": 1})]
     w.prohibit(ids[3], "-1/-1")   # 101.3: no -1/-1 counters by a put or by wither and infect
     w.prohibit(ids[7])            # nor any counters
+    w.set_redirect(ids[8], "exile")   # 614.1a: a host's "if it would die, exile it instead"
     return w, ids
 
 
@@ -111,7 +115,9 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
     if op == "destroy":
         return w.destroy(e)
     if op == "move_zone":
-        return w.move_zone(e, "exile")
+        return w.move_zone(e, MOVE_ZONES[n % len(MOVE_ZONES)])
+    if op == "sacrifice":
+        return w.sacrifice(e)
     if op == "set_cap":
         return w.set_cap(e, kind, n)
     if op == "ban":
@@ -135,7 +141,7 @@ def _amounts() -> st.SearchStrategy[int]:
     return st.one_of(st.integers(0, 3), st.sampled_from([-1, MAX_COUNT, MAX_COUNT + 1, 12]))
 
 
-WHO = [*range(11), 10**6]
+WHO = [*range(12), 10**6]
 #: deal_damage's options: a source (8: with deathtouch and lifelink printed; another object,
 #: one in a graveyard, a player: refused, ids naming nothing), each ability given as
 #: True/False or left to the source (None), combat, unpreventable.
@@ -164,8 +170,17 @@ TEAM_ACTIONS = ["put", "remove", "damage", "damage", "tick"]
 TEAM_KINDS = ["poison", "poison", "poison", "+1/+1", "shield", "charge"]
 TEAM_WHO = [0, 1, 9, 9, 9, 2, 7, 10**6]
 #: Grand Archive: buff and debuff on the allies holding the other (3, 4).
-GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy"]
+GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy", "sacrifice", "move_zone"]
 GA_WHO = [0, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
+
+
+#: Zone changes of one object (CR 400.7) and the deaths of a tick (704.5f-g): the kinds that
+#: change where and whether it goes (shield 122.1c, indestructible 702.12b, finality 122.1h),
+#: the counters it takes along as LKI (122.2) and the caps that end (122.4); 9 (10 in 2HG): a token.
+MOVE_ACTIONS = ["destroy", "destroy", "sacrifice", "move_zone", "move_zone", "put", "put", "damage", "tick",
+                "tick", "set_cap"]
+MOVE_KINDS = ["-1/-1", "-1/-1", "+1/+1", "shield", "indestructible", "indestructible", "finality", "charge"]
+MOVE_WHO = [2, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10**6]
 
 
 def _differential(ruleset: str, steps: list[tuple[Any, ...]], reads: list[tuple[str, int, str]]) -> None:
@@ -188,6 +203,8 @@ def _differential(ruleset: str, steps: list[tuple[Any, ...]], reads: list[tuple[
         with _general():
             want = _outcome(_act, slow, ids, step)
         assert got == want, step
+        if step[0] == "move_zone" and got[0] == "ok" and type(got[1]) is int and got[1] >= 0 and step[1] < len(ids):
+            ids[step[1]] = got[1]   # go on with the new object (400.7): a return, a token that stays
         _assert_same(fast, slow)
         for what, who, kind in reads:
             got = _outcome(_read, fast, ids, what, who, kind)
@@ -239,6 +256,21 @@ def test_scalar_path_equals_general_path_in_grand_archive(steps: list[tuple[Any,
     Debuff 4), its damage (damage counters on champions, Damage 12-13) and its refusals
     of Magic kinds and abilities."""
     _differential("grand_archive", steps, reads)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_steps(MOVE_KINDS, MOVE_ACTIONS, MOVE_WHO), READ_STEPS)
+@example([("put", 3, "indestructible", 1, {}), ("destroy", 3, "", 0, {}), ("put", 8, "finality", 1, {}),
+          ("put", 8, "-1/-1", 3, {}), ("tick", 0, "", 0, {}), ("move_zone", 9, "", 1, {}),
+          ("move_zone", 9, "", 0, {}), ("tick", 0, "", 0, {})], [("exists", 9, "")])
+def test_scalar_zone_changes_equal_general_zone_changes(steps: list[tuple[Any, ...]],
+                                                        reads: list[tuple[str, int, str]]) -> None:
+    """Destroy (701.8), sacrifice (701.21a), move_zone and the deaths of a tick move one
+    object to a new id (400.7) with the same state and events on both paths: counters
+    cease to exist, carried as LKI (122.2), caps end (122.4), shield (122.1c),
+    indestructible (702.12b), finality (122.1h), a host's redirect (614.1a), a token that
+    ceases to exist (704.5d, 111.8) and stale ids."""
+    _differential("mtg", steps, reads)
 
 
 def test_log_rows_recorded_one_at_a_time_read_back_in_order() -> None:
