@@ -88,9 +88,13 @@ def check_life(game: Game, g: np.ndarray, idx: np.ndarray, new: np.ndarray) -> N
 def ban_bit(game: Game, kind: str) -> np.uint64:
     """The bit of ``kind`` in the ``ban`` field (every kind's bit with it); 0 for a kind
     without a plane, which no prohibition can name (``ecs.host.prohibit`` makes one)."""
+    return np.uint64(_ban_bits(game, kind))
+
+
+def _ban_bits(game: Game, kind: str) -> int:
+    """``ban_bit`` as a Python int."""
     k = game.store.kind_index.get(kind)
-    every = np.uint64(1 << BAN_ALL)
-    return every | np.uint64(1 << k) if k is not None and k < BAN_ALL else every
+    return (1 << BAN_ALL) | (1 << k if k is not None and k < BAN_ALL else 0)
 
 
 def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
@@ -99,10 +103,7 @@ def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
     if a["no_counters"].item(g, col):
         return False
     ban = a["ban"].item(g, col)
-    if not ban:
-        return True
-    k = game.store.kind_index.get(kind)
-    return not ban & ((1 << BAN_ALL) | (1 << k if k is not None and k < BAN_ALL else 0))
+    return not ban or not ban & _ban_bits(game, kind)
 
 
 def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:

@@ -147,20 +147,13 @@ def _end_object_state(world: Game, at: np.ndarray | int, arrive: np.ndarray | bo
     change ends: a new object is its owner's (110.2). Fields are read first: writing would
     copy an array a clone still shares. ``at`` an int: one slot, read as plain values."""
     s = world.store
+    s.reset(at, _ENDING)
     if isinstance(at, int):
-        for f in _ENDING:
-            if s.a[f.name].item(at) != f.fill:
-                s.mut(f.name).reshape(-1)[at] = f.fill
         owner = s.a["owner"].item(at)
         if owner >= 0 and arrive:
             s.mut("controller").reshape(-1)[at] = owner
             s.mut("owner").reshape(-1)[at] = -1
         return
-    for f in _ENDING:
-        v = _take(s.a[f.name], at)
-        left = v != f.fill
-        if left.any():
-            s.mut(f.name).reshape(-1)[at[left]] = f.fill
     owner = _take(s.a["owner"], at)
     changed = (owner >= 0) & arrive
     if changed.any():

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 import numpy as np
 
@@ -294,13 +294,18 @@ class Store:
         if at.size == 0:
             return
         self.layout = next(_LAYOUT_IDS)
-        if at.size == 1 and SCALAR_PATHS:   # one slot (a token of one game): plain reads, no gathers
-            one = int(at[0])
-            for f in _BY_COLUMN:
-                if self.a[f.name].item(one) != f.fill:
-                    self.mut(f.name).reshape(-1)[one] = f.fill
-            return
-        for f in _BY_COLUMN:   # read first: writing would copy an array a clone still shares
+        self.reset(int(at[0]) if at.size == 1 and SCALAR_PATHS else at, _BY_COLUMN)
+
+    def reset(self, at: np.ndarray | int, fields: Iterable[Field]) -> None:
+        """Put the (games, columns) ``fields`` back to their fill values at the flat slots
+        ``at`` (game * capacity + column; an int: one slot, read as a plain value). Each is
+        read first and written only where it differs: a write copies an array a clone still
+        shares."""
+        for f in fields:
+            if isinstance(at, int):
+                if self.a[f.name].item(at) != f.fill:
+                    self.mut(f.name).reshape(-1)[at] = f.fill
+                continue
             left = self.a[f.name].reshape(-1).take(at) != f.fill
             if left.any():
                 self.mut(f.name).reshape(-1)[at[left]] = f.fill

@@ -54,7 +54,7 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     # called through its compiled entry point, skipping numba's typing of some 38
     # arguments (the dispatcher typed these when they were cached). A two-headed game's
     # player rules are read from the flags' values: not cached.
-    key = (s.a.version, s.layout, s.kinds_layout, parts)
+    key = (s.arrays_version(), s.layout, s.kinds_layout, parts)
     memo = s.memo
     if memo[0] == key:
         cached: tuple[Any, ...] | int = memo[1]
