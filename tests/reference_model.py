@@ -270,7 +270,7 @@ class RefGame:
                 set_count(counters, "defense", add_count(counters, "defense", card["defense"], "enter"))
         oid = self._new_id()
         obj = dict(card)
-        # issue 15: the host's effects belong to one object (400.7): a new one has none
+        # the host's effects belong to one object (400.7): a new one has none
         obj.update(zone=zone, counters=counters, caps={}, tapped=False, damage=0,
                    deathtouch_hit=False, pt_set=[None, None], pt_mod=[0, 0], hold=False,
                    redirect=None, banned=set())
@@ -324,7 +324,7 @@ class RefGame:
         set_count(holder, kind, add_count(holder, kind, n, f"put on {e}"))
 
     def _banned(self, e, kind):
-        """Whether ``e`` can't have ``kind`` counters put on it (issue 15); a player's
+        """Whether ``e`` can't have ``kind`` counters put on it; a player's
         poison goes to its team's head in 2HG (810.10), whose prohibitions count."""
         if e in self.players:
             who = self._head(e) if (self.thg and kind == "poison") else self.players[e]
@@ -571,7 +571,7 @@ class RefGame:
             if pl["lost"]:
                 continue
             head = self._head(pid)
-            # issue 15: a player who can't lose for a reason doesn't (2HG: nor their team)
+            # a player who can't lose for a reason doesn't (2HG: nor their team)
             safe = (set().union(*(self.players[q]["cant_lose"]
                                   for q in self.team_players[self.team_of[pid]]))
                     if self.thg else pl["cant_lose"])
@@ -608,7 +608,7 @@ class RefGame:
                 dies = True  # 704.5i
             if "battle" in obj["types"] and c.get("defense", 0) == 0:
                 dies = True  # 704.5v (docs: no stack, the exception never applies)
-            if dies and not obj["hold"]:   # issue 15: the host holds it (704.5v's exception)
+            if dies and not obj["hold"]:   # the host holds it (704.5v's exception)
                 leave.append(oid)
             rem = {}
             n = min(c.get("+1/+1", 0), c.get("-1/-1", 0))
@@ -758,7 +758,7 @@ class RefGame:
         e = self._check_id(e)
         return e if e in self.players else self.objects[e]["owner"]
 
-    # ---- the host engine's state (issue 15) ----------------------------------------------
+    # ---- the host engine's state ----------------------------------------------
     def _signed(self, v):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or abs(v) > 2 ** 30:
             raise InvalidCountError(f"{v!r}: a P/T value is an integer of at most 2**30 in size")

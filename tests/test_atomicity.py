@@ -1,4 +1,4 @@
-"""Issue 17: every public action either succeeds, or raises an ``ecs.CounterError`` and
+"""Every public action either succeeds, or raises an ``ecs.CounterError`` and
 changes nothing.
 
 Property-based: a small World (MTG and Grand Archive, batch 1 and 3, and a Two-Headed
@@ -190,7 +190,7 @@ def run_checked(w: World, call: Callable[[], Any], text: str) -> None:
 
 @settings(deadline=None)
 @given(world=st.sampled_from(WORLDS), action=st.sampled_from(sorted(ACTIONS)), data=st.data())
-def test_issue17_every_action_succeeds_or_raises_a_counter_error_and_changes_nothing(
+def test_every_action_succeeds_or_raises_a_counter_error_and_changes_nothing(
         world, action, data):
     base, stale = _base(*world)
     w = base.clone()
@@ -204,7 +204,7 @@ def test_issue17_every_action_succeeds_or_raises_a_counter_error_and_changes_not
 
 
 @pytest.mark.parametrize("world", WORLDS)
-def test_issue17_after_refused_calls_the_world_plays_on_as_if_they_never_happened(world):
+def test_after_refused_calls_the_world_plays_on_as_if_they_never_happened(world):
     """A run of calls with bad values, then good actions: the result equals that of a
     World given only the calls that succeeded (a refused call leaves nothing behind that
     a later action could trip over, such as a half-made object or a taken step)."""
@@ -237,7 +237,7 @@ def test_issue17_after_refused_calls_the_world_plays_on_as_if_they_never_happene
                              np.timedelta64(1, "D"), [1, -2], [], np.random.SeedSequence(4)]),
        thg=st.sampled_from([False, True, np.bool_(True), 1, "yes", np.array([1, 2])]),
        max_passes=st.sampled_from([1, 1000, 0, -3, "x", 2.5, 2**40]))
-def test_issue17_world_constructor_succeeds_or_raises_a_counter_error(
+def test_world_constructor_succeeds_or_raises_a_counter_error(
         ruleset, batch, seed, thg, max_passes):
     try:
         w = World(ruleset, batch, seed, two_headed_giant=thg, max_passes=max_passes)
@@ -246,7 +246,7 @@ def test_issue17_world_constructor_succeeds_or_raises_a_counter_error(
     assert w.batch == int(batch) and w.result() is not None
 
 
-def test_issue17_recover_of_no_ids_changes_nothing():
+def test_recover_of_no_ids_changes_nothing():
     w = World("grand_archive")
     w.add_player()
     run_checked(w, lambda: w.recover([], 1), "recover([], 1)")

@@ -1,4 +1,4 @@
-"""Batches of games (issue 4): one entity layout, B games that diverge freely.
+"""Batches of games: one entity layout, B games that diverge freely.
 
 Every action takes ``games=`` (None: every game still in progress; an index; a boolean
 mask; an index array), per-game amounts and per-game targets as (G, m) arrays; every read

@@ -1,4 +1,4 @@
-"""Differential test of batches (issue 4): a World of B games gives exactly the results of B
+"""Differential test of batches: a World of B games gives exactly the results of B
 independent single-game Worlds fed the same per-game actions.
 
 Hypothesis draws a board (two players and a few objects, the same in every game), then up
@@ -475,7 +475,7 @@ def step(d, h: Harness) -> None:
         assert acted == max(single_acted), f"batch acted {acted} times, singles {single_acted}"
         h.check_events()
         h.check_state()
-    elif action == "modify_pt":   # issue 15: per-game layer 7c effects (a batch == its singles)
+    elif action == "modify_pt":   # per-game layer 7c effects (a batch == its singles)
         t, st_ids = _pick(d, h, sel, 1)
         dp, dt = _amounts(d, sel, 1) - 2, _amounts(d, sel, 1) - 2
         h.log.append(f"modify_pt({t.tolist()}, {dp.tolist()}, {dt.tolist()}, games={games!r})")

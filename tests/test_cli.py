@@ -50,7 +50,7 @@ def test_simulate_prints_a_summary_and_writes_json_and_png(
 
 
 def test_json_to_stdout_is_json_alone(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: with --json - the table went to stdout too and the JSON did not parse. Now
+    """With --json - the table went to stdout too and the JSON did not parse. Now
     stdout is the JSON object (with its schema version) and the table goes to stderr."""
     assert main(["simulate", "--games", "40", "--workers", "1", "--no-progress",
                  "--json", "-"]) == 0
@@ -84,7 +84,7 @@ def test_summary_columns_line_up_with_long_labels(capsys: pytest.CaptureFixture[
 
 
 def test_players_show_what_the_ruleset_has(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: Grand Archive players have no life or poison (their champions have life):
+    """Grand Archive players have no life or poison (their champions have life):
     the table and the JSON show their reserve instead; Magic players show life and poison."""
     assert main(["simulate", "ga_wither", "--games", "64", "--workers", "1", "--json", "-"]) == 0
     captured = capsys.readouterr()
@@ -98,7 +98,7 @@ def test_players_show_what_the_ruleset_has(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_counts_are_singular_for_one(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: "1 objects", "1 checks"."""
+    """Singular nouns: "1 objects", "1 checks" were printed."""
     assert main(["simulate", "bear_decay", "--games", "32", "--workers", "1", "--batch", "40"]) == 0
     out = capsys.readouterr().out
     assert "(mtg, 1 object, 10 turns)" in out
@@ -108,7 +108,7 @@ def test_counts_are_singular_for_one(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_the_batch_printed_is_the_one_used(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: --batch 40 plays shards of two whole blocks (64 games); 40 was printed."""
+    """--batch 40 plays shards of two whole blocks (64 games); 40 was printed."""
     assert main(["simulate", "bear_decay", "--games", "100", "--workers", "1", "--batch", "40",
                  "--json", "-"]) == 0
     captured = capsys.readouterr()
@@ -139,7 +139,7 @@ def test_bad_arguments_exit_2(args: list[str]) -> None:
     assert e.value.code == 2
 
 
-# ---- options checked before the run (issue 16) ---------------------------------------------
+# ---- options checked before the run ---------------------------------------------
 @pytest.fixture
 def no_run(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Records every shard played: an option error must come before any game."""
@@ -195,7 +195,7 @@ def test_scheduler_without_dask_fails_first(monkeypatch: pytest.MonkeyPatch, no_
 
 def test_an_unreachable_scheduler_is_one_line(monkeypatch: pytest.MonkeyPatch, no_run: list[Any],
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: 30 s and a 55-line traceback; now CONNECT_TIMEOUT and one line."""
+    """30 s and a 55-line traceback; now CONNECT_TIMEOUT and one line."""
     pytest.importorskip("distributed")
     monkeypatch.setattr(montecarlo, "CONNECT_TIMEOUT", 1.0)
     with socket.socket() as s:       # a port nobody listens on
@@ -226,7 +226,7 @@ def test_simulate_on_a_dask_scheduler(tmp_path: Path) -> None:
 def test_a_run_that_loses_its_executor_reports_the_finished_games(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 17: when the executor gives up, the finished games are printed and written (as
+    """When the executor gives up, the finished games are printed and written (as
     on Ctrl-C), the reason is one line, the exit status 1."""
     real = montecarlo.run
 
@@ -248,7 +248,7 @@ def test_a_run_that_loses_its_executor_reports_the_finished_games(
 # ---- demo, --version, python -m ecs, a closed stdout -------------------------------------------
 def test_demo_prints_timings_with_the_kernels_loaded_first(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: the first tick was timed with the kernels' loading in it (90 ms vs 0.4 ms):
+    """The first tick was timed with the kernels' loading in it (90 ms vs 0.4 ms):
     a small board is ticked first, and its time is reported on its own line."""
     boards: list[int] = []
     real = cli._board
@@ -282,7 +282,7 @@ def test_python_dash_m_ecs() -> None:
 
 
 def test_a_closed_stdout_is_not_a_traceback() -> None:
-    """Issue 16: `tcg-counters scenarios | head -2` ended in a BrokenPipeError traceback. The
+    """`tcg-counters scenarios | head -2` ended in a BrokenPipeError traceback. The
     reader is gone before the first write here: exit 141 (as SIGPIPE would), nothing on stderr."""
     read, write = os.pipe()
     os.close(read)

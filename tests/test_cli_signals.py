@@ -1,4 +1,4 @@
-"""Ctrl-C on the command line (issues 16 and 17): the whole process group gets SIGINT, as
+"""Ctrl-C on the command line: the whole process group gets SIGINT, as
 in a terminal; the run stops at once, prints the games that finished, exits 130, and never
 shows a traceback, whenever the signal comes."""
 from __future__ import annotations
@@ -141,7 +141,7 @@ mc._Pool._start, mc._Collector.add = start_and_keep, add_then_break
 
 
 def test_ctrl_c_with_half_a_result_in_the_pipe() -> None:
-    """The lost Ctrl-C of issue 17: a worker killed while it sent a result left the pool's
+    """The lost Ctrl-C: a worker killed while it sent a result left the pool's
     thread waiting for the rest of the message; the run printed its summary and then never
     exited (the interpreter waits for that thread). Now it exits at once."""
     code = HALF_A_MESSAGE.replace("THEN", "os.killpg(0, signal.SIGINT)") + RUN_CLI
@@ -151,7 +151,7 @@ def test_ctrl_c_with_half_a_result_in_the_pipe() -> None:
 
 
 def test_import_ecs_loads_no_engine_so_ctrl_c_while_loading_is_caught() -> None:
-    """Issue 17: ``import ecs`` (run before ``python -m ecs`` or ``tcg-counters`` reach their
+    """``import ecs`` (run before ``python -m ecs`` or ``tcg-counters`` reach their
     Ctrl-C handling) loads no kernels; the engine loads inside the handled region."""
     code = "import sys, ecs; print('numba' in sys.modules, 'ecs.world' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -50,7 +50,7 @@ def _simulate(cache: Path) -> tuple[dict[str, float], str]:
 
 
 def test_first_run_says_it_compiles_and_reports_the_startup(tmp_path: Path) -> None:
-    """Issue (cold start): with an empty numba cache the run writes the compile line while
+    """With an empty numba cache the run writes the compile line while
     it compiles and counts the compile in ``startup_s``; the next run compiles nothing."""
     cold, err = _simulate(tmp_path)
     assert warmup.MESSAGE in err

@@ -201,7 +201,7 @@ class Harness:
             eo = self.ids[mo]
             assert w.exists(eo), f"object {eo} should exist"
             assert read_object(w, eo) == read_object(m, mo), f"object {eo} (model {mo})"
-            # issue 15: owner and controller (108.3, 108.4; 110.2 after a zone change)
+            # owner and controller (108.3, 108.4; 110.2 after a zone change)
             assert (w.owner(eo), w.controller(eo)) == (self.ids[m.owner(mo)], self.ids[m.controller(mo)]), \
                 f"owner/controller of {eo}"
         for mo in self.stale:
@@ -420,7 +420,7 @@ class Harness:
             self.host_action()
 
     def host_action(self):
-        """Issue 15: the state a host engine tells the core."""
+        """The state a host engine tells the core."""
         what = self.draw(st.sampled_from(["set_pt", "modify_pt", "modify_pt", "clear_pt",
                                           "set_controller", "prohibit", "allow",
                                           "set_cant_lose", "set_hold", "set_redirect"]))

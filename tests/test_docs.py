@@ -129,7 +129,7 @@ def test_readme_shows_what_the_main_job_prints(capsys: pytest.CaptureFixture[str
 
 
 def test_readme_is_short() -> None:
-    """Issue 12 item 7: the README says what it is and how to start; docs/ has the rest."""
+    """The README says what it is and how to start; docs/ has the rest."""
     assert len(README.splitlines()) <= 200
 
 
@@ -170,7 +170,7 @@ def _section(path: Path, heading: str) -> str:
 
 
 def test_the_error_table_names_every_exported_exception() -> None:
-    """Issue 17: every exception ``ecs`` exports is a CounterError and is in the table of
+    """Every exception ``ecs`` exports is a CounterError and is in the table of
     docs/api.md (the scenario error lives in ecs.scenario)."""
     table = _section(ROOT / "docs" / "api.md", "Errors")
     exported = [n for n in ecs.__all__
@@ -181,7 +181,7 @@ def test_the_error_table_names_every_exported_exception() -> None:
 
 
 def test_the_limits_table_names_every_limit() -> None:
-    """Issue 17: each ``MAX_*`` bound of ecs.limits is in docs/api.md's Limits table."""
+    """Each ``MAX_*`` bound of ecs.limits is in docs/api.md's Limits table."""
     table = _section(ROOT / "docs" / "api.md", "Limits")
     names = [n for n in vars(limits) if n.startswith("MAX_")]
     assert len(names) >= 10

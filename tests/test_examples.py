@@ -1,4 +1,4 @@
-"""The example host (examples/host.py) plays its cards (issue 15, "ship an example host")."""
+"""The example host (examples/host.py) plays its cards ("ship an example host")."""
 from __future__ import annotations
 
 import sys

@@ -413,7 +413,7 @@ def test_a_batch_of_games_differs_per_game():
     assert w.result().tolist() == [-1, b, b]
 
 
-# ---- issue 16 -----------------------------------------------------------------------------
+# ---- Grand Archive edges ------------------------------------------------------------------
 def test_types_of_checks_6_cleanup_hook_removes_ally_damage_counters_only():
     """Types of Checks 6, Stats: Life 2.2: clean-up removes all ally damage counters; a
     champion's stay (Damage 13). The ruleset hook, as ecs.actions.cleanup will call it."""

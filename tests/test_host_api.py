@@ -1,4 +1,4 @@
-"""The embedding API, part B (issue 15): damage sources, entering with counters, tap and
+"""The embedding API, part B: damage sources, entering with counters, tap and
 damage events, events since a step, host systems, batched-loop selection, rule gaps."""
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def test_with_systems_inserts_before_a_named_system() -> None:
 
 
 def test_where_present_skips_stale_ids_and_minus_one_padding() -> None:
-    """Issue 15: an id stale in some games no longer raises for the whole call."""
+    """An id stale in some games no longer raises for the whole call."""
     w, p, _ = _two(batch=3)
     c = w.add_object(p, "creature", power=1, toughness=1)
     w.destroy(c, games=[1])

@@ -1,4 +1,4 @@
-"""The state a host engine tells the core (issue 15, part A): power/toughness effects
+"""The state a host engine tells the core (part A): power/toughness effects
 (613.4), owner and control (108.3, 108.4, 110.2, 400.7), counter prohibitions (122.1,
 101.3), players who can't lose (704.5a, 704.5c, 704.6), holds and redirects on
 state-based actions (704.5v, 614.1a)."""
@@ -18,7 +18,7 @@ def game():
 
 # ---- power/toughness: layers 7b and 7c (613.4) ------------------------------------------
 def test_613_4c_pump_keeps_a_creature_with_minus_counters_alive(game):
-    """Issue 15: 'gets +3/+3' with two -1/-1 counters on a 2/2: 3/3, it lives (704.5f)."""
+    """'Gets +3/+3' with two -1/-1 counters on a 2/2: 3/3, it lives (704.5f)."""
     w, _, _, bear = game
     w.modify_pt(bear, 3, 3)
     w.put_counters(bear, "-1/-1", 2)

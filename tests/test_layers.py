@@ -66,7 +66,7 @@ def test_layer_contracts_hold(capsys, monkeypatch):
 
 
 def test_every_exception_is_exported_and_a_counter_error():
-    """Issue 17: every exception a user can see is an ecs.CounterError subclass, exported."""
+    """Every exception a user can see is an ecs.CounterError subclass, exported."""
     import inspect
 
     import ecs

@@ -269,7 +269,7 @@ def test_grand_archive_scenario_runs() -> None:
     assert r.games == 64
 
 
-# ---- streaming statistics (issue 16) -----------------------------------------------------------
+# ---- streaming statistics -----------------------------------------------------------
 def test_histogram_gives_numpys_inverted_cdf_percentiles_and_merges_exactly() -> None:
     """Percentiles of counts are values that occurred (integers), the "inverted CDF" of
     NumPy; a histogram folded from parts in any order equals the histogram of the whole."""
@@ -303,7 +303,7 @@ def test_a_run_holds_no_per_game_arrays_unless_asked() -> None:
 
 
 def test_ticks_count_the_games_asked_for_not_the_padding() -> None:
-    """40 games play as two blocks of 32: the 24 padding games are not counted (issue 16). The
+    """40 games play as two blocks of 32: the 24 padding games are not counted. The
     bear never ends a game: each of the 40 games ticks once per turn."""
     r = mc.run(loads(BEAR, "bear.toml"), games=40, workers=1, batch=64)
     assert r.ticks == 40 * T and r.batch == 64
@@ -338,7 +338,7 @@ def test_big_boards_get_smaller_shards() -> None:
 
 
 def test_weights_too_large_to_sum_give_the_right_probabilities() -> None:
-    """Weights of 1e308 summed to inf: the draw probabilities were nan (issue 17). Scaled by a
+    """Weights of 1e308 summed to inf: the draw probabilities were nan. Scaled by a
     power of two first, they are exactly those of the same weights at 1."""
     one = BEAR.replace(f"weight = {P}", "weight = 1").replace(f"weight = {1 - P}", "weight = 1")
     huge = one.replace("weight = 1", "weight = 1e308")
@@ -348,7 +348,7 @@ def test_weights_too_large_to_sum_give_the_right_probabilities() -> None:
     assert 0 < a.survival["bear"].k < 256
 
 
-# ---- executors: spawn, lost workers, a lost scheduler (issues 16 and 17) -------------------------
+# ---- executors: spawn, lost workers, a lost scheduler -------------------------
 def test_a_spawn_process_pool_gives_the_local_result() -> None:
     """The module works under the spawn start method (what macOS and Windows use): a worker
     imports it afresh and plays shards of a pickled Scenario."""
@@ -430,7 +430,7 @@ def test_a_shard_lost_for_good_stops_the_run_with_the_finished_games() -> None:
 
 def test_a_lost_dask_scheduler_keeps_the_finished_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """The scheduler dies mid-run: the client gives up reconnecting, and the run returns the
-    games that finished instead of waiting for ever or raising (issue 17)."""
+    games that finished instead of waiting for ever or raising."""
     distributed = pytest.importorskip("distributed")
     monkeypatch.setattr(mc, "CONNECT_TIMEOUT", 1.0)
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
@@ -451,7 +451,7 @@ def test_a_lost_dask_scheduler_keeps_the_finished_games(monkeypatch: pytest.Monk
     assert 64 <= r.games < 100_000 and not r.complete
 
 
-# ---- Ctrl-C that a library swallows (issue 17) -----------------------------------------------
+# ---- Ctrl-C that a library swallows -----------------------------------------------
 def _swallowed_ctrl_c() -> None:
     """Ctrl-C arrives, and the code it lands in eats the KeyboardInterrupt, as numba's
     compiler does when it lands in Python code called from C that clears errors."""
@@ -463,7 +463,7 @@ def _swallowed_ctrl_c() -> None:
 
 
 def test_ctrl_c_swallowed_before_the_run_still_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lost Ctrl-C of issue 17: an interrupt while the kernels load vanished and the run
+    """The lost Ctrl-C: an interrupt while the kernels load vanished and the run
     went on for ever. The run remembers it and stops before playing."""
     played: list[object] = []
     real = mc.check

@@ -1,4 +1,4 @@
-"""observe(): a missing stat is told apart from a real 0 by its ``has:<stat>`` mask (issue 16)."""
+"""observe(): a missing stat is told apart from a real 0 by its ``has:<stat>`` mask."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,5 +1,5 @@
-"""Save files (ecs.persist): round trips, damaged and crafted files (issue 4), and the
-hardening of issue 17: files whose digest was recomputed after an edit that makes them
+"""Save files (ecs.persist): round trips, damaged and crafted files, and the
+the hardening: files whose digest was recomputed after an edit that makes them
 contradict themselves, bounds on the work a file can ask for, and safe writing against
 the file system and other writers.
 
@@ -208,7 +208,7 @@ def test_damaged_contents_raise_a_clear_snapshot_error(saved, tmp_path, change, 
 
 
 def test_another_version_is_named_before_anything_else_is_read(saved, tmp_path):
-    """Issue 17, bounds: a file of another version (whose arrays may differ) is refused by
+    """A file of another version (whose arrays may differ) is refused by
     its version, even when its arrays are not this version's."""
     _, _, path = saved
     bad = tmp_path / "bad.npz"
@@ -250,7 +250,7 @@ def test_loading_a_fifo_does_not_wait_for_a_writer(tmp_path):
         World.load(tmp_path / "fifo.npz")
 
 
-# ---- issue 17: crafted files that contradict themselves -------------------------------------
+# ---- crafted files that contradict themselves -------------------------------------
 def _col(a, entity):
     return int(np.nonzero(a["store.entity_id"] == entity)[1][0])
 
@@ -396,7 +396,7 @@ def _duplicate_cap(a):
 
 @pytest.mark.parametrize("name", list(CONTRADICTIONS))
 def test_a_redigested_file_that_contradicts_itself_is_refused(saved, tmp_path, name):
-    """Issue 17: a digest recomputed after an edit no longer lets a file through whose
+    """A digest recomputed after an edit no longer lets a file through whose
     arrays contradict each other."""
     _, _, path = saved
     change, message = CONTRADICTIONS[name]
@@ -416,7 +416,7 @@ def test_two_headed_giant_team_heads_are_checked(tmp_path):
         World.load(tmp_path / "bad.npz")
 
 
-# ---- issue 17: bounds on the work a file can ask for -------------------------------------------
+# ---- bounds on the work a file can ask for -------------------------------------------
 @pytest.mark.parametrize("pool_size", [persist.MAX_POOL_SIZE + 1, 10**12])
 def test_a_huge_seed_pool_is_refused_before_any_work(saved, tmp_path, pool_size):
     """A SeedSequence costs the square of its pool size (30,000: 4 s; 10**6: an hour)."""
@@ -462,7 +462,7 @@ def _peak_while(fn):
 
 
 def test_a_deflated_member_is_refused_without_inflating_it(saved, tmp_path):
-    """Issue 17: a small file with a big deflated member (a zip bomb) is refused from the
+    """A small file with a big deflated member (a zip bomb) is refused from the
     archive directory; nothing is decompressed. (The issue's 2 MB file with a 2 GiB member
     took 13-30 s and 4 GB before; here a 64 MiB member, some 64 kB on disk.)"""
     _, _, path = saved
@@ -491,7 +491,7 @@ def test_compressed_save_files_are_refused(saved, tmp_path):
 
 
 def test_member_shapes_are_checked_from_their_headers_before_any_data_is_read(saved, tmp_path):
-    """Issue 17: a stored 64 MiB member whose header disagrees with the header arrays
+    """A stored 64 MiB member whose header disagrees with the header arrays
     (store.meta, config.batch) is refused from its header: its data is never read."""
     _, _, path = saved
     bad = tmp_path / "bad.npz"
@@ -513,7 +513,7 @@ def test_a_huge_batch_with_nothing_in_it_costs_what_its_file_holds(tmp_path):
     assert peak < 100 * size
 
 
-# ---- issue 17: writing safely -------------------------------------------------------------------
+# ---- writing safely -------------------------------------------------------------------
 def test_save_never_follows_a_link_planted_at_its_temporary_name(saved, tmp_path, monkeypatch):
     """The temporary name is unpredictable and created exclusively: a link planted where a
     temporary file goes (the old predictable name, or this save's first random pick) is
@@ -521,7 +521,7 @@ def test_save_never_follows_a_link_planted_at_its_temporary_name(saved, tmp_path
     w, ids, path = saved
     victim = tmp_path / "victim.txt"
     victim.write_bytes(b"precious")
-    os.symlink(victim, f"{path}.tmp-{os.getpid()}")       # the name before issue 17
+    os.symlink(victim, f"{path}.tmp-{os.getpid()}")       # the name before writes were made safe
     picks = iter(["0" * 16])
     real = persist.secrets.token_hex
     monkeypatch.setattr(persist.secrets, "token_hex", lambda n: next(picks, None) or real(n))
@@ -547,7 +547,7 @@ def test_save_replaces_a_link_at_the_target_without_writing_through_it(saved, tm
 
 
 def test_threads_saving_to_one_path_leave_one_whole_file(tmp_path):
-    """Issue 17: 4 threads x 5 saves to one path (before: FileNotFoundError on the shared
+    """4 threads x 5 saves to one path (before: FileNotFoundError on the shared
     temporary name, and a final file unloadable in 1 run of 4)."""
     path = tmp_path / "w.npz"
     worlds = []
@@ -591,7 +591,7 @@ w.save(sys.argv[1])
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX kill -9")
 def test_a_writer_killed_mid_save_loses_nothing_and_its_leftover_is_removed(saved, tmp_path):
-    """Issue 17: kill -9 during a save keeps the previous file, and the next save to that
+    """Kill -9 during a save keeps the previous file, and the next save to that
     path removes the dead writer's temporary file (before: left forever)."""
     w, _, path = saved
     r = subprocess.run([sys.executable, "-c", _KILLED_WRITER, str(path)], cwd=ROOT,

@@ -1,4 +1,4 @@
-"""A save-file fuzzer (issue 17): random byte flips, truncations, and edits of every array
+"""A save-file fuzzer: random byte flips, truncations, and edits of every array
 with the digest recomputed the way ``save`` computes it.
 
 Every file must end in a SnapshotError or a World: for flips and truncations exactly the

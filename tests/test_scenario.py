@@ -246,7 +246,7 @@ def test_the_readme_section_example_runs() -> None:
     assert r.games == 64 and 0 <= r.survival["bear"].p <= 1
 
 
-# ---- bounds on what a file may ask for, checked before any work (issue 17) ---------------------
+# ---- bounds on what a file may ask for, checked before any work ---------------------
 @pytest.mark.parametrize("text", [
     "x = " + "[" * 2000 + "]" * 2000,                 # RecursionError in the parser
     "x = " + "{ a = " * 2000 + "1" + " }" * 2000,

@@ -1,4 +1,4 @@
-"""Tree search and Monte Carlo support (issue 4): snapshot/restore, clone, fork, select
+"""Tree search and Monte Carlo support: snapshot/restore, clone, fork, select
 and observations (save/load: tests/test_persist.py).
 
 "Exactly the snapshotted state" is checked on everything a World holds: every store array

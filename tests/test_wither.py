@@ -65,7 +65,7 @@ def test_wither_sacrificed_champion_is_banished_and_its_player_loses():
 
 def test_wither_4_all_counters_removed_at_the_same_time():
     """Wither 4: every wither counter is removed at once, one step, with the payment
-    (issue 16: the payment is an event, ReserveChanged with cause ga.wither)."""
+    (the payment is an event, ReserveChanged with cause ga.wither)."""
     w, (a, _), _ = ga()
     xs = w.add_objects(3, a, "ally", power=1, life=2, counters={"wither": 1})
     w.set_reserve(a, 3)
@@ -78,7 +78,7 @@ def test_wither_4_all_counters_removed_at_the_same_time():
 
 
 def test_default_policy_pays_for_as_many_objects_as_reserve_allows():
-    """rules.md section 8 item 9 (our choice, issue 16): champions first (cheapest
+    """rules.md section 8 item 9 (our choice): champions first (cheapest
     first), then as many other objects as possible, cheapest first, older (smaller id)
     first at equal cost."""
     w, (a, _), (champ, _) = ga()
@@ -212,8 +212,8 @@ def test_a_policy_that_fails_undoes_the_whole_call():
     assert "broken" in str(err) and "no decision" in str(err)
 
 
-def test_issue_16_default_policy_keeps_the_champion_rather_than_an_ally():
-    """Issue 16: champion at wither 2, ally at wither 1, reserve 2. Paying for the
+def test_default_policy_keeps_the_champion_rather_than_an_ally():
+    """Champion at wither 2, ally at wither 1, reserve 2. Paying for the
     cheaper ally would sacrifice the champion and lose (Ending the Game 5); the
     default pays for the champion."""
     w, (a, b), (champ, _) = ga()
@@ -242,7 +242,7 @@ def test_immortal_objects_are_not_sacrificed_and_the_default_does_not_pay_for_th
     assert w.zone(champ) == "battlefield" and w.counters(champ) == {}
 
 
-# ---- the default policy against brute force (issue 16) --------------------------------
+# ---- the default policy against brute force --------------------------------
 def best_outcome(champs, others, cost, reserve, immortal, safe):
     """Brute force over every affordable set of objects to pay for: the best (kept the
     game, champions kept, other objects kept, -reserve spent), compared in that order.
@@ -264,7 +264,7 @@ def best_outcome(champs, others, cost, reserve, immortal, safe):
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_default_policy_never_chooses_an_avoidable_loss_then_keeps_the_most(data):
-    """Issue 16: against brute force on small boards (vectorized over 3 games): the
+    """Against brute force on small boards (vectorized over 3 games): the
     default never loses when some payment keeps a champion, and its choice is the best
     by (champions kept, other objects kept, least reserve spent)."""
     n_champs = data.draw(st.integers(1, 2))

@@ -1,7 +1,7 @@
 """Both benchmark baselines (naive esper and the stronger ``EsperGame``) and the engine give
 identical results on the same random boards, so the ratios compare equal work: every
 object's existence, zone, counters and marked damage, every zone's size and every player's
-loss, after one tick(), and after the self-play step the suites time (issue 14)."""
+loss, after one tick(), and after the self-play step the suites time."""
 from __future__ import annotations
 
 import dataclasses
@@ -119,7 +119,7 @@ def test_same_results_on_the_timed_boards(games: int, n: int, game: type[NaiveGa
 
 @pytest.mark.parametrize("n", cases.ACTION_SIZES)
 def test_esper_baseline_matches_engine_after_the_timed_self_play_step(n: int) -> None:
-    """Issue 14: the self-play step (cases.step, then a tick) on the settled board gives the
+    """The self-play step (cases.step, then a tick) on the settled board gives the
     same state in EsperGame as in the engine, so the step, action and read suites compare
     equal work; a step's -1/-1 counters kill when the target has toughness 2."""
     spec = cases.board(1, n)

@@ -1,4 +1,4 @@
-"""The stronger esper baseline on its own (issue 14): zone changes keep esper's query
+"""The stronger esper baseline on its own: zone changes keep esper's query
 caches, retire the object's id, and its actions validate like the engine's."""
 import esper
 import pytest

@@ -1,4 +1,4 @@
-"""benchmarks.interleave (issue 14): sides alternate round by round, every timed block runs
+"""benchmarks.interleave: sides alternate round by round, every timed block runs
 with the collector collected beforehand and off, for engine and baselines alike."""
 import gc
 

@@ -1,4 +1,4 @@
-"""benchmarks.soak (issue 13), as a smoke test of a few steps: the workload stays legal
+"""benchmarks.soak, as a smoke test of a few steps: the workload stays legal
 (every game kills objects of its own choosing and the harness keeps track), rows record
 time, RSS and live bytes, the targets and the plot come out. The full soak is opt-in
 (``python -m benchmarks.soak`` or ``python -m benchmarks.report --soak``)."""

@@ -87,7 +87,7 @@ def test_count_limit_is_int32_and_never_wraps():
     assert isinstance(w.count(x, "charge"), int) and np.iinfo(np.int32).max == 2**31 - 1
 
 
-# ---- issue 17: the promise holds for constructors, ids, sizes, life and steps ------------
+# ---- the promise holds for constructors, ids, sizes, life and steps ------------
 def full_state(w):
     """The store's arrays, the event rows and step, names and the seed counter."""
     s, rows = state(w)
@@ -130,19 +130,19 @@ def refused(w, fn, error, needle):
     (lambda w, p: w.fork(0, 2**31), InvalidGameError, str(2**31)),
     (lambda w, p: w.deal_damage(p, 1, combat="yes"), InvalidTypeError, "combat"),
 ])
-def test_issue17_refused_before_anything_is_made(make, error, needle):
+def test_refused_before_anything_is_made(make, error, needle):
     w = World(batch=2)
     p = w.add_player()
     refused(w, lambda: make(w, p), error, needle)
 
 
-def test_issue17_a_world_holds_at_most_max_slots_games_x_columns():
+def test_a_world_holds_at_most_max_slots_games_x_columns():
     w = World(batch=MAX_SLOTS // MAX_OBJECTS * 2)
     p = w.add_player()
     refused(w, lambda: w.add_objects(MAX_OBJECTS, p), InvalidCountError, "MAX_SLOTS")
 
 
-def test_issue17_life_never_wraps():
+def test_life_never_wraps():
     """Life totals stay within -MAX_LIFE..MAX_LIFE (int64): gain past it raises, all or nothing."""
     w = World(batch=2)
     p = w.add_player(life=MAX_LIFE - 1)
@@ -154,7 +154,7 @@ def test_issue17_life_never_wraps():
     refused(w, lambda: w.lose_life(q, 1), CountOverflowError, str(-MAX_LIFE - 1))
 
 
-def test_issue17_two_headed_giant_team_life_is_not_summed_past_the_limit():
+def test_two_headed_giant_team_life_is_not_summed_past_the_limit():
     """CR 810.4: a team's life is the sum of its players' starting lives; past MAX_LIFE the
     second player is refused and does not exist."""
     w = World(two_headed_giant=True)
@@ -163,7 +163,7 @@ def test_issue17_two_headed_giant_team_life_is_not_summed_past_the_limit():
     assert len(w.players()) == 1
 
 
-def test_issue17_a_refused_put_takes_no_event_step():
+def test_a_refused_put_takes_no_event_step():
     w = World()
     p = w.add_player()
     x = w.add_object(p, {"artifact"})
@@ -179,31 +179,31 @@ def test_issue17_a_refused_put_takes_no_event_step():
     (dict(batch=0), InvalidGameError), (dict(max_passes="x"), InvalidCountError),
     (dict(two_headed_giant="yes"), IllegalActionError),
 ])
-def test_issue17_world_arguments_raise_counter_errors(kwargs, error):
+def test_world_arguments_raise_counter_errors(kwargs, error):
     with pytest.raises(error) as info:
         World(**kwargs)
     assert isinstance(info.value, CounterError)
 
 
-def test_issue17_seeds_that_are_accepted_give_the_same_games_as_before():
+def test_seeds_that_are_accepted_give_the_same_games_as_before():
     """Accepted seeds (non-negative integers, NumPy integers, sequences) seed as NumPy does."""
     for seed in (0, 7, np.uint32(7), [1, 2], 2**70):
         want = np.random.SeedSequence(int(seed) if np.ndim(seed) == 0 else seed)
         assert World(seed=seed).seed_seq.entropy == want.entropy
 
 
-def test_issue17_result_with_no_players():
+def test_result_with_no_players():
     assert World().result() == "ongoing"
     assert World(batch=2).result().tolist() == [-1, -1]
 
 
-def test_issue17_spawn_seeds_refused_hands_out_nothing():
+def test_spawn_seeds_refused_hands_out_nothing():
     w = World(seed=1)
     refused(w, lambda: w.spawn_seeds(MAX_SEEDS + 1), InvalidGameError, str(MAX_SEEDS + 1))
     assert w.spawn_seeds(2)[0].spawn_key == (0,)
 
 
-def test_issue17_per_game_amounts_follow_the_selection_not_the_batch():
+def test_per_game_amounts_follow_the_selection_not_the_batch():
     """ecs.args: with one id a 1-D amount array has one amount per selected game, in the
     order of games=; one of length batch with a subset selected is refused, not guessed."""
     w = World(batch=3)

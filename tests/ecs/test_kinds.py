@@ -31,7 +31,7 @@ def test_122_1b_keywords_and_variants():
 
 @pytest.mark.parametrize("kind", ["+\uff11/+\uff11", "+\u0661/+\u0661", "+\U0001d7cf/+\U0001d7cf",
                                   "charge\uff12", "\u0663", "ch\u00e4rge", "+\u0967/+0"])
-def test_issue17_the_grammar_is_ascii_only(kind):
+def test_the_grammar_is_ascii_only(kind):
     """Fullwidth, Arabic-Indic, Devanagari and mathematical digits (and other non-ASCII
     letters) are not the grammar's 0-9: such a name is refused, never read as +1/+1."""
     with pytest.raises(InvalidKindError, match="malformed"):
