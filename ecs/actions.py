@@ -60,7 +60,7 @@ def add_player(world: Game, life: int | None = None, team: int | None = None) ->
     if head != index:   # the team's life is the sum of its players' (810.4)
         team_life = s.a["life"][:, head] + life
         counting.check_life(world, np.arange(world.batch), np.full(world.batch, head), team_life)
-    cols, ids = s.alloc(1)   # the same column in every game
+    cols, ids = s.alloc(1, common=True)   # the same column in every game
     s.mut("types")[:, cols] = TYPE_BIT["player"]
     s.mut("controller")[:, cols] = index
     s.mut("zone")[:, cols] = zones.PLAYER
@@ -141,7 +141,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
 
     cols, ids = s.alloc(n, gsel)
     g = np.repeat(gsel, n)
-    c = np.tile(cols, gsel.size)
+    c = cols.ravel()   # (selected games, n): each game's own slots
     card = {"types": mask, **statvals, "keywords": kw, "controller": owner, "token": token,
             "no_counters": no_counters, "name_id": _name_id(world, name), "zone": code}
     for field, value in card.items():

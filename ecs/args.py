@@ -226,7 +226,7 @@ def _target_grid(game: Game, ids: Any, games: Any
             return _GAME_ZERO, np.array([col], np.int64), True, (1, 1)
     gsel = select_games(games, game.ongoing)
     idarr, single = as_ids(ids, gsel.size)
-    s.columns(idarr)   # raises for ids that never existed
+    s.known(idarr)   # raises for ids that never existed
     g = np.broadcast_to(gsel[:, None], idarr.shape)
     cols = s.locate(g, idarr)
     absent = cols < 0
@@ -353,33 +353,47 @@ def entity(e: Any) -> int:
     return integer(e, "entity", 0, MAX_ID, UnknownEntityError)
 
 
-def column(game: Game, e: Any) -> tuple[int, np.ndarray]:
-    """The column of one id (a read's argument) and the (B,) mask of the games it is in;
-    StaleEntityError if it is in none (it changed zones or ceased to exist everywhere)."""
+@dataclass(frozen=True)
+class Spot:
+    """Where one object is (``column``): ``here``, the (B,) mask of the games it is in;
+    ``at``, the index of its slot in each game, so that ``arr[at]`` of a (B, C) array is
+    its (B,) values (in games it is not in, some other slot's: mask them with ``here``);
+    ``g`` and ``col``, a game it is in and its column there: where to read what it is (its
+    card is the same in every game it is in)."""
+    here: np.ndarray
+    at: tuple[Any, Any]
+    g: int
+    col: int
+
+    def take(self, arr: np.ndarray) -> np.ndarray:
+        """The object's values per game of a (..., B, C) array: (..., B)."""
+        return arr[(Ellipsis, *self.at)]
+
+
+def column(game: Game, e: Any) -> Spot:
+    """Where one id (a read's argument) is in each game; StaleEntityError if it is in none
+    (it changed zones or ceased to exist everywhere)."""
     s = game.store
     e = entity(e)
-    col = int(s.columns(np.array([e], np.int64))[0])
-    here = s.a["entity_id"][:, col] == e if 0 <= col < s.n_cols else np.zeros(s.batch, bool)
+    s.known(np.array([e], np.int64))
+    games = np.arange(s.batch)
+    cols = s.locate(games, np.full(s.batch, e, np.int64))
+    here = cols >= 0
     if not here.any():
         raise StaleEntityError(f"entity {e} no longer exists: it changed zones or ceased to "
                                "exist, and is a new object now (CR 400.7)")
-    return col, here
-
-
-def first_game(here: np.ndarray) -> int:
-    """A game of the (B,) mask ``column`` gives: where to read what an object is (its card
-    is the same in every game it is in)."""
-    return int(here.argmax())
+    g = int(here.argmax())
+    col = int(cols[g])
+    if (cols[here] == col).all():   # one column wherever it is: a plain column read
+        return Spot(here, (slice(None), col), g, col)
+    return Spot(here, (games, np.where(here, cols, 0)), g, col)
 
 
 def columns_or_gone(game: Game, games: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Columns of ids in games ``games`` (broadcast together); -1 where an id is not in its
     game (it left its zone); raises for unknown ids."""
-    s = game.store
-    bad = ids[(ids < 0) | (ids >= s.next_id)]
-    if bad.size:
-        raise UnknownEntityError(f"entity {int(bad[0])} does not exist in this World")
-    return s.locate(games, ids)
+    game.store.known(ids)
+    return game.store.locate(games, ids)
 
 
 def player_index(game: Game, player: Any) -> int:
@@ -387,7 +401,7 @@ def player_index(game: Game, player: Any) -> int:
     s = game.store
     if not is_integer(player):
         raise UnknownEntityError(f"player must be an id, got {player!r}")
-    col, _ = column(game, player)
+    col = column(game, player).col
     if not s.a["types"][0, col] & TYPE_BIT["player"]:   # a player is in every game
         raise IllegalActionError(f"entity {player} is not a player")
     return int(s.a["controller"][0, col])

@@ -218,8 +218,8 @@ def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> 
 
 def is_held(world: Game, e: int) -> BoolRead:
     """Whether state-based actions leave ``e`` (``set_hold``)."""
-    col, here = args.column(world, e)
-    return args.out(world, world.store.a["sba_hold"][:, col] & here)
+    spot = args.column(world, e)
+    return args.out(world, spot.take(world.store.a["sba_hold"]) & spot.here)
 
 
 def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
@@ -232,7 +232,7 @@ def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
 def is_prohibited(world: Game, e: int, kind: str | None = None) -> BoolRead:
     """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it."""
     s = world.store
-    col, here = args.column(world, e)
+    spot = args.column(world, e)
     if kind is None:
         bit = np.uint64(1 << BAN_ALL)
     else:
@@ -240,5 +240,5 @@ def is_prohibited(world: Game, e: int, kind: str | None = None) -> BoolRead:
         k = s.kind_index.get(kind)
         bit = np.uint64(1 << BAN_ALL) | (np.uint64(1 << k) if k is not None and k < BAN_ALL
                                          else np.uint64(0))
-    banned = ((s.a["ban"][:, col] & bit) != 0) | s.a["no_counters"][:, col]
-    return args.out(world, banned & here)
+    banned = ((spot.take(s.a["ban"]) & bit) != 0) | spot.take(s.a["no_counters"])
+    return args.out(world, banned & spot.here)

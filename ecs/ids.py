@@ -1,10 +1,17 @@
-"""Which column each id names: the store's index from ids to columns, kept in pages.
+"""Which column each id names in each game: the store's index from ids to columns, in pages.
 
-An id names one column in every game it is in (``ecs.store``). Ids are never reused, so a
-dense table over every id ever made would grow with a run's history (a long batched
-self-play run makes millions). The index keeps the ids in pages of ``PAGE`` and drops a
-page once none of its ids is in any game: a sweep of the slots in use finds them when the
-pages held have doubled since the last sweep, so its cost is amortized over the ids made
+Most ids name one column in every game they are in (an object made in one game, or in
+games whose free slots agree). An object made in several games at once takes each game's
+own lowest free slot (``ecs.store``), so in games that diverged one id may sit in a
+different column per game: a *spread* id, whose columns, one per game, are a row of
+``spread``. A page entry is the id's column (>= 0), -1 for an id in no game, or
+``-2 - row`` for a spread id.
+
+Ids are never reused, so a dense table over every id ever made would grow with a run's
+history (a long batched self-play run makes millions). The index keeps the ids in pages
+of ``PAGE`` and drops a page once none of its ids is in any game, and a spread row once
+its id is in no game: a sweep of the slots in use finds them when the pages (rows) held
+have grown by a quarter since the last sweep, so its cost is amortized over the ids made
 in between. A dropped id maps to -1, "in no game", which is what a stale id is.
 """
 from __future__ import annotations
@@ -14,27 +21,44 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from .kernels import array, kernel
+from .kernels import INDEX, array, kernel
 
 PAGE_BITS = 10
 PAGE = 1 << PAGE_BITS
 _MASK = PAGE - 1
-_MIN_ROWS = 4   # pages held before the first sweep
+_MIN_ROWS = 4   # pages (and spread rows) held before the first sweep
+
+
+def _due(held: int, kept: int) -> bool:
+    """Whether rows ``held`` (pages, or spread rows) are due a sweep, ``kept`` having been
+    kept by the last: a quarter more, so the rows held stay within 1.25x of those in use
+    while a sweep's cost (a pass over the slots in use) is amortized over the rows made."""
+    return held >= max(kept + kept // 4, _MIN_ROWS)
+
+
+def _grown(rows: int) -> int:
+    """A table's next size in rows: a quarter more, as the store's columns grow."""
+    return rows + rows // 4 + _MIN_ROWS
+_NO_GAMES = np.zeros(0, np.int64)
 
 
 class IdIndex:
-    """The id -> column map of one store; copy on write between clones."""
+    """The id -> column map of one store of ``batch`` games; copy on write between clones."""
 
-    def __init__(self) -> None:
+    def __init__(self, batch: int) -> None:
         self.page_of = np.full(0, -1, np.int32)           # page number -> row of ``pages``
-        self.pages = np.full((0, PAGE), -1, np.int32)     # row -> the columns of its ids
+        self.pages = np.full((0, PAGE), -1, np.int32)     # row -> the entries of its ids
         self.rows = 0       # rows in use
         self.swept = 0      # rows in use after the last sweep
+        self.spread = np.full((0, batch), -1, np.int32)   # spread row -> column per game
+        self.spread_id = np.full(0, -1, np.int64)         # spread row -> its id
+        self.n_spread = 0   # spread rows in use
+        self.spread_kept = 0   # spread rows in use after the last sweep of them
         self._shared = False
 
     @property
     def nbytes(self) -> int:
-        return int(self.page_of.nbytes + self.pages.nbytes)
+        return int(self.page_of.nbytes + self.pages.nbytes + self.spread.nbytes + self.spread_id.nbytes)
 
     def clone(self, read_only: bool = False) -> IdIndex:
         """An index sharing this one's arrays until either side writes (``read_only``: mark
@@ -43,27 +67,36 @@ class IdIndex:
         other.__dict__ = self.__dict__.copy()
         self._shared = other._shared = True
         if read_only:
-            self.page_of.flags.writeable = self.pages.flags.writeable = False
+            for arr in (self.page_of, self.pages, self.spread, self.spread_id):
+                arr.flags.writeable = False
         return other
 
     def _own(self) -> None:
         if self._shared:
-            self.page_of, self.pages, self._shared = self.page_of.copy(), self.pages.copy(), False
+            self.page_of, self.pages = self.page_of.copy(), self.pages.copy()
+            self.spread, self.spread_id, self._shared = self.spread.copy(), self.spread_id.copy(), False
 
-    def lookup(self, ids: np.ndarray) -> np.ndarray:
-        """The columns of int64 ``ids`` (any shape); -1 for -1 and for ids in no game."""
-        flat = np.ascontiguousarray(ids, np.int64).reshape(-1)
-        return _lookup(self.page_of, self.pages, flat).reshape(np.shape(ids))
+    def lookup(self, ids: np.ndarray, games: np.ndarray | None = None) -> np.ndarray:
+        """The column id ``ids[i]`` would sit in in game ``games[i]`` (flat int64 arrays);
+        -1 for -1 and for ids in no game. Whether it is there is the slot's to say.
+        Without ``games``: the ids' page entries (a spread id's is <= -2)."""
+        return _lookup(self.page_of, self.pages, self.spread, _NO_GAMES if games is None else games, ids)
 
-    def one(self, e: int) -> int:
-        """``lookup`` of one id, with plain reads."""
+    def one(self, e: int, game: int = 0) -> int:
+        """``lookup`` of one id in one game, with plain reads."""
         p = e >> PAGE_BITS
         row = self.page_of.item(p) if p < self.page_of.size else -1   # (item: a Python int)
-        return -1 if row < 0 else self.pages.item(row, e & _MASK)
+        c: int = -1 if row < 0 else self.pages.item(row, e & _MASK)
+        return c if c > -2 else self.spread.item(-2 - c, game)
+
+    def any_spread(self, ids: np.ndarray) -> bool:
+        """Whether some of the (flat int64) ``ids`` is a spread id."""
+        return self.n_spread > 0 and bool((self.lookup(ids) <= -2).any())
 
     def add(self, first: int, cols: np.ndarray, live_ids: Callable[[], np.ndarray]) -> None:
-        """Map the new ids ``first``, ``first + 1``, ... to ``cols``. ``live_ids()`` gives
-        the ids in some slot now, for a sweep (the new ids need not be among them)."""
+        """Map the new ids ``first``, ``first + 1``, ... to their entries ``cols`` (the
+        column of each in every game it is in). ``live_ids()`` gives the ids in some slot
+        now, for a sweep (the new ids need not be among them)."""
         if cols.size == 0:
             return
         self._own()
@@ -81,11 +114,67 @@ class IdIndex:
         ids = np.arange(first, first + cols.size, dtype=np.int64)
         self.pages[self.page_of[ids >> PAGE_BITS], ids & _MASK] = cols
 
+    def add_per_game(self, first: int, n: int, at: np.ndarray, games: np.ndarray, cols: np.ndarray,
+                     live_ids: Callable[[], np.ndarray]) -> None:
+        """``add`` of ``n`` new ids given slot by slot: id ``first + at[i]`` is in game
+        ``games[i]`` at column ``cols[i]`` (one slot per game). An id whose games agree on
+        its column gets that column; the others a spread row."""
+        self._own()
+        lo = np.full(n, np.iinfo(np.int64).max, np.int64)
+        hi = np.full(n, -1, np.int64)
+        np.minimum.at(lo, at, cols)
+        np.maximum.at(hi, at, cols)
+        apart = np.flatnonzero((lo != hi) & (hi >= 0))
+        if apart.size:
+            rows = self._spread_rows(apart.size, live_ids)
+            row_of = np.full(n, -1, np.int64)
+            row_of[apart] = rows
+            r = row_of[at]
+            mine = r >= 0
+            self.spread[r[mine], games[mine]] = cols[mine]
+            self.spread_id[rows] = first + apart
+            hi[apart] = -2 - rows
+        self.add(first, hi, live_ids)
+
+    def _spread_rows(self, m: int, live_ids: Callable[[], np.ndarray]) -> np.ndarray:
+        """``m`` spread rows for new ids (all -1), after a sweep or growth if they do not fit."""
+        if self.n_spread + m > self.spread.shape[0]:
+            if _due(self.n_spread, self.spread_kept):
+                self._sweep_spread(live_ids())
+            need = self.n_spread + m
+            if need > self.spread.shape[0]:
+                grown = np.full((max(need, _grown(self.spread.shape[0])), self.spread.shape[1]), -1, np.int32)
+                grown[: self.n_spread] = self.spread[: self.n_spread]
+                ids = np.full(grown.shape[0], -1, np.int64)
+                ids[: self.n_spread] = self.spread_id[: self.n_spread]
+                self.spread, self.spread_id = grown, ids
+        rows = np.arange(self.n_spread, self.n_spread + m)
+        self.n_spread += m
+        return rows
+
+    def _sweep_spread(self, live: np.ndarray) -> None:
+        """Drop the spread rows of ids in no game (``live``: the ids in some slot); the
+        rows kept move to the front, and their ids' entries follow them."""
+        n = self.n_spread
+        ids = self.spread_id[:n]
+        keep = np.isin(ids, live)
+        kept = np.flatnonzero(keep)
+        entry = np.where(keep, -2 - np.cumsum(keep) + 1, -1)   # kept row k -> -2 - its new row
+        held = (ids >> PAGE_BITS) < self.page_of.size
+        row = np.where(held, self.page_of[np.minimum(ids >> PAGE_BITS, self.page_of.size - 1)], -1)
+        on_page = row >= 0   # an id whose page was dropped has no entry to rewrite
+        self.pages[row[on_page], ids[on_page] & _MASK] = entry[on_page]
+        self.spread[: kept.size] = self.spread[kept]
+        self.spread[kept.size: n] = -1
+        self.spread_id[: kept.size] = self.spread_id[kept]
+        self.spread_id[kept.size: n] = -1
+        self.n_spread = self.spread_kept = int(kept.size)
+
     def _new_row(self, page: int, keep_from: int, live_ids: Callable[[], np.ndarray]) -> None:
-        if self.rows >= max(2 * self.swept, _MIN_ROWS):
+        if _due(self.rows, self.swept):
             self._sweep(keep_from, live_ids())
         if self.rows == self.pages.shape[0]:
-            grown = np.full((max(2 * self.rows, _MIN_ROWS), PAGE), -1, np.int32)
+            grown = np.full((_grown(self.rows), PAGE), -1, np.int32)
             grown[: self.rows] = self.pages[: self.rows]
             self.pages = grown
         self.page_of[page] = self.rows
@@ -110,36 +199,54 @@ class IdIndex:
     def of_slots(cls, entity_id: np.ndarray) -> IdIndex:
         """The index of the ids in the slots ``entity_id`` (a (B, n) store array): what a
         restored or loaded store maps (ids in no slot map to -1 anyway)."""
-        index = cls()
-        live = entity_id >= 0
-        ids = entity_id[live]
+        index = cls(entity_id.shape[0])
+        games, cols = np.nonzero(entity_id >= 0)
+        ids = entity_id[games, cols]
         if ids.size == 0:
             return index
-        cols = np.nonzero(live)[1].astype(np.int32)
-        used = np.unique(ids >> PAGE_BITS)
+        order = np.argsort(ids, kind="stable")
+        ids, games, cols = ids[order], games[order], cols[order].astype(np.int32)
+        uniq, start = np.unique(ids, return_index=True)
+        lo, hi = np.minimum.reduceat(cols, start), np.maximum.reduceat(cols, start)
+        entry = lo.astype(np.int32)
+        apart = np.flatnonzero(lo != hi)
+        if apart.size:
+            row_of = np.full(uniq.size, -1, np.int64)
+            row_of[apart] = np.arange(apart.size)
+            index.spread = np.full((apart.size, entity_id.shape[0]), -1, np.int32)
+            index.spread_id = uniq[apart].astype(np.int64)
+            each = row_of[np.repeat(np.arange(uniq.size), np.diff(np.append(start, ids.size)))]
+            index.spread[each[each >= 0], games[each >= 0]] = cols[each >= 0]
+            entry[apart] = -2 - np.arange(apart.size, dtype=np.int32)
+            index.n_spread = index.spread_kept = int(apart.size)
+        used = np.unique(uniq >> PAGE_BITS)
         index.page_of = np.full(int(used[-1]) + 1, -1, np.int32)
         index.page_of[used] = np.arange(used.size, dtype=np.int32)
         index.pages = np.full((used.size, PAGE), -1, np.int32)
-        index.pages[index.page_of[ids >> PAGE_BITS], ids & _MASK] = cols
+        index.pages[index.page_of[uniq >> PAGE_BITS], uniq & _MASK] = entry
         index.rows = index.swept = int(used.size)
         return index
 
 
 @njit(cache=True, inline="always")
-def column_of(page_of: np.ndarray, pages: np.ndarray, e: int) -> int:  # pragma: no cover - compiled
-    """The column of id ``e`` (-1: none), for compiled callers."""
+def column_in(page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray, e: int,
+              g: int) -> int:  # pragma: no cover - compiled
+    """The column id ``e`` would sit in in game ``g`` (-1: none; g < 0: its page entry),
+    for compiled callers."""
     if e < 0:
         return -1
     p = e >> PAGE_BITS
     if p >= page_of.size or page_of[p] < 0:
         return -1
-    return pages[page_of[p], e & _MASK]
+    c = pages[page_of[p], e & _MASK]
+    return c if c > -2 or g < 0 else spread[-2 - c, g]
 
 
-@kernel(array(np.int32, 1), array(np.int32, 2), array(np.int64, 1))
-def _lookup(page_of: np.ndarray, pages: np.ndarray,
+@kernel(array(np.int32, 1), array(np.int32, 2), array(np.int32, 2), INDEX, INDEX)
+def _lookup(page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray, games: np.ndarray,
             ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """``IdIndex.lookup``: ``games`` has one game per id, or none (page entries)."""
     out = np.empty(ids.size, np.int64)
     for i in range(ids.size):
-        out[i] = column_of(page_of, pages, ids[i])
+        out[i] = column_in(page_of, pages, spread, ids[i], games[i] if games.size else -1)
     return out

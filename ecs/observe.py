@@ -79,18 +79,22 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
         raise InvalidTypeError("features must be a list of feature names, not one string")
     names = list(observation_features(world, ) if features is None else features)
 
-    # An id names one column in every game it is in: (m,) columns for (m,) ids, or (B, m).
-    cols = s.ids.lookup(arr)   # -1 for -1 and for ids in no game
-    cc = np.clip(cols, 0, max(s.n_cols - 1, 0))
-    shape = (B, arr.shape[-1])
     g = np.arange(B)[:, None]
-    if arr.ndim == 1:
+    shape = (B, arr.shape[-1])
+    entry = s.ids.lookup(arr.ravel()).reshape(arr.shape) if arr.ndim == 1 else None
+    if entry is not None and (entry > -2).all():   # one column per id wherever it is
+        cc = np.clip(entry, 0, max(s.n_cols - 1, 0))
+
         def take(x: np.ndarray) -> np.ndarray:
             return x[:, cc]          # a plain column gather: much cheaper than (g, c)
-    else:
+        present = (entry >= 0) & (entry < s.n_cols) & (take(s.a["entity_id"]) == arr)
+    else:   # (B, m) ids, or some id in different columns in different games
+        cols = s.locate(g, arr)
+        cc = np.maximum(cols, 0)
+
         def take(x: np.ndarray) -> np.ndarray:
             return x[g, cc]
-    present = (cols >= 0) & (cols < s.n_cols) & (take(s.a["entity_id"]) == arr)
+        present = cols >= 0
     zone = take(s.a["zone"])
     out = np.empty(shape + (len(names),), out_dtype)
     for j, name in enumerate(names):

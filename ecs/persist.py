@@ -52,8 +52,10 @@ from .rules import get_ruleset
 
 #: Version of the file format; ``load`` refuses any other (``_check_version``). 2: the
 #: host-state and immortality arrays and the reserve and action events. 3: slots per game
-#: (every object field is (B, n), no free list).
-FORMAT_VERSION = 3
+#: (every object field is (B, n), no free list). 4: an id may sit in different columns in
+#: different games; a version-3 file is a version-4 file whose ids never do, and loads.
+FORMAT_VERSION = 4
+_READS = (3, FORMAT_VERSION)   # the versions ``load`` reads
 MAGIC = "tcg-counters-world"
 
 #: Bounds on what a file may ask for that its size does not bound: building a
@@ -392,9 +394,9 @@ def _check_version(read: Mapping[str, np.ndarray], where: str) -> None:
     if v in (1, 2):
         raise SnapshotError(f"{where}: format version {v} was written by an older tcg-counters, "
                             "whose objects shared one column across the batch; this library "
-                            f"reads version {FORMAT_VERSION} only (build the World again, e.g. "
+                            f"reads versions {_READS[0]}-{FORMAT_VERSION} only (build the World again, e.g. "
                             "from its scenario, and save it anew)")
-    if v != FORMAT_VERSION:
+    if v not in _READS:
         raise SnapshotError(f"{where}: unknown format version {v}; this library reads "
                             f"version {FORMAT_VERSION}")
 
@@ -553,16 +555,14 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     ck.require(len(set(kind_names)) == K, "store.kind_names names a kind twice")
     ck.range("store.counts", a["counts"], 0, MAX_COUNT + 1)
 
-    # Ids and slots: an id is in one column in every game it is in (a slot in use holds
-    # an id; a free one, -1, holds every field's fill value: checked below).
+    # Ids and slots: an id is in one slot of each game it is in, whichever column (a slot
+    # in use holds an id; a free one, -1, holds every field's fill value: checked below).
     entity_id = a["entity_id"]
     ck.range("store.entity_id", entity_id, -1, next_id)
     live = entity_id >= 0                           # (B, n)
-    ids, cols = entity_id[live], np.nonzero(live)[1]
-    order = np.argsort(ids, kind="stable")
-    ids, cols = ids[order], cols[order]
-    ck.require(cols[1:][ids[1:] == ids[:-1]] == cols[:-1][ids[1:] == ids[:-1]],
-               "store.entity_id holds one id in two columns")
+    each = np.sort(entity_id, axis=1)
+    ck.require((each[:, 1:] != each[:, :-1]) | (each[:, 1:] < 0),
+               "store.entity_id holds one id in two slots of a game")
 
     # Players: their columns, typed "player" and nothing else, in the "player" zone of
     # every game, controlled by themselves; no other column is any of that.

@@ -30,7 +30,7 @@ def _column(world: Game, e: Any) -> int:
         col = s.present(0, e)
         if col >= 0:
             return col
-    return args.column(world, e)[0]   # raises for unknown and stale ids
+    return args.column(world, e).col   # raises for unknown and stale ids
 
 
 def _masked(values: np.ndarray, here: np.ndarray, fill: Any = 0) -> np.ndarray:
@@ -61,13 +61,14 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     if _single(world) and not world.two_headed_giant:
         col = _column(world, e)
         return {name: v for name, v in zip(s.kind_names, s.counts[: s.n_kinds, 0, col].tolist()) if v}
-    col, here = args.column(world, e)
-    g = args.first_game(here)
-    values = _masked(s.counts[: s.n_kinds, :, col].astype(np.int64), here)
+    spot = args.column(world, e)
+    here = spot.here
+    values = _masked(spot.take(s.counts[: s.n_kinds]).astype(np.int64), here)
     if world.two_headed_giant and "poison" in s.kind_index:
         k = s.kind_index["poison"]
-        holder = int(counting.holder(world, "poison", np.array([g]), np.array([col]))[0])
-        values[k] = _masked(s.counts[k, :, holder], here)
+        holder = int(counting.holder(world, "poison", np.array([spot.g]), np.array([spot.col]))[0])
+        if holder != spot.col:   # a player's: the team's, in its head's column (every game's)
+            values[k] = _masked(s.counts[k, :, holder], here)
     if args.scalar(world):
         return {s.kind_names[k]: int(v) for k, v in enumerate(values[:, 0]) if v}
     return {s.kind_names[k]: values[k] for k in range(s.n_kinds) if values[k].any()}
@@ -80,22 +81,26 @@ def count(world: Game, e: int, kind: str) -> IntRead:
         col = _column(world, e)
         k = s.kind_index.get(kind)
         return s.counts.item(k, 0, col) if k is not None else 0
-    col, here = args.column(world, e)
-    col = int(counting.holder(world, kind, np.array([args.first_game(here)]), np.array([col]))[0])
+    spot = args.column(world, e)
+    holder = int(counting.holder(world, kind, np.array([spot.g]), np.array([spot.col]))[0])
     k = s.kind_index.get(kind)
-    values = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
-    return args.out(world, _masked(values, here))
+    if k is None:
+        values = np.zeros(world.batch, np.int64)
+    else:   # a player's poison in Two-Headed Giant: the team's, in its head's column
+        values = (spot.take(s.counts[k]) if holder == spot.col else s.counts[k, :, holder]).astype(np.int64)
+    return args.out(world, _masked(values, spot.here))
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
     if _single(world):
-        col, here, g = _column(world, e), _ONE_GAME, 0
+        col = _column(world, e)
+        spot = args.Spot(_ONE_GAME, (slice(None), col), 0, col)
     else:
-        col, here = args.column(world, e)
-        g = args.first_game(here)
-    if not world.ruleset.has_stat(world, g, col, stat):
+        spot = args.column(world, e)
+    if not world.ruleset.has_stat(world, spot.g, spot.col, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
-    return args.out(world, _masked(stats.pt(world, np.array([col]), which)[:, 0], here))
+    games, cols = spot.at
+    return args.out(world, _masked(stats.pt(world, cols, which, games), spot.here))
 
 
 def power(world: Game, e: int) -> IntRead:
@@ -110,15 +115,14 @@ def toughness(world: Game, e: int) -> IntRead:
 
 def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
     s = world.store
-    col, here = args.column(world, e)
-    g = args.first_game(here)
-    printed = s.a[stat][g, col]
-    if not s.a["types"][g, col] & TYPE_BIT[type_name] or printed == NO_STAT:
+    spot = args.column(world, e)
+    printed = s.a[stat][spot.g, spot.col]
+    if not s.a["types"][spot.g, spot.col] & TYPE_BIT[type_name] or printed == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no {stat} (it is not a {type_name})")
     k = s.kind_index.get(stat)
-    count = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
-    on_bf = s.a["zone"][:, col] == zones.BATTLEFIELD
-    return args.out(world, _masked(np.where(on_bf, count, int(printed)), here))
+    count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
+    on_bf = spot.take(s.a["zone"]) == zones.BATTLEFIELD
+    return args.out(world, _masked(np.where(on_bf, count, int(printed)), spot.here))
 
 
 def loyalty(world: Game, e: int) -> IntRead:
@@ -134,30 +138,31 @@ def defense(world: Game, e: int) -> IntRead:
 def keywords(world: Game, e: int) -> frozenset[str] | np.ndarray:
     """Printed keywords plus keyword counters, in any zone (CR 122.1b)."""
     s = world.store
-    col, here = args.column(world, e)
-    printed = {k for k in KEYWORDS if s.a["keywords"][args.first_game(here), col] & KEYWORD_BIT[k]}
+    spot = args.column(world, e)
+    printed = {k for k in KEYWORDS if s.a["keywords"][spot.g, spot.col] & KEYWORD_BIT[k]}
+    held = spot.take(s.counts[: s.n_kinds]) > 0   # (kinds, games)
     per_game: list[frozenset[str]] = []
     for g in range(world.batch):
-        if not here[g]:
+        if not spot.here[g]:
             per_game.append(frozenset())
             continue
         got = set(printed)
         for k, name in enumerate(s.kind_names):
-            if keyword_of(name) and s.counts[k, g, col] > 0:
+            if keyword_of(name) and held[k, g]:
                 got.add(name)
         per_game.append(frozenset(got))
     return per_game[0] if args.scalar(world) else np.array(per_game + [None], dtype=object)[:-1]
 
 
 def zone(world: Game, e: int) -> StrRead:
-    col, here = args.column(world, e)
-    names = np.array(zones.ZONES)[_masked(world.store.a["zone"][:, col], here, zones.NONE)]
+    spot = args.column(world, e)
+    names = np.array(zones.ZONES)[_masked(spot.take(world.store.a["zone"]), spot.here, zones.NONE)]
     return str(names[0]) if args.scalar(world) else names
 
 
 def name(world: Game, e: int) -> str | None:
-    col, here = args.column(world, e)
-    i = int(world.store.a["name_id"][args.first_game(here), col])
+    spot = args.column(world, e)
+    i = int(world.store.a["name_id"][spot.g, spot.col])
     return world.names[i] if i >= 0 else None
 
 
@@ -169,29 +174,29 @@ def _player_ids(world: Game, index: np.ndarray, here: np.ndarray) -> IntRead:
 
 def controller(world: Game, e: int) -> IntRead:
     """The controlling player's id in each game (-1 in a game the object is not in)."""
-    col, here = args.column(world, e)
-    return _player_ids(world, world.store.a["controller"][:, col].astype(np.int64), here)
+    spot = args.column(world, e)
+    return _player_ids(world, spot.take(world.store.a["controller"]).astype(np.int64), spot.here)
 
 
 def owner(world: Game, e: int) -> IntRead:
     """The owning player's id in each game (108.3): the controller before the first control
     change (``ecs.host.set_controller``); a zone change gives the new object to its owner."""
     s = world.store
-    col, here = args.column(world, e)
-    p = s.a["owner"][:, col].astype(np.int64)
-    p = np.where(p < 0, s.a["controller"][:, col], p)
-    return _player_ids(world, p, here)
+    spot = args.column(world, e)
+    p = spot.take(s.a["owner"]).astype(np.int64)
+    p = np.where(p < 0, spot.take(s.a["controller"]), p)
+    return _player_ids(world, p, spot.here)
 
 
 def is_tapped(world: Game, e: int) -> BoolRead:
-    col, here = args.column(world, e)
-    return args.out(world, _masked(world.store.a["tapped"][:, col], here, False))
+    spot = args.column(world, e)
+    return args.out(world, _masked(spot.take(world.store.a["tapped"]), spot.here, False))
 
 
 def damage(world: Game, e: int) -> IntRead:
     """Damage marked on the object (CR 120.3e)."""
-    col, here = args.column(world, e)
-    return args.out(world, _masked(world.store.a["damage"][:, col].astype(np.int64), here))
+    spot = args.column(world, e)
+    return args.out(world, _masked(spot.take(world.store.a["damage"]).astype(np.int64), spot.here))
 
 
 def life(world: Game, p: int) -> IntRead:

@@ -56,13 +56,14 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     old_ids = _take(s.a["entity_id"], at)
 
     # New objects: one id per distinct (old id, destination), shared across the games it
-    # moved in, in the slot the old object leaves (an id names one card in every game).
+    # moved in, in the slots the old object leaves (an id names one card in every game).
     new_ids = np.full(games.size, -1, np.int64)
     arrive = dest != zones.NONE
     every = bool(arrive.all())   # rows that arrive somewhere: usually all of them
-    ca, da, old = (cols, dest, old_ids) if every else (cols[arrive], dest[arrive], old_ids[arrive])
+    ga, ca, da, old = ((games, cols, dest, old_ids) if every
+                       else (games[arrive], cols[arrive], dest[arrive], old_ids[arrive]))
     if ca.size:
-        ids = s.reissue_for(old, ca, da)
+        ids = s.reissue_for(old, ga, ca, da)
         if every:
             new_ids = ids
         else:

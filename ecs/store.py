@@ -4,13 +4,14 @@ Layout (docs/design.md): every object of a game lives in a slot, a column of tha
 counter counts are kind-major, one contiguous (B, C) int32 plane per kind in ``counts[k]``,
 so a system reads only the planes it needs, and the other components are (B, C) arrays
 declared in ``components``. Slots are per game: a slot an object leaves in one game (it
-ceased to exist) takes that game's next new object, so a game's columns follow what it
-holds at once, not its history. A card that changes zones keeps its slot under a new id
-(400.7), so zone changes allocate nothing.
+ceased to exist) takes that game's next new object, the lowest free slot first, so a
+game's columns follow what it holds at once, not its history. A card that changes zones
+keeps its slot under a new id (400.7), so zone changes allocate nothing.
 
-Ids are never reused, and an id names the same column in every game it is in (an object
-made in several games at once takes a column free in each), so one index (``ecs.ids``)
-maps ids to columns; whether id ``e`` is in game ``g`` is ``entity_id[g, column] == e``.
+Ids are never reused. An object made in several games at once is one id in all of them,
+in each game's own free slot, so where games diverged one id may sit in different columns
+(a player's column is the same in every game). The index (``ecs.ids``) maps an id and a
+game to a column; whether id ``e`` is in game ``g`` is ``entity_id[g, column] == e``.
 Object ids are allocated here in vectorized blocks (esper's per-entity creation would put
 a Python loop in the state-based actions, which create thousands of new objects per pass).
 """
@@ -25,7 +26,7 @@ import numpy as np
 from ecs.components import ALL_FIELDS, CAP, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
 
 from .errors import UnknownEntityError
-from .ids import IdIndex, column_of
+from .ids import IdIndex, column_in
 from .kernels import I64, INDEX, array, kernel, reads, writes
 from .kinds import validate_kind
 from .prefetch import AHEAD, prefetch_write
@@ -104,7 +105,7 @@ class Arrays(dict[str, np.ndarray]):
 class Store:
     """All arrays of one World; see the module docstring for the layout."""
 
-    def __init__(self, batch: int, capacity: int = 64, kind_capacity: int = 8) -> None:
+    def __init__(self, batch: int, capacity: int = 64, kind_capacity: int = 2) -> None:
         self.batch = batch
         self.n_cols = 0
         self.next_id = 0
@@ -116,7 +117,7 @@ class Store:
             shape = {GAME_COLUMN: (batch, capacity), GAME_PLAYER: (batch, 0),
                      PLAYER: (0,), GAME: (batch,), CAP: (0,), GAME_CAP: (batch, 0)}[f.shape]
             self.a[f.name] = np.full(shape, f.fill, f.dtype)
-        self.ids = IdIndex()
+        self.ids = IdIndex(batch)
         # names of arrays that may be shared with a clone (copy on write); an array replaced
         # since (grown, appended to) stays listed: its next ``mut`` copies it needlessly, once
         self._shared: set[str] | frozenset[str] = _NONE_SHARED
@@ -231,43 +232,59 @@ class Store:
         return None if k is None else self.counts[k, :, : self.n_cols]
 
     # ---- slots and ids --------------------------------------------------------------
-    def alloc(self, n: int, games: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """``n`` new objects in games ``games`` (None: every game): the columns (ascending)
-        free in each of those games, the lowest first, then fresh ones; and new ids, written
-        to ``entity_id`` there. A free slot holds its fields' fill values (``release``), so
-        the caller writes only what it sets."""
+    def alloc(self, n: int, games: np.ndarray | None = None, common: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """``n`` new objects in games ``games`` (None: every game): the (G, n) columns, in
+        each game its lowest free ones, ascending, then fresh ones (``common``: (n,)
+        columns free in every one of those games, for players); and the new ids, written
+        to ``entity_id`` there. A free slot holds its fields' fill values (``release``),
+        so the caller writes only what it sets."""
         self.layout = next(_LAYOUT_IDS)
         if games is None:
             games = np.arange(self.batch, dtype=np.int64)
-        reuse = _free_columns(self.a["entity_id"], games, self.n_cols, n)
-        start = self.n_cols
-        fresh = np.arange(start, start + n - reuse.size, dtype=np.int64)
-        self._grow_columns(start + fresh.size)
-        self.n_cols = start + fresh.size
-        cols = np.concatenate([reuse, fresh]) if reuse.size else fresh
-        ids = self._new_ids(cols)
-        if games.size == self.batch:
+        if common:
+            reuse = _free_columns(self.a["entity_id"], games, self.n_cols, n)
+            cols = np.concatenate([reuse, np.arange(self.n_cols, self.n_cols + n - reuse.size)])
+            top = self.n_cols + n - reuse.size
+        else:
+            cols, top = _free_per_game(self.a["entity_id"], games, self.n_cols, n)
+        self._grow_columns(top)
+        self.n_cols = max(self.n_cols, top)
+        if common:
+            ids = self._new_ids(cols)
+        elif games.size == 0:   # objects in no game: ids that name nothing
+            ids = self._new_ids(np.full(n, -1, np.int64))
+        elif (cols == cols[:1]).all():   # the same columns in every game
+            ids = self._new_ids(cols[0])
+        else:
+            ids = self._new_ids_at(n, np.tile(np.arange(n), games.size), np.repeat(games, n), cols.ravel())
+        if games.size == self.batch and common:
             self.mut("entity_id")[:, cols] = ids
         else:
             self.mut("entity_id")[games[:, None], cols] = ids
         return cols, ids
 
-    def reissue_for(self, old: np.ndarray, cols: np.ndarray, dest: np.ndarray) -> np.ndarray:
+    def reissue_for(self, old: np.ndarray, games: np.ndarray, cols: np.ndarray,
+                    dest: np.ndarray) -> np.ndarray:
         """The new ids of objects that changed zones (400.7), one per row: the card whose
-        id is ``old[i]`` keeps its slot, column ``cols[i]``, and goes to zone ``dest[i]``.
-        Rows of one old id and destination (the same object in several games) share one
-        new id, so an id still names one card; the caller writes them to ``entity_id``."""
+        id is ``old[i]`` keeps its slot, column ``cols[i]`` of game ``games[i]``, and goes
+        to zone ``dest[i]``. Rows of one old id and destination (the same object in
+        several games) share one new id, so an id still names one card; the caller writes
+        them to ``entity_id``."""
         if self.batch == 1:   # one game: every row is another object
             return self._new_ids(cols)
-        key = cols * RADIX + dest
-        uniq, inv = _unique_inverse(key, self.capacity * RADIX)
-        first = np.empty(uniq.size, np.int64)
-        first[inv] = old
-        if not (first[inv] == old).all():   # a column holds other objects in other games
-            uniq, inv = np.unique(old * RADIX + dest, return_inverse=True)
-        col = np.empty(uniq.size, np.int64)
-        col[inv] = cols
-        return self._new_ids(col)[inv]
+        if not self.ids.any_spread(old):   # then a column holds one of them in every game...
+            key = cols * RADIX + dest
+            uniq, inv = _unique_inverse(key, self.capacity * RADIX)
+            first = np.empty(uniq.size, np.int64)
+            first[inv] = old
+            if (first[inv] == old).all():   # ...and each (column, zone) is one (id, zone)
+                col = np.empty(uniq.size, np.int64)
+                col[inv] = cols
+                return self._new_ids(col)[inv]
+        # Some object sits in different columns in its games: its new id does too.
+        uniq, inv = np.unique(old * RADIX + dest, return_inverse=True)
+        return self._new_ids_at(uniq.size, inv, games, cols)[inv]
 
     def reissue_one(self, col: int) -> int:
         """``reissue_for`` of one row: the new id of the object in column ``col``."""
@@ -277,9 +294,18 @@ class Store:
         return e
 
     def _new_ids(self, cols: np.ndarray) -> np.ndarray:
+        """New ids, one per column of ``cols``: each sits in its column in every game."""
         ids = np.arange(self.next_id, self.next_id + cols.size, dtype=np.int64)
         self.ids.add(self.next_id, cols, self._live_ids)
         self.next_id += cols.size
+        return ids
+
+    def _new_ids_at(self, n: int, at: np.ndarray, games: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """``n`` new ids given slot by slot: new id ``at[i]`` sits in game ``games[i]`` at
+        column ``cols[i]`` (``IdIndex.add_per_game``)."""
+        ids = np.arange(self.next_id, self.next_id + n, dtype=np.int64)
+        self.ids.add_per_game(self.next_id, n, at, games, cols, self._live_ids)
+        self.next_id += n
         return ids
 
     def _live_ids(self) -> np.ndarray:
@@ -317,28 +343,26 @@ class Store:
         capped[self.a["cap_col"]] = True
         return capped
 
-    def columns(self, ids: np.ndarray) -> np.ndarray:
-        """Columns of ``ids`` (any shape), raising for ids that never existed; -1 for ids in
-        no game (an id in some game: whether it is in a given one is ``locate``'s)."""
+    def known(self, ids: np.ndarray) -> None:
+        """UnknownEntityError for ``ids`` (any shape) that never existed in this World."""
         ids = np.asarray(ids, np.int64)
         bad = ids[(ids < 0) | (ids >= self.next_id)]
         if bad.size:
             raise UnknownEntityError(f"entity {int(bad.flat[0])} does not exist in this World")
-        return self.ids.lookup(ids)
 
     def locate(self, games: np.ndarray, ids: np.ndarray) -> np.ndarray:
-        """The columns of ``ids`` (of ``columns``, any shape) in games ``games`` (broadcast
+        """The columns of ``ids`` (checked by ``known``, or -1) in games ``games`` (broadcast
         with them), -1 where the id is not in that game (it changed zones, ceased to exist
         or was never there; -1 ids too)."""
         g, e = np.broadcast_arrays(np.asarray(games, np.int64), np.asarray(ids, np.int64))
-        out = _locate(self.a["entity_id"], self.ids.page_of, self.ids.pages, self.n_cols,
-                      np.ascontiguousarray(g).ravel(), np.ascontiguousarray(e).ravel())
+        out = _locate(self.a["entity_id"], self.ids.page_of, self.ids.pages, self.ids.spread,
+                      self.n_cols, np.ascontiguousarray(g).ravel(), np.ascontiguousarray(e).ravel())
         return out.reshape(g.shape)
 
     def present(self, game: int, e: int) -> int:
         """``locate`` for one game and one id (checked to exist) as an int: the single
         game's fast path."""
-        c = self.ids.one(e)
+        c = self.ids.one(e, game)
         return c if 0 <= c < self.n_cols and self.a["entity_id"].item(game, c) == e else -1
 
     # ---- players ---------------------------------------------------------------------
@@ -532,15 +556,37 @@ def _free_columns(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
     return out[:m]
 
 
-@kernel(reads("entity_id"), array(np.int32, 1), array(np.int32, 2), I64, INDEX, INDEX)
-def _locate(entity_id: np.ndarray, page_of: np.ndarray, pages: np.ndarray, n_cols: int,
-            games: np.ndarray, ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+@kernel(reads("entity_id"), INDEX, I64, I64)
+def _free_per_game(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
+                   n: int) -> tuple[np.ndarray, int]:  # pragma: no cover - compiled
+    """(G, n): in each game of ``games`` its lowest ``n`` free columns below ``n_cols``,
+    then fresh ones from ``n_cols`` on; and the columns in use after them."""
+    out = np.empty((games.size, n), np.int64)
+    top = n_cols
+    for i in range(games.size):
+        g = games[i]
+        m = 0
+        for c in range(n_cols):
+            if m == n:
+                break
+            if entity_id[g, c] < 0:
+                out[i, m] = c
+                m += 1
+        for j in range(n - m):
+            out[i, m + j] = n_cols + j
+        top = max(top, n_cols + n - m)
+    return out, top
+
+
+@kernel(reads("entity_id"), array(np.int32, 1), array(np.int32, 2), array(np.int32, 2), I64, INDEX, INDEX)
+def _locate(entity_id: np.ndarray, page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray,
+            n_cols: int, games: np.ndarray, ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """``Store.locate`` on flat (game, id) pairs of known ids (-1 ids: absent)."""
     out = np.empty(ids.size, np.int64)
     for i in range(ids.size):
-        e = ids[i]
-        c = column_of(page_of, pages, e)
-        out[i] = c if 0 <= c < n_cols and entity_id[games[i], c] == e else -1
+        e, g = ids[i], games[i]
+        c = column_in(page_of, pages, spread, e, g)
+        out[i] = c if 0 <= c < n_cols and entity_id[g, c] == e else -1
     return out
 
 

@@ -135,8 +135,7 @@ def order_library(world: Game, player: int, ids: Any, games: Games = None) -> No
     p = args.player_index(world, player)
     gsel = select_games(games, world.ongoing)
     arr, _ = args.as_ids(ids, gsel.size)   # (G, m), validated
-    s.columns(arr)   # raises for ids that never existed
-    cols = s.locate(gsel[:, None], arr)   # -1: not in that game
+    cols = args.columns_or_gone(world, gsel[:, None], arr)   # -1: not in that game
     rank = library_ranks(world, gsel, np.full(gsel.size, p))
     m = cols.shape[1]
     srt = np.sort(cols, axis=1)

@@ -50,7 +50,7 @@ def pay_most(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
     this greedy choice is the best by that order. Immortal objects are never paid
     for: they are not sacrificed anyway (Immortality 1.2)."""
     s = world.store
-    g, cols = games[:, None], np.maximum(s.ids.lookup(ids), 0)   # -1 pads: cost 0 there
+    g, cols = games[:, None], np.maximum(s.locate(games[:, None], ids), 0)   # -1 pads: cost 0 there
     champ = (s.a["types"][g, cols] & TYPE_BIT["champion"]) != 0
     at_risk = (cost > 0) & ~s.a["immortal"][g, cols]
     idx = ids

@@ -345,7 +345,7 @@ def test_state_based_actions_do_nothing_in_a_finished_game():
     zero = w.add_object(r, {"creature"}, power=0, toughness=0, games=[1], counters={"+0/+1": 1})
     token = w.add_object(r, {"creature"}, power=1, toughness=1, token=True, games=[1])
     s = w.store
-    cols = {e: int(s.columns(np.array([e]))[0]) for e in (bear, walker, battle, zero, token)}
+    cols = {e: int(s.locate(1, e)) for e in (bear, walker, battle, zero, token)}
     zone, counts, damage = s.mut("zone"), s.mut("counts"), s.mut("damage")   # writes go through mut
     for c in cols.values():                       # copy game 1's objects into finished game 0
         zone[0, c] = zone[1, c]

@@ -190,7 +190,7 @@ def _set(key, value):
     (_set("store.counts", lambda v: v.astype(np.int64)), "dtype"),
     (_set("store.zone", lambda v: np.full_like(v, 42)), "outside"),
     (_set("store.counts", lambda v: -v - 1), "outside"),
-    (_set("store.entity_id", lambda v: np.roll(v, 1, axis=1)), "two columns|different ids|free slot"),
+    (_set("store.entity_id", lambda v: np.roll(v, 1, axis=1)), "two slots|different ids|free slot"),
     (_set("store.kind_names", lambda v: np.array(["Bad Kind"] * v.size)), "kind"),
     (_set("log.game", lambda v: v + 10), "outside"),
     (_set("log.lki_row", lambda v: v + 10_000), "outside"),
@@ -650,3 +650,28 @@ def test_a_failed_save_keeps_the_old_file_and_leaves_no_temporary(saved, tmp_pat
         w.save(path)
     assert path.read_bytes() == before
     assert temporaries(tmp_path) == []
+
+
+def test_a_version_3_file_loads(saved, tmp_path):
+    """Version 4 lets an id sit in different columns in different games; a version-3 file
+    (each id in one column) is a version-4 file that never does, and loads as it was."""
+    w, _, path = saved
+    old = tmp_path / "v3.npz"
+    rewrite(path, old, _set("format_version", np.array(3, np.int64)))
+    assert full_state(World.load(old)) == full_state(w)
+
+
+def test_an_id_twice_in_one_game_is_refused(tmp_path):
+    w = World(batch=2)
+    p = w.add_player()
+    a, b = w.add_object(p, "artifact"), w.add_object(p, "artifact")
+    path, bad = tmp_path / "w.npz", tmp_path / "bad.npz"
+    w.save(path)
+
+    def twice(arrays):
+        ids = arrays["store.entity_id"].copy()
+        ids[1][ids[1] == b] = a
+        arrays["store.entity_id"] = ids
+    rewrite(path, bad, twice)
+    with pytest.raises(SnapshotError, match="one id in two slots of a game"):
+        World.load(bad)

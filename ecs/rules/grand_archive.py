@@ -345,27 +345,27 @@ def stat(world: Game, e: int, name: str) -> IntRead:
     counters on a champion, Level Counters 1-2). A stat that is not printed does not
     exist (InvalidTypeError), whatever counters the object has."""
     s = world.store
-    col, here = args.column(world, e)
+    spot = args.column(world, e)
     if name in ("power", "life"):
         return reads.power(world, e) if name == "power" else reads.toughness(world, e)
     if name not in ("durability", "level"):
         raise InvalidTypeError(f"unknown stat {name!r}; expected power, life, durability or level")
-    printed = int(s.a[name][args.first_game(here), col])
+    printed = int(s.a[name][spot.g, spot.col])
     if printed == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no {name} stat (it is not printed)")
     k = s.kind_index.get(name)
-    count = s.counts[k, :, col].astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
+    count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
     if name == "durability":
-        on_field = s.a["zone"][:, col] == zones.BATTLEFIELD
-        return args.out(world, np.where(here, np.where(on_field, count, printed), 0))
-    champ = bool(s.a["types"][args.first_game(here), col] & TYPE_BIT["champion"])
-    return args.out(world, np.where(here, printed + (count if champ else 0 * count), 0))
+        on_field = spot.take(s.a["zone"]) == zones.BATTLEFIELD
+        return args.out(world, np.where(spot.here, np.where(on_field, count, printed), 0))
+    champ = bool(s.a["types"][spot.g, spot.col] & TYPE_BIT["champion"])
+    return args.out(world, np.where(spot.here, printed + (count if champ else 0 * count), 0))
 
 
 def base_level(world: Game, e: int) -> int:
     """The printed level; level counters never change it (Level Counters 2)."""
-    col, here = args.column(world, e)
-    v = int(world.store.a["level"][args.first_game(here), col])
+    spot = args.column(world, e)
+    v = int(world.store.a["level"][spot.g, spot.col])
     if v == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no level stat")
     return v
@@ -406,11 +406,11 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
     the field in each of them."""
     _ga_only(world, "level_up")
     s = world.store
-    col, here = args.column(world, champion)
-    first = args.first_game(here)
+    spot = args.column(world, champion)
+    first, col = spot.g, spot.col
     if not s.a["types"][first, col] & TYPE_BIT["champion"]:
         raise IllegalActionError(f"entity {champion} is not a champion (GA Leveling Up 1)")
-    zone = np.where(here, s.a["zone"][:, col], zones.NONE)
+    zone = np.where(spot.here, spot.take(s.a["zone"]), zones.NONE)
     off = (zone != zones.NONE) & (zone != zones.BATTLEFIELD)
     if off.any():
         raise IllegalActionError(f"champion {champion} is not on the field in game "
@@ -427,9 +427,10 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
         raise IllegalActionError(f"champion {champion} is level {base}: it levels up into a "
                                  f"level {base + 1} champion, not {level} (GA Leveling Up 2)")
     g = np.flatnonzero(zone == zones.BATTLEFIELD)
-    s.mut("level")[g, col] = level
-    s.mut("toughness")[g, col] = life
-    s.mut("power")[g, col] = NO_STAT if power is None else power
+    c = s.locate(g, champion)   # its slot in each of those games
+    s.mut("level")[g, c] = level
+    s.mut("toughness")[g, c] = life
+    s.mut("power")[g, c] = NO_STAT if power is None else power
     world.log.next_step()
     world.log.record(ACTION, "ga.level_up", game=g, entity=champion, before=base, after=level,
-                     other=s.a["controller"][g, col])
+                     other=s.a["controller"][g, c])

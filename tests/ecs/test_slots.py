@@ -19,9 +19,9 @@ def _world(batch=3):
 def test_400_7_a_zone_change_keeps_the_slot_under_a_new_id():
     w, p, _ = _world()
     bear = w.add_object(p, "creature", power=2, toughness=2, counters={"+1/+1": 1})
-    col, n = int(w.store.columns([bear])[0]), w.store.n_cols
+    col, n = int(w.store.locate(1, bear)), w.store.n_cols
     card = w.move_zone(bear, "graveyard", games=[1])
-    assert card != bear and int(w.store.columns([card])[0]) == col
+    assert card != bear and int(w.store.locate(1, card)) == col
     assert w.store.n_cols == n                              # nothing allocated
     assert w.zone(bear).tolist() == ["battlefield", "none", "battlefield"]
     assert w.zone(card).tolist() == ["none", "graveyard", "none"]
@@ -34,15 +34,15 @@ def test_400_7_a_zone_change_keeps_the_slot_under_a_new_id():
 def test_704_5d_a_token_frees_its_slot_for_that_games_next_object_only():
     w, p, _ = _world()
     tok = w.add_object(p, "creature", power=1, toughness=1, token=True)
-    col = int(w.store.columns([tok])[0])
+    col = int(w.store.locate(0, tok))
     w.destroy(tok, games=[0])
     w.tick()                                    # the token ceases to exist in game 0
     assert w.exists(tok).tolist() == [False, True, True]
     n = w.store.n_cols
     mine = w.add_object(p, "artifact", games=[0])
-    assert int(w.store.columns([mine])[0]) == col and w.store.n_cols == n   # reused
-    both = w.add_object(p, "artifact", games=[0, 1])   # no column free in both: a new one
-    assert int(w.store.columns([both])[0]) == n and w.store.n_cols == n + 1
+    assert int(w.store.locate(0, mine)) == col and w.store.n_cols == n   # reused
+    both = w.add_object(p, "artifact", games=[0, 1])   # no column free in either: a new one
+    assert w.store.locate([0, 1], both).tolist() == [n, n] and w.store.n_cols == n + 1
     assert w.exists(tok).tolist() == [False, True, True]    # the other games keep the token
     assert w.zone(mine).tolist() == ["battlefield", "none", "none"]
     assert w.counters(tok) == {} and w.power(tok).tolist() == [0, 1, 1]
@@ -58,10 +58,11 @@ def test_a_freed_slot_holds_nothing_of_its_old_object():
     w.modify_pt(tok, 1, 1)
     w.tap(tok)
     w.prohibit(tok, "+1/+1")
+    col = int(w.store.locate(0, tok))
     w.move_zone(tok, "exile")
     w.tick()
     new = w.add_object(p, "artifact")
-    assert int(w.store.columns([new])[0]) == int(w.store.columns([tok])[0])
+    assert int(w.store.locate(0, new)) == col
     assert w.counters(new) == {} and not w.is_tapped(new) and w.controller(new) == p
     assert w.keywords(new) == frozenset() and not w.is_prohibited(new, "+1/+1")
     w.put_counters(new, "charge", 5)          # the token's cap ended with it (122.4)
@@ -98,28 +99,127 @@ def test_the_id_index_drops_pages_no_game_holds():
     assert w.store.next_id > 10 * PAGE
     assert w.store.ids.rows <= 4
     assert w.exists(keep).tolist() == [True, True]
-    assert w.store.columns([keep])[0] >= 0
+    assert (w.store.locate([0, 1], keep) >= 0).all()
     with pytest.raises(StaleEntityError):
         w.zone(int(tok[0]))            # in a dropped page or not: stale either way
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 700), st.integers(0, 3)), min_size=1, max_size=30))
-def test_the_id_index_maps_every_live_id_to_its_column(script):
-    """IdIndex against a dict: blocks of new ids, each block then kept alive or let go;
-    every id still alive maps to its column through any number of sweeps."""
-    index, truth, live, first = IdIndex(), {}, set(), 0
-    for n, fate in script:
-        cols = np.arange(n, dtype=np.int64) % 97
-        index.add(first, cols, lambda: np.array(sorted(live), np.int64))
+@given(st.lists(st.tuples(st.integers(1, 700), st.integers(0, 3), st.integers(0, 2),
+                          st.integers(0, 3)), min_size=1, max_size=30))
+def test_the_id_index_maps_every_live_id_to_its_column_in_each_game(script):
+    """IdIndex against a dict over three games: blocks of new ids, each made in every game
+    at one column, or in some games at each game's own columns (spread ids); each block
+    then kept alive or let go. Every id still alive maps to its column in each game it is
+    in through any number of sweeps of pages and spread rows, and so does the index
+    rebuilt from the slots."""
+    B = 3
+    index, truth, live, first = IdIndex(B), {}, set(), 0
+    top = np.zeros(B, np.int64)                     # each game's next unused column
+    for n, fate, how, skip in script:
         ids = range(first, first + n)
-        truth.update(zip(ids, cols.tolist()))
+        if how == 0:                                # the same columns in every game
+            cols = np.arange(n, dtype=np.int64) + top.max()
+            top[:] = cols[-1] + 1
+            index.add(first, cols, lambda: np.array(sorted(live), np.int64))
+            truth.update(((e, g), int(c)) for e, c in zip(ids, cols) for g in range(B))
+        else:                                       # each game's own columns
+            games = np.array([g for g in range(B) if g != skip], np.int64)
+            cols = top[games, None] + np.arange(n)
+            if how == 2:                            # some games agree on a block's columns
+                cols[:] = top[games].max() + np.arange(n)
+            top[games] = cols[:, -1] + 1
+            index.add_per_game(first, n, np.tile(np.arange(n), games.size), np.repeat(games, n),
+                               cols.ravel(), lambda: np.array(sorted(live), np.int64))
+            truth.update(((e, int(g)), int(c)) for i, g in enumerate(games) for e, c in zip(ids, cols[i]))
         if fate:                                   # kept (one in four let go)
             live.update(ids)
         first += n
-    alive = np.array(sorted(live), np.int64)
-    assert index.lookup(alive).tolist() == [truth[e] for e in alive.tolist()]
-    assert [index.one(int(e)) for e in alive[:20]] == [truth[e] for e in alive[:20].tolist()]
-    rebuilt = IdIndex.of_slots(np.where(np.isin(np.arange(first), alive),
-                                        np.arange(first), -1)[None, :])
-    assert rebuilt.lookup(alive).tolist() == alive.tolist()
+    pairs = [(e, g) for (e, g) in truth if e in live]
+    e = np.array([p[0] for p in pairs], np.int64)
+    g = np.array([p[1] for p in pairs], np.int64)
+    want = [truth[p] for p in pairs]
+    assert index.lookup(e, g).tolist() == want
+    assert [index.one(int(x), int(y)) for x, y in zip(e[:20], g[:20])] == want[:20]
+    slots = np.full((B, int(top.max()) + 1), -1, np.int64)
+    slots[g, want] = e
+    assert IdIndex.of_slots(slots).lookup(e, g).tolist() == want
+
+
+def _spread_board():
+    """Three games where the same token died in a different column of each, then one new
+    object made in all of them."""
+    w, p, q = _world()
+    toks = w.add_objects(3, p, "creature", power=1, toughness=1, token=True)
+    freed = [int(w.store.locate(g, toks[g])) for g in range(3)]
+    w.destroy(toks[:, None])                   # (games, 1): token g dies in game g
+    w.tick()                                   # 704.5d: each game frees another column
+    n = w.store.n_cols
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"+1/+1": 1})
+    return w, p, q, bear, freed, n
+
+
+def test_an_object_made_in_several_games_takes_each_games_own_free_slot():
+    """One id in every game, as ever, in each game's own lowest free slot: the width does
+    not grow, and every read and action finds it in each game (122.1a, 400.7)."""
+    w, p, q, bear, freed, n = _spread_board()
+    assert w.store.n_cols == n                                   # nothing allocated
+    assert w.store.locate([0, 1, 2], bear).tolist() == freed     # three different slots
+    assert w.power(bear).tolist() == [3, 3, 3] and w.zone(bear).tolist() == ["battlefield"] * 3
+    w.put_counters(bear, "+1/+1", 1, games=[1])
+    w.deal_damage(bear, 1, games=[2])
+    assert w.count(bear, "+1/+1").tolist() == [1, 2, 1] and w.damage(bear).tolist() == [0, 0, 1]
+    assert w.counters(bear)["+1/+1"].tolist() == [1, 2, 1]
+    assert w.observe([bear], ["power", "counter:+1/+1"])[0][:, 0].tolist() == [[3, 1], [4, 2], [3, 1]]
+    w.set_controller(bear, q, games=[0])
+    assert w.controller(bear).tolist() == [q, p, p]
+    card = w.move_zone(bear, "graveyard")                        # 400.7: one new object
+    assert np.unique(card).size == 1
+    card = int(np.ravel(card)[0])
+    assert w.store.locate([0, 1, 2], card).tolist() == freed     # it keeps each game's slot
+    assert w.zone(card).tolist() == ["graveyard"] * 3 and w.counters(card) == {}
+    assert w.controller(card).tolist() == [p, p, p]              # back to its owner
+    with pytest.raises(StaleEntityError):
+        w.count(bear, "+1/+1")
+
+
+def test_an_id_in_different_slots_survives_clone_snapshot_and_save(tmp_path):
+    w, p, q, bear, freed, n = _spread_board()
+    w.put_counters(bear, "+1/+1", 1, games=[2])
+    want = (w.count(bear, "+1/+1").tolist(), w.power(bear).tolist())
+    c = w.clone()
+    c.put_counters(bear, "+1/+1", 5, games=[0])                  # the clone's own copy
+    assert (w.count(bear, "+1/+1").tolist(), w.power(bear).tolist()) == want
+    assert c.count(bear, "+1/+1").tolist() == [6, 1, 2]
+    snap = w.snapshot()
+    w.destroy(bear)
+    w.tick()
+    w.restore(snap)
+    assert (w.count(bear, "+1/+1").tolist(), w.power(bear).tolist()) == want
+    assert w.store.locate([0, 1, 2], bear).tolist() == freed
+    w.save(tmp_path / "w.npz")
+    back = type(w).load(tmp_path / "w.npz")
+    assert (back.count(bear, "+1/+1").tolist(), back.power(bear).tolist()) == want
+    assert back.store.locate([0, 1, 2], bear).tolist() == freed
+
+
+def test_spread_rows_of_ids_in_no_game_are_dropped():
+    """A long run of objects made in every game and killed per game: the index's spread
+    rows follow the ids still in some game (a sweep when a fifth of them are new since the
+    last one, and growth by a quarter), not the run's length."""
+    w, p, _ = _world()
+    rng = np.random.default_rng(0)
+    toks = w.add_objects(4, p, "artifact", token=True)
+    held = np.broadcast_to(toks, (3, 4)).copy()
+    for _ in range(200):
+        new = w.add_object(p, "artifact", token=True)
+        die = rng.integers(0, 4, 3)
+        w.destroy(held[np.arange(3), die][:, None])
+        w.tick()
+        held[np.arange(3), die] = new
+    index = w.store.ids
+    assert index.n_spread > 0                                     # the run made spread ids
+    alive = np.unique(held)
+    assert index.spread.shape[0] <= 2 * max(alive.size, 4)
+    assert w.store.n_cols <= 4 + 2 + 1                           # players, tokens, one spare
+    assert all(w.exists(int(e)).any() for e in alive)

@@ -141,11 +141,11 @@ def test_704_8_a_reused_column_keeps_no_kind_of_its_old_object():
     w = World()
     p = w.add_player()
     old = w.add_object(p, {"artifact"}, counters={"charge": 2}, token=True)
-    gone = int(w.store.columns([old])[0])
+    gone = int(w.store.locate(0, old))
     w.destroy(old)
     w.tick()                                # 704.5d: the token ceased to exist, its slot is free
     new = w.add_object(p, {"artifact"}, zone="battlefield")
-    assert int(w.store.columns([new])[0]) == gone     # the old object's slot, reused
+    assert int(w.store.locate(0, new)) == gone     # the old object's slot, reused
     w.put_counters(new, "+1/+1", 1)
     w.clear_events()
     w.destroy(new)

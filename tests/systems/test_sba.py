@@ -313,7 +313,8 @@ def test_704_3_a_recheck_looks_only_at_the_permanents_the_perform_touched(monkey
     dead = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"-1/-1": 1})
     seen = _spy_on_touched(monkeypatch)
     assert w.tick() == 1
-    col = w.store.columns([capped])[0]
+    col = int(w.store.locate(0, capped))
+    assert int(w.store.locate(1, capped)) == col
     assert seen == [None, [(0, col), (1, col)]]
     assert w.counters(capped)["charge"].tolist() == [1, 1] and w.counters(by) == {}
     assert not w.exists(dead).any()
