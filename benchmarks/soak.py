@@ -157,6 +157,8 @@ def targets(soak: Soak) -> list[tuple[str, float, float]]:
              late["rss"] / early["rss"], 1.2),
             (f"RSS / live state bytes at step {int(late['step'])}",
              late["rss"] / late["live_bytes"], 2.0),
+            (f"store / live state bytes at step {int(late['step'])} (the engine's own part)",
+             late["store_bytes"] / late["live_bytes"], 2.0),
             (f"(RSS - RSS before the run) / live state bytes at step {int(late['step'])}",
              late["run_rss"] / late["live_bytes"], 2.0)]
 

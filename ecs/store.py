@@ -22,6 +22,7 @@ import operator
 from typing import Any, Callable, Iterable, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs.components import ALL_FIELDS, CAP, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
 
@@ -343,14 +344,14 @@ class Store:
         capped[self.a["cap_col"]] = True
         return capped
 
-    def known(self, ids: np.ndarray) -> None:
+    def known(self, ids: npt.ArrayLike) -> None:
         """UnknownEntityError for ``ids`` (any shape) that never existed in this World."""
         ids = np.asarray(ids, np.int64)
         bad = ids[(ids < 0) | (ids >= self.next_id)]
         if bad.size:
             raise UnknownEntityError(f"entity {int(bad.flat[0])} does not exist in this World")
 
-    def locate(self, games: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    def locate(self, games: npt.ArrayLike, ids: npt.ArrayLike) -> np.ndarray:
         """The columns of ``ids`` (checked by ``known``, or -1) in games ``games`` (broadcast
         with them), -1 where the id is not in that game (it changed zones, ceased to exist
         or was never there; -1 ids too)."""
