@@ -93,10 +93,10 @@ class IdIndex:
         """Whether some of the (flat int64) ``ids`` is a spread id."""
         return self.n_spread > 0 and bool((self.lookup(ids) <= -2).any())
 
-    def add(self, first: int, cols: np.ndarray, live_ids: Callable[[], np.ndarray]) -> None:
+    def add(self, first: int, cols: np.ndarray, slots: Callable[[], np.ndarray]) -> None:
         """Map the new ids ``first``, ``first + 1``, ... to their entries ``cols`` (the
-        column of each in every game it is in). ``live_ids()`` gives the ids in some slot
-        now, for a sweep (the new ids need not be among them)."""
+        column of each in every game it is in). ``slots()`` gives the store's (B, n) ids
+        in its slots now (-1: free), for a sweep (the new ids need not be among them)."""
         if cols.size == 0:
             return
         self._own()
@@ -107,7 +107,7 @@ class IdIndex:
             self.page_of = grown
         for p in range(lo, hi + 1):   # pages, not ids: one per PAGE ids made
             if self.page_of.item(p) < 0:
-                self._new_row(p, lo, live_ids)
+                self._new_row(p, lo, slots)
         if cols.size == 1:   # one id (a single game's zone change): a plain write
             self.pages[self.page_of.item(lo), first & _MASK] = cols.item(0)
             return
@@ -115,7 +115,7 @@ class IdIndex:
         self.pages[self.page_of[ids >> PAGE_BITS], ids & _MASK] = cols
 
     def add_per_game(self, first: int, n: int, at: np.ndarray, games: np.ndarray, cols: np.ndarray,
-                     live_ids: Callable[[], np.ndarray]) -> None:
+                     slots: Callable[[], np.ndarray]) -> None:
         """``add`` of ``n`` new ids given slot by slot: id ``first + at[i]`` is in game
         ``games[i]`` at column ``cols[i]`` (one slot per game). An id whose games agree on
         its column gets that column; the others a spread row."""
@@ -126,7 +126,7 @@ class IdIndex:
         np.maximum.at(hi, at, cols)
         apart = np.flatnonzero((lo != hi) & (hi >= 0))
         if apart.size:
-            rows = self._spread_rows(apart.size, live_ids)
+            rows = self._spread_rows(apart.size, slots)
             row_of = np.full(n, -1, np.int64)
             row_of[apart] = rows
             r = row_of[at]
@@ -134,13 +134,13 @@ class IdIndex:
             self.spread[r[mine], games[mine]] = cols[mine]
             self.spread_id[rows] = first + apart
             hi[apart] = -2 - rows
-        self.add(first, hi, live_ids)
+        self.add(first, hi, slots)
 
-    def _spread_rows(self, m: int, live_ids: Callable[[], np.ndarray]) -> np.ndarray:
+    def _spread_rows(self, m: int, slots: Callable[[], np.ndarray]) -> np.ndarray:
         """``m`` spread rows for new ids (all -1), after a sweep or growth if they do not fit."""
         if self.n_spread + m > self.spread.shape[0]:
             if _due(self.n_spread, self.spread_kept):
-                self._sweep_spread(live_ids())
+                self._sweep_spread(slots())
             need = self.n_spread + m
             if need > self.spread.shape[0]:
                 grown = np.full((max(need, _grown(self.spread.shape[0])), self.spread.shape[1]), -1, np.int32)
@@ -152,16 +152,20 @@ class IdIndex:
         self.n_spread += m
         return rows
 
-    def _sweep_spread(self, live: np.ndarray) -> None:
-        """Drop the spread rows of ids in no game (``live``: the ids in some slot); the
-        rows kept move to the front, and their ids' entries follow them."""
+    def _sweep_spread(self, slots: np.ndarray) -> None:
+        """Drop the spread rows of ids in no game (``slots``: the store's (B, n) ids in its
+        slots); the rows kept move to the front, and their ids' entries follow them. A
+        row's id is in game g when its slot there holds it: one gather per row and game."""
         n = self.n_spread
         ids = self.spread_id[:n]
-        keep = np.isin(ids, live)
+        cols = self.spread[:n]
+        there = (cols >= 0) & (cols < slots.shape[1])
+        held = slots[np.arange(slots.shape[0]), np.where(there, cols, 0)] == ids[:, None]
+        keep = (held & there).any(axis=1)
         kept = np.flatnonzero(keep)
         entry = np.where(keep, -2 - np.cumsum(keep) + 1, -1)   # kept row k -> -2 - its new row
-        held = (ids >> PAGE_BITS) < self.page_of.size
-        row = np.where(held, self.page_of[np.minimum(ids >> PAGE_BITS, self.page_of.size - 1)], -1)
+        paged = (ids >> PAGE_BITS) < self.page_of.size
+        row = np.where(paged, self.page_of[np.minimum(ids >> PAGE_BITS, self.page_of.size - 1)], -1)
         on_page = row >= 0   # an id whose page was dropped has no entry to rewrite
         self.pages[row[on_page], ids[on_page] & _MASK] = entry[on_page]
         self.spread[: kept.size] = self.spread[kept]
@@ -170,9 +174,10 @@ class IdIndex:
         self.spread_id[kept.size: n] = -1
         self.n_spread = self.spread_kept = int(kept.size)
 
-    def _new_row(self, page: int, keep_from: int, live_ids: Callable[[], np.ndarray]) -> None:
+    def _new_row(self, page: int, keep_from: int, slots: Callable[[], np.ndarray]) -> None:
         if _due(self.rows, self.swept):
-            self._sweep(keep_from, live_ids())
+            held = slots()
+            self._sweep(keep_from, held[held >= 0])
         if self.rows == self.pages.shape[0]:
             grown = np.full((_grown(self.rows), PAGE), -1, np.int32)
             grown[: self.rows] = self.pages[: self.rows]

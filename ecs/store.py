@@ -290,14 +290,14 @@ class Store:
     def reissue_one(self, col: int) -> int:
         """``reissue_for`` of one row: the new id of the object in column ``col``."""
         e = self.next_id
-        self.ids.add(e, np.array([col], np.int64), self._live_ids)
+        self.ids.add(e, np.array([col], np.int64), self._slots)
         self.next_id += 1
         return e
 
     def _new_ids(self, cols: np.ndarray) -> np.ndarray:
         """New ids, one per column of ``cols``: each sits in its column in every game."""
         ids = np.arange(self.next_id, self.next_id + cols.size, dtype=np.int64)
-        self.ids.add(self.next_id, cols, self._live_ids)
+        self.ids.add(self.next_id, cols, self._slots)
         self.next_id += cols.size
         return ids
 
@@ -305,13 +305,12 @@ class Store:
         """``n`` new ids given slot by slot: new id ``at[i]`` sits in game ``games[i]`` at
         column ``cols[i]`` (``IdIndex.add_per_game``)."""
         ids = np.arange(self.next_id, self.next_id + n, dtype=np.int64)
-        self.ids.add_per_game(self.next_id, n, at, games, cols, self._live_ids)
+        self.ids.add_per_game(self.next_id, n, at, games, cols, self._slots)
         self.next_id += n
         return ids
 
-    def _live_ids(self) -> np.ndarray:
-        held = self.a["entity_id"][:, : self.n_cols]
-        return held[held >= 0]
+    def _slots(self) -> np.ndarray:
+        return self.a["entity_id"][:, : self.n_cols]
 
     def release(self, at: np.ndarray) -> None:
         """Free the slots at flat indices ``at`` (game * capacity + column), distinct, whose

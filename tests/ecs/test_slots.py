@@ -116,12 +116,19 @@ def test_the_id_index_maps_every_live_id_to_its_column_in_each_game(script):
     B = 3
     index, truth, live, first = IdIndex(B), {}, set(), 0
     top = np.zeros(B, np.int64)                     # each game's next unused column
+
+    def slots():                                    # the store's (games, columns) ids
+        out = np.full((B, int(top.max()) + 1), -1, np.int64)
+        for (e, g), c in truth.items():
+            if e in live:
+                out[g, c] = e
+        return out
     for n, fate, how, skip in script:
         ids = range(first, first + n)
         if how == 0:                                # the same columns in every game
             cols = np.arange(n, dtype=np.int64) + top.max()
             top[:] = cols[-1] + 1
-            index.add(first, cols, lambda: np.array(sorted(live), np.int64))
+            index.add(first, cols, slots)
             truth.update(((e, g), int(c)) for e, c in zip(ids, cols) for g in range(B))
         else:                                       # each game's own columns
             games = np.array([g for g in range(B) if g != skip], np.int64)
@@ -130,7 +137,7 @@ def test_the_id_index_maps_every_live_id_to_its_column_in_each_game(script):
                 cols[:] = top[games].max() + np.arange(n)
             top[games] = cols[:, -1] + 1
             index.add_per_game(first, n, np.tile(np.arange(n), games.size), np.repeat(games, n),
-                               cols.ravel(), lambda: np.array(sorted(live), np.int64))
+                               cols.ravel(), slots)
             truth.update(((e, int(g)), int(c)) for i, g in enumerate(games) for e, c in zip(ids, cols[i]))
         if fate:                                   # kept (one in four let go)
             live.update(ids)
