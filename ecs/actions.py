@@ -354,7 +354,7 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     r = args.rows(world, e, games, where, skip_finished)
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent (CR 701.8a)")
-    indestructible = stats.has_keyword(world, c, "indestructible")[g, np.arange(c.size)]
+    indestructible = stats.has_keyword_at(world, g, c, "indestructible")
     shield = world.store.plane("shield")
     shielded = ~indestructible & (shield[g, c] > 0 if shield is not None else False)
     world.log.next_step()

@@ -65,13 +65,3 @@ def has_keyword_at(world: Game, g: np.ndarray, c: np.ndarray, keyword: str) -> n
     for k in keyword_kinds(world, keyword):
         out |= s.counts[k, g, c] > 0
     return out
-
-
-def has_keyword(world: Game, cols: np.ndarray | slice, keyword: str,
-                games: slice = slice(None)) -> np.ndarray:
-    """(games, len) bool: printed ``keyword`` or a keyword counter of it (or a variant)."""
-    s = world.store
-    out = (s.a["keywords"][games, cols] & KEYWORD_BIT[keyword]) != 0
-    for k in keyword_kinds(world, keyword):
-        out |= s.counts[k][games, cols] > 0
-    return out

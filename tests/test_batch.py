@@ -393,3 +393,26 @@ def test_replacement_effects_are_decided_per_game():
     assert w.damage(bear).tolist() == [0, 0, 5, 0, 0]
     w.tick()
     assert w.zone(bear).tolist() == ["none", "battlefield", "battlefield", "none", "none"]
+
+
+@pytest.mark.parametrize("action", ["destroy", "sacrifice", "put_counters", "deal_damage", "move_zone"])
+def test_an_action_on_one_object_per_game_allocates_in_proportion_to_its_rows(action):
+    """One target per game of a wide batch: the action's temporaries grow with its rows
+    (games), never with rows x games (a (B, B) gather of 2,048 games is 32 MiB)."""
+    import tracemalloc
+    B = 2048
+    w = World(batch=B)
+    p = w.add_player()
+    ids = w.add_objects(4, p, "creature", power=2, toughness=2)
+    per_game = ids[np.arange(B) % 4][:, None]            # (games, 1): another object per game
+    act = {"destroy": lambda: w.destroy(per_game), "sacrifice": lambda: w.sacrifice(per_game),
+           "put_counters": lambda: w.put_counters(per_game, "+1/+1", 1),
+           "deal_damage": lambda: w.deal_damage(per_game, 1),
+           "move_zone": lambda: w.move_zone(per_game, "exile")}[action]
+    tracemalloc.start()
+    try:
+        act()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20
