@@ -22,7 +22,7 @@ per-game array by the selection (``n[games]``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeGuard
+from typing import Any, Callable, NamedTuple, Sequence, TypeGuard
 
 import numpy as np
 
@@ -353,8 +353,11 @@ def entity(e: Any) -> int:
     return integer(e, "entity", 0, MAX_ID, UnknownEntityError)
 
 
-@dataclass(frozen=True)
-class Spot:
+_HERE = np.ones(1, bool)   # a single game's ``Spot.here`` (read-only: never written to)
+_HERE.flags.writeable = False
+
+
+class Spot(NamedTuple):
     """Where one object is (``column``): ``here``, the (B,) mask of the games it is in;
     ``at``, the index of its slot in each game, so that ``arr[at]`` of a (B, C) array is
     its (B,) values (in games it is not in, some other slot's: mask them with ``here``);
@@ -374,6 +377,10 @@ def column(game: Game, e: Any) -> Spot:
     """Where one id (a read's argument) is in each game; StaleEntityError if it is in none
     (it changed zones or ceased to exist everywhere)."""
     s = game.store
+    if s.batch == 1 and type(e) is int and 0 <= e < s.next_id and store_module.SCALAR_PATHS:   # plain
+        col = s.present(0, e)
+        if col >= 0:
+            return Spot(_HERE, (slice(None), col), 0, col)
     e = entity(e)
     s.known(np.array([e], np.int64))
     games = np.arange(s.batch)

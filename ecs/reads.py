@@ -19,7 +19,7 @@ from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of
 from .perform import DRAW, ONGOING
 
-_ONE_GAME = np.ones(1, bool)
+_ZONE_NAMES = np.array(zones.ZONES)
 
 
 def _column(world: Game, e: Any) -> int:
@@ -92,11 +92,7 @@ def count(world: Game, e: int, kind: str) -> IntRead:
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
-    if _single(world):
-        col = _column(world, e)
-        spot = args.Spot(_ONE_GAME, (slice(None), col), 0, col)
-    else:
-        spot = args.column(world, e)
+    spot = args.column(world, e)
     if not world.ruleset.has_stat(world, spot.g, spot.col, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
     games, cols = spot.at
@@ -156,8 +152,9 @@ def keywords(world: Game, e: int) -> frozenset[str] | np.ndarray:
 
 def zone(world: Game, e: int) -> StrRead:
     spot = args.column(world, e)
-    names = np.array(zones.ZONES)[_masked(spot.take(world.store.a["zone"]), spot.here, zones.NONE)]
-    return str(names[0]) if args.scalar(world) else names
+    if args.scalar(world):
+        return zones.ZONES[world.store.a["zone"].item(spot.g, spot.col)]
+    return _ZONE_NAMES[_masked(spot.take(world.store.a["zone"]), spot.here, zones.NONE)]
 
 
 def name(world: Game, e: int) -> str | None:

@@ -28,7 +28,8 @@ ACTIONS = ["put", "put", "put", "remove", "remove", "damage", "damage", "damage"
            "sacrifice", "set_cap", "tick", "ban", "clone"]
 #: move_zone's destinations, drawn by its amount: a return to the battlefield enters anew (122.6).
 MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand"]
-READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage"]
+READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage", "zone", "controller",
+         "owner", "is_tapped", "keywords", "name", "is_prohibited", "defense"]
 ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
 
 
@@ -134,7 +135,10 @@ def _read(w: World, ids: list[int], what: str, who: int, kind: str) -> Any:
     return {"count": lambda: w.count(e, kind), "counters": lambda: w.counters(e),
             "power": lambda: w.power(e), "toughness": lambda: w.toughness(e),
             "exists": lambda: w.exists(e), "life": lambda: w.life(e),
-            "loyalty": lambda: w.loyalty(e), "damage": lambda: w.damage(e)}[what]()
+            "loyalty": lambda: w.loyalty(e), "damage": lambda: w.damage(e), "zone": lambda: w.zone(e),
+            "controller": lambda: w.controller(e), "owner": lambda: w.owner(e),
+            "is_tapped": lambda: w.is_tapped(e), "keywords": lambda: w.keywords(e), "name": lambda: w.name(e),
+            "is_prohibited": lambda: w.is_prohibited(e, kind), "defense": lambda: w.defense(e)}[what]()
 
 
 def _amounts() -> st.SearchStrategy[int]:
