@@ -95,6 +95,8 @@ def _stat(world: Game, e: int, stat: str, which: int) -> Any:
     spot = args.column(world, e)
     if not world.ruleset.has_stat(world, spot.g, spot.col, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
+    if args.scalar(world) and store_module.SCALAR_PATHS:
+        return stats.pt_one(world, 0, spot.col, which)
     games, cols = spot.at
     return args.out(world, _masked(stats.pt(world, cols, which, games), spot.here))
 

@@ -58,6 +58,19 @@ def pt(world: Game, cols: np.ndarray | slice, which: int,
     return out
 
 
+def pt_one(world: Game, g: int, c: int, which: int) -> int:
+    """``pt`` of the one slot (game ``g``, column ``c``) as a Python int, with plain reads
+    (a single game's reads); 0 for an object without that stat."""
+    s = world.store
+    stat = "power" if which == 0 else "toughness"
+    base, set_to = s.a[stat].item(g, c), s.a["pt_set_" + stat].item(g, c)
+    out = (0 if base == NO_STAT else base) if set_to == NO_STAT else set_to   # 613.4b
+    out += s.a["pt_mod_" + stat].item(g, c)                                  # 613.4c
+    for k, mod in pt_kinds(world, which):
+        out += mod * s.counts.item(k, g, c)
+    return int(out)
+
+
 def has_keyword_at(world: Game, g: np.ndarray, c: np.ndarray, keyword: str) -> np.ndarray:
     """(m,) bool for rows (game ``g``, column ``c``): printed ``keyword`` or a keyword counter."""
     s = world.store
