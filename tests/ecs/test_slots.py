@@ -208,6 +208,11 @@ def test_an_id_in_different_slots_survives_clone_snapshot_and_save(tmp_path):
     back = type(w).load(tmp_path / "w.npz")
     assert (back.count(bear, "+1/+1").tolist(), back.power(bear).tolist()) == want
     assert back.store.locate([0, 1, 2], bear).tolist() == freed
+    two = w.select([2, 0])                                       # games reordered and dropped
+    assert two.count(bear, "+1/+1").tolist() == [2, 1]
+    assert two.store.locate([0, 1], bear).tolist() == [freed[2], freed[0]]
+    three = w.fork(2, 3)                                         # game 2, three times
+    assert three.count(bear, "+1/+1").tolist() == [2, 2, 2]
 
 
 def test_spread_rows_of_ids_in_no_game_are_dropped():
