@@ -283,7 +283,7 @@ class Store:
                 col = np.empty(uniq.size, np.int64)
                 col[inv] = cols
                 return self._new_ids(col)[inv]
-        # Some object sits in different columns in its games: its new id does too.
+        # By (old id, zone): where an old id sat in different columns, its new id does too.
         uniq, inv = np.unique(old * RADIX + dest, return_inverse=True)
         return self._new_ids_at(uniq.size, inv, games, cols)[inv]
 
