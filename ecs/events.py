@@ -257,6 +257,11 @@ class EventLog:
             self.lki.append({"row": rows.astype(np.int64), "kind": kinds.astype(np.int64),
                              "count": counts.astype(np.int64)})
 
+    def lki_one(self, row: int, kinds: list[int], counts: list[int]) -> None:
+        """``record_lki`` of one row's counters (plain ints)."""
+        self.lki.append({"row": np.full(len(kinds), row, np.int64), "kind": np.array(kinds, np.int64),
+                         "count": np.array(counts, np.int64)})
+
     def _since(self, step: int) -> tuple[int, int]:
         """(first chunk, first row) of the chunks holding rows of steps after ``step``.
         Steps never decrease, so those rows are a suffix, found from the end (a host polls

@@ -108,11 +108,13 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     log.one(ZONE, code, g, old, -1, 0, 0, new, frm, dest)
     # what _relocate does: counters cease to exist (122.2) into the event's LKI, state cleared,
     # caps end (122.4); read first, written only where it changes (a clone shares the arrays)
-    had = s.counts[: s.n_kinds, g, col]
-    kinds = had.nonzero()[0]
-    if kinds.size:
-        log.record_lki(np.full(kinds.size, log.rows - 1, np.int64), kinds, had[kinds])
-        s.mut("counts")[kinds, g, col] = 0
+    had = s.counts[: s.n_kinds, g, col].tolist()   # a few kinds: plain ints beat gathers
+    kinds = [k for k, v in enumerate(had) if v]
+    if kinds:
+        log.lki_one(log.rows - 1, kinds, [had[k] for k in kinds])
+        counts = s.mut("counts")
+        for k in kinds:
+            counts[k, g, col] = 0
     s.mut("zone")[g, col] = dest
     for name in ("tapped", "damage", "deathtouch_hit"):
         if s.a[name].item(at):
