@@ -210,11 +210,6 @@ def changed(game: Game, k: int, g: np.ndarray, c: np.ndarray, before: np.ndarray
     """Record the events of a change of kind ``k`` already made (``change``'s second
     half): one row per (game, column) whose count changed (``every``: all did)."""
     s = game.store
-    if g.size == 1 and np.size(by) == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
-        if every or after[0] != before[0]:
-            game.log.one(COUNTER, CAUSE[cause], int(g[0]), s.a["entity_id"].item(g[0], c[0]), k,
-                         int(before[0]), int(after[0]), int(np.asarray(by).item()))
-        return
     if not every:   # rows that changed nothing get no event
         ch = after != before
         g, c, before, after = g[ch], c[ch], before[ch], after[ch]

@@ -43,6 +43,13 @@ def _read_only(v: int) -> np.ndarray:
 
 # Scalar columns of these values (codes, kinds, -1) share one array: a chunk is never mutated.
 _SMALL: dict[int | np.integer[Any], np.ndarray] = {v: _read_only(v) for v in range(-2, 64)}
+
+
+def _int(v: Any) -> int:
+    """A value of one row (an int, a NumPy scalar or a one-element array) as a Python int."""
+    return v if type(v) is int else int(v.item() if isinstance(v, np.ndarray) else v)
+
+
 #: The columns of ``EventLog.table()`` (and of a saved log), declared once.
 LOG_COLUMNS = ("type", "step", "game", "entity", "kind", "before", "after", "cause", "other",
             "from_zone", "to_zone")
@@ -208,6 +215,10 @@ class EventLog:
         n = np.size(game)
         if n == 0:
             return np.zeros(0, np.int64)
+        if n == 1:   # one row (a one-game decision): a tuple, as ``one`` records it
+            self.one(*map(_int, (type_, code, game, entity, kind, before, after, other,
+                                 from_zone, to_zone)))
+            return np.array([self.rows - 1], np.int64)
         # Scalar columns stay 0-d (table() broadcasts them; small values share one read-only
         # array) and array columns are copied once (callers may reuse theirs): a check
         # records many small chunks.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import store as store_module
 from . import zones
 from .check import Check, Loss, PerRowRemoval
 from .counting import change, change_one, changed
@@ -17,7 +18,6 @@ from .game import Game
 from .kernels import INDEX, array, kernel
 from .prefetch import AHEAD, prefetch_read
 from .relocation import move_objects, move_one
-from . import store as store_module
 from .store import remove_clamped
 
 ONGOING, DRAW = -1, -2  # codes of World.result() in a batch (else the winner's id)
