@@ -19,7 +19,7 @@ import numpy as np
 from . import store as store_module
 from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
-from .counting import enter_battlefield
+from .counting import enter_battlefield, magic_hook
 from .events import CAUSE, ZONE
 from .game import Game
 from .kernels import I64, INDEX, array, kernel, reads, writes
@@ -90,13 +90,15 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
 def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, int]:
     """``move_objects`` of one row in plain ints (``code``: a CAUSE code): the same steps,
     rule by rule, without gathers, kernel calls and an event chunk, which cost a one-row
-    move some 150 us. The ruleset's hooks still get (1,) arrays."""
+    move some 150 us. The ruleset's hooks still get (1,) arrays (Magic's own zone-change
+    replacement, which replaces nothing, is not called)."""
     s, log = world.store, world.log
     at = g * s.capacity + col
     frm = s.a["zone"].item(at)
-    one_g, one_c = np.array([g], np.int64), np.array([col], np.int64)
-    dest = int(world.ruleset.replace_zone_change(world, one_g, one_c, np.array([frm], np.int64),
-                                                 np.array([dest], np.int64))[0])
+    if not magic_hook(world, "replace_zone_change"):   # (Magic's own replaces nothing)
+        dest = int(world.ruleset.replace_zone_change(
+            world, np.array([g], np.int64), np.array([col], np.int64), np.array([frm], np.int64),
+            np.array([dest], np.int64))[0])
     if frm == zones.BATTLEFIELD and dest == zones.GRAVEYARD:
         redirect = s.a["redirect"].item(at)   # a host's "if it would die" (614.1a), then 122.1h
         dest = redirect if redirect >= 0 else dest
@@ -129,7 +131,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if dest == zones.NONE:   # it ceased to exist: its slot is free
         s.release(np.array([at], np.int64))
     if dest == zones.BATTLEFIELD:
-        enter_battlefield(world, one_g, one_c, None)
+        enter_battlefield(world, np.array([g], np.int64), np.array([col], np.int64), None)
     return new, dest
 
 
