@@ -127,8 +127,12 @@ class Check:
 
     def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
              cause: str | np.ndarray) -> None:
-        if games.size:   # np.full, not np.broadcast_to: a few times cheaper for few rows
-            z = np.full(games.shape, zone, np.int64) if np.ndim(zone) == 0 else np.asarray(zone, np.int64)
+        if games.size:   # filled, not np.broadcast_to: a few times cheaper for few rows
+            if isinstance(zone, (int, np.integer)):
+                z = np.empty(games.shape, np.int64)
+                z.fill(zone)
+            else:
+                z = np.asarray(zone, np.int64)
             self.moves.append(Move(games, cols, z, cause))
 
     def lose(self, games: np.ndarray, players: np.ndarray, cause: str) -> None:
