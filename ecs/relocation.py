@@ -121,8 +121,8 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     for name in ("tapped", "damage", "deathtouch_hit"):
         if s.a[name].item(at):
             s.mut(name)[g, col] = 0
-    cap_col = s.a["cap_col"]
-    if cap_col.size:
+    cap_col = s.a["cap_col"]   # (a few entries, searched as a list: cheaper than a ufunc, cold or hot)
+    if cap_col.size > _FEW_CAPS or cap_col.size and col in cap_col.tolist():
         caps = (cap_col == col).nonzero()[0]
         if caps.size and (s.a["cap_val"][g, caps] != -1).any():
             s.mut("cap_val")[g, caps] = -1
@@ -133,6 +133,9 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if dest == zones.BATTLEFIELD:
         enter_battlefield(world, np.array([g], np.int64), np.array([col], np.int64), None)
     return new, dest
+
+
+_FEW_CAPS = 64
 
 
 def _take(arr: np.ndarray, at: np.ndarray) -> np.ndarray:
