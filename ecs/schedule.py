@@ -98,13 +98,12 @@ class Schedule:
         None if it decides nothing: the probes say which systems would decide anything,
         and only those run, in order (a system left out would have added nothing)."""
         one = self._one
-        single = _one_going_game(game)
         if one is not None:
             # A small game's re-check asks the probe about a full check instead: the probe's
             # cached call (its arguments gathered once), whose passes look at a superset of
             # the re-check's objects by the same rules, so where it finds nothing the
             # re-check would find nothing either (the systems still decide on ``touched``).
-            full = single and game.store.n_cols <= FULL_RECHECK
+            full = live is not None and game.store.n_cols <= FULL_RECHECK and _one_going_game(game)
             found = one[0](game, None, None, one[1]) if full else one[0](game, live, touched, one[1])
             for cls, covered in one[2]:
                 if cls.process is not covered:
@@ -116,7 +115,7 @@ class Schedule:
                 if chosen is None:
                     chosen = self._chosen[found] = tuple(s for s, _, part, *_ in self._every
                                                          if found & part)
-                check = one_game_check(live, touched) if single else Check(live=live, touched=touched)
+                check = _new_check(game, live, touched)
                 for system in chosen:
                     system.process(game, check)
                 return check
@@ -129,7 +128,7 @@ class Schedule:
                        if i < 0 or acting[i] & part or cls.process is not covered)
         if not chosen:
             return None
-        check = one_game_check(live, touched) if single else Check(live=live, touched=touched)
+        check = _new_check(game, live, touched)
         previous = esper.current_world
         esper.switch_world(self._context[When.EVERY_CHECK])
         try:
@@ -209,6 +208,12 @@ def _one_going_game(game: Game) -> bool:
     clear ``ecs.store.SCALAR_PATHS`` to run the general ones against them)."""
     s = game.store
     return s.batch == 1 and store_module.SCALAR_PATHS and s.a["winner"].item(0) == ONGOING
+
+
+def _new_check(game: Game, live: np.ndarray | None, touched: np.ndarray | None) -> Check:
+    """A ``Check`` of ``live`` and ``touched``; of one going game, one that knows its live
+    games (``ecs.check.one_game_check``)."""
+    return one_game_check(live, touched) if _one_going_game(game) else Check(live=live, touched=touched)
 
 
 #: A one-game re-check of at most this many columns asks the probe about a full check
