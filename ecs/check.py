@@ -127,8 +127,12 @@ class Check:
 
     def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
              cause: str | np.ndarray) -> None:
-        if games.size:   # np.full, not np.broadcast_to: a few times cheaper for few rows
-            z = np.full(games.shape, zone, np.int64) if np.ndim(zone) == 0 else np.asarray(zone, np.int64)
+        if games.size:   # filled, not np.broadcast_to: a few times cheaper for few rows
+            if isinstance(zone, (int, np.integer)):
+                z = np.empty(games.shape, np.int64)
+                z.fill(zone)
+            else:
+                z = np.asarray(zone, np.int64)
             self.moves.append(Move(games, cols, z, cause))
 
     def lose(self, games: np.ndarray, players: np.ndarray, cause: str) -> None:
@@ -143,6 +147,12 @@ class Check:
 
     def empty(self) -> bool:
         return not (self.removals or self.moves or self.losses or self.player_updates)
+
+    def names_a_game(self) -> bool:
+        """Whether some decision names a game, settling removals aside (``games_named``
+        of a one-game world: its one game or none)."""
+        return (bool(self.moves or self.losses or self.player_updates)
+                or any(not r.settles for r in self.removals))
 
     def games_named(self, batch: int) -> np.ndarray:
         """(B,) bool: the games some decision of this check names, settling removals aside
@@ -176,6 +186,23 @@ class Check:
     def precombat_phase(self) -> PhaseContext | None:
         """The beginning precombat main phase this check is for, or None."""
         return self.phase if self.phase is not None and self.phase.precombat else None
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+#: ``live_games`` and ``live_indices`` of a one-game world whose game is going on (shared:
+#: systems only read them).
+ONE_GAME = _read_only(np.ones(1, np.bool_))
+_GAME_ZERO = _read_only(np.zeros(1, np.int64))
+
+
+def one_game_check(live: np.ndarray | None, touched: np.ndarray | None) -> Check:
+    """A ``Check`` of a one-game world whose game is going on (``live`` None or
+    ``ONE_GAME``): what ``live_games`` and ``live_indices`` return is known, not computed."""
+    return Check(live=live, touched=touched, memo={"ongoing": ONE_GAME, "live indices": _GAME_ZERO})
 
 
 class When(Enum):

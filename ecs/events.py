@@ -43,6 +43,13 @@ def _read_only(v: int) -> np.ndarray:
 
 # Scalar columns of these values (codes, kinds, -1) share one array: a chunk is never mutated.
 _SMALL: dict[int | np.integer[Any], np.ndarray] = {v: _read_only(v) for v in range(-2, 64)}
+
+
+def _int(v: Any) -> int:
+    """A value of one row (an int, a NumPy scalar or a one-element array) as a Python int."""
+    return v if type(v) is int else int(v.item() if isinstance(v, np.ndarray) else v)
+
+
 #: The columns of ``EventLog.table()`` (and of a saved log), declared once.
 LOG_COLUMNS = ("type", "step", "game", "entity", "kind", "before", "after", "cause", "other",
             "from_zone", "to_zone")
@@ -181,7 +188,10 @@ class EventLog:
         # cheaper than eleven arrays); ``chunks`` packs those into chunks when read.
         self._chunks: list[dict[str, np.ndarray] | tuple[int, ...]] = []
         self._loose = False   # whether _chunks holds tuples
-        self.lki: list[dict[str, np.ndarray]] = []
+        # The same for the last-known counters: chunks of (row, kind, count) columns, and
+        # a moved object's counters recorded one at a time as (row, kind, count) tuples.
+        self._lki: list[dict[str, np.ndarray] | tuple[int, ...]] = []
+        self._lki_loose = False
         self.rows = 0
         self.step = 0
 
@@ -208,6 +218,10 @@ class EventLog:
         n = np.size(game)
         if n == 0:
             return np.zeros(0, np.int64)
+        if n == 1:   # one row (a one-game decision): a tuple, as ``one`` records it
+            self.one(*map(_int, (type_, code, game, entity, kind, before, after, other,
+                                 from_zone, to_zone)))
+            return np.array([self.rows - 1], np.int64)
         # Scalar columns stay 0-d (table() broadcasts them; small values share one read-only
         # array) and array columns are copied once (callers may reuse theirs): a check
         # records many small chunks.
@@ -238,24 +252,26 @@ class EventLog:
     def chunks(self) -> list[dict[str, np.ndarray]]:
         """The recorded chunks in order (rows recorded one at a time are packed first)."""
         if self._loose:
-            packed: list[dict[str, np.ndarray] | tuple[int, ...]] = []
-            run: list[tuple[int, ...]] = []
-            for ch in self._chunks + [{}]:   # (a sentinel ends the last run)
-                if isinstance(ch, tuple):
-                    run.append(ch)
-                    continue
-                if run:
-                    packed.append({c: np.array(v, np.int64)
-                                   for c, v in zip(LOG_COLUMNS, zip(*run))})
-                    run = []
-                packed.append(ch)
-            self._chunks, self._loose = packed[:-1], False
+            self._chunks, self._loose = _packed(self._chunks, LOG_COLUMNS), False
         return cast(list[dict[str, np.ndarray]], self._chunks)
+
+    @property
+    def lki(self) -> list[dict[str, np.ndarray]]:
+        """The last-known counters as chunks of ``row``, ``kind`` and ``count`` columns, in
+        order (those recorded one at a time packed first)."""
+        if self._lki_loose:
+            self._lki, self._lki_loose = _packed(self._lki, _LKI_COLUMNS), False
+        return cast(list[dict[str, np.ndarray]], self._lki)
 
     def record_lki(self, rows: np.ndarray, kinds: np.ndarray, counts: np.ndarray) -> None:
         if rows.size:
-            self.lki.append({"row": rows.astype(np.int64), "kind": kinds.astype(np.int64),
+            self._lki.append({"row": rows.astype(np.int64), "kind": kinds.astype(np.int64),
                              "count": counts.astype(np.int64)})
+
+    def lki_one(self, row: int, kinds: list[int], counts: list[int]) -> None:
+        """``record_lki`` of one row's counters (plain ints), kept as tuples until read."""
+        self._lki.extend((row, k, c) for k, c in zip(kinds, counts))
+        self._lki_loose = True
 
     def _since(self, step: int) -> tuple[int, int]:
         """(first chunk, first row) of the chunks holding rows of steps after ``step``.
@@ -339,8 +355,8 @@ class EventLog:
 
     def restore(self, snap: dict[str, Any]) -> None:
         # Chunks are never mutated after recording, so sharing them is safe.
-        self._chunks, self.lki = list(snap["chunks"]), list(snap["lki"])
-        self._loose = False
+        self._chunks, self._lki = list(snap["chunks"]), list(snap["lki"])
+        self._loose = self._lki_loose = False
         self.rows, self.step = snap["rows"], snap["step"]
 
     def clone(self) -> "EventLog":
@@ -348,9 +364,29 @@ class EventLog:
         so it costs two list copies whatever the log's size."""
         other = EventLog.__new__(EventLog)
         d = self.__dict__.copy()   # rows and step: ints
-        d["_chunks"], d["lki"] = self._chunks.copy(), self.lki.copy()   # tuples: immutable
+        d["_chunks"], d["_lki"] = self._chunks.copy(), self._lki.copy()   # tuples: immutable
         other.__dict__ = d
         return other
 
     def clear(self) -> None:
-        self._chunks, self.lki, self.rows, self._loose = [], [], 0, False
+        self._chunks, self._lki, self.rows, self._loose, self._lki_loose = [], [], 0, False, False
+
+
+_LKI_COLUMNS = ("row", "kind", "count")
+
+
+def _packed(entries: list[dict[str, np.ndarray] | tuple[int, ...]], columns: tuple[str, ...]
+            ) -> list[dict[str, np.ndarray] | tuple[int, ...]]:
+    """``entries`` with each run of tuples (rows of ``columns``' values) packed into one
+    chunk of int64 columns, in order."""
+    packed: list[dict[str, np.ndarray] | tuple[int, ...]] = []
+    run: list[tuple[int, ...]] = []
+    for ch in entries + [{}]:   # (a sentinel ends the last run)
+        if isinstance(ch, tuple):
+            run.append(ch)
+            continue
+        if run:
+            packed.append({c: np.array(v, np.int64) for c, v in zip(columns, zip(*run))})
+            run = []
+        packed.append(ch)
+    return packed[:-1]

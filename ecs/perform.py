@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import store as store_module
 from . import zones
 from .check import Check, Loss, PerRowRemoval
-from .counting import change, changed
+from .counting import change, change_one, changed
 from .events import CAUSE, GAME_END, LOST, RESERVE
 from .game import Game
 from .kernels import INDEX, array, kernel
 from .prefetch import AHEAD, prefetch_read
-from .relocation import move_objects
+from .relocation import move_objects, move_one
 from .store import remove_clamped
 
 ONGOING, DRAW = -1, -2  # codes of World.result() in a batch (else the winner's id)
@@ -73,6 +74,9 @@ def perform(world: Game, check: Check) -> np.ndarray:
                               else parts_[0])
         if len(ks) == 1:
             change(world, s.kind_names[ks[0]], rg, rc, -amount, why, at=at)
+        elif rg.size == 1 and store_module.SCALAR_PATHS:   # one row (a pair): plain ints, kind by kind
+            for k in ks:
+                change_one(world, s.kind_names[k], int(rg[0]), int(rc[0]), -int(amount[0]), why)
         else:   # each kind's rows of before and after go to its event chunk
             counts = s.mut("counts")
             before, after, every = remove_clamped(counts.reshape(counts.shape[0], -1),
@@ -81,7 +85,11 @@ def perform(world: Game, check: Check) -> np.ndarray:
                 changed(world, k, rg, rc, before[m], after[m], bool(every[m]), why)
         if not settles:
             touched.append((rg, rc))
-    if check.moves:
+    if check.moves and g.size == 1 and store_module.SCALAR_PATHS:   # one row (a death): plain ints
+        if move_one(world, int(g[0]), int(c[0]), int(z[0]),
+                    CAUSE[cause] if isinstance(cause, str) else int(cause[0]))[1] == zones.BATTLEFIELD:
+            touched.append((g, c))
+    elif check.moves:
         _, dest = move_objects(world, g, c, z, cause)
         enter = np.flatnonzero(dest == zones.BATTLEFIELD)
         if enter.size:   # new permanents, in the slots the old objects left

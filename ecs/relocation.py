@@ -19,7 +19,7 @@ import numpy as np
 from . import store as store_module
 from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
-from .counting import enter_battlefield
+from .counting import enter_battlefield, magic_hook
 from .events import CAUSE, ZONE
 from .game import Game
 from .kernels import I64, INDEX, array, kernel, reads, writes
@@ -91,13 +91,15 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
 def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, int]:
     """``move_objects`` of one row in plain ints (``code``: a CAUSE code): the same steps,
     rule by rule, without gathers, kernel calls and an event chunk, which cost a one-row
-    move some 150 us. The ruleset's hooks still get (1,) arrays."""
+    move some 150 us. The ruleset's hooks still get (1,) arrays (Magic's own zone-change
+    replacement, which replaces nothing, is not called)."""
     s, log = world.store, world.log
     at = g * s.capacity + col
     frm = s.a["zone"].item(at)
-    one_g, one_c = np.array([g], np.int64), np.array([col], np.int64)
-    dest = int(world.ruleset.replace_zone_change(world, one_g, one_c, np.array([frm], np.int64),
-                                                 np.array([dest], np.int64))[0])
+    if not magic_hook(world, "replace_zone_change"):   # (Magic's own replaces nothing)
+        dest = int(world.ruleset.replace_zone_change(
+            world, np.array([g], np.int64), np.array([col], np.int64), np.array([frm], np.int64),
+            np.array([dest], np.int64))[0])
     if frm == zones.BATTLEFIELD and dest == zones.GRAVEYARD:
         redirect = s.a["redirect"].item(at)   # a host's "if it would die" (614.1a), then 122.1h
         dest = redirect if redirect >= 0 else dest
@@ -109,17 +111,19 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     log.one(ZONE, code, g, old, -1, 0, 0, new, frm, dest)
     # what _relocate does: counters cease to exist (122.2) into the event's LKI, state cleared,
     # caps end (122.4); read first, written only where it changes (a clone shares the arrays)
-    had = s.counts[: s.n_kinds, g, col]
-    kinds = had.nonzero()[0]
-    if kinds.size:
-        log.record_lki(np.full(kinds.size, log.rows - 1, np.int64), kinds, had[kinds])
-        s.mut("counts")[kinds, g, col] = 0
+    had = s.counts[: s.n_kinds, g, col].tolist()   # a few kinds: plain ints beat gathers
+    kinds = [k for k, v in enumerate(had) if v]
+    if kinds:
+        log.lki_one(log.rows - 1, kinds, [had[k] for k in kinds])
+        counts = s.mut("counts")
+        for k in kinds:
+            counts[k, g, col] = 0
     s.mut("zone")[g, col] = dest
     for name in ("tapped", "damage", "deathtouch_hit"):
         if s.a[name].item(at):
             s.mut(name)[g, col] = 0
-    cap_col = s.a["cap_col"]
-    if cap_col.size:
+    cap_col = s.a["cap_col"]   # (a few entries, searched as a list: cheaper than a ufunc, cold or hot)
+    if cap_col.size > _FEW_CAPS or cap_col.size and col in cap_col.tolist():
         caps = (cap_col == col).nonzero()[0]
         if caps.size and (s.a["cap_val"][g, caps] != -1).any():
             s.mut("cap_val")[g, caps] = -1
@@ -128,8 +132,11 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if dest == zones.NONE:   # it ceased to exist: its slot is free
         s.release(np.array([at], np.int64))
     if dest == zones.BATTLEFIELD:
-        enter_battlefield(world, one_g, one_c, None)
+        enter_battlefield(world, np.array([g], np.int64), np.array([col], np.int64), None)
     return new, dest
+
+
+_FEW_CAPS = 64
 
 
 def _take(arr: np.ndarray, at: np.ndarray) -> np.ndarray:

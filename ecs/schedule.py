@@ -21,10 +21,11 @@ from typing import Any, Callable, Sequence
 import esper
 import numpy as np
 
-from .check import Check, PhaseContext, Probe, System, When
+from . import store as store_module
+from .check import ONE_GAME, Check, PhaseContext, Probe, System, When, one_game_check
 from .errors import IllegalActionError, SBALoopError
 from .game import Game
-from .perform import perform
+from .perform import ONGOING, perform
 
 _contexts = itertools.count()
 
@@ -64,6 +65,7 @@ class Schedule:
         self._probes = tuple(probes.items())
         # One probe covering every system (the rulesets' schedules): a settled check is
         # then that probe's call and a look at whether any covered process was replaced.
+        self._chosen: dict[int, tuple[System, ...]] = {}   # probe bits -> the systems they name
         self._one = None if len(probes) != 1 or any(i < 0 for _, i, *_ in rows) else (
             next(iter(probes)).acting, next(iter(probes.values())),
             tuple((cls, covered) for _, _, _, cls, covered in rows))
@@ -97,23 +99,36 @@ class Schedule:
         and only those run, in order (a system left out would have added nothing)."""
         one = self._one
         if one is not None:
-            found = one[0](game, live, touched, one[1])
-            if not found:
-                for cls, covered in one[2]:
-                    if cls.process is not covered:
-                        break
-                else:
+            # A small game's re-check asks the probe about a full check instead: the probe's
+            # cached call (its arguments gathered once), whose passes look at a superset of
+            # the re-check's objects by the same rules, so where it finds nothing the
+            # re-check would find nothing either (the systems still decide on ``touched``).
+            full = live is not None and game.store.n_cols <= FULL_RECHECK and _one_going_game(game)
+            found = one[0](game, None, None, one[1]) if full else one[0](game, live, touched, one[1])
+            for cls, covered in one[2]:
+                if cls.process is not covered:
+                    break
+            else:   # the ruleset's own systems as the probe knows them: none uses esper's world
+                if not found:
                     return None
+                chosen = self._chosen.get(found)
+                if chosen is None:
+                    chosen = self._chosen[found] = tuple(s for s, _, part, *_ in self._every
+                                                         if found & part)
+                check = _new_check(game, live, touched)
+                for system in chosen:
+                    system.process(game, check)
+                return check
             acting = [found]
         elif not self._probes:
             return self.run(game, Check(live=live, touched=touched))
         else:
             acting = [probe.acting(game, live, touched, parts) for probe, parts in self._probes]
-        chosen = [s for s, i, part, cls, covered in self._every
-                  if i < 0 or acting[i] & part or cls.process is not covered]
+        chosen = tuple(s for s, i, part, cls, covered in self._every
+                       if i < 0 or acting[i] & part or cls.process is not covered)
         if not chosen:
             return None
-        check = Check(live=live, touched=touched)
+        check = _new_check(game, live, touched)
         previous = esper.current_world
         esper.switch_world(self._context[When.EVERY_CHECK])
         try:
@@ -178,9 +193,32 @@ def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
         # deathtouch marks only take reasons away): check again only the games the
         # perform changed, and there, systems that decide each permanent alone look only
         # at the permanents it touched (Check.touched).
+        if _one_going_game(game):   # (the same without a (1,) array made and read)
+            if not check.names_a_game():
+                return acted
+            live = ONE_GAME
+            continue
         live = check.games_named(game.batch) & game.ongoing
         if not live.any():   # settling removals alone: nothing left to check
             return acted
+
+
+def _one_going_game(game: Game) -> bool:
+    """Whether ``game`` is one game, going on, and single-game paths are on (the tests
+    clear ``ecs.store.SCALAR_PATHS`` to run the general ones against them)."""
+    s = game.store
+    return s.batch == 1 and store_module.SCALAR_PATHS and s.a["winner"].item(0) == ONGOING
+
+
+def _new_check(game: Game, live: np.ndarray | None, touched: np.ndarray | None) -> Check:
+    """A ``Check`` of ``live`` and ``touched``; of one going game, one that knows its live
+    games (``ecs.check.one_game_check``)."""
+    return one_game_check(live, touched) if _one_going_game(game) else Check(live=live, touched=touched)
+
+
+#: A one-game re-check of at most this many columns asks the probe about a full check
+#: (``Schedule.check``): its pass there costs less than gathering the re-check's arguments.
+FULL_RECHECK = 2_048
 
 
 def _marked(marks: np.ndarray) -> bool:

@@ -30,6 +30,7 @@ def game_chunks(world: Game, n_cols: int | None = None,
 
 
 BLOCK_COLUMNS = 256
+_BF_BYTE = bytes([zones.BATTLEFIELD])
 
 
 def battlefield_extent(world: Game, pending: Check) -> int:
@@ -43,7 +44,9 @@ def battlefield_extent(world: Game, pending: Check) -> int:
             pending.memo["bf_extent"] = end
             return end
         zone = s.a["zone"]
-        while end > 0:
+        if world.batch == 1:   # one row of int8 codes: the last battlefield byte, found in C
+            end = zone[0, :end].tobytes().rfind(_BF_BYTE) + 1
+        while end > 0 and world.batch > 1:   # (the blocks of every game's rows)
             start = max(0, end - BLOCK_COLUMNS)
             block = zone[:, start:end] == zones.BATTLEFIELD
             if block.any():
