@@ -203,33 +203,31 @@ class IdIndex:
     @classmethod
     def of_slots(cls, entity_id: np.ndarray) -> IdIndex:
         """The index of the ids in the slots ``entity_id`` (a (B, n) store array): what a
-        restored or loaded store maps (ids in no slot map to -1 anyway)."""
+        restored or loaded store maps (ids in no slot map to -1 anyway). Each id's entry
+        is written from its slots, the last write winning; the ids whose slots then do
+        not all read their column back are the spread ones (none in one game)."""
         index = cls(entity_id.shape[0])
         games, cols = np.nonzero(entity_id >= 0)
         ids = entity_id[games, cols]
         if ids.size == 0:
             return index
-        order = np.argsort(ids, kind="stable")
-        ids, games, cols = ids[order], games[order], cols[order].astype(np.int32)
-        uniq, start = np.unique(ids, return_index=True)
-        lo, hi = np.minimum.reduceat(cols, start), np.maximum.reduceat(cols, start)
-        entry = lo.astype(np.int32)
-        apart = np.flatnonzero(lo != hi)
-        if apart.size:
-            row_of = np.full(uniq.size, -1, np.int64)
-            row_of[apart] = np.arange(apart.size)
-            index.spread = np.full((apart.size, entity_id.shape[0]), -1, np.int32)
-            index.spread_id = uniq[apart].astype(np.int64)
-            each = row_of[np.repeat(np.arange(uniq.size), np.diff(np.append(start, ids.size)))]
-            index.spread[each[each >= 0], games[each >= 0]] = cols[each >= 0]
-            entry[apart] = -2 - np.arange(apart.size, dtype=np.int32)
-            index.n_spread = index.spread_kept = int(apart.size)
-        used = np.unique(uniq >> PAGE_BITS)
+        used = np.unique(ids >> PAGE_BITS)
         index.page_of = np.full(int(used[-1]) + 1, -1, np.int32)
         index.page_of[used] = np.arange(used.size, dtype=np.int32)
         index.pages = np.full((used.size, PAGE), -1, np.int32)
-        index.pages[index.page_of[uniq >> PAGE_BITS], uniq & _MASK] = entry
         index.rows = index.swept = int(used.size)
+        row, at = index.page_of[ids >> PAGE_BITS], ids & _MASK
+        index.pages[row, at] = cols
+        apart = index.pages[row, at] != cols
+        if apart.any():
+            spread = np.unique(ids[apart])
+            mine = np.isin(ids, spread)
+            r = np.searchsorted(spread, ids[mine])
+            index.spread = np.full((spread.size, entity_id.shape[0]), -1, np.int32)
+            index.spread[r, games[mine]] = cols[mine]
+            index.spread_id = spread.astype(np.int64)
+            index.pages[index.page_of[spread >> PAGE_BITS], spread & _MASK] = -2 - np.arange(spread.size)
+            index.n_spread = index.spread_kept = int(spread.size)
         return index
 
 
