@@ -93,6 +93,16 @@ class IdIndex:
         """Whether some of the (flat int64) ``ids`` is a spread id."""
         return self.n_spread > 0 and bool((self.lookup(ids) <= -2).any())
 
+    def add_one(self, e: int, col: int, slots: Callable[[], np.ndarray]) -> None:
+        """``add`` of the one new id ``e`` in column ``col`` (a single game's zone change):
+        a plain write when its page is there and this index's own."""
+        p = e >> PAGE_BITS
+        row = self.page_of.item(p) if p < self.page_of.size and not self._shared else -1
+        if row < 0:
+            self.add(e, np.array([col], np.int64), slots)
+        else:
+            self.pages[row, e & _MASK] = col
+
     def add(self, first: int, cols: np.ndarray, slots: Callable[[], np.ndarray]) -> None:
         """Map the new ids ``first``, ``first + 1``, ... to their entries ``cols`` (the
         column of each in every game it is in). ``slots()`` gives the store's (B, n) ids
@@ -108,9 +118,6 @@ class IdIndex:
         for p in range(lo, hi + 1):   # pages, not ids: one per PAGE ids made
             if self.page_of.item(p) < 0:
                 self._new_row(p, lo, slots)
-        if cols.size == 1:   # one id (a single game's zone change): a plain write
-            self.pages[self.page_of.item(lo), first & _MASK] = cols.item(0)
-            return
         ids = np.arange(first, first + cols.size, dtype=np.int64)
         self.pages[self.page_of[ids >> PAGE_BITS], ids & _MASK] = cols
 

@@ -290,7 +290,7 @@ class Store:
     def reissue_one(self, col: int) -> int:
         """``reissue_for`` of one row: the new id of the object in column ``col``."""
         e = self.next_id
-        self.ids.add(e, np.array([col], np.int64), self._slots)
+        self.ids.add_one(e, col, self._slots)
         self.next_id += 1
         return e
 
