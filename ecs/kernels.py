@@ -29,7 +29,6 @@ from typing import Any, Callable, TypeVar, cast
 import numpy as np
 from llvmlite import binding as ll
 from numba import from_dtype, njit, types
-from numba.core import event
 from numba.core.dispatcher import Dispatcher
 
 from .components import ALL_FIELDS
@@ -83,7 +82,7 @@ def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), **options: Any) -
     ``ready``, after the kernels it ``uses`` (calls): a call from compiled code converts its
     arguments to a frozen callee's signature, but has an unfrozen one compiled anew."""
     def wrap(fn: F) -> F:
-        dispatcher = njit(cache=True, **options)(fn)
+        dispatcher = njit(cache=True, no_cfunc_wrapper=True, **options)(fn)
         if uses:
             _after_callees(dispatcher, uses)
         KERNELS.append(Kernel(dispatcher, signature, uses))
@@ -98,11 +97,11 @@ def ready() -> None:
     """Compile or load every kernel declared so far that this process has not, then freeze
     them; a no-op once done (a World calls it as it is made).
 
-    Where the first kernel had to be compiled (numba's cache is cold) and the platform
-    forks, a forked helper process compiles kernels into the cache alongside this one:
-    both take the next kernel nobody has taken, callees first, the helper only those that
-    call no other. This one takes a caller as soon as its callees are done, loading those
-    the helper compiled, and at the end loads the rest of the helper's."""
+    Where kernels are missing from numba's disk cache (a first run, or an edit) and the
+    platform forks, a forked helper process compiles kernels into the cache alongside this
+    one: both take the next missing kernel nobody has taken, callees first, the helper only
+    those that call no other. This one takes a caller as soon as its callees are done,
+    loading those the helper compiled, and at the end loads the rest."""
     global _helped
     if len(_frozen) == len(KERNELS):
         return
@@ -114,14 +113,17 @@ def ready() -> None:
     # callers last (in declaration order: a caller's callees come before it), and of the
     # others, first those a caller waits for
     pending.sort(key=lambda k: (bool(k.uses), id(k.dispatcher) not in used))
+    # Looked up in the cache's index, not compiled, so that the helper starts at once (a
+    # caller's key holds its callees' symbols: it is looked up as it is compiled or loaded)
+    missing = [k for k in pending if not k.uses and not _cached(k)]
     # (a daemonic process, e.g. a multiprocessing.Pool worker, may not have children)
-    if (_compiled(pending[0]) and len(pending) > 2 and sys.platform == "linux"
-            and not multiprocessing.current_process().daemon):
+    if len(missing) > 1 and sys.platform == "linux" and not multiprocessing.current_process().daemon:
+        todo = missing + [k for k in pending if k.uses]
         fork = multiprocessing.get_context("fork")
-        state = fork.Array("b", [_HERE] + [_FREE] * (len(pending) - 1))
-        helper = fork.Process(target=_work, args=(pending, state, None))
+        state = fork.Array("b", [_FREE] * len(todo))
+        helper = fork.Process(target=_work, args=(todo, state, None))
         helper.start()
-        _work(pending, state, helper)
+        _work(todo, state, helper)
         helper.join()
         _helped += list(state[:]).count(_HELPER)
     for k in pending:
@@ -200,20 +202,9 @@ def _after_callees(dispatcher: Dispatcher, uses: tuple[Dispatcher, ...]) -> None
     cache._index_key = keyed
 
 
-class _Saw(event.Listener):
-    """Whether numba compiled anything (a load from the disk cache fires no event)."""
-    compiled = False
-
-    def on_start(self, ev: Any) -> None:
-        self.compiled = True
-
-    def on_end(self, ev: Any) -> None:
-        pass
-
-
-def _compiled(k: Kernel) -> bool:
-    """Compile or load ``k`` (it uses no other kernel); whether it had to be compiled."""
-    saw = _Saw()
-    with event.install_listener("numba:compile", saw):
-        k.dispatcher.compile(k.signature)
-    return saw.compiled
+def _cached(k: Kernel) -> bool:
+    """Whether numba's disk cache holds ``k`` (it calls no other kernel) for its signature."""
+    cache: Any = cast(Any, k.dispatcher)._cache
+    entries = getattr(cache, "_cache_file", None)   # None: not cached at all
+    return entries is not None and cache._index_key(k.signature, k.dispatcher.targetctx.codegen()) in \
+        entries._load_index()
