@@ -136,9 +136,9 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
         live = _ongoing(winner)
     games = np.empty(live.size, np.int64)
     m = 0
-    for g in range(live.size):
-        games[m] = g
-        m += live[g]
+    for i in range(live.size):
+        games[m] = i
+        m += live[i]
     games = games[:m]
     found = 0
     # EmptyDraw's own guard: nobody tried to draw from an empty library (else it runs)
