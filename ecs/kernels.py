@@ -120,6 +120,11 @@ def ready() -> None:
     # (a daemonic process, e.g. a multiprocessing.Pool worker, may not have children)
     if len(missing) > 1 and sys.platform == "linux" and not multiprocessing.current_process().daemon:
         todo = missing + [k for k in pending if k.uses]
+        # numba's first compile in a process loads its registries, importing much (SciPy's
+        # linalg to look for BLAS: about half a second): once, here, for both processes
+        context: Any = missing[0].dispatcher.targetctx
+        cast(Any, missing[0].dispatcher).typingctx.refresh()
+        context.refresh()
         fork = multiprocessing.get_context("fork")
         state = fork.Array("b", [_FREE] * len(todo))
         helper = fork.Process(target=_work, args=(todo, state, None))
