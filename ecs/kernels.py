@@ -18,15 +18,16 @@ install or an edit (numba's cache cold: some 13 s of compiling on one core) a fo
 process compiles about half of them into the disk cache while this one compiles the
 rest, then this one loads that half from the cache: the wait of two cores, not one. A
 kernel that calls others calls their native code by symbol, not a copy of it compiled
-into its own (``_export``).
+into its own (``_by_symbol``).
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar, cast
+from typing import Any, Callable, Iterator, TypeVar, cast
 
 import numpy as np
 from llvmlite import binding as ll
@@ -163,32 +164,51 @@ def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
                 return
             time.sleep(0.01)
             continue
-        k = pending[i]
-        for u in k.uses:
-            _freeze(next(c for c in KERNELS if c.dispatcher is u))   # loaded: compiled by either process
-        k.dispatcher.compile(k.signature)
+        _compile(pending[i])   # (its callees loaded: compiled by either process)
         with state.get_lock():
             state[i] = _HERE if here else _HELPER
 
 
 def _freeze(k: Kernel) -> None:
     if id(k.dispatcher) not in _frozen:
-        k.dispatcher.compile(k.signature)   # a no-op if compiled, a load if in the disk cache
+        _compile(k)   # a no-op if compiled, a load if in the disk cache
         k.dispatcher.disable_compile()
         _export(k)
         _frozen.add(id(k.dispatcher))
 
 
 def _export(k: Kernel) -> None:
-    """Have the kernels compiled from now on call ``k``'s native code by its symbol, where
-    numba would link a copy of ``k``'s code into each caller's and optimize it again (the
-    settled probe's eight callees: about a second of its three)."""
+    """Make ``k``'s native code callable by its symbol (``_by_symbol``)."""
     cres: Any = next(iter(k.dispatcher.overloads.values()))
     name = cres.fndesc.mangled_name
     ll.add_symbol(name, cres.library.get_pointer_to_function(name))
-    context: Any = k.dispatcher.targetctx
-    context.remove_user_function(cres.entry_point)
-    context.insert_user_function(cres.entry_point, cres.fndesc, ())   # no library to link
+
+
+@contextlib.contextmanager
+def _by_symbol(uses: tuple[Dispatcher, ...]) -> Iterator[None]:
+    """While a kernel that ``uses`` others compiles, its calls to them call their native code
+    by its symbol, where numba would link a copy of their code into its own and optimize and
+    compile it again (the settled probe's eight callees: about a second of its three). Only
+    for the engine's own callers, which ``_after_callees`` keeps in step with their callees."""
+    called: list[Any] = [next(iter(u.overloads.values())) for u in uses]
+    context: Any = uses[0].targetctx if uses else None
+    for cres in called:
+        context.remove_user_function(cres.entry_point)
+        context.insert_user_function(cres.entry_point, cres.fndesc, ())   # no library to link
+    try:
+        yield
+    finally:
+        for cres in called:
+            context.remove_user_function(cres.entry_point)
+            context.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+
+
+def _compile(k: Kernel) -> None:
+    """Compile or load ``k`` for its signature, after the kernels it uses."""
+    for u in k.uses:
+        _freeze(next(c for c in KERNELS if c.dispatcher is u))
+    with _by_symbol(k.uses):
+        k.dispatcher.compile(k.signature)
 
 
 def _after_callees(dispatcher: Dispatcher, uses: tuple[Dispatcher, ...]) -> None:
