@@ -14,21 +14,24 @@ written once: ``reads("zone")`` is a read-only (games, columns) int8 array, ``wr
 the same writable; ``counts`` is the count planes' dtype.
 
 ``ready`` compiles the kernels not ready yet in this process. On a first run after an
-install or an edit (numba's cache cold: some 15 s of compiling on one core) a forked
+install or an edit (numba's cache cold: some 13 s of compiling on one core) a forked
 process compiles about half of them into the disk cache while this one compiles the
-rest, then this one loads that half from the cache: the wait of two cores, not one.
+rest, then this one loads that half from the cache: the wait of two cores, not one. A
+kernel that calls others calls their native code by symbol, not a copy of it compiled
+into its own (``_by_symbol``).
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar, cast
 
 import numpy as np
+from llvmlite import binding as ll
 from numba import from_dtype, njit, types
-from numba.core import event
 from numba.core.dispatcher import Dispatcher
 
 from .components import ALL_FIELDS
@@ -82,7 +85,10 @@ def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), **options: Any) -
     ``ready``, after the kernels it ``uses`` (calls): a call from compiled code converts its
     arguments to a frozen callee's signature, but has an unfrozen one compiled anew."""
     def wrap(fn: F) -> F:
-        dispatcher = njit(cache=True, **options)(fn)
+        # (no C-callable wrapper: nothing calls a kernel through one, and each costs ~0.02 s)
+        dispatcher = njit(cache=True, **{"no_cfunc_wrapper": True, **options})(fn)
+        if uses:
+            _after_callees(dispatcher, uses)
         KERNELS.append(Kernel(dispatcher, signature, uses))
         return dispatcher
     return wrap
@@ -95,11 +101,11 @@ def ready() -> None:
     """Compile or load every kernel declared so far that this process has not, then freeze
     them; a no-op once done (a World calls it as it is made).
 
-    Where the first kernel had to be compiled (numba's cache is cold) and the platform
-    forks, a forked helper process compiles kernels into the cache alongside this one:
-    both take the next kernel nobody has taken, callees first, the helper only those that
-    call no other. This one takes a caller as soon as its callees are done, loading those
-    the helper compiled, and at the end loads the rest of the helper's."""
+    Where kernels are missing from numba's disk cache (a first run, or an edit) and the
+    platform forks, a forked helper process compiles kernels into the cache alongside this
+    one: both take the next missing kernel nobody has taken, callees first, the helper only
+    those that call no other. This one takes a caller as soon as its callees are done,
+    loading those the helper compiled, and at the end loads the rest."""
     global _helped
     if len(_frozen) == len(KERNELS):
         return
@@ -111,14 +117,22 @@ def ready() -> None:
     # callers last (in declaration order: a caller's callees come before it), and of the
     # others, first those a caller waits for
     pending.sort(key=lambda k: (bool(k.uses), id(k.dispatcher) not in used))
+    # Looked up in the cache's index, not compiled, so that the helper starts at once (a
+    # caller's key holds its callees' symbols: it is looked up as it is compiled or loaded)
+    missing = [k for k in pending if not k.uses and not _cached(k)]
     # (a daemonic process, e.g. a multiprocessing.Pool worker, may not have children)
-    if (_compiled(pending[0]) and len(pending) > 2 and sys.platform == "linux"
-            and not multiprocessing.current_process().daemon):
+    if len(missing) > 1 and sys.platform == "linux" and not multiprocessing.current_process().daemon:
+        todo = missing + [k for k in pending if k.uses]
+        # numba's first compile in a process loads its registries, importing much (SciPy's
+        # linalg to look for BLAS: about half a second): once, here, for both processes
+        context: Any = missing[0].dispatcher.targetctx
+        cast(Any, missing[0].dispatcher).typingctx.refresh()
+        context.refresh()
         fork = multiprocessing.get_context("fork")
-        state = fork.Array("b", [_HERE] + [_FREE] * (len(pending) - 1))
-        helper = fork.Process(target=_work, args=(pending, state, None))
+        state = fork.Array("b", [_FREE] * len(todo))
+        helper = fork.Process(target=_work, args=(todo, state, None))
         helper.start()
-        _work(pending, state, helper)
+        _work(todo, state, helper)
         helper.join()
         _helped += list(state[:]).count(_HELPER)
     for k in pending:
@@ -150,35 +164,75 @@ def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
                 return
             time.sleep(0.01)
             continue
-        k = pending[i]
-        for u in k.uses:
-            _freeze(next(c for c in KERNELS if c.dispatcher is u))   # loaded: compiled by either process
-        k.dispatcher.compile(k.signature)
+        _compile(pending[i])   # (its callees loaded: compiled by either process)
         with state.get_lock():
             state[i] = _HERE if here else _HELPER
 
 
 def _freeze(k: Kernel) -> None:
     if id(k.dispatcher) not in _frozen:
-        k.dispatcher.compile(k.signature)   # a no-op if compiled, a load if in the disk cache
+        _compile(k)   # a no-op if compiled, a load if in the disk cache
         k.dispatcher.disable_compile()
+        _export(k)
         _frozen.add(id(k.dispatcher))
 
 
-class _Saw(event.Listener):
-    """Whether numba compiled anything (a load from the disk cache fires no event)."""
-    compiled = False
-
-    def on_start(self, ev: Any) -> None:
-        self.compiled = True
-
-    def on_end(self, ev: Any) -> None:
-        pass
+def _export(k: Kernel) -> None:
+    """Make ``k``'s native code callable by its symbol (``_by_symbol``)."""
+    cres: Any = next(iter(k.dispatcher.overloads.values()))
+    name = cres.fndesc.mangled_name
+    ll.add_symbol(name, cres.library.get_pointer_to_function(name))
 
 
-def _compiled(k: Kernel) -> bool:
-    """Compile or load ``k`` (it uses no other kernel); whether it had to be compiled."""
-    saw = _Saw()
-    with event.install_listener("numba:compile", saw):
+@contextlib.contextmanager
+def _by_symbol(uses: tuple[Dispatcher, ...]) -> Iterator[None]:
+    """While a kernel that ``uses`` others compiles, its calls to them call their native code
+    by its symbol, where numba would link a copy of their code into its own and optimize and
+    compile it again (the settled probe's eight callees: about a second of its three). Only
+    for the engine's own callers, which ``_after_callees`` keeps in step with their callees."""
+    called: list[Any] = [next(iter(u.overloads.values())) for u in uses]
+    context: Any = uses[0].targetctx if uses else None
+    for cres in called:
+        context.remove_user_function(cres.entry_point)
+        context.insert_user_function(cres.entry_point, cres.fndesc, ())   # no library to link
+    try:
+        yield
+    finally:
+        for cres in called:
+            context.remove_user_function(cres.entry_point)
+            context.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+
+
+def _compile(k: Kernel) -> None:
+    """Compile or load ``k`` for its signature, after the kernels it uses."""
+    for u in k.uses:
+        _freeze(next(c for c in KERNELS if c.dispatcher is u))
+    with _by_symbol(k.uses):
         k.dispatcher.compile(k.signature)
-    return saw.compiled
+
+
+def _after_callees(dispatcher: Dispatcher, uses: tuple[Dispatcher, ...]) -> None:
+    """A caller's cached code names its callees' symbols, which must be loaded before it
+    (else LLVM aborts the process) and be those it was compiled against: its cache key
+    (numba's: its bytecode and the target) gets its callees' symbols, and computing the key,
+    on any compile or load, readies them first."""
+    cache: Any = cast(Any, dispatcher)._cache
+    index_key = cache._index_key
+
+    def keyed(sig: Any, codegen: Any) -> tuple[Any, ...]:
+        callees = []
+        for u in uses:
+            callee = next(c for c in KERNELS if c.dispatcher is u)
+            _freeze(callee)
+            compiled: Any = next(iter(u.overloads.values()))
+            callees.append(compiled.fndesc.mangled_name)
+        return (*index_key(sig, codegen), tuple(callees))
+    cache._index_key = keyed
+
+
+def _cached(k: Kernel) -> bool:
+    """Whether numba's disk cache holds ``k`` (it calls no other kernel) for its signature."""
+    cache: Any = cast(Any, k.dispatcher)._cache
+    entries = getattr(cache, "_cache_file", None)   # None: not cached at all
+    context: Any = k.dispatcher.targetctx
+    return entries is not None and cache._index_key(k.signature, context.codegen()) in entries._load_index()

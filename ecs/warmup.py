@@ -8,6 +8,7 @@ a real compilation and never on a load from the cache: a warm run stays quiet.
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from typing import Any, Iterator, TextIO
 
@@ -24,12 +25,13 @@ class Compiles(event.Listener):
 
     def __init__(self, stream: TextIO | None) -> None:
         self.stream = stream
+        self.pid = os.getpid()   # a forked helper (ecs.kernels) inherits this listener: quiet there
         self.count = 0
         self._depth = 0
 
     def on_start(self, ev: Any) -> None:
         if self._depth == 0:
-            if self.count == 0 and self.stream is not None:
+            if self.count == 0 and self.stream is not None and os.getpid() == self.pid:
                 print(MESSAGE, end="", file=self.stream, flush=True)
             self.count += 1
         self._depth += 1

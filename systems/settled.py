@@ -129,14 +129,21 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             capped: np.ndarray, life: np.ndarray, poison_k: int, player_col: np.ndarray,
             holder: np.ndarray, limit: int, safe_life: np.ndarray, safe_poison: np.ndarray,
             lost: np.ndarray, drew_empty: np.ndarray) -> int:  # pragma: no cover - compiled
-    """``acting`` compiled: the systems' own passes, asked only whether they find any."""
+    """``acting`` compiled: the systems' own passes, asked only whether they find any.
+    (Loops, not ``winner == ONGOING``, ``np.flatnonzero`` or ``.any()``: numba compiles
+    each of those for this kernel alone, about 0.6 s of a cold start.)"""
     if live.size == 0:
-        live = winner == ONGOING
+        live = _ongoing(winner)
+    games = np.empty(live.size, np.int64)
+    m = 0
+    for i in range(live.size):
+        games[m] = i
+        m += live[i]
+    games = games[:m]
     found = 0
     # EmptyDraw's own guard: nobody tried to draw from an empty library (else it runs)
-    if parts & EMPTY_DRAW and drew_empty.any():
+    if parts & EMPTY_DRAW and _some(drew_empty):
         found |= EMPTY_DRAW
-    games = np.flatnonzero(live)
     if recheck:   # the per-permanent passes look at the touched slots only
         if parts & ANNIHILATION and pairs_at(zone, counts[plus], counts[minus], slots,
                                              capacity, live)[0].size:
@@ -173,6 +180,25 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
         if found & parts == parts:
             break
     return found
+
+
+@njit(cache=True, inline="always")
+def _ongoing(winner: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """``winner == ONGOING``."""
+    live = np.empty(winner.size, np.bool_)
+    for g in range(winner.size):
+        live[g] = winner[g] == ONGOING
+    return live
+
+
+@njit(cache=True, inline="always")
+def _some(flags: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Whether any of the 2-D ``flags`` is set."""
+    for p in range(flags.shape[0]):
+        for g in range(flags.shape[1]):
+            if flags[p, g]:
+                return True
+    return False
 
 
 @njit(cache=True, inline="always")

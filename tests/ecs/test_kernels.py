@@ -4,12 +4,14 @@ is called with (a clone's shared arrays are read-only while sharing is checked).
 from __future__ import annotations
 
 import multiprocessing
+import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from numba import njit, types
-from numba.core import event
+from numba.core import config, event
 
 from ecs import World, kernels, store
 from ecs.kernels import INDEX, reads, writes
@@ -106,3 +108,55 @@ def test_a_cold_ready_compiles_with_a_helper_or_alone(daemon: bool) -> None:
     p.start()
     p.join(120)
     assert p.exitcode == 0
+
+
+def _leaf(x: int) -> int:
+    return x + 1
+
+
+def _root(x: int) -> int:
+    return _leaf_kernel(x) * 2
+
+
+_leaf_kernel: Any = None
+
+
+def _ready_cached(cache: str, shift: bool, out: Any) -> None:
+    """ready() on _leaf and _root (which uses it), cached in ``cache``; ``shift`` compiles
+    something first, so that _leaf (if compiled here) gets another symbol than before."""
+    global _leaf_kernel
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    config.reload_config()
+    if shift:
+        njit(_one).compile((types.int64,))
+    kernels.KERNELS[:] = []
+    _leaf_kernel = kernels.kernel(types.int64)(_leaf)
+    root = kernels.kernel(types.int64, uses=(_leaf_kernel,))(_root)
+    seen = _Compiles()
+    with event.install_listener("numba:compile", seen):
+        kernels.ready()
+    out.put((sorted(set(seen.names)), root(5)))
+
+
+def _run_ready(cache: Path, shift: bool = False) -> tuple[list[str], int]:
+    fork = multiprocessing.get_context("fork")
+    out = fork.Queue()
+    p = fork.Process(target=_ready_cached, args=(str(cache), shift, out))
+    p.start()
+    p.join(120)
+    assert p.exitcode == 0   # an unresolved symbol aborts the process
+    result: tuple[list[str], int] = out.get(timeout=5)
+    return result
+
+
+def test_a_caller_calls_its_callee_by_symbol_and_is_cached_with_it(tmp_path: Path) -> None:
+    """A caller's code calls its callee's by symbol (no copy linked in), so its cache entry
+    holds only while the callee's is the one it was compiled against: a callee compiled
+    anew (here under another symbol) has the caller compiled again, never loaded to call
+    a symbol that no longer exists."""
+    assert _run_ready(tmp_path) == (["_leaf", "_root"], 12)
+    assert _run_ready(tmp_path) == ([], 12)                  # both loaded
+    for f in tmp_path.rglob("*_leaf*"):
+        f.unlink()
+    assert _run_ready(tmp_path, shift=True) == (["_leaf", "_root"], 12)
+    assert _run_ready(tmp_path) == ([], 12)
