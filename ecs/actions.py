@@ -311,7 +311,7 @@ def proliferate(world: Game, ids: Ids, games: Games = None, by: int | None = Non
     for k, kind in enumerate(s.kind_names):
         cc = counting.holder(world, kind, g, c)
         gk, ck, _ = args.sum_rows(world, g, cc, np.zeros(g.size, np.int64))
-        has = s.counts[k, gk, ck] > 0
+        has = (s.counts[k, gk, ck] > 0) & counting.allowed(world, kind, gk, ck)   # 101.3: none put
         if has.any():
             counting.check_room(world, kind, gk[has], ck[has], np.ones(int(has.sum()), np.int64))
             plan.append((kind, gk[has], ck[has]))

@@ -5,7 +5,8 @@ state-based actions (704.5v, 614.1a)."""
 import numpy as np
 import pytest
 
-from ecs import CounterError, IllegalActionError, InvalidCountError, World
+from ecs import CounterError, CountOverflowError, IllegalActionError, InvalidCountError, World
+from ecs.limits import MAX_COUNT
 
 
 @pytest.fixture
@@ -165,6 +166,21 @@ def test_players_can_be_kept_from_getting_poison(game):
     w.deal_damage(p, 3, infect=True)
     w.put_counters([p, q], "poison", 2)
     assert (w.count(p, "poison"), w.count(q, "poison")) == (0, 2)
+
+
+def test_701_34a_proliferate_puts_none_of_a_prohibited_kind_however_many_there_are(game):
+    """Counters that can't be put (101.3) are not put, so a count at the limit of that
+    kind is no overflow: the proliferate still gives the other kinds theirs."""
+    w, _, _, bear = game
+    w.put_counters(bear, "charge", MAX_COUNT)
+    w.put_counters(bear, "+1/+1", 1)
+    w.prohibit(bear, "charge")
+    w.proliferate([bear])
+    assert w.counters(bear) == {"charge": MAX_COUNT, "+1/+1": 2}
+    w.allow(bear, "charge")
+    with pytest.raises(CountOverflowError):
+        w.proliferate([bear])
+    assert w.counters(bear) == {"charge": MAX_COUNT, "+1/+1": 2}   # atomic
 
 
 def test_prohibiting_every_kind_outlasts_allowing_one(game):
