@@ -243,8 +243,9 @@ class Store:
         self.layout = next(_LAYOUT_IDS)
         if games is None:
             games = np.arange(self.batch, dtype=np.int64)
-        if common:
-            reuse = _free_columns(self.a["entity_id"], games, self.n_cols, n)
+        if common:   # (players: a few at setup, so NumPy over the slots rather than a kernel)
+            free = (self.a["entity_id"][games, : self.n_cols] < 0).all(axis=0)
+            reuse = np.flatnonzero(free)[:n]
             cols = np.concatenate([reuse, np.arange(self.n_cols, self.n_cols + n - reuse.size)])
             top = self.n_cols + n - reuse.size
         else:
@@ -533,27 +534,6 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
             plane[a], before[j, i], after[j, i] = x, b, x
             every[j] &= x != b
     return before, after, every
-
-
-@kernel(reads("entity_id"), INDEX, I64, I64)
-def _free_columns(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
-                  n: int) -> np.ndarray:  # pragma: no cover - compiled
-    """Up to ``n`` columns below ``n_cols``, ascending, free in every game of ``games``. Each
-    column's games are looked at until one holds it, which is at once for most."""
-    out = np.empty(n, np.int64)
-    m = 0
-    for c in range(n_cols):
-        if m == n:
-            break
-        free = True
-        for g in games:
-            if entity_id[g, c] >= 0:
-                free = False
-                break
-        if free:
-            out[m] = c
-            m += 1
-    return out[:m]
 
 
 @kernel(reads("entity_id"), INDEX, I64, I64)

@@ -190,6 +190,22 @@ def test_an_object_made_in_several_games_takes_each_games_own_free_slot():
         w.count(bear, "+1/+1")
 
 
+def test_a_player_takes_one_column_in_every_game():
+    """A player's column is the same in every game (its per-game arrays are indexed by
+    it): with each game's free slot elsewhere, a new player takes a column free in all."""
+    w, p, q, bear, freed, n = _spread_board()
+    tok = w.add_object(p, "artifact", token=True)
+    hole = int(w.store.locate(0, tok))
+    w.destroy(tok, games=[0])
+    w.tick()                                                     # a slot free in game 0 only
+    r = w.add_player()
+    cols = w.store.locate([0, 1, 2], r).tolist()
+    assert len(set(cols)) == 1 and cols[0] != hole
+    assert w.life(r).tolist() == [20, 20, 20]
+    mine = w.add_object(p, "artifact", games=[0])
+    assert int(w.store.locate(0, mine)) == hole                  # that game's next object
+
+
 def test_an_id_in_different_slots_survives_clone_snapshot_and_save(tmp_path):
     w, p, q, bear, freed, n = _spread_board()
     w.put_counters(bear, "+1/+1", 1, games=[2])
