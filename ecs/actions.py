@@ -477,7 +477,8 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     if args.count_one(amount) and type(unpreventable) is bool and type(combat) is bool:
         col = args.one(world, target, games, where, skip_finished)
         if (col >= 0 and _flags_or_none(abilities)
-                and (source is None or type(source) is int) and counting.magic_hook(world, "deal_damage")
+                and (source is None or type(source) is int or isinstance(source, np.integer))
+                and counting.magic_hook(world, "deal_damage")
                 and counting.magic_hook(world, "damage_amounts")
                 and _deal_one(world, col, amount, source, abilities, unpreventable, combat)):
             return
@@ -514,7 +515,7 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     world.ruleset.deal_damage(world, g, c, a, flags)
 
 
-def _deal_one(world: Game, col: int, amount: int, source: int | None, given: tuple[bool | None, ...],
+def _deal_one(world: Game, col: int, amount: int, source: int | np.integer[Any] | None, given: tuple[bool | None, ...],
               unpreventable: bool, combat: bool) -> bool:
     """``deal_damage`` to the target in column ``col`` of a single game, with plain
     arguments (``ecs.damage.deal_one``): the source's abilities resolved as the general
@@ -525,7 +526,7 @@ def _deal_one(world: Game, col: int, amount: int, source: int | None, given: tup
         sc = args.one(world, source)
         if sc < 0 or s.a["types"].item(0, sc) & TYPE_BIT["player"]:   # (120.1: the general path raises)
             return False
-        src, by = source, s.a["controller"].item(0, sc)
+        src, by = int(source), s.a["controller"].item(0, sc)
         given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
             stats.has_keyword_at(world, np.zeros(1, np.int64), np.array([sc]), k)[0])
             for k, v in zip(_SOURCE_ABILITIES, given))

@@ -220,7 +220,7 @@ def _target_grid(game: Game, ids: Any, games: Any
                  ) -> tuple[np.ndarray, np.ndarray, bool, tuple[int, int]]:
     """``targets``, and the (selected games, ids) shape the rows were flattened from."""
     s = game.store
-    if games is None and type(ids) is int:
+    if games is None and (type(ids) is int or isinstance(ids, np.integer)):
         col = one(game, ids)
         if col >= 0:   # one id of one ongoing game, present: rows without broadcasting
             return _GAME_ZERO, np.array([col], np.int64), True, (1, 1)
@@ -323,9 +323,14 @@ def one(game: Game, e: Any, games: Any = None, where: Any = "all", skip_finished
     ongoing game, the paths on (``ecs.store.SCALAR_PATHS``), ``e`` a Python int naming an
     object present there, the other arguments their defaults; -1 for every other case
     (out of range, stale, absent, game over...), which the general path handles and raises
-    for, with its messages."""
+    for, with its messages. A NumPy integer id (what ``add_objects`` returns) counts as
+    its int."""
     s = game.store
-    if (type(e) is not int or games is not None or skip_finished is not False or type(where) is not str
+    if type(e) is not int:
+        if not isinstance(e, np.integer):
+            return -1
+        e = int(e)
+    if (games is not None or skip_finished is not False or type(where) is not str
             or where != "all" or s.batch != 1 or not store_module.SCALAR_PATHS or not 0 <= e < s.next_id
             or s.a["winner"].item(0) != _ONGOING):
         return -1
@@ -377,6 +382,8 @@ def column(game: Game, e: Any) -> Spot:
     """Where one id (a read's argument) is in each game; StaleEntityError if it is in none
     (it changed zones or ceased to exist everywhere)."""
     s = game.store
+    if isinstance(e, np.integer):   # (what add_objects returns)
+        e = int(e)
     if s.batch == 1 and type(e) is int and 0 <= e < s.next_id and store_module.SCALAR_PATHS:   # plain
         col = s.present(0, e)
         if col >= 0:

@@ -26,6 +26,8 @@ def _column(world: Game, e: Any) -> int:
     """The column of ``e`` in the single game (``_single``), with a plain lookup for an int
     id that is there."""
     s = world.store
+    if isinstance(e, np.integer):   # (what add_objects returns)
+        e = int(e)
     if type(e) is int and 0 <= e < s.next_id:
         col = s.present(0, e)
         if col >= 0:

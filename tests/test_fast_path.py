@@ -15,10 +15,11 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ecs import CounterError, World, store
+from ecs import CounterError, World, args, store
 from ecs.limits import MAX_COUNT, MAX_LIFE
 
 KINDS = ["+1/+1", "-1/-1", "charge", "poison", "loyalty", "defense", "shield", "stun", "flying",
@@ -126,8 +127,12 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
     return w.tick()
 
 
-def _id(ids: list[int], who: int) -> int:
-    return ids[who] if who < len(ids) else who   # past the board: an id that names nothing
+def _id(ids: list[int], who: int) -> Any:
+    """The id of board object ``who``: a NumPy integer for every third (what add_objects
+    returns: the scalar paths take those too); past the board an id that names nothing."""
+    if who >= len(ids):
+        return who
+    return np.int64(ids[who]) if who % 3 == 1 else ids[who]
 
 
 def _read(w: World, ids: list[int], what: str, who: int, kind: str) -> Any:
@@ -295,3 +300,23 @@ def test_log_rows_recorded_one_at_a_time_read_back_in_order() -> None:
     assert c.event_table()["after"].tolist() == [1, 3, 2, 2, 1]
     w.restore(snap)
     assert w.event_table()["after"].tolist() == [1, 3, 2, 2]
+
+
+def test_numpy_integer_ids_take_the_scalar_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ids add_objects returns are NumPy integers: actions and reads on one of them in
+    a single game take the scalar paths, never the batched lookup."""
+    w = World(seed=0)
+    p = w.add_player()
+    ids = w.add_objects(3, p, "creature", power=2, toughness=2)
+
+    def batched(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the general path was taken")
+    monkeypatch.setattr(args, "rows", batched)
+    monkeypatch.setattr(store.Store, "locate", batched)
+    w.put_counters(ids[0], "+1/+1", 2)
+    w.remove_counters(ids[0], "+1/+1", 1)
+    w.deal_damage(ids[1], 1, ids[2])
+    assert (w.count(ids[0], "+1/+1"), w.power(ids[0]), w.damage(ids[1])) == (1, 3, 1)
+    assert (w.zone(ids[1]), w.counters(ids[0]), w.controller(ids[2])) == ("battlefield", {"+1/+1": 1}, p)
+    w.destroy(ids[2])
+    assert w.exists(ids[2]) is False   # 400.7: a new object in the graveyard
