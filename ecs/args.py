@@ -318,23 +318,37 @@ _GAME_ZERO.flags.writeable = False
 _ONGOING = -1
 
 
-def one(game: Game, e: Any, games: Any = None, where: Any = "all", skip_finished: Any = False) -> int:
-    """The column of target ``e`` when an action may take its scalar path: a World of one
-    ongoing game, the paths on (``ecs.store.SCALAR_PATHS``), ``e`` a Python int naming an
-    object present there, the other arguments their defaults; -1 for every other case
-    (out of range, stale, absent, game over...), which the general path handles and raises
-    for, with its messages. A NumPy integer id (what ``add_objects`` returns) counts as
-    its int."""
+def one_going(game: Game) -> bool:
+    """Whether ``game`` may take the single-game scalar paths of actions and ticks: a World
+    of one game that has not ended, the paths on (the tests clear
+    ``ecs.store.SCALAR_PATHS`` to run the general ones against them)."""
+    s = game.store
+    return s.batch == 1 and store_module.SCALAR_PATHS and s.a["winner"].item(0) == _ONGOING
+
+
+def present_one(game: Game, e: Any) -> int:
+    """The column of id ``e`` (a Python int, or a NumPy integer: what ``add_objects``
+    returns) in a World of one game with the scalar paths on, where it is present there;
+    -1 for every other case, which the general path handles and raises for."""
     s = game.store
     if type(e) is not int:
         if not isinstance(e, np.integer):
             return -1
         e = int(e)
-    if (games is not None or skip_finished is not False or type(where) is not str
-            or where != "all" or s.batch != 1 or not store_module.SCALAR_PATHS or not 0 <= e < s.next_id
-            or s.a["winner"].item(0) != _ONGOING):
+    if s.batch != 1 or not store_module.SCALAR_PATHS or not 0 <= e < s.next_id:
         return -1
     return s.present(0, e)
+
+
+def one(game: Game, e: Any, games: Any = None, where: Any = "all", skip_finished: Any = False) -> int:
+    """The column of target ``e`` when an action may take its scalar path (``one_going``,
+    ``present_one``, the other arguments their defaults); -1 for every other case (out of
+    range, stale, absent, game over...), which the general path handles and raises for,
+    with its messages."""
+    if (games is not None or skip_finished is not False or type(where) is not str or where != "all"
+            or not one_going(game)):
+        return -1
+    return present_one(game, e)
 
 
 def count_one(n: Any) -> TypeGuard[int]:
@@ -382,12 +396,9 @@ def column(game: Game, e: Any) -> Spot:
     """Where one id (a read's argument) is in each game; StaleEntityError if it is in none
     (it changed zones or ceased to exist everywhere)."""
     s = game.store
-    if isinstance(e, np.integer):   # (what add_objects returns)
-        e = int(e)
-    if s.batch == 1 and type(e) is int and 0 <= e < s.next_id and store_module.SCALAR_PATHS:   # plain
-        col = s.present(0, e)
-        if col >= 0:
-            return Spot(_HERE, (slice(None), col), 0, col)
+    col = present_one(game, e)
+    if col >= 0:   # one game: a plain lookup
+        return Spot(_HERE, (slice(None), col), 0, col)
     e = entity(e)
     s.known(np.array([e], np.int64))
     games = np.arange(s.batch)

@@ -23,16 +23,10 @@ _ZONE_NAMES = np.array(zones.ZONES)
 
 
 def _column(world: Game, e: Any) -> int:
-    """The column of ``e`` in the single game (``_single``), with a plain lookup for an int
-    id that is there."""
-    s = world.store
-    if isinstance(e, np.integer):   # (what add_objects returns)
-        e = int(e)
-    if type(e) is int and 0 <= e < s.next_id:
-        col = s.present(0, e)
-        if col >= 0:
-            return col
-    return args.column(world, e).col   # raises for unknown and stale ids
+    """The column of ``e`` in the single game (``_single``), with a plain lookup for an id
+    that is there."""
+    col = args.present_one(world, e)
+    return col if col >= 0 else args.column(world, e).col   # raises for unknown and stale ids
 
 
 def _masked(values: np.ndarray, here: np.ndarray, fill: Any = 0) -> np.ndarray:
@@ -97,7 +91,7 @@ def _stat(world: Game, e: int, stat: str, which: int) -> Any:
     spot = args.column(world, e)
     if not world.ruleset.has_stat(world, spot.g, spot.col, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
-    if args.scalar(world) and store_module.SCALAR_PATHS:
+    if _single(world):
         return stats.pt_one(world, 0, spot.col, which)
     games, cols = spot.at
     return args.out(world, _masked(stats.pt(world, cols, which, games), spot.here))

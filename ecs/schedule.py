@@ -21,11 +21,11 @@ from typing import Any, Callable, Sequence
 import esper
 import numpy as np
 
-from . import store as store_module
+from . import args
 from .check import ONE_GAME, Check, PhaseContext, Probe, System, When, one_game_check
 from .errors import IllegalActionError, SBALoopError
 from .game import Game
-from .perform import ONGOING, perform
+from .perform import perform
 
 _contexts = itertools.count()
 
@@ -103,7 +103,7 @@ class Schedule:
             # cached call (its arguments gathered once), whose passes look at a superset of
             # the re-check's objects by the same rules, so where it finds nothing the
             # re-check would find nothing either (the systems still decide on ``touched``).
-            full = live is not None and game.store.n_cols <= FULL_RECHECK and _one_going_game(game)
+            full = live is not None and game.store.n_cols <= FULL_RECHECK and args.one_going(game)
             found = one[0](game, None, None, one[1]) if full else one[0](game, live, touched, one[1])
             for cls, covered in one[2]:
                 if cls.process is not covered:
@@ -193,7 +193,7 @@ def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
         # deathtouch marks only take reasons away): check again only the games the
         # perform changed, and there, systems that decide each permanent alone look only
         # at the permanents it touched (Check.touched).
-        if _one_going_game(game):   # (the same without a (1,) array made and read)
+        if args.one_going(game):   # (the same without a (1,) array made and read)
             if not check.names_a_game():
                 return acted
             live = ONE_GAME
@@ -203,17 +203,10 @@ def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
             return acted
 
 
-def _one_going_game(game: Game) -> bool:
-    """Whether ``game`` is one game, going on, and single-game paths are on (the tests
-    clear ``ecs.store.SCALAR_PATHS`` to run the general ones against them)."""
-    s = game.store
-    return s.batch == 1 and store_module.SCALAR_PATHS and s.a["winner"].item(0) == ONGOING
-
-
 def _new_check(game: Game, live: np.ndarray | None, touched: np.ndarray | None) -> Check:
     """A ``Check`` of ``live`` and ``touched``; of one going game, one that knows its live
     games (``ecs.check.one_game_check``)."""
-    return one_game_check(live, touched) if _one_going_game(game) else Check(live=live, touched=touched)
+    return one_game_check(live, touched) if args.one_going(game) else Check(live=live, touched=touched)
 
 
 #: A one-game re-check of at most this many columns asks the probe about a full check
