@@ -17,7 +17,7 @@ from .events import CAUSE, GAME_END, LOST, RESERVE
 from .game import Game
 from .kernels import INDEX, array, kernel
 from .prefetch import AHEAD, prefetch_read
-from .relocation import move_objects, move_one
+from .relocation import move_objects
 from .store import remove_clamped
 
 ONGOING, DRAW = -1, -2  # codes of World.result() in a batch (else the winner's id)
@@ -85,11 +85,7 @@ def perform(world: Game, check: Check) -> np.ndarray:
                 changed(world, k, rg, rc, before[m], after[m], bool(every[m]), why)
         if not settles:
             touched.append((rg, rc))
-    if check.moves and g.size == 1 and store_module.SCALAR_PATHS:   # one row (a death): plain ints
-        if move_one(world, int(g[0]), int(c[0]), int(z[0]),
-                    CAUSE[cause] if isinstance(cause, str) else int(cause[0]))[1] == zones.BATTLEFIELD:
-            touched.append((g, c))
-    elif check.moves:
+    if check.moves:   # (one row, a death, is move_objects' plain-int move_one)
         _, dest = move_objects(world, g, c, z, cause)
         enter = np.flatnonzero(dest == zones.BATTLEFIELD)
         if enter.size:   # new permanents, in the slots the old objects left
