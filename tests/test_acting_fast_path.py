@@ -13,15 +13,15 @@ event tables, byte for byte, and tick the same number of checks.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scalar_paths import general
 
-from ecs import World, store
+from ecs import World
 
 KINDS = ("+1/+1", "-1/-1", "finality", "indestructible", "loyalty", "defense")
 
@@ -64,15 +64,6 @@ def _build(objects: list[dict[str, Any]], life: tuple[int, int], poison: int
     return w, ids
 
 
-@contextmanager
-def _general() -> Iterator[None]:
-    store.SCALAR_PATHS = False
-    try:
-        yield
-    finally:
-        store.SCALAR_PATHS = True
-
-
 def _assert_same(a: World, b: World) -> None:
     sa, sb = a.snapshot()["store"], b.snapshot()["store"]
     assert sa.keys() == sb.keys()
@@ -87,7 +78,7 @@ def _assert_same(a: World, b: World) -> None:
 
 def _tick_both(fast: World, slow: World) -> int:
     acted = fast.tick()
-    with _general():
+    with general():
         assert slow.tick() == acted
     _assert_same(fast, slow)
     return acted
@@ -102,14 +93,14 @@ def test_acting_tick_of_one_game_equals_the_general_path(
     """One game's acting ticks (704.3: every check's decisions performed as one event, then
     checked again) give the state, events and number of acting checks of the general path."""
     fast, ids = _build(objects, life, poison)
-    with _general():
+    with general():
         slow, _ = _build(objects, life, poison)
     _assert_same(fast, slow)
     _tick_both(fast, slow)
     for i, n in later:
         if i < len(ids) and fast.exists(ids[i]):
             fast.put_counters(ids[i], "-1/-1", n)
-            with _general():
+            with general():
                 slow.put_counters(ids[i], "-1/-1", n)
             _tick_both(fast, slow)
 
@@ -120,7 +111,7 @@ def test_token_that_dies_ceases_to_exist_in_the_recheck() -> None:
     objects = [{"type": "creature", "toughness": 1, "token": True, "counters": {"-1/-1": 1},
                 "cap": None, "damage": 0, "deathtouch": False, "hold": False, "redirect": None}]
     fast, ids = _build(objects, (20, 20), 0)
-    with _general():
+    with general():
         slow, _ = _build(objects, (20, 20), 0)
     assert _tick_both(fast, slow) == 2
     assert [e.cause for e in fast.events()] == ["704.5f", "704.5d"]
@@ -135,7 +126,7 @@ def test_death_and_pair_in_one_check(with_pair: bool) -> None:
     pair = dict(dying, toughness=3, counters={"+1/+1": 2, "-1/-1": 1})
     objects = [pair] + ([dying] if not with_pair else [dying, pair])
     fast, _ = _build(objects, (20, 20), 0)
-    with _general():
+    with general():
         slow, _ = _build(objects, (20, 20), 0)
     assert _tick_both(fast, slow) == 1
     assert len(set(fast.event_table()["step"].tolist())) == 1

@@ -11,13 +11,13 @@ must return the same value, of the same Python type.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from scalar_paths import general
 
 from ecs import CounterError, World, args, store
 from ecs.limits import MAX_COUNT, MAX_LIFE
@@ -91,16 +91,6 @@ def _outcome(call: Callable[..., Any], *args: Any) -> tuple[str, Any]:
         return "ok", (v.tolist(), v.dtype) if isinstance(v, np.ndarray) else v
     except CounterError as err:
         return type(err).__name__, str(err)
-
-
-@contextmanager
-def _general() -> Iterator[None]:
-    """Every call inside takes the general path."""
-    store.SCALAR_PATHS = False
-    try:
-        yield
-    finally:
-        store.SCALAR_PATHS = True
 
 
 def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
@@ -202,14 +192,14 @@ def _differential(ruleset: str, steps: list[tuple[Any, ...]], reads: list[tuple[
             fast, old = fast.clone(), fast
             slow = slow.clone()
             got = _outcome(fast.put_counters, ids[2], "charge", 1)
-            with _general():
+            with general():
                 want = _outcome(slow.put_counters, ids[2], "charge", 1)
             assert got == want
             after = _state(old)
             assert all(np.array_equal(before[1][k], after[1][k]) for k in before[1])
             continue
         got = _outcome(_act, fast, ids, step)
-        with _general():
+        with general():
             want = _outcome(_act, slow, ids, step)
         assert got == want, step
         if step[0] == "move_zone" and got[0] == "ok" and type(got[1]) is int and got[1] >= 0 and step[1] < len(ids):
@@ -217,7 +207,7 @@ def _differential(ruleset: str, steps: list[tuple[Any, ...]], reads: list[tuple[
         _assert_same(fast, slow)
         for what, who, kind in reads:
             got = _outcome(_read, fast, ids, what, who, kind)
-            with _general():
+            with general():
                 want = _outcome(_read, slow, ids, what, who, kind)
             assert got == want and type(got[1]) is type(want[1]), (what, who, kind)
 
