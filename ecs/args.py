@@ -137,16 +137,15 @@ def select_games(games: Any, ongoing: np.ndarray) -> np.ndarray:
     batch = ongoing.shape[0]
     if games is None:
         return np.flatnonzero(ongoing)
-    expected = f"games={games!r}: expected None, an index, a mask or an index array"
     if is_integer(games):
         idx = np.array([integer(games, "game index", 0, batch - 1, InvalidGameError)])
     elif isinstance(games, (bool, np.bool_, np.timedelta64)):
-        raise InvalidGameError(expected)
+        raise InvalidGameError(_expected_games(games))
     else:
         try:
             arr = np.asarray(games)
         except (ValueError, TypeError, OverflowError):
-            raise InvalidGameError(expected) from None
+            raise InvalidGameError(_expected_games(games)) from None
         if arr.dtype == bool:
             if arr.shape != (batch,):
                 raise InvalidGameError(f"game mask of shape {arr.shape} for a batch of {batch}")
@@ -154,13 +153,18 @@ def select_games(games: Any, ongoing: np.ndarray) -> np.ndarray:
         elif arr.ndim == 1:   # kept in the given order: per-game amounts follow it
             idx = integer_array(arr, "game index", 0, batch - 1, InvalidGameError)
         else:
-            raise InvalidGameError(expected)
+            raise InvalidGameError(_expected_games(games))
     if np.unique(idx).size != idx.size:
         raise InvalidGameError(f"games={idx.tolist()} names a game twice")
     over = idx[~ongoing[idx]]
     if over.size:
         raise GameOverError(f"game {int(over[0])} has ended; its state is frozen")
     return idx
+
+
+def _expected_games(games: Any) -> str:
+    # (only on error: the repr of a batch's games array costs about a millisecond)
+    return f"games={games!r}: expected None, an index, a mask or an index array"
 
 
 def as_ids(ids: Any, n_games: int) -> tuple[np.ndarray, bool]:

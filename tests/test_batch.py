@@ -112,6 +112,20 @@ def test_bad_game_selections_raise_and_change_nothing(batch, games, error):
     assert state(w) == before
 
 
+class _NoRepr(list):
+    """A game selection whose repr must not be taken: a batch's games array takes about a
+    millisecond to print, once per action if a message were built before it is needed."""
+
+    def __repr__(self) -> str:
+        raise AssertionError("a selection was printed with no error to report")
+
+
+def test_a_good_game_selection_is_never_printed(batch):
+    w, _, _, bear = batch
+    w.put_counters(bear, "charge", 1, games=_NoRepr([1, 3]))
+    assert w.count(bear, "charge").tolist() == [0, 1, 0, 1]
+
+
 # ---- per-game amounts and targets ----------------------------------------------------------
 def test_per_game_amounts_for_one_id_index_the_selected_games(batch):
     w, _, _, bear = batch
