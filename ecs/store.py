@@ -130,12 +130,14 @@ class Store:
         # the probe's arguments, ``systems.settled``); shared with clones, which are valid
         # under the same key: a version is unique across stores
         self.memo: tuple[Any, Any] = ((), None)
+        # the slots of the last restore and the index made from them (``_index_of``)
+        self._restored: tuple[np.ndarray, IdIndex] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        """A pickle or deep copy leaves ``memo`` behind: array versions are unique in one
-        process only."""
+        """A pickle or deep copy leaves ``memo`` behind (array versions are unique in one
+        process only), and the index of the last restore (``_index_of``)."""
         d = self.__dict__.copy()
-        d["memo"] = ((), None)
+        d["memo"], d["_restored"] = ((), None), None
         return d
 
     def derived(self, name: str, make: Callable[[], T], kinds_only: bool = False) -> T:
@@ -430,7 +432,16 @@ class Store:
             arr[:, :n] = snap[name]
             if old_n > n:
                 arr[:, n:old_n] = _BY_NAME[name].fill
-        self.ids = IdIndex.of_slots(self.a["entity_id"][:, :n])
+        self.ids = self._index_of(self.a["entity_id"][:, :n])
+
+    def _index_of(self, slots: np.ndarray) -> IdIndex:
+        """``IdIndex.of_slots(slots)``, kept for the slots last restored: a search restores
+        one snapshot again and again, and the index is a function of the slots (a copy of
+        them is compared: a snapshot is the caller's to change)."""
+        last = self._restored
+        if last is None or last[0].shape != slots.shape or not np.array_equal(last[0], slots):
+            last = self._restored = (slots.copy(), IdIndex.of_slots(slots))
+        return last[1].clone(read_only=CHECK_SHARING)
 
     def clone(self) -> Store:
         """An independent copy that shares every array with this store until either writes

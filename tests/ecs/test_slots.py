@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ecs import StaleEntityError, World
+from ecs import StaleEntityError, UnknownEntityError, World
 from ecs.ids import PAGE, IdIndex
 
 
@@ -229,6 +229,37 @@ def test_an_id_in_different_slots_survives_clone_snapshot_and_save(tmp_path):
     assert two.store.locate([0, 1], bear).tolist() == [freed[2], freed[0]]
     three = w.fork(2, 3)                                         # game 2, three times
     assert three.count(bear, "+1/+1").tolist() == [2, 2, 2]
+
+
+def test_each_restore_maps_the_ids_its_snapshot_holds():
+    """A restore keeps the index it made for the next restore of the same slots (a search
+    restores one snapshot again and again): each restore still finds exactly the objects of
+    its snapshot, spread ids included, and writes after one restore do not reach the next;
+    a snapshot whose slots were changed in place is restored as it is now."""
+    w, p, q, bear, freed, n = _spread_board()
+    a = w.snapshot()
+    w.destroy(bear)
+    w.tick()
+    tok = w.add_object(p, "creature", power=1, toughness=1, token=True)
+    b = w.snapshot()
+    for snap, there, gone in ((a, bear, tok), (b, tok, bear), (a, bear, tok), (a, bear, tok)):
+        w.restore(snap)
+        assert w.zone(there).tolist() == ["battlefield"] * 3
+        with pytest.raises((StaleEntityError, UnknownEntityError)):   # (made after the snapshot)
+            w.zone(gone)
+        w.move_zone(there, "exile")                              # new ids, in the index
+        for k in range(8):   # spread ids made and gone: the index sweeps its spread rows
+            t = w.add_object(q, "artifact", token=True)
+            w.destroy(t, games=[k % 3])
+            w.tick()
+    w.restore(a)
+    slots = a["store"]["entity_id"]
+    i = int(np.flatnonzero(slots[0] == bear)[0])
+    j = int(np.flatnonzero((slots[0] >= 0) & ~np.isin(slots[0], [p, q, bear]))[0])
+    other = int(slots[0, j])
+    slots[:, [i, j]] = slots[:, [j, i]]                          # two objects swap slots in the snapshot
+    w.restore(a)
+    assert int(w.store.locate(0, bear)) == j and int(w.store.locate(0, other)) == i
 
 
 def test_spread_rows_of_ids_in_no_game_are_dropped():
