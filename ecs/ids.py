@@ -71,6 +71,12 @@ class IdIndex:
                 arr.flags.writeable = False
         return other
 
+    def copy(self) -> IdIndex:
+        """An index of its own with this one's entries: its first write copies nothing."""
+        other = self.clone()
+        other._own()
+        return other
+
     def _own(self) -> None:
         if self._shared:
             self.page_of, self.pages = self.page_of.copy(), self.pages.copy()

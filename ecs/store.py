@@ -437,11 +437,12 @@ class Store:
     def _index_of(self, slots: np.ndarray) -> IdIndex:
         """``IdIndex.of_slots(slots)``, kept for the slots last restored: a search restores
         one snapshot again and again, and the index is a function of the slots (a copy of
-        them is compared: a snapshot is the caller's to change)."""
+        them is compared: a snapshot is the caller's to change). The store gets a copy of
+        its own: a shared one would be copied by the zone change after the restore."""
         last = self._restored
         if last is None or last[0].shape != slots.shape or not np.array_equal(last[0], slots):
             last = self._restored = (slots.copy(), IdIndex.of_slots(slots))
-        return last[1].clone(read_only=CHECK_SHARING)
+        return last[1].copy()   # (a copy here, not on the next zone change's write)
 
     def clone(self) -> Store:
         """An independent copy that shares every array with this store until either writes
