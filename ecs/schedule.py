@@ -119,8 +119,10 @@ class Schedule:
                 found = one[0](game, None, None, one[1], memo)
             else:
                 found = one[0](game, live, touched, one[1])
-            marked = not (first and one[3]) or bool(found & MARKED)
-            found &= ~MARKED
+            marked = not (first and one[3])
+            if found:   # (a settled check reads no module global: each is a cache miss in a cold tick)
+                marked = marked or bool(found & MARKED)
+                found &= ~MARKED
             for cls, covered in one[2]:
                 if cls.process is not covered:
                     break

@@ -76,15 +76,17 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
         cached = s.memo[1]
         if not isinstance(cached, tuple):
             return cached
-        found = int(_entry()(*cached))
+        found = int((_ENTRY or _entry())(*cached))
     else:
         cached = _arguments(world, None, None, parts)
         s.memo = (key, cached)
         if not isinstance(cached, tuple):
             return cached
         found = int(_acting(*cached))
+    if not found:   # settled (no module global read on the way: each is a cache miss in a cold tick)
+        return 0
     rows = cached[-1]
-    if memo is not None and rows.shape[1] and parts & DEATHS and found & (DEATHS | LOSSES) and store.SCALAR_PATHS:
+    if found & (DEATHS | LOSSES) and memo is not None and rows.shape[1] and parts & DEATHS and store.SCALAR_PATHS:
         # Lethality will run: the permanents that die, in a one-game check's one chunk (the
         # general paths, which the tests compare, find them again)
         memo[PROBED_DYING] = rows[:, : found >> _ROWS].copy()
