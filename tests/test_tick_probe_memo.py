@@ -16,8 +16,8 @@ from scalar_paths import general
 
 from ecs import World
 from ecs.events import CAUSE
-from systems import settled
-from systems.lethality import NO_LOSSES, PROBED_DYING
+from ecs.systems import settled
+from ecs.systems.lethality import NO_LOSSES, PROBED_DYING
 
 
 def _both(build: Callable[[], tuple[World, list[int]]]) -> tuple[World, World, list[int]]:
