@@ -199,10 +199,18 @@ ONE_GAME = _read_only(np.ones(1, np.bool_))
 _GAME_ZERO = _read_only(np.zeros(1, np.int64))
 
 
-def one_game_check(live: np.ndarray | None, touched: np.ndarray | None) -> Check:
+def one_game_check(live: np.ndarray | None, touched: np.ndarray | None,
+                   memo: dict[str, Any] | None = None) -> Check:
     """A ``Check`` of a one-game world whose game is going on (``live`` None or
-    ``ONE_GAME``): what ``live_games`` and ``live_indices`` return is known, not computed."""
-    return Check(live=live, touched=touched, memo={"ongoing": ONE_GAME, "live indices": _GAME_ZERO})
+    ``ONE_GAME``): what ``live_games`` and ``live_indices`` return is known, not computed;
+    ``memo``: what the probe found for the systems (``Probe``)."""
+    known = {"ongoing": ONE_GAME, "live indices": _GAME_ZERO}
+    return Check(live=live, touched=touched, memo=known if memo is None else memo | known)
+
+
+#: The bit of a probe's answer (``Probe``, ``marks``) saying that a game it looked at has a
+#: deathtouch mark (above any system's part).
+MARKED = 1 << 30
 
 
 class When(Enum):
@@ -219,11 +227,18 @@ class Probe:
     nothing where its bit is clear. So a check where no bit acts is empty without running
     a system, and otherwise only the systems whose bit acts (and those without a probe)
     run (``ecs.schedule``); a system that would decide nothing adds nothing to one
-    simultaneous check (704.3), so the result is the same."""
-    acting: Callable[[Any, np.ndarray | None, np.ndarray | None, int], int]
+    simultaneous check (704.3), so the result is the same.
+
+    ``acting(game, None, None, parts, memo)`` (a first check of every ongoing game) may
+    also leave in the dict ``memo`` what its passes found, for the check's ``Check.memo``
+    (the systems then need not find it again). With ``marks``, ``acting`` asked with the
+    bit ``MARKED`` sets it when a game it looked at has a deathtouch mark (the schedule
+    then clears them after the check without looking again)."""
+    acting: Callable[..., int]
     # class -> the ``process`` the probe answers for (a subclass, or a process replaced
     # since, is not covered: the schedule always runs it)
     covers: dict[type, Callable[..., Any]] = field(default_factory=dict)
+    marks: bool = False
 
     def cover(self, system: type["System"], part: int) -> None:
         """Declare that bits ``part`` of this probe answer for ``system``'s decisions."""

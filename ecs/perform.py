@@ -87,9 +87,13 @@ def perform(world: Game, check: Check) -> np.ndarray:
             touched.append((rg, rc))
     if check.moves:   # (one row, a death, is move_objects' plain-int move_one)
         _, dest = move_objects(world, g, c, z, cause)
-        enter = np.flatnonzero(dest == zones.BATTLEFIELD)
-        if enter.size:   # new permanents, in the slots the old objects left
-            touched.append((g[enter], c[enter]))
+        if dest.size == 1:   # (one row: read as an int)
+            if dest.item(0) == zones.BATTLEFIELD:
+                touched.append((g, c))
+        else:
+            enter = np.flatnonzero(dest == zones.BATTLEFIELD)
+            if enter.size:   # new permanents, in the slots the old objects left
+                touched.append((g[enter], c[enter]))
     if check.losses:
         lose(world, check.losses)
     for u in check.player_updates:

@@ -109,19 +109,17 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     old = s.a["entity_id"].item(at)
     new = s.reissue_one(col) if dest != zones.NONE else -1
     log.one(ZONE, code, g, old, -1, 0, 0, new, frm, dest)
-    # what _relocate does: counters cease to exist (122.2) into the event's LKI, state cleared,
-    # caps end (122.4); read first, written only where it changes (a clone shares the arrays)
+    # what _relocate does: counters cease to exist (122.2) into the event's LKI, caps end
+    # (122.4), state cleared (with the rest, _end_object_state); read first, written only
+    # where it changes (a clone shares the arrays)
     had = s.counts[: s.n_kinds, g, col].tolist()   # a few kinds: plain ints beat gathers
-    kinds = [k for k, v in enumerate(had) if v]
-    if kinds:
+    if any(had):
+        kinds = [k for k, v in enumerate(had) if v]
         log.lki_one(log.rows - 1, kinds, [had[k] for k in kinds])
         counts = s.mut("counts")
         for k in kinds:
             counts[k, g, col] = 0
     s.mut("zone")[g, col] = dest
-    for name in ("tapped", "damage", "deathtouch_hit"):
-        if s.a[name].item(at):
-            s.mut(name)[g, col] = 0
     cap_col = s.a["cap_col"]   # (a few entries, searched as a list: cheaper than a ufunc, cold or hot)
     if cap_col.size > _FEW_CAPS or cap_col.size and col in cap_col.tolist():
         caps = (cap_col == col).nonzero()[0]
@@ -144,24 +142,29 @@ def _take(arr: np.ndarray, at: np.ndarray) -> np.ndarray:
     return arr.reshape(-1).take(at)
 
 
+_CLEARED = ("tapped", "damage", "deathtouch_hit")   # what _relocate clears besides zone and counters
 #: What ends with the object besides what _relocate clears (400.7): the rest of its state
 #: (a library position, Immortality) and the host's effects on it.
 _ENDING = tuple(f for f in OBJECT_STATE_FIELDS
-                if f.name not in ("zone", "tapped", "damage", "deathtouch_hit")) + HOST_OBJECT_FIELDS
+                if f.name not in ("zone",) + _CLEARED) + HOST_OBJECT_FIELDS
+#: ``_ENDING`` of one slot (``move_one``), with what _relocate clears.
+_ENDING_ONE = tuple(f for f in OBJECT_STATE_FIELDS if f.name in _CLEARED) + _ENDING
 
 
 def _end_object_state(world: Game, at: np.ndarray | int, arrive: np.ndarray | bool) -> None:
     """The old objects' state and the host's effects on them end (400.7), and a control
     change ends: a new object is its owner's (110.2). Fields are read first: writing would
-    copy an array a clone still shares. ``at`` an int: one slot, read as plain values."""
+    copy an array a clone still shares. ``at`` an int: one slot (``move_one``), read as plain
+    values, whose tapped state, damage and deathtouch mark are cleared here too."""
     s = world.store
-    s.reset(at, _ENDING)
     if isinstance(at, int):
+        s.reset(at, _ENDING_ONE)
         owner = s.a["owner"].item(at)
         if owner >= 0 and arrive:
             s.mut("controller").reshape(-1)[at] = owner
             s.mut("owner").reshape(-1)[at] = -1
         return
+    s.reset(at, _ENDING)
     owner = _take(s.a["owner"], at)
     changed = (owner >= 0) & arrive
     if changed.any():

@@ -22,7 +22,7 @@ import esper
 import numpy as np
 
 from . import args
-from .check import ONE_GAME, Check, PhaseContext, Probe, System, When, one_game_check
+from .check import MARKED, ONE_GAME, Check, PhaseContext, Probe, System, When, one_game_check
 from .errors import IllegalActionError, SBALoopError
 from .game import Game
 from .perform import perform
@@ -66,9 +66,11 @@ class Schedule:
         # One probe covering every system (the rulesets' schedules): a settled check is
         # then that probe's call and a look at whether any covered process was replaced.
         self._chosen: dict[int, tuple[System, ...]] = {}   # probe bits -> the systems they name
+        # (asked about deathtouch marks too where it answers that: always, so that every call
+        # with the probe's cached arguments asks the same)
         self._one = None if len(probes) != 1 or any(i < 0 for _, i, *_ in rows) else (
-            next(iter(probes)).acting, next(iter(probes.values())),
-            tuple((cls, covered) for _, _, _, cls, covered in rows))
+            next(iter(probes)).acting, next(iter(probes.values())) | (MARKED if next(iter(probes)).marks else 0),
+            tuple((cls, covered) for _, _, _, cls, covered in rows), next(iter(probes)).marks)
         n = next(_contexts)
         self._context = {when: f"tcg-counters-{n}-{when.name.lower()}" for when in When}
         previous = esper.current_world
@@ -97,37 +99,55 @@ class Schedule:
         """One check of the state-based actions (``Check`` for ``live`` and ``touched``), or
         None if it decides nothing: the probes say which systems would decide anything,
         and only those run, in order (a system left out would have added nothing)."""
+        return self._check(game, live, touched)[0]
+
+    def _check(self, game: Game, live: np.ndarray | None, touched: np.ndarray | None
+               ) -> tuple[Check | None, bool]:
+        """``check``, and whether a deathtouch mark may be set in a game it looked at (False:
+        the probe looked and found none)."""
         one = self._one
         if one is not None:
-            # A small game's re-check asks the probe about a full check instead: the probe's
-            # cached call (its arguments gathered once), whose passes look at a superset of
-            # the re-check's objects by the same rules, so where it finds nothing the
-            # re-check would find nothing either (the systems still decide on ``touched``).
-            full = live is not None and game.store.n_cols <= FULL_RECHECK and args.one_going(game)
-            found = one[0](game, None, None, one[1]) if full else one[0](game, live, touched, one[1])
+            first = live is None
+            # A first check also asks the probe for what its passes found (the systems' memo:
+            # the probe gives it in one game, the scalar paths on). A small game's re-check
+            # asks the probe about a full check instead: the probe's cached call (its arguments
+            # gathered once), whose passes look at a superset of the re-check's objects by the
+            # same rules, so where it finds nothing the re-check would find nothing either
+            # (the systems still decide on ``touched``).
+            memo: dict[str, Any] | None = {} if first else None
+            if first or (game.store.n_cols <= FULL_RECHECK and args.one_going(game)):
+                found = one[0](game, None, None, one[1], memo)
+            else:
+                found = one[0](game, live, touched, one[1])
+            marked = not (first and one[3])
+            if found:   # (a settled check reads no module global: each is a cache miss in a cold tick)
+                marked = marked or bool(found & MARKED)
+                found &= ~MARKED
             for cls, covered in one[2]:
                 if cls.process is not covered:
                     break
             else:   # the ruleset's own systems as the probe knows them: none uses esper's world
                 if not found:
-                    return None
+                    return None, marked
                 chosen = self._chosen.get(found)
                 if chosen is None:
                     chosen = self._chosen[found] = tuple(s for s, _, part, *_ in self._every
                                                          if found & part)
-                check = _new_check(game, live, touched)
+                check = (one_game_check(live, touched, memo) if args.one_going(game)
+                         else Check(live=live, touched=touched, memo=memo or {}))
                 for system in chosen:
                     system.process(game, check)
-                return check
+                return check, marked
             acting = [found]
         elif not self._probes:
-            return self.run(game, Check(live=live, touched=touched))
+            return self.run(game, Check(live=live, touched=touched)), True
         else:
+            marked = True
             acting = [probe.acting(game, live, touched, parts) for probe, parts in self._probes]
         chosen = tuple(s for s, i, part, cls, covered in self._every
                        if i < 0 or acting[i] & part or cls.process is not covered)
         if not chosen:
-            return None
+            return None, marked
         check = _new_check(game, live, touched)
         previous = esper.current_world
         esper.switch_world(self._context[When.EVERY_CHECK])
@@ -136,7 +156,7 @@ class Schedule:
                 system.process(game, check)
         finally:
             esper.switch_world(previous)
-        return check
+        return check, marked
 
     def with_systems(self, *systems: type[System] | System, before: Any = None,
                      after: Any = None) -> "Schedule":
@@ -176,9 +196,11 @@ def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
     live = touched = None   # the first check looks at everything
     s = game.store
     while True:
-        check = schedule.check(game, live, touched)
-        # deathtouch marks are "since the last check"; reading is cheaper than writing
-        if _marked(s.a["deathtouch_hit"]):
+        check, marked = schedule._check(game, live, touched)
+        # Deathtouch marks are "since the last check": cleared after the first; only actions
+        # set them (``ecs.damage``), never a perform, so later checks find none to clear.
+        # Reading is cheaper than writing (a clone's shared array would be copied).
+        if live is None and marked and _marked(s.a["deathtouch_hit"]):
             s.mut("deathtouch_hit")[game.ongoing] = False
         if check is None or check.empty():
             return acted

@@ -330,12 +330,14 @@ class Store:
         ``at`` (game * capacity + column; an int: one slot, read as a plain value). Each is
         read first and written only where it differs: a write copies an array a clone still
         shares."""
-        for f in fields:
-            if isinstance(at, int):
-                if self.a[f.name].item(at) != f.fill:
+        a = self.a
+        if isinstance(at, int):
+            for f in fields:
+                if a[f.name].item(at) != f.fill:
                     self.mut(f.name).reshape(-1)[at] = f.fill
-                continue
-            left = self.a[f.name].reshape(-1).take(at) != f.fill
+            return
+        for f in fields:
+            left = a[f.name].reshape(-1).take(at) != f.fill
             if left.any():
                 self.mut(f.name).reshape(-1)[at[left]] = f.fill
 

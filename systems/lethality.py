@@ -36,13 +36,24 @@ class Lethality(System):
 
     def process(self, world: Game, pending: Check) -> None:
         permanents(world, pending)
-        players(world, pending)
+        if NO_LOSSES not in pending.memo:
+            players(world, pending)
+
+
+#: ``Check.memo`` keys the probe (``systems.settled``) fills in a first check of one game:
+#: the (3, rows) games, columns and rule codes of the permanents that die there (``dying``,
+#: but those the host holds), and that no player loses.
+PROBED_DYING, NO_LOSSES = "probed dying", "probed: no losses"
 
 
 def permanents(world: Game, pending: Check) -> None:
     """Every permanent of the live games that dies, with its rule, in one compiled pass
     (a re-check: over the permanents the last perform touched, ``Check.touched``; each
-    permanent's rule reads its own state alone)."""
+    permanent's rule reads its own state alone; rows the probe found, as they are)."""
+    probed = pending.memo.get(PROBED_DYING)
+    if probed is not None:
+        pending.move(probed[0], probed[1], zones.GRAVEYARD, probed[2])
+        return
     s = world.store
     state = (s.a["zone"], s.counts, s.a["damage"], s.a["deathtouch_hit"], s.a["types"],
              s.a["toughness"], s.a["keywords"], s.a["pt_set_toughness"], s.a["pt_mod_toughness"])

@@ -20,7 +20,8 @@ from typing import Any, Callable, cast
 import numpy as np
 from numba import njit
 
-from ecs.check import Probe
+from ecs import store
+from ecs.check import MARKED, Probe
 from ecs.game import Game
 from ecs.kernels import BOOL, I64, INDEX, array, kernel, reads
 from ecs.perform import ONGOING
@@ -29,7 +30,18 @@ from .annihilation import Annihilation, pairs, pairs_at
 from .base import CHUNK_ELEMENTS
 from .cap_enforcement import CapEnforcement, over, over_at
 from .empty_draw import EmptyDraw
-from .lethality import DYING_KINDS, DYING_READS, Lethality, dying, dying_at, losing, player_rules, rule_kinds
+from .lethality import (
+    DYING_KINDS,
+    DYING_READS,
+    NO_LOSSES,
+    PROBED_DYING,
+    Lethality,
+    dying,
+    dying_at,
+    losing,
+    player_rules,
+    rule_kinds,
+)
 from .zone_change import ZoneChange, ceasing
 
 # The parts (bits) of the pre-check; Lethality decides deaths and losses.
@@ -43,9 +55,13 @@ _NO_CAPS = np.zeros(0, np.bool_)
 _EVERY = np.zeros(0, np.bool_)   # as ``live``: every ongoing game
 
 
-def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int) -> int:
+def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int,
+           memo: dict[str, Any] | None = None) -> int:
     """The bits of ``parts`` whose systems would decide something in a check of ``live``
-    (None: every ongoing game) and ``touched`` (``ecs.check.Check``)."""
+    (None: every ongoing game) and ``touched`` (``ecs.check.Check``), and ``MARKED`` if asked
+    and a deathtouch mark is set in a game looked at. ``memo`` (a first check of one game):
+    given what Lethality's passes found, for its ``process`` (``lethality.PROBED_DYING``,
+    ``lethality.NO_LOSSES``)."""
     s = world.store
     if live is not None or touched is not None or world.two_headed_giant:
         return _ask(world, live, touched, parts)
@@ -55,19 +71,39 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     # arguments (the dispatcher typed these when they were cached). A two-headed game's
     # player rules are read from the flags' values: not cached.
     key = (s.arrays_version(), s.layout, s.kinds_layout, parts)
-    memo = s.memo
-    if memo[0] == key:
-        cached: tuple[Any, ...] | int = memo[1]
-        return int(_entry()(*cached)) if isinstance(cached, tuple) else cached
-    args = _arguments(world, None, None, parts)
-    found = int(_acting(*args)) if isinstance(args, tuple) else args
-    s.memo = (key, args)
-    return found
+    cached: tuple[Any, ...] | int
+    if s.memo[0] == key:
+        cached = s.memo[1]
+        if not isinstance(cached, tuple):
+            return cached
+        found = int((_ENTRY or _entry())(*cached))
+    else:
+        cached = _arguments(world, None, None, parts)
+        s.memo = (key, cached)
+        if not isinstance(cached, tuple):
+            return cached
+        found = int(_acting(*cached))
+    if not found:   # settled (no module global read on the way: each is a cache miss in a cold tick)
+        return 0
+    rows = cached[-1]
+    if found & (DEATHS | LOSSES) and memo is not None and rows.shape[1] and parts & DEATHS and store.SCALAR_PATHS:
+        # Lethality will run: the permanents that die, in a one-game check's one chunk (the
+        # general paths, which the tests compare, find them again)
+        memo[PROBED_DYING] = rows[:, : found >> _ROWS].copy()
+        if not found & LOSSES:
+            memo[NO_LOSSES] = True
+    return found & _BITS
 
 
 def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int) -> int:
     args = _arguments(world, live, touched, parts)
-    return int(_acting(*args)) if isinstance(args, tuple) else args
+    return int(_acting(*args)) & _BITS if isinstance(args, tuple) else args
+
+
+# ``_acting`` returns the bits found, and above ``_ROWS`` how many rows it left in ``rows``.
+_ROWS = 32
+_BITS = (1 << _ROWS) - 1
+_NO_ROWS = np.zeros((3, 0), np.int64)
 
 
 def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
@@ -94,7 +130,9 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
             a["sba_hold"], plus, minus, *rule_kinds(world),
             a["cap_col"], a["cap_kind"], a["cap_val"], capped,
             a["life"], s.kind_index.get("poison", -1), a["player_col"], *player_rules(world),
-            a["lost"], a["drew_empty"])
+            a["lost"], a["drew_empty"],
+            # room for the rows dying in a first check of one game (handed to Lethality)
+            np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS)
 
 
 def _entry() -> Callable[..., int]:
@@ -117,7 +155,7 @@ _ENTRY: Callable[..., int] | None = None
         reads("counts"), *DYING_READS[2:], reads("sba_hold"), I64, I64, *DYING_KINDS,
         reads("cap_col"), reads("cap_kind"), reads("cap_val"), array(np.bool_, 1), reads("life"), I64,
         reads("player_col"), array(np.int32, 1), I64, reads("cant_lose_life"), reads("cant_lose_poison"),
-        reads("lost"), reads("drew_empty"),
+        reads("lost"), reads("drew_empty"), array(np.int64, 2, readonly=False),
         uses=(ceasing, pairs, pairs_at, over, over_at, dying, dying_at, losing))
 def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
@@ -128,8 +166,10 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             cap_col: np.ndarray, cap_kind: np.ndarray, cap_val: np.ndarray,
             capped: np.ndarray, life: np.ndarray, poison_k: int, player_col: np.ndarray,
             holder: np.ndarray, limit: int, safe_life: np.ndarray, safe_poison: np.ndarray,
-            lost: np.ndarray, drew_empty: np.ndarray) -> int:  # pragma: no cover - compiled
-    """``acting`` compiled: the systems' own passes, asked only whether they find any.
+            lost: np.ndarray, drew_empty: np.ndarray, rows: np.ndarray) -> int:  # pragma: no cover
+    """``acting`` compiled: the systems' own passes, asked only whether they find any; the
+    rows ``dying`` finds, but those the host holds, are left in ``rows`` where they fit
+    (one game: its one chunk), their number returned above ``_ROWS``.
     (Loops, not ``winner == ONGOING``, ``np.flatnonzero`` or ``.any()``: numba compiles
     each of those for this kernel alone, about 0.6 s of a cold start.)"""
     if live.size == 0:
@@ -141,6 +181,8 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
         m += live[i]
     games = games[:m]
     found = 0
+    if parts & MARKED and _marked(deathtouch, games):
+        found |= MARKED
     # EmptyDraw's own guard: nobody tried to draw from an empty library (else it runs)
     if parts & EMPTY_DRAW and _some(drew_empty):
         found |= EMPTY_DRAW
@@ -169,11 +211,17 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
         if ask & CAPS and over(counts, zone, cap_col, cap_kind, cap_val, chunk)[0].size:
             found |= CAPS
         if ask & DEATHS:
-            g, c, _ = dying(zone, counts, damage, deathtouch, types, toughness, keywords,
+            g, c, r = dying(zone, counts, damage, deathtouch, types, toughness, keywords,
                             set_t, mod_t, chunk, n, tough_k, tough_mod, ind_k, loyalty_k,
                             defense_k)
             if _unheld(hold, g, c):
                 found |= DEATHS
+            if g.size <= rows.shape[1]:   # the permanents that die: those the host holds stay
+                k = 0
+                for i in range(g.size):
+                    rows[0, k], rows[1, k], rows[2, k] = g[i], c[i], r[i]
+                    k += not hold[g[i], c[i]]
+                found |= k << _ROWS
         if ask & LOSSES and losing(life, counts, poison_k, player_col, holder, limit,
                                    safe_life, safe_poison, lost, chunk)[0].size:
             found |= LOSSES
@@ -189,6 +237,16 @@ def _ongoing(winner: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     for g in range(winner.size):
         live[g] = winner[g] == ONGOING
     return live
+
+
+@njit(cache=True, inline="always")
+def _marked(marks: np.ndarray, games: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Whether any of the (B, C) ``marks`` is set in the rows ``games``."""
+    for g in games:
+        for c in range(marks.shape[1]):
+            if marks[g, c]:
+                return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -210,7 +268,7 @@ def _unheld(hold: np.ndarray, g: np.ndarray, c: np.ndarray) -> bool:  # pragma: 
     return False
 
 
-PROBE = Probe(acting)
+PROBE = Probe(acting, marks=True)
 # Each class is covered here, where the probe is defined (the probe runs the passes of
 # those modules, so they cannot name it themselves).
 for _system, _part in ((ZoneChange, ZONE_CHANGE), (Annihilation, ANNIHILATION),

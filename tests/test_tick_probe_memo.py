@@ -1,0 +1,98 @@
+"""What the probe hands a one-game tick, against the general path.
+
+In the first check of a one-game tick the probe (``systems.settled``) leaves Lethality the
+permanents that die, but those the host holds, and says when no player loses; it also says
+whether any deathtouch mark is set, so the tick clears the marks (704.5h: damage "since
+the last check") without looking again. With ``ecs.store.SCALAR_PATHS`` cleared the same
+ticks take the general path; state and events must be equal, and each case checks the
+rule itself too.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+from scalar_paths import general
+
+from ecs import World
+from ecs.events import CAUSE
+from ecs.systems import settled
+from ecs.systems.lethality import NO_LOSSES, PROBED_DYING
+
+
+def _both(build: Callable[[], tuple[World, list[int]]]) -> tuple[World, World, list[int]]:
+    """The board ticked on the scalar paths and on the general ones; equal event tables."""
+    fast, ids = build()
+    fast.tick()
+    with general():
+        slow, _ = build()
+        slow.tick()
+    a, b = fast.event_table(), slow.event_table()
+    assert a.keys() == b.keys()
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    return fast, slow, ids
+
+
+def _deaths_and_a_hold() -> tuple[World, list[int]]:
+    w = World(seed=5)
+    p, q = w.add_player(), w.add_player()
+    dead = [w.add_object(p, "creature", power=1, toughness=t) for t in (1, 2, 3)]
+    held = w.add_object(q, "creature", power=1, toughness=1)
+    for e in dead + [held]:
+        w.put_counters(e, "-1/-1", 3)
+    w.set_hold(held)
+    return w, dead + [held]
+
+
+def test_704_5f_the_probed_deaths_leave_the_held_permanent():
+    fast, slow, ids = _both(_deaths_and_a_hold)
+    for w in (fast, slow):
+        assert [w.exists(e) for e in ids] == [False, False, False, True]   # 704.5f; the hold stays
+        assert w.result() == "ongoing"
+
+
+def _deaths_and_a_loss() -> tuple[World, list[int]]:
+    w = World(seed=6)
+    p, q = w.add_player(life=3), w.add_player(life=0)
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.deal_damage(bear, 2)
+    return w, [bear, p, q]
+
+
+def test_704_5a_g_a_loss_beside_a_death_is_not_skipped():
+    fast, slow, (bear, p, q) = _both(_deaths_and_a_loss)
+    for w in (fast, slow):
+        assert not w.exists(bear)          # 704.5g
+        assert w.has_lost(q) and not w.has_lost(p)   # 704.5a
+        assert w.result() == p             # 104.2a
+
+
+def test_the_probe_memo_names_the_dying_and_no_loss():
+    """The memo itself: the rows that die (not the held one), and no player losing."""
+    w, ids = _deaths_and_a_hold()
+    memo: dict[str, object] = {}
+    found = settled.acting(w, None, None, settled.DEATHS | settled.LOSSES, memo)
+    assert found == settled.DEATHS
+    rows = memo[PROBED_DYING]
+    assert isinstance(rows, np.ndarray)
+    assert sorted(rows[1].tolist()) == sorted(w.store.present(0, e) for e in ids[:3])
+    assert rows[2].tolist() == [CAUSE["704.5f"]] * 3
+    assert memo[NO_LOSSES] is True
+
+
+def _deathtouch_then_indestructible() -> tuple[World, list[int]]:
+    w = World(seed=7)
+    p, _ = w.add_player(), w.add_player()
+    ind = w.add_object(p, "creature", power=1, toughness=5, counters={"indestructible": 1})
+    w.deal_damage(ind, 1, deathtouch=True)
+    return w, [ind]
+
+
+def test_704_5h_marks_cleared_by_the_first_check_of_a_settled_tick():
+    fast, slow, (ind,) = _both(_deathtouch_then_indestructible)
+    for w in (fast, slow):
+        assert not w.store.a["deathtouch_hit"].any()   # the check is past: the mark is gone
+        w.remove_counters(ind, "indestructible", 1)
+        w.tick()
+        assert w.exists(ind)                            # 704.5h: not since the last check
