@@ -192,7 +192,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     input (IllegalActionError). ``where``/``skip_finished``: see ``ecs.args.rows``."""
     if by is None and args.count_one(n):
         col = args.one(world, e, games, where, skip_finished)
-        if col >= 0 and _put_one(world, args.kind(world, kind), col, n):
+        if col >= 0 and _put_one(world, e, kind, col, n):
             return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
@@ -210,16 +210,22 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     counting.put(world, kind, g, c, amount, "put", who)
 
 
-def _put_one(world: Game, kind: str, col: int, n: int) -> bool:
-    """``put_counters`` of ``n`` on the object in column ``col`` of a single game
-    (``args.one``); False, having changed nothing, where the general path must do it (a
-    player given power/toughness counters, Two-Headed Giant poison, no room: errors)."""
-    if ((args.pt_kind(world, kind) and world.store.a["types"].item(0, col) & TYPE_BIT["player"])
-            or (world.two_headed_giant and kind == "poison") or not counting.room_one(world, kind, 0, col, n)):
+def _put_one(world: Game, e: Any, kind: Any, col: int, n: int) -> bool:
+    """``put_counters`` of ``n`` on ``e``, in column ``col`` of a single game (``args.one``);
+    False, having changed nothing, where the general path must do it (a player given
+    power/toughness counters, Two-Headed Giant poison, no room: errors)."""
+    if ((args.kind_pt(world, kind) and world.store.a["types"].item(0, col) & _PLAYER)
+            or (world.two_headed_giant and kind == "poison")):
+        return False
+    have = counting.room_one(world, kind, 0, col, n)
+    if have < 0:
         return False
     world.log.next_step()
-    counting.put_one(world, kind, 0, col, n, "put", checked=True)
+    counting.put_one(world, kind, 0, col, n, "put", have=have, e=int(e))
     return True
+
+
+_PLAYER = TYPE_BIT["player"]
 
 
 def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
@@ -231,7 +237,7 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
             kind = args.kind(world, kind)
             if not (world.two_headed_giant and kind == "poison"):   # the team's (810.10)
                 world.log.next_step()
-                counting.change_one(world, kind, 0, col, -n, "remove")
+                counting.change_one(world, kind, 0, col, -n, "remove", e=int(e))
                 return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
@@ -478,9 +484,8 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
         col = args.one(world, target, games, where, skip_finished)
         if (col >= 0 and _flags_or_none(abilities)
                 and (source is None or type(source) is int or isinstance(source, np.integer))
-                and counting.magic_hook(world, "deal_damage")
-                and counting.magic_hook(world, "damage_amounts")
-                and _deal_one(world, col, amount, source, abilities, unpreventable, combat)):
+                and counting.magic_hook(world, "deal_damage", "damage_amounts")
+                and _deal_one(world, int(target), col, amount, source, abilities, unpreventable, combat)):
             return
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
     r = args.rows(world, target, games, where, skip_finished)
@@ -515,9 +520,9 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     world.ruleset.deal_damage(world, g, c, a, flags)
 
 
-def _deal_one(world: Game, col: int, amount: int, source: int | np.integer[Any] | None, given: tuple[bool | None, ...],
-              unpreventable: bool, combat: bool) -> bool:
-    """``deal_damage`` to the target in column ``col`` of a single game, with plain
+def _deal_one(world: Game, e: int, col: int, amount: int, source: int | np.integer[Any] | None,
+              given: tuple[bool | None, ...], unpreventable: bool, combat: bool) -> bool:
+    """``deal_damage`` to the target ``e`` in column ``col`` of a single game, with plain
     arguments (``ecs.damage.deal_one``): the source's abilities resolved as the general
     path does. False, having changed nothing, where the general path must do it."""
     s = world.store
@@ -531,7 +536,7 @@ def _deal_one(world: Game, col: int, amount: int, source: int | np.integer[Any] 
             stats.has_keyword_at(world, np.zeros(1, np.int64), np.array([sc]), k)[0])
             for k, v in zip(_SOURCE_ABILITIES, given))
     deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
-    return damage.deal_one(world, col, amount, src, by, combat, unpreventable, deathtouch is True,
+    return damage.deal_one(world, e, col, amount, src, by, combat, unpreventable, deathtouch is True,
                            wither is True, infect is True, lifelink is True)
 
 

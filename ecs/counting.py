@@ -33,26 +33,31 @@ def holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
     """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row."""
-    s = game.store
-    k = s.kind_index.get(kind)
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
         check_room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()))
         return
+    s = game.store
+    k = s.kind_index.get(kind)
     have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
     _check_total(game, have, amount, g, c, f"{kind!r} counters")
 
 
-def room_one(game: Game, kind: str, g: int, col: int, n: int) -> bool:
-    """Whether ``n`` more counters of ``kind`` fit on the object of game ``g``, column ``col``."""
+def room_one(game: Game, kind: str, g: int, col: int, n: int) -> int:
+    """The count of ``kind`` on the object of game ``g``, column ``col``, where ``n`` more
+    fit there; -1 where they don't. (A put reads the count once: for the room and the
+    change, ``put_one``'s ``have``.)"""
     s = game.store
     k = s.kind_index.get(kind)
-    return (s.counts.item(k, g, col) if k is not None else 0) + n <= MAX_COUNT
+    have: int = s.counts.item(k, g, col) if k is not None else 0
+    return have if have + n <= MAX_COUNT else -1
 
 
-def check_room_one(game: Game, kind: str, g: int, col: int, n: int) -> None:
-    """``check_room`` of one row of plain ints."""
-    if not room_one(game, kind, g, col, n):
+def check_room_one(game: Game, kind: str, g: int, col: int, n: int) -> int:
+    """``check_room`` of one row of plain ints; the count there (``room_one``)."""
+    have = room_one(game, kind, g, col, n)
+    if have < 0:
         _overflow(game, n, g, col, f"{kind!r} counters")
+    return have
 
 
 def check_marked_damage(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
@@ -136,48 +141,60 @@ def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray 
 
 
 def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int = -1,
-            rows: tuple[np.ndarray, np.ndarray] | None = None, checked: bool = False) -> None:
+            rows: tuple[np.ndarray, np.ndarray] | None = None, have: int = -1, e: int = -1) -> None:
     """``put`` on one row of plain ints (``rows``: its (g, c) arrays, if the caller has
-    them; ``checked``: the room too). Magic's placement is ``change_one``; a ruleset that
-    replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
-    if n > 0 and allowed_one(game, kind, g, col):
-        if not checked:
-            check_room_one(game, kind, g, col, n)
-        if magic_hook(game, "place"):
-            change_one(game, kind, g, col, n, cause, by)
-            return
-        gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
-        game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
+    them; ``have``: the count there, if the caller read it and checked the room with
+    ``room_one``; ``e``: the object's id, if the caller has it). Magic's placement is
+    ``set_one``; a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given
+    one-row arrays."""
+    if n <= 0 or not allowed_one(game, kind, g, col):
+        return
+    if have < 0:
+        have = check_room_one(game, kind, g, col, n)
+    if magic_hook(game, "place"):
+        set_one(game, kind, g, col, have, have + n, cause, by, e)
+        return
+    gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
+    game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
 
 
-def magic_hook(game: Game, name: str) -> bool:
-    """Whether the ruleset's hook ``name`` is the Magic rules' own (defined in
+def magic_hook(game: Game, *names: str) -> bool:
+    """Whether the ruleset's hooks ``names`` are all the Magic rules' own (defined in
     ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what
     the single-game scalar paths do themselves. (Named, not imported: the rulesets are
     above this layer. The scalar-path differential tests catch a hook changed there.)"""
-    key = (type(game.ruleset), name)
+    key = (type(game.ruleset), names)
     plain = _MAGIC_HOOKS.get(key)
     if plain is None:
-        plain = _MAGIC_HOOKS[key] = getattr(getattr(key[0], name, None), "__module__", None) == "ecs.rules.mtg"
+        plain = _MAGIC_HOOKS[key] = all(
+            getattr(getattr(key[0], name, None), "__module__", None) == "ecs.rules.mtg" for name in names)
     return plain
 
 
-_MAGIC_HOOKS: dict[tuple[type, str], bool] = {}
+_MAGIC_HOOKS: dict[tuple[type, tuple[str, ...]], bool] = {}
 
 
-def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1) -> None:
-    """``change`` of one row of plain ints: an int read and write, and one event row."""
+def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1,
+               e: int = -1) -> None:
+    """``change`` of one row of plain ints (``e``: the object's id, if the caller has it)."""
+    k = game.store.kind_index.get(kind)
+    was: int = game.store.counts.item(k, g, col) if k is not None else 0
+    set_one(game, kind, g, col, was, max(was + delta, 0), cause, by, e)
+
+
+def set_one(game: Game, kind: str, g: int, col: int, was: int, now: int, cause: str, by: int = -1,
+            e: int = -1) -> None:
+    """Make the count of ``kind`` on one row ``now`` from ``was`` (read by the caller): one
+    int write and one event row, none if they are equal. ``e``: the object's id, if the
+    caller has it (else read from the slot)."""
+    if now == was:
+        return
     s = game.store
     k = s.kind_index.get(kind)
     if k is None:   # a new kind gets a plane only when counters are put
-        if delta <= 0:
-            return
         k = s.kind_id(kind, create=True)
-    was = s.counts.item(k, g, col)   # read first: a write copies an array a clone shares
-    now = max(was + delta, 0)
-    if now != was:
-        s.mut("counts")[k, g, col] = now
-        game.log.one(COUNTER, CAUSE[cause], g, s.a["entity_id"].item(g, col), k, was, now, by)
+    s.mut("counts")[k, g, col] = now
+    game.log.one(COUNTER, CAUSE[cause], g, e if e >= 0 else s.a["entity_id"].item(g, col), k, was, now, by)
 
 
 def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,

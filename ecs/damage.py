@@ -68,10 +68,10 @@ _PLAYER, _CREATURE, _WALKER, _BATTLE = (TYPE_BIT[t] for t in ("player", "creatur
 _MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
 
 
-def deal_one(world: Game, col: int, amount: int, source: int, by: int, combat: bool,
+def deal_one(world: Game, e: int, col: int, amount: int, source: int, by: int, combat: bool,
              unpreventable: bool, deathtouch: bool, wither: bool, infect: bool, lifelink: bool) -> bool:
-    """``deal_damage`` of one row of plain values: the target in column ``col`` of a single
-    game, ``source`` its id and ``by`` its controller's index (-1: none), the abilities
+    """``deal_damage`` of one row of plain values: the target ``e`` in column ``col`` of a
+    single game, ``source`` the source's id and ``by`` its controller's index (-1: none), the abilities
     resolved. False, having changed nothing, where the general path must do it: the
     errors (it raises them) and Two-Headed Giant poison (the team's, 810.10)."""
     s = world.store
@@ -87,31 +87,33 @@ def deal_one(world: Game, col: int, amount: int, source: int, by: int, combat: b
     shielded = permanent and k is not None and s.counts.item(k, 0, col) > 0
     o = outcome(player, creature, walker, battle, permanent, shielded, unpreventable, deathtouch, wither,
                 infect, lifelink, by >= 0)
-    if ((o.minus and not counting.room_one(world, "-1/-1", 0, col, amount))
-            or (o.marked and a["damage"].item(0, col) + amount > MAX_COUNT)
-            or (o.poison and (world.two_headed_giant or not counting.room_one(world, "poison", 0, col, amount)))):
+    # The counts the counters are put on, read once for the room and the put (-1: no room).
+    minus = counting.room_one(world, "-1/-1", 0, col, amount) if o.minus else 0
+    poison = counting.room_one(world, "poison", 0, col, amount) if o.poison and not world.two_headed_giant else 0
+    if (minus < 0 or poison < 0 or (o.poison and world.two_headed_giant)
+            or (o.marked and a["damage"].item(0, col) + amount > MAX_COUNT)):
         return False
     life = _life_one(world, col, amount, o.loses, by, o.gain) if o.loses or o.gain else {}
     if life is None:
         return False
     world.log.next_step()
-    world.log.one(DAMAGE, CAUSE["combat damage" if combat else "damage"], 0, a["entity_id"].item(0, col),
-                  -1, amount, amount if o.dealt else 0, source)
+    world.log.one(DAMAGE, CAUSE["combat damage" if combat else "damage"], 0, e, -1, amount,
+                  amount if o.dealt else 0, source)
     if shielded:
-        counting.change_one(world, "shield", 0, col, -1, "shield")
+        counting.change_one(world, "shield", 0, col, -1, "shield", e=e)
     if o.minus:
-        counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, checked=True)
+        counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, have=minus, e=e)
     if o.marked:
         marked = s.mut("damage")
         marked[0, col] = marked.item(0, col) + amount
     if o.deathtouch:
         s.mut("deathtouch_hit")[0, col] = True
     if o.loyalty:
-        counting.change_one(world, "loyalty", 0, col, -amount, "damage")
+        counting.change_one(world, "loyalty", 0, col, -amount, "damage", e=e)
     if o.defense:
-        counting.change_one(world, "defense", 0, col, -amount, "damage")
+        counting.change_one(world, "defense", 0, col, -amount, "damage", e=e)
     if o.poison:
-        counting.put_one(world, "poison", 0, col, amount, "damage", by, checked=True)
+        counting.put_one(world, "poison", 0, col, amount, "damage", by, have=poison, e=e)
     if life:
         totals = s.mut("life")
         for idx, total in life.items():

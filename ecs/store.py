@@ -361,8 +361,10 @@ class Store:
         return out.reshape(g.shape)
 
     def present(self, game: int, e: int) -> int:
-        """``locate`` for one game and one id (checked to exist) as an int: the single
-        game's fast path."""
+        """``locate`` for one game and one int id as an int (-1 too for an id never made):
+        the single game's fast path."""
+        if not 0 <= e < self.next_id:
+            return -1
         c = self.ids.one(e, game)
         return c if 0 <= c < self.n_cols and self.a["entity_id"].item(game, c) == e else -1
 
