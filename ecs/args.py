@@ -471,7 +471,7 @@ def distinct_rows(game: Game, g: np.ndarray, c: np.ndarray, what: str) -> None:
 def scalar(game: Game) -> bool:
     """Whether reads return plain values: a World of one game, unless built with
     ``scalar_reads=False`` (code written for batches then reads one game the same way)."""
-    return game.batch == 1 and getattr(game, "scalar_reads", True)
+    return game.store.batch == 1 and getattr(game, "scalar_reads", True)
 
 
 def out(game: Game, values: np.ndarray) -> Any:

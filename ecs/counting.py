@@ -102,15 +102,6 @@ def _ban_bits(game: Game, kind: str) -> int:
     return (1 << BAN_ALL) | (1 << k if k is not None and k < BAN_ALL else 0)
 
 
-def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
-    """``allowed`` of one row of plain ints (``ban_bit`` as an int)."""
-    a = game.store.a
-    if a["no_counters"].item(g, col):
-        return False
-    ban = a["ban"].item(g, col)
-    return not ban or not ban & _ban_bits(game, kind)
-
-
 def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     """(rows,) bool: which rows may have ``kind`` counters put on them: not created with
     ``no_counters`` and no prohibition of that kind or of every kind (122.1, 101.3)."""
@@ -122,35 +113,45 @@ def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
         cause: str, by: Any = -1) -> None:
-    """Put counters (rows must be distinct): objects that can't have counters, or can't
-    have counters of this kind, get none (101.3); the ruleset may replace the placement
-    (Grand Archive buff/debuff)."""
+    """Put counters (rows must be distinct): the room first, on every row (a put that
+    can't fit is refused even where 101.3 would then put none: callers check it so), then
+    objects that can't have counters, or can't have counters of this kind, get none
+    (101.3); the ruleset may replace the placement (Grand Archive buff/debuff)."""
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row (a single game's one target): plain int reads
         n = int(amount) if type(amount) is int else int(np.asarray(amount).item())
         by = int(by.item()) if isinstance(by, np.ndarray) else int(by)
         put_one(game, kind, int(g[0]), int(c[0]), n, cause, by, (g, c))
         return
     amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
+    check_room(game, kind, g, c, amounts)
     ok = (amounts > 0) & allowed(game, kind, g, c)
     if not ok.all():
         g, c, amounts = g[ok], c[ok], amounts[ok]
         by = by[ok] if isinstance(by, np.ndarray) else by
     if g.size:
-        check_room(game, kind, g, c, amounts)
         game.ruleset.place(game, kind, g, c, amounts, cause, by)
 
 
 def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int = -1,
-            rows: tuple[np.ndarray, np.ndarray] | None = None, have: int = -1, e: int = -1) -> None:
-    """``put`` on one row of plain ints (``rows``: its (g, c) arrays, if the caller has
-    them; ``have``: the count there, if the caller read it and checked the room with
-    ``room_one``; ``e``: the object's id, if the caller has it). Magic's placement is
-    ``set_one``; a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given
-    one-row arrays."""
-    if n <= 0 or not allowed_one(game, kind, g, col):
-        return
+            rows: tuple[np.ndarray, np.ndarray] | None = None, have: int = -1, e: int = -1,
+            step: bool = False) -> None:
+    """``put`` on one row of plain ints. ``have``: the count there, if the caller read it
+    and checked the room (``room_one``); ``step``: take the log's next step once the room
+    is checked (an action's: a refused put takes none); ``e``: the object's id and
+    ``rows``: its (g, c) arrays, if the caller has them. Magic's placement is ``set_one``;
+    a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
     if have < 0:
         have = check_room_one(game, kind, g, col, n)
+    if step:
+        game.log.next_step()
+    if n <= 0:
+        return
+    a = game.store.a   # 101.3: ``allowed`` of one row
+    if a["no_counters"].item(g, col):
+        return
+    ban = a["ban"].item(g, col)
+    if ban and ban & _ban_bits(game, kind):
+        return
     if magic_hook(game, "place"):
         set_one(game, kind, g, col, have, have + n, cause, by, e)
         return

@@ -14,10 +14,11 @@ from typing import Any, Mapping, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import args, counting, zones
+from . import args, counting, stats, zones
 from .components import TYPE_BIT
 from .events import CAUSE, DAMAGE
 from .game import Game
+from .kinds import KEYWORD_BIT
 from .limits import MAX_COUNT, MAX_LIFE
 
 B = TypeVar("B", bool, np.ndarray)
@@ -65,17 +66,36 @@ def _target_kinds(world: Game, types: B) -> tuple[B, B, B, B, B]:
 
 
 _PLAYER, _CREATURE, _WALKER, _BATTLE = (TYPE_BIT[t] for t in ("player", "creature", "planeswalker", "battle"))
+#: Damage abilities a source's keywords (printed or keyword counters, 122.1b) give.
+SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
+_GAME_ZERO = np.zeros(1, np.int64)   # the rows' game of a single game's source (read-only)
+_GAME_ZERO.flags.writeable = False
 _MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
 
 
-def deal_one(world: Game, e: int, col: int, amount: int, source: int, by: int, combat: bool,
-             unpreventable: bool, deathtouch: bool, wither: bool, infect: bool, lifelink: bool) -> bool:
-    """``deal_damage`` of one row of plain values: the target ``e`` in column ``col`` of a
-    single game, ``source`` the source's id and ``by`` its controller's index (-1: none), the abilities
-    resolved. False, having changed nothing, where the general path must do it: the
-    errors (it raises them) and Two-Headed Giant poison (the team's, 810.10)."""
+def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tuple[Any, ...],
+             unpreventable: bool, combat: bool) -> bool:
+    """``deal_damage`` of one row of plain values: ``amount`` to the target ``e`` in column
+    ``col`` of a single game, from ``source`` (an id, or None), with the abilities
+    ``given`` (deathtouch, wither, infect, lifelink: True, False, or None: the source's).
+    False, having changed nothing, where the general path must do it: the errors (it
+    raises them), arguments of other types and Two-Headed Giant poison (the team's, 810.10)."""
     s = world.store
     a = s.a
+    for v in given:
+        if v is not None and type(v) is not bool:
+            return False
+    src = by = -1
+    if source is not None:   # the source's controller and abilities, as the general path resolves them
+        if type(source) is not int and not isinstance(source, np.integer):
+            return False
+        sc = args.present_one(world, source)
+        if sc < 0 or a["types"].item(0, sc) & _PLAYER:   # (120.1: the general path raises)
+            return False
+        src, by = int(source), a["controller"].item(0, sc)
+        given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
+            stats.has_keyword_at(world, _GAME_ZERO, np.array([sc]), k)[0])
+            for k, v in zip(SOURCE_ABILITIES, given))
     player, creature, walker, battle, damageable = _target_kinds(world, a["types"].item(0, col))
     permanent = a["zone"].item(0, col) == zones.BATTLEFIELD
     if not (player or (permanent and damageable)):
@@ -84,28 +104,28 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: int, by: int, c
         world.log.next_step()
         return True
     k = s.kind_index.get("shield")
-    shielded = permanent and k is not None and s.counts.item(k, 0, col) > 0
-    o = outcome(player, creature, walker, battle, permanent, shielded, unpreventable, deathtouch, wither,
-                infect, lifelink, by >= 0)
-    # The counts the counters are put on, read once for the room and the put (-1: no room).
+    shields: int = s.counts.item(k, 0, col) if permanent and k is not None else 0
+    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
+    o = outcome(player, creature, walker, battle, permanent, shields > 0, unpreventable, deathtouch is True,
+                wither is True, infect is True, lifelink is True, by >= 0)
+    # The counts written below, read once for their room and their change (-1: no room).
     minus = counting.room_one(world, "-1/-1", 0, col, amount) if o.minus else 0
     poison = counting.room_one(world, "poison", 0, col, amount) if o.poison and not world.two_headed_giant else 0
-    if (minus < 0 or poison < 0 or (o.poison and world.two_headed_giant)
-            or (o.marked and a["damage"].item(0, col) + amount > MAX_COUNT)):
+    marked: int = a["damage"].item(0, col) if o.marked else 0
+    if minus < 0 or poison < 0 or (o.poison and world.two_headed_giant) or marked + amount > MAX_COUNT:
         return False
     life = _life_one(world, col, amount, o.loses, by, o.gain) if o.loses or o.gain else {}
     if life is None:
         return False
     world.log.next_step()
     world.log.one(DAMAGE, CAUSE["combat damage" if combat else "damage"], 0, e, -1, amount,
-                  amount if o.dealt else 0, source)
-    if shielded:
-        counting.change_one(world, "shield", 0, col, -1, "shield", e=e)
+                  amount if o.dealt else 0, src)
+    if shields:   # 122.1c: one shield counter prevents it (or is removed by unpreventable damage)
+        counting.set_one(world, "shield", 0, col, shields, shields - 1, "shield", -1, e)
     if o.minus:
         counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, have=minus, e=e)
     if o.marked:
-        marked = s.mut("damage")
-        marked[0, col] = marked.item(0, col) + amount
+        s.mut("damage")[0, col] = marked + amount
     if o.deathtouch:
         s.mut("deathtouch_hit")[0, col] = True
     if o.loyalty:
