@@ -34,7 +34,7 @@ def holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
 def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
     """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row."""
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
-        check_room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()))
+        room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()), raises=True)
         return
     s = game.store
     k = s.kind_index.get(kind)
@@ -42,22 +42,18 @@ def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.n
     _check_total(game, have, amount, g, c, f"{kind!r} counters")
 
 
-def room_one(game: Game, kind: str, g: int, col: int, n: int) -> int:
+def room_one(game: Game, kind: str, g: int, col: int, n: int, raises: bool = False) -> int:
     """The count of ``kind`` on the object of game ``g``, column ``col``, where ``n`` more
-    fit there; -1 where they don't. (A put reads the count once: for the room and the
-    change, ``put_one``'s ``have``.)"""
+    fit there; where they don't, -1 or (``raises``) ``check_room``'s CountOverflowError.
+    (A put reads the count once: for the room and the change, ``put_one``'s ``have``.)"""
     s = game.store
     k = s.kind_index.get(kind)
     have: int = s.counts.item(k, g, col) if k is not None else 0
-    return have if have + n <= MAX_COUNT else -1
-
-
-def check_room_one(game: Game, kind: str, g: int, col: int, n: int) -> int:
-    """``check_room`` of one row of plain ints; the count there (``room_one``)."""
-    have = room_one(game, kind, g, col, n)
-    if have < 0:
+    if have + n <= MAX_COUNT:
+        return have
+    if raises:
         _overflow(game, n, g, col, f"{kind!r} counters")
-    return have
+    return -1
 
 
 def check_marked_damage(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
@@ -141,7 +137,7 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     ``rows``: its (g, c) arrays, if the caller has them. Magic's placement is ``set_one``;
     a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
     if have < 0:
-        have = check_room_one(game, kind, g, col, n)
+        have = room_one(game, kind, g, col, n, raises=True)
     if step:
         game.log.next_step()
     if n <= 0:

@@ -49,9 +49,10 @@ def outcome(player: B, creature: B, walker: B, battle: B, permanent: B, shielded
     dealt = (shielded ^ True) | unpreventable
     hit = dealt & permanent & creature
     minus = hit & (wither | infect)
-    return Outcome(dealt, minus, hit & (minus ^ True), hit & deathtouch, dealt & permanent & walker,
-                   dealt & permanent & battle, player & infect, player & (infect ^ True),
-                   dealt & lifelink & sourced)
+    # (tuple.__new__: a NamedTuple's own __new__ is a Python function, a frame per event)
+    return tuple.__new__(Outcome, (dealt, minus, hit & (minus ^ True), hit & deathtouch, dealt & permanent & walker,
+                                   dealt & permanent & battle, player & infect, player & (infect ^ True),
+                                   dealt & lifelink & sourced))
 
 
 def _target_kinds(world: Game, types: B) -> tuple[B, B, B, B, B]:

@@ -66,7 +66,11 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     s = world.store
     col = _counts_column(world, e)
     if col >= 0:
-        return {name: v for name, v in zip(s.kind_names, s.counts[: len(s.kind_names), 0, col].tolist()) if v}
+        held = {}
+        for name, v in zip(s.kind_names, s.counts[: len(s.kind_names), 0, col].tolist()):
+            if v:   # (a loop, not a comprehension: no frame of its own)
+                held[name] = v
+        return held
     spot = args.column(world, e)
     here = spot.here
     values = _masked(spot.take(s.counts[: s.n_kinds]).astype(np.int64), here)
