@@ -7,6 +7,7 @@ validate their arguments first and pass distinct rows, so a bad input changes no
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -148,7 +149,7 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     ban = a["ban"].item(g, col)
     if ban and ban & _ban_bits(game, kind):
         return
-    if magic_hook(game, "place"):
+    if _magic_hooks(type(game.ruleset), _PLACE):
         set_one(game, kind, g, col, have, have + n, cause, by, e)
         return
     gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
@@ -160,15 +161,15 @@ def magic_hook(game: Game, *names: str) -> bool:
     ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what
     the single-game scalar paths do themselves. (Named, not imported: the rulesets are
     above this layer. The scalar-path differential tests catch a hook changed there.)"""
-    key = (type(game.ruleset), names)
-    plain = _MAGIC_HOOKS.get(key)
-    if plain is None:
-        plain = _MAGIC_HOOKS[key] = all(
-            getattr(getattr(key[0], name, None), "__module__", None) == "ecs.rules.mtg" for name in names)
-    return plain
+    return _magic_hooks(type(game.ruleset), names)
 
 
-_MAGIC_HOOKS: dict[tuple[type, tuple[str, ...]], bool] = {}
+@functools.cache   # per ruleset class (a hit is the cache's C lookup: no Python frame)
+def _magic_hooks(rules: type, names: tuple[str, ...]) -> bool:
+    return all(getattr(getattr(rules, name, None), "__module__", None) == "ecs.rules.mtg" for name in names)
+
+
+_PLACE = ("place",)
 
 
 def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1,
