@@ -10,6 +10,7 @@ counters (120.3b, 120.3d: ``by`` in their events) and gains the life (lifelink, 
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, NamedTuple, TypeVar
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from . import args, counting, stats, zones
 from .components import TYPE_BIT
 from .events import CAUSE, DAMAGE
-from .game import Game
+from .game import Game, Rules
 from .kinds import KEYWORD_BIT
 from .limits import MAX_COUNT, MAX_LIFE
 
@@ -55,13 +56,13 @@ def outcome(player: B, creature: B, walker: B, battle: B, permanent: B, shielded
                                    dealt & lifelink & sourced))
 
 
-def _target_kinds(world: Game, types: B) -> tuple[B, B, B, B, B]:
+def _target_kinds(rules: Rules, types: B) -> tuple[B, B, B, B, B]:
     """(player, creature, planeswalker, battle, damageable permanent type) of the card
-    types ``types``: an int or an array of them alike."""
-    damageable = world.ruleset.damageable
+    types ``types`` in the ruleset ``rules``: an int or an array of them alike."""
+    damageable = rules.damageable
     mask = _MASKS.get(damageable)
     if mask is None:
-        mask = _MASKS[damageable] = world.ruleset.damageable_mask
+        mask = _MASKS[damageable] = rules.damageable_mask
     return ((types & _PLAYER) != 0, (types & _CREATURE) != 0, (types & _WALKER) != 0,
             (types & _BATTLE) != 0, (types & mask) != 0)
 
@@ -72,6 +73,20 @@ SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
 _GAME_ZERO = np.zeros(1, np.int64)   # the rows' game of a single game's source (read-only)
 _GAME_ZERO.flags.writeable = False
 _MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
+
+
+@functools.lru_cache(maxsize=4096)
+def _outcome_one(rules: Any, types: Any, permanent: bool, shielded: bool, unpreventable: bool, deathtouch: bool,
+                 wither: bool, infect: bool, lifelink: bool, sourced: bool) -> Outcome | None:
+    """``outcome`` of one row of plain values (``rules``: the ruleset, ``types``: the card
+    types as an int), None where the target can't be dealt damage (120.3): cached, as it
+    depends on these values only (a hit is the cache's C lookup, not the two frames of
+    the rules)."""
+    player, creature, walker, battle, damageable = _target_kinds(rules, types)
+    if not (player or (permanent and damageable)):
+        return None
+    return outcome(player, creature, walker, battle, permanent, shielded, unpreventable, deathtouch, wither, infect,
+                   lifelink, sourced)
 
 
 def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tuple[Any, ...],
@@ -97,18 +112,18 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
         given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
             stats.has_keyword_at(world, _GAME_ZERO, np.array([sc]), k)[0])
             for k, v in zip(SOURCE_ABILITIES, given))
-    player, creature, walker, battle, damageable = _target_kinds(world, a["types"].item(0, col))
     permanent = a["zone"].item(0, col) == zones.BATTLEFIELD
-    if not (player or (permanent and damageable)):
+    k = s.kind_index.get("shield")
+    shields: int = s.counts.item(k, 0, col) if permanent and k is not None else 0
+    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
+    rules: Any = world.ruleset   # (hashable: a cache key)
+    o = _outcome_one(rules, a["types"].item(0, col), permanent, shields > 0, unpreventable, deathtouch is True,
+                     wither is True, infect is True, lifelink is True, by >= 0)
+    if o is None:
         return False
     if amount == 0:   # 120.8: not dealt, and no event
         world.log.next_step()
         return True
-    k = s.kind_index.get("shield")
-    shields: int = s.counts.item(k, 0, col) if permanent and k is not None else 0
-    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
-    o = outcome(player, creature, walker, battle, permanent, shields > 0, unpreventable, deathtouch is True,
-                wither is True, infect is True, lifelink is True, by >= 0)
     # The counts written below, read once for their room and their change (-1: no room).
     minus = counting.room_one(world, "-1/-1", 0, col, amount) if o.minus else 0
     poison = counting.room_one(world, "poison", 0, col, amount) if o.poison and not world.two_headed_giant else 0
@@ -164,7 +179,7 @@ def row_flag(flags: Mapping[str, Any], name: str, n: int) -> np.ndarray:
 def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                 flags: Mapping[str, Any]) -> None:
     s = world.store
-    player, creature, walker, battle, damageable = _target_kinds(world, s.a["types"][g, c])
+    player, creature, walker, battle, damageable = _target_kinds(world.ruleset, s.a["types"][g, c])
     permanent = args.on_battlefield(world, g, c)
     args.require(world, player | (permanent & damageable), g, c,
                    "can't be dealt damage: only players, creatures, planeswalkers and battles "
