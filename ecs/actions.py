@@ -196,7 +196,8 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
         # given power/toughness counters, and puts a player's poison on the team (810.10).
         if (col >= 0 and not (args.kind_pt(world, kind) and world.store.a["types"].item(0, col) & _PLAYER)
                 and not (world.two_headed_giant and kind == "poison")):
-            counting.put_one(world, kind, 0, col, n, "put", e=_int_id(e), step=True)
+            ident: Any = e   # (an integer: args.one found it)
+            counting.put_one(world, kind, 0, col, n, "put", e=int(ident), step=True)
             return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
@@ -217,10 +218,6 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
 _PLAYER = TYPE_BIT["player"]
 
 
-def _int_id(e: Ids) -> int:
-    """The id ``e`` a scalar path found (``args.one``: a Python or NumPy integer) as an int."""
-    return e if type(e) is int else int(e) if isinstance(e, np.integer) else -1
-
 
 def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
                     where: str = "all", skip_finished: bool = False) -> None:
@@ -231,7 +228,8 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
             kind = args.kind(world, kind)
             if not (world.two_headed_giant and kind == "poison"):   # the team's (810.10)
                 world.log.next_step()
-                counting.change_one(world, kind, 0, col, -n, "remove", e=_int_id(e))
+                ident: Any = e   # (an integer: args.one found it)
+                counting.change_one(world, kind, 0, col, -n, "remove", e=int(ident))
                 return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
@@ -473,8 +471,9 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     abilities = (deathtouch, wither, infect, lifelink)
     if args.count_one(amount) and type(unpreventable) is bool and type(combat) is bool:
         col = args.one(world, target, games, where, skip_finished)
+        ident: Any = target   # (an integer where args.one found it)
         if (col >= 0 and counting.magic_hook(world, "deal_damage", "damage_amounts")
-                and damage.deal_one(world, _int_id(target), col, amount, source, abilities, unpreventable, combat)):
+                and damage.deal_one(world, int(ident), col, amount, source, abilities, unpreventable, combat)):
             return
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
     r = args.rows(world, target, games, where, skip_finished)
