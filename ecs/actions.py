@@ -192,7 +192,12 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     input (IllegalActionError). ``where``/``skip_finished``: see ``ecs.args.rows``."""
     if by is None and args.count_one(n):
         col = args.one(world, e, games, where, skip_finished)
-        if col >= 0 and _put_one(world, args.kind(world, kind), col, n):
+        # One target of a single game: plain ints; the general path raises for a player
+        # given power/toughness counters, and puts a player's poison on the team (810.10).
+        if (col >= 0 and not (args.kind_pt(world, kind) and world.store.a["types"].item(0, col) & _PLAYER)
+                and not (world.two_headed_giant and kind == "poison")):
+            ident: Any = e   # (an integer: args.one found it)
+            counting.put_one(world, kind, 0, col, n, "put", e=int(ident), step=True)
             return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
@@ -210,16 +215,8 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     counting.put(world, kind, g, c, amount, "put", who)
 
 
-def _put_one(world: Game, kind: str, col: int, n: int) -> bool:
-    """``put_counters`` of ``n`` on the object in column ``col`` of a single game
-    (``args.one``); False, having changed nothing, where the general path must do it (a
-    player given power/toughness counters, Two-Headed Giant poison, no room: errors)."""
-    if ((args.pt_kind(world, kind) and world.store.a["types"].item(0, col) & TYPE_BIT["player"])
-            or (world.two_headed_giant and kind == "poison") or not counting.room_one(world, kind, 0, col, n)):
-        return False
-    world.log.next_step()
-    counting.put_one(world, kind, 0, col, n, "put", checked=True)
-    return True
+_PLAYER = TYPE_BIT["player"]
+
 
 
 def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
@@ -231,7 +228,8 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
             kind = args.kind(world, kind)
             if not (world.two_headed_giant and kind == "poison"):   # the team's (810.10)
                 world.log.next_step()
-                counting.change_one(world, kind, 0, col, -n, "remove")
+                ident: Any = e   # (an integer: args.one found it)
+                counting.change_one(world, kind, 0, col, -n, "remove", e=int(ident))
                 return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
@@ -452,9 +450,6 @@ def _permanent_one(world: Game, e: Ids, games: Games, where: str, skip_finished:
     return col if col >= 0 and world.store.a["zone"].item(0, col) == zones.BATTLEFIELD else -1
 
 
-#: Damage abilities a source's keywords (printed or keyword counters, 122.1b) give.
-_SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
-
 
 def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *,
                 deathtouch: bool | None = None, wither: bool | None = None,
@@ -476,11 +471,9 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     abilities = (deathtouch, wither, infect, lifelink)
     if args.count_one(amount) and type(unpreventable) is bool and type(combat) is bool:
         col = args.one(world, target, games, where, skip_finished)
-        if (col >= 0 and _flags_or_none(abilities)
-                and (source is None or type(source) is int or isinstance(source, np.integer))
-                and counting.magic_hook(world, "deal_damage")
-                and counting.magic_hook(world, "damage_amounts")
-                and _deal_one(world, col, amount, source, abilities, unpreventable, combat)):
+        ident: Any = target   # (an integer where args.one found it)
+        if (col >= 0 and counting.magic_hook(world, "deal_damage", "damage_amounts")
+                and damage.deal_one(world, int(ident), col, amount, source, abilities, unpreventable, combat)):
             return
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
     r = args.rows(world, target, games, where, skip_finished)
@@ -498,7 +491,7 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
         flags["source"] = world.store.a["entity_id"][sg, sc].astype(np.int64)
         flags["source_player"] = world.store.a["controller"][sg, sc].astype(np.int64)
     g, c, a, merged = _merge_rows(world, g, c, a)
-    for k in _SOURCE_ABILITIES:
+    for k in damage.SOURCE_ABILITIES:
         if given[k] is not None or source is None:
             flags[k] = bool(given[k])
         elif k in KEYWORD_BIT:
@@ -508,39 +501,11 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     if source is not None:
         flags["source"], flags["source_player"] = (flags["source"][merged],
                                                    flags["source_player"][merged])
-    for k in _SOURCE_ABILITIES:   # one value for every row: a plain bool (any ruleset's hook)
+    for k in damage.SOURCE_ABILITIES:   # one value for every row: a plain bool (any ruleset's hook)
         v = flags[k]
         if isinstance(v, np.ndarray) and (v.size == 0 or (v == v[0]).all()):
             flags[k] = bool(v[0]) if v.size else False
     world.ruleset.deal_damage(world, g, c, a, flags)
-
-
-def _deal_one(world: Game, col: int, amount: int, source: int | np.integer[Any] | None, given: tuple[bool | None, ...],
-              unpreventable: bool, combat: bool) -> bool:
-    """``deal_damage`` to the target in column ``col`` of a single game, with plain
-    arguments (``ecs.damage.deal_one``): the source's abilities resolved as the general
-    path does. False, having changed nothing, where the general path must do it."""
-    s = world.store
-    src = by = -1
-    if source is not None:
-        sc = args.one(world, source)
-        if sc < 0 or s.a["types"].item(0, sc) & TYPE_BIT["player"]:   # (120.1: the general path raises)
-            return False
-        src, by = int(source), s.a["controller"].item(0, sc)
-        given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
-            stats.has_keyword_at(world, np.zeros(1, np.int64), np.array([sc]), k)[0])
-            for k, v in zip(_SOURCE_ABILITIES, given))
-    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
-    return damage.deal_one(world, col, amount, src, by, combat, unpreventable, deathtouch is True,
-                           wither is True, infect is True, lifelink is True)
-
-
-def _flags_or_none(values: tuple[Any, ...]) -> bool:
-    """Whether every value is a bool or None (what the scalar path takes as is)."""
-    for v in values:
-        if v is not None and type(v) is not bool:
-            return False
-    return True
 
 
 def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool) -> np.ndarray:

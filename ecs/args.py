@@ -339,20 +339,20 @@ def present_one(game: Game, e: Any) -> int:
         if not isinstance(e, np.integer):
             return -1
         e = int(e)
-    if s.batch != 1 or not store_module.SCALAR_PATHS or not 0 <= e < s.next_id:
+    if s.batch != 1 or not store_module.SCALAR_PATHS:
         return -1
     return s.present(0, e)
 
 
 def one(game: Game, e: Any, games: Any = None, where: Any = "all", skip_finished: Any = False) -> int:
-    """The column of target ``e`` when an action may take its scalar path (``one_going``,
-    ``present_one``, the other arguments their defaults); -1 for every other case (out of
-    range, stale, absent, game over...), which the general path handles and raises for,
-    with its messages."""
-    if (games is not None or skip_finished is not False or type(where) is not str or where != "all"
-            or not one_going(game)):
+    """The column of target ``e`` when an action may take its scalar path (``present_one``
+    in a game that has not ended, the other arguments their defaults: ``one_going``); -1
+    for every other case (out of range, stale, absent, game over...), which the general
+    path handles and raises for, with its messages."""
+    if games is not None or skip_finished is not False or type(where) is not str or where != "all":
         return -1
-    return present_one(game, e)
+    col = present_one(game, e)   # (the game's end is read only for a present target)
+    return col if col < 0 or game.store.a["winner"].item(0) == _ONGOING else -1
 
 
 def count_one(n: Any) -> TypeGuard[int]:
@@ -475,7 +475,7 @@ def distinct_rows(game: Game, g: np.ndarray, c: np.ndarray, what: str) -> None:
 def scalar(game: Game) -> bool:
     """Whether reads return plain values: a World of one game, unless built with
     ``scalar_reads=False`` (code written for batches then reads one game the same way)."""
-    return game.batch == 1 and getattr(game, "scalar_reads", True)
+    return game.store.batch == 1 and getattr(game, "scalar_reads", True)
 
 
 def out(game: Game, values: np.ndarray) -> Any:
@@ -491,6 +491,13 @@ def kind(game: Game, name: Any) -> str:
     if type(name) is str and len(_VALID_KINDS) < _MAX_VALID_KINDS:
         _VALID_KINDS[game.ruleset, name] = game.ruleset.pt_modifier(name) is not None
     return name
+
+
+def kind_pt(game: Game, name: Any) -> bool:
+    """``pt_kind`` of ``kind(game, name)`` (which raises for a bad kind; the kind is
+    ``name`` itself): one lookup for a kind the ruleset accepted before."""
+    pt = _VALID_KINDS.get((game.ruleset, name)) if type(name) is str else None
+    return pt if pt is not None else pt_kind(game, kind(game, name))
 
 
 def pt_kind(game: Game, name: str) -> bool:

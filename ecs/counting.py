@@ -7,6 +7,7 @@ validate their arguments first and pass distinct rows, so a bad input changes no
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -33,26 +34,27 @@ def holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
     """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row."""
+    if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
+        room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()), raises=True)
+        return
     s = game.store
     k = s.kind_index.get(kind)
-    if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
-        check_room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()))
-        return
     have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
     _check_total(game, have, amount, g, c, f"{kind!r} counters")
 
 
-def room_one(game: Game, kind: str, g: int, col: int, n: int) -> bool:
-    """Whether ``n`` more counters of ``kind`` fit on the object of game ``g``, column ``col``."""
+def room_one(game: Game, kind: str, g: int, col: int, n: int, raises: bool = False) -> int:
+    """The count of ``kind`` on the object of game ``g``, column ``col``, where ``n`` more
+    fit there; where they don't, -1 or (``raises``) ``check_room``'s CountOverflowError.
+    (A put reads the count once: for the room and the change, ``put_one``'s ``have``.)"""
     s = game.store
     k = s.kind_index.get(kind)
-    return (s.counts.item(k, g, col) if k is not None else 0) + n <= MAX_COUNT
-
-
-def check_room_one(game: Game, kind: str, g: int, col: int, n: int) -> None:
-    """``check_room`` of one row of plain ints."""
-    if not room_one(game, kind, g, col, n):
+    have: int = s.counts.item(k, g, col) if k is not None else 0
+    if have + n <= MAX_COUNT:
+        return have
+    if raises:
         _overflow(game, n, g, col, f"{kind!r} counters")
+    return -1
 
 
 def check_marked_damage(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
@@ -97,15 +99,6 @@ def _ban_bits(game: Game, kind: str) -> int:
     return (1 << BAN_ALL) | (1 << k if k is not None and k < BAN_ALL else 0)
 
 
-def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
-    """``allowed`` of one row of plain ints (``ban_bit`` as an int)."""
-    a = game.store.a
-    if a["no_counters"].item(g, col):
-        return False
-    ban = a["ban"].item(g, col)
-    return not ban or not ban & _ban_bits(game, kind)
-
-
 def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     """(rows,) bool: which rows may have ``kind`` counters put on them: not created with
     ``no_counters`` and no prohibition of that kind or of every kind (122.1, 101.3)."""
@@ -117,67 +110,89 @@ def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
         cause: str, by: Any = -1) -> None:
-    """Put counters (rows must be distinct): objects that can't have counters, or can't
-    have counters of this kind, get none (101.3); the ruleset may replace the placement
-    (Grand Archive buff/debuff)."""
+    """Put counters (rows must be distinct): the room first, on every row (a put that
+    can't fit is refused even where 101.3 would then put none: callers check it so), then
+    objects that can't have counters, or can't have counters of this kind, get none
+    (101.3); the ruleset may replace the placement (Grand Archive buff/debuff)."""
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row (a single game's one target): plain int reads
         n = int(amount) if type(amount) is int else int(np.asarray(amount).item())
         by = int(by.item()) if isinstance(by, np.ndarray) else int(by)
         put_one(game, kind, int(g[0]), int(c[0]), n, cause, by, (g, c))
         return
     amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
+    check_room(game, kind, g, c, amounts)
     ok = (amounts > 0) & allowed(game, kind, g, c)
     if not ok.all():
         g, c, amounts = g[ok], c[ok], amounts[ok]
         by = by[ok] if isinstance(by, np.ndarray) else by
     if g.size:
-        check_room(game, kind, g, c, amounts)
         game.ruleset.place(game, kind, g, c, amounts, cause, by)
 
 
 def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int = -1,
-            rows: tuple[np.ndarray, np.ndarray] | None = None, checked: bool = False) -> None:
-    """``put`` on one row of plain ints (``rows``: its (g, c) arrays, if the caller has
-    them; ``checked``: the room too). Magic's placement is ``change_one``; a ruleset that
-    replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
-    if n > 0 and allowed_one(game, kind, g, col):
-        if not checked:
-            check_room_one(game, kind, g, col, n)
-        if magic_hook(game, "place"):
-            change_one(game, kind, g, col, n, cause, by)
-            return
-        gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
-        game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
+            rows: tuple[np.ndarray, np.ndarray] | None = None, have: int = -1, e: int = -1,
+            step: bool = False) -> None:
+    """``put`` on one row of plain ints. ``have``: the count there, if the caller read it
+    and checked the room (``room_one``); ``step``: take the log's next step once the room
+    is checked (an action's: a refused put takes none); ``e``: the object's id and
+    ``rows``: its (g, c) arrays, if the caller has them. Magic's placement is ``set_one``;
+    a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
+    if have < 0:
+        have = room_one(game, kind, g, col, n, raises=True)
+    if step:
+        game.log.next_step()
+    if n <= 0:
+        return
+    a = game.store.a   # 101.3: ``allowed`` of one row
+    if a["no_counters"].item(g, col):
+        return
+    ban = a["ban"].item(g, col)
+    if ban and ban & _ban_bits(game, kind):
+        return
+    if _magic_hooks(type(game.ruleset), _PLACE):
+        set_one(game, kind, g, col, have, have + n, cause, by, e)
+        return
+    gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
+    game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
 
 
-def magic_hook(game: Game, name: str) -> bool:
-    """Whether the ruleset's hook ``name`` is the Magic rules' own (defined in
+def magic_hook(game: Game, *names: str) -> bool:
+    """Whether the ruleset's hooks ``names`` are all the Magic rules' own (defined in
     ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what
     the single-game scalar paths do themselves. (Named, not imported: the rulesets are
     above this layer. The scalar-path differential tests catch a hook changed there.)"""
-    key = (type(game.ruleset), name)
-    plain = _MAGIC_HOOKS.get(key)
-    if plain is None:
-        plain = _MAGIC_HOOKS[key] = getattr(getattr(key[0], name, None), "__module__", None) == "ecs.rules.mtg"
-    return plain
+    return _magic_hooks(type(game.ruleset), names)
 
 
-_MAGIC_HOOKS: dict[tuple[type, str], bool] = {}
+@functools.cache   # per ruleset class (a hit is the cache's C lookup: no Python frame)
+def _magic_hooks(rules: type, names: tuple[str, ...]) -> bool:
+    return all(getattr(getattr(rules, name, None), "__module__", None) == "ecs.rules.mtg" for name in names)
 
 
-def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1) -> None:
-    """``change`` of one row of plain ints: an int read and write, and one event row."""
+_PLACE = ("place",)
+
+
+def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1,
+               e: int = -1) -> None:
+    """``change`` of one row of plain ints (``e``: the object's id, if the caller has it)."""
+    k = game.store.kind_index.get(kind)
+    was: int = game.store.counts.item(k, g, col) if k is not None else 0
+    set_one(game, kind, g, col, was, max(was + delta, 0), cause, by, e)
+
+
+def set_one(game: Game, kind: str, g: int, col: int, was: int, now: int, cause: str, by: int = -1,
+            e: int = -1) -> None:
+    """Make the count of ``kind`` on one row ``now`` from ``was`` (read by the caller): one
+    int write and one event row, none if they are equal. ``e``: the object's id, if the
+    caller has it (else read from the slot)."""
+    if now == was:
+        return
     s = game.store
     k = s.kind_index.get(kind)
     if k is None:   # a new kind gets a plane only when counters are put
-        if delta <= 0:
-            return
         k = s.kind_id(kind, create=True)
-    was = s.counts.item(k, g, col)   # read first: a write copies an array a clone shares
-    now = max(was + delta, 0)
-    if now != was:
-        s.mut("counts")[k, g, col] = now
-        game.log.one(COUNTER, CAUSE[cause], g, s.a["entity_id"].item(g, col), k, was, now, by)
+    s.mut("counts")[k, g, col] = now
+    game.log.one(COUNTER, CAUSE[cause], g, e if e >= 0 else s.a["entity_id"].item(g, col), k, was, now, by)
 
 
 def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,

@@ -10,14 +10,16 @@ counters (120.3b, 120.3d: ``by`` in their events) and gains the life (lifelink, 
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import args, counting, zones
+from . import args, counting, stats, zones
 from .components import TYPE_BIT
 from .events import CAUSE, DAMAGE
-from .game import Game
+from .game import Game, Rules
+from .kinds import KEYWORD_BIT
 from .limits import MAX_COUNT, MAX_LIFE
 
 B = TypeVar("B", bool, np.ndarray)
@@ -48,70 +50,106 @@ def outcome(player: B, creature: B, walker: B, battle: B, permanent: B, shielded
     dealt = (shielded ^ True) | unpreventable
     hit = dealt & permanent & creature
     minus = hit & (wither | infect)
-    return Outcome(dealt, minus, hit & (minus ^ True), hit & deathtouch, dealt & permanent & walker,
-                   dealt & permanent & battle, player & infect, player & (infect ^ True),
-                   dealt & lifelink & sourced)
+    # (tuple.__new__: a NamedTuple's own __new__ is a Python function, a frame per event)
+    return tuple.__new__(Outcome, (dealt, minus, hit & (minus ^ True), hit & deathtouch, dealt & permanent & walker,
+                                   dealt & permanent & battle, player & infect, player & (infect ^ True),
+                                   dealt & lifelink & sourced))
 
 
-def _target_kinds(world: Game, types: B) -> tuple[B, B, B, B, B]:
+def _target_kinds(rules: Rules, types: B) -> tuple[B, B, B, B, B]:
     """(player, creature, planeswalker, battle, damageable permanent type) of the card
-    types ``types``: an int or an array of them alike."""
-    damageable = world.ruleset.damageable
+    types ``types`` in the ruleset ``rules``: an int or an array of them alike."""
+    damageable = rules.damageable
     mask = _MASKS.get(damageable)
     if mask is None:
-        mask = _MASKS[damageable] = world.ruleset.damageable_mask
+        mask = _MASKS[damageable] = rules.damageable_mask
     return ((types & _PLAYER) != 0, (types & _CREATURE) != 0, (types & _WALKER) != 0,
             (types & _BATTLE) != 0, (types & mask) != 0)
 
 
 _PLAYER, _CREATURE, _WALKER, _BATTLE = (TYPE_BIT[t] for t in ("player", "creature", "planeswalker", "battle"))
+#: Damage abilities a source's keywords (printed or keyword counters, 122.1b) give.
+SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
+_GAME_ZERO = np.zeros(1, np.int64)   # the rows' game of a single game's source (read-only)
+_GAME_ZERO.flags.writeable = False
 _MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
 
 
-def deal_one(world: Game, col: int, amount: int, source: int, by: int, combat: bool,
-             unpreventable: bool, deathtouch: bool, wither: bool, infect: bool, lifelink: bool) -> bool:
-    """``deal_damage`` of one row of plain values: the target in column ``col`` of a single
-    game, ``source`` its id and ``by`` its controller's index (-1: none), the abilities
-    resolved. False, having changed nothing, where the general path must do it: the
-    errors (it raises them) and Two-Headed Giant poison (the team's, 810.10)."""
+@functools.lru_cache(maxsize=4096)
+def _outcome_one(rules: Any, types: Any, permanent: bool, shielded: bool, unpreventable: bool, deathtouch: bool,
+                 wither: bool, infect: bool, lifelink: bool, sourced: bool) -> Outcome | None:
+    """``outcome`` of one row of plain values (``rules``: the ruleset, ``types``: the card
+    types as an int), None where the target can't be dealt damage (120.3): cached, as it
+    depends on these values only (a hit is the cache's C lookup, not the two frames of
+    the rules)."""
+    player, creature, walker, battle, damageable = _target_kinds(rules, types)
+    if not (player or (permanent and damageable)):
+        return None
+    return outcome(player, creature, walker, battle, permanent, shielded, unpreventable, deathtouch, wither, infect,
+                   lifelink, sourced)
+
+
+def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tuple[Any, ...],
+             unpreventable: bool, combat: bool) -> bool:
+    """``deal_damage`` of one row of plain values: ``amount`` to the target ``e`` in column
+    ``col`` of a single game, from ``source`` (an id, or None), with the abilities
+    ``given`` (deathtouch, wither, infect, lifelink: True, False, or None: the source's).
+    False, having changed nothing, where the general path must do it: the errors (it
+    raises them), arguments of other types and Two-Headed Giant poison (the team's, 810.10)."""
     s = world.store
     a = s.a
-    player, creature, walker, battle, damageable = _target_kinds(world, a["types"].item(0, col))
+    for v in given:
+        if v is not None and type(v) is not bool:
+            return False
+    src = by = -1
+    if source is not None:   # the source's controller and abilities, as the general path resolves them
+        if type(source) is not int and not isinstance(source, np.integer):
+            return False
+        sc = args.present_one(world, source)
+        if sc < 0 or a["types"].item(0, sc) & _PLAYER:   # (120.1: the general path raises)
+            return False
+        src, by = int(source), a["controller"].item(0, sc)
+        given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
+            stats.has_keyword_at(world, _GAME_ZERO, np.array([sc]), k)[0])
+            for k, v in zip(SOURCE_ABILITIES, given))
     permanent = a["zone"].item(0, col) == zones.BATTLEFIELD
-    if not (player or (permanent and damageable)):
+    k = s.kind_index.get("shield")
+    shields: int = s.counts.item(k, 0, col) if permanent and k is not None else 0
+    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
+    rules: Any = world.ruleset   # (hashable: a cache key)
+    o = _outcome_one(rules, a["types"].item(0, col), permanent, shields > 0, unpreventable, deathtouch is True,
+                     wither is True, infect is True, lifelink is True, by >= 0)
+    if o is None:
         return False
     if amount == 0:   # 120.8: not dealt, and no event
         world.log.next_step()
         return True
-    k = s.kind_index.get("shield")
-    shielded = permanent and k is not None and s.counts.item(k, 0, col) > 0
-    o = outcome(player, creature, walker, battle, permanent, shielded, unpreventable, deathtouch, wither,
-                infect, lifelink, by >= 0)
-    if ((o.minus and not counting.room_one(world, "-1/-1", 0, col, amount))
-            or (o.marked and a["damage"].item(0, col) + amount > MAX_COUNT)
-            or (o.poison and (world.two_headed_giant or not counting.room_one(world, "poison", 0, col, amount)))):
+    # The counts written below, read once for their room and their change (-1: no room).
+    minus = counting.room_one(world, "-1/-1", 0, col, amount) if o.minus else 0
+    poison = counting.room_one(world, "poison", 0, col, amount) if o.poison and not world.two_headed_giant else 0
+    marked: int = a["damage"].item(0, col) if o.marked else 0
+    if minus < 0 or poison < 0 or (o.poison and world.two_headed_giant) or marked + amount > MAX_COUNT:
         return False
     life = _life_one(world, col, amount, o.loses, by, o.gain) if o.loses or o.gain else {}
     if life is None:
         return False
     world.log.next_step()
-    world.log.one(DAMAGE, CAUSE["combat damage" if combat else "damage"], 0, a["entity_id"].item(0, col),
-                  -1, amount, amount if o.dealt else 0, source)
-    if shielded:
-        counting.change_one(world, "shield", 0, col, -1, "shield")
+    world.log.one(DAMAGE, CAUSE["combat damage" if combat else "damage"], 0, e, -1, amount,
+                  amount if o.dealt else 0, src)
+    if shields:   # 122.1c: one shield counter prevents it (or is removed by unpreventable damage)
+        counting.set_one(world, "shield", 0, col, shields, shields - 1, "shield", -1, e)
     if o.minus:
-        counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, checked=True)
+        counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, have=minus, e=e)
     if o.marked:
-        marked = s.mut("damage")
-        marked[0, col] = marked.item(0, col) + amount
+        s.mut("damage")[0, col] = marked + amount
     if o.deathtouch:
         s.mut("deathtouch_hit")[0, col] = True
     if o.loyalty:
-        counting.change_one(world, "loyalty", 0, col, -amount, "damage")
+        counting.change_one(world, "loyalty", 0, col, -amount, "damage", e=e)
     if o.defense:
-        counting.change_one(world, "defense", 0, col, -amount, "damage")
+        counting.change_one(world, "defense", 0, col, -amount, "damage", e=e)
     if o.poison:
-        counting.put_one(world, "poison", 0, col, amount, "damage", by, checked=True)
+        counting.put_one(world, "poison", 0, col, amount, "damage", by, have=poison, e=e)
     if life:
         totals = s.mut("life")
         for idx, total in life.items():
@@ -141,7 +179,7 @@ def row_flag(flags: Mapping[str, Any], name: str, n: int) -> np.ndarray:
 def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                 flags: Mapping[str, Any]) -> None:
     s = world.store
-    player, creature, walker, battle, damageable = _target_kinds(world, s.a["types"][g, c])
+    player, creature, walker, battle, damageable = _target_kinds(world.ruleset, s.a["types"][g, c])
     permanent = args.on_battlefield(world, g, c)
     args.require(world, player | (permanent & damageable), g, c,
                    "can't be dealt damage: only players, creatures, planeswalkers and battles "

@@ -29,6 +29,16 @@ def _column(world: Game, e: Any) -> int:
     return col if col >= 0 else args.column(world, e).col   # raises for unknown and stale ids
 
 
+def _counts_column(world: Game, e: Any) -> int:
+    """The column of ``e`` where a read of its counters may take its scalar path
+    (``_single``, not Two-Headed Giant: a player's poison is the team's); -1 where it
+    must take the general one. Raises for unknown and stale ids."""
+    if world.two_headed_giant or not getattr(world, "scalar_reads", True):
+        return -1
+    col = args.present_one(world, e)   # (-1 too for a batch, or the paths off)
+    return col if col >= 0 or not _single(world) else args.column(world, e).col
+
+
 def _masked(values: np.ndarray, here: np.ndarray, fill: Any = 0) -> np.ndarray:
     """Per-game ``values`` (games on the last axis) where the object is (``here``), ``fill``
     in the games it is not in (its slot there holds another object, or none)."""
@@ -54,9 +64,13 @@ def exists(world: Game, e: int) -> BoolRead:
 def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     """Kinds with a nonzero count: {kind: n} (a batch: {kind: array over games})."""
     s = world.store
-    if _single(world) and not world.two_headed_giant:
-        col = _column(world, e)
-        return {name: v for name, v in zip(s.kind_names, s.counts[: s.n_kinds, 0, col].tolist()) if v}
+    col = _counts_column(world, e)
+    if col >= 0:
+        held = {}
+        for name, v in zip(s.kind_names, s.counts[: len(s.kind_names), 0, col].tolist()):
+            if v:   # (a loop, not a comprehension: no frame of its own)
+                held[name] = v
+        return held
     spot = args.column(world, e)
     here = spot.here
     values = _masked(spot.take(s.counts[: s.n_kinds]).astype(np.int64), here)
@@ -73,8 +87,8 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
 def count(world: Game, e: int, kind: str) -> IntRead:
     s = world.store
     kind = args.kind(world, kind)
-    if _single(world) and not world.two_headed_giant:
-        col = _column(world, e)
+    col = _counts_column(world, e)
+    if col >= 0:
         k = s.kind_index.get(kind)
         return s.counts.item(k, 0, col) if k is not None else 0
     spot = args.column(world, e)
