@@ -132,12 +132,16 @@ class Store:
         self.memo: tuple[Any, Any] = ((), None)
         # the slots of the last restore and the index made from them (``_index_of``)
         self._restored: tuple[np.ndarray, IdIndex] | None = None
+        # the snapshot last restored (if its arrays are read-only) with ``a.version`` then,
+        # and the names of the arrays written since (``mut``): what ``restore`` rewrites
+        self._restored_from: tuple[dict[str, Any], int] | None = None
+        self._written: set[str] = set()
 
     def __getstate__(self) -> dict[str, Any]:
         """A pickle or deep copy leaves ``memo`` behind (array versions are unique in one
-        process only), and the index of the last restore (``_index_of``)."""
+        process only), and what it knows of its last restore (``restore``)."""
         d = self.__dict__.copy()
-        d["memo"], d["_restored"] = ((), None), None
+        d["memo"], d["_restored"], d["_restored_from"] = ((), None), None, None
         return d
 
     def derived(self, name: str, make: Callable[[], T], kinds_only: bool = False) -> T:
@@ -185,7 +189,9 @@ class Store:
     def mut(self, name: str) -> np.ndarray:
         """The array ``name`` (a key of ``a``, or "counts") for writing: every
         write into the store goes through here, which first copies an array this store still
-        shares with a clone or the store it was cloned from (copy on write)."""
+        shares with a clone or the store it was cloned from (copy on write), and notes the
+        name for ``restore``."""
+        self._written.add(name)
         if name in self._shared:
             own = self._shared if isinstance(self._shared, set) else set(self._shared)
             own.discard(name)     # (clone() hands both stores one frozenset: made their own here)
@@ -396,13 +402,16 @@ class Store:
 
     # ---- snapshots -------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
-        """Array copies of the used part of every array (no Python objects deep-copied)."""
+        """Array copies of the used part of every array (no Python objects deep-copied),
+        read-only: a snapshot is a value, which ``restore`` may then trust unchanged."""
         n, k = self.n_cols, self.n_kinds
         snap: dict[str, Any] = {"counts": self.counts[:k, :, :n].copy()}
         for name, arr in self.a.items():
             snap[name] = arr[:, :n].copy() if name in _SLOT_NAMES else arr.copy()
         snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
         snap["kind_names"] = np.array(self.kind_names, dtype=str)
+        for arr in snap.values():
+            arr.flags.writeable = False
         return snap
 
     def restore(self, snap: dict[str, Any], layout: int | None = None) -> None:
@@ -410,14 +419,23 @@ class Store:
         id is not in the snapshot's arrays: it means nothing in another process). Arrays
         that are big enough and not shared with a clone are written in place (no
         allocation, and the capacity headroom is kept); others are reallocated with headroom,
-        so the next ``alloc`` or new kind does not reallocate everything."""
+        so the next ``alloc`` or new kind does not reallocate everything.
+
+        Restoring the snapshot restored last again (a search's usual undo), with no array
+        replaced or shared since and the snapshot's arrays read-only (unchanged), rewrites
+        only the arrays written since (``mut`` notes them): the others hold its values."""
+        last = self._restored_from
+        only = (self._written if last is not None and last[0] is snap and last[1] == self.a.version
+                and not self._shared else None)
         batch, n, next_id = (int(x) for x in snap["meta"])
         kind_names = [str(x) for x in snap["kind_names"]]
         self.layout = next(_LAYOUT_IDS) if layout is None else layout
-        if kind_names != self.kind_names:
-            self.kinds_layout = next(_LAYOUT_IDS)
         k = len(kind_names)
         old_n, old_k = self.n_cols, self.n_kinds
+        if kind_names != self.kind_names:
+            self.kinds_layout = next(_LAYOUT_IDS)
+            self.kind_names = kind_names
+            self.kind_index = {name: i for i, name in enumerate(kind_names)}
         shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
             # fresh arrays hold their fill values; the headroom of a few columns is kept
@@ -427,15 +445,16 @@ class Store:
             for f in _BY_COLUMN:
                 self.a[f.name] = np.full((batch, cap), f.fill, f.dtype)
         self.batch, self.n_cols, self.next_id = batch, n, next_id
-        self.kind_names = kind_names
-        self.kind_index = {name: i for i, name in enumerate(kind_names)}
         # Invariant alloc and kind_id rely on: free slots, columns past n_cols and planes
         # past n_kinds hold their fill values (0 counts); reset what the old state used there.
-        counts = self.counts
-        counts[:k, :, :n] = snap["counts"]
-        counts[:k, :, n:old_n] = 0
-        counts[k:old_k, :, :old_n] = 0
+        if only is None or "counts" in only:
+            counts = self.counts
+            counts[:k, :, :n] = snap["counts"]
+            counts[:k, :, n:old_n] = 0
+            counts[k:old_k, :, :old_n] = 0
         for name, arr in self.a.items():
+            if only is not None and name not in only:
+                continue
             if name not in _SLOT_NAMES:
                 new = snap[name]
                 if name in shared or arr.shape != new.shape or arr.dtype != new.dtype:
@@ -446,7 +465,11 @@ class Store:
             arr[:, :n] = snap[name]
             if old_n > n:
                 arr[:, n:old_n] = _BY_NAME[name].fill
-        self.ids = self._index_of(self.a["entity_id"][:, :n])
+        if only is None or "entity_id" in only:   # (the index changes only as the slots do)
+            self.ids = self._index_of(self.a["entity_id"][:, :n])
+        self._written.clear()
+        frozen = all(not arr.flags.writeable for arr in snap.values())
+        self._restored_from = (snap, self.a.version) if frozen else None
 
     def _index_of(self, slots: np.ndarray) -> IdIndex:
         """``IdIndex.of_slots(slots)``, kept for the slots last restored: a search restores
@@ -469,6 +492,7 @@ class Store:
         d["a"].version = self.a.version   # the same arrays (until either replaces one)
         d["_shared"] = self._shared = _ALL_ARRAYS
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
+        d["_written"], d["_restored_from"] = set(), None
         other.__dict__ = d
         if CHECK_SHARING:
             for arr in (self.counts, *self.a.values()):

@@ -235,7 +235,7 @@ def test_each_restore_maps_the_ids_its_snapshot_holds():
     """A restore keeps the index it made for the next restore of the same slots (a search
     restores one snapshot again and again): each restore still finds exactly the objects of
     its snapshot, spread ids included, and writes after one restore do not reach the next;
-    a snapshot whose slots were changed in place is restored as it is now."""
+    a snapshot's slots changed (in a copy: its arrays are read-only) are restored as they are."""
     w, p, q, bear, freed, n = _spread_board()
     a = w.snapshot()
     w.destroy(bear)
@@ -253,13 +253,15 @@ def test_each_restore_maps_the_ids_its_snapshot_holds():
             w.destroy(t, games=[k % 3])
             w.tick()
     w.restore(a)
-    slots = a["store"]["entity_id"]
+    slots = a["store"]["entity_id"].copy()
     i = int(np.flatnonzero(slots[0] == bear)[0])
     j = int(np.flatnonzero((slots[0] >= 0) & ~np.isin(slots[0], [p, q, bear]))[0])
     other = int(slots[0, j])
-    slots[:, [i, j]] = slots[:, [j, i]]                          # two objects swap slots in the snapshot
-    w.restore(a)
+    slots[:, [i, j]] = slots[:, [j, i]]                          # two objects swap slots
+    w.restore({**a, "store": {**a["store"], "entity_id": slots}})
     assert int(w.store.locate(0, bear)) == j and int(w.store.locate(0, other)) == i
+    with pytest.raises(ValueError):                              # a snapshot is a value
+        a["store"]["entity_id"][0, 0] = -1
 
 
 def test_spread_rows_of_ids_in_no_game_are_dropped():
