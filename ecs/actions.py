@@ -218,7 +218,6 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
 _PLAYER = TYPE_BIT["player"]
 
 
-
 def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
                     where: str = "all", skip_finished: bool = False) -> None:
     """Remove up to ``n`` counters of ``kind``; fewer if fewer are there (101.3)."""
@@ -448,7 +447,6 @@ def _permanent_one(world: Game, e: Ids, games: Games, where: str, skip_finished:
     (``args.one``) and it is a permanent; -1 where the general path must act or raise."""
     col = args.one(world, e, games, where, skip_finished)
     return col if col >= 0 and world.store.a["zone"].item(0, col) == zones.BATTLEFIELD else -1
-
 
 
 def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *,
