@@ -97,7 +97,7 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     False, having changed nothing, where the general path must do it: the errors (it
     raises them), arguments of other types and Two-Headed Giant poison (the team's, 810.10)."""
     s = world.store
-    a = s.a
+    a = s.views()
     for v in given:
         if v is not None and type(v) is not bool:
             return False
@@ -106,18 +106,18 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
         if type(source) is not int and not isinstance(source, np.integer):
             return False
         sc = args.present_one(world, source)
-        if sc < 0 or a["types"].item(0, sc) & _PLAYER:   # (120.1: the general path raises)
+        if sc < 0 or a["types"][0, sc] & _PLAYER:   # (120.1: the general path raises)
             return False
-        src, by = int(source), a["controller"].item(0, sc)
+        src, by = int(source), a["controller"][0, sc]
         given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
             stats.has_keyword_at(world, _GAME_ZERO, np.array([sc]), k)[0])
             for k, v in zip(SOURCE_ABILITIES, given))
-    permanent = a["zone"].item(0, col) == zones.BATTLEFIELD
+    permanent = a["zone"][0, col] == zones.BATTLEFIELD
     k = s.kind_index.get("shield")
-    shields: int = s.counts.item(k, 0, col) if permanent and k is not None else 0
+    shields: int = a["counts"][k, 0, col] if permanent and k is not None else 0
     deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
     rules: Any = world.ruleset   # (hashable: a cache key)
-    o = _outcome_one(rules, a["types"].item(0, col), permanent, shields > 0, unpreventable, deathtouch is True,
+    o = _outcome_one(rules, a["types"][0, col], permanent, shields > 0, unpreventable, deathtouch is True,
                      wither is True, infect is True, lifelink is True, by >= 0)
     if o is None:
         return False
@@ -127,7 +127,7 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     # The counts written below, read once for their room and their change (-1: no room).
     minus = counting.room_one(world, "-1/-1", 0, col, amount) if o.minus else 0
     poison = counting.room_one(world, "poison", 0, col, amount) if o.poison and not world.two_headed_giant else 0
-    marked: int = a["damage"].item(0, col) if o.marked else 0
+    marked: int = a["damage"][0, col] if o.marked else 0
     if minus < 0 or poison < 0 or (o.poison and world.two_headed_giant) or marked + amount > MAX_COUNT:
         return False
     life = _life_one(world, col, amount, o.loses, by, o.gain) if o.loses or o.gain else {}
@@ -141,33 +141,31 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     if o.minus:
         counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, have=minus, e=e)
     if o.marked:
-        s.mut("damage")[0, col] = marked + amount
+        s.write("damage", (0, col), marked + amount)
     if o.deathtouch:
-        s.mut("deathtouch_hit")[0, col] = True
+        s.write("deathtouch_hit", (0, col), True)
     if o.loyalty:
         counting.change_one(world, "loyalty", 0, col, -amount, "damage", e=e)
     if o.defense:
         counting.change_one(world, "defense", 0, col, -amount, "damage", e=e)
     if o.poison:
         counting.put_one(world, "poison", 0, col, amount, "damage", by, have=poison, e=e)
-    if life:
-        totals = s.mut("life")
-        for idx, total in life.items():
-            totals[0, idx] = total
+    for idx, total in life.items():
+        s.write("life", (0, idx), total)
     return True
 
 
 def _life_one(world: Game, col: int, amount: int, loses: bool, by: int, gain: bool) -> dict[int, int] | None:
     """``_life_changes`` of one row: {player index: new total}; None past the bounds of
     life (the general path raises)."""
-    a = world.store.a
+    a = world.store.views()
     out: dict[int, int] = {}
-    for idx, delta in ((a["controller"].item(0, col), -amount) if loses else (-1, 0),
+    for idx, delta in ((a["controller"][0, col], -amount) if loses else (-1, 0),
                        (by, amount) if gain else (-1, 0)):
         if delta:
             if world.two_headed_giant:   # the team's total (810.8)
-                idx = a["player_head"].item(idx)
-            out[idx] = out.get(idx, a["life"].item(0, idx)) + delta
+                idx = a["player_head"][idx]
+            out[idx] = out.get(idx, a["life"][0, idx]) + delta
     return None if any(abs(v) > MAX_LIFE for v in out.values()) else out
 
 

@@ -63,11 +63,13 @@ def pt_one(world: Game, g: int, c: int, which: int) -> int:
     (a single game's reads); 0 for an object without that stat."""
     s = world.store
     stat = "power" if which == 0 else "toughness"
-    base, set_to = s.a[stat].item(g, c), s.a["pt_set_" + stat].item(g, c)
+    v = s.views()
+    base, set_to = v[stat][g, c], v["pt_set_" + stat][g, c]
     out = (0 if base == NO_STAT else base) if set_to == NO_STAT else set_to   # 613.4b
-    out += s.a["pt_mod_" + stat].item(g, c)                                  # 613.4c
+    out += v["pt_mod_" + stat][g, c]                                         # 613.4c
+    counts = v["counts"]
     for k, mod in pt_kinds(world, which):
-        out += mod * s.counts.item(k, g, c)
+        out += mod * counts[k, g, c]
     return int(out)
 
 
