@@ -340,8 +340,9 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     if col >= 0:   # one permanent of a single game: plain ints
         v = world.store.views()
         counts = v["counts"]
-        kept = (v["keywords"][0, col] & KEYWORD_BIT["indestructible"]
-                or any(counts[k, 0, col] for k in stats.keyword_kinds(world, "indestructible")))
+        kept = v["keywords"][0, col] & KEYWORD_BIT["indestructible"]
+        for k in () if kept else stats.keyword_kinds(world, "indestructible"):
+            kept = kept or counts[k, 0, col]   # (a loop, not any(): no generator frame)
         k = world.store.kind_index.get("shield")
         shielded = not kept and k is not None and counts[k, 0, col] > 0
         world.log.next_step()

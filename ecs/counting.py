@@ -7,7 +7,6 @@ validate their arguments first and pass distinct rows, so a bad input changes no
 """
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -149,7 +148,7 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     ban = v["ban"][g, col]
     if ban and ban & _ban_bits(game, kind):
         return
-    if _magic_hooks(type(game.ruleset), _PLACE):
+    if magic_hook(game, "place"):
         set_one(game, kind, g, col, have, have + n, cause, by, e)
         return
     gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
@@ -160,16 +159,13 @@ def magic_hook(game: Game, *names: str) -> bool:
     """Whether the ruleset's hooks ``names`` are all the Magic rules' own (defined in
     ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what
     the single-game scalar paths do themselves. (Named, not imported: the rulesets are
-    above this layer. The scalar-path differential tests catch a hook changed there.)"""
-    return _magic_hooks(type(game.ruleset), names)
-
-
-@functools.cache   # per ruleset class (a hit is the cache's C lookup: no Python frame)
-def _magic_hooks(rules: type, names: tuple[str, ...]) -> bool:
-    return all(getattr(getattr(rules, name, None), "__module__", None) == "ecs.rules.mtg" for name in names)
-
-
-_PLACE = ("place",)
+    above this layer. The scalar-path differential tests catch a hook changed there.)
+    (A loop of attribute reads: a cache keyed by the names was a cold path of its own.)"""
+    rules = type(game.ruleset)
+    for name in names:
+        if getattr(getattr(rules, name, None), "__module__", None) != "ecs.rules.mtg":
+            return False
+    return True
 
 
 def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1,

@@ -114,9 +114,14 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     # (122.4), state cleared (with the rest, _end_object_state); read first, written only
     # where it changes (a clone shares the arrays)
     counts = v["counts"]
-    kinds = [k for k in range(len(s.kind_names)) if counts[k, g, col]]
+    kinds, had = [], []
+    for k in range(len(s.kind_names)):   # (a loop, not comprehensions: no frames of their own)
+        n = counts[k, g, col]
+        if n:
+            kinds.append(k)
+            had.append(n)
     if kinds:
-        log.lki_one(log.rows - 1, kinds, [counts[k, g, col] for k in kinds])
+        log.lki_one(log.rows - 1, kinds, had)
         for k in kinds:
             s.write("counts", (k, g, col), 0)
     s.write("zone", (g, col), dest)
