@@ -341,12 +341,12 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
         v = world.store.views()
         counts = v["counts"]
         kept = v["keywords"][0, col] & KEYWORD_BIT["indestructible"]
-        for k in () if kept else stats.keyword_kinds(world, "indestructible"):
-            kept = kept or counts[k, 0, col]   # (a loop, not any(): no generator frame)
+        for plane in () if kept else stats.keyword_kinds(world, "indestructible"):
+            kept = kept or counts[plane, 0, col]   # (a loop, not any(): no generator frame)
         k = world.store.kind_index.get("shield")
-        shielded = not kept and k is not None and counts[k, 0, col] > 0
+        on = not kept and k is not None and counts[k, 0, col] > 0   # a shield counter
         world.log.next_step()
-        if shielded:
+        if on:
             counting.change_one(world, "shield", 0, col, -1, "shield")
         elif not kept:
             move_one(world, 0, col, zones.GRAVEYARD, CAUSE["destroy"])

@@ -16,7 +16,7 @@ in between. A dropped id maps to -1, "in no game", which is what a stale id is.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 from numba import njit
@@ -55,7 +55,7 @@ class IdIndex:
         self.n_spread = 0   # spread rows in use
         self.spread_kept = 0   # spread rows in use after the last sweep of them
         self._shared = False
-        self._pv: tuple[memoryview, memoryview] | None = None   # ``_views``
+        self._pv: tuple[np.ndarray, np.ndarray, memoryview, memoryview] | None = None   # ``_views``
 
     def __getstate__(self) -> dict[str, object]:
         d = self.__dict__.copy()
@@ -66,9 +66,10 @@ class IdIndex:
         """Memoryviews of ``page_of`` and ``pages``, for plain reads and writes of one entry
         (see ``ecs.store.Views``), made again when either array was replaced."""
         v = self._pv
-        if v is None or v[0].obj is not self.page_of or v[1].obj is not self.pages:
-            v = self._pv = (memoryview(self.page_of), memoryview(self.pages))
-        return v
+        if v is None or v[0] is not self.page_of or v[1] is not self.pages:
+            page_of, pages = self.page_of, self.pages
+            v = self._pv = (page_of, pages, memoryview(cast(Any, page_of)), memoryview(cast(Any, pages)))
+        return v[2], v[3]
 
     @property
     def nbytes(self) -> int:

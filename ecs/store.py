@@ -133,7 +133,8 @@ class Views(dict[str, memoryview]):
         self.version, self.arrays, self.counts = version, arrays, counts
 
     def __missing__(self, name: str) -> memoryview:
-        view = self[name] = memoryview(self.counts if name == "counts" else self.arrays[name])
+        arr: Any = self.counts if name == "counts" else self.arrays[name]   # (a buffer: NumPy's stubs don't say)
+        view = self[name] = memoryview(arr)
         return view
 
 
