@@ -160,12 +160,17 @@ def magic_hook(game: Game, *names: str) -> bool:
     ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what
     the single-game scalar paths do themselves. (Named, not imported: the rulesets are
     above this layer. The scalar-path differential tests catch a hook changed there.)
-    (A loop of attribute reads: a cache keyed by the names was a cold path of its own.)"""
-    rules = type(game.ruleset)
-    for name in names:
-        if getattr(getattr(rules, name, None), "__module__", None) != "ecs.rules.mtg":
-            return False
-    return True
+    Cached per ruleset class in a plain dict (functools.cache's wrapper was a cold path of
+    its own after other work)."""
+    key = (type(game.ruleset), names)
+    own = _MAGIC_HOOKS.get(key)
+    if own is None:
+        own = _MAGIC_HOOKS[key] = all(getattr(getattr(key[0], name, None), "__module__", None) == "ecs.rules.mtg"
+                                      for name in names)
+    return own
+
+
+_MAGIC_HOOKS: dict[tuple[type, tuple[str, ...]], bool] = {}
 
 
 def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1,

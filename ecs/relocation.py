@@ -132,7 +132,12 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
         if caps.size and (s.a["cap_val"][g, caps] != -1).any():
             s.mut("cap_val")[g, caps] = -1
     s.write("entity_id", (g, col), new)
-    _end_one(world, g, col, dest != zones.NONE)
+    # _end_object_state of the slot, with the tapped state, damage and deathtouch mark
+    s.reset_one(g, col, _ENDING_ONE)
+    owner = s.views()["owner"][g, col]
+    if owner >= 0 and dest != zones.NONE:
+        s.write("controller", (g, col), owner)
+        s.write("owner", (g, col), -1)
     if dest == zones.NONE:   # it ceased to exist: its slot is free
         s.release(np.array([g * s.capacity + col], np.int64))
     if dest == zones.BATTLEFIELD:
@@ -169,17 +174,6 @@ def _end_object_state(world: Game, at: np.ndarray, arrive: np.ndarray) -> None:
         back = at[changed]
         s.mut("controller").reshape(-1)[back] = owner[changed]
         s.mut("owner").reshape(-1)[back] = -1
-
-
-def _end_one(world: Game, g: int, col: int, arrive: bool) -> None:
-    """``_end_object_state`` of the one slot (game ``g``, column ``col``) in plain values
-    (``move_one``), which clears its tapped state, damage and deathtouch mark too."""
-    s = world.store
-    s.reset_one(g, col, _ENDING_ONE)
-    owner = s.views()["owner"][g, col]
-    if owner >= 0 and arrive:
-        s.write("controller", (g, col), owner)
-        s.write("owner", (g, col), -1)
 
 
 @kernel(writes("counts"), I64, INDEX, INDEX, INDEX, writes("zone"), writes("tapped"),
