@@ -62,6 +62,9 @@ class IdIndex:
         d["_pv"] = None   # (memoryviews don't pickle)
         return d
 
+    def __setstate__(self, d: dict[str, object]) -> None:
+        self.__dict__ = {"_pv": None, **d}
+
     def _views(self) -> tuple[memoryview, memoryview]:
         """Memoryviews of ``page_of`` and ``pages``, for plain reads and writes of one entry
         (see ``ecs.store.Views``), made again when either array was replaced."""

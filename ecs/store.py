@@ -188,6 +188,7 @@ class Store:
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
+        d.setdefault("_clean", set())   # (nothing known clean in a store pickled without it)
         self.__dict__ = d
         self._views = _NO_VIEWS
 
