@@ -194,7 +194,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
         col = args.one(world, e, games, where, skip_finished)
         # One target of a single game: plain ints; the general path raises for a player
         # given power/toughness counters, and puts a player's poison on the team (810.10).
-        if (col >= 0 and not (args.kind_pt(world, kind) and world.store.a["types"].item(0, col) & _PLAYER)
+        if (col >= 0 and not (args.kind_pt(world, kind) and world.store.views()["types"][0, col] & _PLAYER)
                 and not (world.two_headed_giant and kind == "poison")):
             ident: Any = e   # (an integer: args.one found it)
             counting.put_one(world, kind, 0, col, n, "put", e=int(ident), step=True)
@@ -338,12 +338,15 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     counter is removed instead (122.1c); finality exiles instead (122.1h)."""
     col = _permanent_one(world, e, games, where, skip_finished)
     if col >= 0:   # one permanent of a single game: plain ints
-        kept = (world.store.a["keywords"].item(0, col) & KEYWORD_BIT["indestructible"]
-                or any(world.store.counts.item(k, 0, col) for k in stats.keyword_kinds(world, "indestructible")))
+        v = world.store.views()
+        counts = v["counts"]
+        kept = v["keywords"][0, col] & KEYWORD_BIT["indestructible"]
+        for plane in () if kept else stats.keyword_kinds(world, "indestructible"):
+            kept = kept or counts[plane, 0, col]   # (a loop, not any(): no generator frame)
         k = world.store.kind_index.get("shield")
-        shielded = not kept and k is not None and world.store.counts.item(k, 0, col) > 0
+        on = not kept and k is not None and counts[k, 0, col] > 0   # a shield counter
         world.log.next_step()
-        if shielded:
+        if on:
             counting.change_one(world, "shield", 0, col, -1, "shield")
         elif not kept:
             move_one(world, 0, col, zones.GRAVEYARD, CAUSE["destroy"])
@@ -393,9 +396,10 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     s = world.store
     code = zones.zone_code(zone, world.ruleset.zone_aliases)
     col = args.one(world, e, games, where, skip_finished) if counters is None and by is None else -1
-    if col >= 0 and s.a["zone"].item(0, col) != code and not s.a["types"].item(0, col) & TYPE_BIT["player"]:
+    v = s.views()
+    if col >= 0 and v["zone"][0, col] != code and not v["types"][0, col] & TYPE_BIT["player"]:
         world.log.next_step()   # one object of a single game: plain ints
-        if s.a["token"].item(0, col) and s.a["zone"].item(0, col) != zones.BATTLEFIELD:
+        if v["token"][0, col] and v["zone"][0, col] != zones.BATTLEFIELD:
             return -1   # a token outside the battlefield stays (111.8)
         return move_one(world, 0, col, code, CAUSE["zone"])[0]
     r = args.rows(world, e, games, where, skip_finished)
@@ -446,7 +450,7 @@ def _permanent_one(world: Game, e: Ids, games: Games, where: str, skip_finished:
     """The column of ``e`` where a destroy or sacrifice may take its scalar path
     (``args.one``) and it is a permanent; -1 where the general path must act or raise."""
     col = args.one(world, e, games, where, skip_finished)
-    return col if col >= 0 and world.store.a["zone"].item(0, col) == zones.BATTLEFIELD else -1
+    return col if col >= 0 and world.store.views()["zone"][0, col] == zones.BATTLEFIELD else -1
 
 
 def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *,

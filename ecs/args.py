@@ -327,7 +327,7 @@ def one_going(game: Game) -> bool:
     of one game that has not ended, the paths on (the tests clear
     ``ecs.store.SCALAR_PATHS`` to run the general ones against them)."""
     s = game.store
-    return s.batch == 1 and store_module.SCALAR_PATHS and s.a["winner"].item(0) == _ONGOING
+    return s.batch == 1 and store_module.SCALAR_PATHS and s.views()["winner"][0] == _ONGOING
 
 
 def present_one(game: Game, e: Any) -> int:
@@ -352,7 +352,7 @@ def one(game: Game, e: Any, games: Any = None, where: Any = "all", skip_finished
     if games is not None or skip_finished is not False or type(where) is not str or where != "all":
         return -1
     col = present_one(game, e)   # (the game's end is read only for a present target)
-    return col if col < 0 or game.store.a["winner"].item(0) == _ONGOING else -1
+    return col if col < 0 or game.store.views()["winner"][0] == _ONGOING else -1
 
 
 def count_one(n: Any) -> TypeGuard[int]:

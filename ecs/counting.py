@@ -7,7 +7,6 @@ validate their arguments first and pass distinct rows, so a bad input changes no
 """
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -49,7 +48,7 @@ def room_one(game: Game, kind: str, g: int, col: int, n: int, raises: bool = Fal
     (A put reads the count once: for the room and the change, ``put_one``'s ``have``.)"""
     s = game.store
     k = s.kind_index.get(kind)
-    have: int = s.counts.item(k, g, col) if k is not None else 0
+    have: int = s.views()["counts"][k, g, col] if k is not None else 0
     if have + n <= MAX_COUNT:
         return have
     if raises:
@@ -143,13 +142,13 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
         game.log.next_step()
     if n <= 0:
         return
-    a = game.store.a   # 101.3: ``allowed`` of one row
-    if a["no_counters"].item(g, col):
+    v = game.store.views()   # 101.3: ``allowed`` of one row
+    if v["no_counters"][g, col]:
         return
-    ban = a["ban"].item(g, col)
+    ban = v["ban"][g, col]
     if ban and ban & _ban_bits(game, kind):
         return
-    if _magic_hooks(type(game.ruleset), _PLACE):
+    if magic_hook(game, "place"):
         set_one(game, kind, g, col, have, have + n, cause, by, e)
         return
     gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
@@ -160,23 +159,25 @@ def magic_hook(game: Game, *names: str) -> bool:
     """Whether the ruleset's hooks ``names`` are all the Magic rules' own (defined in
     ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what
     the single-game scalar paths do themselves. (Named, not imported: the rulesets are
-    above this layer. The scalar-path differential tests catch a hook changed there.)"""
-    return _magic_hooks(type(game.ruleset), names)
+    above this layer. The scalar-path differential tests catch a hook changed there.)
+    Cached per ruleset class in a plain dict (functools.cache's wrapper was a cold path of
+    its own after other work)."""
+    key = (type(game.ruleset), names)
+    own = _MAGIC_HOOKS.get(key)
+    if own is None:
+        own = _MAGIC_HOOKS[key] = all(getattr(getattr(key[0], name, None), "__module__", None) == "ecs.rules.mtg"
+                                      for name in names)
+    return own
 
 
-@functools.cache   # per ruleset class (a hit is the cache's C lookup: no Python frame)
-def _magic_hooks(rules: type, names: tuple[str, ...]) -> bool:
-    return all(getattr(getattr(rules, name, None), "__module__", None) == "ecs.rules.mtg" for name in names)
-
-
-_PLACE = ("place",)
+_MAGIC_HOOKS: dict[tuple[type, tuple[str, ...]], bool] = {}
 
 
 def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1,
                e: int = -1) -> None:
     """``change`` of one row of plain ints (``e``: the object's id, if the caller has it)."""
     k = game.store.kind_index.get(kind)
-    was: int = game.store.counts.item(k, g, col) if k is not None else 0
+    was: int = game.store.views()["counts"][k, g, col] if k is not None else 0
     set_one(game, kind, g, col, was, max(was + delta, 0), cause, by, e)
 
 
@@ -191,8 +192,8 @@ def set_one(game: Game, kind: str, g: int, col: int, was: int, now: int, cause: 
     k = s.kind_index.get(kind)
     if k is None:   # a new kind gets a plane only when counters are put
         k = s.kind_id(kind, create=True)
-    s.mut("counts")[k, g, col] = now
-    game.log.one(COUNTER, CAUSE[cause], g, e if e >= 0 else s.a["entity_id"].item(g, col), k, was, now, by)
+    s.write("counts", (k, g, col), now)
+    game.log.one(COUNTER, CAUSE[cause], g, e if e >= 0 else s.views()["entity_id"][g, col], k, was, now, by)
 
 
 def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,

@@ -10,7 +10,6 @@ counters (120.3b, 120.3d: ``by`` in their events) and gains the life (lifelink, 
 """
 from __future__ import annotations
 
-import functools
 from typing import Any, Mapping, NamedTuple, TypeVar
 
 import numpy as np
@@ -73,15 +72,18 @@ SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
 _GAME_ZERO = np.zeros(1, np.int64)   # the rows' game of a single game's source (read-only)
 _GAME_ZERO.flags.writeable = False
 _MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
+_OUTCOMES: dict[tuple[Any, ...], Outcome | None] = {}   # _outcome_one's arguments -> its value
+_MAX_OUTCOMES = 4096
+_UNKNOWN = object()
 
 
-@functools.lru_cache(maxsize=4096)
 def _outcome_one(rules: Any, types: Any, permanent: bool, shielded: bool, unpreventable: bool, deathtouch: bool,
                  wither: bool, infect: bool, lifelink: bool, sourced: bool) -> Outcome | None:
     """``outcome`` of one row of plain values (``rules``: the ruleset, ``types``: the card
-    types as an int), None where the target can't be dealt damage (120.3): cached, as it
-    depends on these values only (a hit is the cache's C lookup, not the two frames of
-    the rules)."""
+    types as an int), None where the target can't be dealt damage (120.3). It depends on
+    these values only: ``deal_one`` keeps it in ``_OUTCOMES`` (a hit is a dict lookup, not
+    the two frames of the rules; a plain dict, as functools' cache was a cold path of its
+    own after other work)."""
     player, creature, walker, battle, damageable = _target_kinds(rules, types)
     if not (player or (permanent and damageable)):
         return None
@@ -97,7 +99,7 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     False, having changed nothing, where the general path must do it: the errors (it
     raises them), arguments of other types and Two-Headed Giant poison (the team's, 810.10)."""
     s = world.store
-    a = s.a
+    a = s.views()
     for v in given:
         if v is not None and type(v) is not bool:
             return False
@@ -106,68 +108,71 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
         if type(source) is not int and not isinstance(source, np.integer):
             return False
         sc = args.present_one(world, source)
-        if sc < 0 or a["types"].item(0, sc) & _PLAYER:   # (120.1: the general path raises)
+        if sc < 0 or a["types"][0, sc] & _PLAYER:   # (120.1: the general path raises)
             return False
-        src, by = int(source), a["controller"].item(0, sc)
+        src, by = int(source), a["controller"][0, sc]
         given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
             stats.has_keyword_at(world, _GAME_ZERO, np.array([sc]), k)[0])
             for k, v in zip(SOURCE_ABILITIES, given))
-    permanent = a["zone"].item(0, col) == zones.BATTLEFIELD
+    permanent = a["zone"][0, col] == zones.BATTLEFIELD
     k = s.kind_index.get("shield")
-    shields: int = s.counts.item(k, 0, col) if permanent and k is not None else 0
+    shields: int = a["counts"][k, 0, col] if permanent and k is not None else 0
     deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
-    rules: Any = world.ruleset   # (hashable: a cache key)
-    o = _outcome_one(rules, a["types"].item(0, col), permanent, shields > 0, unpreventable, deathtouch is True,
-                     wither is True, infect is True, lifelink is True, by >= 0)
+    key = (world.ruleset, a["types"][0, col], permanent, shields > 0, unpreventable, deathtouch is True,
+           wither is True, infect is True, lifelink is True, by >= 0)
+    o: Any = _OUTCOMES.get(key, _UNKNOWN)
+    if o is _UNKNOWN:
+        if len(_OUTCOMES) >= _MAX_OUTCOMES:
+            _OUTCOMES.clear()
+        o = _OUTCOMES[key] = _outcome_one(*key)
     if o is None:
         return False
     if amount == 0:   # 120.8: not dealt, and no event
         world.log.next_step()
         return True
+    dealt, minus, marks, deadly, loyalty, defense, poisons, loses, gain = o   # (one unpacking, no descriptors)
     # The counts written below, read once for their room and their change (-1: no room).
-    minus = counting.room_one(world, "-1/-1", 0, col, amount) if o.minus else 0
-    poison = counting.room_one(world, "poison", 0, col, amount) if o.poison and not world.two_headed_giant else 0
-    marked: int = a["damage"].item(0, col) if o.marked else 0
-    if minus < 0 or poison < 0 or (o.poison and world.two_headed_giant) or marked + amount > MAX_COUNT:
+    minus_had = counting.room_one(world, "-1/-1", 0, col, amount) if minus else 0
+    poison_had = counting.room_one(world, "poison", 0, col, amount) if poisons and not world.two_headed_giant else 0
+    marked: int = a["damage"][0, col] if marks else 0
+    if minus_had < 0 or poison_had < 0 or (poisons and world.two_headed_giant) or marked + amount > MAX_COUNT:
         return False
-    life = _life_one(world, col, amount, o.loses, by, o.gain) if o.loses or o.gain else {}
+    life = _life_one(world, col, amount, loses, by, gain) if loses or gain else {}
     if life is None:
         return False
     world.log.next_step()
     world.log.one(DAMAGE, CAUSE["combat damage" if combat else "damage"], 0, e, -1, amount,
-                  amount if o.dealt else 0, src)
+                  amount if dealt else 0, src)
     if shields:   # 122.1c: one shield counter prevents it (or is removed by unpreventable damage)
         counting.set_one(world, "shield", 0, col, shields, shields - 1, "shield", -1, e)
-    if o.minus:
-        counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, have=minus, e=e)
-    if o.marked:
-        s.mut("damage")[0, col] = marked + amount
-    if o.deathtouch:
-        s.mut("deathtouch_hit")[0, col] = True
-    if o.loyalty:
+    if minus:
+        counting.put_one(world, "-1/-1", 0, col, amount, "damage", by, have=minus_had, e=e)
+    if marks:
+        s.write("damage", (0, col), marked + amount)
+    if deadly:
+        s.write("deathtouch_hit", (0, col), True)
+    if loyalty:
         counting.change_one(world, "loyalty", 0, col, -amount, "damage", e=e)
-    if o.defense:
+    if defense:
         counting.change_one(world, "defense", 0, col, -amount, "damage", e=e)
-    if o.poison:
-        counting.put_one(world, "poison", 0, col, amount, "damage", by, have=poison, e=e)
-    if life:
-        totals = s.mut("life")
-        for idx, total in life.items():
-            totals[0, idx] = total
+    if poisons:
+        counting.put_one(world, "poison", 0, col, amount, "damage", by, have=poison_had, e=e)
+    for idx, total in life.items():
+        s.write("life", (0, idx), total)
     return True
 
 
 def _life_one(world: Game, col: int, amount: int, loses: bool, by: int, gain: bool) -> dict[int, int] | None:
     """``_life_changes`` of one row: {player index: new total}; None past the bounds of
     life (the general path raises)."""
-    a = world.store.a
+    a = world.store.views()
     out: dict[int, int] = {}
-    for idx, delta in ((a["controller"].item(0, col), -amount) if loses else (-1, 0),
+    for idx, delta in ((a["controller"][0, col], -amount) if loses else (-1, 0),
                        (by, amount) if gain else (-1, 0)):
         if delta:
             if world.two_headed_giant:   # the team's total (810.8)
-                idx = a["player_head"].item(idx)
-            out[idx] = out.get(idx, a["life"].item(0, idx)) + delta
+                idx = a["player_head"][idx]
+            out[idx] = out.get(idx, a["life"][0, idx]) + delta
     return None if any(abs(v) > MAX_LIFE for v in out.values()) else out
 
 

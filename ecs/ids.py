@@ -16,7 +16,7 @@ in between. A dropped id maps to -1, "in no game", which is what a stale id is.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 from numba import njit
@@ -55,6 +55,24 @@ class IdIndex:
         self.n_spread = 0   # spread rows in use
         self.spread_kept = 0   # spread rows in use after the last sweep of them
         self._shared = False
+        self._pv: tuple[np.ndarray, np.ndarray, memoryview, memoryview] | None = None   # ``_views``
+
+    def __getstate__(self) -> dict[str, object]:
+        d = self.__dict__.copy()
+        d["_pv"] = None   # (memoryviews don't pickle)
+        return d
+
+    def __setstate__(self, d: dict[str, object]) -> None:
+        self.__dict__ = {"_pv": None, **d}
+
+    def _views(self) -> tuple[memoryview, memoryview]:
+        """Memoryviews of ``page_of`` and ``pages``, for plain reads and writes of one entry
+        (see ``ecs.store.Views``), made again when either array was replaced."""
+        v = self._pv
+        if v is None or v[0] is not self.page_of or v[1] is not self.pages:
+            page_of, pages = self.page_of, self.pages
+            v = self._pv = (page_of, pages, memoryview(cast(Any, page_of)), memoryview(cast(Any, pages)))
+        return v[2], v[3]
 
     @property
     def nbytes(self) -> int:
@@ -90,9 +108,10 @@ class IdIndex:
 
     def one(self, e: int, game: int = 0) -> int:
         """``lookup`` of one id in one game, with plain reads."""
+        page_of, pages = self._views()
         p = e >> PAGE_BITS
-        row = self.page_of.item(p) if p < self.page_of.size else -1   # (item: a Python int)
-        c: int = -1 if row < 0 else self.pages.item(row, e & _MASK)
+        row = page_of[p] if p < len(page_of) else -1
+        c: int = -1 if row < 0 else pages[row, e & _MASK]
         return c if c > -2 else self.spread.item(-2 - c, game)
 
     def any_spread(self, ids: np.ndarray) -> bool:
@@ -102,12 +121,13 @@ class IdIndex:
     def add_one(self, e: int, col: int, slots: Callable[[], np.ndarray]) -> None:
         """``add`` of the one new id ``e`` in column ``col`` (a single game's zone change):
         a plain write when its page is there and this index's own."""
+        page_of, pages = self._views()
         p = e >> PAGE_BITS
-        row = self.page_of.item(p) if p < self.page_of.size and not self._shared else -1
+        row = page_of[p] if p < len(page_of) and not self._shared else -1
         if row < 0:
             self.add(e, np.array([col], np.int64), slots)
         else:
-            self.pages[row, e & _MASK] = col
+            pages[row, e & _MASK] = col
 
     def add(self, first: int, cols: np.ndarray, slots: Callable[[], np.ndarray]) -> None:
         """Map the new ids ``first``, ``first + 1``, ... to their entries ``cols`` (the

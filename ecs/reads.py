@@ -67,7 +67,9 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     col = _counts_column(world, e)
     if col >= 0:
         held = {}
-        for name, v in zip(s.kind_names, s.counts[: len(s.kind_names), 0, col].tolist()):
+        counts = s.views()["counts"]
+        for k, name in enumerate(s.kind_names):
+            v = counts[k, 0, col]
             if v:   # (a loop, not a comprehension: no frame of its own)
                 held[name] = v
         return held
@@ -90,7 +92,7 @@ def count(world: Game, e: int, kind: str) -> IntRead:
     col = _counts_column(world, e)
     if col >= 0:
         k = s.kind_index.get(kind)
-        return s.counts.item(k, 0, col) if k is not None else 0
+        return s.views()["counts"][k, 0, col] if k is not None else 0
     spot = args.column(world, e)
     holder = int(counting.holder(world, kind, np.array([spot.g]), np.array([spot.col]))[0])
     k = s.kind_index.get(kind)
@@ -165,7 +167,7 @@ def keywords(world: Game, e: int) -> frozenset[str] | np.ndarray:
 def zone(world: Game, e: int) -> StrRead:
     spot = args.column(world, e)
     if args.scalar(world):
-        return zones.ZONES[world.store.a["zone"].item(spot.g, spot.col)]
+        return zones.ZONES[world.store.views()["zone"][spot.g, spot.col]]
     return _ZONE_NAMES[_masked(spot.take(world.store.a["zone"]), spot.here, zones.NONE)]
 
 

@@ -91,44 +91,55 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
 def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, int]:
     """``move_objects`` of one row in plain ints (``code``: a CAUSE code): the same steps,
     rule by rule, without gathers, kernel calls and an event chunk, which cost a one-row
-    move some 150 us. The ruleset's hooks still get (1,) arrays (Magic's own zone-change
+    move some 150 us; values are read and written through the store's views (``Store.
+    views``). The ruleset's hooks still get (1,) arrays (Magic's own zone-change
     replacement, which replaces nothing, is not called)."""
     s, log = world.store, world.log
-    at = g * s.capacity + col
-    frm = s.a["zone"].item(at)
+    v = s.views()
+    frm = v["zone"][g, col]
     if not magic_hook(world, "replace_zone_change"):   # (Magic's own replaces nothing)
         dest = int(world.ruleset.replace_zone_change(
             world, np.array([g], np.int64), np.array([col], np.int64), np.array([frm], np.int64),
             np.array([dest], np.int64))[0])
     if frm == zones.BATTLEFIELD and dest == zones.GRAVEYARD:
-        redirect = s.a["redirect"].item(at)   # a host's "if it would die" (614.1a), then 122.1h
+        redirect = v["redirect"][g, col]   # a host's "if it would die" (614.1a), then 122.1h
         dest = redirect if redirect >= 0 else dest
         fin = s.kind_index.get("finality")
-        if dest == zones.GRAVEYARD and fin is not None and s.counts.item(fin, g, col) > 0:
+        if dest == zones.GRAVEYARD and fin is not None and v["counts"][fin, g, col] > 0:
             dest = zones.EXILE
-    old = s.a["entity_id"].item(at)
+    old = v["entity_id"][g, col]
     new = s.reissue_one(col) if dest != zones.NONE else -1
     log.one(ZONE, code, g, old, -1, 0, 0, new, frm, dest)
     # what _relocate does: counters cease to exist (122.2) into the event's LKI, caps end
     # (122.4), state cleared (with the rest, _end_object_state); read first, written only
     # where it changes (a clone shares the arrays)
-    had = s.counts[: s.n_kinds, g, col].tolist()   # a few kinds: plain ints beat gathers
-    if any(had):
-        kinds = [k for k, v in enumerate(had) if v]
-        log.lki_one(log.rows - 1, kinds, [had[k] for k in kinds])
-        counts = s.mut("counts")
+    counts = v["counts"]
+    kinds, had = [], []
+    for k in range(len(s.kind_names)):   # (a loop, not comprehensions: no frames of their own)
+        n = counts[k, g, col]
+        if n:
+            kinds.append(k)
+            had.append(n)
+    if kinds:
+        log.lki_one(log.rows - 1, kinds, had)
         for k in kinds:
-            counts[k, g, col] = 0
-    s.mut("zone")[g, col] = dest
-    cap_col = s.a["cap_col"]   # (a few entries, searched as a list: cheaper than a ufunc, cold or hot)
-    if cap_col.size > _FEW_CAPS or cap_col.size and col in cap_col.tolist():
+            s.write("counts", (k, g, col), 0)
+    s.write("zone", (g, col), dest)
+    capped = v["cap_col"]   # (a few entries, searched as a list: cheaper than a ufunc, cold or hot)
+    if len(capped) > _FEW_CAPS or capped and col in capped.tolist():
+        cap_col = s.a["cap_col"]
         caps = (cap_col == col).nonzero()[0]
         if caps.size and (s.a["cap_val"][g, caps] != -1).any():
             s.mut("cap_val")[g, caps] = -1
-    s.mut("entity_id")[g, col] = new
-    _end_object_state(world, at, dest != zones.NONE)
+    s.write("entity_id", (g, col), new)
+    # _end_object_state of the slot, with the tapped state, damage and deathtouch mark
+    s.reset_one(g, col, _ENDING_ONE)
+    owner = s.views()["owner"][g, col]
+    if owner >= 0 and dest != zones.NONE:
+        s.write("controller", (g, col), owner)
+        s.write("owner", (g, col), -1)
     if dest == zones.NONE:   # it ceased to exist: its slot is free
-        s.release(np.array([at], np.int64))
+        s.release(np.array([g * s.capacity + col], np.int64))
     if dest == zones.BATTLEFIELD:
         enter_battlefield(world, np.array([g], np.int64), np.array([col], np.int64), None)
     return new, dest
@@ -151,19 +162,11 @@ _ENDING = tuple(f for f in OBJECT_STATE_FIELDS
 _ENDING_ONE = tuple(f for f in OBJECT_STATE_FIELDS if f.name in _CLEARED) + _ENDING
 
 
-def _end_object_state(world: Game, at: np.ndarray | int, arrive: np.ndarray | bool) -> None:
+def _end_object_state(world: Game, at: np.ndarray, arrive: np.ndarray) -> None:
     """The old objects' state and the host's effects on them end (400.7), and a control
     change ends: a new object is its owner's (110.2). Fields are read first: writing would
-    copy an array a clone still shares. ``at`` an int: one slot (``move_one``), read as plain
-    values, whose tapped state, damage and deathtouch mark are cleared here too."""
+    copy an array a clone still shares."""
     s = world.store
-    if isinstance(at, int):
-        s.reset(at, _ENDING_ONE)
-        owner = s.a["owner"].item(at)
-        if owner >= 0 and arrive:
-            s.mut("controller").reshape(-1)[at] = owner
-            s.mut("owner").reshape(-1)[at] = -1
-        return
     s.reset(at, _ENDING)
     owner = _take(s.a["owner"], at)
     changed = (owner >= 0) & arrive

@@ -12,7 +12,7 @@ import numpy as np
 from ecs.components.card import NO_STAT
 
 from .game import Game
-from .kinds import KEYWORD_BIT
+from .kinds import KEYWORD_BIT, KEYWORDS
 
 
 def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:
@@ -27,10 +27,16 @@ def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:
 def keyword_kinds(world: Game, keyword: str) -> list[int]:
     """Planes of the counters that grant ``keyword`` (the kind itself or a variant of it),
     cached per kind names."""
-    names = world.store.kind_names
-    return world.store.derived(f"keyword {keyword}", lambda: [
-        k for k, name in enumerate(names) if name == keyword or name.startswith(keyword + " ")],
-        kinds_only=True)
+    s = world.store
+    key = _KEYWORD_KEYS.get(keyword) or "keyword " + keyword   # (no string formatting, no closure:
+    return s.derived(key, _keyword_planes, True, (s.kind_names, keyword))   # cold paths of their own)
+
+
+def _keyword_planes(names: list[str], keyword: str) -> list[int]:
+    return [k for k, name in enumerate(names) if name == keyword or name.startswith(keyword + " ")]
+
+
+_KEYWORD_KEYS = {k: "keyword " + k for k in KEYWORDS}
 
 
 def pt(world: Game, cols: np.ndarray | slice, which: int,
@@ -63,11 +69,13 @@ def pt_one(world: Game, g: int, c: int, which: int) -> int:
     (a single game's reads); 0 for an object without that stat."""
     s = world.store
     stat = "power" if which == 0 else "toughness"
-    base, set_to = s.a[stat].item(g, c), s.a["pt_set_" + stat].item(g, c)
+    v = s.views()
+    base, set_to = v[stat][g, c], v["pt_set_" + stat][g, c]
     out = (0 if base == NO_STAT else base) if set_to == NO_STAT else set_to   # 613.4b
-    out += s.a["pt_mod_" + stat].item(g, c)                                  # 613.4c
+    out += v["pt_mod_" + stat][g, c]                                         # 613.4c
+    counts = v["counts"]
     for k, mod in pt_kinds(world, which):
-        out += mod * s.counts.item(k, g, c)
+        out += mod * counts[k, g, c]
     return int(out)
 
 

@@ -24,7 +24,18 @@ from typing import Any, Callable, Iterable, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ecs.components import ALL_FIELDS, CAP, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
+from ecs.components import (
+    ALL_FIELDS,
+    CAP,
+    GAME,
+    GAME_CAP,
+    GAME_COLUMN,
+    GAME_PLAYER,
+    HOST_OBJECT_FIELDS,
+    OBJECT_STATE_FIELDS,
+    PLAYER,
+    Field,
+)
 
 from .errors import UnknownEntityError
 from .ids import IdIndex, column_in
@@ -36,6 +47,10 @@ from .zones import RADIX
 _BY_NAME: dict[str, Field] = {f.name: f for f in ALL_FIELDS}
 _BY_COLUMN = tuple(f for f in ALL_FIELDS if f.shape == GAME_COLUMN)
 _SLOT_NAMES = frozenset(f.name for f in _BY_COLUMN)   # snapshots slice them as arr[:, :n]
+#: The fields whose untouched state ``Store`` tracks (``_clean``): what ends with an object (its
+#: state, the host's effects on it), which a zone change resets and which most games never set.
+_TRACKED = tuple(f for f in OBJECT_STATE_FIELDS + HOST_OBJECT_FIELDS)
+_CLEAN_SLOTS = 1 << 14   # restores of stores of more slots than this don't look for them
 # Layout ids are unique across stores: equal ids mean equal slots in use, kind names and
 # players (what changes only with alloc, release, a new kind or a new player), so values
 # derived from them can be cached per id and stay valid in clones and after restores.
@@ -103,6 +118,29 @@ class Arrays(dict[str, np.ndarray]):
         self.version = next(_ARRAY_VERSIONS)
 
 
+class Views(dict[str, memoryview]):
+    """``Store.views()``: a memoryview of each array by name, made on first use, valid while
+    the store's ``a.version`` is ``version`` (its arrays are then the same objects). A
+    single game's scalar paths read and write plain values through them: indexing a
+    memoryview is a small part of the interpreter, where NumPy's scalar entry points (item,
+    setitem, tolist of a slice) are each a path of their own, cold after other work (about
+    10 us for the first, against 3 for a memoryview's)."""
+
+    __slots__ = ("version", "arrays", "counts")
+
+    def __init__(self, version: int, arrays: dict[str, np.ndarray], counts: np.ndarray) -> None:
+        super().__init__()
+        self.version, self.arrays, self.counts = version, arrays, counts
+
+    def __missing__(self, name: str) -> memoryview:
+        arr: Any = self.counts if name == "counts" else self.arrays[name]   # (a buffer: NumPy's stubs don't say)
+        view = self[name] = memoryview(arr)
+        return view
+
+
+_NO_VIEWS = Views(-1, {}, np.zeros(0, np.int32))   # matches no store's version
+
+
 class Store:
     """All arrays of one World; see the module docstring for the layout."""
 
@@ -134,18 +172,44 @@ class Store:
         self._restored: tuple[np.ndarray, IdIndex] | None = None
         # the snapshot last restored (if its arrays are read-only) with ``a.version`` then,
         # and the names of the arrays written since (``mut``): what ``restore`` rewrites
-        self._restored_from: tuple[dict[str, Any], int] | None = None
+        self._restored_from: tuple[dict[str, Any], int, frozenset[str]] | None = None
         self._written: set[str] = set()
+        # the tracked fields (_TRACKED) known to hold their fill in every slot: ``reset``
+        # need not read them (``mut`` takes a name out; ``restore`` finds them again)
+        self._clean = {f.name for f in _TRACKED}
+        self._views = _NO_VIEWS
 
     def __getstate__(self) -> dict[str, Any]:
         """A pickle or deep copy leaves ``memo`` behind (array versions are unique in one
-        process only), and what it knows of its last restore (``restore``)."""
+        process only), what it knows of its last restore (``restore``) and its views."""
         d = self.__dict__.copy()
         d["memo"], d["_restored"], d["_restored_from"] = ((), None), None, None
+        del d["_views"]
         return d
 
-    def derived(self, name: str, make: Callable[[], T], kinds_only: bool = False) -> T:
-        """``make()``, cached per layout: for values computed from the slots in use, kind
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        d.setdefault("_clean", set())   # (nothing known clean in a store pickled without it)
+        self.__dict__ = d
+        self._views = _NO_VIEWS
+
+    def views(self) -> Views:
+        """Memoryviews of the arrays (``Views``), for plain reads of single values; a write
+        through one goes through ``mut`` first (``write``)."""
+        v = self._views
+        if v.version != self.a.version:
+            v = self._views = Views(self.a.version, self.a, self._counts)
+        return v
+
+    def write(self, name: str, at: tuple[int, ...], value: int | bool) -> None:
+        """``mut(name)[at] = value`` of one element, through the views (``Views``)."""
+        self._written.add(name)   # (as mut does, without its frame)
+        self._clean.discard(name)
+        if name in self._shared:
+            self._own(name)
+        self.views()[name][at] = value
+
+    def derived(self, name: str, make: Callable[..., T], kinds_only: bool = False, args: tuple[Any, ...] = ()) -> T:
+        """``make(*args)``, cached per layout: for values computed from the slots in use, kind
         names and players only (a check on a small board would otherwise spend much of its
         time recomputing them); ``kinds_only``: from the kind names only, so the value
         outlives allocs. Callers must not mutate the value."""
@@ -157,7 +221,7 @@ class Store:
                 del self._derived[next(iter(self._derived))]   # the least recently used
         self._derived[key] = per
         if name not in per:
-            per[name] = make()
+            per[name] = make(*args)
         return per[name]
 
     def _set_counts(self, planes: np.ndarray) -> None:
@@ -192,15 +256,20 @@ class Store:
         shares with a clone or the store it was cloned from (copy on write), and notes the
         name for ``restore``."""
         self._written.add(name)
+        self._clean.discard(name)
         if name in self._shared:
-            own = self._shared if isinstance(self._shared, set) else set(self._shared)
-            own.discard(name)     # (clone() hands both stores one frozenset: made their own here)
-            self._shared = own
-            if name == "counts":   # unused planes, a big batch's largest part, stay behind
-                self.counts = self.counts[: max(self.n_kinds, 1)].copy()
-            else:
-                self.a[name] = self.a[name].copy()
+            self._own(name)
         return self.counts if name == "counts" else self.a[name]
+
+    def _own(self, name: str) -> None:
+        """Copy the array ``name`` this store shares with a clone (``mut``)."""
+        own = self._shared if isinstance(self._shared, set) else set(self._shared)
+        own.discard(name)     # (clone() hands both stores one frozenset: made their own here)
+        self._shared = own
+        if name == "counts":   # unused planes, a big batch's largest part, stay behind
+            self.counts = self.counts[: max(self.n_kinds, 1)].copy()
+        else:
+            self.a[name] = self.a[name].copy()
 
     def _grow_columns(self, need: int) -> None:
         cap = self.capacity
@@ -329,23 +398,30 @@ class Store:
         if at.size == 0:
             return
         self.layout = next(_LAYOUT_IDS)
-        self.reset(int(at[0]) if at.size == 1 and SCALAR_PATHS else at, _BY_COLUMN)
+        if at.size == 1 and SCALAR_PATHS:
+            self.reset_one(*divmod(int(at[0]), self.capacity), _BY_COLUMN)
+        else:
+            self.reset(at, _BY_COLUMN)
 
-    def reset(self, at: np.ndarray | int, fields: Iterable[Field]) -> None:
+    def reset(self, at: np.ndarray, fields: Iterable[Field]) -> None:
         """Put the (games, columns) ``fields`` back to their fill values at the flat slots
-        ``at`` (game * capacity + column; an int: one slot, read as a plain value). Each is
-        read first and written only where it differs: a write copies an array a clone still
-        shares."""
-        a = self.a
-        if isinstance(at, int):
-            for f in fields:
-                if a[f.name].item(at) != f.fill:
-                    self.mut(f.name).reshape(-1)[at] = f.fill
-            return
+        ``at`` (game * capacity + column). Each is read first and written only where it
+        differs: a write copies an array a clone still shares."""
+        a, clean = self.a, self._clean
         for f in fields:
+            if f.name in clean:
+                continue
             left = a[f.name].reshape(-1).take(at) != f.fill
             if left.any():
                 self.mut(f.name).reshape(-1)[at[left]] = f.fill
+
+    def reset_one(self, g: int, col: int, fields: Iterable[Field]) -> None:
+        """``reset`` of the one slot (game ``g``, column ``col``), with plain reads."""
+        v, clean = self.views(), self._clean
+        for f in fields:
+            if f.name not in clean and v[f.name][g, col] != f.fill:
+                self.write(f.name, (g, col), f.fill)
+                v = self.views()   # (the write may have copied the array)
 
     def capped_columns(self) -> np.ndarray:
         """(capacity,) bool: the columns with a cap entry (122.4), a lookup table for the
@@ -377,11 +453,12 @@ class Store:
         or from before a zone change) costs only the index lookup it saved."""
         if not 0 <= e < self.next_id:
             return -1
+        slots = self.views()["entity_id"]
         c = _HINTS.get(e, -1)
-        if 0 <= c < self.n_cols and self.a["entity_id"].item(game, c) == e:
+        if 0 <= c < self.n_cols and slots[game, c] == e:
             return c
         c = self.ids.one(e, game)
-        if 0 <= c < self.n_cols and self.a["entity_id"].item(game, c) == e:
+        if 0 <= c < self.n_cols and slots[game, c] == e:
             if len(_HINTS) >= _MAX_HINTS:
                 _HINTS.clear()
             _HINTS[e] = c
@@ -468,8 +545,15 @@ class Store:
         if only is None or "entity_id" in only:   # (the index changes only as the slots do)
             self.ids = self._index_of(self.a["entity_id"][:, :n])
         self._written.clear()
+        if only is not None and last is not None:   # the snapshot restored last, again
+            clean = last[2]
+        elif batch * n <= _CLEAN_SLOTS:
+            clean = frozenset(f.name for f in _TRACKED if not (snap[f.name] != f.fill).any())
+        else:
+            clean = frozenset()
+        self._clean = set(clean)
         frozen = all(not arr.flags.writeable for arr in snap.values())
-        self._restored_from = (snap, self.a.version) if frozen else None
+        self._restored_from = (snap, self.a.version, clean) if frozen else None
 
     def _index_of(self, slots: np.ndarray) -> IdIndex:
         """``IdIndex.of_slots(slots)``, kept for the slots last restored: a search restores
@@ -492,7 +576,10 @@ class Store:
         d["a"].version = self.a.version   # the same arrays (until either replaces one)
         d["_shared"] = self._shared = _ALL_ARRAYS
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
-        d["_written"], d["_restored_from"] = set(), None
+        d["_written"], d["_restored_from"], d["_clean"] = set(), None, set(self._clean)
+        # views start afresh on both sides: made before, they would write to arrays that
+        # CHECK_SHARING has just made read-only
+        d["_views"] = self._views = _NO_VIEWS
         other.__dict__ = d
         if CHECK_SHARING:
             for arr in (self.counts, *self.a.values()):

@@ -1,0 +1,102 @@
+"""The single-game paths' plain reads and writes: ``Store.views`` (memoryviews of the arrays,
+valid per array version) and ``Store._clean`` (the object-state fields known to hold their
+fill everywhere, whose reset a zone change skips).
+
+A view that outlived its array would read stale values, or write into an array a clone
+still shares; a field wrongly taken for clean would leave the old object's state on the
+new one (400.7). Each test fails when that machinery is broken.
+"""
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+
+from ecs import World
+
+
+def _world() -> tuple[World, int, int]:
+    w = World()
+    p = w.add_player()
+    w.add_player()
+    a = w.add_object(p, "creature", power=1, toughness=3)
+    b = w.add_object(p, "creature", power=1, toughness=3)
+    w.put_counters(a, "+1/+1", 2)
+    return w, a, b
+
+
+def test_a_clones_write_does_not_reach_its_source_through_the_views() -> None:
+    """The source has read through its views; the clone's put copies the counts (copy on
+    write) and writes the copy: the source still has 2 +1/+1 counters (122.6)."""
+    w, a, _ = _world()
+    assert w.count(a, "+1/+1") == 2   # the source's views made
+    other = w.clone()
+    other.put_counters(a, "+1/+1", 3)
+    other.deal_damage(a, 1)
+    assert (other.count(a, "+1/+1"), other.damage(a)) == (5, 1)
+    assert (w.count(a, "+1/+1"), w.damage(a)) == (2, 0)
+    w.put_counters(a, "+1/+1", 1)   # and the source's own write reaches the clone no more
+    assert (w.count(a, "+1/+1"), other.count(a, "+1/+1")) == (3, 5)
+
+
+def test_views_follow_an_array_replaced_by_growth() -> None:
+    """New kinds past the first planes and objects past the first columns replace the
+    arrays: reads and writes go to the new ones."""
+    w, a, _ = _world()
+    assert w.count(a, "+1/+1") == 2
+    kinds = ("charge", "lore", "time", "fade", "ice", "age", "blood")
+    for kind in kinds:
+        w.put_counters(a, kind, 1)
+    new = [w.add_object(0, "creature", power=1, toughness=1) for _ in range(80)]
+    w.put_counters(new[-1], "+1/+1", 4)
+    assert w.counters(a) == {"+1/+1": 2, **dict.fromkeys(kinds, 1)}
+    assert w.count(new[-1], "+1/+1") == 4
+    v = w.store.views()
+    assert v["counts"].obj is w.store.counts and v["zone"].obj is w.store.a["zone"]
+
+
+def test_400_7_a_restored_state_is_reset_by_the_next_zone_change() -> None:
+    """A World that never tapped nor damaged anything restores a snapshot of one that did:
+    the object moved after the restore (and after restoring it again, the search's undo)
+    is a new object, untapped and undamaged (400.7, 120.6), on both restores."""
+    src, a, _ = _world()
+    src.tap(a)
+    src.deal_damage(a, 1)
+    snap = src.snapshot()
+    w = src.clone()
+    w.restore(World().snapshot())   # (a fresh store: nothing tapped or damaged)
+    assert "tapped" in w.store._clean
+    for _ in range(2):
+        w.restore(snap)
+        assert (w.is_tapped(a), w.damage(a)) == (True, 1)
+        new = w.move_zone(a, "hand")
+        s = w.store
+        col = s.present(0, new)
+        assert (bool(s.a["tapped"][0, col]), int(s.a["damage"][0, col])) == (False, 0)
+
+
+def test_a_write_makes_a_field_dirty_for_the_next_zone_change() -> None:
+    """Tapping and damage after the World was made (and restored) are reset when the
+    object changes zones (400.7)."""
+    w, a, _ = _world()
+    w.restore(w.snapshot())
+    assert "tapped" in w.store._clean
+    w.tap(a)
+    w.deal_damage(a, 1, deathtouch=True)
+    new = w.move_zone(a, "hand")
+    col = w.store.present(0, new)
+    for field in ("tapped", "damage", "deathtouch_hit"):
+        assert not w.store.a[field][0, col], field
+
+
+def test_a_store_with_views_copies_and_pickles() -> None:
+    """Memoryviews don't pickle: a copy of a World whose views (and its id index's) were
+    made reads the same and writes its own arrays."""
+    w, a, b = _world()
+    w.destroy(b)   # (the id index's views too)
+    assert w.count(a, "+1/+1") == 2
+    for other in (copy.deepcopy(w), pickle.loads(pickle.dumps(w))):
+        other.put_counters(a, "+1/+1", 1)
+        assert (other.count(a, "+1/+1"), w.count(a, "+1/+1")) == (3, 2)
+        assert np.array_equal(other.store.a["entity_id"], w.store.a["entity_id"])
