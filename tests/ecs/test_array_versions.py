@@ -36,17 +36,23 @@ def _world() -> tuple[World, list[int]]:
 
 
 def _assert_cache_current(w: World) -> None:
-    """The arguments cached for the first check are the ones built now from the store."""
+    """The arguments cached for the first check are the ones built now from the store: the
+    arrays it holds, their table (their addresses) and the values."""
     w.tick()   # fills (or hits) the cache
     key, cached = w.store.memo
     assert key[0] == w.store.arrays_version()
     fresh = settled._arguments(w, None, None, PARTS)
-    assert type(cached) is tuple and type(fresh) is tuple and len(cached) == len(fresh)
-    for i, (old, new) in enumerate(zip(cached, fresh)):
-        if i == len(fresh) - 1:   # the room for the rows found: a scratch buffer of the same shape
+    assert type(cached) is tuple and type(fresh) is tuple
+    (args, arrays), (fresh_args, fresh_arrays) = cached, fresh
+    assert len(arrays) == len(fresh_arrays) == len(settled.ARRAYS.rows)
+    for i, (old, new) in enumerate(zip(arrays, fresh_arrays)):
+        assert old is new or (old.size == 0 and new.size == 0 and old.dtype == new.dtype), settled.ARRAYS.rows[i]
+    assert len(args) == len(fresh_args)
+    for i, (old, new) in enumerate(zip(args, fresh_args)):
+        if i == len(fresh_args) - 1:   # the room for the rows found: a scratch buffer of the same shape
             assert old.shape == new.shape and old.dtype == new.dtype
-        elif isinstance(new, np.ndarray):
-            assert old is new or (old.size == 0 and new.size == 0 and old.dtype == new.dtype), i
+        elif isinstance(new, np.ndarray):   # the table too: the same addresses and shapes
+            assert np.array_equal(old, new) and old.dtype == new.dtype, i
         else:
             assert old == new, i
 

@@ -1,0 +1,92 @@
+"""Arrays handed to a compiled call as one table of addresses and shapes.
+
+numba unboxes each array argument of a call on its own (a type check, a MemInfo made and
+freed); a kernel that reads some thirty arrays of the store spends more on that than on
+its work when it is called once per tick of a small game, and far more when the caches
+are cold (a tick between other work). A ``Table`` names the arrays once; ``Table.of``
+packs them into one int64 array of rows (address, shape...), and a kernel rebuilds each
+as ``view(table, name)``, with the dtype and rank of ``name`` fixed when it compiles.
+
+The addresses are only valid while the arrays live and are not replaced: the caller keeps
+the arrays with their table, under a key that changes when any of them is replaced (e.g.
+``Store.arrays_version``).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence, cast
+
+import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.core.errors import TypingError
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+from numba.np.numpy_support import as_dtype
+
+from .kernels import INDEX, array, reads
+
+MAX_NDIM = 3
+ROW = 1 + MAX_NDIM   # a table row: the address, then the shape (unused dimensions 0)
+#: What a row may hold besides a store field (``ecs.kernels.reads``): index arrays.
+OTHER = {"index": INDEX, "int32 index": array(np.int32, 1)}
+
+
+def kind(name: str) -> types.Array:
+    """The array type of a row named ``name``: a store field's read (``reads``), or ``OTHER``'s."""
+    return OTHER[name] if name in OTHER else reads(name)
+
+
+class Table:
+    """The rows of a table: ``rows`` names them (a store field, or a key of ``OTHER``; a
+    name may repeat, e.g. two index arrays as ``"index"``), in order. ``view`` is compiled
+    code's reader: ``view(table, i)`` is row ``i`` (a constant) as an array of its kind
+    (read-only)."""
+
+    def __init__(self, *rows: str) -> None:
+        self.rows = rows
+        self.kinds = tuple(kind(name) for name in rows)
+        self.view = _viewer(self.kinds)
+
+    def of(self, arrays: Sequence[np.ndarray]) -> np.ndarray:
+        """The (rows, ROW) table of ``arrays``, each checked to be C-contiguous of its row's kind."""
+        if len(arrays) != len(self.rows):
+            raise ValueError(f"a table of {self.rows} got {len(arrays)} arrays")
+        out = np.zeros((len(arrays), ROW), np.int64)
+        for i, (a, want) in enumerate(zip(arrays, self.kinds)):
+            if not a.flags.c_contiguous or a.dtype != as_dtype(want.dtype) or a.ndim != want.ndim:
+                raise TypeError(f"row {i} ({self.rows[i]}) must be a C-contiguous {want.dtype}[{want.ndim}] "
+                                f"array, got {a.dtype}[{a.ndim}] (C-contiguous: {a.flags.c_contiguous})")
+            out[i, 0] = a.__array_interface__["data"][0]
+            out[i, 1:1 + a.ndim] = a.shape
+        return out
+
+
+def _viewer(kinds: tuple[types.Array, ...]) -> Callable[[np.ndarray, int], np.ndarray]:
+    """A ``view(table, i)`` for compiled code: an intrinsic, so that a kernel's views cost a
+    few instructions each to compile (``numba.carray`` compiled a function per dtype and
+    rank, some 0.3 s each, in the kernel's own compile)."""
+    @intrinsic(prefer_literal=True)
+    def view(typingctx: Any, table: Any, i: Any) -> Any:
+        if not (isinstance(table, types.Array) and table.dtype == types.int64 and table.ndim == 2
+                and table.layout == "C"):
+            raise TypingError(f"a table is a C-contiguous int64 2-D array, got {table}")
+        if not isinstance(i, types.IntegerLiteral) or not 0 <= i.literal_value < len(kinds):
+            raise TypingError(f"a table's row must be a constant in 0..{len(kinds) - 1}, got {i}")
+        row, want = i.literal_value, kinds[i.literal_value]
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            cells = make_array(signature.args[0])(context, builder, args[0]).data
+            at = [builder.load(builder.gep(cells, [cgutils.intp_t(row * ROW + j)])) for j in range(1 + want.ndim)]
+            itemsize = context.get_abi_sizeof(context.get_data_type(want.dtype))
+            strides, step = [], cgutils.intp_t(itemsize)
+            for extent in reversed(at[1:]):   # C order
+                strides.insert(0, step)
+                step = builder.mul(step, extent)
+            out = make_array(want)(context, builder)
+            populate_array(out, data=builder.inttoptr(at[0], context.get_data_type(want.dtype).as_pointer()),
+                           shape=at[1:], strides=strides, itemsize=cgutils.intp_t(itemsize), meminfo=None)
+            return out._getvalue()   # (no MemInfo: the caller keeps the arrays alive)
+
+        return want(table, i), codegen
+
+    return cast(Callable[[np.ndarray, int], np.ndarray], view)
