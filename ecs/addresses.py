@@ -20,13 +20,14 @@ from numba import types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+from numba.np import arrayobj
 from numba.np.numpy_support import as_dtype
 
 from .kernels import INDEX, array, reads
 
 MAX_NDIM = 3
 ROW = 1 + MAX_NDIM   # a table row: the address, then the shape (unused dimensions 0)
+_arrayobj: Any = arrayobj   # (numba's array internals, untyped)
 #: What a row may hold besides a store field (``ecs.kernels.reads``): index arrays.
 OTHER = {"index": INDEX, "int32 index": array(np.int32, 1)}
 
@@ -75,15 +76,16 @@ def _viewer(kinds: tuple[types.Array, ...]) -> Callable[[np.ndarray, int], np.nd
         row, want = i.literal_value, kinds[i.literal_value]
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            cells = make_array(signature.args[0])(context, builder, args[0]).data
+            cells = _arrayobj.make_array(signature.args[0])(context, builder, args[0]).data
             at = [builder.load(builder.gep(cells, [cgutils.intp_t(row * ROW + j)])) for j in range(1 + want.ndim)]
             itemsize = context.get_abi_sizeof(context.get_data_type(want.dtype))
-            strides, step = [], cgutils.intp_t(itemsize)
+            strides: list[Any] = []
+            step = cgutils.intp_t(itemsize)
             for extent in reversed(at[1:]):   # C order
                 strides.insert(0, step)
                 step = builder.mul(step, extent)
-            out = make_array(want)(context, builder)
-            populate_array(out, data=builder.inttoptr(at[0], context.get_data_type(want.dtype).as_pointer()),
+            out = _arrayobj.make_array(want)(context, builder)
+            _arrayobj.populate_array(out, data=builder.inttoptr(at[0], context.get_data_type(want.dtype).as_pointer()),
                            shape=at[1:], strides=strides, itemsize=cgutils.intp_t(itemsize), meminfo=None)
             return out._getvalue()   # (no MemInfo: the caller keeps the arrays alive)
 

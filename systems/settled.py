@@ -15,7 +15,7 @@ answers "all" without looking: the systems then run as they would without it.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, Callable, NamedTuple, cast
 
 import numpy as np
 from numba import njit
@@ -75,27 +75,23 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     s = world.store
     if live is not None or touched is not None or world.two_headed_giant:
         return _ask(world, live, touched, parts)
-    # A first check (the settled tick's only one): its arguments (the table of the store's
-    # arrays, values of its layout and kind names) are cached under all three, and the
-    # kernel is called through its compiled entry point, skipping numba's typing of them
-    # (the dispatcher typed these when they were cached). A two-headed game's player rules
-    # are read from the flags' values: not cached.
+    # A first check (the settled tick's only one): its arguments are cached with the table
+    # of the arrays they read (``First``), and the kernel is called through its compiled
+    # entry point, skipping numba's typing (the dispatcher typed them when they were made).
     key = (s.a.version, s.layout, s.kinds_layout, parts)   # (``arrays_version``, without a call)
-    cached: tuple[tuple[Any, ...], tuple[np.ndarray, ...]] | int
     if s.memo[0] == key:
-        cached = s.memo[1]
-        if not isinstance(cached, tuple):
-            return cached
-        found = int((_ENTRY or _entry())(*cached[0]))
+        args = s.memo[1].args
+        if not isinstance(args, tuple):
+            return args
+        found = int((_ENTRY or _entry())(*args))
     else:
-        cached = _arguments(world, None, None, parts)
-        s.memo = (key, cached)   # (the arrays the table points to kept with it)
-        if not isinstance(cached, tuple):
-            return cached
-        found = int(_acting(*cached[0]))
+        args = _first(world, parts, key).args
+        if not isinstance(args, tuple):
+            return args
+        found = int(_acting(*args))
     if not found:   # settled (no module global read on the way: each is a cache miss in a cold tick)
         return 0
-    rows = cached[0][-1]
+    rows = args[-1]
     if found & (DEATHS | LOSSES) and memo is not None and rows.shape[1] and parts & DEATHS and store.SCALAR_PATHS:
         # Lethality will run: the permanents that die, in a one-game check's one chunk (the
         # general paths, which the tests compare, find them again)
@@ -106,13 +102,16 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
 
 
 def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int) -> int:
+    """``acting`` of a re-check, or of a two-headed game: through the dispatcher, on the
+    cached table (with the player rules as they are now in a two-headed game)."""
     s = world.store
-    first = s.memo[1] if s.memo[0] == (s.arrays_version(), s.layout, s.kinds_layout, parts) else None
-    got = _arguments(world, live, touched, parts, first if isinstance(first, tuple) else None)
-    if not isinstance(got, tuple):
-        return got
-    args, _ = got   # (the arrays, alive until the call returns)
-    return int(_acting(*args)) & _BITS
+    key = (s.a.version, s.layout, s.kinds_layout, parts)
+    first = s.memo[1] if s.memo[0] == key else _first(world, parts, key)
+    arrays, table = first.arrays, first.table
+    if world.two_headed_giant:
+        arrays, table = _player_rules_now(world, arrays, table)
+    args = _arguments(world, live, touched, parts, table, first.limit)
+    return int(_acting(*args)) & _BITS if isinstance(args, tuple) else args
 
 
 # ``_acting`` returns the bits found, and above ``_ROWS`` how many rows it left in ``rows``.
@@ -121,19 +120,58 @@ _BITS = (1 << _ROWS) - 1
 _NO_ROWS = np.zeros((3, 0), np.int64)
 
 
+class First(NamedTuple):
+    """What ``Store.memo`` holds for the probe, under the store's array version, layout and
+    kind names and the parts asked: a first check's arguments (or its answer where no pass
+    needs to run), the arrays the passes read and their table (``ARRAYS``), which points
+    into them (they are kept alive here), and the poison counters to lose
+    (``player_rules``)."""
+    args: tuple[Any, ...] | int
+    arrays: tuple[np.ndarray, ...]
+    table: np.ndarray
+    limit: int
+
+
+def _first(world: Game, parts: int, key: tuple[int, ...]) -> First:
+    """``First`` for the store as it is now, cached under ``key``."""
+    s, a = world.store, world.store.a
+    arrays = (a["winner"], a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
+              a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"], a["sba_hold"],
+              *rule_kinds(world)[:3], a["cap_col"], a["cap_kind"], a["cap_val"], a["life"], a["player_col"],
+              *_rules(world), a["lost"], a["drew_empty"])
+    table, limit = ARRAYS.of(arrays), player_rules(world)[1]
+    first = First(_arguments(world, None, None, parts, table, limit), arrays, table, limit)
+    s.memo = (key, first)
+    return first
+
+
+def _rules(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``player_rules``' arrays: the holders and who can't lose by life or poison."""
+    holder, _, safe_life, safe_poison = player_rules(world)
+    return holder, safe_life, safe_poison
+
+
+def _player_rules_now(world: Game, arrays: tuple[np.ndarray, ...], table: np.ndarray
+                      ) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """``arrays`` and ``table`` with a two-headed game's player rules as they are now: they
+    are made from the flags' values (a team stays in when a teammate's flag is set, 810.8),
+    which change in place; rows made anew only where not the same arrays."""
+    now = _rules(world)
+    if all(x is y for x, y in zip(now, arrays[_HOLDER:_SAFE_POISON + 1])):
+        return arrays, table
+    arrays = arrays[:_HOLDER] + now + arrays[_SAFE_POISON + 1:]
+    return arrays, ARRAYS.of(arrays)
+
+
 def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int,
-               first: tuple[tuple[Any, ...], tuple[np.ndarray, ...]] | None = None
-               ) -> tuple[tuple[Any, ...], tuple[np.ndarray, ...]] | int:
-    """``_acting``'s arguments for ``acting`` and the arrays its table points to, or its
-    answer where no pass needs to run. ``first``: what a first check of these ``parts``
-    cached for the store as it is now, whose table a re-check reuses (outside two-headed
-    games, whose player rules are not the store's arrays)."""
+               table: np.ndarray, limit: int) -> tuple[Any, ...] | int:
+    """``_acting``'s arguments for ``acting`` on ``table`` (``ARRAYS``), or its answer where
+    no pass needs to run."""
     s = world.store
-    a = s.a
     plus, minus = s.kind_index.get("+1/+1", -1), s.kind_index.get("-1/-1", -1)
     if plus < 0 or minus < 0:   # Annihilation returns at once
         parts &= ~ANNIHILATION
-    if a["cap_col"].size == 0:  # CapEnforcement returns at once
+    if s.a["cap_col"].size == 0:  # CapEnforcement returns at once
         parts &= ~CAPS
     if s.n_players == 0:        # no player to lose
         parts &= ~(LOSSES | EMPTY_DRAW)
@@ -141,23 +179,13 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
         return 0
     if world.batch * s.n_cols > WIDE if touched is None else touched.size > WIDE_TOUCHED:
         return parts   # the systems' passes dominate there (see WIDE): all of them run
-    tough_k, tough_mod, ind_k, loyalty_k, defense_k = rule_kinds(world)
-    holder, limit, safe_life, safe_poison = player_rules(world)
-    if first is not None and not world.two_headed_giant:
-        table, arrays = first[0][-2], first[1]
-    else:
-        arrays = (a["winner"], a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
-                  a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"], a["sba_hold"],
-                  tough_k, tough_mod, ind_k, a["cap_col"], a["cap_kind"], a["cap_val"], a["life"],
-                  a["player_col"], holder, safe_life, safe_poison, a["lost"], a["drew_empty"])
-        table = ARRAYS.of(arrays)
+    _, _, _, loyalty_k, defense_k = rule_kinds(world)
     capped = s.capped_columns() if touched is not None and parts & CAPS else _NO_CAPS
-    return ((parts, _EVERY if live is None else live, _NONE if touched is None else touched,
-             touched is not None, s.capacity, s.n_cols, plus, minus, loyalty_k, defense_k,
-             s.kind_index.get("poison", -1), limit, capped, table,
-             # room for the rows dying in a first check of one game (handed to Lethality)
-             np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS),
-            arrays)
+    return (parts, _EVERY if live is None else live, _NONE if touched is None else touched,
+            touched is not None, s.capacity, s.n_cols, plus, minus, loyalty_k, defense_k,
+            s.kind_index.get("poison", -1), limit, capped, table,
+            # room for the rows dying in a first check of one game (handed to Lethality)
+            np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS)
 
 
 def _entry() -> Callable[..., int]:

@@ -100,12 +100,9 @@ def test_the_probe_table_points_at_the_store_arrays() -> None:
     w.add_player()
     e = w.add_object(p, {"creature"}, power=1, toughness=1)
     w.put_counters(e, "-1/-1", 1)
-    got = settled._arguments(w, None, None, settled.DEATHS | settled.LOSSES)
-    assert isinstance(got, tuple)
-    args, arrays = got
-    table = args[-2]
-    for i, a in enumerate(arrays):
-        assert table[i, 0] == a.__array_interface__["data"][0], settled.ARRAYS.rows[i]
-        assert tuple(table[i, 1:1 + a.ndim]) == a.shape
+    first = settled._first(w, settled.DEATHS | settled.LOSSES, ("a key",))
+    for i, a in enumerate(first.arrays):
+        assert first.table[i, 0] == a.__array_interface__["data"][0], settled.ARRAYS.rows[i]
+        assert tuple(first.table[i, 1:1 + a.ndim]) == a.shape
     w.tick()
     assert not w.exists(e)   # 704.5f, found through the table
