@@ -139,7 +139,9 @@ def _first(world: Game, parts: int, key: tuple[int, ...]) -> First:
               a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"], a["sba_hold"],
               *rule_kinds(world)[:3], a["cap_col"], a["cap_kind"], a["cap_val"], a["life"], a["player_col"],
               *_rules(world), a["lost"], a["drew_empty"])
-    table, limit = ARRAYS.of(arrays), player_rules(world)[1]
+    before = s.memo[1]   # (a clone's write replaced one or two of the arrays its table has)
+    table = ARRAYS.of(arrays, (before.arrays, before.table) if isinstance(before, First) else None)
+    limit = player_rules(world)[1]
     first = First(_arguments(world, None, None, parts, table, limit), arrays, table, limit)
     s.memo = (key, first)
     return first
@@ -159,8 +161,8 @@ def _player_rules_now(world: Game, arrays: tuple[np.ndarray, ...], table: np.nda
     now = _rules(world)
     if all(x is y for x, y in zip(now, arrays[_HOLDER:_SAFE_POISON + 1])):
         return arrays, table
-    arrays = arrays[:_HOLDER] + now + arrays[_SAFE_POISON + 1:]
-    return arrays, ARRAYS.of(arrays)
+    changed = arrays[:_HOLDER] + now + arrays[_SAFE_POISON + 1:]
+    return changed, ARRAYS.of(changed, (arrays, table))
 
 
 def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int,

@@ -12,7 +12,7 @@ from numba import njit
 from numba.core.errors import TypingError
 from numba.np.numpy_support import as_dtype
 
-from ecs import World
+from ecs import World, addresses
 from ecs.addresses import Table
 from ecs.systems import settled
 
@@ -62,6 +62,19 @@ def test_a_view_follows_the_array_written_in_place() -> None:
     assert _read_back(table)[1][2, 1, 4] == 77
 
 
+def test_a_table_made_from_an_older_one_is_a_table_made_anew() -> None:
+    """Rows are kept for the arrays that are the same objects, made for the others."""
+    arrays = _arrays(np.random.default_rng(7))
+    table = ROWS.of(arrays)
+    newer = list(arrays)
+    newer[1] = arrays[1].copy()   # as a clone's write replaces an array
+    newer[2] = np.arange(9)       # of another shape
+    got = ROWS.of(newer, (arrays, table))
+    np.testing.assert_array_equal(got, ROWS.of(newer))
+    assert not np.array_equal(got, table)
+    np.testing.assert_array_equal(ROWS.of(arrays, (arrays, table)), table)
+
+
 def test_empty_arrays_have_rows() -> None:
     arrays = [np.zeros((0, 5), np.int8), *_arrays(np.random.default_rng(3))[1:]]
     arrays[0] = np.zeros((0, 5), as_dtype(ROWS.kinds[0].dtype))
@@ -106,3 +119,9 @@ def test_the_probe_table_points_at_the_store_arrays() -> None:
         assert tuple(first.table[i, 1:1 + a.ndim]) == a.shape
     w.tick()
     assert not w.exists(e)   # 704.5f, found through the table
+
+
+@pytest.mark.parametrize("a", [np.arange(5), np.zeros((3, 4), np.int8)[1:], np.zeros(0, np.bool_),
+                               np.arange(12).reshape(3, 4)[:, 2:]])
+def test_an_address_is_where_the_data_is(a: np.ndarray) -> None:
+    assert addresses.address(a) == a.__array_interface__["data"][0]
