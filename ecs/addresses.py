@@ -14,6 +14,8 @@ the arrays with their table, under a key that changes when any of them is replac
 from __future__ import annotations
 
 import ctypes
+import struct
+import weakref
 from typing import Any, Callable, Sequence, cast
 
 import numpy as np
@@ -49,31 +51,37 @@ class Table:
         self.kinds = tuple(kind(name) for name in rows)
         self.view = _viewer(self.kinds)
         self._want = tuple((as_dtype(k.dtype), k.ndim) for k in self.kinds)
+        self._seen: dict[tuple[int, int], tuple[weakref.ref[np.ndarray], bytes]] = {}
 
-    def of(self, arrays: Sequence[np.ndarray],
-           previous: tuple[Sequence[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
-        """The (rows, ROW) table of ``arrays``, each checked to be C-contiguous of its row's
-        kind. ``previous``: an older table's arrays (alive) and table, whose rows are kept for
-        the arrays that are the same objects (a clone's write replaces one or two)."""
+    def of(self, arrays: Sequence[np.ndarray]) -> np.ndarray:
+        """The (rows, ROW) table of ``arrays`` (read-only), each checked to be C-contiguous
+        of its row's kind."""
         if len(arrays) != len(self.rows):
             raise ValueError(f"a table of {self.rows} got {len(arrays)} arrays")
-        if previous is None:
-            return np.array([self._row(i, a) for i, a in enumerate(arrays)], np.int64).reshape(len(arrays), ROW)
-        table = previous[1].copy()
-        for i, (a, old) in enumerate(zip(arrays, previous[0])):
-            if a is not old:
-                table[i] = self._row(i, a)
-        return table
+        seen, rows = self._seen, []
+        for i, a in enumerate(arrays):
+            hit = seen.get((id(a), i))
+            rows.append(hit[1] if hit is not None and hit[0]() is a else self._row(i, a))
+        return np.frombuffer(b"".join(rows), np.int64).reshape(len(arrays), ROW)
 
-    def _row(self, i: int, a: np.ndarray) -> tuple[int, ...]:
+    def _row(self, i: int, a: np.ndarray) -> bytes:
+        """Row ``i`` for ``a``, remembered while ``a`` lives: an array's data and shape stay
+        what they are (the store never resizes one in place), and a clone's or a restored
+        store's table holds mostly arrays that earlier tables held."""
         dtype, ndim = self._want[i]
         if a.dtype != dtype or a.ndim != ndim or not a.flags.c_contiguous:
             raise TypeError(f"row {i} ({self.rows[i]}) must be a C-contiguous {dtype}[{ndim}] "
                             f"array, got {a.dtype}[{a.ndim}] (C-contiguous: {a.flags.c_contiguous})")
-        return (address(a), *a.shape, *_PAD[ndim])
+        row = _PACK(address(a), *a.shape, *_PAD[ndim])
+        if len(self._seen) >= _SEEN:
+            self._seen.clear()
+        self._seen[id(a), i] = (weakref.ref(a), row)
+        return row
 
 
+_SEEN = 1 << 12   # rows remembered per table, at most (a weak reference each)
 _PAD = {1: (0, 0), 2: (0,), 3: ()}
+_PACK = struct.Struct(f"={ROW}q").pack   # a row's bytes, as int64 (native order)
 
 
 def _data_field(a: np.ndarray) -> int:

@@ -110,7 +110,7 @@ def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts
     arrays, table = first.arrays, first.table
     if world.two_headed_giant:
         arrays, table = _player_rules_now(world, arrays, table)
-    args = _arguments(world, live, touched, parts, table, first.limit)
+    args = _arguments(world, live, touched, parts, table, first.values)
     return int(_acting(*args)) & _BITS if isinstance(args, tuple) else args
 
 
@@ -120,37 +120,39 @@ _BITS = (1 << _ROWS) - 1
 _NO_ROWS = np.zeros((3, 0), np.int64)
 
 
+class Values(NamedTuple):
+    """What ``_acting`` takes of the kind names and the rules besides arrays."""
+    loyalty: int
+    defense: int
+    poison_to_lose: int
+
+
 class First(NamedTuple):
     """What ``Store.memo`` holds for the probe, under the store's array version, layout and
     kind names and the parts asked: a first check's arguments (or its answer where no pass
     needs to run), the arrays the passes read and their table (``ARRAYS``), which points
-    into them (they are kept alive here), and the poison counters to lose
-    (``player_rules``)."""
+    into them (they are kept alive here), and the values the kernel takes besides them
+    (``Values``)."""
     args: tuple[Any, ...] | int
     arrays: tuple[np.ndarray, ...]
     table: np.ndarray
-    limit: int
+    values: Values
 
 
 def _first(world: Game, parts: int, key: tuple[int, ...]) -> First:
     """``First`` for the store as it is now, cached under ``key``."""
     s, a = world.store, world.store.a
+    tough_k, tough_mod, ind_k, loyalty_k, defense_k = rule_kinds(world)
+    holder, limit, safe_life, safe_poison = player_rules(world)
     arrays = (a["winner"], a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
               a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"], a["sba_hold"],
-              *rule_kinds(world)[:3], a["cap_col"], a["cap_kind"], a["cap_val"], a["life"], a["player_col"],
-              *_rules(world), a["lost"], a["drew_empty"])
-    before = s.memo[1]   # (a clone's write replaced one or two of the arrays its table has)
-    table = ARRAYS.of(arrays, (before.arrays, before.table) if isinstance(before, First) else None)
-    limit = player_rules(world)[1]
-    first = First(_arguments(world, None, None, parts, table, limit), arrays, table, limit)
+              tough_k, tough_mod, ind_k, a["cap_col"], a["cap_kind"], a["cap_val"], a["life"], a["player_col"],
+              holder, safe_life, safe_poison, a["lost"], a["drew_empty"])
+    table = ARRAYS.of(arrays)
+    values = Values(loyalty_k, defense_k, limit)
+    first = First(_arguments(world, None, None, parts, table, values), arrays, table, values)
     s.memo = (key, first)
     return first
-
-
-def _rules(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``player_rules``' arrays: the holders and who can't lose by life or poison."""
-    holder, _, safe_life, safe_poison = player_rules(world)
-    return holder, safe_life, safe_poison
 
 
 def _player_rules_now(world: Game, arrays: tuple[np.ndarray, ...], table: np.ndarray
@@ -158,15 +160,16 @@ def _player_rules_now(world: Game, arrays: tuple[np.ndarray, ...], table: np.nda
     """``arrays`` and ``table`` with a two-headed game's player rules as they are now: they
     are made from the flags' values (a team stays in when a teammate's flag is set, 810.8),
     which change in place; rows made anew only where not the same arrays."""
-    now = _rules(world)
+    holder, _, safe_life, safe_poison = player_rules(world)
+    now = (holder, safe_life, safe_poison)
     if all(x is y for x, y in zip(now, arrays[_HOLDER:_SAFE_POISON + 1])):
         return arrays, table
-    changed = arrays[:_HOLDER] + now + arrays[_SAFE_POISON + 1:]
-    return changed, ARRAYS.of(changed, (arrays, table))
+    arrays = arrays[:_HOLDER] + now + arrays[_SAFE_POISON + 1:]
+    return arrays, ARRAYS.of(arrays)
 
 
 def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int,
-               table: np.ndarray, limit: int) -> tuple[Any, ...] | int:
+               table: np.ndarray, values: Values) -> tuple[Any, ...] | int:
     """``_acting``'s arguments for ``acting`` on ``table`` (``ARRAYS``), or its answer where
     no pass needs to run."""
     s = world.store
@@ -181,11 +184,10 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
         return 0
     if world.batch * s.n_cols > WIDE if touched is None else touched.size > WIDE_TOUCHED:
         return parts   # the systems' passes dominate there (see WIDE): all of them run
-    _, _, _, loyalty_k, defense_k = rule_kinds(world)
     capped = s.capped_columns() if touched is not None and parts & CAPS else _NO_CAPS
     return (parts, _EVERY if live is None else live, _NONE if touched is None else touched,
-            touched is not None, s.capacity, s.n_cols, plus, minus, loyalty_k, defense_k,
-            s.kind_index.get("poison", -1), limit, capped, table,
+            touched is not None, s.capacity, s.n_cols, plus, minus, values.loyalty, values.defense,
+            s.kind_index.get("poison", -1), values.poison_to_lose, capped, table,
             # room for the rows dying in a first check of one game (handed to Lethality)
             np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS)
 
