@@ -119,22 +119,34 @@ class Arrays(dict[str, np.ndarray]):
 
 
 class Views(dict[str, memoryview]):
-    """``Store.views()``: a memoryview of each array by name, made on first use, valid while
-    the store's ``a.version`` is ``version`` (its arrays are then the same objects). A
-    single game's scalar paths read and write plain values through them: indexing a
-    memoryview is a small part of the interpreter, where NumPy's scalar entry points (item,
-    setitem, tolist of a slice) are each a path of their own, cold after other work (about
-    10 us for the first, against 3 for a memoryview's)."""
+    """``Store.views()``: a memoryview of each array by name, made on first use from
+    ``arrays`` (the arrays at ``version``, a copy of the mapping: a clone shares the views),
+    valid in any store whose ``a.version`` is ``version`` (its arrays are then the same
+    objects). A single game's scalar paths read and write plain values through them:
+    indexing a memoryview is a small part of the interpreter, where NumPy's scalar entry
+    points (item, setitem, tolist of a slice) are each a path of their own, cold after other
+    work (about 10 us for the first, against 3 for a memoryview's)."""
 
-    __slots__ = ("version", "arrays", "counts")
+    __slots__ = ("version", "arrays", "counts", "previous")
 
-    def __init__(self, version: int, arrays: dict[str, np.ndarray], counts: np.ndarray) -> None:
+    def __init__(self, version: int, arrays: dict[str, np.ndarray], counts: np.ndarray,
+                 previous: dict[str, memoryview] | None = None) -> None:
         super().__init__()
-        self.version, self.arrays, self.counts = version, arrays, counts
+        self.version, self.arrays, self.counts, self.previous = version, arrays, counts, previous
+
+    def renewed(self, version: int, arrays: dict[str, np.ndarray], counts: np.ndarray) -> "Views":
+        """The views for ``version``, which take those of these views over arrays that are
+        still the same objects as they are first used (a copy on write replaces one array:
+        the others' views stay good). One step back only: older views are let go."""
+        self.previous = None
+        return Views(version, dict(arrays), counts, self)
 
     def __missing__(self, name: str) -> memoryview:
         arr: Any = self.counts if name == "counts" else self.arrays[name]   # (a buffer: NumPy's stubs don't say)
-        view = self[name] = memoryview(arr)
+        view = self.previous.get(name) if self.previous is not None else None
+        if view is None or view.obj is not arr:
+            view = memoryview(arr)
+        self[name] = view
         return view
 
 
@@ -197,7 +209,7 @@ class Store:
         through one goes through ``mut`` first (``write``)."""
         v = self._views
         if v.version != self.a.version:
-            v = self._views = Views(self.a.version, self.a, self._counts)
+            v = self._views = v.renewed(self.a.version, self.a, self._counts)
         return v
 
     def write(self, name: str, at: tuple[int, ...], value: int | bool) -> None:
@@ -577,9 +589,12 @@ class Store:
         d["_shared"] = self._shared = _ALL_ARRAYS
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
         d["_written"], d["_restored_from"], d["_clean"] = set(), None, set(self._clean)
-        # views start afresh on both sides: made before, they would write to arrays that
-        # CHECK_SHARING has just made read-only
-        d["_views"] = self._views = _NO_VIEWS
+        # The views are the clone's too: a view is good for any store whose arrays are at its
+        # version (the same objects), and a write copies a shared array first (a new
+        # version: ``write``). Where CHECK_SHARING makes the shared arrays read-only, both
+        # sides start afresh (a view made before would write past that guard).
+        if CHECK_SHARING:
+            d["_views"] = self._views = _NO_VIEWS
         other.__dict__ = d
         if CHECK_SHARING:
             for arr in (self.counts, *self.a.values()):
