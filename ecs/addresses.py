@@ -53,29 +53,16 @@ class Table:
         self._want = tuple((as_dtype(k.dtype), k.ndim) for k in self.kinds)
         self._seen: dict[tuple[int, int], tuple[weakref.ref[np.ndarray], bytes]] = {}
 
-    def of(self, arrays: Sequence[np.ndarray],
-           previous: tuple[Sequence[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+    def of(self, arrays: Sequence[np.ndarray]) -> np.ndarray:
         """The (rows, ROW) table of ``arrays`` (read-only), each checked to be C-contiguous
-        of its row's kind. ``previous``: an older table's arrays (alive) and table, whose
-        rows are kept where the arrays are the same objects (after a clone's write, all but
-        one or two)."""
+        of its row's kind."""
         if len(arrays) != len(self.rows):
             raise ValueError(f"a table of {self.rows} got {len(arrays)} arrays")
-        if previous is not None:
-            changed = [i for i, a, old in zip(range(len(arrays)), arrays, previous[0]) if a is not old]
-            if not changed:
-                return previous[1]
-            if len(changed) <= len(arrays) // 4:
-                table = previous[1].copy()
-                table[changed] = np.frombuffer(b"".join([self._seen_row(i, arrays[i]) for i in changed]),
-                                               np.int64).reshape(len(changed), ROW)
-                return table
-        return np.frombuffer(b"".join([self._seen_row(i, a) for i, a in enumerate(arrays)]),
-                             np.int64).reshape(len(arrays), ROW)
-
-    def _seen_row(self, i: int, a: np.ndarray) -> bytes:
-        hit = self._seen.get((id(a), i))
-        return hit[1] if hit is not None and hit[0]() is a else self._row(i, a)
+        seen, rows = self._seen, []
+        for i, a in enumerate(arrays):
+            hit = seen.get((id(a), i))
+            rows.append(hit[1] if hit is not None and hit[0]() is a else self._row(i, a))
+        return np.frombuffer(b"".join(rows), np.int64).reshape(len(arrays), ROW)
 
     def _row(self, i: int, a: np.ndarray) -> bytes:
         """Row ``i`` for ``a``, remembered while ``a`` lives: an array's data and shape stay

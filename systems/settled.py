@@ -148,8 +148,7 @@ def _first(world: Game, parts: int, key: tuple[int, ...]) -> First:
               a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"], a["sba_hold"],
               tough_k, tough_mod, ind_k, a["cap_col"], a["cap_kind"], a["cap_val"], a["life"], a["player_col"],
               holder, safe_life, safe_poison, a["lost"], a["drew_empty"])
-    before = s.memo[1]   # (after a clone's write, its source's: all rows but one or two kept)
-    table = ARRAYS.of(arrays, (before.arrays, before.table) if isinstance(before, First) else None)
+    table = ARRAYS.of(arrays)
     values = Values(loyalty_k, defense_k, limit)
     first = First(_arguments(world, None, None, parts, table, values), arrays, table, values)
     s.memo = (key, first)

@@ -80,19 +80,6 @@ def test_rows_remembered_are_those_of_the_same_arrays() -> None:
         assert ROWS.of(fresh)[:, 0].tolist() == [a.__array_interface__["data"][0] for a in fresh]
 
 
-@pytest.mark.parametrize("replaced", [[], [1], [0, 2, 5], [0, 1, 2, 3, 4, 5]])
-def test_a_table_made_from_an_older_one_is_a_table_made_anew(replaced: list[int]) -> None:
-    """Rows stay for the arrays that are the same objects and are made for the others."""
-    arrays = _arrays(np.random.default_rng(8))
-    table = ROWS.of(arrays)
-    newer = list(arrays)
-    for i in replaced:
-        newer[i] = np.ascontiguousarray(np.concatenate([arrays[i], arrays[i]]))   # another address and shape
-    got = ROWS.of(newer, (arrays, table))
-    np.testing.assert_array_equal(got, ROWS.of(newer))
-    assert [i for i in range(len(arrays)) if not np.array_equal(got[i], table[i])] == replaced
-
-
 def test_empty_arrays_have_rows() -> None:
     arrays = [np.zeros((0, 5), np.int8), *_arrays(np.random.default_rng(3))[1:]]
     arrays[0] = np.zeros((0, 5), as_dtype(ROWS.kinds[0].dtype))
