@@ -183,8 +183,7 @@ class World:
     def tick(self) -> int:
         """Check state-based actions on one snapshot, perform them together as one event,
         repeat until a check performs nothing (CR 704.3); returns the checks that acted."""
-        # (no property call when the schedule is made: in a cold tick every call is a cache miss)
-        return schedule.tick(self, self._schedule or self.schedule, self.max_passes)
+        return schedule.tick(self, self.schedule, self.max_passes)
 
     # ---- turns (ecs.turns) -----------------------------------------------------------
     active_player = turns.active_player

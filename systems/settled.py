@@ -15,16 +15,15 @@ answers "all" without looking: the systems then run as they would without it.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, cast
+from typing import Any, Callable, cast
 
 import numpy as np
 from numba import njit
 
 from ecs import store
-from ecs.addresses import Table
 from ecs.check import MARKED, Probe
 from ecs.game import Game
-from ecs.kernels import BOOL, I64, INDEX, array, kernel
+from ecs.kernels import BOOL, I64, INDEX, array, kernel, reads
 from ecs.perform import ONGOING
 
 from .annihilation import Annihilation, pairs, pairs_at
@@ -32,6 +31,8 @@ from .base import CHUNK_ELEMENTS
 from .cap_enforcement import CapEnforcement, over, over_at
 from .empty_draw import EmptyDraw
 from .lethality import (
+    DYING_KINDS,
+    DYING_READS,
     NO_LOSSES,
     PROBED_DYING,
     Lethality,
@@ -53,17 +54,6 @@ _NONE = np.zeros(0, np.int64)
 _NO_CAPS = np.zeros(0, np.bool_)
 _EVERY = np.zeros(0, np.bool_)   # as ``live``: every ongoing game
 
-# The arrays the passes read, handed over as one table (``ecs.addresses``): unboxing them
-# one by one was most of a settled tick's call, and more of it than its work when cold.
-ARRAYS = Table("winner", "zone", "token", "counts", "damage", "deathtouch_hit", "types", "toughness",
-               "keywords", "pt_set_toughness", "pt_mod_toughness", "sba_hold", "index", "index", "index",
-               "cap_col", "cap_kind", "cap_val", "life", "player_col", "int32 index", "cant_lose_life",
-               "cant_lose_poison", "lost", "drew_empty")
-(_WINNER, _ZONE, _TOKEN, _COUNTS, _DAMAGE, _DEATHTOUCH, _TYPES, _TOUGHNESS, _KEYWORDS, _SET_T, _MOD_T,
- _HOLD, _TOUGH_K, _TOUGH_MOD, _IND_K, _CAP_COL, _CAP_KIND, _CAP_VAL, _LIFE, _PLAYER_COL, _HOLDER,
- _SAFE_LIFE, _SAFE_POISON, _LOST, _DREW_EMPTY) = range(len(ARRAYS.rows))
-view = ARRAYS.view
-
 
 def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int,
            memo: dict[str, Any] | None = None) -> int:
@@ -75,23 +65,27 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     s = world.store
     if live is not None or touched is not None or world.two_headed_giant:
         return _ask(world, live, touched, parts)
-    # A first check (the settled tick's only one): its arguments are cached with the table
-    # of the arrays they read (``First``), and the kernel is called through its compiled
-    # entry point, skipping numba's typing (the dispatcher typed them when they were made).
-    key = (s.a.version, s.layout, s.kinds_layout, parts)   # (``arrays_version``, without a call)
+    # A first check (the settled tick's only one): its arguments are the store's arrays
+    # and values of its layout and kind names, cached under all three, and the kernel is
+    # called through its compiled entry point, skipping numba's typing of some 38
+    # arguments (the dispatcher typed these when they were cached). A two-headed game's
+    # player rules are read from the flags' values: not cached.
+    key = (s.arrays_version(), s.layout, s.kinds_layout, parts)
+    cached: tuple[Any, ...] | int
     if s.memo[0] == key:
-        args = s.memo[1].args
-        if not isinstance(args, tuple):
-            return args
-        found = int((_ENTRY or _entry())(*args))
+        cached = s.memo[1]
+        if not isinstance(cached, tuple):
+            return cached
+        found = int((_ENTRY or _entry())(*cached))
     else:
-        args = _first(world, parts, key).args
-        if not isinstance(args, tuple):
-            return args
-        found = int(_acting(*args))
+        cached = _arguments(world, None, None, parts)
+        s.memo = (key, cached)
+        if not isinstance(cached, tuple):
+            return cached
+        found = int(_acting(*cached))
     if not found:   # settled (no module global read on the way: each is a cache miss in a cold tick)
         return 0
-    rows = args[-1]
+    rows = cached[-1]
     if found & (DEATHS | LOSSES) and memo is not None and rows.shape[1] and parts & DEATHS and store.SCALAR_PATHS:
         # Lethality will run: the permanents that die, in a one-game check's one chunk (the
         # general paths, which the tests compare, find them again)
@@ -102,15 +96,7 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
 
 
 def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int) -> int:
-    """``acting`` of a re-check, or of a two-headed game: through the dispatcher, on the
-    cached table (with the player rules as they are now in a two-headed game)."""
-    s = world.store
-    key = (s.a.version, s.layout, s.kinds_layout, parts)
-    first = s.memo[1] if s.memo[0] == key else _first(world, parts, key)
-    arrays, table = first.arrays, first.table
-    if world.two_headed_giant:
-        arrays, table = _player_rules_now(world, arrays, table)
-    args = _arguments(world, live, touched, parts, table, first.values)
+    args = _arguments(world, live, touched, parts)
     return int(_acting(*args)) & _BITS if isinstance(args, tuple) else args
 
 
@@ -120,63 +106,15 @@ _BITS = (1 << _ROWS) - 1
 _NO_ROWS = np.zeros((3, 0), np.int64)
 
 
-class Values(NamedTuple):
-    """What ``_acting`` takes of the kind names and the rules besides arrays."""
-    loyalty: int
-    defense: int
-    poison_to_lose: int
-
-
-class First(NamedTuple):
-    """What ``Store.memo`` holds for the probe, under the store's array version, layout and
-    kind names and the parts asked: a first check's arguments (or its answer where no pass
-    needs to run), the arrays the passes read and their table (``ARRAYS``), which points
-    into them (they are kept alive here), and the values the kernel takes besides them
-    (``Values``)."""
-    args: tuple[Any, ...] | int
-    arrays: tuple[np.ndarray, ...]
-    table: np.ndarray
-    values: Values
-
-
-def _first(world: Game, parts: int, key: tuple[int, ...]) -> First:
-    """``First`` for the store as it is now, cached under ``key``."""
-    s, a = world.store, world.store.a
-    tough_k, tough_mod, ind_k, loyalty_k, defense_k = rule_kinds(world)
-    holder, limit, safe_life, safe_poison = player_rules(world)
-    arrays = (a["winner"], a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
-              a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"], a["sba_hold"],
-              tough_k, tough_mod, ind_k, a["cap_col"], a["cap_kind"], a["cap_val"], a["life"], a["player_col"],
-              holder, safe_life, safe_poison, a["lost"], a["drew_empty"])
-    table = ARRAYS.of(arrays)
-    values = Values(loyalty_k, defense_k, limit)
-    first = First(_arguments(world, None, None, parts, table, values), arrays, table, values)
-    s.memo = (key, first)
-    return first
-
-
-def _player_rules_now(world: Game, arrays: tuple[np.ndarray, ...], table: np.ndarray
-                      ) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
-    """``arrays`` and ``table`` with a two-headed game's player rules as they are now: they
-    are made from the flags' values (a team stays in when a teammate's flag is set, 810.8),
-    which change in place; rows made anew only where not the same arrays."""
-    holder, _, safe_life, safe_poison = player_rules(world)
-    now = (holder, safe_life, safe_poison)
-    if all(x is y for x, y in zip(now, arrays[_HOLDER:_SAFE_POISON + 1])):
-        return arrays, table
-    arrays = arrays[:_HOLDER] + now + arrays[_SAFE_POISON + 1:]
-    return arrays, ARRAYS.of(arrays)
-
-
-def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int,
-               table: np.ndarray, values: Values) -> tuple[Any, ...] | int:
-    """``_acting``'s arguments for ``acting`` on ``table`` (``ARRAYS``), or its answer where
-    no pass needs to run."""
+def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
+               parts: int) -> tuple[Any, ...] | int:
+    """``_acting``'s arguments for ``acting``, or its answer where no pass needs to run."""
     s = world.store
+    a = s.a
     plus, minus = s.kind_index.get("+1/+1", -1), s.kind_index.get("-1/-1", -1)
     if plus < 0 or minus < 0:   # Annihilation returns at once
         parts &= ~ANNIHILATION
-    if s.a["cap_col"].size == 0:  # CapEnforcement returns at once
+    if a["cap_col"].size == 0:  # CapEnforcement returns at once
         parts &= ~CAPS
     if s.n_players == 0:        # no player to lose
         parts &= ~(LOSSES | EMPTY_DRAW)
@@ -185,9 +123,14 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
     if world.batch * s.n_cols > WIDE if touched is None else touched.size > WIDE_TOUCHED:
         return parts   # the systems' passes dominate there (see WIDE): all of them run
     capped = s.capped_columns() if touched is not None and parts & CAPS else _NO_CAPS
-    return (parts, _EVERY if live is None else live, _NONE if touched is None else touched,
-            touched is not None, s.capacity, s.n_cols, plus, minus, values.loyalty, values.defense,
-            s.kind_index.get("poison", -1), values.poison_to_lose, capped, table,
+    return (parts, a["winner"], _EVERY if live is None else live,
+            _NONE if touched is None else touched, touched is not None, s.capacity, s.n_cols,
+            a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
+            a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"],
+            a["sba_hold"], plus, minus, *rule_kinds(world),
+            a["cap_col"], a["cap_kind"], a["cap_val"], capped,
+            a["life"], s.kind_index.get("poison", -1), a["player_col"], *player_rules(world),
+            a["lost"], a["drew_empty"],
             # room for the rows dying in a first check of one game (handed to Lethality)
             np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS)
 
@@ -208,27 +151,27 @@ def _entry() -> Callable[..., int]:
 _ENTRY: Callable[..., int] | None = None
 
 
-@kernel(I64, array(np.bool_, 1), INDEX, BOOL, I64, I64, I64, I64, I64, I64, I64, I64, array(np.bool_, 1),
-        array(np.int64, 2), array(np.int64, 2, readonly=False),
+@kernel(I64, reads("winner"), array(np.bool_, 1), INDEX, BOOL, I64, I64, reads("zone"), reads("token"),
+        reads("counts"), *DYING_READS[2:], reads("sba_hold"), I64, I64, *DYING_KINDS,
+        reads("cap_col"), reads("cap_kind"), reads("cap_val"), array(np.bool_, 1), reads("life"), I64,
+        reads("player_col"), array(np.int32, 1), I64, reads("cant_lose_life"), reads("cant_lose_poison"),
+        reads("lost"), reads("drew_empty"), array(np.int64, 2, readonly=False),
         uses=(ceasing, pairs, pairs_at, over, over_at, dying, dying_at, losing))
-def _acting(parts: int, live: np.ndarray, slots: np.ndarray, recheck: bool, capacity: int, n: int,
-            plus: int, minus: int, loyalty_k: int, defense_k: int, poison_k: int, limit: int,
-            capped: np.ndarray, table: np.ndarray, rows: np.ndarray) -> int:  # pragma: no cover
+def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
+            recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
+            counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,
+            toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray, mod_t: np.ndarray,
+            hold: np.ndarray, plus: int, minus: int, tough_k: np.ndarray,
+            tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int, defense_k: int,
+            cap_col: np.ndarray, cap_kind: np.ndarray, cap_val: np.ndarray,
+            capped: np.ndarray, life: np.ndarray, poison_k: int, player_col: np.ndarray,
+            holder: np.ndarray, limit: int, safe_life: np.ndarray, safe_poison: np.ndarray,
+            lost: np.ndarray, drew_empty: np.ndarray, rows: np.ndarray) -> int:  # pragma: no cover
     """``acting`` compiled: the systems' own passes, asked only whether they find any; the
     rows ``dying`` finds, but those the host holds, are left in ``rows`` where they fit
-    (one game: its one chunk), their number returned above ``_ROWS``. ``table``: the
-    arrays of ``ARRAYS``.
+    (one game: its one chunk), their number returned above ``_ROWS``.
     (Loops, not ``winner == ONGOING``, ``np.flatnonzero`` or ``.any()``: numba compiles
     each of those for this kernel alone, about 0.6 s of a cold start.)"""
-    winner, zone, token, counts = view(table, _WINNER), view(table, _ZONE), view(table, _TOKEN), view(table, _COUNTS)
-    damage, deathtouch, types = view(table, _DAMAGE), view(table, _DEATHTOUCH), view(table, _TYPES)
-    toughness, keywords, hold = view(table, _TOUGHNESS), view(table, _KEYWORDS), view(table, _HOLD)
-    set_t, mod_t = view(table, _SET_T), view(table, _MOD_T)
-    tough_k, tough_mod, ind_k = view(table, _TOUGH_K), view(table, _TOUGH_MOD), view(table, _IND_K)
-    cap_col, cap_kind, cap_val = view(table, _CAP_COL), view(table, _CAP_KIND), view(table, _CAP_VAL)
-    life, player_col, holder = view(table, _LIFE), view(table, _PLAYER_COL), view(table, _HOLDER)
-    safe_life, safe_poison = view(table, _SAFE_LIFE), view(table, _SAFE_POISON)
-    lost, drew_empty = view(table, _LOST), view(table, _DREW_EMPTY)
     if live.size == 0:
         live = _ongoing(winner)
     games = np.empty(live.size, np.int64)
