@@ -32,11 +32,10 @@ from typing import Any, Callable, Iterator, TypeVar, cast
 import numpy as np
 from llvmlite import binding as ll
 from numba import from_dtype, njit, types
-from numba.core import cgutils, errors
+from numba.core import cgutils, errors, imputils
 from numba.core.dispatcher import Dispatcher
-from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+from numba.np import arrayobj
 
 from .components import ALL_FIELDS
 from .components.fields import CAP, GAME, PLAYER
@@ -76,38 +75,46 @@ def writes(name: str, ndim: int | None = None) -> types.Array:
 # ``a[:m]`` with its general bounds and step logic: some 870 and 250 lines of LLVM IR at each
 # use, which it generates in Python and LLVM optimizes and compiles, per kernel. These views
 # are a dozen lines each.
+_populate: Any = arrayobj.populate_array
+_borrowed: Any = imputils.impl_ret_borrowed
+
+
 @intrinsic
-def flat(typingctx: Any, arr: Any) -> Any:
+def _flat(typingctx: Any, arr: Any) -> Any:
     """``arr.reshape(-1)`` of a C-contiguous array: a 1-D view of all its elements."""
     if not (isinstance(arr, types.Array) and arr.layout == "C"):
         return None
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        src = make_array(sig.args[0])(context, builder, args[0])
-        out = make_array(sig.return_type)(context, builder)
-        populate_array(out, data=src.data, shape=[src.nitems], strides=[src.itemsize],
-                       itemsize=src.itemsize, meminfo=src.meminfo, parent=src.parent)
-        return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        out = context.make_array(sig.return_type)(context, builder)
+        _populate(out, data=src.data, shape=[src.nitems], strides=[src.itemsize],
+                  itemsize=src.itemsize, meminfo=src.meminfo, parent=src.parent)
+        return _borrowed(context, builder, sig.return_type, out._getvalue())
     return arr.copy(ndim=1)(arr), codegen
 
 
 @intrinsic
-def head(typingctx: Any, arr: Any, m: Any) -> Any:
+def _head(typingctx: Any, arr: Any, m: Any) -> Any:
     """``arr[:m]`` of a 1-D C-contiguous array, for ``m`` of 0 or more (clamped to its length)."""
     if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
             and isinstance(m, types.Integer)):
         return None
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        src = make_array(sig.args[0])(context, builder, args[0])
-        out = make_array(sig.return_type)(context, builder)
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        out = context.make_array(sig.return_type)(context, builder)
         size = builder.extract_value(src.shape, 0)
         n = context.cast(builder, args[1], sig.args[1], types.intp)
         n = builder.select(builder.icmp_signed("<", n, size), n, size)
-        populate_array(out, data=src.data, shape=[n], strides=cgutils.unpack_tuple(builder, src.strides),
-                       itemsize=src.itemsize, meminfo=src.meminfo, parent=src.parent)
-        return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
+        _populate(out, data=src.data, shape=[n], strides=cgutils.unpack_tuple(builder, src.strides),
+                  itemsize=src.itemsize, meminfo=src.meminfo, parent=src.parent)
+        return _borrowed(context, builder, sig.return_type, out._getvalue())
     return arr(arr, m), codegen
+
+
+flat = cast(Callable[[np.ndarray], np.ndarray], _flat)
+head = cast(Callable[[np.ndarray, Any], np.ndarray], _head)
 
 
 @dataclass(frozen=True)
