@@ -32,7 +32,10 @@ from typing import Any, Callable, Iterator, TypeVar, cast
 import numpy as np
 from llvmlite import binding as ll
 from numba import from_dtype, njit, types
+from numba.core import cgutils, errors, imputils
 from numba.core.dispatcher import Dispatcher
+from numba.extending import intrinsic
+from numba.np import arrayobj
 
 from .components import ALL_FIELDS
 from .components.fields import CAP, GAME, PLAYER
@@ -66,6 +69,52 @@ def reads(name: str, ndim: int | None = None) -> types.Array:
 def writes(name: str, ndim: int | None = None) -> types.Array:
     """``reads(name, ndim)``, writable: the kernel writes it."""
     return types.Array(reads(name, ndim).dtype, reads(name, ndim).ndim, "C")
+
+
+# Views for kernel bodies. numba lowers ``a.reshape(-1)`` with its general shape checks and
+# ``a[:m]`` with its general bounds and step logic: some 870 and 250 lines of LLVM IR at each
+# use, which it generates in Python and LLVM optimizes and compiles, per kernel. These views
+# are a dozen lines each.
+_populate: Any = arrayobj.populate_array
+_borrowed: Any = imputils.impl_ret_borrowed
+
+
+@intrinsic
+def _flat(typingctx: Any, arr: Any) -> Any:
+    """``arr.reshape(-1)`` of a C-contiguous array: a 1-D view of all its elements."""
+    if not (isinstance(arr, types.Array) and arr.layout == "C"):
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        out = context.make_array(sig.return_type)(context, builder)
+        _populate(out, data=src.data, shape=[src.nitems], strides=[src.itemsize],
+                  itemsize=src.itemsize, meminfo=src.meminfo, parent=src.parent)
+        return _borrowed(context, builder, sig.return_type, out._getvalue())
+    return arr.copy(ndim=1)(arr), codegen
+
+
+@intrinsic
+def _head(typingctx: Any, arr: Any, m: Any) -> Any:
+    """``arr[:m]`` of a 1-D C-contiguous array, for ``m`` of 0 or more (clamped to its length)."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
+            and isinstance(m, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        out = context.make_array(sig.return_type)(context, builder)
+        size = builder.extract_value(src.shape, 0)
+        n = context.cast(builder, args[1], sig.args[1], types.intp)
+        n = builder.select(builder.icmp_signed("<", n, size), n, size)
+        _populate(out, data=src.data, shape=[n], strides=cgutils.unpack_tuple(builder, src.strides),
+                  itemsize=src.itemsize, meminfo=src.meminfo, parent=src.parent)
+        return _borrowed(context, builder, sig.return_type, out._getvalue())
+    return arr(arr, m), codegen
+
+
+flat = cast(Callable[[np.ndarray], np.ndarray], _flat)
+head = cast(Callable[[np.ndarray, Any], np.ndarray], _head)
 
 
 @dataclass(frozen=True)
@@ -106,9 +155,14 @@ def ready() -> None:
     one: both take the next missing kernel nobody has taken, callees first, the helper only
     those that call no other. This one takes a caller as soon as its callees are done,
     loading those the helper compiled, and at the end loads the rest."""
-    global _helped
     if len(_frozen) == len(KERNELS):
         return
+    with _plain_errors():
+        _ready()
+
+
+def _ready() -> None:
+    global _helped
     pending = [k for k in KERNELS if id(k.dispatcher) not in _frozen]
     known = {id(k.dispatcher) for k in KERNELS}
     if any(id(u) not in known for k in pending for u in k.uses):
@@ -137,6 +191,22 @@ def ready() -> None:
         _helped += list(state[:]).count(_HELPER)
     for k in pending:
         _freeze(k)
+
+
+@contextlib.contextmanager
+def _plain_errors() -> Iterator[None]:
+    """numba's error messages uncolored while the kernels compile: typing a call tries
+    overloads that do not apply, and numba formats a message for each, colored through
+    colorama, which wraps the standard streams anew for every piece (some 18,000: 0.2 s)."""
+    scheme: Any = errors.termcolor()
+    plain = hasattr(scheme, "_markup") and "_markup" not in vars(scheme)
+    if plain:
+        scheme._markup = lambda msg, color=None, style=None: msg
+    try:
+        yield
+    finally:
+        if plain:
+            del scheme._markup
 
 
 def helped() -> int:

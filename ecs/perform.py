@@ -15,7 +15,7 @@ from .check import Check, Loss, PerRowRemoval
 from .counting import change, change_one, changed
 from .events import CAUSE, GAME_END, LOST, RESERVE
 from .game import Game
-from .kernels import INDEX, array, kernel
+from .kernels import INDEX, array, head, kernel
 from .prefetch import AHEAD, prefetch_read
 from .relocation import move_objects
 from .store import remove_clamped
@@ -129,7 +129,7 @@ def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.nd
             prefetch_read(leaving, at[i + AHEAD])
         keep[m] = i
         m += not leaving[at[i]]
-    keep = keep[:m]
+    keep = head(keep, m)
     return games[keep], cols[keep], at[keep], amount[keep], keep
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, kernel, reads
+from ecs.kernels import I64, INDEX, array, flat, head, kernel, reads
 from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
 from .base import battlefield_extent
@@ -52,7 +52,7 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
     m = 0
     count = np.empty(n, np.int32)
     having = np.empty(n, np.int64)
-    cap, zone_f, plus_f, minus_f = zone.shape[1], zone.reshape(-1), plus.reshape(-1), minus.reshape(-1)
+    cap, zone_f, plus_f, minus_f = zone.shape[1], flat(zone), flat(plus), flat(minus)
     for j in range(games.size):
         g = games[j]
         if j + 2 < games.size:
@@ -74,7 +74,7 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
         for j in range(k):
             out_g[m], out_c[m], out_a[m] = g, having[j], count[having[j]]
             m += 1
-    return out_g[:m], out_c[:m], out_a[:m]
+    return head(out_g, m), head(out_c, m), head(out_a, m)
 
 
 @kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64, array(np.bool_, 1))
@@ -87,7 +87,7 @@ def pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.nd
     out_c = np.empty(slots.size, np.int64)
     out_a = np.empty(slots.size, np.int64)
     m = 0
-    zone_f, plus_f, minus_f = zone.reshape(-1), plus.reshape(-1), minus.reshape(-1)
+    zone_f, plus_f, minus_f = flat(zone), flat(plus), flat(minus)
     for i in range(slots.size):
         if i + AHEAD < slots.size:
             b = slots[i + AHEAD]
@@ -100,4 +100,4 @@ def pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.nd
         if live[g] and found > 0 and zone[g, c] == _BF:
             out_g[m], out_c[m], out_a[m] = g, c, found
             m += 1
-    return out_g[:m], out_c[:m], out_a[:m]
+    return head(out_g, m), head(out_c, m), head(out_a, m)

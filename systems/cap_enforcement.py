@@ -10,7 +10,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import INDEX, array, kernel, reads
+from ecs.kernels import INDEX, array, head, kernel, reads
 
 
 class CapEnforcement(System):
@@ -52,7 +52,7 @@ def over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarr
                 if have > limit and zone[g, cols[m]] == _BF:
                     out_g[n], out_m[n], out_x[n] = g, m, have - limit
                     n += 1
-    return out_g[:n], out_m[:n], out_x[:n]
+    return head(out_g, n), head(out_m, n), head(out_x, n)
 
 
 @kernel(reads("counts"), reads("zone"), reads("cap_col"), reads("cap_kind"), reads("cap_val"), INDEX,
@@ -76,4 +76,4 @@ def over_at(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.nd
             if cols[m] == c and limit >= 0 and counts[kinds[m], g, c] > limit:
                 out_g[n], out_m[n], out_x[n] = g, m, counts[kinds[m], g, c] - limit
                 n += 1
-    return out_g[:n], out_m[:n], out_x[:n]
+    return head(out_g, n), head(out_m, n), head(out_x, n)

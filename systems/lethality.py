@@ -21,7 +21,7 @@ from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.events import CAUSE
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, kernel, reads
+from ecs.kernels import I64, INDEX, array, flat, head, kernel, reads
 from ecs.kinds import KEYWORD_BIT
 from ecs.limits import POISON_TO_LOSE, TWO_HEADED_GIANT_POISON_TO_LOSE
 from ecs.prefetch import AHEAD, prefetch_read
@@ -205,7 +205,7 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
         for j in range(k):
             out_g[m], out_c[m], out_r[m] = g, dead[j], rule[dead[j]]
             m += 1
-    return out_g[:m], out_c[:m], out_r[:m]
+    return head(out_g, m), head(out_c, m), head(out_r, m)
 
 
 @kernel(*DYING_READS, INDEX, I64, array(np.bool_, 1), *DYING_KINDS)
@@ -222,8 +222,8 @@ def dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouc
     out_c = np.empty(slots.size, np.int64)
     out_r = np.empty(slots.size, np.int64)
     m = 0
-    zone_f, damage_f, deathtouch_f = zone.reshape(-1), damage.reshape(-1), deathtouch.reshape(-1)
-    counts_f, plane = counts.reshape(-1), zone.size
+    zone_f, damage_f, deathtouch_f = flat(zone), flat(damage), flat(deathtouch)
+    counts_f, plane = flat(counts), zone.size
     for i in range(slots.size):
         if i + AHEAD < slots.size:
             b = slots[i + AHEAD]
@@ -256,7 +256,7 @@ def dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouc
         if rule:
             out_g[m], out_c[m], out_r[m] = g, c, rule
             m += 1
-    return out_g[:m], out_c[:m], out_r[:m]
+    return head(out_g, m), head(out_c, m), head(out_r, m)
 
 
 def players(world: Game, pending: Check) -> None:
@@ -328,4 +328,4 @@ def losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.n
                 if hit and not lost[g, p]:
                     out_g[m], out_p[m], out_poison[m] = g, p, by_poison
                     m += 1
-    return out_g[:m], out_p[:m], out_poison[:m]
+    return head(out_g, m), head(out_p, m), head(out_poison, m)

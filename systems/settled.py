@@ -23,7 +23,7 @@ from numba import njit
 from ecs import store
 from ecs.check import MARKED, Probe
 from ecs.game import Game
-from ecs.kernels import BOOL, I64, INDEX, array, kernel, reads
+from ecs.kernels import BOOL, I64, INDEX, array, head, kernel, reads
 from ecs.perform import ONGOING
 
 from .annihilation import Annihilation, pairs, pairs_at
@@ -179,7 +179,7 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
     for i in range(live.size):
         games[m] = i
         m += live[i]
-    games = games[:m]
+    games = head(games, m)
     found = 0
     if parts & MARKED and _marked(deathtouch, games):
         found |= MARKED

@@ -9,7 +9,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, kernel, reads
+from ecs.kernels import I64, INDEX, head, kernel, reads
 
 
 class ZoneChange(System):
@@ -38,4 +38,4 @@ def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
             if tr[c] and zr[c] != _NONE and zr[c] != _BF:
                 out_g[m], out_c[m] = g, c
                 m += 1
-    return out_g[:m], out_c[:m]
+    return head(out_g, m), head(out_c, m)

@@ -62,3 +62,21 @@ def test_first_run_says_it_compiles_and_reports_the_startup(tmp_path: Path) -> N
     assert warmup.MESSAGE not in err
     assert warm["compiled"] == 0
     assert warm["startup_s"] > 0
+
+
+def test_the_command_loads_numba_without_scipy_linalg() -> None:
+    """The command's process (``python -m ecs``) loads numba's array functions before numba's
+    first compile or load, with SciPy's linear algebra hidden from numba's BLAS probe; SciPy
+    still imports afterwards (if installed)."""
+    code = ("import importlib.util, sys\n"
+            "from ecs.__main__ import _without_blas_probe\n"
+            "_without_blas_probe()\n"
+            "assert 'numba.np.arraymath' in sys.modules\n"
+            "assert sys.modules.get('scipy.linalg') is None, 'scipy.linalg was imported'\n"
+            "if importlib.util.find_spec('scipy') is not None:\n"
+            "    import scipy.linalg\n"
+            "    assert scipy.linalg.norm([3.0, 4.0]) == 5.0\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr

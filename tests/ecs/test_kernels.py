@@ -160,3 +160,27 @@ def test_a_caller_calls_its_callee_by_symbol_and_is_cached_with_it(tmp_path: Pat
         f.unlink()
     assert _run_ready(tmp_path, shift=True) == (["_leaf", "_root"], 12)
     assert _run_ready(tmp_path) == ([], 12)
+
+
+@njit(cache=True)
+def _views(a3: np.ndarray, a1: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+    return kernels.flat(a3), kernels.head(a1, m)
+
+
+def test_flat_and_head_are_views_as_reshape_and_slice() -> None:
+    """The kernels' cheap views: ``flat(a)`` is ``a.reshape(-1)`` of a C-contiguous array and
+    ``head(a, m)`` is ``a[:m]`` (``m`` past the end: all of it), both sharing ``a``'s memory
+    and read-only where it is."""
+    a3 = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    a1 = np.arange(10, dtype=np.int64)
+    for m in (0, 1, 7, 10, 11):
+        f, h = _views(a3, a1, m)
+        assert f.tolist() == a3.reshape(-1).tolist() and f.dtype == a3.dtype
+        assert h.tolist() == a1[:m].tolist() and h.dtype == a1.dtype
+        assert np.shares_memory(f, a3) and (m == 0 or np.shares_memory(h, a1))
+    f[5] = -1
+    assert a3[0, 1, 1] == -1
+    a3.flags.writeable = False
+    a1.flags.writeable = False
+    f, h = _views(a3, a1, 3)
+    assert not f.flags.writeable and not h.flags.writeable
