@@ -119,10 +119,9 @@ class Arrays(dict[str, np.ndarray]):
 
 
 class Views(dict[str, memoryview]):
-    """``Store.views()``: a memoryview of each array by name, made on first use from
-    ``arrays`` (the arrays at ``version``, a copy of the mapping: a clone shares the views),
-    valid in any store whose ``a.version`` is ``version`` (its arrays are then the same
-    objects). A single game's scalar paths read and write plain values through them:
+    """``Store.views()``: a memoryview of each array by name, made on first use from the
+    store's ``arrays``, valid while its ``a.version`` is ``version`` (its arrays are then
+    the same objects). A single game's scalar paths read and write plain values through them:
     indexing a memoryview is a small part of the interpreter, where NumPy's scalar entry
     points (item, setitem, tolist of a slice) are each a path of their own, cold after other
     work (about 10 us for the first, against 3 for a memoryview's)."""
@@ -139,7 +138,7 @@ class Views(dict[str, memoryview]):
         still the same objects as they are first used (a copy on write replaces one array:
         the others' views stay good). One step back only: older views are let go."""
         self.previous = None
-        return Views(version, dict(arrays), counts, self)
+        return Views(version, arrays, counts, self)
 
     def __missing__(self, name: str) -> memoryview:
         arr: Any = self.counts if name == "counts" else self.arrays[name]   # (a buffer: NumPy's stubs don't say)
@@ -589,12 +588,13 @@ class Store:
         d["_shared"] = self._shared = _ALL_ARRAYS
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
         d["_written"], d["_restored_from"], d["_clean"] = set(), None, set(self._clean)
-        # The views are the clone's too: a view is good for any store whose arrays are at its
-        # version (the same objects), and a write copies a shared array first (a new
-        # version: ``write``). Where CHECK_SHARING makes the shared arrays read-only, both
-        # sides start afresh (a view made before would write past that guard).
+        # The clone's views take this store's as they are first used (the same arrays, until
+        # a write copies one: ``write``). Where CHECK_SHARING makes the shared arrays
+        # read-only, both sides start afresh (a view made before would write past that guard).
         if CHECK_SHARING:
             d["_views"] = self._views = _NO_VIEWS
+        else:
+            d["_views"] = Views(self.a.version, d["a"], self._counts, self._views)
         other.__dict__ = d
         if CHECK_SHARING:
             for arr in (self.counts, *self.a.values()):
