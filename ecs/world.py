@@ -183,7 +183,8 @@ class World:
     def tick(self) -> int:
         """Check state-based actions on one snapshot, perform them together as one event,
         repeat until a check performs nothing (CR 704.3); returns the checks that acted."""
-        return schedule.tick(self, self.schedule, self.max_passes)
+        # (no property call once the schedule is made: in a tick after other work every call is a cache miss)
+        return schedule.tick(self, self._schedule or self.schedule, self.max_passes)
 
     # ---- turns (ecs.turns) -----------------------------------------------------------
     active_player = turns.active_player

@@ -70,7 +70,7 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     # called through its compiled entry point, skipping numba's typing of some 38
     # arguments (the dispatcher typed these when they were cached). A two-headed game's
     # player rules are read from the flags' values: not cached.
-    key = (s.arrays_version(), s.layout, s.kinds_layout, parts)
+    key = (s.a.version, s.layout, s.kinds_layout, parts)   # (``arrays_version``, without its call)
     cached: tuple[Any, ...] | int
     if s.memo[0] == key:
         cached = s.memo[1]
