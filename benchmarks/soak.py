@@ -84,8 +84,9 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
         rss_limit: float | None = None, time_limit: float | None = None) -> Soak:
     """The workload on a batch of ``games`` (see the module docstring). Stops early, saying
     so, if RSS passes ``rss_limit`` bytes or the run ``time_limit`` seconds."""
-    from ecs import World
+    from ecs import World, kernels
 
+    kernels.ready()   # (a process's first World loads the kernels, some 60 MB: not the run's)
     began, before = time.perf_counter(), rss()
     rng = np.random.default_rng(seed)
     w = World(ruleset="mtg", batch=games, seed=seed)
