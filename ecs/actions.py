@@ -396,12 +396,13 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     s = world.store
     code = zones.zone_code(zone, world.ruleset.zone_aliases)
     col = args.one(world, e, games, where, skip_finished) if counters is None and by is None else -1
-    v = s.views()
-    if col >= 0 and v["zone"][0, col] != code and not v["types"][0, col] & TYPE_BIT["player"]:
-        world.log.next_step()   # one object of a single game: plain ints
-        if v["token"][0, col] and v["zone"][0, col] != zones.BATTLEFIELD:
-            return -1   # a token outside the battlefield stays (111.8)
-        return move_one(world, 0, col, code, CAUSE["zone"])[0]
+    if col >= 0:   # one object of a single game: plain ints (a batch's store makes no views)
+        v = s.views()
+        if v["zone"][0, col] != code and not v["types"][0, col] & _PLAYER:
+            world.log.next_step()
+            if v["token"][0, col] and v["zone"][0, col] != zones.BATTLEFIELD:
+                return -1   # a token outside the battlefield stays (111.8)
+            return move_one(world, 0, col, code, CAUSE["zone"])[0]
     r = args.rows(world, e, games, where, skip_finished)
     g, c, single = r.g, r.c, r.single
     args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")

@@ -49,7 +49,7 @@ _BY_COLUMN = tuple(f for f in ALL_FIELDS if f.shape == GAME_COLUMN)
 _SLOT_NAMES = frozenset(f.name for f in _BY_COLUMN)   # snapshots slice them as arr[:, :n]
 #: The fields whose untouched state ``Store`` tracks (``_clean``): what ends with an object (its
 #: state, the host's effects on it), which a zone change resets and which most games never set.
-_TRACKED = tuple(f for f in OBJECT_STATE_FIELDS + HOST_OBJECT_FIELDS)
+_TRACKED = OBJECT_STATE_FIELDS + HOST_OBJECT_FIELDS
 _CLEAN_SLOTS = 1 << 14   # restores of stores of more slots than this don't look for them
 # Layout ids are unique across stores: equal ids mean equal slots in use, kind names and
 # players (what changes only with alloc, release, a new kind or a new player), so values
