@@ -19,6 +19,12 @@ process compiles about half of them into the disk cache while this one compiles 
 rest, then this one loads that half from the cache: the wait of two cores, not one. A
 kernel that calls others calls their native code by symbol, not a copy of it compiled
 into its own (``_by_symbol``).
+
+An *optional* kernel only saves work: its caller has another way to the same answer
+(the settled probe, ``ecs.systems.settled``, for one game's ticks). ``ready`` loads it
+with the others when the disk cache holds it, but compiles it only when asked
+(``ready(optional=True)``, which a World of one game does): a batched run (the Monte
+Carlo job) never waits for it. Its caller asks ``frozen`` before calling it.
 """
 from __future__ import annotations
 
@@ -122,23 +128,29 @@ class Kernel:
     dispatcher: Dispatcher
     signature: tuple[types.Type, ...]
     uses: tuple[Dispatcher, ...]   # the kernels it calls: frozen before it compiles
+    optional: bool = False         # compiled only when asked (see the module docstring)
 
 
 KERNELS: list[Kernel] = []   # in declaration order
 _frozen: set[int] = set()    # ids of the dispatchers compiled and frozen in this process
+_absent: set[int] = set()    # ids of optional kernels that ``ready`` found uncached and left
 _helped = 0                  # kernels a forked helper compiled for this process
 
 
-def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), **options: Any) -> Callable[[F], F]:
+def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), optional: bool = False,
+           **options: Any) -> Callable[[F], F]:
     """``numba.njit(cache=True, **options)``, to be compiled for ``signature`` only by
     ``ready``, after the kernels it ``uses`` (calls): a call from compiled code converts its
-    arguments to a frozen callee's signature, but has an unfrozen one compiled anew."""
+    arguments to a frozen callee's signature, but has an unfrozen one compiled anew.
+    ``optional``: see the module docstring; nothing may call it from compiled code."""
     def wrap(fn: F) -> F:
         # (no C-callable wrapper: nothing calls a kernel through one, and each costs ~0.02 s)
+        if any(k.optional and k.dispatcher is u for k in KERNELS for u in uses):
+            raise ValueError(f"{fn.__qualname__} uses an optional kernel, which may be absent")
         dispatcher = njit(cache=True, **{"no_cfunc_wrapper": True, **options})(fn)
         if uses:
             _after_callees(dispatcher, uses)
-        KERNELS.append(Kernel(dispatcher, signature, uses))
+        KERNELS.append(Kernel(dispatcher, signature, uses, optional))
         return dispatcher
     return wrap
 
@@ -146,24 +158,31 @@ def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), **options: Any) -
 _FREE, _TAKEN, _HERE, _HELPER = 0, 1, 2, 3   # a kernel's state in a shared compile
 
 
-def ready() -> None:
+def ready(optional: bool = False) -> None:
     """Compile or load every kernel declared so far that this process has not, then freeze
-    them; a no-op once done (a World calls it as it is made).
+    them; a no-op once done (a World calls it as it is made). An optional kernel is loaded
+    if the disk cache holds it, else compiled only with ``optional``.
 
     Where kernels are missing from numba's disk cache (a first run, or an edit) and the
     platform forks, a forked helper process compiles kernels into the cache alongside this
     one: both take the next missing kernel nobody has taken, callees first, the helper only
     those that call no other. This one takes a caller as soon as its callees are done,
     loading those the helper compiled, and at the end loads the rest."""
-    if len(_frozen) == len(KERNELS):
+    if len(_frozen) + (0 if optional else len(_absent)) == len(KERNELS):
         return
     with _plain_errors():
-        _ready()
+        _ready(optional)
 
 
-def _ready() -> None:
+def frozen(dispatcher: Any) -> bool:
+    """Whether the kernel ``dispatcher`` is ready to call (an optional one may not be)."""
+    return id(dispatcher) in _frozen
+
+
+def _ready(optional: bool) -> None:
     global _helped
-    pending = [k for k in KERNELS if id(k.dispatcher) not in _frozen]
+    left = [k for k in KERNELS if k.optional and not optional and id(k.dispatcher) not in _frozen]
+    pending = [k for k in KERNELS if id(k.dispatcher) not in _frozen and k not in left]
     known = {id(k.dispatcher) for k in KERNELS}
     if any(id(u) not in known for k in pending for u in k.uses):
         raise RuntimeError(f"a kernel uses an undeclared one: {[k.dispatcher for k in pending]}")
@@ -191,6 +210,12 @@ def _ready() -> None:
         _helped += list(state[:]).count(_HELPER)
     for k in pending:
         _freeze(k)
+    for k in left:   # (its callees frozen above: its cache key can be read)
+        if id(k.dispatcher) not in _absent and _cached(k):
+            _freeze(k)
+        else:
+            _absent.add(id(k.dispatcher))
+    _absent.difference_update(_frozen)
 
 
 @contextlib.contextmanager
@@ -301,7 +326,7 @@ def _after_callees(dispatcher: Dispatcher, uses: tuple[Dispatcher, ...]) -> None
 
 
 def _cached(k: Kernel) -> bool:
-    """Whether numba's disk cache holds ``k`` (it calls no other kernel) for its signature."""
+    """Whether numba's disk cache holds ``k`` for its signature (its callees frozen)."""
     cache: Any = cast(Any, k.dispatcher)._cache
     entries = getattr(cache, "_cache_file", None)   # None: not cached at all
     context: Any = k.dispatcher.targetctx

@@ -12,6 +12,11 @@ The systems' passes return what they found; here only whether it is empty counts
 are taken a chunk at a time, and the pass stops at the first chunk after which every
 asked part has been found acting. On a wide check (``WIDE``, ``WIDE_TOUCHED``) it
 answers "all" without looking: the systems then run as they would without it.
+
+Its kernel is optional (``ecs.kernels``): compiled for a World of one game, whose settled
+ticks it is for, and otherwise only loaded if cached. Batched runs do without it (the
+Monte Carlo job: as fast within noise, and a cold first run does not compile it); where
+it is not compiled the probe answers "all", as where wide.
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ from typing import Any, Callable, cast
 import numpy as np
 from numba import njit
 
-from ecs import store
+from ecs import kernels, store
 from ecs.check import MARKED, Probe
 from ecs.game import Game
 from ecs.kernels import BOOL, I64, INDEX, array, head, kernel, reads
@@ -109,6 +114,8 @@ _NO_ROWS = np.zeros((3, 0), np.int64)
 def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
                parts: int) -> tuple[Any, ...] | int:
     """``_acting``'s arguments for ``acting``, or its answer where no pass needs to run."""
+    if not kernels.frozen(_acting):   # not compiled in this process (a batched run's)
+        return parts   # as where wide: all of them run
     s = world.store
     a = s.a
     plus, minus = s.kind_index.get("+1/+1", -1), s.kind_index.get("-1/-1", -1)
@@ -156,7 +163,7 @@ _ENTRY: Callable[..., int] | None = None
         reads("cap_col"), reads("cap_kind"), reads("cap_val"), array(np.bool_, 1), reads("life"), I64,
         reads("player_col"), array(np.int32, 1), I64, reads("cant_lose_life"), reads("cant_lose_poison"),
         reads("lost"), reads("drew_empty"), array(np.int64, 2, readonly=False),
-        uses=(ceasing, pairs, pairs_at, over, over_at, dying, dying_at, losing))
+        uses=(ceasing, pairs, pairs_at, over, over_at, dying, dying_at, losing), optional=True)
 def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
             counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,

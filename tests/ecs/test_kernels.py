@@ -32,7 +32,7 @@ def test_ready_kernels_never_compile_again() -> None:
     """After a World is made every kernel is compiled for its declared signature and frozen:
     a whole game on clones that share (read-only) arrays compiles nothing."""
     assert store.CHECK_SHARING   # tests/conftest.py: shared arrays are read-only
-    World(batch=2)
+    World()   # (one game: the optional kernels too)
     for k in kernels.KERNELS:
         assert k.signature in [tuple(s) for s in k.dispatcher.signatures], k.dispatcher.py_func
     seen = _Compiles()
@@ -160,6 +160,61 @@ def test_a_caller_calls_its_callee_by_symbol_and_is_cached_with_it(tmp_path: Pat
         f.unlink()
     assert _run_ready(tmp_path, shift=True) == (["_leaf", "_root"], 12)
     assert _run_ready(tmp_path) == ([], 12)
+
+
+def _extra(x: int) -> int:
+    return _leaf_kernel(x) + 100
+
+
+def _ready_optional(cache: str, asks: tuple[bool, ...], out: Any) -> None:
+    """_leaf, and _extra (optional, uses _leaf), cached in ``cache``; ready() once per entry
+    of ``asks`` (its ``optional``), reporting after each what compiled and whether _extra
+    is frozen."""
+    global _leaf_kernel
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    config.reload_config()
+    kernels.KERNELS[:] = []
+    _leaf_kernel = kernels.kernel(types.int64)(_leaf)
+    extra = kernels.kernel(types.int64, uses=(_leaf_kernel,), optional=True)(_extra)
+    got = []
+    for optional in asks:
+        seen = _Compiles()
+        with event.install_listener("numba:compile", seen):
+            kernels.ready(optional=optional)
+        got.append((sorted(set(seen.names)), kernels.frozen(extra)))
+    out.put((got, extra(5) if kernels.frozen(extra) else None))
+
+
+def _run_optional(cache: Path, *asks: bool) -> tuple[list[tuple[list[str], bool]], int | None]:
+    fork = multiprocessing.get_context("fork")
+    out = fork.Queue()
+    p = fork.Process(target=_ready_optional, args=(str(cache), asks, out))
+    p.start()
+    p.join(120)
+    assert p.exitcode == 0
+    result: tuple[list[tuple[list[str], bool]], int | None] = out.get(timeout=5)
+    return result
+
+
+def test_an_optional_kernel_compiles_only_when_asked_and_loads_when_cached(tmp_path: Path) -> None:
+    """ready() leaves an optional kernel the disk cache lacks (a batched run does not wait
+    for it) and does not look again; ready(optional=True) compiles it; a later process's
+    ready() loads it from the cache."""
+    assert _run_optional(tmp_path, False, False) == ([(["_leaf"], False), ([], False)], None)
+    assert _run_optional(tmp_path, False, True, False) == (
+        [([], False), (["_extra"], True), ([], True)], 106)
+    assert _run_optional(tmp_path, False) == ([([], True)], 106)   # loaded, not compiled
+
+
+def test_no_kernel_may_use_an_optional_one() -> None:
+    """An optional kernel may be absent, so no kernel's compiled code may call it."""
+    declared = kernels.KERNELS[:]
+    try:
+        extra = kernels.kernel(types.int64, optional=True)(_one)
+        with pytest.raises(ValueError, match="_two uses an optional kernel"):
+            kernels.kernel(types.int64, uses=(extra,))(_two)
+    finally:
+        kernels.KERNELS[:] = declared
 
 
 @njit(cache=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -152,3 +153,26 @@ def test_704_3_a_replaced_process_is_not_trusted() -> None:
     w.schedule = Schedule([Hosted])
     w.tick()
     assert w.has_lost(a) and not w.has_lost(b)
+
+
+def _unprobed(*args: Any) -> int:
+    raise AssertionError("the probe's kernel was called where it is not ready")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_704_3_where_the_probe_kernel_is_not_compiled_the_systems_run(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe's kernel is optional (``ecs.kernels``): in a process that has not compiled
+    it (a batched run's) the probe answers "all" without calling it, the systems run, and
+    a tick does what it does with the probe: the same checks, state and events."""
+    w = random_world(seed, 1, seed % 2 == 1)
+    twin = w.clone()
+    with_probe = twin.tick()
+    monkeypatch.setattr(settled.kernels, "frozen", lambda dispatcher: False)
+    monkeypatch.setattr(settled, "_acting", _unprobed)
+    monkeypatch.setattr(settled, "_ENTRY", _unprobed)
+    assert settled.PROBE.acting(w, None, None, ALL_PARTS) == ALL_PARTS
+    assert w.tick() == with_probe
+    np.testing.assert_array_equal(w.store.counts, twin.store.counts)
+    for name, column in twin.event_table().items():
+        np.testing.assert_array_equal(w.event_table()[name], column, err_msg=name)
