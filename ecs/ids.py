@@ -21,7 +21,7 @@ from typing import Any, Callable, cast
 import numpy as np
 from numba import njit
 
-from .kernels import INDEX, array, kernel
+from .kernels import INDEX, array, empty, kernel
 
 PAGE_BITS = 10
 PAGE = 1 << PAGE_BITS
@@ -282,7 +282,7 @@ def column_in(page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray, e: int
 def _lookup(page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray, games: np.ndarray,
             ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """``IdIndex.lookup``: ``games`` has one game per id, or none (page entries)."""
-    out = np.empty(ids.size, np.int64)
+    out = empty(ids.size, np.int64)
     for i in range(ids.size):
         out[i] = column_in(page_of, pages, spread, ids[i], games[i] if games.size else -1)
     return out

@@ -77,12 +77,14 @@ def writes(name: str, ndim: int | None = None) -> types.Array:
     return types.Array(reads(name, ndim).dtype, reads(name, ndim).ndim, "C")
 
 
-# Views for kernel bodies. numba lowers ``a.reshape(-1)`` with its general shape checks and
-# ``a[:m]`` with its general bounds and step logic: some 870 and 250 lines of LLVM IR at each
-# use, which it generates in Python and LLVM optimizes and compiles, per kernel. These views
-# are a dozen lines each.
+# Views and allocation for kernel bodies. numba lowers ``a.reshape(-1)`` with its general
+# shape checks and ``a[:m]`` with its general bounds and step logic: some 870 and 250 lines
+# of LLVM IR at each use, which it generates in Python and LLVM optimizes and compiles, per
+# kernel; it types each ``np.empty`` through its overload machinery. These are a dozen
+# lines each.
 _populate: Any = arrayobj.populate_array
 _borrowed: Any = imputils.impl_ret_borrowed
+_new_ref: Any = imputils.impl_ret_new_ref
 
 
 @intrinsic
@@ -119,8 +121,45 @@ def _head(typingctx: Any, arr: Any, m: Any) -> Any:
     return arr(arr, m), codegen
 
 
+@intrinsic
+def _empty(typingctx: Any, shape: Any, dtype: Any) -> Any:
+    """``np.empty(shape, dtype)`` for an integer or a tuple of integers (none negative: the
+    kernels' sizes) and a NumPy scalar type (``np.int64``): a new C-contiguous array, its
+    allocation inline. (numba types each ``np.empty`` through its overload machinery, some
+    5 ms a call, and checks each dimension with a raise of its own.)"""
+    if isinstance(shape, types.Integer):
+        ndim = 1
+    elif isinstance(shape, types.UniTuple) and isinstance(shape.dtype, types.Integer):
+        ndim = shape.count
+    else:
+        return None
+    if not isinstance(dtype, types.NumberClass):
+        return None
+    out_type = types.Array(dtype.instance_type, ndim, "C")
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        dims = [args[0]] if ndim == 1 else cgutils.unpack_tuple(builder, args[0])
+        kinds = [sig.args[0]] if ndim == 1 else list(sig.args[0])
+        dims = [context.cast(builder, d, t, types.intp) for d, t in zip(dims, kinds)]
+        data_type = context.get_data_type(out_type.dtype)
+        itemsize = cgutils.intp_t(context.get_abi_sizeof(data_type))
+        strides: list[Any] = []
+        size = itemsize
+        for d in reversed(dims):   # C order
+            strides.insert(0, size)
+            size = builder.mul(size, d)
+        meminfo = context.nrt.meminfo_alloc_aligned(builder, size=size, align=32)
+        cgutils.guard_memory_error(context, builder, meminfo, "Allocation failed (probably too large).")
+        out = context.make_array(out_type)(context, builder)
+        _populate(out, data=builder.bitcast(context.nrt.meminfo_data(builder, meminfo), data_type.as_pointer()),
+                  shape=dims, strides=strides, itemsize=itemsize, meminfo=meminfo)
+        return _new_ref(context, builder, out_type, out._getvalue())
+    return out_type(shape, dtype), codegen
+
+
 flat = cast(Callable[[np.ndarray], np.ndarray], _flat)
 head = cast(Callable[[np.ndarray, Any], np.ndarray], _head)
+empty = cast(Callable[[Any, Any], np.ndarray], _empty)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from .check import Check, Loss, PerRowRemoval
 from .counting import change, change_one, changed
 from .events import CAUSE, GAME_END, LOST, RESERVE
 from .game import Game
-from .kernels import INDEX, array, head, kernel
+from .kernels import INDEX, array, empty, head, kernel
 from .prefetch import AHEAD, prefetch_read
 from .relocation import move_objects
 from .store import remove_clamped
@@ -122,7 +122,7 @@ def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.nd
     """The rows whose flat slot ``at`` is not ``leaving``: (games, cols, at, amount, row
     indices), in one pass (NumPy took a gather, a nonzero and four takes), prefetching
     the row ``AHEAD`` on."""
-    keep = np.empty(at.size, np.int64)
+    keep = empty(at.size, np.int64)
     m = 0
     for i in range(at.size):
         if i + AHEAD < at.size:

@@ -22,7 +22,7 @@ from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
 from .counting import enter_battlefield, magic_hook
 from .events import CAUSE, ZONE
 from .game import Game
-from .kernels import I64, INDEX, array, flat, head, kernel, reads, writes
+from .kernels import I64, INDEX, array, empty, flat, head, kernel, reads, writes
 from .prefetch import AHEAD, prefetch_read, prefetch_write
 
 
@@ -196,9 +196,9 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
     counts_f, plane_size = flat(counts), zone.size
     zone_f, tapped_f = flat(zone), flat(tapped)
     damage_f, deathtouch_f = flat(damage), flat(deathtouch)
-    out_r = np.empty(n_kinds * games.size, np.int64)
-    out_k = np.empty(n_kinds * games.size, np.int64)
-    out_v = np.empty(n_kinds * games.size, np.int64)
+    out_r = empty(n_kinds * games.size, np.int64)
+    out_k = empty(n_kinds * games.size, np.int64)
+    out_v = empty(n_kinds * games.size, np.int64)
     m = 0
     for i in range(games.size):
         if i + AHEAD < games.size:   # the slot of a row ahead: read its counts, clear the rest
@@ -232,7 +232,7 @@ def _zones_at(zone: np.ndarray, games: np.ndarray,
               cols: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64 (one pass, where
     NumPy took a flat index, a take and a cast), prefetching the row ``AHEAD`` on."""
-    out = np.empty(games.size, np.int64)
+    out = empty(games.size, np.int64)
     cap, zone_f = zone.shape[1], flat(zone)
     for i in range(games.size):
         if i + AHEAD < games.size:

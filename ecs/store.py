@@ -39,7 +39,7 @@ from ecs.components import (
 
 from .errors import UnknownEntityError
 from .ids import IdIndex, column_in
-from .kernels import I64, INDEX, array, kernel, reads, writes
+from .kernels import I64, INDEX, array, empty, kernel, reads, writes
 from .kinds import validate_kind
 from .prefetch import AHEAD, prefetch_write
 from .zones import RADIX
@@ -617,8 +617,8 @@ def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
     changed): the counts of one event. The reads prefetch the row ``AHEAD`` on
     (ecs.prefetch: scattered rows miss one after another), for writing: the second loop
     writes them."""
-    before = np.empty(at.size, np.int64)
-    after = np.empty(at.size, np.int64)
+    before = empty(at.size, np.int64)
+    after = empty(at.size, np.int64)
     for i in range(at.size):
         if i + AHEAD < at.size:
             prefetch_write(plane, at[i + AHEAD])
@@ -643,9 +643,9 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
     -1/-1 at 4096x200: 0.74 -> 0.32 ms against two add_clamped); other rows take
     add_clamped's two loops per kind."""
     nk, n = kinds.size, at.size
-    before = np.empty((nk, n), np.int64)
-    after = np.empty((nk, n), np.int64)
-    every = np.empty(nk, np.bool_)   # (not np.ones: compiled for this kernel alone, ~0.2 s)
+    before = empty((nk, n), np.int64)
+    after = empty((nk, n), np.int64)
+    every = empty(nk, np.bool_)   # (not np.ones: compiled for this kernel alone, ~0.2 s)
     for j in range(nk):
         every[j] = True
     increasing = True
@@ -698,7 +698,7 @@ def _free_per_game(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
                    n: int) -> tuple[np.ndarray, int]:  # pragma: no cover - compiled
     """(G, n): in each game of ``games`` its lowest ``n`` free columns below ``n_cols``,
     then fresh ones from ``n_cols`` on; and the columns in use after them."""
-    out = np.empty((games.size, n), np.int64)
+    out = empty((games.size, n), np.int64)
     top = n_cols
     for i in range(games.size):
         g = games[i]
@@ -719,7 +719,7 @@ def _free_per_game(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
 def _locate(entity_id: np.ndarray, page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray,
             n_cols: int, games: np.ndarray, ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """``Store.locate`` on flat (game, id) pairs of known ids (-1 ids: absent)."""
-    out = np.empty(ids.size, np.int64)
+    out = empty(ids.size, np.int64)
     for i in range(ids.size):
         e, g = ids[i], games[i]
         c = column_in(page_of, pages, spread, e, g)

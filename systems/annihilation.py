@@ -10,7 +10,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, flat, head, kernel, reads
+from ecs.kernels import I64, INDEX, array, empty, flat, head, kernel, reads
 from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
 from .base import battlefield_extent
@@ -46,12 +46,12 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
     with both kinds: as many of each as the smaller count are removed. The rows of the
     game two ahead are prefetched (ecs.prefetch.prefetch_span)."""
-    out_g = np.empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
-    out_c = np.empty(games.size * n, np.int64)
-    out_a = np.empty(games.size * n, np.int64)
+    out_g = empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
+    out_c = empty(games.size * n, np.int64)
+    out_a = empty(games.size * n, np.int64)
     m = 0
-    count = np.empty(n, np.int32)
-    having = np.empty(n, np.int64)
+    count = empty(n, np.int32)
+    having = empty(n, np.int64)
     cap, zone_f, plus_f, minus_f = zone.shape[1], flat(zone), flat(plus), flat(minus)
     for j in range(games.size):
         g = games[j]
@@ -83,9 +83,9 @@ def pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.nd
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """``pairs`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games,
     prefetching the slot ``AHEAD`` on."""
-    out_g = np.empty(slots.size, np.int64)
-    out_c = np.empty(slots.size, np.int64)
-    out_a = np.empty(slots.size, np.int64)
+    out_g = empty(slots.size, np.int64)
+    out_c = empty(slots.size, np.int64)
+    out_a = empty(slots.size, np.int64)
     m = 0
     zone_f, plus_f, minus_f = flat(zone), flat(plus), flat(minus)
     for i in range(slots.size):

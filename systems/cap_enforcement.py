@@ -10,7 +10,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import INDEX, array, head, kernel, reads
+from ecs.kernels import INDEX, array, empty, head, kernel, reads
 
 
 class CapEnforcement(System):
@@ -40,9 +40,9 @@ def over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarr
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, cap entries, counters over the cap) of the permanents in ``games`` with
     more counters of a capped kind than their cap in that game."""
-    out_g = np.empty(games.size * cols.size, np.int64)
-    out_m = np.empty(games.size * cols.size, np.int64)
-    out_x = np.empty(games.size * cols.size, np.int64)
+    out_g = empty(games.size * cols.size, np.int64)
+    out_m = empty(games.size * cols.size, np.int64)
+    out_x = empty(games.size * cols.size, np.int64)
     n = 0
     for g in games:
         for m in range(cols.size):
@@ -62,9 +62,9 @@ def over_at(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.nd
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """``over`` for the flat ``slots`` (game * capacity + column) of the ``live`` games
     (``capped``: the columns with cap entries)."""
-    out_g = np.empty(slots.size * cols.size, np.int64)
-    out_m = np.empty(slots.size * cols.size, np.int64)
-    out_x = np.empty(slots.size * cols.size, np.int64)
+    out_g = empty(slots.size * cols.size, np.int64)
+    out_m = empty(slots.size * cols.size, np.int64)
+    out_x = empty(slots.size * cols.size, np.int64)
     n = 0
     width = zone.shape[1]
     for a in slots:

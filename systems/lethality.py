@@ -21,7 +21,7 @@ from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.events import CAUSE
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, flat, head, kernel, reads
+from ecs.kernels import I64, INDEX, array, empty, flat, head, kernel, reads
 from ecs.kinds import KEYWORD_BIT
 from ecs.limits import POISON_TO_LOSE, TWO_HEADED_GIANT_POISON_TO_LOSE
 from ecs.prefetch import AHEAD, prefetch_read
@@ -148,25 +148,25 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     object cost a misprediction per death, ~8% of a random board, and separate loops
     per kind cost their overhead per row: together most of the pass, 2.5 -> 1.2-1.5 ms
     on the benchmark batches.)"""
-    out_g = np.empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
-    out_c = np.empty(games.size * n, np.int64)
-    out_r = np.empty(games.size * n, np.int64)
+    out_g = empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
+    out_c = empty(games.size * n, np.int64)
+    out_r = empty(games.size * n, np.int64)
     m = 0
-    base = np.empty(n, np.int64)
-    creature = np.empty(n, np.bool_)
-    walker = np.empty(n, np.bool_)
-    battle = np.empty(n, np.bool_)
-    indestructible = np.empty(n, np.bool_)
+    base = empty(n, np.int64)
+    creature = empty(n, np.bool_)
+    walker = empty(n, np.bool_)
+    battle = empty(n, np.bool_)
+    indestructible = empty(n, np.bool_)
     # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
     no_loyalty, lk = loyalty_k < 0, max(loyalty_k, 0)
     no_defense, dk = defense_k < 0, max(defense_k, 0)
     # the first two toughness kinds, fused in the loop (fewer: plane 0, counted 0 times)
     k0, m0 = (tough_k[0], tough_mod[0]) if tough_k.size > 0 else (0, 0)
     k1, m1 = (tough_k[1], tough_mod[1]) if tough_k.size > 1 else (0, 0)
-    tough = np.empty(n, np.int64)
-    saved = np.empty(n, np.bool_)
-    rule = np.empty(n, np.int64)
-    dead = np.empty(n, np.int64)
+    tough = empty(n, np.int64)
+    saved = empty(n, np.bool_)
+    rule = empty(n, np.int64)
+    dead = empty(n, np.int64)
     for g in games:
         zr, dr, dtr, lr, br = zone[g], damage[g], deathtouch[g], counts[lk, g], counts[dk, g]
         p0, p1 = counts[k0, g], counts[k1, g]
@@ -218,9 +218,9 @@ def dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouc
     """``dying`` for the flat ``slots`` (game * ``cap`` + column) of the ``live`` games.
     The lines it reads of the slot ``AHEAD`` on are prefetched (scattered slots: each
     miss was waited on in turn)."""
-    out_g = np.empty(slots.size, np.int64)
-    out_c = np.empty(slots.size, np.int64)
-    out_r = np.empty(slots.size, np.int64)
+    out_g = empty(slots.size, np.int64)
+    out_c = empty(slots.size, np.int64)
+    out_r = empty(slots.size, np.int64)
     m = 0
     zone_f, damage_f, deathtouch_f = flat(zone), flat(damage), flat(deathtouch)
     counts_f, plane = flat(counts), zone.size
@@ -312,9 +312,9 @@ def losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.n
     holder's life is 0 or less, or whose holder has ``limit`` poison counters or more (a
     player at both appears twice, first for life), but where ``safe_life`` (``safe_poison``)
     says that player can't lose for that reason."""
-    out_g = np.empty(2 * games.size * holder.size, np.int64)
-    out_p = np.empty(2 * games.size * holder.size, np.int64)
-    out_poison = np.empty(2 * games.size * holder.size, np.bool_)
+    out_g = empty(2 * games.size * holder.size, np.int64)
+    out_p = empty(2 * games.size * holder.size, np.int64)
+    out_poison = empty(2 * games.size * holder.size, np.bool_)
     m = 0
     for by_poison in (False, True):
         for g in games:

@@ -28,7 +28,7 @@ from numba import njit
 from ecs import kernels, store
 from ecs.check import MARKED, Probe
 from ecs.game import Game
-from ecs.kernels import BOOL, I64, INDEX, array, head, kernel, reads
+from ecs.kernels import BOOL, I64, INDEX, array, empty, head, kernel, reads
 from ecs.perform import ONGOING
 
 from .annihilation import Annihilation, pairs, pairs_at
@@ -181,7 +181,7 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
     each of those for this kernel alone, about 0.6 s of a cold start.)"""
     if live.size == 0:
         live = _ongoing(winner)
-    games = np.empty(live.size, np.int64)
+    games = empty(live.size, np.int64)
     m = 0
     for i in range(live.size):
         games[m] = i
@@ -240,7 +240,7 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
 @njit(cache=True, inline="always")
 def _ongoing(winner: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """``winner == ONGOING``."""
-    live = np.empty(winner.size, np.bool_)
+    live = empty(winner.size, np.bool_)
     for g in range(winner.size):
         live[g] = winner[g] == ONGOING
     return live

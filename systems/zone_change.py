@@ -9,7 +9,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, head, kernel, reads
+from ecs.kernels import I64, INDEX, empty, head, kernel, reads
 
 
 class ZoneChange(System):
@@ -29,8 +29,8 @@ def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
             ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns) of the tokens in ``games`` x the first ``n`` columns that are in a
     zone other than the battlefield (and still exist): they cease to exist."""
-    out_g = np.empty(games.size * n, np.int64)
-    out_c = np.empty(games.size * n, np.int64)
+    out_g = empty(games.size * n, np.int64)
+    out_c = empty(games.size * n, np.int64)
     m = 0
     for g in games:
         tr, zr = token[g], zone[g]

@@ -239,3 +239,30 @@ def test_flat_and_head_are_views_as_reshape_and_slice() -> None:
     a1.flags.writeable = False
     f, h = _views(a3, a1, 3)
     assert not f.flags.writeable and not h.flags.writeable
+
+
+@njit(cache=True)
+def _made(n: int, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
+    a = kernels.empty(n, np.int64)
+    b = kernels.empty((rows, n), np.bool_)
+    c = kernels.empty(np.int32(n), np.int8)
+    for i in range(n):
+        a[i] = i
+        c[i] = -i
+        for r in range(rows):
+            b[r, i] = (i + r) % 2 == 0
+    return a, b, c
+
+
+def test_empty_is_np_empty() -> None:
+    """The kernels' allocation: ``empty(shape, dtype)`` is ``np.empty`` for an integer or a
+    tuple of integers (0 included) and a NumPy scalar type: a new, writable, C-contiguous
+    array of that dtype, which lives on in Python after the call (its memory owned)."""
+    for n, rows in ((0, 0), (1, 3), (37, 2)):
+        a, b, c = _made(n, rows)
+        assert (a.dtype, b.dtype, c.dtype) == (np.int64, np.bool_, np.int8)
+        assert (a.shape, b.shape, c.shape) == ((n,), (rows, n), (n,))
+        assert all(x.flags.c_contiguous and x.flags.writeable for x in (a, b, c))
+        assert a.tolist() == list(range(n)) and c.tolist() == [-i for i in range(n)]
+        assert b.tolist() == [[(i + r) % 2 == 0 for i in range(n)] for r in range(rows)]
+        assert not np.shares_memory(a, _made(n, rows)[0])
