@@ -29,6 +29,7 @@ Carlo job) never waits for it. Its caller asks ``frozen`` before calling it.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import sys
 import time
@@ -209,7 +210,7 @@ def ready(optional: bool = False) -> None:
     loading those the helper compiled, and at the end loads the rest."""
     if len(_frozen) + (0 if optional else len(_absent)) == len(KERNELS):
         return
-    with _plain_errors():
+    with _plain_errors(), _no_collector():
         _ready(optional)
 
 
@@ -255,6 +256,21 @@ def _ready(optional: bool) -> None:
         else:
             _absent.add(id(k.dispatcher))
     _absent.difference_update(_frozen)
+
+
+@contextlib.contextmanager
+def _no_collector() -> Iterator[None]:
+    """Python's cyclic collector off while kernels compile or load, as it was afterwards:
+    numba's compiler makes hundreds of thousands of objects, and the collections they
+    trigger walk them all again and again (some 12% of a cold compile's CPU). What the
+    compile left unreachable goes in the first collection after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @contextlib.contextmanager

@@ -654,7 +654,9 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
             increasing = False
             break
     if not increasing:
-        minus = -amount
+        minus = empty(n, np.int64)
+        for i in range(n):   # (a loop: ``-amount`` compiles an array expression, ~0.3 s)
+            minus[i] = -amount[i]
         for j in range(nk):
             was, now, every[j] = add_clamped(planes[kinds[j]], at, minus)
             for i in range(n):   # a loop: a row assignment compiles a shape check (~3 s)

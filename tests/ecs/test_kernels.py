@@ -3,6 +3,7 @@ process, and then compiles nothing more, whatever mix of read-only and writable 
 is called with (a clone's shared arrays are read-only while sharing is checked)."""
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from pathlib import Path
@@ -108,6 +109,40 @@ def test_a_cold_ready_compiles_with_a_helper_or_alone(daemon: bool) -> None:
     p.start()
     p.join(120)
     assert p.exitcode == 0
+
+
+class _Collector(event.Listener):
+    def __init__(self) -> None:
+        self.during: list[bool] = []
+
+    def on_start(self, ev: Any) -> None:
+        self.during.append(gc.isenabled())
+
+    def on_end(self, ev: Any) -> None:
+        pass
+
+
+def _collector_in_child(enabled: bool, out: Any) -> None:
+    kernels.KERNELS[:] = [kernels.Kernel(njit(f), (types.int64,), ()) for f in (_one, _two)]
+    (gc.enable if enabled else gc.disable)()
+    seen = _Collector()
+    with event.install_listener("numba:compile", seen):
+        kernels.ready()
+    out.put((seen.during, gc.isenabled()))
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_ready_compiles_with_the_collector_off_and_leaves_it_as_it_was(enabled: bool) -> None:
+    """The cyclic collector is off while kernels compile (numba's objects would be walked
+    again and again) and as it was afterwards."""
+    fork = multiprocessing.get_context("fork")
+    out = fork.Queue()
+    p = fork.Process(target=_collector_in_child, args=(enabled, out))
+    p.start()
+    p.join(120)
+    assert p.exitcode == 0
+    during, after = out.get(timeout=5)
+    assert during and not any(during) and after == enabled
 
 
 def _leaf(x: int) -> int:
