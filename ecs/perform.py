@@ -130,7 +130,11 @@ def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.nd
         keep[m] = i
         m += not leaving[at[i]]
     keep = head(keep, m)
-    return games[keep], cols[keep], at[keep], amount[keep], keep
+    g, c, a, n = empty(m, np.int64), empty(m, np.int64), empty(m, np.int64), empty(m, np.int64)
+    for j in range(m):   # (a loop: four fancy takes compiled NumPy's indexing four times)
+        k = keep[j]
+        g[j], c[j], a[j], n[j] = games[k], cols[k], at[k], amount[k]
+    return g, c, a, n, keep
 
 
 def lose(world: Game, losses: list[Loss]) -> None:

@@ -62,6 +62,7 @@ def prefetch_span(flat: np.ndarray, start: int | np.integer[Any], n: int
     ``capacity`` elements on), which the hardware prefetchers pick up late."""
     if n <= 0:
         return
-    for i in range(start, start + n, max(64 // flat.itemsize, 1)):
+    step = 64 // flat.itemsize
+    for i in range(start, start + n, step if step > 1 else 1):
         prefetch_read(flat, i)
     prefetch_read(flat, start + n - 1)   # the last line, when the row starts mid-line

@@ -625,7 +625,8 @@ def add_clamped(plane: np.ndarray, at: np.ndarray, delta: np.ndarray
         before[i] = plane[at[i]]
     every = True
     for i in range(at.size):
-        a = max(before[i] + (delta[i] if delta.size == at.size else delta[0]), 0)
+        a = before[i] + (delta[i] if delta.size == at.size else delta[0])
+        a = a if a > 0 else 0
         after[i] = a
         plane[at[i]] = a
         every &= a != before[i]
@@ -672,11 +673,13 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
                 prefetch_write(q, at[i + AHEAD])
             a, d = at[i], amount[i]
             b = p[a]
-            x = max(b - d, 0)
+            x = b - d
+            x = x if x > 0 else 0
             p[a], bp[i], ap[i] = x, b, x
             ep &= x != b
             b = q[a]
-            x = max(b - d, 0)
+            x = b - d
+            x = x if x > 0 else 0
             q[a], bq[i], aq[i] = x, b, x
             eq &= x != b
         every[0], every[1] = ep, eq
@@ -689,7 +692,8 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
         for j in range(nk):
             plane = planes[kinds[j]]
             b = plane[a]
-            x = max(b - d, 0)
+            x = b - d
+            x = x if x > 0 else 0
             plane[a], before[j, i], after[j, i] = x, b, x
             every[j] &= x != b
     return before, after, every
@@ -713,7 +717,8 @@ def _free_per_game(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
                 m += 1
         for j in range(n - m):
             out[i, m + j] = n_cols + j
-        top = max(top, n_cols + n - m)
+        if n_cols + n - m > top:
+            top = n_cols + n - m
     return out, top
 
 

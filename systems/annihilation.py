@@ -63,7 +63,8 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
         zr, pr, mr = zone[g], plus[g], minus[g]
         found = 0
         for c in range(n):   # branchless over row views: the compiler vectorizes it
-            count[c] = min(pr[c], mr[c]) * (zr[c] == _BF)
+            p, q = pr[c], mr[c]
+            count[c] = (p if p < q else q) * (zr[c] == _BF)
             found += count[c] > 0
         if found == 0:   # most rows of a settled board
             continue
@@ -96,7 +97,8 @@ def pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.nd
             prefetch_read(minus_f, b)
         a = slots[i]
         g, c = a // cap, a % cap
-        found = min(plus[g, c], minus[g, c])
+        p, q = plus[g, c], minus[g, c]
+        found = p if p < q else q
         if live[g] and found > 0 and zone[g, c] == _BF:
             out_g[m], out_c[m], out_a[m] = g, c, found
             m += 1

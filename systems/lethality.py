@@ -158,8 +158,8 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     battle = empty(n, np.bool_)
     indestructible = empty(n, np.bool_)
     # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
-    no_loyalty, lk = loyalty_k < 0, max(loyalty_k, 0)
-    no_defense, dk = defense_k < 0, max(defense_k, 0)
+    no_loyalty, lk = loyalty_k < 0, loyalty_k if loyalty_k > 0 else 0
+    no_defense, dk = defense_k < 0, defense_k if defense_k > 0 else 0
     # the first two toughness kinds, fused in the loop (fewer: plane 0, counted 0 times)
     k0, m0 = (tough_k[0], tough_mod[0]) if tough_k.size > 0 else (0, 0)
     k1, m1 = (tough_k[1], tough_mod[1]) if tough_k.size > 1 else (0, 0)

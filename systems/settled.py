@@ -207,7 +207,8 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             if _unheld(hold, g, c):
                 found |= DEATHS
         parts &= ZONE_CHANGE | LOSSES | EMPTY_DRAW   # the per-game parts, below
-    per = max(1, CHUNK_ELEMENTS // max(n, 1))
+    per = CHUNK_ELEMENTS // n if n > 1 else CHUNK_ELEMENTS
+    per = per if per > 1 else 1
     for start in range(0, games.size, per):
         chunk = games[start:start + per]
         ask = parts & ~found
