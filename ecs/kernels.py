@@ -14,7 +14,7 @@ written once: ``reads("zone")`` is a read-only (games, columns) int8 array, ``wr
 the same writable; ``counts`` is the count planes' dtype.
 
 ``ready`` compiles the kernels not ready yet in this process. On a first run after an
-install or an edit (numba's cache cold: some 13 s of compiling on one core) a forked
+install or an edit (numba's cache cold: some 10-12 s of compiling on one core) a forked
 process compiles about half of them into the disk cache while this one compiles the
 rest, then this one loads that half from the cache: the wait of two cores, not one. A
 kernel that calls others calls their native code by symbol, not a copy of it compiled
