@@ -673,13 +673,11 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
                 prefetch_write(q, at[i + AHEAD])
             a, d = at[i], amount[i]
             b = p[a]
-            x = b - d
-            x = x if x > 0 else 0
+            x = b - d if b > d else 0
             p[a], bp[i], ap[i] = x, b, x
             ep &= x != b
             b = q[a]
-            x = b - d
-            x = x if x > 0 else 0
+            x = b - d if b > d else 0
             q[a], bq[i], aq[i] = x, b, x
             eq &= x != b
         every[0], every[1] = ep, eq
@@ -692,8 +690,7 @@ def remove_clamped(planes: np.ndarray, kinds: np.ndarray, at: np.ndarray, amount
         for j in range(nk):
             plane = planes[kinds[j]]
             b = plane[a]
-            x = b - d
-            x = x if x > 0 else 0
+            x = b - d if b > d else 0
             plane[a], before[j, i], after[j, i] = x, b, x
             every[j] &= x != b
     return before, after, every
