@@ -111,6 +111,18 @@ def test_a_cold_ready_compiles_with_a_helper_or_alone(daemon: bool) -> None:
     assert p.exitcode == 0
 
 
+def _in_child(target: Any, *args: Any) -> Any:
+    """``target(*args, out)`` in a forked process, which must exit cleanly (an unresolved
+    symbol aborts it); what it put in ``out``."""
+    fork = multiprocessing.get_context("fork")
+    out = fork.Queue()
+    p = fork.Process(target=target, args=(*args, out))
+    p.start()
+    p.join(120)
+    assert p.exitcode == 0
+    return out.get(timeout=5)
+
+
 class _Collector(event.Listener):
     def __init__(self) -> None:
         self.during: list[bool] = []
@@ -135,13 +147,7 @@ def _collector_in_child(enabled: bool, out: Any) -> None:
 def test_ready_compiles_with_the_collector_off_and_leaves_it_as_it_was(enabled: bool) -> None:
     """The cyclic collector is off while kernels compile (numba's objects would be walked
     again and again) and as it was afterwards."""
-    fork = multiprocessing.get_context("fork")
-    out = fork.Queue()
-    p = fork.Process(target=_collector_in_child, args=(enabled, out))
-    p.start()
-    p.join(120)
-    assert p.exitcode == 0
-    during, after = out.get(timeout=5)
+    during, after = _in_child(_collector_in_child, enabled)
     assert during and not any(during) and after == enabled
 
 
@@ -174,13 +180,7 @@ def _ready_cached(cache: str, shift: bool, out: Any) -> None:
 
 
 def _run_ready(cache: Path, shift: bool = False) -> tuple[list[str], int]:
-    fork = multiprocessing.get_context("fork")
-    out = fork.Queue()
-    p = fork.Process(target=_ready_cached, args=(str(cache), shift, out))
-    p.start()
-    p.join(120)
-    assert p.exitcode == 0   # an unresolved symbol aborts the process
-    result: tuple[list[str], int] = out.get(timeout=5)
+    result: tuple[list[str], int] = _in_child(_ready_cached, str(cache), shift)
     return result
 
 
@@ -221,13 +221,7 @@ def _ready_optional(cache: str, asks: tuple[bool, ...], out: Any) -> None:
 
 
 def _run_optional(cache: Path, *asks: bool) -> tuple[list[tuple[list[str], bool]], int | None]:
-    fork = multiprocessing.get_context("fork")
-    out = fork.Queue()
-    p = fork.Process(target=_ready_optional, args=(str(cache), asks, out))
-    p.start()
-    p.join(120)
-    assert p.exitcode == 0
-    result: tuple[list[tuple[list[str], bool]], int | None] = out.get(timeout=5)
+    result: tuple[list[tuple[list[str], bool]], int | None] = _in_child(_ready_optional, str(cache), asks)
     return result
 
 
