@@ -216,6 +216,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
 
 
 _PLAYER = TYPE_BIT["player"]
+_DAMAGE_HOOKS = frozenset(("deal_damage", "damage_amounts"))   # what ``damage.deal_one`` does itself
 
 
 def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
@@ -475,7 +476,7 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     if args.count_one(amount) and type(unpreventable) is bool and type(combat) is bool:
         col = args.one(world, target, games, where, skip_finished)
         ident: Any = target   # (an integer where args.one found it)
-        if (col >= 0 and counting.magic_hook(world, "deal_damage", "damage_amounts")
+        if (col >= 0 and _DAMAGE_HOOKS <= counting.magic_hooks(world)
                 and damage.deal_one(world, int(ident), col, amount, source, abilities, unpreventable, combat)):
             return
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0

@@ -135,42 +135,45 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     and checked the room (``room_one``); ``step``: take the log's next step once the room
     is checked (an action's: a refused put takes none); ``e``: the object's id and
     ``rows``: its (g, c) arrays, if the caller has them. Magic's placement is ``set_one``;
-    a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
-    if have < 0:
-        have = room_one(game, kind, g, col, n, raises=True)
+    a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays.
+    (One frame: a single game's put runs through here.)"""
+    s = game.store
+    v = s.views()
+    k = s.kind_index.get(kind)
+    if have < 0:   # ``room_one``'s read and check
+        have = v["counts"][k, g, col] if k is not None else 0
+        if have + n > MAX_COUNT:
+            _overflow(game, n, g, col, f"{kind!r} counters")
     if step:
-        game.log.next_step()
-    if n <= 0:
-        return
-    v = game.store.views()   # 101.3: ``allowed`` of one row
-    if v["no_counters"][g, col]:
+        game.log.step += 1
+    if n <= 0 or v["no_counters"][g, col]:   # 101.3: ``allowed`` of one row
         return
     ban = v["ban"][g, col]
     if ban and ban & _ban_bits(game, kind):
         return
-    if magic_hook(game, "place"):
+    if "place" in magic_hooks(game):
         set_one(game, kind, g, col, have, have + n, cause, by, e)
         return
     gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
     game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
 
 
-def magic_hook(game: Game, *names: str) -> bool:
-    """Whether the ruleset's hooks ``names`` are all the Magic rules' own (defined in
+def magic_hooks(game: Game) -> frozenset[str]:
+    """The names of the ruleset's hooks that are the Magic rules' own (defined in
     ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what
     the single-game scalar paths do themselves. (Named, not imported: the rulesets are
     above this layer. The scalar-path differential tests catch a hook changed there.)
     Cached per ruleset class in a plain dict (functools.cache's wrapper was a cold path of
     its own after other work)."""
-    key = (type(game.ruleset), names)
-    own = _MAGIC_HOOKS.get(key)
+    cls = type(game.ruleset)
+    own = _MAGIC_HOOKS.get(cls)
     if own is None:
-        own = _MAGIC_HOOKS[key] = all(getattr(getattr(key[0], name, None), "__module__", None) == "ecs.rules.mtg"
-                                      for name in names)
+        own = _MAGIC_HOOKS[cls] = frozenset(
+            name for name in dir(cls) if getattr(getattr(cls, name, None), "__module__", None) == "ecs.rules.mtg")
     return own
 
 
-_MAGIC_HOOKS: dict[tuple[type, tuple[str, ...]], bool] = {}
+_MAGIC_HOOKS: dict[type, frozenset[str]] = {}
 
 
 def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1,

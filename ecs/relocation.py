@@ -19,7 +19,7 @@ import numpy as np
 from . import store as store_module
 from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
-from .counting import enter_battlefield, magic_hook
+from .counting import enter_battlefield, magic_hooks
 from .events import CAUSE, ZONE
 from .game import Game
 from .kernels import I64, INDEX, array, empty, flat, head, kernel, reads, writes
@@ -97,7 +97,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     s, log = world.store, world.log
     v = s.views()
     frm = v["zone"][g, col]
-    if not magic_hook(world, "replace_zone_change"):   # (Magic's own replaces nothing)
+    if "replace_zone_change" not in magic_hooks(world):   # (Magic's own replaces nothing)
         dest = int(world.ruleset.replace_zone_change(
             world, np.array([g], np.int64), np.array([col], np.int64), np.array([frm], np.int64),
             np.array([dest], np.int64))[0])

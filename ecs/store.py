@@ -182,7 +182,8 @@ class Store:
         # the slots of the last restore and the index made from them (``_index_of``)
         self._restored: tuple[np.ndarray, IdIndex] | None = None
         # the snapshot last restored (if its arrays are read-only) with ``a.version`` then,
-        # and the names of the arrays written since (``mut``): what ``restore`` rewrites
+        # and the names of the arrays written since (``mut``), each then this store's own: what
+        # ``restore`` rewrites
         self._restored_from: tuple[dict[str, Any], int, frozenset[str]] | None = None
         self._written: set[str] = set()
         # the tracked fields (_TRACKED) known to hold their fill in every slot: ``reset``
@@ -213,10 +214,8 @@ class Store:
 
     def write(self, name: str, at: tuple[int, ...], value: int | bool) -> None:
         """``mut(name)[at] = value`` of one element, through the views (``Views``)."""
-        self._written.add(name)   # (as mut does, without its frame)
-        self._clean.discard(name)
-        if name in self._shared:
-            self._own(name)
+        if name not in self._written:   # (what mut does; a name written is owned and not clean)
+            self.mut(name)
         self.views()[name][at] = value
 
     def derived(self, name: str, make: Callable[..., T], kinds_only: bool = False, args: tuple[Any, ...] = ()) -> T:
@@ -586,6 +585,7 @@ class Store:
         d["kind_index"], d["a"] = dict(self.kind_index), Arrays(self.a)
         d["a"].version = self.a.version   # the same arrays (until either replaces one)
         d["_shared"] = self._shared = _ALL_ARRAYS
+        self._written = set()   # (a name written is one this store owns: none is now)
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
         d["_written"], d["_restored_from"], d["_clean"] = set(), None, set(self._clean)
         # The clone's views take this store's as they are first used (the same arrays, until

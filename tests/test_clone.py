@@ -77,6 +77,26 @@ def test_writes_to_a_clone_never_reach_the_source_and_back():
     assert full_state(c) == cloned
 
 
+def test_copy_on_write_holds_for_arrays_written_before_the_clone():
+    # A single game's writes (Store.write) skip mut's bookkeeping for an array already
+    # written and owned; a clone makes every array shared again on both sides, so the next
+    # write on either side still copies first (read-only shared arrays here would raise).
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=4)
+    w.put_counters(bear, "+1/+1", 1)
+    w.deal_damage(bear, 1)
+    c = w.clone()
+    w.put_counters(bear, "+1/+1", 1)
+    w.deal_damage(bear, 1)
+    assert (c.count(bear, "+1/+1"), c.damage(bear)) == (1, 1)
+    assert (w.count(bear, "+1/+1"), w.damage(bear)) == (2, 2)
+    c.put_counters(bear, "+1/+1", 5)
+    c.deal_damage(bear, 2)
+    assert (w.count(bear, "+1/+1"), w.damage(bear)) == (2, 2)
+    assert (c.count(bear, "+1/+1"), c.damage(bear)) == (6, 3)
+
+
 def test_restore_into_a_world_that_shares_its_arrays_leaves_the_other_alone():
     w, ids = busy_world()
     snap = w.snapshot()
