@@ -149,6 +149,7 @@ class Views(dict[str, memoryview]):
         return view
 
 
+_WRITEABLE = operator.attrgetter("flags.writeable")
 _NO_VIEWS = Views(-1, {}, np.zeros(0, np.int32))   # matches no store's version
 
 
@@ -514,8 +515,8 @@ class Store:
         last = self._restored_from
         only = (self._written if last is not None and last[0] is snap and last[1] == self.a.version
                 and not self._shared else None)
-        batch, n, next_id = (int(x) for x in snap["meta"])
-        kind_names = [str(x) for x in snap["kind_names"]]
+        batch, n, next_id = np.asarray(snap["meta"]).tolist()   # (Python values in one call)
+        kind_names = [str(x) for x in np.asarray(snap["kind_names"]).tolist()]
         self.layout = next(_LAYOUT_IDS) if layout is None else layout
         k = len(kind_names)
         old_n, old_k = self.n_cols, self.n_kinds
@@ -562,7 +563,7 @@ class Store:
         else:
             clean = frozenset()
         self._clean = set(clean)
-        frozen = all(not arr.flags.writeable for arr in snap.values())
+        frozen = not any(map(_WRITEABLE, snap.values()))   # (no generator frame per array)
         self._restored_from = (snap, self.a.version, clean) if frozen else None
 
     def _index_of(self, slots: np.ndarray) -> IdIndex:

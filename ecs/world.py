@@ -323,8 +323,7 @@ class World:
         """Return to a snapshot taken from this World (or a clone of it)."""
         self.store.restore(snap["store"], snap.get("layout"))
         self.log.restore(snap["log"])
-        entropy, spawn_key, pool_size = snap["seed_seq"]
-        self._set_seed_seq(np.random.SeedSequence(entropy, spawn_key=spawn_key, pool_size=pool_size))
+        self._seed_seq, self._seed_key = None, snap["seed_seq"]   # (built on first use: ``seed_seq``)
         self.n_spawned = int(snap["n_spawned"])
         if self._rng is None:   # nobody holds a generator: stay lazy
             self._rng_state = snap["rng"]

@@ -158,6 +158,20 @@ def test_spawn_seeds_are_seedsequence_children_and_part_of_the_state():
     assert again == np.random.SeedSequence(5).spawn(4)[3].generate_state(4).tolist()
 
 
+def test_restore_brings_back_the_seed_sequence_of_the_snapshot():
+    # A World made the same way from another seed takes the snapshot's seed sequence, not
+    # its own, with the snapshot's spawn counter: its next children are the snapshot's.
+    w, other = World(seed=5), World(seed=6)
+    w.spawn_seeds(2)
+    snap = w.snapshot()
+    other.spawn_seeds(1)
+    other.restore(snap)
+    assert other.seed_seq.entropy == 5
+    assert [k.generate_state(4).tolist() for k in other.spawn_seeds(2)] == \
+        [k.generate_state(4).tolist() for k in w.spawn_seeds(2)] == \
+        [k.generate_state(4).tolist() for k in np.random.SeedSequence(5).spawn(4)[2:]]
+
+
 def test_same_seed_and_actions_give_bit_identical_worlds():
     a, ids_a = busy_world(seed=3)
     b, ids_b = busy_world(seed=3)
