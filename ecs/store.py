@@ -129,7 +129,7 @@ class Views(dict[str, memoryview]):
     __slots__ = ("version", "arrays", "counts", "previous")
 
     def __init__(self, version: int, arrays: dict[str, np.ndarray], counts: np.ndarray,
-                 previous: dict[str, memoryview] | None = None) -> None:
+                 previous: Views | None = None) -> None:
         super().__init__()
         self.version, self.arrays, self.counts, self.previous = version, arrays, counts, previous
 
@@ -140,11 +140,21 @@ class Views(dict[str, memoryview]):
         self.previous = None
         return Views(version, arrays, counts, self)
 
+    def rebase(self, version: int, name: str, counts: np.ndarray) -> None:
+        """Go on as the views for ``version``, where only the array ``name`` was replaced
+        (``counts``: the count planes now): a copy on write, whose store owns these views
+        (others may hold them only as ``previous``, which is checked per array)."""
+        self.version, self.counts = version, counts
+        self.pop(name, None)   # (made from the new array on first use)
+
     def __missing__(self, name: str) -> memoryview:
         arr: Any = self.counts if name == "counts" else self.arrays[name]   # (a buffer: NumPy's stubs don't say)
-        view = self.previous.get(name) if self.previous is not None else None
+        previous = self.previous
+        view = previous.get(name) if previous is not None else None
         if view is None or view.obj is not arr:
             view = memoryview(arr)
+            if previous is not None and previous.version == self.version:   # a clone's source's: the same
+                previous[name] = view                                       # arrays, until either copies one
         self[name] = view
         return view
 
@@ -277,10 +287,14 @@ class Store:
         own = self._shared if isinstance(self._shared, set) else set(self._shared)
         own.discard(name)     # (clone() hands both stores one frozenset: made their own here)
         self._shared = own
+        v = self._views
+        current = v.version == self.a.version
         if name == "counts":   # unused planes, a big batch's largest part, stay behind
             self.counts = self.counts[: max(self.n_kinds, 1)].copy()
         else:
             self.a[name] = self.a[name].copy()
+        if current:   # the views of the other arrays stay good: this store's views go on
+            v.rebase(self.a.version, name, self._counts)
 
     def _grow_columns(self, need: int) -> None:
         cap = self.capacity
@@ -596,6 +610,8 @@ class Store:
             d["_views"] = self._views = _NO_VIEWS
         else:
             d["_views"] = Views(self.a.version, d["a"], self._counts, self._views)
+            if self._views.version == self.a.version:
+                d["_views"].update(self._views)
         other.__dict__ = d
         if CHECK_SHARING:
             for arr in (self.counts, *self.a.values()):

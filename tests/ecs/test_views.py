@@ -40,6 +40,36 @@ def test_a_clones_write_does_not_reach_its_source_through_the_views() -> None:
     assert (w.count(a, "+1/+1"), other.count(a, "+1/+1")) == (3, 5)
 
 
+def _views_over_own_arrays(w: World) -> bool:
+    s = w.store
+    return all(view.obj is (s.counts if name == "counts" else s.a[name]) for name, view in s.views().items())
+
+
+def test_a_clone_and_its_source_share_the_views_of_the_arrays_they_share(monkeypatch) -> None:
+    """Without the tests' read-only guard (which starts a clone's views afresh): a clone
+    takes its source's views, a view the clone makes of a shared array is its source's too,
+    and a copy on write on either side gives that side a view of its own copy, the other
+    views going on (``Views.rebase``). Every view is of its own store's array throughout."""
+    import ecs.store
+    monkeypatch.setattr(ecs.store, "CHECK_SHARING", False)
+    w, a, b = _world()
+    assert w.count(a, "+1/+1") == 2
+    c = w.clone()
+    assert "counts" in c.store.views()                # taken at the clone, not made again
+    assert c.store.views()["counts"] is w.store.views()["counts"]
+    assert "zone" not in w.store.views()
+    zone = c.store.views()["zone"]                    # made by the clone...
+    assert w.store.views().get("zone") is zone       # ...is its source's too
+    views = c.store.views()
+    c.deal_damage(b, 1)   # the clone copies the marked damage: its views go on
+    assert c.store.views() is views
+    assert views["damage"].obj is c.store.a["damage"] is not w.store.a["damage"]
+    w.put_counters(b, "+1/+1", 1)   # the source copies the counts
+    assert (w.count(b, "+1/+1"), c.count(b, "+1/+1"), w.damage(b), c.damage(b)) == (1, 0, 0, 1)
+    assert (w.count(a, "+1/+1"), c.count(a, "+1/+1")) == (2, 2)
+    assert _views_over_own_arrays(w) and _views_over_own_arrays(c)
+
+
 def test_views_follow_an_array_replaced_by_growth() -> None:
     """New kinds past the first planes and objects past the first columns replace the
     arrays: reads and writes go to the new ones."""
