@@ -204,6 +204,17 @@ def test_every_action_succeeds_or_raises_a_counter_error_and_changes_nothing(
 
 
 @pytest.mark.parametrize("world", WORLDS)
+def test_every_bad_damage_amount_is_refused_with_a_counter_error(world):
+    """Grand Archive turns negative damage into 0 before the usual validation (Damage 15);
+    what is no array of integers at all (a ragged list, a mapping, an object) still gets
+    the usual CounterError (CR 107.1) and changes nothing, in every ruleset."""
+    w = _base(*world)[0].clone()
+    target = w.objects()[0]
+    for bad in BAD:
+        run_checked(w, lambda b=bad: w.deal_damage(target, b), f"{world} deal_damage({bad!r})")
+
+
+@pytest.mark.parametrize("world", WORLDS)
 def test_after_refused_calls_the_world_plays_on_as_if_they_never_happened(world):
     """A run of calls with bad values, then good actions: the result equals that of a
     World given only the calls that succeeded (a refused call leaves nothing behind that

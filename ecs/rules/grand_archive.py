@@ -139,7 +139,10 @@ class GrandArchive(Magic):
         """Damage 15: "if less than 0 damage would be dealt, no damage (0 damage) is dealt
         instead": negative integer amounts become 0 (anything else is left to the usual
         validation)."""
-        arr = np.asarray(n)
+        try:
+            arr = np.asarray(n)
+        except (TypeError, ValueError):   # not an array (ragged lists): the usual validation says so
+            return n
         if arr.dtype != bool and np.issubdtype(arr.dtype, np.integer):
             return np.maximum(arr, 0)
         return n
