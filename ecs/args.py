@@ -431,9 +431,11 @@ def player_index(game: Game, player: Any) -> int:
     if not is_integer(player):
         raise UnknownEntityError(f"player must be an id, got {player!r}")
     col = column(game, player).col
-    if not s.a["types"][0, col] & TYPE_BIT["player"]:   # a player is in every game
+    v = s.views()   # (plain reads)
+    if not v["types"][0, col] & TYPE_BIT["player"]:   # a player is in every game
         raise IllegalActionError(f"entity {player} is not a player")
-    return int(s.a["controller"][0, col])
+    index: int = v["controller"][0, col]
+    return index
 
 
 def require(game: Game, ok: np.ndarray, g: np.ndarray, c: np.ndarray, what: str) -> None:

@@ -29,6 +29,12 @@ def _column(world: Game, e: Any) -> int:
     return col if col >= 0 else args.column(world, e).col   # raises for unknown and stale ids
 
 
+def _one(world: Game, e: Any) -> int:
+    """The column of ``e`` where a read may take its scalar path (``_single``), -1 where it
+    must take the general one. Raises for unknown and stale ids."""
+    return _column(world, e) if _single(world) else -1
+
+
 def _counts_column(world: Game, e: Any) -> int:
     """The column of ``e`` where a read of its counters may take its scalar path
     (``_single``, not Two-Headed Giant: a player's poison is the team's); -1 where it
@@ -104,11 +110,12 @@ def count(world: Game, e: int, kind: str) -> IntRead:
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
-    spot = args.column(world, e)
-    if not world.ruleset.has_stat(world, spot.g, spot.col, stat):
+    col = _one(world, e)
+    spot = args.column(world, e) if col < 0 else None
+    if not world.ruleset.has_stat(world, 0 if spot is None else spot.g, col if spot is None else spot.col, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
-    if _single(world):
-        return stats.pt_one(world, 0, spot.col, which)
+    if spot is None:
+        return stats.pt_one(world, 0, col, which)
     games, cols = spot.at
     return args.out(world, _masked(stats.pt(world, cols, which, games), spot.here))
 
@@ -125,11 +132,18 @@ def toughness(world: Game, e: int) -> IntRead:
 
 def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
     s = world.store
-    spot = args.column(world, e)
-    printed = s.a[stat][spot.g, spot.col]
-    if not s.a["types"][spot.g, spot.col] & TYPE_BIT[type_name] or printed == NO_STAT:
+    col = _one(world, e)
+    spot = args.column(world, e) if col < 0 else None
+    g, c = (0, col) if spot is None else (spot.g, spot.col)
+    v = s.views()
+    printed: int = v[stat][g, c]
+    if not v["types"][g, c] & TYPE_BIT[type_name] or printed == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no {stat} (it is not a {type_name})")
     k = s.kind_index.get(stat)
+    if spot is None:
+        if v["zone"][0, col] != zones.BATTLEFIELD:
+            return printed
+        return v["counts"][k, 0, col] if k is not None else 0
     count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
     on_bf = spot.take(s.a["zone"]) == zones.BATTLEFIELD
     return args.out(world, _masked(np.where(on_bf, count, int(printed)), spot.here))
@@ -147,24 +161,32 @@ def defense(world: Game, e: int) -> IntRead:
 
 def keywords(world: Game, e: int) -> frozenset[str] | np.ndarray:
     """Printed keywords plus keyword counters, in any zone (CR 122.1b)."""
-    s = world.store
+    col = _one(world, e)
+    if col >= 0:
+        return _keywords_at(world, 0, col)
     spot = args.column(world, e)
-    printed = {k for k in KEYWORDS if s.a["keywords"][spot.g, spot.col] & KEYWORD_BIT[k]}
-    held = spot.take(s.counts[: s.n_kinds]) > 0   # (kinds, games)
-    per_game: list[frozenset[str]] = []
-    for g in range(world.batch):
-        if not spot.here[g]:
-            per_game.append(frozenset())
-            continue
-        got = set(printed)
-        for k, name in enumerate(s.kind_names):
-            if keyword_of(name) and held[k, g]:
-                got.add(name)
-        per_game.append(frozenset(got))
+    cols = np.broadcast_to(spot.at[1], (world.batch,))   # (one column, or one per game)
+    per_game = [_keywords_at(world, g, int(cols[g])) if spot.here[g] else frozenset()
+                for g in range(world.batch)]
     return per_game[0] if args.scalar(world) else np.array(per_game + [None], dtype=object)[:-1]
 
 
+def _keywords_at(world: Game, g: int, col: int) -> frozenset[str]:
+    """``keywords`` of the object in game ``g``, column ``col``."""
+    s = world.store
+    v = s.views()
+    printed, counts = v["keywords"][g, col], v["counts"]
+    got = {k for k in KEYWORDS if printed & KEYWORD_BIT[k]}
+    for k, name in enumerate(s.kind_names):
+        if counts[k, g, col] and keyword_of(name):
+            got.add(name)
+    return frozenset(got)
+
+
 def zone(world: Game, e: int) -> StrRead:
+    col = _one(world, e)
+    if col >= 0:
+        return zones.ZONES[world.store.views()["zone"][0, col]]
     spot = args.column(world, e)
     if args.scalar(world):
         return zones.ZONES[world.store.views()["zone"][spot.g, spot.col]]
@@ -172,9 +194,16 @@ def zone(world: Game, e: int) -> StrRead:
 
 
 def name(world: Game, e: int) -> str | None:
-    spot = args.column(world, e)
-    i = int(world.store.a["name_id"][spot.g, spot.col])
+    col = _one(world, e)
+    spot = args.column(world, e) if col < 0 else None
+    i: int = world.store.views()["name_id"][0, col] if spot is None else int(world.store.a["name_id"][spot.g, spot.col])
     return world.names[i] if i >= 0 else None
+
+
+def _player_id(world: Game, index: int) -> int:
+    """``_player_ids`` of one player index in a single game, with plain reads."""
+    v = world.store.views()
+    return v["entity_id"][0, v["player_col"][index]]
 
 
 def _player_ids(world: Game, index: np.ndarray, here: np.ndarray) -> IntRead:
@@ -185,6 +214,9 @@ def _player_ids(world: Game, index: np.ndarray, here: np.ndarray) -> IntRead:
 
 def controller(world: Game, e: int) -> IntRead:
     """The controlling player's id in each game (-1 in a game the object is not in)."""
+    col = _one(world, e)
+    if col >= 0:
+        return _player_id(world, world.store.views()["controller"][0, col])
     spot = args.column(world, e)
     return _player_ids(world, spot.take(world.store.a["controller"]).astype(np.int64), spot.here)
 
@@ -193,6 +225,11 @@ def owner(world: Game, e: int) -> IntRead:
     """The owning player's id in each game (108.3): the controller before the first control
     change (``ecs.host.set_controller``); a zone change gives the new object to its owner."""
     s = world.store
+    col = _one(world, e)
+    if col >= 0:
+        v = s.views()
+        index: int = v["owner"][0, col]
+        return _player_id(world, index if index >= 0 else v["controller"][0, col])
     spot = args.column(world, e)
     p = spot.take(s.a["owner"]).astype(np.int64)
     p = np.where(p < 0, spot.take(s.a["controller"]), p)
@@ -200,12 +237,18 @@ def owner(world: Game, e: int) -> IntRead:
 
 
 def is_tapped(world: Game, e: int) -> BoolRead:
+    col = _one(world, e)
+    if col >= 0:
+        return bool(world.store.views()["tapped"][0, col])
     spot = args.column(world, e)
     return args.out(world, _masked(spot.take(world.store.a["tapped"]), spot.here, False))
 
 
 def damage(world: Game, e: int) -> IntRead:
     """Damage marked on the object (CR 120.3e)."""
+    col = _one(world, e)
+    if col >= 0:
+        return world.store.views()["damage"][0, col]
     spot = args.column(world, e)
     return args.out(world, _masked(spot.take(world.store.a["damage"]).astype(np.int64), spot.here))
 
@@ -216,7 +259,7 @@ def life(world: Game, p: int) -> IntRead:
     if world.two_headed_giant:
         idx = int(s.a["player_head"][idx])
     if _single(world):
-        return int(s.a["life"][0, idx])
+        return s.views()["life"][0, idx]
     return args.out(world, s.a["life"][:, idx].copy())
 
 

@@ -167,7 +167,7 @@ class GrandArchive(Magic):
 
     def has_stat(self, world: Game, g: int, col: int, stat: str) -> bool:
         """A stat exists where it is printed, whatever the counters (Buff 2, Debuff 2)."""
-        return int(world.store.a[stat][g, col]) != NO_STAT
+        return world.store.views()[stat][g, col] != NO_STAT   # (plain reads)
 
     def pt_modifier(self, kind: str) -> tuple[int, int] | None:
         """Buff 1 / Debuff 1: +1/+1 or -1/-1 to power and life per counter."""

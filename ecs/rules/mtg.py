@@ -63,8 +63,8 @@ class Magic:
 
     def has_stat(self, world: Game, g: int, col: int, stat: str) -> bool:
         """Power and toughness exist on creatures (and creature cards) only (122.1a)."""
-        s = world.store
-        return bool(s.a["types"][g, col] & TYPE_BIT["creature"]) and s.a[stat][g, col] != NO_STAT
+        v = world.store.views()   # (plain reads: a single game's reads come here)
+        return bool(v["types"][g, col] & TYPE_BIT["creature"]) and v[stat][g, col] != NO_STAT
 
     def pt_modifier(self, kind: str) -> tuple[int, int] | None:
         """(power, toughness) change per counter of ``kind`` (CR 122.1a)."""
