@@ -181,7 +181,7 @@ def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
     return game, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
 
 
-OPS = ("put_counters", "deal_damage", "count", "counters", "destroy", "tick (one death)")
+OPS = ("put_counters", "deal_damage", "count", "counters", "damage (read)", "destroy", "tick (one death)")
 #: Ops that change the board for good (a zone change retires the id, 400.7): each run starts
 #: from the settled board again (untimed), with the -1/-1 counters that kill ``b`` for the tick.
 ONE_SHOT = {"destroy", "tick (one death)"}
@@ -197,6 +197,7 @@ def engine_op(n: int, op: str) -> Case:
            "deal_damage": lambda: w.deal_damage(a, 1),
            "count": lambda: w.count(a, "+1/+1"),
            "counters": lambda: w.counters(a),
+           "damage (read)": lambda: w.damage(a),
            "destroy": lambda: w.destroy(a),
            "tick (one death)": w.tick}[op]
 
@@ -223,6 +224,7 @@ def esper_op(n: int, op: str) -> Case:
            "deal_damage": lambda: twin["g"].deal_damage(a, 1),
            "count": lambda: twin["g"].count(a, "+1/+1"),
            "counters": lambda: twin["g"].counters(a),
+           "damage (read)": lambda: twin["g"].damage(a),
            "destroy": lambda: twin["g"].destroy(a),
            "tick (one death)": lambda: twin["g"].tick()}[op]
     return Case(f"esper {op} 1x{n}", run, setup=prepare if op in ONE_SHOT else _nothing, prepare=prepare)

@@ -161,3 +161,21 @@ def test_one_board_repeated_in_a_batch() -> None:
         assert_same(engine_state(engine), baseline_state(baseline) * 3)
     finally:
         baseline.world.close()
+
+
+def test_the_single_game_reads_timed_give_the_engines_values() -> None:
+    """The reads the suites time (count, counters, damage), on their settled board after a
+    self-play step's actions, so that counters and damage are there: the same values."""
+    w, restore, ids = cases._engine_settled(100)
+    game, esper_ids = cases._esper_settled(100)
+    twin = game.clone()
+    try:
+        cases.step(w, ids)
+        cases.step(twin, esper_ids)
+        for e, x in zip(ids, esper_ids):
+            assert (w.count(e, "+1/+1"), w.counters(e), w.damage(e)) == \
+                (twin.count(x, "+1/+1"), twin.counters(x), twin.damage(x))
+        assert any(w.counters(e) for e in ids) and any(w.damage(e) for e in ids)
+    finally:
+        restore()
+        twin.close()
