@@ -177,10 +177,15 @@ def _keywords_at(world: Game, g: int, col: int) -> frozenset[str]:
     v = s.views()
     printed, counts = v["keywords"][g, col], v["counts"]
     got = {k for k in KEYWORDS if printed & KEYWORD_BIT[k]}
-    for k, name in enumerate(s.kind_names):
-        if counts[k, g, col] and keyword_of(name):
-            got.add(name)
+    for k in s.derived("keyword counter planes", _keyword_counter_planes, True, (s.kind_names,)):
+        if counts[k, g, col]:
+            got.add(s.kind_names[k])
     return frozenset(got)
+
+
+def _keyword_counter_planes(names: list[str]) -> list[int]:
+    """The planes of the keyword counters among kinds ``names`` (122.1b)."""
+    return [k for k, name in enumerate(names) if keyword_of(name)]
 
 
 def zone(world: Game, e: int) -> StrRead:
