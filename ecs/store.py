@@ -143,8 +143,10 @@ class Views(dict[str, memoryview]):
     def rebase(self, version: int, name: str, counts: np.ndarray) -> None:
         """Go on as the views for ``version``, where only the array ``name`` was replaced
         (``counts``: the count planes now): a copy on write, whose store owns these views
-        (others may hold them only as ``previous``, which is checked per array)."""
-        self.version, self.counts = version, counts
+        (others may hold them only as ``previous``, which is checked per array). The views
+        they were made from are let go: a chain of clones, each writing, must not keep
+        every older World's arrays alive."""
+        self.version, self.counts, self.previous = version, counts, None
         self.pop(name, None)   # (made from the new array on first use)
 
     def __missing__(self, name: str) -> memoryview:

@@ -70,6 +70,28 @@ def test_a_clone_and_its_source_share_the_views_of_the_arrays_they_share(monkeyp
     assert _views_over_own_arrays(w) and _views_over_own_arrays(c)
 
 
+def test_a_chain_of_clones_lets_the_older_worlds_arrays_go(monkeypatch) -> None:
+    """Self-play that clones the last World, acts on the clone and drops the last: the
+    views of each clone lead to its source's only until its first copy on write, so the
+    dropped Worlds' arrays are freed (they were kept alive along the whole chain)."""
+    import gc
+    import weakref
+
+    import ecs.store
+    monkeypatch.setattr(ecs.store, "CHECK_SHARING", False)
+    w, a, _ = _world()
+    assert w.count(a, "+1/+1") == 2
+    older = []
+    for _ in range(20):
+        c = w.clone()
+        c.put_counters(a, "+1/+1", 1)   # the clone copies the counts
+        older.append(weakref.ref(w.store.counts))
+        w = c
+    gc.collect()
+    assert w.count(a, "+1/+1") == 22
+    assert sum(ref() is not None for ref in older) <= 1
+
+
 def test_views_follow_an_array_replaced_by_growth() -> None:
     """New kinds past the first planes and objects past the first columns replace the
     arrays: reads and writes go to the new ones."""
