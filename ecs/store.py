@@ -124,7 +124,9 @@ class Views(dict[str, memoryview]):
     the same objects). A single game's scalar paths read and write plain values through them:
     indexing a memoryview is a small part of the interpreter, where NumPy's scalar entry
     points (item, setitem, tolist of a slice) are each a path of their own, cold after other
-    work (about 10 us for the first, against 3 for a memoryview's)."""
+    work (about 10 us for the first, against 3 for a memoryview's). A copy on write keeps
+    them (``rebase``); a clone's start as its source's, and the views a clone makes of
+    arrays both still hold are its source's too (``previous``)."""
 
     __slots__ = ("version", "arrays", "counts", "previous")
 
@@ -605,8 +607,8 @@ class Store:
         self._written = set()   # (a name written is one this store owns: none is now)
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
         d["_written"], d["_restored_from"], d["_clean"] = set(), None, set(self._clean)
-        # The clone's views take this store's as they are first used (the same arrays, until
-        # a write copies one: ``write``). Where CHECK_SHARING makes the shared arrays
+        # The clone's views start as this store's (the same arrays, until a write copies
+        # one: ``write``), and take the ones made later. Where CHECK_SHARING makes the shared arrays
         # read-only, both sides start afresh (a view made before would write past that guard).
         if CHECK_SHARING:
             d["_views"] = self._views = _NO_VIEWS
