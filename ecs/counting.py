@@ -135,17 +135,12 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     and checked the room (``room_one``); ``step``: take the log's next step once the room
     is checked (an action's: a refused put takes none); ``e``: the object's id and
     ``rows``: its (g, c) arrays, if the caller has them. Magic's placement is ``set_one``;
-    a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays.
-    (One frame: a single game's put runs through here.)"""
-    s = game.store
-    v = s.views()
-    k = s.kind_index.get(kind)
-    if have < 0:   # ``room_one``'s read and check
-        have = v["counts"][k, g, col] if k is not None else 0
-        if have + n > MAX_COUNT:
-            _overflow(game, n, g, col, f"{kind!r} counters")
+    a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
+    if have < 0:
+        have = room_one(game, kind, g, col, n, raises=True)
     if step:
-        game.log.step += 1
+        game.log.next_step()
+    v = game.store.views()
     if n <= 0 or v["no_counters"][g, col]:   # 101.3: ``allowed`` of one row
         return
     ban = v["ban"][g, col]

@@ -22,27 +22,14 @@ from .perform import DRAW, ONGOING
 _ZONE_NAMES = np.array(zones.ZONES)
 
 
-def _column(world: Game, e: Any) -> int:
-    """The column of ``e`` in the single game (``_single``), with a plain lookup for an id
-    that is there."""
-    col = args.present_one(world, e)
-    return col if col >= 0 else args.column(world, e).col   # raises for unknown and stale ids
-
-
 def _one(world: Game, e: Any) -> int:
     """The column of ``e`` where a read may take its scalar path (``_single``), -1 where it
-    must take the general one. Raises for unknown and stale ids."""
-    return _column(world, e) if _single(world) else -1
-
-
-def _counts_column(world: Game, e: Any) -> int:
-    """The column of ``e`` where a read of its counters may take its scalar path
-    (``_single``, not Two-Headed Giant: a player's poison is the team's); -1 where it
-    must take the general one. Raises for unknown and stale ids."""
-    if world.two_headed_giant or not getattr(world, "scalar_reads", True):
+    must take the general one. Raises for unknown and stale ids. (The id's plain lookup
+    first: for an id that is there, the one call.)"""
+    if not getattr(world, "scalar_reads", True):
         return -1
     col = args.present_one(world, e)   # (-1 too for a batch, or the paths off)
-    return col if col >= 0 or not _single(world) else args.column(world, e).col
+    return col if col >= 0 or not _single(world) else args.column(world, e).col   # (raises)
 
 
 def _masked(values: np.ndarray, here: np.ndarray, fill: Any = 0) -> np.ndarray:
@@ -70,7 +57,7 @@ def exists(world: Game, e: int) -> BoolRead:
 def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     """Kinds with a nonzero count: {kind: n} (a batch: {kind: array over games})."""
     s = world.store
-    col = _counts_column(world, e)
+    col = -1 if world.two_headed_giant else _one(world, e)   # (2HG: a player's poison is the team's)
     if col >= 0:
         held = {}
         counts = s.views()["counts"]
@@ -95,7 +82,7 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
 def count(world: Game, e: int, kind: str) -> IntRead:
     s = world.store
     kind = args.kind(world, kind)
-    col = _counts_column(world, e)
+    col = -1 if world.two_headed_giant else _one(world, e)   # (2HG: a player's poison is the team's)
     if col >= 0:
         k = s.kind_index.get(kind)
         return s.views()["counts"][k, 0, col] if k is not None else 0
@@ -112,7 +99,8 @@ def count(world: Game, e: int, kind: str) -> IntRead:
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
     col = _one(world, e)
     spot = args.column(world, e) if col < 0 else None
-    if not world.ruleset.has_stat(world, 0 if spot is None else spot.g, col if spot is None else spot.col, stat):
+    g, c = (0, col) if spot is None else (spot.g, spot.col)
+    if not world.ruleset.has_stat(world, g, c, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
     if spot is None:
         return stats.pt_one(world, 0, col, which)
