@@ -12,7 +12,8 @@ damage on one; then the tick, and clean-up removes damage (514.2). Nothing but t
 harness's moves kills, so its record of each game's objects stays exact.
 
 Only the engine's calls are timed; choosing targets is not. Every ``every`` steps a row
-records the step's time, the process's resident memory (RSS) and the bytes of the
+records the median time of the steps since the last row (one step's time alone swings
+with the machine's load), the process's resident memory (RSS) and the bytes of the
 engine's live state: the bytes of a slot (one object of one game, every field and
 counter plane) times the slots objects occupy, summed over the games. The targets: time
 per step and RSS at step 1,000 within 1.2x of step 50; RSS within 2x of the live state's
@@ -103,6 +104,7 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
                                  zone="graveyard", power=2, toughness=3))
     rows = np.arange(games)[:, None]
     out = Soak(games, steps, every)
+    times: list[float] = []   # every step's time since the last row
 
     def pick(n_from: int, k: int) -> np.ndarray:   # k distinct positions per game
         return np.argsort(rng.random((games, n_from)), axis=1)[:, :k]
@@ -129,14 +131,16 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
         w.cleanup()
         w.clear_events()   # a simulator reads its events each step and drops them
         t3 = time.perf_counter()
+        times.append((t1 - t0) + (t3 - t2))
         if i == 1 or i % every == 0 or i == steps:
             mem, nbytes = rss(), store_bytes(w)
             on_field = w.object_mask("battlefield")[1].sum(axis=1)   # per game, untimed
-            out.rows.append(dict(step=i, seconds=(t1 - t0) + (t3 - t2), rss=mem,
+            out.rows.append(dict(step=i, seconds=float(np.median(times)), rss=mem,
                                  run_rss=mem - before,
                                  store_bytes=nbytes, columns=w.store.n_cols,
                                  alive_min=int(on_field.min()), alive_max=int(on_field.max()),
                                  live_bytes=live_bytes(w)))
+            times.clear()
             if rss_limit is not None and mem > rss_limit:
                 out.stopped = f"stopped at step {i}: RSS {mem / 2**30:.2f} GiB passed the limit"
                 break
@@ -149,7 +153,7 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
 def targets(soak: Soak) -> list[tuple[str, float, float]]:
     """(what, value, goal) of the soak targets, judged on the rows recorded (the last one stands
     for step 1,000 when a run is shorter; the text says which step it is). Time per step
-    is the running median of ``smoothed``: one step's time alone is noise."""
+    is the running median of ``smoothed``."""
     early, late = soak.at(50), soak.rows[-1]
     times = dict(zip((r["step"] for r in soak.rows), smoothed(soak)))
     return [(f"time/step at step {int(late['step'])} / step {int(early['step'])}",
@@ -165,7 +169,7 @@ def targets(soak: Soak) -> list[tuple[str, float, float]]:
 
 
 def smoothed(soak: Soak) -> list[float]:
-    """Time per step, a running median of five recorded rows (single steps are noisy)."""
+    """Time per step, a running median of five recorded rows (each the median of its steps)."""
     t = [r["seconds"] for r in soak.rows]
     return [float(np.median(t[max(0, i - 2): i + 3])) for i in range(len(t))]
 
