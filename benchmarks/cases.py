@@ -181,7 +181,8 @@ def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
     return game, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
 
 
-OPS = ("put_counters", "deal_damage", "count", "counters", "damage (read)", "destroy", "tick (one death)")
+OPS = ("put_counters", "put_counters (3 targets)", "deal_damage", "count", "counters", "damage (read)",
+       "destroy", "tick (one death)")
 #: Ops that change the board for good (a zone change retires the id, 400.7): each run starts
 #: from the settled board again (untimed), with the -1/-1 counters that kill ``b`` for the tick.
 ONE_SHOT = {"destroy", "tick (one death)"}
@@ -192,8 +193,9 @@ def engine_op(n: int, op: str) -> Case:
     """One action or read on one object of a settled ``n``-object game (state drifts from
     run to run, e.g. counters pile up: harmless to the cost); a one-shot op from the settled
     board each run."""
-    w, restore, (a, b, _) = _engine_settled(n)
+    w, restore, (a, b, c) = _engine_settled(n)
     run = {"put_counters": lambda: w.put_counters(a, "+1/+1", 1),
+           "put_counters (3 targets)": lambda: w.put_counters([a, b, c], "+1/+1", 1),
            "deal_damage": lambda: w.deal_damage(a, 1),
            "count": lambda: w.count(a, "+1/+1"),
            "counters": lambda: w.counters(a),
@@ -210,7 +212,7 @@ def engine_op(n: int, op: str) -> Case:
 
 
 def esper_op(n: int, op: str) -> Case:
-    game, (a, b, _) = _esper_settled(n)
+    game, (a, b, c) = _esper_settled(n)
     twin: dict[str, EsperGame] = {}
 
     def prepare() -> None:  # a fresh copy of the settled game, as the engine restores one
@@ -221,6 +223,7 @@ def esper_op(n: int, op: str) -> Case:
             twin["g"].put_counters(b, "-1/-1", LETHAL)
 
     run = {"put_counters": lambda: twin["g"].put_counters(a, "+1/+1", 1),
+           "put_counters (3 targets)": lambda: _each(twin["g"].put_counters, (a, b, c), "+1/+1", 1),
            "deal_damage": lambda: twin["g"].deal_damage(a, 1),
            "count": lambda: twin["g"].count(a, "+1/+1"),
            "counters": lambda: twin["g"].counters(a),
@@ -228,6 +231,12 @@ def esper_op(n: int, op: str) -> Case:
            "destroy": lambda: twin["g"].destroy(a),
            "tick (one death)": lambda: twin["g"].tick()}[op]
     return Case(f"esper {op} 1x{n}", run, setup=prepare if op in ONE_SHOT else _nothing, prepare=prepare)
+
+
+def _each(put: Callable[..., None], targets: tuple[int, ...], *rest: Any) -> None:
+    """esper's put on several targets: one put each (esper has no other)."""
+    for x in targets:
+        put(x, *rest)
 
 
 def engine_step(n: int, clone: bool = False) -> Case:

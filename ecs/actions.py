@@ -199,6 +199,9 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
             ident: Any = e   # (an integer: args.one found it)
             counting.put_one(world, kind, 0, col, n, "put", e=int(ident), step=True)
             return
+        targets = args.few(world, e, games, where, skip_finished) if col < 0 else None
+        if targets is not None and _put_few(world, kind, targets, n):
+            return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
     g, c = r.g, r.c
@@ -216,6 +219,21 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
 
 
 _PLAYER = TYPE_BIT["player"]
+
+
+def _put_few(world: Game, kind: str, targets: list[tuple[int, int]], n: int) -> bool:
+    """``put_counters`` on a single game's few ``targets`` (``args.few``) in plain ints;
+    False, with nothing done, where the general path must act or raise: power/toughness
+    counters for a player (122.1a), a Two-Headed Giant's poison (810.10), or as
+    ``counting.put_few`` says."""
+    if world.two_headed_giant and kind == "poison":
+        return False
+    if args.kind_pt(world, kind):   # (raises for a bad kind, as the general path does first)
+        types = world.store.views()["types"]
+        for _, col in targets:
+            if types[0, col] & _PLAYER:
+                return False
+    return counting.put_few(world, kind, targets, n, "put")
 _DAMAGE_HOOKS = frozenset(("deal_damage", "damage_amounts"))   # what ``damage.deal_one`` does itself
 
 
@@ -230,6 +248,12 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
                 world.log.next_step()
                 ident: Any = e   # (an integer: args.one found it)
                 counting.change_one(world, kind, 0, col, -n, "remove", e=int(ident))
+                return
+        elif (targets := args.few(world, e, games, where, skip_finished)) is not None:
+            kind = args.kind(world, kind)
+            if not (world.two_headed_giant and kind == "poison"):
+                world.log.next_step()
+                counting.change_few(world, kind, targets, -n, "remove")
                 return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)

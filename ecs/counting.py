@@ -153,6 +153,51 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
 
 
+def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause: str) -> bool:
+    """``put`` of ``n`` counters on each of a single game's ``targets`` ((id, column) pairs,
+    ``ecs.args.few``) in plain ints, as the general path puts them: the room is checked on
+    each object before anything changes, the puts are one step, and 101.3 leaves out those
+    ``allowed`` does. False, with nothing done, where the general path must act or raise:
+    a ruleset that replaces Magic's placement (Grand Archive buff/debuff), a put that does
+    not fit."""
+    if "place" not in magic_hooks(game):
+        return False
+    s = game.store
+    k = s.kind_index.get(kind)
+    counts = s.views()["counts"]
+    rows = _summed(targets, n)
+    have = [counts[k, 0, col] if k is not None else 0 for col, _, _ in rows]
+    for (_, more, _), was in zip(rows, have):
+        if was + more > MAX_COUNT:
+            return False
+    game.log.next_step()
+    bits = _ban_bits(game, kind)
+    for (col, more, e), was in zip(rows, have):
+        v = s.views()   # (a new kind's plane may replace the count planes)
+        ban = v["ban"][0, col]
+        if more and not v["no_counters"][0, col] and not (ban and ban & bits):
+            set_one(game, kind, 0, col, was, was + more, cause, -1, e)
+    return True
+
+
+def change_few(game: Game, kind: str, targets: list[tuple[int, int]], delta: int, cause: str) -> None:
+    """``change`` of ``delta`` on each of a single game's ``targets`` ((id, column) pairs,
+    ``ecs.args.few``) in plain ints, as the general path changes them."""
+    for col, total, e in _summed(targets, delta):
+        change_one(game, kind, 0, col, total, cause, -1, e)
+
+
+def _summed(targets: list[tuple[int, int]], n: int) -> list[tuple[int, int, int]]:
+    """(column, amount, id) of each object ``targets`` name, by column: rows naming one
+    object add up, in the order of the general path's rows (``ecs.args.sum_rows``)."""
+    total: dict[int, int] = {}
+    ident: dict[int, int] = {}
+    for e, col in targets:
+        total[col] = total.get(col, 0) + n
+        ident[col] = e
+    return [(col, total[col], ident[col]) for col in sorted(total)]
+
+
 def magic_hooks(game: Game) -> frozenset[str]:
     """The names of the ruleset's hooks that are the Magic rules' own (defined in
     ``ecs.rules.mtg``, not replaced by a subclass, e.g. Grand Archive's ``place``): what

@@ -1,7 +1,9 @@
 """The single-game fast path against the general path.
 
-A World of one game given plain Python ints (one id, one amount, ``games=None``) takes
-scalar fast paths in argument resolution, counting, the event log and the reads; with
+A World of one game given plain Python ints (one id, or a short list of them for a put or
+a removal;
+one amount; ``games=None``) takes scalar fast paths in argument resolution, counting, the
+event log and the reads; with
 ``ecs.store.SCALAR_PATHS`` cleared the same call takes the general, vectorized path. Hypothesis
 draws random action sequences (valid and invalid: stale and unknown ids, negative and
 overflowing amounts, prohibited and capped objects, a game that ends) and runs each step on
@@ -95,7 +97,7 @@ def _outcome(call: Callable[..., Any], *args: Any) -> tuple[str, Any]:
 
 def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
     op, who, kind, n, extra = step
-    e = _id(ids, who)
+    e = _id(ids, who) if not op.endswith("_many") else None
     if op == "put":
         return w.put_counters(e, kind, n)
     if op == "remove":
@@ -114,7 +116,26 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.set_cap(e, kind, n)
     if op == "ban":
         return w.prohibit(e, kind)
+    if op == "put_many":
+        return w.put_counters(_many(ids, who, extra["form"]), kind, n)
+    if op == "remove_many":
+        return w.remove_counters(_many(ids, who, extra["form"]), kind, n)
     return w.tick()
+
+
+#: How ``put_many`` and ``remove_many`` give their ids: a list, a tuple, 1-D arrays of two dtypes, a (games, ids) grid.
+FORMS = ("list", "tuple", "int64", "uint64", "grid")
+
+
+def _many(ids: list[int], who: tuple[int, ...], form: str) -> Any:
+    """Several targets (repeats kept) in one of the ``FORMS``; ids past the board name nothing."""
+    got = [_id(ids, i) for i in who]
+    if form == "list":
+        return got
+    if form == "tuple":
+        return tuple(got)
+    arr = np.array([int(x) for x in got], np.int64 if form != "uint64" else np.uint64)
+    return arr[None, :] if form == "grid" else arr
 
 
 def _id(ids: list[int], who: int) -> Any:
@@ -152,11 +173,16 @@ DAMAGE_FLAGS = st.fixed_dictionaries({}, optional={
 
 def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO
            ) -> st.SearchStrategy[list[tuple[Any, ...]]]:
-    """Lists of steps (action, target index, kind, amount, damage options); the focused tests
+    """Lists of steps (action, target index, kind, amount, damage options), and puts and
+    removals on several targets (a tuple of target indices, repeats kept, and how the ids are given:
+    ``FORMS``); the focused tests
     draw from fewer actions, targets and kinds, so that the cases where a scalar path could
     diverge (a shield met by damage, a teammate's poison) come up often."""
-    return st.lists(st.tuples(st.sampled_from(actions), st.sampled_from(who), st.sampled_from(kinds),
-                              _amounts(), DAMAGE_FLAGS), min_size=2, max_size=24)
+    many = st.tuples(st.sampled_from(["put_many", "put_many", "remove_many"]), st.lists(st.sampled_from(who), min_size=1, max_size=6).map(tuple),
+                     st.sampled_from(kinds), _amounts(), st.fixed_dictionaries({"form": st.sampled_from(FORMS)}))
+    one = st.tuples(st.sampled_from(actions), st.sampled_from(who), st.sampled_from(kinds),
+                    _amounts(), DAMAGE_FLAGS)
+    return st.lists(st.one_of(one, one, one, many), min_size=2, max_size=24)
 
 
 #: Mostly damage, to the damageable objects and players (8: a source of deathtouch and
@@ -310,3 +336,27 @@ def test_numpy_integer_ids_take_the_scalar_paths(monkeypatch: pytest.MonkeyPatch
     assert (w.zone(ids[1]), w.counters(ids[0]), w.controller(ids[2])) == ("battlefield", {"+1/+1": 1}, p)
     w.destroy(ids[2])
     assert w.exists(ids[2]) is False   # 400.7: a new object in the graveyard
+
+
+def test_puts_and_removals_on_a_few_targets_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A put on a short list of one game's objects (CR 122.6), or on an array of their ids,
+    and a removal, take the scalar path, never the batched lookup: one step (one event,
+    704.3), rows naming one object adding up."""
+    w = World(seed=0)
+    p = w.add_player()
+    ids = w.add_objects(3, p, "creature", power=2, toughness=2)
+    w.clear_events()
+
+    def batched(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the general path was taken")
+    monkeypatch.setattr(args, "rows", batched)
+    monkeypatch.setattr(store.Store, "locate", batched)
+    w.put_counters([ids[0], int(ids[1]), ids[0]], "+1/+1", 1)
+    w.put_counters(ids[1:], "charge", 2)
+    assert [w.counters(e) for e in ids] == [{"+1/+1": 2}, {"+1/+1": 1, "charge": 2}, {"charge": 2}]
+    t = w.event_table()
+    assert t["after"].tolist() == [2, 1, 2, 2] and t["step"].tolist() == [t["step"][0]] * 2 + [t["step"][2]] * 2
+    assert t["step"][2] > t["step"][0]
+    w.remove_counters((ids[2], ids[0], ids[2]), "charge", 1)   # 101.3: what is there, and no more
+    assert [w.count(e, "charge") for e in ids] == [0, 2, 0]
+    assert w.event_table()["before"][4:].tolist() == [2]

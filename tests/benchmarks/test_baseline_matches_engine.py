@@ -179,3 +179,20 @@ def test_the_single_game_reads_timed_give_the_engines_values() -> None:
     finally:
         restore()
         twin.close()
+
+
+
+def test_the_put_on_three_targets_timed_gives_the_engines_counts() -> None:
+    """The suites' put on three targets (the engine's one call, esper's three puts) puts
+    the same counters on the settled board's targets (CR 122.6), one on each."""
+    w, restore, ids = cases._engine_settled(100)
+    game, esper_ids = cases._esper_settled(100)
+    twin = game.clone()
+    try:
+        w.put_counters(list(ids), "+1/+1", 1)
+        cases._each(twin.put_counters, esper_ids, "+1/+1", 1)
+        assert [w.counters(e) for e in ids] == [twin.counters(x) for x in esper_ids]
+        assert [w.count(e, "+1/+1") for e in ids] == [1, 1, 1]
+    finally:
+        restore()
+        twin.close()
