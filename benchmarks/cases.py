@@ -181,11 +181,11 @@ def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
     return game, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
 
 
-OPS = ("put_counters", "put_counters (3 targets)", "deal_damage", "count", "counters", "damage (read)",
-       "destroy", "tick (one death)")
+OPS = ("put_counters", "put_counters (3 targets)", "deal_damage", "deal_damage (3 targets)", "count",
+       "counters", "damage (read)", "destroy", "destroy (3 targets)", "tick (one death)")
 #: Ops that change the board for good (a zone change retires the id, 400.7): each run starts
 #: from the settled board again (untimed), with the -1/-1 counters that kill ``b`` for the tick.
-ONE_SHOT = {"destroy", "tick (one death)"}
+ONE_SHOT = {"destroy", "destroy (3 targets)", "tick (one death)"}
 LETHAL = 1_000   # -1/-1 counters on ``b``: more than any toughness, so it dies on the tick (704.5f)
 
 
@@ -197,10 +197,12 @@ def engine_op(n: int, op: str) -> Case:
     run = {"put_counters": lambda: w.put_counters(a, "+1/+1", 1),
            "put_counters (3 targets)": lambda: w.put_counters([a, b, c], "+1/+1", 1),
            "deal_damage": lambda: w.deal_damage(a, 1),
+           "deal_damage (3 targets)": lambda: w.deal_damage([a, b, c], 1),
            "count": lambda: w.count(a, "+1/+1"),
            "counters": lambda: w.counters(a),
            "damage (read)": lambda: w.damage(a),
            "destroy": lambda: w.destroy(a),
+           "destroy (3 targets)": lambda: w.destroy([a, b, c]),
            "tick (one death)": w.tick}[op]
 
     def fresh() -> None:
@@ -225,18 +227,20 @@ def esper_op(n: int, op: str) -> Case:
     run = {"put_counters": lambda: twin["g"].put_counters(a, "+1/+1", 1),
            "put_counters (3 targets)": lambda: _each(twin["g"].put_counters, (a, b, c), "+1/+1", 1),
            "deal_damage": lambda: twin["g"].deal_damage(a, 1),
+           "deal_damage (3 targets)": lambda: _each(twin["g"].deal_damage, (a, b, c), 1),
            "count": lambda: twin["g"].count(a, "+1/+1"),
            "counters": lambda: twin["g"].counters(a),
            "damage (read)": lambda: twin["g"].damage(a),
            "destroy": lambda: twin["g"].destroy(a),
+           "destroy (3 targets)": lambda: _each(twin["g"].destroy, (a, b, c)),
            "tick (one death)": lambda: twin["g"].tick()}[op]
     return Case(f"esper {op} 1x{n}", run, setup=prepare if op in ONE_SHOT else _nothing, prepare=prepare)
 
 
-def _each(put: Callable[..., None], targets: tuple[int, ...], *rest: Any) -> None:
-    """esper's put on several targets: one put each (esper has no other)."""
+def _each(act: Callable[..., Any], targets: tuple[int, ...], *rest: Any) -> None:
+    """esper's action on several targets: one call each (esper has no other)."""
     for x in targets:
-        put(x, *rest)
+        act(x, *rest)
 
 
 def engine_step(n: int, clone: bool = False) -> Case:

@@ -182,17 +182,24 @@ def test_the_single_game_reads_timed_give_the_engines_values() -> None:
 
 
 
-def test_the_put_on_three_targets_timed_gives_the_engines_counts() -> None:
-    """The suites' put on three targets (the engine's one call, esper's three puts) puts
-    the same counters on the settled board's targets (CR 122.6), one on each."""
+
+@pytest.mark.parametrize("op", ["put_counters", "deal_damage", "destroy"])
+def test_the_actions_on_three_targets_timed_give_the_engines_results(op: str) -> None:
+    """The suites' actions on three targets (the engine's one call, esper's three) leave
+    the same board: +1/+1 counters (CR 122.6), marked damage (120.3e) or the objects gone
+    to the graveyard as new ones (701.8, 400.7)."""
     w, restore, ids = cases._engine_settled(100)
     game, esper_ids = cases._esper_settled(100)
     twin = game.clone()
+    rest: tuple[Any, ...] = {"put_counters": ("+1/+1", 1), "deal_damage": (1,), "destroy": ()}[op]
     try:
-        w.put_counters(list(ids), "+1/+1", 1)
-        cases._each(twin.put_counters, esper_ids, "+1/+1", 1)
-        assert [w.counters(e) for e in ids] == [twin.counters(x) for x in esper_ids]
-        assert [w.count(e, "+1/+1") for e in ids] == [1, 1, 1]
+        getattr(w, op)(list(ids), *rest)
+        cases._each(getattr(twin, op), esper_ids, *rest)
+        assert [w.exists(e) for e in ids] == [twin.exists(x) for x in esper_ids] == [op != "destroy"] * 3
+        if op != "destroy":
+            assert [(w.counters(e), w.damage(e)) for e in ids] == \
+                [(twin.counters(x), twin.damage(x)) for x in esper_ids]
+            assert [w.count(e, "+1/+1") + w.damage(e) for e in ids] == [1, 1, 1]
     finally:
         restore()
         twin.close()
