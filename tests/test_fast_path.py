@@ -178,8 +178,9 @@ def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO
     ``FORMS``); the focused tests
     draw from fewer actions, targets and kinds, so that the cases where a scalar path could
     diverge (a shield met by damage, a teammate's poison) come up often."""
-    many = st.tuples(st.sampled_from(["put_many", "put_many", "remove_many"]), st.lists(st.sampled_from(who), min_size=1, max_size=6).map(tuple),
-                     st.sampled_from(kinds), _amounts(), st.fixed_dictionaries({"form": st.sampled_from(FORMS)}))
+    targets = st.lists(st.sampled_from(who), min_size=1, max_size=6).map(tuple)
+    many = st.tuples(st.sampled_from(["put_many", "put_many", "remove_many"]), targets, st.sampled_from(kinds),
+                     _amounts(), st.fixed_dictionaries({"form": st.sampled_from(FORMS)}))
     one = st.tuples(st.sampled_from(actions), st.sampled_from(who), st.sampled_from(kinds),
                     _amounts(), DAMAGE_FLAGS)
     return st.lists(st.one_of(one, one, one, many), min_size=2, max_size=24)
