@@ -363,18 +363,15 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     counter is removed instead (122.1c); finality exiles instead (122.1h)."""
     col = _permanent_one(world, e, games, where, skip_finished)
     if col >= 0:   # one permanent of a single game: plain ints
-        v = world.store.views()
-        counts = v["counts"]
-        kept = v["keywords"][0, col] & KEYWORD_BIT["indestructible"]
-        for plane in () if kept else stats.keyword_kinds(world, "indestructible"):
-            kept = kept or counts[plane, 0, col]   # (a loop, not any(): no generator frame)
-        k = world.store.kind_index.get("shield")
-        on = not kept and k is not None and counts[k, 0, col] > 0   # a shield counter
+        kept, on = _destroy_fate(world, col)
         world.log.next_step()
         if on:
             counting.change_one(world, "shield", 0, col, -1, "shield")
         elif not kept:
             move_one(world, 0, col, zones.GRAVEYARD, CAUSE["destroy"])
+        return
+    targets = args.few(world, e, games, where, skip_finished)
+    if targets is not None and _destroy_few(world, targets):
         return
     r = args.rows(world, e, games, where, skip_finished)
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
@@ -397,6 +394,14 @@ def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
         one = np.array([col], np.int64)
         move_one(world, 0, col, int(world.ruleset.sacrifice_zone(world, np.zeros(1, np.int64), one)[0]),
                  CAUSE["sacrifice"])
+        return
+    targets = args.few(world, e, games, where, skip_finished)
+    cols = _permanents(world, targets) if targets is not None else None
+    if cols is not None:   # a few permanents of a single game: each moved in plain ints, by column
+        world.log.next_step()
+        dest = world.ruleset.sacrifice_zone(world, np.zeros(len(cols), np.int64), np.array(cols, np.int64))
+        for col, to in zip(cols, dest.tolist()):
+            move_one(world, 0, col, to, CAUSE["sacrifice"])
         return
     r = args.rows(world, e, games, where, skip_finished)
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
@@ -428,6 +433,10 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
             if v["token"][0, col] and v["zone"][0, col] != zones.BATTLEFIELD:
                 return -1   # a token outside the battlefield stays (111.8)
             return move_one(world, 0, col, code, CAUSE["zone"])[0]
+    elif counters is None and by is None and code != zones.BATTLEFIELD:
+        moved = _move_few(world, args.few(world, e, games, where, skip_finished), code)
+        if moved is not None:
+            return moved
     r = args.rows(world, e, games, where, skip_finished)
     g, c, single = r.g, r.c, r.single
     args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
@@ -472,6 +481,70 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     return new
 
 
+def _move_few(world: Game, targets: list[tuple[int, int]] | None, code: int) -> np.ndarray | None:
+    """``move_zone`` of a single game's few ``targets`` (``args.few``) to zone ``code``,
+    not the battlefield (whose entering counters the general path puts after every move),
+    in plain ints, in the order given: the new ids, -1 for a token that stays (111.8).
+    None, with nothing done, where the general path must act or raise: a player, an
+    object already there, one named twice."""
+    if targets is None:
+        return None
+    v = world.store.views()
+    zone, token, types = v["zone"], v["token"], v["types"]
+    stays: dict[int, bool] = {}
+    for _, col in targets:
+        if zone[0, col] == code or types[0, col] & _PLAYER or col in stays:
+            return None
+        stays[col] = bool(token[0, col]) and zone[0, col] != zones.BATTLEFIELD
+    world.log.next_step()
+    return np.array([-1 if stays[col] else move_one(world, 0, col, code, CAUSE["zone"])[0]
+                     for _, col in targets], np.int64)
+
+
+def _destroy_fate(world: Game, col: int) -> tuple[Any, bool]:
+    """Whether the permanent in column ``col`` of a single game is indestructible (702.12b:
+    printed, or a keyword counter, 122.1b), and whether a shield counter saves it instead
+    (122.1c)."""
+    v = world.store.views()
+    counts = v["counts"]
+    kept = v["keywords"][0, col] & KEYWORD_BIT["indestructible"]
+    for plane in () if kept else stats.keyword_kinds(world, "indestructible"):
+        kept = kept or counts[plane, 0, col]   # (a loop, not any(): no generator frame)
+    k = world.store.kind_index.get("shield")
+    return kept, not kept and k is not None and counts[k, 0, col] > 0
+
+
+def _destroy_few(world: Game, targets: list[tuple[int, int]]) -> bool:
+    """``destroy`` of a single game's few ``targets`` (``args.few``) in plain ints, in the
+    general path's order: every target a permanent, each once, by column; their fates
+    decided first, then the shield counters removed, then the others moved, one step.
+    False, with nothing done, where the general path must act or raise."""
+    cols = _permanents(world, targets)
+    if cols is None:
+        return False
+    fates = [(col, *_destroy_fate(world, col)) for col in cols]
+    world.log.next_step()
+    for col, _, on in fates:
+        if on:
+            counting.change_one(world, "shield", 0, col, -1, "shield")
+    for col, kept, on in fates:
+        if not (kept or on):
+            move_one(world, 0, col, zones.GRAVEYARD, CAUSE["destroy"])
+    return True
+
+
+def _permanents(world: Game, targets: list[tuple[int, int]]) -> list[int] | None:
+    """The distinct columns of a single game's few ``targets`` (``args.few``) in order, the
+    general path's rows (``args.sum_rows``), if each is a permanent; None if one is not
+    (701.8a, 701.21a: the general path raises)."""
+    cols = sorted({col for _, col in targets})
+    zone = world.store.views()["zone"]
+    for col in cols:
+        if zone[0, col] != zones.BATTLEFIELD:
+            return None
+    return cols
+
+
 def _permanent_one(world: Game, e: Ids, games: Games, where: str, skip_finished: bool) -> int:
     """The column of ``e`` where a destroy or sacrifice may take its scalar path
     (``args.one``) and it is a permanent; -1 where the general path must act or raise."""
@@ -502,6 +575,10 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
         ident: Any = target   # (an integer where args.one found it)
         if (col >= 0 and _DAMAGE_HOOKS <= counting.magic_hooks(world)
                 and damage.deal_one(world, int(ident), col, amount, source, abilities, unpreventable, combat)):
+            return
+        targets = args.few(world, target, games, where, skip_finished) if col < 0 else None
+        if (targets is not None and _DAMAGE_HOOKS <= counting.magic_hooks(world)
+                and damage.deal_few(world, targets, amount, source, abilities, unpreventable, combat)):
             return
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
     r = args.rows(world, target, games, where, skip_finished)

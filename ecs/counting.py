@@ -165,7 +165,7 @@ def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause
     s = game.store
     k = s.kind_index.get(kind)
     counts = s.views()["counts"]
-    rows = _summed(targets, n)
+    rows = summed(targets, n)
     have = [counts[k, 0, col] if k is not None else 0 for col, _, _ in rows]
     for (_, more, _), was in zip(rows, have):
         if was + more > MAX_COUNT:
@@ -183,11 +183,11 @@ def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause
 def change_few(game: Game, kind: str, targets: list[tuple[int, int]], delta: int, cause: str) -> None:
     """``change`` of ``delta`` on each of a single game's ``targets`` ((id, column) pairs,
     ``ecs.args.few``) in plain ints, as the general path changes them."""
-    for col, total, e in _summed(targets, delta):
+    for col, total, e in summed(targets, delta):
         change_one(game, kind, 0, col, total, cause, -1, e)
 
 
-def _summed(targets: list[tuple[int, int]], n: int) -> list[tuple[int, int, int]]:
+def summed(targets: list[tuple[int, int]], n: int) -> list[tuple[int, int, int]]:
     """(column, amount, id) of each object ``targets`` name, by column: rows naming one
     object add up, in the order of the general path's rows (``ecs.args.sum_rows``)."""
     total: dict[int, int] = {}

@@ -98,46 +98,26 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     ``given`` (deathtouch, wither, infect, lifelink: True, False, or None: the source's).
     False, having changed nothing, where the general path must do it: the errors (it
     raises them), arguments of other types and Two-Headed Giant poison (the team's, 810.10)."""
-    s = world.store
-    a = s.views()
-    for v in given:
-        if v is not None and type(v) is not bool:
-            return False
-    src = by = -1
-    if source is not None:   # the source's controller and abilities, as the general path resolves them
-        if type(source) is not int and not isinstance(source, np.integer):
-            return False
-        sc = args.present_one(world, source)
-        if sc < 0 or a["types"][0, sc] & _PLAYER:   # (120.1: the general path raises)
-            return False
-        src, by = int(source), a["controller"][0, sc]
-        given = tuple(v if v is not None else k in KEYWORD_BIT and bool(
-            stats.has_keyword_at(world, _GAME_ZERO, np.array([sc]), k)[0])
-            for k, v in zip(SOURCE_ABILITIES, given))
-    permanent = a["zone"][0, col] == zones.BATTLEFIELD
-    k = s.kind_index.get("shield")
-    shields: int = a["counts"][k, 0, col] if permanent and k is not None else 0
-    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
-    key = (world.ruleset, a["types"][0, col], permanent, shields > 0, unpreventable, deathtouch is True,
-           wither is True, infect is True, lifelink is True, by >= 0)
-    o: Any = _OUTCOMES.get(key, _UNKNOWN)
-    if o is _UNKNOWN:
-        if len(_OUTCOMES) >= _MAX_OUTCOMES:
-            _OUTCOMES.clear()
-        o = _OUTCOMES[key] = _outcome_one(*key)
+    resolved = _source_one(world, source, given)
+    if resolved is None:
+        return False
+    src, by, given = resolved
+    shields, o = _row_outcome(world, col, given, by, unpreventable)
     if o is None:
         return False
     if amount == 0:   # 120.8: not dealt, and no event
         world.log.next_step()
         return True
     dealt, minus, marks, deadly, loyalty, defense, poisons, loses, gain = o   # (one unpacking, no descriptors)
+    s = world.store
+    a = s.views()
     # The counts written below, read once for their room and their change (-1: no room).
     minus_had = counting.room_one(world, "-1/-1", 0, col, amount) if minus else 0
     poison_had = counting.room_one(world, "poison", 0, col, amount) if poisons and not world.two_headed_giant else 0
     marked: int = a["damage"][0, col] if marks else 0
     if minus_had < 0 or poison_had < 0 or (poisons and world.two_headed_giant) or marked + amount > MAX_COUNT:
         return False
-    life = _life_one(world, col, amount, loses, by, gain) if loses or gain else {}
+    life = _life_one(world, ((col, amount, o),), by) if loses or gain else {}
     if life is None:
         return False
     world.log.next_step()
@@ -162,17 +142,122 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     return True
 
 
-def _life_one(world: Game, col: int, amount: int, loses: bool, by: int, gain: bool) -> dict[int, int] | None:
-    """``_life_changes`` of one row: {player index: new total}; None past the bounds of
-    life (the general path raises)."""
+def deal_few(world: Game, targets: list[tuple[int, int]], amount: int, source: Any, given: tuple[Any, ...],
+             unpreventable: bool, combat: bool) -> bool:
+    """``deal_one`` of ``amount`` to each of a single game's few ``targets`` ((id, column)
+    pairs, ``ecs.args.few``), all at once (120.3) in the general path's order of work:
+    rows naming one target are one event to it, their amounts added; every outcome, room
+    and life total is decided before anything changes; then the damage events, and each
+    kind of result for every target in turn (shields, -1/-1 counters, marks, loyalty,
+    defense, poison, life). False, having changed nothing, where ``deal_one`` would be."""
+    resolved = _source_one(world, source, given)
+    if resolved is None:
+        return False
+    src, by, given = resolved
+    rows = []
+    for col, n, e in counting.summed(targets, amount):
+        shields, o = _row_outcome(world, col, given, by, unpreventable)
+        if o is None:
+            return False
+        rows.append((col, n, e, shields, o))
+    if amount == 0:   # 120.8: none dealt, and no event
+        world.log.next_step()
+        return True
+    s = world.store
+    a = s.views()
+    had: dict[tuple[str, int], int] = {}   # (kind, column) -> count, read once for its room and change
+    for col, n, _, _, o in rows:
+        for kind, put in (("-1/-1", o.minus), ("poison", o.poison)):
+            if put:
+                have = -1 if world.two_headed_giant and kind == "poison" else counting.room_one(world, kind, 0, col, n)
+                if have < 0:
+                    return False
+                had[kind, col] = have
+        if o.marked and a["damage"][0, col] + n > MAX_COUNT:
+            return False
+    life = _life_one(world, [(col, n, o) for col, n, _, _, o in rows], by)
+    if life is None:
+        return False
+    world.log.next_step()
+    cause = CAUSE["combat damage" if combat else "damage"]
+    for _, n, e, _, o in rows:
+        world.log.one(DAMAGE, cause, 0, e, -1, n, n if o.dealt else 0, src)
+    for col, _, e, shields, _ in rows:   # 122.1c
+        if shields:
+            counting.set_one(world, "shield", 0, col, shields, shields - 1, "shield", -1, e)
+    for col, n, e, _, o in rows:
+        if o.minus:
+            counting.put_one(world, "-1/-1", 0, col, n, "damage", by, have=had["-1/-1", col], e=e)
+    for col, n, _, _, o in rows:
+        if o.marked:
+            s.write("damage", (0, col), s.views()["damage"][0, col] + n)
+        if o.deathtouch:
+            s.write("deathtouch_hit", (0, col), True)
+    for kind in ("loyalty", "defense"):
+        for col, n, e, _, o in rows:
+            if o.loyalty if kind == "loyalty" else o.defense:
+                counting.change_one(world, kind, 0, col, -n, "damage", e=e)
+    for col, n, e, _, o in rows:
+        if o.poison:
+            counting.put_one(world, "poison", 0, col, n, "damage", by, have=had["poison", col], e=e)
+    for idx, total in life.items():
+        s.write("life", (0, idx), total)
+    return True
+
+
+def _source_one(world: Game, source: Any, given: tuple[Any, ...]) -> tuple[int, int, tuple[Any, ...]] | None:
+    """The source's id, its controller's player index and the abilities ``given`` with the
+    source's own where None (122.1b: printed or keyword counters), as the general path
+    resolves them; -1, -1 and ``given`` without a source. None where the general path
+    must resolve them (it raises): abilities not bools, a source absent or a player (120.1)."""
+    for v in given:
+        if v is not None and type(v) is not bool:
+            return None
+    if source is None:
+        return -1, -1, given
+    if type(source) is not int and not isinstance(source, np.integer):
+        return None
+    sc = args.present_one(world, source)
+    a = world.store.views()
+    if sc < 0 or a["types"][0, sc] & _PLAYER:
+        return None
+    return int(source), a["controller"][0, sc], tuple(
+        v if v is not None else k in KEYWORD_BIT and bool(stats.has_keyword_at(world, _GAME_ZERO, np.array([sc]), k)[0])
+        for k, v in zip(SOURCE_ABILITIES, given))
+
+
+def _row_outcome(world: Game, col: int, given: tuple[Any, ...], by: int, unpreventable: bool
+                 ) -> tuple[int, Outcome | None]:
+    """The shield counters on the target in column ``col`` of a single game (0 off the
+    battlefield) and its ``outcome`` (None: it can't be dealt damage, 120.3)."""
+    s = world.store
+    a = s.views()
+    permanent = a["zone"][0, col] == zones.BATTLEFIELD
+    k = s.kind_index.get("shield")
+    shields: int = a["counts"][k, 0, col] if permanent and k is not None else 0
+    deathtouch, wither, infect, lifelink = given   # (None: False, without a source)
+    key = (world.ruleset, a["types"][0, col], permanent, shields > 0, unpreventable, deathtouch is True,
+           wither is True, infect is True, lifelink is True, by >= 0)
+    o: Any = _OUTCOMES.get(key, _UNKNOWN)
+    if o is _UNKNOWN:
+        if len(_OUTCOMES) >= _MAX_OUTCOMES:
+            _OUTCOMES.clear()
+        o = _OUTCOMES[key] = _outcome_one(*key)
+    return shields, o
+
+
+def _life_one(world: Game, rows: Any, by: int) -> dict[int, int] | None:
+    """``_life_changes`` of rows (column, amount, ``Outcome``) of a single game: {player
+    index: new total}; None past the bounds of life (the general path raises)."""
     a = world.store.views()
     out: dict[int, int] = {}
-    for idx, delta in ((a["controller"][0, col], -amount) if loses else (-1, 0),
-                       (by, amount) if gain else (-1, 0)):
-        if delta:
-            if world.two_headed_giant:   # the team's total (810.8)
-                idx = a["player_head"][idx]
-            out[idx] = out.get(idx, a["life"][0, idx]) + delta
+    for col, amount, o in rows:
+        for idx, delta in ((a["controller"][0, col], -amount) if o.loses else (-1, 0),
+                           (by, amount) if o.gain else (-1, 0)):
+            if delta:
+                if world.two_headed_giant:   # the team's total (810.8)
+                    idx = a["player_head"][idx]
+                out[idx] = out.get(idx, a["life"][0, idx]) + delta
     return None if any(abs(v) > MAX_LIFE for v in out.values()) else out
 
 

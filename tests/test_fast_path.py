@@ -1,7 +1,7 @@
 """The single-game fast path against the general path.
 
-A World of one game given plain Python ints (one id, or a short list of them for a put or
-a removal;
+A World of one game given plain Python ints (one id, or a short list of them for the
+actions on objects;
 one amount; ``games=None``) takes scalar fast paths in argument resolution, counting, the
 event log and the reads; with
 ``ecs.store.SCALAR_PATHS`` cleared the same call takes the general, vectorized path. Hypothesis
@@ -120,10 +120,20 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.put_counters(_many(ids, who, extra["form"]), kind, n)
     if op == "remove_many":
         return w.remove_counters(_many(ids, who, extra["form"]), kind, n)
+    if op == "destroy_many":
+        return w.destroy(_many(ids, who, extra["form"]))
+    if op == "sacrifice_many":
+        return w.sacrifice(_many(ids, who, extra["form"]))
+    if op == "move_many":
+        return w.move_zone(_many(ids, who, extra["form"]), MOVE_ZONES[n % len(MOVE_ZONES)])
+    if op == "damage_many":
+        flags = {k: v for k, v in extra.items() if k not in ("source", "form")}
+        source = None if extra.get("source") is None else _id(ids, extra["source"])
+        return w.deal_damage(_many(ids, who, extra["form"]), n, source, **flags)
     return w.tick()
 
 
-#: How ``put_many`` and ``remove_many`` give their ids: a list, a tuple, 1-D arrays of two dtypes, a (games, ids) grid.
+#: How the ``*_many`` steps give their ids: a list, a tuple, 1-D arrays of two dtypes, a (games, ids) grid.
 FORMS = ("list", "tuple", "int64", "uint64", "grid")
 
 
@@ -165,22 +175,25 @@ WHO = [*range(12), 10**6]
 #: deal_damage's options: a source (8: with deathtouch and lifelink printed; another object,
 #: one in a graveyard, a player: refused, ids naming nothing), each ability given as
 #: True/False or left to the source (None), combat, unpreventable.
-DAMAGE_FLAGS = st.fixed_dictionaries({}, optional={
+DAMAGE_OPTIONS = {
     "source": st.sampled_from([None, 8, 8, 8, 3, 6, 0, 9, 10**6]), "combat": st.booleans(),
     "unpreventable": st.booleans(),
-    **{k: st.sampled_from([None, True, False]) for k in ABILITIES}})
+    **{k: st.sampled_from([None, True, False]) for k in ABILITIES}}
+DAMAGE_FLAGS = st.fixed_dictionaries({}, optional=DAMAGE_OPTIONS)
 
 
 def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO
            ) -> st.SearchStrategy[list[tuple[Any, ...]]]:
-    """Lists of steps (action, target index, kind, amount, damage options), and puts and
-    removals on several targets (a tuple of target indices, repeats kept, and how the ids are given:
-    ``FORMS``); the focused tests
-    draw from fewer actions, targets and kinds, so that the cases where a scalar path could
-    diverge (a shield met by damage, a teammate's poison) come up often."""
+    """Lists of steps (action, target index, kind, amount, damage options), and actions
+    on several targets (puts, removals, damage, destroys, sacrifices, moves: a tuple of
+    target indices, repeats kept, and how the ids are given, ``FORMS``); the focused
+    tests draw from fewer actions, targets and kinds, so that the cases where a scalar
+    path could diverge (a shield met by damage, a teammate's poison) come up often."""
     targets = st.lists(st.sampled_from(who), min_size=1, max_size=6).map(tuple)
-    many = st.tuples(st.sampled_from(["put_many", "put_many", "remove_many"]), targets, st.sampled_from(kinds),
-                     _amounts(), st.fixed_dictionaries({"form": st.sampled_from(FORMS)}))
+    many = st.tuples(st.sampled_from(["put_many", "put_many", "remove_many", "damage_many", "damage_many",
+                                      "destroy_many", "sacrifice_many", "move_many"]),
+                     targets, st.sampled_from(kinds), _amounts(),
+                     st.fixed_dictionaries({"form": st.sampled_from(FORMS)}, optional=DAMAGE_OPTIONS))
     one = st.tuples(st.sampled_from(actions), st.sampled_from(who), st.sampled_from(kinds),
                     _amounts(), DAMAGE_FLAGS)
     return st.lists(st.one_of(one, one, one, many), min_size=2, max_size=24)
@@ -339,10 +352,10 @@ def test_numpy_integer_ids_take_the_scalar_paths(monkeypatch: pytest.MonkeyPatch
     assert w.exists(ids[2]) is False   # 400.7: a new object in the graveyard
 
 
-def test_puts_and_removals_on_a_few_targets_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_actions_on_a_few_targets_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """A put on a short list of one game's objects (CR 122.6), or on an array of their ids,
-    and a removal, take the scalar path, never the batched lookup: one step (one event,
-    704.3), rows naming one object adding up."""
+    a removal, damage and a destroy take the scalar path, never the batched lookup: one
+    step (one event, 704.3), rows naming one object adding up."""
     w = World(seed=0)
     p = w.add_player()
     ids = w.add_objects(3, p, "creature", power=2, toughness=2)
@@ -361,3 +374,9 @@ def test_puts_and_removals_on_a_few_targets_take_the_scalar_path(monkeypatch: py
     w.remove_counters((ids[2], ids[0], ids[2]), "charge", 1)   # 101.3: what is there, and no more
     assert [w.count(e, "charge") for e in ids] == [0, 2, 0]
     assert w.event_table()["before"][4:].tolist() == [2]
+    w.deal_damage([ids[2], ids[1], ids[2]], 1, ids[0], lifelink=True)   # 120.3: one event per target
+    assert [w.damage(e) for e in ids] == [0, 1, 2] and w.life(p) == 23   # 120.3f: all it dealt
+    t = w.event_table()
+    assert t["entity"][5:].tolist() == [ids[1], ids[2]] and t["after"][5:].tolist() == [1, 2]
+    w.destroy(np.array([ids[2], ids[1]]))   # 701.8: to the graveyard as new objects (400.7)
+    assert [w.exists(e) for e in ids] == [True, False, False]
