@@ -356,7 +356,7 @@ def one(game: Game, e: Any, games: Any = None, where: Any = "all", skip_finished
 
 
 #: The most ids an action takes on the scalar path as a list (``few``): a plain-int put
-#: costs some 2-3 us a target, the general path's gathers some 250 us whatever the count.
+#: costs about 3 us a target, the general path's gathers 200-400 us whatever the count.
 FEW = 64
 
 
