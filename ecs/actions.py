@@ -219,6 +219,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
 
 
 _PLAYER = TYPE_BIT["player"]
+_DAMAGE_HOOKS = frozenset(("deal_damage", "damage_amounts"))   # what ``damage.deal_one`` does itself
 
 
 def _put_few(world: Game, kind: str, targets: list[tuple[int, int]], n: int) -> bool:
@@ -234,7 +235,6 @@ def _put_few(world: Game, kind: str, targets: list[tuple[int, int]], n: int) -> 
             if types[0, col] & _PLAYER:
                 return False
     return counting.put_few(world, kind, targets, n, "put")
-_DAMAGE_HOOKS = frozenset(("deal_damage", "damage_amounts"))   # what ``damage.deal_one`` does itself
 
 
 def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
