@@ -156,10 +156,10 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
 def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause: str) -> bool:
     """``put`` of ``n`` counters on each of a single game's ``targets`` ((id, column) pairs,
     ``ecs.args.few``) in plain ints, as the general path puts them: the room is checked on
-    each object before anything changes, the puts are one step, and 101.3 leaves out those
-    ``allowed`` does. False, with nothing done, where the general path must act or raise:
-    a ruleset that replaces Magic's placement (Grand Archive buff/debuff), a put that does
-    not fit."""
+    each object before anything changes, then the puts are one step (``put_one``, which
+    leaves out those 101.3 forbids). False, with nothing done, where the general path must
+    act or raise: a ruleset that replaces Magic's placement (Grand Archive buff/debuff), a
+    put that does not fit."""
     if "place" not in magic_hooks(game):
         return False
     s = game.store
@@ -171,12 +171,8 @@ def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause
         if was + more > MAX_COUNT:
             return False
     game.log.next_step()
-    bits = _ban_bits(game, kind)
     for (col, more, e), was in zip(rows, have):
-        v = s.views()   # (a new kind's plane may replace the count planes)
-        ban = v["ban"][0, col]
-        if more and not v["no_counters"][0, col] and not (ban and ban & bits):
-            set_one(game, kind, 0, col, was, was + more, cause, -1, e)
+        put_one(game, kind, 0, col, more, cause, have=was, e=e)
     return True
 
 
