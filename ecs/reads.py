@@ -32,6 +32,17 @@ def _one(world: Game, e: Any) -> int:
     return col if col >= 0 or not _single(world) else args.column(world, e).col   # (raises)
 
 
+def _where(world: Game, e: Any) -> tuple[args.Spot | None, int, int]:
+    """Where a read of one object finds what it is: None, 0 and its column on the scalar
+    path (``_one``); else its ``Spot`` (``args.column``, which raises for unknown and stale
+    ids) and a game and column it is in."""
+    col = _one(world, e)
+    if col >= 0:
+        return None, 0, col
+    spot = args.column(world, e)
+    return spot, spot.g, spot.col
+
+
 def _masked(values: np.ndarray, here: np.ndarray, fill: Any = 0) -> np.ndarray:
     """Per-game ``values`` (games on the last axis) where the object is (``here``), ``fill``
     in the games it is not in (its slot there holds another object, or none)."""
@@ -97,13 +108,11 @@ def count(world: Game, e: int, kind: str) -> IntRead:
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
-    col = _one(world, e)
-    spot = args.column(world, e) if col < 0 else None
-    g, c = (0, col) if spot is None else (spot.g, spot.col)
+    spot, g, c = _where(world, e)
     if not world.ruleset.has_stat(world, g, c, stat):
         raise InvalidTypeError(f"entity {e} has no {stat}")
     if spot is None:
-        return stats.pt_one(world, 0, col, which)
+        return stats.pt_one(world, 0, c, which)
     games, cols = spot.at
     return args.out(world, _masked(stats.pt(world, cols, which, games), spot.here))
 
@@ -120,18 +129,16 @@ def toughness(world: Game, e: int) -> IntRead:
 
 def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
     s = world.store
-    col = _one(world, e)
-    spot = args.column(world, e) if col < 0 else None
-    g, c = (0, col) if spot is None else (spot.g, spot.col)
+    spot, g, c = _where(world, e)
     v = s.views()
     printed: int = v[stat][g, c]
     if not v["types"][g, c] & TYPE_BIT[type_name] or printed == NO_STAT:
         raise InvalidTypeError(f"entity {e} has no {stat} (it is not a {type_name})")
     k = s.kind_index.get(stat)
     if spot is None:
-        if v["zone"][0, col] != zones.BATTLEFIELD:
+        if v["zone"][0, c] != zones.BATTLEFIELD:
             return printed
-        return v["counts"][k, 0, col] if k is not None else 0
+        return v["counts"][k, 0, c] if k is not None else 0
     count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
     on_bf = spot.take(s.a["zone"]) == zones.BATTLEFIELD
     return args.out(world, _masked(np.where(on_bf, count, int(printed)), spot.here))
@@ -187,9 +194,8 @@ def zone(world: Game, e: int) -> StrRead:
 
 
 def name(world: Game, e: int) -> str | None:
-    col = _one(world, e)
-    spot = args.column(world, e) if col < 0 else None
-    i: int = world.store.views()["name_id"][0, col] if spot is None else int(world.store.a["name_id"][spot.g, spot.col])
+    _, g, c = _where(world, e)
+    i: int = world.store.views()["name_id"][g, c]
     return world.names[i] if i >= 0 else None
 
 
