@@ -29,11 +29,14 @@ Carlo job) never waits for it. Its caller asks ``frozen`` before calling it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
+import hashlib
 import multiprocessing
 import sys
 import time
 from dataclasses import dataclass
+from types import CodeType, FunctionType, ModuleType
 from typing import Any, Callable, Iterator, TypeVar, cast
 
 import numpy as np
@@ -188,8 +191,7 @@ def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), optional: bool = 
         if any(k.optional and k.dispatcher is u for k in KERNELS for u in uses):
             raise ValueError(f"{fn.__qualname__} uses an optional kernel, which may be absent")
         dispatcher = njit(cache=True, **{"no_cfunc_wrapper": True, **options})(fn)
-        if uses:
-            _after_callees(dispatcher, uses)
+        _keyed(dispatcher, uses)
         KERNELS.append(Kernel(dispatcher, signature, uses, optional))
         return dispatcher
     return wrap
@@ -339,7 +341,7 @@ def _by_symbol(uses: tuple[Dispatcher, ...]) -> Iterator[None]:
     """While a kernel that ``uses`` others compiles, its calls to them call their native code
     by its symbol, where numba would link a copy of their code into its own and optimize and
     compile it again (the settled probe's eight callees: about a second of its three). Only
-    for the engine's own callers, which ``_after_callees`` keeps in step with their callees."""
+    for the engine's own callers, which ``_keyed`` keeps in step with their callees."""
     called: list[Any] = [next(iter(u.overloads.values())) for u in uses]
     context: Any = uses[0].targetctx if uses else None
     for cres in called:
@@ -361,23 +363,86 @@ def _compile(k: Kernel) -> None:
         k.dispatcher.compile(k.signature)
 
 
-def _after_callees(dispatcher: Dispatcher, uses: tuple[Dispatcher, ...]) -> None:
-    """A caller's cached code names its callees' symbols, which must be loaded before it
-    (else LLVM aborts the process) and be those it was compiled against: its cache key
-    (numba's: its bytecode and the target) gets its callees' symbols, and computing the key,
-    on any compile or load, readies them first."""
+def _keyed(dispatcher: Dispatcher, uses: tuple[Dispatcher, ...]) -> None:
+    """Complete numba's cache key of a kernel (its bytecode and the target), which misses
+    what its compiled code takes from elsewhere, so that a load never returns code compiled
+    against something else:
+
+    - what it reads of the package beyond its own bytecode (``_sources``): a helper inlined
+      from another module, a constant imported from one;
+    - its callees' symbols, which must be loaded before its cached code (else LLVM aborts
+      the process) and be those it was compiled against: computing the key, on any compile
+      or load, readies them first."""
     cache: Any = cast(Any, dispatcher)._cache
     index_key = cache._index_key
+    py_func: Any = cast(Any, dispatcher).py_func
+    sources: list[str] = []
 
     def keyed(sig: Any, codegen: Any) -> tuple[Any, ...]:
+        if not sources:
+            sources.append(_sources(py_func))
         callees = []
         for u in uses:
             callee = next(c for c in KERNELS if c.dispatcher is u)
             _freeze(callee)
             compiled: Any = next(iter(u.overloads.values()))
             callees.append(compiled.fndesc.mangled_name)
-        return (*index_key(sig, codegen), tuple(callees))
+        return (*index_key(sig, codegen), sources[0], tuple(callees))
     cache._index_key = keyed
+
+
+def _sources(fn: Any) -> str:
+    """A digest of what ``fn``'s compiled code is made of within its package (``ecs``): the
+    source files of ``fn`` and of every function of the package it reaches through its globals,
+    closures and the modules it names (``ids.column_in``), and the values of the constants
+    those read. numba's key holds only ``fn``'s bytecode, and its index is dropped only
+    when ``fn``'s own file changes: without this, an edit of an inlined helper or of an
+    imported constant left the old code loading from a warm cache."""
+    package = fn.__module__.partition(".")[0]
+    files: set[str] = set()
+    values: set[str] = set()
+    seen = {id(fn)}   # the functions visited
+    todo: list[Any] = [fn]
+    while todo:
+        f = todo.pop()
+        files.add(f.__code__.co_filename)
+        codes, names = [f.__code__], set()
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            codes.extend(c for c in code.co_consts if isinstance(c, CodeType))
+        found = [(n, f.__globals__[n]) for n in sorted(names) if n in f.__globals__]
+        found += [(f"<cell {i}>", c.cell_contents) for i, c in enumerate(f.__closure__ or ())]
+        modules: set[int] = set()   # those of the package ``f`` names, whose attributes it may read
+        while found:
+            name, obj = found.pop()
+            inner = getattr(obj, "py_func", None) or getattr(obj, "_defn", None) or obj   # a kernel, an intrinsic
+            if isinstance(obj, ModuleType):
+                if obj.__name__.partition(".")[0] == package and id(obj) not in modules:
+                    modules.add(id(obj))
+                    found += [(f"{obj.__name__}.{n}", getattr(obj, n)) for n in sorted(names) if hasattr(obj, n)]
+            elif isinstance(inner, FunctionType):
+                if inner.__module__.partition(".")[0] == package and id(inner) not in seen:
+                    seen.add(id(inner))
+                    todo.append(inner)
+            elif isinstance(obj, tuple):
+                found += [(f"{name}[{i}]", o) for i, o in enumerate(obj)]
+                values.add(f"{name}: tuple of {len(obj)}")
+            elif isinstance(obj, (int, float, str, bytes, np.generic, np.dtype, types.Type)):
+                values.add(f"{name}={obj!r}")
+            elif isinstance(obj, np.ndarray):
+                values.add(f"{name}={obj.dtype}{obj.shape}:{hashlib.sha256(obj.tobytes()).hexdigest()}")
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(_file_digest(path))
+    digest.update("\n".join(sorted(values)).encode())
+    return digest.hexdigest()
+
+
+@functools.cache
+def _file_digest(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).digest()
 
 
 def _cached(k: Kernel) -> bool:

@@ -235,6 +235,55 @@ def test_an_optional_kernel_compiles_only_when_asked_and_loads_when_cached(tmp_p
     assert _run_optional(tmp_path, False) == ([([], True)], 106)   # loaded, not compiled
 
 
+_TOY = {
+    "__init__.py": "",
+    "helper.py": "from numba import njit\n\nSTEP = {step}\n\n\n@njit(inline='always')\n"
+                 "def bump(x):\n    return x + STEP\n",
+    "scale.py": "FACTOR = {factor}\n",
+    "caller.py": "from numba import types\n\nfrom ecs import kernels\nfrom toy import helper\n"
+                 "from toy.scale import FACTOR\n\n\n@kernels.kernel(types.int64)\n"
+                 "def run(x):\n    return helper.bump(x) * FACTOR\n",
+}
+
+
+def _write_toy(root: Path, step: int, factor: int) -> None:
+    (root / "toy").mkdir(exist_ok=True)
+    for name, text in _TOY.items():
+        (root / "toy" / name).write_text(text.format(step=step, factor=factor))
+
+
+def _toy_run(root: str, cache: str, out: Any) -> None:
+    """ready() on toy.caller's kernel (which inlines toy.helper's and reads toy.scale's
+    constant), cached in ``cache``: what compiled, and run(5)."""
+    import sys
+    sys.dont_write_bytecode = True   # (an edit of the same size within a second: no stale .pyc)
+    sys.path.insert(0, root)
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    config.reload_config()
+    kernels.KERNELS[:] = []
+    from toy import caller
+    seen = _Compiles()
+    with event.install_listener("numba:compile", seen):
+        kernels.ready()
+    out.put((sorted(set(seen.names)), caller.run(5)))
+
+
+def test_an_edit_of_what_a_kernel_inlines_or_imports_compiles_it_again(tmp_path: Path) -> None:
+    """A kernel's cache entry holds only for the helpers it inlines and the constants it
+    imports as they were when it compiled: numba's own key (the kernel's bytecode, its
+    file's stamp) sees neither, and a warm cache went on returning the old results."""
+    code, cache = tmp_path / "code", tmp_path / "cache"
+    code.mkdir()
+    _write_toy(code, step=1, factor=3)
+    assert _in_child(_toy_run, str(code), str(cache)) == (["run"], 18)
+    assert _in_child(_toy_run, str(code), str(cache)) == ([], 18)      # loaded
+    _write_toy(code, step=40, factor=3)                                  # the inlined helper
+    assert _in_child(_toy_run, str(code), str(cache)) == (["run"], 135)
+    _write_toy(code, step=40, factor=7)                                  # the imported constant
+    assert _in_child(_toy_run, str(code), str(cache)) == (["run"], 315)
+    assert _in_child(_toy_run, str(code), str(cache)) == ([], 315)
+
+
 def test_no_kernel_may_use_an_optional_one() -> None:
     """An optional kernel may be absent, so no kernel's compiled code may call it."""
     declared = kernels.KERNELS[:]
