@@ -23,7 +23,7 @@ from numba import njit
 
 from .kernels import INDEX, array, empty, kernel
 
-PAGE_BITS = 10
+PAGE_BITS = 7
 PAGE = 1 << PAGE_BITS
 _MASK = PAGE - 1
 _MIN_ROWS = 4   # pages (and spread rows) held before the first sweep
