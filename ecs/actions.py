@@ -537,12 +537,20 @@ def _permanents(world: Game, targets: list[tuple[int, int]]) -> list[int] | None
     """The distinct columns of a single game's few ``targets`` (``args.few``) in order, the
     general path's rows (``args.sum_rows``), if each is a permanent; None if one is not
     (701.8a, 701.21a: the general path raises)."""
-    cols = sorted({col for _, col in targets})
+    cols = [col for _, col in targets]
     zone = world.store.views()["zone"]
     for col in cols:
         if zone[0, col] != zones.BATTLEFIELD:
             return None
     return cols
+
+
+def _permanents_few(world: Game, e: Ids, games: Games, where: str, skip_finished: bool
+                    ) -> list[int] | None:
+    """``_permanents`` of ``e`` where an action may take its scalar path (``args.few``: one
+    id or a few); None where the general path must act or raise."""
+    targets = args.few(world, e, games, where, skip_finished)
+    return _permanents(world, targets) if targets is not None else None
 
 
 def _permanent_one(world: Game, e: Ids, games: Games, where: str, skip_finished: bool) -> int:
@@ -649,6 +657,15 @@ def tap(world: Game, e: Ids, games: Games = None, *, where: str = "all",
         skip_finished: bool = False) -> None:
     """Tap permanents; each that was untapped is a ``Tapped`` event (cause ``tap``)."""
     s = world.store
+    cols = _permanents_few(world, e, games, where, skip_finished)
+    if cols is not None:   # a few permanents of a single game: plain ints, by column
+        world.log.next_step()
+        v = s.views()
+        for col in cols:
+            if not v["tapped"][0, col]:
+                world.log.one(TAP, _CAUSE_TAP, 0, v["entity_id"][0, col], before=0, after=1)
+                s.write("tapped", (0, col), True)
+        return
     r = args.rows(world, e, games, where, skip_finished)
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent")
@@ -664,6 +681,10 @@ def untap(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     Each untap is a ``Tapped`` event (cause ``untap``), each untap a stun counter
     replaced one too (cause ``stun``, tapped before and after)."""
     s = world.store
+    cols = _permanents_few(world, e, games, where, skip_finished)
+    if cols is not None:   # a few permanents of a single game: plain ints, by column
+        _untap_few(world, cols)
+        return
     r = args.rows(world, e, games, where, skip_finished)
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent")
@@ -676,6 +697,29 @@ def untap(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     counting.change(world, "stun", g[stunned], c[stunned], -1, "stun")
     _record_tap(world, g[untapped], c[untapped], True, False, "untap")
     s.mut("tapped")[g[untapped], c[untapped]] = False
+
+
+def _untap_few(world: Game, cols: list[int]) -> None:
+    """``untap`` of a single game's permanents ``cols`` (``_permanents``) in plain ints, in
+    the general path's order of events: the stun events, the stun counters removed, the
+    untaps (122.1d)."""
+    s = world.store
+    v = s.views()
+    k = s.kind_index.get("stun")
+    tapped = [col for col in cols if v["tapped"][0, col]]
+    stunned = [col for col in tapped if k is not None and v["counts"][k, 0, col] > 0]
+    world.log.next_step()
+    for col in stunned:
+        world.log.one(TAP, _CAUSE_STUN, 0, v["entity_id"][0, col], before=1, after=1)
+    for col in stunned:
+        counting.change_one(world, "stun", 0, col, -1, "stun")
+    for col in tapped:
+        if col not in stunned:
+            world.log.one(TAP, _CAUSE_UNTAP, 0, v["entity_id"][0, col], before=1, after=0)
+            s.write("tapped", (0, col), False)
+
+
+_CAUSE_TAP, _CAUSE_UNTAP, _CAUSE_STUN = CAUSE["tap"], CAUSE["untap"], CAUSE["stun"]
 
 
 def _record_tap(world: Game, g: np.ndarray, c: np.ndarray, before: bool, after: bool,
@@ -696,6 +740,10 @@ def gain_life(world: Game, p: Ids, n: Amounts, games: Games = None, *,
 
 def _life(world: Game, p: Ids, n: Amounts, games: Any, sign: int, skip_finished: bool) -> None:
     s = world.store
+    if args.count_one(n):
+        targets = args.few(world, p, games, "all", skip_finished)
+        if targets is not None and _life_few(world, targets, sign * n):
+            return
     r = args.rows(world, p, games, "all", skip_finished)
     g, c = r.g, r.c
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
@@ -707,6 +755,28 @@ def _life(world: Game, p: Ids, n: Amounts, games: Any, sign: int, skip_finished:
     new = s.a["life"][g, idx] + sign * a
     counting.check_life(world, g, idx, new)
     s.mut("life")[g, idx] = new
+
+
+def _life_few(world: Game, targets: list[tuple[int, int]], delta: int) -> bool:
+    """``_life`` of a single game's players ``targets`` (``args.few``) in plain ints: each
+    row changes its player's total (a Two-Headed Giant team's, 810.8) by ``delta``, rows
+    naming one player adding up. False, with nothing done, where the general path raises:
+    a target that is not a player, a total past the bounds of life."""
+    s = world.store
+    v = s.views()
+    totals: dict[int, int] = {}
+    for _, col in targets:
+        if not v["types"][0, col] & _PLAYER:
+            return False
+        idx = v["controller"][0, col]
+        if world.two_headed_giant:
+            idx = v["player_head"][idx]
+        totals[idx] = totals.get(idx, v["life"][0, idx]) + delta
+    if any(abs(total) > MAX_LIFE for total in totals.values()):
+        return False
+    for idx, total in totals.items():
+        s.write("life", (0, idx), total)
+    return True
 
 
 def cleanup(world: Game, games: Games = None) -> None:

@@ -362,17 +362,19 @@ FEW = 64
 
 def few(game: Game, ids: Any, games: Any = None, where: Any = "all", skip_finished: Any = False
         ) -> list[tuple[int, int]] | None:
-    """(id, column) of each of a short sequence of ids (a list or tuple of integers, or a
-    1-D integer array; at most ``FEW``, repeats kept) where an action may take its scalar
-    path as ``one`` allows it for one id: the other arguments their defaults, one ongoing
-    game, the paths on, every id present. None for every other case, which the general
-    path handles and raises for, with its messages."""
+    """(id, column) of one id or each of a short sequence of ids (a list or tuple of
+    integers, or a 1-D integer array; at most ``FEW``, repeats kept) where an action may
+    take its scalar path as ``one`` allows it for one id: the other arguments their
+    defaults, one ongoing game, the paths on, every id present. None for every other case,
+    which the general path handles and raises for, with its messages."""
     if games is not None or skip_finished is not False or type(where) is not str or where != "all":
         return None
     s = game.store
     if s.batch != 1 or not store_module.SCALAR_PATHS or s.views()["winner"][0] != _ONGOING:
         return None
-    if isinstance(ids, np.ndarray):
+    if type(ids) is int or isinstance(ids, np.integer):
+        ids = [ids]
+    elif isinstance(ids, np.ndarray):
         if ids.ndim != 1 or ids.dtype.kind not in "iu":
             return None
         ids = ids.tolist()

@@ -22,13 +22,15 @@ from hypothesis import strategies as st
 from scalar_paths import general
 
 from ecs import CounterError, World, args, store
+from ecs.events import COUNTER, TAP
 from ecs.limits import MAX_COUNT, MAX_LIFE
 
 KINDS = ["+1/+1", "-1/-1", "charge", "poison", "loyalty", "defense", "shield", "stun", "flying",
          "deathtouch", "lifelink"]
 GA_KINDS = ["buff", "debuff", "buff", "debuff", "damage", "bulwark", "charge", "durability", "+1/+1", "shield"]
 ACTIONS = ["put", "put", "put", "remove", "remove", "damage", "damage", "damage", "destroy", "move_zone",
-           "sacrifice", "set_cap", "tick", "ban", "clone"]
+           "sacrifice", "set_cap", "tick", "ban", "clone", "tap", "tap", "untap", "untap", "lose_life",
+           "gain_life"]
 #: move_zone's destinations, drawn by its amount: a return to the battlefield enters anew (122.6).
 MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand"]
 READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage", "zone", "controller",
@@ -114,6 +116,14 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.sacrifice(e)
     if op == "set_cap":
         return w.set_cap(e, kind, n)
+    if op in ("tap", "untap"):
+        return getattr(w, op)(e)
+    if op in ("lose_life", "gain_life"):
+        return getattr(w, op)(e, n)
+    if op in ("tap_many", "untap_many"):
+        return getattr(w, op[:-5])(_many(ids, who, extra["form"]))
+    if op in ("lose_many", "gain_many"):
+        return getattr(w, op[:-5] + "_life")(_many(ids, who, extra["form"]), n)
     if op == "ban":
         return w.prohibit(e, kind)
     if op == "put_many":
@@ -191,7 +201,8 @@ def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO
     path could diverge (a shield met by damage, a teammate's poison) come up often."""
     targets = st.lists(st.sampled_from(who), min_size=1, max_size=6).map(tuple)
     many = st.tuples(st.sampled_from(["put_many", "put_many", "remove_many", "damage_many", "damage_many",
-                                      "destroy_many", "sacrifice_many", "move_many"]),
+                                      "destroy_many", "sacrifice_many", "move_many", "tap_many",
+                                      "untap_many", "lose_many", "gain_many"]),
                      targets, st.sampled_from(kinds), _amounts(),
                      st.fixed_dictionaries({"form": st.sampled_from(FORMS)}, optional=DAMAGE_OPTIONS))
     one = st.tuples(st.sampled_from(actions), st.sampled_from(who), st.sampled_from(kinds),
@@ -205,11 +216,12 @@ DAMAGE_ACTIONS = ["damage"] * 6 + ["put", "put", "remove", "tick", "ban"]
 DAMAGE_KINDS = ["shield", "shield", "-1/-1", "poison", "loyalty", "defense", "deathtouch", "lifelink"]
 DAMAGE_WHO = [0, 1, 2, 2, 3, 4, 4, 7, 7, 8, 5, 10**6]
 #: Two-Headed Giant: the players, 9 the teammate whose poison and life are the team's.
-TEAM_ACTIONS = ["put", "remove", "damage", "damage", "tick"]
+TEAM_ACTIONS = ["put", "remove", "damage", "damage", "tick", "lose_life", "gain_life"]
 TEAM_KINDS = ["poison", "poison", "poison", "+1/+1", "shield", "charge"]
 TEAM_WHO = [0, 1, 9, 9, 9, 2, 7, 10**6]
 #: Grand Archive: buff and debuff on the allies holding the other (3, 4).
-GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy", "sacrifice", "move_zone"]
+GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy", "sacrifice", "move_zone",
+              "tap", "untap"]
 GA_WHO = [0, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
 
 
@@ -217,7 +229,7 @@ GA_WHO = [0, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
 #: change where and whether it goes (shield 122.1c, indestructible 702.12b, finality 122.1h),
 #: the counters it takes along as LKI (122.2) and the caps that end (122.4); 9 (10 in 2HG): a token.
 MOVE_ACTIONS = ["destroy", "destroy", "sacrifice", "move_zone", "move_zone", "put", "put", "damage", "tick",
-                "tick", "set_cap"]
+                "tick", "set_cap", "tap", "untap"]
 MOVE_KINDS = ["-1/-1", "-1/-1", "+1/+1", "shield", "indestructible", "indestructible", "finality", "charge"]
 MOVE_WHO = [2, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10**6]
 
@@ -380,3 +392,32 @@ def test_actions_on_a_few_targets_take_the_scalar_path(monkeypatch: pytest.Monke
     assert t["entity"][5:].tolist() == [ids[1], ids[2]] and t["after"][5:].tolist() == [1, 2]
     w.destroy(np.array([ids[2], ids[1]]))   # 701.8: to the graveyard as new objects (400.7)
     assert [w.exists(e) for e in ids] == [True, False, False]
+
+
+def test_taps_and_life_changes_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tapping and untapping one or a few of one game's permanents, and a player's life
+    lost or gained, take the scalar path, never the batched lookup: an untap meeting a
+    stun counter removes it instead (CR 122.1d), a permanent named twice is tapped once,
+    rows naming one player add up."""
+    w = World(seed=0)
+    p = w.add_player()
+    ids = w.add_objects(3, p, "creature", power=2, toughness=2)
+    w.clear_events()
+
+    def batched(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the general path was taken")
+    monkeypatch.setattr(args, "rows", batched)
+    monkeypatch.setattr(store.Store, "locate", batched)
+    w.tap(ids[0])
+    w.tap([ids[2], ids[1], ids[2]])
+    assert [w.is_tapped(e) for e in ids] == [True, True, True] and len(w.event_table()["step"]) == 3
+    w.put_counters(ids[1:], "stun", 1)
+    w.clear_events()
+    w.untap(ids)
+    assert [w.is_tapped(e) for e in ids] == [False, True, True] and w.counters(ids[1]) == w.counters(ids[2]) == {}
+    t = w.event_table()   # the general path's order: the stun events, then the counters removed
+    assert t["type"].tolist() == [TAP, TAP, COUNTER, COUNTER, TAP]
+    assert t["entity"].tolist() == [ids[1], ids[2], ids[1], ids[2], ids[0]]
+    w.lose_life([p, p], 3)
+    w.gain_life(np.int64(p), 1)
+    assert w.life(p) == 15
