@@ -537,7 +537,7 @@ def _permanents(world: Game, targets: list[tuple[int, int]]) -> list[int] | None
     """The distinct columns of a single game's few ``targets`` (``args.few``) in order, the
     general path's rows (``args.sum_rows``), if each is a permanent; None if one is not
     (701.8a, 701.21a: the general path raises)."""
-    cols = [col for _, col in targets]
+    cols = sorted({col for _, col in targets})
     zone = world.store.views()["zone"]
     for col in cols:
         if zone[0, col] != zones.BATTLEFIELD:

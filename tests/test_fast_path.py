@@ -392,6 +392,9 @@ def test_actions_on_a_few_targets_take_the_scalar_path(monkeypatch: pytest.Monke
     assert t["entity"][5:].tolist() == [ids[1], ids[2]] and t["after"][5:].tolist() == [1, 2]
     w.destroy(np.array([ids[2], ids[1]]))   # 701.8: to the graveyard as new objects (400.7)
     assert [w.exists(e) for e in ids] == [True, False, False]
+    w.clear_events()
+    w.sacrifice([ids[0], ids[0]])   # 701.21a: one object, sacrificed once
+    assert not w.exists(ids[0]) and len(w.event_table()["entity"]) == 1
 
 
 def test_taps_and_life_changes_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -410,7 +413,8 @@ def test_taps_and_life_changes_take_the_scalar_path(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(store.Store, "locate", batched)
     w.tap(ids[0])
     w.tap([ids[2], ids[1], ids[2]])
-    assert [w.is_tapped(e) for e in ids] == [True, True, True] and len(w.event_table()["step"]) == 3
+    assert [w.is_tapped(e) for e in ids] == [True, True, True]
+    assert w.event_table()["entity"].tolist() == [ids[0], ids[1], ids[2]]   # once each, by column
     w.put_counters(ids[1:], "stun", 1)
     w.clear_events()
     w.untap(ids)
