@@ -37,6 +37,7 @@ from .limits import (
     TWO_HEADED_GIANT_LIFE,
 )
 from .relocation import move_objects, move_one
+from .store import GAME_ZERO
 
 
 def add_player(world: Game, life: int | None = None, team: int | None = None) -> int:
@@ -139,13 +140,19 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
                                     f"{(gsel.size, n)} (selected games, objects)") from None
     args.room_for_objects(world, n, "add_objects")
 
-    cols, ids = s.alloc(n, gsel)
-    g = np.repeat(gsel, n)
-    c = cols.ravel()   # (selected games, n): each game's own slots
     card = {"types": mask, **statvals, "keywords": kw, "controller": owner, "token": token,
             "no_counters": no_counters, "name_id": _name_id(world, name), "zone": code}
-    for field, value in card.items():
-        if value != _FILLS[field]:   # a free slot holds the fill values already
+    card = {field: value for field, value in card.items() if value != _FILLS[field]}   # a free slot has the fills
+    if n == 1 and games is None and args.one_going(world):   # one object of a single game: plain ints
+        col, e = s.alloc_one()
+        g, c, ids = GAME_ZERO, np.array([col], np.int64), np.array([e], np.int64)
+        for field, value in card.items():
+            s.write(field, (0, col), value)
+    else:
+        cols, ids = s.alloc(n, gsel)
+        g = np.repeat(gsel, n)
+        c = cols.ravel()   # (selected games, n): each game's own slots
+        for field, value in card.items():
             s.mut(field)[g, c] = value
     world.log.next_step()
     if code == zones.BATTLEFIELD:

@@ -227,7 +227,7 @@ def _target_grid(game: Game, ids: Any, games: Any
     if games is None and (type(ids) is int or isinstance(ids, np.integer)):
         col = one(game, ids)
         if col >= 0:   # one id of one ongoing game, present: rows without broadcasting
-            return _GAME_ZERO, np.array([col], np.int64), True, (1, 1)
+            return store_module.GAME_ZERO, np.array([col], np.int64), True, (1, 1)
     gsel = select_games(games, game.ongoing)
     idarr, single = as_ids(ids, gsel.size)
     s.known(idarr)   # raises for ids that never existed
@@ -311,11 +311,6 @@ def rows(game: Game, ids: Any, games: Any, where: str = "all",
                                    "(it changed zones or was never there)")
     flat = (present & live).ravel()
     return Rows(g.ravel()[flat], cols.ravel()[flat], single, idarr.shape, flat)
-
-
-# The rows' game of a single game's one target (read-only: rows are never written to).
-_GAME_ZERO = np.zeros(1, np.int64)
-_GAME_ZERO.flags.writeable = False
 
 
 #: The ``winner`` field's fill: the game has not ended (``ecs.perform.ONGOING``).

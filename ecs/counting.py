@@ -13,9 +13,11 @@ import numpy as np
 
 from . import store as store_module
 from .components import BAN_ALL, TYPE_BIT
+from .components.card import NO_STAT
 from .errors import CountOverflowError
 from .events import CAUSE, COUNTER
 from .game import Game
+from .kinds import ENTERING
 from .limits import MAX_COUNT, MAX_LIFE
 from .store import add_clamped
 
@@ -276,12 +278,25 @@ def changed(game: Game, k: int, g: np.ndarray, c: np.ndarray, before: np.ndarray
 
 def enter_battlefield(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
     """Counters put on objects as they enter by their own abilities (122.6, 614.1c)."""
+    if g.size == 1 and store_module.SCALAR_PATHS and "enter_counters" in magic_hooks(game):
+        _enter_one(game, int(g[0]), int(c[0]), by)
+        return
     who = game.store.a["controller"][g, c].astype(np.int64) if by is None else by
     for kind, amounts in game.ruleset.enter_counters(game, g, c):
         p = amounts > 0
         if p.any():
             put(game, kind, g[p], c[p], amounts[p], "enter",
                 who[p] if isinstance(who, np.ndarray) else who)
+
+
+def _enter_one(game: Game, g: int, col: int, by: int | None) -> None:
+    """``enter_battlefield`` of one row of plain ints under Magic's ``enter_counters``."""
+    v = game.store.views()
+    types = v["types"][g, col]
+    for stat, type_name in ENTERING:
+        printed = v[stat][g, col]
+        if types & TYPE_BIT[type_name] and printed != NO_STAT and printed > 0:
+            put_one(game, stat, g, col, printed, "enter", v["controller"][g, col] if by is None else by)
 
 
 def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.ndarray) -> None:

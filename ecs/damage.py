@@ -20,6 +20,7 @@ from .events import CAUSE, DAMAGE
 from .game import Game, Rules
 from .kinds import KEYWORD_BIT
 from .limits import MAX_COUNT, MAX_LIFE
+from .store import GAME_ZERO
 
 B = TypeVar("B", bool, np.ndarray)
 
@@ -69,8 +70,6 @@ def _target_kinds(rules: Rules, types: B) -> tuple[B, B, B, B, B]:
 _PLAYER, _CREATURE, _WALKER, _BATTLE = (TYPE_BIT[t] for t in ("player", "creature", "planeswalker", "battle"))
 #: Damage abilities a source's keywords (printed or keyword counters, 122.1b) give.
 SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
-_GAME_ZERO = np.zeros(1, np.int64)   # the rows' game of a single game's source (read-only)
-_GAME_ZERO.flags.writeable = False
 _MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
 _OUTCOMES: dict[tuple[Any, ...], Outcome | None] = {}   # _outcome_one's arguments -> its value
 _MAX_OUTCOMES = 4096
@@ -222,7 +221,7 @@ def _source_one(world: Game, source: Any, given: tuple[Any, ...]) -> tuple[int, 
     if sc < 0 or a["types"][0, sc] & _PLAYER:
         return None
     return int(source), a["controller"][0, sc], tuple(
-        v if v is not None else k in KEYWORD_BIT and bool(stats.has_keyword_at(world, _GAME_ZERO, np.array([sc]), k)[0])
+        v if v is not None else k in KEYWORD_BIT and bool(stats.has_keyword_at(world, GAME_ZERO, np.array([sc]), k)[0])
         for k, v in zip(SOURCE_ABILITIES, given))
 
 

@@ -24,6 +24,10 @@ KEYWORDS: Final = (
 )
 KEYWORD_BIT: Final = {k: 1 << i for i, k in enumerate(KEYWORDS)}
 
+#: The printed stats a Magic object enters the battlefield with as counters of the same
+#: name, and the card type that has each: loyalty (306.5b), defense (310.4b).
+ENTERING: Final = (("loyalty", "planeswalker"), ("defense", "battle"))
+
 
 def validate_kind(kind: object) -> str:
     """Return ``kind`` if it is a well-formed counter kind name, else raise InvalidKindError."""

@@ -55,6 +55,9 @@ _CLEAN_SLOTS = 1 << 14   # restores of stores of more slots than this don't look
 # players (what changes only with alloc, release, a new kind or a new player), so values
 # derived from them can be cached per id and stay valid in clones and after restores.
 _LAYOUT_IDS = itertools.count()
+#: The rows' game of one row of a single game (read-only: rows are never written to).
+GAME_ZERO = np.zeros(1, np.int64)
+GAME_ZERO.flags.writeable = False
 _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
 # Array versions, unique across stores like layout ids: a store's ``a.version`` changes
 # whenever one of its array objects is replaced (copied on write, grown, appended to,
@@ -371,6 +374,18 @@ class Store:
         else:
             self.mut("entity_id")[games[:, None], cols] = ids
         return cols, ids
+
+    def alloc_one(self) -> tuple[int, int]:
+        """``alloc`` of one object in a store of one game, in plain ints: (its column, its
+        id)."""
+        self.layout = next(_LAYOUT_IDS)
+        cols, top = _free_per_game(self.a["entity_id"], GAME_ZERO, self.n_cols, 1)
+        self._grow_columns(top)
+        self.n_cols = max(self.n_cols, top)
+        col = int(cols[0, 0])
+        e = self.reissue_one(col)
+        self.write("entity_id", (0, col), e)
+        return col, e
 
     def reissue_for(self, old: np.ndarray, games: np.ndarray, cols: np.ndarray,
                     dest: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ KINDS = ["+1/+1", "-1/-1", "charge", "poison", "loyalty", "defense", "shield", "
 GA_KINDS = ["buff", "debuff", "buff", "debuff", "damage", "bulwark", "charge", "durability", "+1/+1", "shield"]
 ACTIONS = ["put", "put", "put", "remove", "remove", "damage", "damage", "damage", "destroy", "move_zone",
            "sacrifice", "set_cap", "tick", "ban", "clone", "tap", "tap", "untap", "untap", "lose_life",
-           "gain_life"]
+           "gain_life", "add", "add"]
 #: move_zone's destinations, drawn by its amount: a return to the battlefield enters anew (122.6).
 MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand"]
 READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage", "zone", "controller",
@@ -116,6 +116,9 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.sacrifice(e)
     if op == "set_cap":
         return w.set_cap(e, kind, n)
+    if op == "add":
+        types, kwargs = ADDS[(sum(map(ord, kind)) + n) % len(ADDS)]
+        return w.add_object(e, types, **{k: n if v is None else v for k, v in kwargs.items()})
     if op in ("tap", "untap"):
         return getattr(w, op)(e)
     if op in ("lose_life", "gain_life"):
@@ -142,6 +145,23 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.deal_damage(_many(ids, who, extra["form"]), n, source, **flags)
     return w.tick()
 
+
+#: The objects an ``add`` step makes (its kind and amount pick one, the amount fills in the
+#: None): entering with printed loyalty or defense as counters (306.5b, 310.4b) or given
+#: ones (122.6), none where 101.3 forbids them, past MAX_COUNT, outside the battlefield,
+#: Grand Archive's.
+ADDS: list[tuple[str, dict[str, Any]]] = [
+    ("creature", {"power": 1, "toughness": 1, "token": True}),
+    ("planeswalker", {"loyalty": None, "put_by": 1}),   # 122.6a: another player puts them
+    ("battle", {"defense": None, "counters": {"shield": 1}}),
+    ("creature", {"power": 2, "toughness": 2, "counters": {"+1/+1": None}, "no_counters": True}),
+    ("planeswalker", {"loyalty": MAX_COUNT, "counters": {"loyalty": None}}),
+    ("artifact", {"zone": "graveyard", "counters": {"charge": None}}),
+    ("creature", {"power": 1, "toughness": None, "loyalty": None}),   # loyalty: a planeswalker's only
+    ("ally", {"power": 1, "life": None}),
+    ("item", {"durability": None, "counters": {"buff": 1}}),
+    ("creature", {"power": 1, "toughness": 1, "caps": {"charge": None}, "name": "Bear"}),
+]
 
 #: How the ``*_many`` steps give their ids: a list, a tuple, 1-D arrays of two dtypes, a (games, ids) grid.
 FORMS = ("list", "tuple", "int64", "uint64", "grid")
@@ -221,15 +241,20 @@ TEAM_KINDS = ["poison", "poison", "poison", "+1/+1", "shield", "charge"]
 TEAM_WHO = [0, 1, 9, 9, 9, 2, 7, 10**6]
 #: Grand Archive: buff and debuff on the allies holding the other (3, 4).
 GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy", "sacrifice", "move_zone",
-              "tap", "untap"]
+              "tap", "untap", "add"]
 GA_WHO = [0, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
+
+
+#: Objects made one at a time (``ADDS``), and steps that then meet them (12, 13: the first made).
+ADD_ACTIONS = ["add"] * 5 + ["put", "tick", "destroy", "move_zone", "damage"]
+ADD_WHO = [0, 0, 1, 1, 2, 12, 13, 10**6]
 
 
 #: Zone changes of one object (CR 400.7) and the deaths of a tick (704.5f-g): the kinds that
 #: change where and whether it goes (shield 122.1c, indestructible 702.12b, finality 122.1h),
 #: the counters it takes along as LKI (122.2) and the caps that end (122.4); 9 (10 in 2HG): a token.
 MOVE_ACTIONS = ["destroy", "destroy", "sacrifice", "move_zone", "move_zone", "put", "put", "damage", "tick",
-                "tick", "set_cap", "tap", "untap"]
+                "tick", "set_cap", "tap", "untap", "add"]
 MOVE_KINDS = ["-1/-1", "-1/-1", "+1/+1", "shield", "indestructible", "indestructible", "finality", "charge"]
 MOVE_WHO = [2, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10**6]
 
@@ -256,6 +281,8 @@ def _differential(ruleset: str, steps: list[tuple[Any, ...]], reads: list[tuple[
         assert got == want, step
         if step[0] == "move_zone" and got[0] == "ok" and type(got[1]) is int and got[1] >= 0 and step[1] < len(ids):
             ids[step[1]] = got[1]   # go on with the new object (400.7): a return, a token that stays
+        if step[0] == "add" and got[0] == "ok":
+            ids.append(got[1])   # later steps may name it
         _assert_same(fast, slow)
         for what, who, kind in reads:
             got = _outcome(_read, fast, ids, what, who, kind)
@@ -307,6 +334,16 @@ def test_scalar_path_equals_general_path_in_grand_archive(steps: list[tuple[Any,
     Debuff 4), its damage (damage counters on champions, Damage 12-13) and its refusals
     of Magic kinds and abilities."""
     _differential("grand_archive", steps, reads)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_steps(KINDS, ADD_ACTIONS, ADD_WHO), READ_STEPS)
+def test_scalar_adds_equal_general_adds(steps: list[tuple[Any, ...]], reads: list[tuple[str, int, str]]) -> None:
+    """Objects made one at a time on both paths: the game's lowest free slot and the next
+    id, printed loyalty and defense entering as counters (306.5b, 310.4b) put by the
+    controller or another player (122.6a), given counters (122.6), none where 101.3
+    forbids them, caps (122.4), and the errors of bad input."""
+    _differential("mtg", steps, reads)
 
 
 @settings(max_examples=200, deadline=None)

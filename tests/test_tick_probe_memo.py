@@ -96,3 +96,18 @@ def test_704_5h_marks_cleared_by_the_first_check_of_a_settled_tick():
         w.remove_counters(ind, "indestructible", 1)
         w.tick()
         assert w.exists(ind)                            # 704.5h: not since the last check
+
+
+def test_704_5f_an_object_made_after_a_settled_tick_is_checked_by_the_next():
+    """A creature with toughness 0 made after settled ticks, in a column the game never
+    used, dies on the next tick (704.5f): the probe's cached arguments follow the
+    store's columns."""
+    w = World(seed=5)
+    p = w.add_player()
+    w.add_objects(3, p, "creature", power=1, toughness=1)
+    w.tick()
+    w.tick()   # settled: the probe's arguments are cached
+    e = w.add_object(p, "creature", power=1, toughness=0)
+    w.tick()
+    assert not w.exists(e)
+    assert len(w.objects(zone="graveyard")) == 1   # 400.7: the card, a new object

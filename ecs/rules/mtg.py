@@ -76,7 +76,7 @@ class Magic:
         abilities: loyalty (306.5b) and defense (310.4b)."""
         s = world.store
         out = []
-        for stat, type_name in (("loyalty", "planeswalker"), ("defense", "battle")):
+        for stat, type_name in kinds.ENTERING:
             printed = s.a[stat][g, c]
             has = ((s.a["types"][g, c] & TYPE_BIT[type_name]) != 0) & (printed != NO_STAT)
             out.append((stat, np.where(has, printed, 0).astype(np.int64)))
