@@ -57,9 +57,9 @@ def test_a_clone_and_its_source_share_the_views_of_the_arrays_they_share(monkeyp
     c = w.clone()
     assert "counts" in c.store.views()                # taken at the clone, not made again
     assert c.store.views()["counts"] is w.store.views()["counts"]
-    assert "zone" not in w.store.views()
-    zone = c.store.views()["zone"]                    # made by the clone...
-    assert w.store.views().get("zone") is zone       # ...is its source's too
+    assert "tapped" not in w.store.views()
+    tapped = c.store.views()["tapped"]                # made by the clone...
+    assert w.store.views().get("tapped") is tapped   # ...is its source's too
     views = c.store.views()
     c.deal_damage(b, 1)   # the clone copies the marked damage: its views go on
     assert c.store.views() is views
