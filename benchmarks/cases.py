@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import naive_esper as nv
 from .boards import CREATURE, BoardSpec, Built, build_baseline, build_engine, make_board
 from .esper_baseline import EsperGame
 from .naive_esper import NaiveGame
@@ -182,10 +183,11 @@ def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
 
 
 OPS = ("put_counters", "put_counters (3 targets)", "deal_damage", "deal_damage (3 targets)", "count",
-       "counters", "damage (read)", "destroy", "destroy (3 targets)", "tick (one death)")
-#: Ops that change the board for good (a zone change retires the id, 400.7): each run starts
-#: from the settled board again (untimed), with the -1/-1 counters that kill ``b`` for the tick.
-ONE_SHOT = {"destroy", "destroy (3 targets)", "tick (one death)"}
+       "counters", "damage (read)", "destroy", "destroy (3 targets)", "add_object", "tick (one death)")
+#: Ops that change the board for good (a zone change retires the id, 400.7; a new object):
+#: each run starts from the settled board again (untimed), with the -1/-1 counters that
+#: kill ``b`` for the tick.
+ONE_SHOT = {"destroy", "destroy (3 targets)", "add_object", "tick (one death)"}
 LETHAL = 1_000   # -1/-1 counters on ``b``: more than any toughness, so it dies on the tick (704.5f)
 
 
@@ -194,6 +196,7 @@ def engine_op(n: int, op: str) -> Case:
     run to run, e.g. counters pile up: harmless to the cost); a one-shot op from the settled
     board each run."""
     w, restore, (a, b, c) = _engine_settled(n)
+    player = w.players()[0]
     run = {"put_counters": lambda: w.put_counters(a, "+1/+1", 1),
            "put_counters (3 targets)": lambda: w.put_counters([a, b, c], "+1/+1", 1),
            "deal_damage": lambda: w.deal_damage(a, 1),
@@ -203,6 +206,7 @@ def engine_op(n: int, op: str) -> Case:
            "damage (read)": lambda: w.damage(a),
            "destroy": lambda: w.destroy(a),
            "destroy (3 targets)": lambda: w.destroy([a, b, c]),
+           "add_object": lambda: w.add_object(player, "creature", power=2, toughness=2),
            "tick (one death)": w.tick}[op]
 
     def fresh() -> None:
@@ -233,8 +237,15 @@ def esper_op(n: int, op: str) -> Case:
            "damage (read)": lambda: twin["g"].damage(a),
            "destroy": lambda: twin["g"].destroy(a),
            "destroy (3 targets)": lambda: _each(twin["g"].destroy, (a, b, c)),
+           "add_object": lambda: twin["g"].add_object(new_creature(2, 2)),
            "tick (one death)": lambda: twin["g"].tick()}[op]
     return Case(f"esper {op} 1x{n}", run, setup=prepare if op in ONE_SHOT else _nothing, prepare=prepare)
+
+
+def new_creature(power: int, toughness: int) -> list[Any]:
+    """The esper components of a new creature on the battlefield, as ``add_object`` makes
+    one in the engine: no counters, no damage."""
+    return [nv.Counters({}), nv.Creature(power, toughness), nv.Damage(0, False)]
 
 
 def _each(act: Callable[..., Any], targets: tuple[int, ...], *rest: Any) -> None:

@@ -203,3 +203,21 @@ def test_the_actions_on_three_targets_timed_give_the_engines_results(op: str) ->
     finally:
         restore()
         twin.close()
+
+
+def test_the_object_made_timed_is_the_engines() -> None:
+    """The suites' new creature (the engine's ``add_object``, esper's entity of the same
+    components): the same counters, damage and power after a tick that keeps it (704.5f)."""
+    w, restore, _ = cases._engine_settled(100)
+    game, _ = cases._esper_settled(100)
+    twin = game.clone()
+    try:
+        e = w.add_object(w.players()[0], "creature", power=2, toughness=2)
+        x = twin.add_object(cases.new_creature(2, 2))
+        w.tick()
+        twin.tick()
+        assert w.exists(e) and twin.exists(x)
+        assert (w.counters(e), w.damage(e), w.zone(e)) == (twin.counters(x), twin.damage(x), twin.zone(x))
+    finally:
+        restore()
+        twin.close()
