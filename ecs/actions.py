@@ -121,7 +121,8 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
     for what, m in (("counters", counters), ("caps", caps)):
         if m is not None and not isinstance(m, Mapping):
             raise InvalidCountError(f"{what} must be a mapping of kind to amount, got {m!r}")
-    gsel = select_games(games, world.ongoing)
+    one = games is None and args.one_going(world)   # a single game's: the scalar path below
+    gsel = GAME_ZERO if one else select_games(games, world.ongoing)
     # One object (add_object): a 1-D array is one amount per selected game, as for a
     # single id everywhere else (README "Ids, amounts and games broadcast together").
     start = {args.kind(world, kind): as_amounts(v, (gsel.size, n), n == 1, f"counters[{kind!r}]")
@@ -143,7 +144,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
     card = {"types": mask, **statvals, "keywords": kw, "controller": owner, "token": token,
             "no_counters": no_counters, "name_id": _name_id(world, name), "zone": code}
     card = {field: value for field, value in card.items() if value != _FILLS[field]}   # a free slot has the fills
-    if n == 1 and games is None and args.one_going(world):   # one object of a single game: plain ints
+    if n == 1 and one:   # one object of a single game: plain ints
         col, e = s.alloc_one()
         g, c, ids = GAME_ZERO, np.array([col], np.int64), np.array([e], np.int64)
         for field, value in card.items():

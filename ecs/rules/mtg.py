@@ -6,6 +6,7 @@ damage is dealt and which systems run, in order (``ecs.schedule`` runs them).
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping
 
 import numpy as np
@@ -91,9 +92,14 @@ class Magic:
         """Ruleset-specific replacements of zone changes (finality is handled for all)."""
         return dest
 
+    @functools.cached_property
+    def card_mask(self) -> int:
+        """The bits of ``card_types`` (``ecs.components.TYPE_BIT``)."""
+        return sum(TYPE_BIT[t] for t in self.card_types)
+
     def check_types(self, types: int) -> None:
         """Raise InvalidTypeError for types this ruleset does not have."""
-        mine = sum(TYPE_BIT[t] for t in self.card_types)
+        mine = self.card_mask
         if types & ~mine:
             bad = [t for t, b in TYPE_BIT.items() if b & types & ~mine]
             raise InvalidTypeError(f"card types {bad} do not exist in the {self.name} ruleset "
