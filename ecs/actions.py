@@ -281,6 +281,11 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
     More than ``src`` has moves what it has (101.3)."""
     s = world.store
     kind = args.kind(world, kind)
+    if games is None and args.count_one(n) and not (world.two_headed_giant and kind == "poison"):
+        src_col, dst_col = args.one(world, src), args.one(world, dst)
+        got = _move_counters_one(world, kind, src_col, dst_col, n, zone) if min(src_col, dst_col) >= 0 else None
+        if got is not None:   # two objects of a single game: plain ints
+            return args.out(world, np.array([got], np.int64))
     gsel = select_games(games, world.ongoing)
     src_ids, s1 = as_ids(src, gsel.size)
     dst_ids, s2 = as_ids(dst, gsel.size)
@@ -318,6 +323,26 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
         full[gsel] = out[:, 0]
         return args.out(world, full)
     return out
+
+
+def _move_counters_one(world: Game, kind: str, sc: int, dc: int, n: int, zone: str | None) -> int | None:
+    """``move_counters`` of ``n`` counters of ``kind`` from column ``sc`` to column ``dc`` of
+    a single game, in plain ints: how many moved; None, with nothing done, where they would
+    not fit on the destination (the general path raises)."""
+    code = None if zone is None else zones.zone_code(zone, world.ruleset.zone_aliases)
+    v = world.store.views()
+    zs, zd = v["zone"][0, sc], v["zone"][0, dc]
+    k = world.store.kind_index.get(kind)
+    ok = (sc != dc and zs != zones.NONE and zd != zones.NONE and (code is None or zs == code == zd)
+          and counting.allowed_one(world, kind, 0, dc))
+    moved = min(n, v["counts"][k, 0, sc]) if ok and k is not None else 0
+    if moved > 0 and counting.room_one(world, kind, 0, dc, moved) < 0:
+        return None
+    world.log.next_step()
+    if moved > 0:
+        counting.change_one(world, kind, 0, sc, -moved, "move")
+        counting.put_one(world, kind, 0, dc, moved, "move")
+    return moved
 
 
 def proliferate(world: Game, ids: Ids, games: Games = None, by: int | None = None, *,

@@ -109,6 +109,12 @@ def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     return ok & ((ban[g, c] & ban_bit(game, kind)) == 0)
 
 
+def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
+    """``allowed`` of one row of plain ints."""
+    v = game.store.views()
+    return not v["no_counters"][g, col] and not v["ban"][g, col] & _ban_bits(game, kind)
+
+
 def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
         cause: str, by: Any = -1) -> None:
     """Put counters (rows must be distinct): the room first, on every row (a put that

@@ -30,7 +30,7 @@ KINDS = ["+1/+1", "-1/-1", "charge", "poison", "loyalty", "defense", "shield", "
 GA_KINDS = ["buff", "debuff", "buff", "debuff", "damage", "bulwark", "charge", "durability", "+1/+1", "shield"]
 ACTIONS = ["put", "put", "put", "remove", "remove", "damage", "damage", "damage", "destroy", "move_zone",
            "sacrifice", "set_cap", "tick", "ban", "clone", "tap", "tap", "untap", "untap", "lose_life",
-           "gain_life", "add", "add"]
+           "gain_life", "add", "add", "move_counters", "move_counters"]
 #: move_zone's destinations, drawn by its amount: a return to the battlefield enters anew (122.6).
 MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand"]
 READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage", "zone", "controller",
@@ -119,6 +119,9 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
     if op == "add":
         types, kwargs = ADDS[(sum(map(ord, kind)) + n) % len(ADDS)]
         return w.add_object(e, types, **{k: n if v is None else v for k, v in kwargs.items()})
+    if op == "move_counters":   # to the next board object (the same one for 0), on the battlefield or anywhere
+        dst = e if n == 0 else _id(ids, (who + 1) % len(ids))
+        return w.move_counters(e, dst, kind, n, zone=None if n % 2 else "battlefield")
     if op in ("tap", "untap"):
         return getattr(w, op)(e)
     if op in ("lose_life", "gain_life"):
@@ -236,12 +239,12 @@ DAMAGE_ACTIONS = ["damage"] * 6 + ["put", "put", "remove", "tick", "ban"]
 DAMAGE_KINDS = ["shield", "shield", "-1/-1", "poison", "loyalty", "defense", "deathtouch", "lifelink"]
 DAMAGE_WHO = [0, 1, 2, 2, 3, 4, 4, 7, 7, 8, 5, 10**6]
 #: Two-Headed Giant: the players, 9 the teammate whose poison and life are the team's.
-TEAM_ACTIONS = ["put", "remove", "damage", "damage", "tick", "lose_life", "gain_life"]
+TEAM_ACTIONS = ["put", "remove", "damage", "damage", "tick", "lose_life", "gain_life", "move_counters"]
 TEAM_KINDS = ["poison", "poison", "poison", "+1/+1", "shield", "charge"]
 TEAM_WHO = [0, 1, 9, 9, 9, 2, 7, 10**6]
 #: Grand Archive: buff and debuff on the allies holding the other (3, 4).
 GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy", "sacrifice", "move_zone",
-              "tap", "untap", "add"]
+              "tap", "untap", "add", "move_counters"]
 GA_WHO = [0, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
 
 
@@ -254,7 +257,7 @@ ADD_WHO = [0, 0, 1, 1, 2, 12, 13, 10**6]
 #: change where and whether it goes (shield 122.1c, indestructible 702.12b, finality 122.1h),
 #: the counters it takes along as LKI (122.2) and the caps that end (122.4); 9 (10 in 2HG): a token.
 MOVE_ACTIONS = ["destroy", "destroy", "sacrifice", "move_zone", "move_zone", "put", "put", "damage", "tick",
-                "tick", "set_cap", "tap", "untap", "add"]
+                "tick", "set_cap", "tap", "untap", "add", "move_counters"]
 MOVE_KINDS = ["-1/-1", "-1/-1", "+1/+1", "shield", "indestructible", "indestructible", "finality", "charge"]
 MOVE_WHO = [2, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10**6]
 
@@ -462,3 +465,32 @@ def test_taps_and_life_changes_take_the_scalar_path(monkeypatch: pytest.MonkeyPa
     w.lose_life([p, p], 3)
     w.gain_life(np.int64(p), 1)
     assert w.life(p) == 15
+
+
+#: move_counters cases: (source, destination, amount, zone, how many move).
+MOVES = {"prohibited": ("a", "b", 1, "battlefield", 0), "no counters": ("a", "b", 1, "battlefield", 0),
+         "graveyard destination": ("a", "gy", 1, "battlefield", 0),
+         "graveyard source": ("gy", "a", 1, "battlefield", 0), "any zone": ("gy", "a", 1, None, 1),
+         "the same object": ("a", "a", 1, "battlefield", 0), "more than it has": ("a", "b", 5, "battlefield", 2)}
+
+
+@pytest.mark.parametrize("case", sorted(MOVES))
+def test_move_counters_on_one_game_moves_as_the_general_path(case: str) -> None:
+    """CR 122.5: counters move between two objects in the zone named (or any), onto one that
+    can have them (101.3, a prohibition), no more than the source has; the scalar path gives
+    the general path's count, state and events."""
+    def run() -> tuple[Any, World]:
+        w = World(seed=0)
+        p = w.add_player()
+        objs = {"a": w.add_object(p, "creature", power=1, toughness=1, counters={"+1/+1": 2}),
+                "b": w.add_object(p, "creature", power=1, toughness=1, no_counters=case == "no counters"),
+                "gy": w.add_object(p, "creature", power=1, toughness=1, zone="graveyard", counters={"+1/+1": 1})}
+        if case == "prohibited":
+            w.prohibit(objs["b"], "+1/+1")
+        src, dst, n, zone, _ = MOVES[case]
+        return w.move_counters(objs[src], objs[dst], "+1/+1", n, zone=zone), w
+    fast = run()
+    with general():
+        slow = run()
+    assert fast[0] == slow[0] == MOVES[case][4] and type(fast[0]) is type(slow[0])
+    _assert_same(fast[1], slow[1])
