@@ -352,6 +352,9 @@ def proliferate(world: Game, ids: Ids, games: Games = None, by: int | None = Non
     those with a counter can be chosen (701.34a): choosing one without is bad input
     (IllegalActionError; in Two-Headed Giant a player has the team's poison, 810.10d)."""
     s = world.store
+    targets = args.few(world, ids, games, where, skip_finished)
+    if targets is not None and _proliferate_few(world, targets, by):
+        return
     r = args.rows(world, ids, games, where, skip_finished)
     g, c = r.g, r.c
     args.require(world, args.on_battlefield(world, g, c) | args.is_type(world, g, c, "player"), g, c,
@@ -373,6 +376,39 @@ def proliferate(world: Game, ids: Ids, games: Games = None, by: int | None = Non
     world.log.next_step()
     for kind, gk, ck in plan:
         counting.put(world, kind, gk, ck, 1, "proliferate", who)
+
+
+def _proliferate_few(world: Game, targets: list[tuple[int, int]], by: int | None) -> bool:
+    """``proliferate`` of a single game's few ``targets`` (``args.few``) in plain ints, as
+    the general path: each chosen object once, by column, and kind by kind a counter on
+    each that has one. False, with nothing done, where the general path must act or raise:
+    Two-Headed Giant (a team's poison, 701.34b), a ruleset's own placement, a target that
+    is neither a permanent nor a player or has no counters (701.34a), a count that would
+    pass MAX_COUNT."""
+    if world.two_headed_giant or "place" not in counting.magic_hooks(world):
+        return False
+    s = world.store
+    v = s.views()
+    counts = v["counts"]
+    cols = sorted({col for _, col in targets})
+    for col in cols:
+        if not (v["zone"][0, col] == zones.BATTLEFIELD or v["types"][0, col] & _PLAYER):
+            return False
+        if not any(counts[k, 0, col] for k in range(s.n_kinds)):
+            return False
+    who = args.player_index(world, by) if by is not None else -1
+    plan = []
+    for k, kind in enumerate(s.kind_names):
+        for col in cols:
+            have = counts[k, 0, col]
+            if have and counting.allowed_one(world, kind, 0, col):   # 101.3: none put
+                if have + 1 > MAX_COUNT:
+                    return False
+                plan.append((kind, col, have))
+    world.log.next_step()
+    for kind, col, have in plan:
+        counting.put_one(world, kind, 0, col, 1, "proliferate", who, have=have)
+    return True
 
 
 def set_cap(world: Game, e: Ids, kind: str, n: Amounts, games: Games = None) -> None:

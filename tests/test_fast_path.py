@@ -30,7 +30,7 @@ KINDS = ["+1/+1", "-1/-1", "charge", "poison", "loyalty", "defense", "shield", "
 GA_KINDS = ["buff", "debuff", "buff", "debuff", "damage", "bulwark", "charge", "durability", "+1/+1", "shield"]
 ACTIONS = ["put", "put", "put", "remove", "remove", "damage", "damage", "damage", "destroy", "move_zone",
            "sacrifice", "set_cap", "tick", "ban", "clone", "tap", "tap", "untap", "untap", "lose_life",
-           "gain_life", "add", "add", "move_counters", "move_counters"]
+           "gain_life", "add", "add", "move_counters", "move_counters", "proliferate", "proliferate"]
 #: move_zone's destinations, drawn by its amount: a return to the battlefield enters anew (122.6).
 MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand"]
 READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage", "zone", "controller",
@@ -122,6 +122,10 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
     if op == "move_counters":   # to the next board object (the same one for 0), on the battlefield or anywhere
         dst = e if n == 0 else _id(ids, (who + 1) % len(ids))
         return w.move_counters(e, dst, kind, n, zone=None if n % 2 else "battlefield")
+    if op == "proliferate":   # by the other player, for every third amount
+        return w.proliferate(e, by=ids[1] if n % 3 == 2 else None)
+    if op == "proliferate_many":
+        return w.proliferate(_many(ids, who, extra["form"]))
     if op in ("tap", "untap"):
         return getattr(w, op)(e)
     if op in ("lose_life", "gain_life"):
@@ -225,7 +229,7 @@ def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO
     targets = st.lists(st.sampled_from(who), min_size=1, max_size=6).map(tuple)
     many = st.tuples(st.sampled_from(["put_many", "put_many", "remove_many", "damage_many", "damage_many",
                                       "destroy_many", "sacrifice_many", "move_many", "tap_many",
-                                      "untap_many", "lose_many", "gain_many"]),
+                                      "untap_many", "lose_many", "gain_many", "proliferate_many"]),
                      targets, st.sampled_from(kinds), _amounts(),
                      st.fixed_dictionaries({"form": st.sampled_from(FORMS)}, optional=DAMAGE_OPTIONS))
     one = st.tuples(st.sampled_from(actions), st.sampled_from(who), st.sampled_from(kinds),
@@ -239,12 +243,12 @@ DAMAGE_ACTIONS = ["damage"] * 6 + ["put", "put", "remove", "tick", "ban"]
 DAMAGE_KINDS = ["shield", "shield", "-1/-1", "poison", "loyalty", "defense", "deathtouch", "lifelink"]
 DAMAGE_WHO = [0, 1, 2, 2, 3, 4, 4, 7, 7, 8, 5, 10**6]
 #: Two-Headed Giant: the players, 9 the teammate whose poison and life are the team's.
-TEAM_ACTIONS = ["put", "remove", "damage", "damage", "tick", "lose_life", "gain_life", "move_counters"]
+TEAM_ACTIONS = ["put", "remove", "damage", "damage", "tick", "lose_life", "gain_life", "move_counters", "proliferate"]
 TEAM_KINDS = ["poison", "poison", "poison", "+1/+1", "shield", "charge"]
 TEAM_WHO = [0, 1, 9, 9, 9, 2, 7, 10**6]
 #: Grand Archive: buff and debuff on the allies holding the other (3, 4).
 GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy", "sacrifice", "move_zone",
-              "tap", "untap", "add", "move_counters"]
+              "tap", "untap", "add", "move_counters", "proliferate"]
 GA_WHO = [0, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
 
 
@@ -257,7 +261,7 @@ ADD_WHO = [0, 0, 1, 1, 2, 12, 13, 10**6]
 #: change where and whether it goes (shield 122.1c, indestructible 702.12b, finality 122.1h),
 #: the counters it takes along as LKI (122.2) and the caps that end (122.4); 9 (10 in 2HG): a token.
 MOVE_ACTIONS = ["destroy", "destroy", "sacrifice", "move_zone", "move_zone", "put", "put", "damage", "tick",
-                "tick", "set_cap", "tap", "untap", "add", "move_counters"]
+                "tick", "set_cap", "tap", "untap", "add", "move_counters", "proliferate"]
 MOVE_KINDS = ["-1/-1", "-1/-1", "+1/+1", "shield", "indestructible", "indestructible", "finality", "charge"]
 MOVE_WHO = [2, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10**6]
 
@@ -494,3 +498,25 @@ def test_move_counters_on_one_game_moves_as_the_general_path(case: str) -> None:
         slow = run()
     assert fast[0] == slow[0] == MOVES[case][4] and type(fast[0]) is type(slow[0])
     _assert_same(fast[1], slow[1])
+
+
+def test_proliferate_on_one_game_gives_each_chosen_object_one_of_each_kind_by_column() -> None:
+    """CR 701.34a: each chosen permanent or player (each once, however often named) gets one
+    more counter of each kind it has, kind by kind in the general path's order (by
+    column); a card in a graveyard can't be chosen, and that changes nothing."""
+    def run() -> tuple[World, list[int], tuple[str, Any]]:
+        w = World(seed=0)
+        p = w.add_player()
+        a = w.add_object(p, "creature", power=1, toughness=1, counters={"shield": 1, "+1/+1": 1})
+        b = w.add_object(p, "creature", power=1, toughness=1, counters={"shield": 2})
+        gy = w.add_object(p, "creature", power=1, toughness=1, zone="graveyard", counters={"+1/+1": 1})
+        w.put_counters(p, "poison", 1)
+        w.clear_events()
+        w.proliferate([b, p, a, b])
+        return w, [p, a, b], _outcome(w.proliferate, [a, gy])
+    fast, (p, a, b), refused = run()
+    with general():
+        slow, _, refused_there = run()
+    _assert_same(fast, slow)
+    assert refused == refused_there and refused[0] == "IllegalActionError"
+    assert [fast.counters(e) for e in (p, a, b)] == [{"poison": 2}, {"shield": 2, "+1/+1": 2}, {"shield": 3}]
