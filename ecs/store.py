@@ -51,13 +51,13 @@ _SLOT_NAMES = frozenset(f.name for f in _BY_COLUMN)   # snapshots slice them as 
 #: state, the host's effects on it), which a zone change resets and which most games never set.
 _TRACKED = OBJECT_STATE_FIELDS + HOST_OBJECT_FIELDS
 _CLEAN_SLOTS = 1 << 14   # restores of stores of more slots than this don't look for them
+#: The rows' game of one row of a single game (read-only: rows are never written to).
+GAME_ZERO = np.zeros(1, np.int64)
+GAME_ZERO.flags.writeable = False
 # Layout ids are unique across stores: equal ids mean equal slots in use, kind names and
 # players (what changes only with alloc, release, a new kind or a new player), so values
 # derived from them can be cached per id and stay valid in clones and after restores.
 _LAYOUT_IDS = itertools.count()
-#: The rows' game of one row of a single game (read-only: rows are never written to).
-GAME_ZERO = np.zeros(1, np.int64)
-GAME_ZERO.flags.writeable = False
 _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
 # Array versions, unique across stores like layout ids: a store's ``a.version`` changes
 # whenever one of its array objects is replaced (copied on write, grown, appended to,
