@@ -222,8 +222,9 @@ DAMAGE_FLAGS = st.fixed_dictionaries({}, optional=DAMAGE_OPTIONS)
 def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO
            ) -> st.SearchStrategy[list[tuple[Any, ...]]]:
     """Lists of steps (action, target index, kind, amount, damage options), and actions
-    on several targets (puts, removals, damage, destroys, sacrifices, moves: a tuple of
-    target indices, repeats kept, and how the ids are given, ``FORMS``); the focused
+    on several targets (puts, removals, damage, destroys, sacrifices, moves, taps, untaps,
+    life lost and gained, proliferate: a tuple of target indices, repeats kept, and how
+    the ids are given, ``FORMS``); the focused
     tests draw from fewer actions, targets and kinds, so that the cases where a scalar
     path could diverge (a shield met by damage, a teammate's poison) come up often."""
     targets = st.lists(st.sampled_from(who), min_size=1, max_size=6).map(tuple)
