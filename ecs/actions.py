@@ -464,8 +464,7 @@ def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
         move_one(world, 0, col, int(world.ruleset.sacrifice_zone(world, np.zeros(1, np.int64), one)[0]),
                  CAUSE["sacrifice"])
         return
-    targets = args.few(world, e, games, where, skip_finished)
-    cols = _permanents(world, targets) if targets is not None else None
+    cols = _permanents_few(world, e, games, where, skip_finished)
     if cols is not None:   # a few permanents of a single game: each moved in plain ints, by column
         world.log.next_step()
         dest = world.ruleset.sacrifice_zone(world, np.zeros(len(cols), np.int64), np.array(cols, np.int64))
