@@ -389,17 +389,25 @@ def test_log_rows_recorded_one_at_a_time_read_back_in_order() -> None:
     assert w.event_table()["after"].tolist() == [1, 3, 2, 2]
 
 
-def test_numpy_integer_ids_take_the_scalar_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The ids add_objects returns are NumPy integers: actions and reads on one of them in
-    a single game take the scalar paths, never the batched lookup."""
+def _three_creatures(monkeypatch: pytest.MonkeyPatch) -> tuple[World, int, np.ndarray]:
+    """A game of one player and three 2/2 creatures (no events yet) whose batched lookup
+    raises: what follows must take the scalar paths."""
     w = World(seed=0)
     p = w.add_player()
     ids = w.add_objects(3, p, "creature", power=2, toughness=2)
+    w.clear_events()
 
     def batched(*_: Any, **__: Any) -> Any:
         raise AssertionError("the general path was taken")
     monkeypatch.setattr(args, "rows", batched)
     monkeypatch.setattr(store.Store, "locate", batched)
+    return w, p, ids
+
+
+def test_numpy_integer_ids_take_the_scalar_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ids add_objects returns are NumPy integers: actions and reads on one of them in
+    a single game take the scalar paths, never the batched lookup."""
+    w, p, ids = _three_creatures(monkeypatch)
     w.put_counters(ids[0], "+1/+1", 2)
     w.remove_counters(ids[0], "+1/+1", 1)
     w.deal_damage(ids[1], 1, ids[2])
@@ -413,15 +421,7 @@ def test_actions_on_a_few_targets_take_the_scalar_path(monkeypatch: pytest.Monke
     """A put on a short list of one game's objects (CR 122.6), or on an array of their ids,
     a removal, damage and a destroy take the scalar path, never the batched lookup: one
     step (one event, 704.3), rows naming one object adding up."""
-    w = World(seed=0)
-    p = w.add_player()
-    ids = w.add_objects(3, p, "creature", power=2, toughness=2)
-    w.clear_events()
-
-    def batched(*_: Any, **__: Any) -> Any:
-        raise AssertionError("the general path was taken")
-    monkeypatch.setattr(args, "rows", batched)
-    monkeypatch.setattr(store.Store, "locate", batched)
+    w, p, ids = _three_creatures(monkeypatch)
     w.put_counters([ids[0], int(ids[1]), ids[0]], "+1/+1", 1)
     w.put_counters(ids[1:], "charge", 2)
     assert [w.counters(e) for e in ids] == [{"+1/+1": 2}, {"+1/+1": 1, "charge": 2}, {"charge": 2}]
@@ -447,15 +447,7 @@ def test_taps_and_life_changes_take_the_scalar_path(monkeypatch: pytest.MonkeyPa
     lost or gained, take the scalar path, never the batched lookup: an untap meeting a
     stun counter removes it instead (CR 122.1d), a permanent named twice is tapped once,
     rows naming one player add up."""
-    w = World(seed=0)
-    p = w.add_player()
-    ids = w.add_objects(3, p, "creature", power=2, toughness=2)
-    w.clear_events()
-
-    def batched(*_: Any, **__: Any) -> Any:
-        raise AssertionError("the general path was taken")
-    monkeypatch.setattr(args, "rows", batched)
-    monkeypatch.setattr(store.Store, "locate", batched)
+    w, p, ids = _three_creatures(monkeypatch)
     w.tap(ids[0])
     w.tap([ids[2], ids[1], ids[2]])
     assert [w.is_tapped(e) for e in ids] == [True, True, True]
