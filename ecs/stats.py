@@ -24,6 +24,15 @@ def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:
     return world.store.derived(f"pt_kinds {which}", make, kinds_only=True)
 
 
+def pt_planes(world: Game, which: int) -> tuple[np.ndarray, np.ndarray]:
+    """``pt_kinds`` as two int64 arrays, the planes and their change per counter (what a
+    kernel reads), cached per kind names."""
+    def make() -> tuple[np.ndarray, np.ndarray]:
+        kinds = pt_kinds(world, which)
+        return (np.array([k for k, _ in kinds], np.int64), np.array([m for _, m in kinds], np.int64))
+    return world.store.derived(f"pt_planes {which}", make, kinds_only=True)
+
+
 def keyword_kinds(world: Game, keyword: str) -> list[int]:
     """Planes of the counters that grant ``keyword`` (the kind itself or a variant of it),
     cached per kind names."""

@@ -41,8 +41,9 @@ from ecs.check import Check, System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.game import Game
+from ecs.kernels import I64, INDEX, empty, head, kernel, reads
 
-from .base import game_chunks, hits
+from .base import game_chunks
 from .empty_draw import empty_draw_losses
 
 
@@ -89,39 +90,107 @@ def game_ending(world: Game, pending: Check) -> None:
     left = s.a["champion_left"]
     if not left.any():
         return
-    n = s.n_cols
-    champ = (s.a["types"][:, :n] & TYPE_BIT["champion"]) != 0
-    on_field = (s.a["zone"][:, :n] == zones.BATTLEFIELD) & champ
-    controls = np.zeros((world.batch, s.n_players), bool)
-    g, c = np.nonzero(on_field)
-    controls[g, s.a["controller"][g, c].astype(np.int64)] = True
-    g, p = np.nonzero(left & ~controls & ~s.a["lost"] & pending.live_games(world)[:, None])
+    g, p = champions_gone(s.a["types"], s.a["zone"], s.a["controller"], left, s.a["lost"],
+                          pending.live_indices(world), s.n_cols)
     pending.lose(g, p, "ga.champion")
 
 
-def damage_and_durability(world: Game, pending: Check, live: np.ndarray) -> None:
-    s = world.store
-    n = s.n_cols
-    cols = slice(0, n)
-    dmg_plane, dur_plane = s.plane("damage"), s.plane("durability")
-    for rows in game_chunks(world, live=live):
-        types = s.a["types"][rows, cols]
-        unit = (((types & (TYPE_BIT["champion"] | TYPE_BIT["ally"])) != 0)
-                & (s.a["toughness"][rows, cols] != NO_STAT))
-        worn = (((types & (TYPE_BIT["weapon"] | TYPE_BIT["siegeable"])) != 0)
-                & (s.a["durability"][rows, cols] != NO_STAT))
-        if not (unit.any() or worn.any()):
+@kernel(reads("types"), reads("zone"), reads("controller"), reads("champion_left"), reads("lost"),
+        INDEX, I64, nogil=True)
+def champions_gone(types: np.ndarray, zone: np.ndarray, controller: np.ndarray, left: np.ndarray,
+                   lost: np.ndarray, games: np.ndarray, n: int
+                   ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """(games, players) of the players of ``games`` who lose by Ending the Game 5: one
+    who controlled a champion that left the field (``left``), controls no champion on the
+    field now (the first ``n`` columns) and has not lost yet."""
+    players = left.shape[1]
+    out_g = empty(games.size * players, np.int64)
+    out_p = empty(games.size * players, np.int64)
+    m = 0
+    controls = empty(players, np.bool_)
+    for g in games:
+        asked = False
+        for p in range(players):
+            controls[p] = False
+            asked |= left[g, p] and not lost[g, p]
+        if not asked:
             continue
-        on_f = (s.a["zone"][rows, cols] == zones.BATTLEFIELD) & live[rows, None]
-        if unit.any():
-            life = stats.pt(world, cols, 1, rows)
-            damage = s.a["damage"][rows, cols].astype(np.int64)
-            if dmg_plane is not None:
-                damage = damage + dmg_plane[rows]
-            dies = on_f & unit & (damage >= life) & ~s.a["immortal"][rows, cols]
-            pending.move(*hits(dies, rows), zones.GRAVEYARD, "ga.damage")
-        if worn.any():
-            zero = on_f & worn & ~s.a["immortal"][rows, cols]
-            if dur_plane is not None:
-                zero &= dur_plane[rows] == 0
-            pending.move(*hits(zero, rows), zones.GRAVEYARD, "ga.durability")
+        for c in range(n):
+            if zone[g, c] == _BF and types[g, c] & _CHAMPION and controller[g, c] >= 0:
+                controls[controller[g, c]] = True
+        for p in range(players):
+            if left[g, p] and not lost[g, p] and not controls[p]:
+                out_g[m], out_p[m] = g, p
+                m += 1
+    return head(out_g, m), head(out_p, m)
+
+
+def damage_and_durability(world: Game, pending: Check, live: np.ndarray) -> None:
+    """Types of Checks 2 and 3 for the ``live`` games (``falling``), a chunk of games at a
+    time: in each, the deaths by damage, then the objects destroyed at 0 durability."""
+    s = world.store
+    state = (s.a["zone"], s.counts, s.a["damage"], s.a["types"], s.a["toughness"],
+             s.a["durability"], s.a["immortal"], s.a["pt_set_toughness"], s.a["pt_mod_toughness"])
+    kinds = (*stats.pt_planes(world, 1), s.kind_index.get("damage", -1), s.kind_index.get("durability", -1))
+    for rows in game_chunks(world, live=live):
+        games = np.arange(rows.start, rows.stop) if isinstance(rows, slice) else rows
+        g, c, code = falling(*state, games[live[games]], s.n_cols, *kinds)
+        if g.size:
+            for bit, cause in ((BY_DAMAGE, "ga.damage"), (BY_DURABILITY, "ga.durability")):
+                hit = (code & bit) != 0
+                pending.move(g[hit], c[hit], zones.GRAVEYARD, cause)
+
+
+#: ``falling``'s codes, bits: dies by damage (Types of Checks 2), destroyed at 0 durability
+#: (Types of Checks 3); an object that is both a unit and worn may meet both.
+BY_DAMAGE, BY_DURABILITY = 1, 2
+_CHAMPION = TYPE_BIT["champion"]
+_UNIT = _CHAMPION | TYPE_BIT["ally"]
+_WORN = TYPE_BIT["weapon"] | TYPE_BIT["siegeable"]
+_BF = zones.BATTLEFIELD
+#: What ``falling`` reads (its declared signature; the settled probe passes the same): zone,
+#: counts, marked damage, types, printed life (toughness) and durability, immortality, and
+#: the host's set and modified life.
+FALLING_READS = (reads("zone"), reads("counts"), reads("damage"), reads("types"), reads("toughness"),
+                 reads("durability"), reads("immortal"), reads("pt_set_toughness"),
+                 reads("pt_mod_toughness"))
+
+
+@kernel(*FALLING_READS, INDEX, I64, INDEX, INDEX, I64, I64, nogil=True)
+def falling(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, types: np.ndarray,
+            toughness: np.ndarray, durability: np.ndarray, immortal: np.ndarray,
+            set_t: np.ndarray, mod_t: np.ndarray, games: np.ndarray, n: int,
+            life_k: np.ndarray, life_mod: np.ndarray, damage_k: int, durability_k: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """(games, columns, codes) of the objects on the field in ``games`` x the first ``n``
+    columns that the damage and durability checks remove, but immortal ones (Immortality
+    1.1-1.2). A unit (champion or ally) with a life stat dies when its damage - marked
+    damage plus damage counters (plane ``damage_k``) - is at least its life: the printed
+    life or the one ``set_t`` gives, plus ``mod_t`` and each life kind (``life_k``) times
+    its change (``life_mod``: buff +1, debuff -1). A weapon or siegeable object with a
+    durability stat is destroyed with no durability counters (plane ``durability_k``).
+    A kind's plane is -1 where no object ever had one."""
+    out_g = empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
+    out_c = empty(games.size * n, np.int64)
+    out_r = empty(games.size * n, np.int64)
+    m = 0
+    for g in games:
+        for c in range(n):
+            if zone[g, c] != _BF or immortal[g, c]:
+                continue
+            kind = types[g, c]
+            code = 0
+            if kind & _UNIT and toughness[g, c] != NO_STAT:
+                life = np.int64(toughness[g, c] if set_t[g, c] == NO_STAT else set_t[g, c]) + mod_t[g, c]
+                for j in range(life_k.size):
+                    life += life_mod[j] * counts[life_k[j], g, c]
+                hurt = np.int64(damage[g, c]) + (counts[damage_k, g, c] if damage_k >= 0 else 0)
+                if hurt >= life:
+                    code |= BY_DAMAGE
+            if (kind & _WORN and durability[g, c] != NO_STAT
+                    and (durability_k < 0 or counts[durability_k, g, c] == 0)):
+                code |= BY_DURABILITY
+            if code:
+                out_g[m], out_c[m], out_r[m] = g, c, code
+                m += 1
+    return head(out_g, m), head(out_c, m), head(out_r, m)

@@ -77,10 +77,8 @@ def rule_kinds(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, in
     """The planes dying reads, cached per kind names: the toughness kinds and their change
     per counter, the indestructible keyword counters, loyalty and defense (-1: none)."""
     def make() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-        kinds = stats.pt_kinds(world, 1)
         index = world.store.kind_index
-        return (np.array([k for k, _ in kinds], np.int64), np.array([m for _, m in kinds], np.int64),
-                np.array(stats.keyword_kinds(world, "indestructible"), np.int64),
+        return (*stats.pt_planes(world, 1), np.array(stats.keyword_kinds(world, "indestructible"), np.int64),
                 index.get("loyalty", -1), index.get("defense", -1))
     return world.store.derived("lethality kinds", make, kinds_only=True)
 

@@ -1,9 +1,9 @@
-"""The pre-check of the Magic state-based systems: which of them would decide anything.
+"""The pre-check of the rulesets' state-based systems: which of them would decide anything.
 
 One compiled call (``acting``) runs the compiled passes of ZoneChange, Annihilation,
-CapEnforcement and Lethality themselves (and EmptyDraw's guard) - the same functions
-their ``process`` calls, so each rule is declared once - over the games a check looks
-at, and reports which of them found something. The schedule (``ecs.schedule``) then runs
+CapEnforcement, Lethality and the Grand Archive's checks themselves (and EmptyDraw's
+guard) - the same functions their ``process`` calls, so each rule is declared once - over
+the games a check looks at, and reports which of them found something. The schedule (``ecs.schedule``) then runs
 only those systems: a settled check (nothing to do, the common case in a game loop) is
 this one call, where the systems took some 35 us of Python glue and kernel dispatch on a
 100-object game.
@@ -35,6 +35,7 @@ from .annihilation import Annihilation, pairs, pairs_at
 from .base import CHUNK_ELEMENTS
 from .cap_enforcement import CapEnforcement, over, over_at
 from .empty_draw import EmptyDraw
+from .ga_checks import FALLING_READS, GAStateChecks, champions_gone, falling
 from .lethality import (
     DYING_KINDS,
     DYING_READS,
@@ -50,7 +51,7 @@ from .lethality import (
 from .zone_change import ZoneChange, ceasing
 
 # The parts (bits) of the pre-check; Lethality decides deaths and losses.
-ZONE_CHANGE, ANNIHILATION, CAPS, DEATHS, LOSSES, EMPTY_DRAW = 1, 2, 4, 8, 16, 32
+ZONE_CHANGE, ANNIHILATION, CAPS, DEATHS, LOSSES, EMPTY_DRAW, GA_CHECKS = 1, 2, 4, 8, 16, 32, 64
 # Objects (a first check: games x columns; a re-check: touched slots, read scattered) above
 # which the probe stands aside: its fixed-cost saving is noise there, and where the
 # systems act it would make their passes twice (1024x200 acting ticks: 7% slower with it).
@@ -137,7 +138,8 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
             a["sba_hold"], plus, minus, *rule_kinds(world),
             a["cap_col"], a["cap_kind"], a["cap_val"], capped,
             a["life"], s.kind_index.get("poison", -1), a["player_col"], *player_rules(world),
-            a["lost"], a["drew_empty"],
+            a["lost"], a["drew_empty"], a["durability"], a["immortal"], a["controller"],
+            a["champion_left"], s.kind_index.get("damage", -1), s.kind_index.get("durability", -1),
             # room for the rows dying in a first check of one game (handed to Lethality)
             np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS)
 
@@ -162,8 +164,10 @@ _ENTRY: Callable[..., int] | None = None
         reads("counts"), *DYING_READS[2:], reads("sba_hold"), I64, I64, *DYING_KINDS,
         reads("cap_col"), reads("cap_kind"), reads("cap_val"), array(np.bool_, 1), reads("life"), I64,
         reads("player_col"), array(np.int32, 1), I64, reads("cant_lose_life"), reads("cant_lose_poison"),
-        reads("lost"), reads("drew_empty"), array(np.int64, 2, readonly=False),
-        uses=(ceasing, pairs, pairs_at, over, over_at, dying, dying_at, losing), optional=True)
+        reads("lost"), reads("drew_empty"), *FALLING_READS[5:7], reads("controller"),
+        reads("champion_left"), I64, I64, array(np.int64, 2, readonly=False),
+        uses=(ceasing, pairs, pairs_at, over, over_at, dying, dying_at, losing, falling, champions_gone),
+        optional=True)
 def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
             counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,
@@ -173,7 +177,9 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             cap_col: np.ndarray, cap_kind: np.ndarray, cap_val: np.ndarray,
             capped: np.ndarray, life: np.ndarray, poison_k: int, player_col: np.ndarray,
             holder: np.ndarray, limit: int, safe_life: np.ndarray, safe_poison: np.ndarray,
-            lost: np.ndarray, drew_empty: np.ndarray, rows: np.ndarray) -> int:  # pragma: no cover
+            lost: np.ndarray, drew_empty: np.ndarray, durability: np.ndarray, immortal: np.ndarray,
+            controller: np.ndarray, champion_left: np.ndarray, damage_k: int, durability_k: int,
+            rows: np.ndarray) -> int:  # pragma: no cover
     """``acting`` compiled: the systems' own passes, asked only whether they find any; the
     rows ``dying`` finds, but those the host holds, are left in ``rows`` where they fit
     (one game: its one chunk), their number returned above ``_ROWS``.
@@ -206,7 +212,7 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
                                loyalty_k, defense_k)
             if _unheld(hold, g, c):
                 found |= DEATHS
-        parts &= ZONE_CHANGE | LOSSES | EMPTY_DRAW   # the per-game parts, below
+        parts &= ZONE_CHANGE | LOSSES | EMPTY_DRAW | GA_CHECKS   # the per-game parts, below
     per = CHUNK_ELEMENTS // n if n > 1 else CHUNK_ELEMENTS
     per = per if per > 1 else 1
     for start in range(0, games.size, per):
@@ -233,6 +239,16 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
         if ask & LOSSES and losing(life, counts, poison_k, player_col, holder, limit,
                                    safe_life, safe_poison, lost, chunk)[0].size:
             found |= LOSSES
+        # The Grand Archive's checks, over every object of the games (as GAStateChecks looks;
+        # a re-check too): a draw from an empty deck and a player who lost (whose objects
+        # leave, Ending the Game 7) are taken as acting without looking further
+        if ask & GA_CHECKS and (_marked(drew_empty, chunk) or _marked(lost, chunk)
+                                or champions_gone(types, zone, controller, champion_left, lost,
+                                                  chunk, n)[0].size
+                                or falling(zone, counts, damage, types, toughness, durability,
+                                           immortal, set_t, mod_t, chunk, n, tough_k, tough_mod,
+                                           damage_k, durability_k)[0].size):
+            found |= GA_CHECKS
         if found & parts == parts:
             break
     return found
@@ -281,5 +297,5 @@ PROBE = Probe(acting, marks=True)
 # those modules, so they cannot name it themselves).
 for _system, _part in ((ZoneChange, ZONE_CHANGE), (Annihilation, ANNIHILATION),
                        (CapEnforcement, CAPS), (Lethality, DEATHS | LOSSES),
-                       (EmptyDraw, EMPTY_DRAW)):
+                       (EmptyDraw, EMPTY_DRAW), (GAStateChecks, GA_CHECKS)):
     PROBE.cover(_system, _part)

@@ -191,6 +191,20 @@ def test_ending_the_game_5_two_player_loss_freezes_the_game():
     assert w.result() == b and w.zone(ally) == "battlefield"
 
 
+def test_ending_the_game_5_a_player_who_still_controls_a_champion_does_not_lose():
+    """Ending the Game 5: a player loses when a champion they controlled left the field
+    and they control no champion now; with another champion on the field they play on,
+    until that one leaves too. Also in the probe's settled ticks in between."""
+    w, (a, b), (ca, _) = ga()
+    second = w.add_object(a, "champion", power=1, life=5)
+    w.destroy(ca)
+    assert w.objects("banishment") and w.tick() == 0 and not w.has_lost(a)
+    assert w.tick() == 0 and not w.has_lost(a)
+    w.destroy(second)
+    w.tick()
+    assert w.has_lost(a) and w.result() == b
+
+
 def test_bulwark_prevents_one_instance_of_combat_damage():
     """Counters: Bulwark 1-4: combat damage only; one counter per instance, however many;
     unpreventable combat damage is dealt and still removes one."""

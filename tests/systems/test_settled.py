@@ -1,4 +1,4 @@
-"""The pre-check of the Magic state-based systems (systems.settled) against the systems.
+"""The pre-check of the state-based systems (systems.settled) against the systems.
 
 The schedule runs a covered system only where the probe's bit for it acts, so a clear
 bit must mean the system decides nothing (704.3: then leaving it out of the simultaneous
@@ -23,7 +23,7 @@ from ecs import World
 from ecs.check import Check, When
 from ecs.perform import perform
 from ecs.schedule import Schedule
-from ecs.systems import CapEnforcement, EmptyDraw, settled
+from ecs.systems import CapEnforcement, EmptyDraw, GAStateChecks, settled
 
 ALL_PARTS = (settled.ZONE_CHANGE | settled.ANNIHILATION | settled.CAPS | settled.DEATHS
              | settled.LOSSES | settled.EMPTY_DRAW)
@@ -153,6 +153,104 @@ def test_704_3_a_replaced_process_is_not_trusted() -> None:
     w.schedule = Schedule([Hosted])
     w.tick()
     assert w.has_lost(a) and not w.has_lost(b)
+
+
+GA_TYPES = [("champion",), ("ally",), ("ally",), ("weapon",), ("weapon", "item"), ("item",),
+            ("regalia",)]
+GA_KINDS = ["buff", "debuff", "buff", "damage", "durability", "durability", "charge"]
+GA_ZONES = ["field"] * 5 + ["graveyard", "hand", "banishment"]
+
+
+def random_ga_world(seed: int, batch: int) -> World:
+    """A Grand Archive board of three players (one's loss leaves a game going): units with
+    life, buff/debuff and damage counters, marked damage, weapons with durability, immortal
+    objects, host life effects, champions destroyed (Ending the Game 5) and empty draws."""
+    rng = np.random.default_rng(seed)
+    w = World(ruleset="grand_archive", batch=batch)
+
+    def some() -> Any:
+        if batch == 1 or rng.random() < 0.5:
+            return None
+        return np.flatnonzero(rng.random(batch) < 0.5).tolist() or [0]
+
+    players = [w.add_player() for _ in range(3)]
+    champions = [w.add_object(p, "champion", life=int(rng.integers(1, 6)), power=1) for p in players]
+    for p in players:
+        if rng.random() < 0.3:   # a second champion: losing the first is no loss
+            w.add_object(p, "champion", life=int(rng.integers(1, 6)), power=1, games=some())
+    for _ in range(int(rng.integers(1, 12))):
+        types = GA_TYPES[rng.integers(len(GA_TYPES))]
+        unit = "ally" in types or "champion" in types
+        e = w.add_object(players[rng.integers(len(players))], types,
+                         zone=GA_ZONES[rng.integers(len(GA_ZONES))], token=bool(rng.random() < 0.2),
+                         power=1 if unit else None, life=int(rng.integers(0, 4)) if unit else None,
+                         durability=int(rng.integers(0, 3)) if "weapon" in types and rng.random() < 0.8 else None,
+                         games=some())
+        for _ in range(int(rng.integers(0, 4))):
+            _try(w.put_counters, e, GA_KINDS[rng.integers(len(GA_KINDS))], int(rng.integers(1, 4)),
+                 games=some(), where="present")
+        if rng.random() < 0.3:
+            _try(w.deal_damage, e, int(rng.integers(1, 4)), games=some(), where="present")
+        if rng.random() < 0.15:
+            _try(w.set_immortal, e, True, games=some())
+        if rng.random() < 0.1:
+            _try(w.modify_pt, e, 0, int(rng.integers(-2, 3)), games=some())
+    for p, champion in zip(players, champions):
+        if rng.random() < 0.3:
+            _try(w.deal_damage, champion, int(rng.integers(1, 6)), games=some())
+        if rng.random() < 0.25:
+            _try(w.destroy, champion, games=some())   # it leaves the field: Ending the Game 5
+        if rng.random() < 0.1:
+            _try(w.draw, p, 1, games=some())          # an empty deck: a loss at the next check
+    return w
+
+
+def assert_ga_probe_agrees(w: World, live: np.ndarray | None, touched: np.ndarray | None) -> None:
+    """As ``assert_probe_agrees``, for GAStateChecks: a clear bit means it decides nothing;
+    the bit may act without a decision only where a player in a game looked at has lost or
+    drew from an empty deck (the probe does not look further there)."""
+    acting = settled.PROBE.acting(w, live, touched, settled.ZONE_CHANGE | settled.CAPS | settled.GA_CHECKS)
+    looked = w.ongoing if live is None else live & w.ongoing
+    flagged = (w.store.a["lost"] | w.store.a["drew_empty"])[looked].any()
+    for system in w.systems:
+        if getattr(system, "when", When.EVERY_CHECK) != When.EVERY_CHECK:
+            continue
+        decided = Check(live=live, touched=touched)
+        system.process(w, decided)
+        bit = bool(type(system).part & acting)
+        if isinstance(system, GAStateChecks):
+            assert bit or decided.empty(), "GAStateChecks decided with its bit clear"
+            assert bit == (not decided.empty()) or flagged, (acting, decided)
+        else:
+            assert bit == (not decided.empty()), (type(system).__name__, acting, decided)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 1, 3]))
+def test_ga_types_of_checks_a_clear_probe_bit_means_the_checks_decide_nothing(seed: int, batch: int) -> None:
+    """Types of Checks 1-3 and Ending the Game 5, 7 (rules.md section 6): the probe's
+    Grand Archive part against GAStateChecks at every check of a tick, and the schedule's
+    tick (which skips the checks where the bit is clear) against one that runs them all."""
+    w = random_ga_world(seed, batch)
+    twin = w.clone()
+    live = touched = None
+    acted = 0
+    while True:
+        assert_ga_probe_agrees(w, live, touched)
+        check = w.schedule.run(w, Check(live=live, touched=touched))
+        if check.empty():
+            break
+        acted += 1
+        w.log.next_step()
+        touched = perform(w, check)
+        live = check.games_named(w.batch) & w.ongoing
+        if not live.any():
+            break
+    assert twin.tick() == acted
+    np.testing.assert_array_equal(twin.store.counts, w.store.counts)
+    np.testing.assert_array_equal(twin.store.a["zone"], w.store.a["zone"])
+    assert settled.PROBE.acting(twin, None, None, settled.GA_CHECKS) & settled.GA_CHECKS == 0 or (
+        (twin.store.a["lost"] | twin.store.a["drew_empty"])[twin.ongoing].any())
 
 
 def _unprobed(*args: Any) -> int:
