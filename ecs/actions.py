@@ -227,7 +227,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
 
 
 _PLAYER = TYPE_BIT["player"]
-_DAMAGE_HOOKS = frozenset(("deal_damage", "damage_amounts"))   # what ``damage.deal_one`` does itself
+_DAMAGE_HOOKS = ("deal_damage", "damage_amounts")   # what a ruleset's ``deal_damage_one`` and ``_few`` do themselves
 
 
 def _put_few(world: Game, kind: str, targets: list[tuple[int, int]], n: int) -> bool:
@@ -649,12 +649,12 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     if args.count_one(amount) and type(unpreventable) is bool and type(combat) is bool:
         col = args.one(world, target, games, where, skip_finished)
         ident: Any = target   # (an integer where args.one found it)
-        if (col >= 0 and _DAMAGE_HOOKS <= counting.magic_hooks(world)
-                and damage.deal_one(world, int(ident), col, amount, source, abilities, unpreventable, combat)):
+        one = counting.scalar_hook(world, "deal_damage_one", _DAMAGE_HOOKS) if col >= 0 else None
+        if one is not None and one(world, int(ident), col, amount, source, abilities, unpreventable, combat):
             return
         targets = args.few(world, target, games, where, skip_finished) if col < 0 else None
-        if (targets is not None and _DAMAGE_HOOKS <= counting.magic_hooks(world)
-                and damage.deal_few(world, targets, amount, source, abilities, unpreventable, combat)):
+        few = counting.scalar_hook(world, "deal_damage_few", _DAMAGE_HOOKS) if targets is not None else None
+        if few is not None and few(world, targets, amount, source, abilities, unpreventable, combat):
             return
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
     r = args.rows(world, target, games, where, skip_finished)

@@ -7,7 +7,7 @@ validate their arguments first and pass distinct rows, so a bad input changes no
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -218,6 +218,27 @@ def magic_hooks(game: Game) -> frozenset[str]:
 
 
 _MAGIC_HOOKS: dict[type, frozenset[str]] = {}
+
+
+def scalar_hook(game: Game, name: str, covers: tuple[str, ...]) -> Callable[..., bool] | None:
+    """The ruleset's scalar hook ``name`` (a single game's plain-value form of the hooks
+    ``covers``, e.g. ``deal_damage_one`` of ``deal_damage``), or None where a hook it covers
+    is defined below the class that defines it: a subclass (a host's) that replaces one of
+    those but not the scalar hook gets the general path, with its own rules."""
+    cls = type(game.ruleset)
+    trusted = _SCALAR_HOOKS.get((cls, name))
+    if trusted is None:
+        owner = _definer(cls, name)
+        trusted = _SCALAR_HOOKS[(cls, name)] = owner is not None and all(
+            issubclass(owner, _definer(cls, h) or object) for h in covers)
+    return getattr(game.ruleset, name) if trusted else None
+
+
+def _definer(cls: type, name: str) -> type | None:
+    return next((c for c in cls.__mro__ if name in c.__dict__), None)
+
+
+_SCALAR_HOOKS: dict[tuple[type, str], bool] = {}
 
 
 def change_one(game: Game, kind: str, g: int, col: int, delta: int, cause: str, by: int = -1,

@@ -97,7 +97,7 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     ``given`` (deathtouch, wither, infect, lifelink: True, False, or None: the source's).
     False, having changed nothing, where the general path must do it: the errors (it
     raises them), arguments of other types and Two-Headed Giant poison (the team's, 810.10)."""
-    resolved = _source_one(world, source, given)
+    resolved = source_one(world, source, given)
     if resolved is None:
         return False
     src, by, given = resolved
@@ -149,7 +149,7 @@ def deal_few(world: Game, targets: list[tuple[int, int]], amount: int, source: A
     and life total is decided before anything changes; then the damage events, and each
     kind of result for every target in turn (shields, -1/-1 counters, marks, loyalty,
     defense, poison, life). False, having changed nothing, where ``deal_one`` would be."""
-    resolved = _source_one(world, source, given)
+    resolved = source_one(world, source, given)
     if resolved is None:
         return False
     src, by, given = resolved
@@ -204,7 +204,7 @@ def deal_few(world: Game, targets: list[tuple[int, int]], amount: int, source: A
     return True
 
 
-def _source_one(world: Game, source: Any, given: tuple[Any, ...]) -> tuple[int, int, tuple[Any, ...]] | None:
+def source_one(world: Game, source: Any, given: tuple[Any, ...]) -> tuple[int, int, tuple[Any, ...]] | None:
     """The source's id, its controller's player index and the abilities ``given`` with the
     source's own where None (122.1b: printed or keyword counters), as the general path
     resolves them; -1, -1 and ``given`` without a source. None where the general path

@@ -219,8 +219,8 @@ DAMAGE_OPTIONS = {
 DAMAGE_FLAGS = st.fixed_dictionaries({}, optional=DAMAGE_OPTIONS)
 
 
-def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO
-           ) -> st.SearchStrategy[list[tuple[Any, ...]]]:
+def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO,
+           flags: st.SearchStrategy[dict[str, Any]] = DAMAGE_FLAGS) -> st.SearchStrategy[list[tuple[Any, ...]]]:
     """Lists of steps (action, target index, kind, amount, damage options), and actions
     on several targets (puts, removals, damage, destroys, sacrifices, moves, taps, untaps,
     life lost and gained, proliferate: a tuple of target indices, repeats kept, and how
@@ -234,7 +234,7 @@ def _steps(kinds: list[str], actions: list[str] = ACTIONS, who: list[int] = WHO
                      targets, st.sampled_from(kinds), _amounts(),
                      st.fixed_dictionaries({"form": st.sampled_from(FORMS)}, optional=DAMAGE_OPTIONS))
     one = st.tuples(st.sampled_from(actions), st.sampled_from(who), st.sampled_from(kinds),
-                    _amounts(), DAMAGE_FLAGS)
+                    _amounts(), flags)
     return st.lists(st.one_of(one, one, one, many), min_size=2, max_size=24)
 
 
@@ -251,6 +251,14 @@ TEAM_WHO = [0, 1, 9, 9, 9, 2, 7, 10**6]
 GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy", "sacrifice", "move_zone",
               "tap", "untap", "add", "move_counters", "proliferate"]
 GA_WHO = [0, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
+#: Grand Archive damage: to the champion (2) and the allies, bulwark counters met by combat
+#: damage, the damage counters' room; seldom a Magic ability (refused).
+GA_DAMAGE_ACTIONS = ["damage"] * 6 + ["put", "put", "remove", "tick"]
+GA_DAMAGE_KINDS = ["bulwark", "bulwark", "damage", "buff", "debuff"]
+GA_DAMAGE_WHO = [0, 2, 2, 2, 3, 4, 5, 6, 7, 10**6]
+GA_DAMAGE_FLAGS = st.fixed_dictionaries({}, optional={
+    "source": st.sampled_from([None, 2, 3, 6, 0, 10**6]), "combat": st.booleans(),
+    "unpreventable": st.booleans(), "deathtouch": st.sampled_from([None, None, False, True])})
 
 
 #: Objects made one at a time (``ADDS``), and steps that then meet them (12, 13: the first made).
@@ -342,6 +350,97 @@ def test_scalar_path_equals_general_path_in_grand_archive(steps: list[tuple[Any,
     Debuff 4), its damage (damage counters on champions, Damage 12-13) and its refusals
     of Magic kinds and abilities."""
     _differential("grand_archive", steps, reads)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_steps(GA_DAMAGE_KINDS, GA_DAMAGE_ACTIONS, GA_DAMAGE_WHO, GA_DAMAGE_FLAGS), READ_STEPS)
+def test_scalar_damage_equals_general_damage_in_grand_archive(steps: list[tuple[Any, ...]],
+                                                              reads: list[tuple[str, int, str]]) -> None:
+    """Mostly Grand Archive damage (Damage 4-5, 12-13, 15; Bulwark 1-4): damage counters on
+    a champion, marked damage on an ally, a bulwark counter spent on combat damage (and by
+    unpreventable damage), targets that are not units on the field, Magic abilities refused."""
+    _differential("grand_archive", steps, reads)
+
+
+#: Grand Archive damage to one target, each case after its puts (index, kind, n): the
+#: rows of Damage 4-5, 12-13, 15 and Bulwark 1-4 that random draws meet seldom.
+GA_DAMAGE_CASES = [
+    ("champion: damage counters", [], (2, 2, {})),
+    ("ally: marked damage", [], (3, 1, {})),
+    ("0 damage: not dealt, no event", [], (3, 0, {})),
+    ("an ally in the graveyard: refused", [], (6, 1, {})),
+    ("0 damage to an ally in the graveyard: refused", [], (6, 0, {})),
+    ("an item: refused", [], (7, 1, {})),
+    ("a player: refused", [], (0, 1, {})),
+    ("a Magic ability: refused", [], (3, 1, {"deathtouch": True})),
+    ("a source: its id in the event", [], (2, 1, {"source": 3})),
+    ("bulwark: combat damage prevented, the counter spent", [(2, "bulwark", 2)], (2, 3, {"combat": True})),
+    ("bulwark: unpreventable combat damage dealt, the counter spent", [(3, "bulwark", 1)],
+     (3, 1, {"combat": True, "unpreventable": True})),
+    ("bulwark: damage not in combat dealt, the counter kept", [(2, "bulwark", 1)], (2, 2, {})),
+    ("damage counters past MAX_COUNT: refused", [(2, "damage", MAX_COUNT - 1)], (2, 2, {})),
+]
+
+
+@pytest.mark.parametrize("case", GA_DAMAGE_CASES, ids=[c[0] for c in GA_DAMAGE_CASES])
+def test_grand_archive_damage_to_one_target_equals_the_general_path(case: tuple[Any, ...]) -> None:
+    """Each case of ``GA_DAMAGE_CASES`` (Damage 4-5, 12-13, 15; Bulwark 1-4) on both paths:
+    the same outcome, state and events (and the step of an event after it)."""
+    _, puts, (who, n, flags) = case
+    fast, ids = _board("grand_archive")
+    slow, _ = _board("grand_archive")
+    for w in (fast, slow):
+        for i, kind, k in puts:
+            w.put_counters(ids[i], kind, k)
+        w.clear_events()
+    source = flags.get("source")
+    options = {k: v for k, v in flags.items() if k != "source"}
+    src = None if source is None else ids[source]
+    got = _outcome(lambda: fast.deal_damage(ids[who], n, src, **options))
+    with general():
+        want = _outcome(lambda: slow.deal_damage(ids[who], n, src, **options))
+    assert got == want
+    for w in (fast, slow):   # a later event: its step shows whether the damage took one
+        w.put_counters(ids[2], "charge", 1)
+    _assert_same(fast, slow)
+
+
+def test_a_ruleset_that_replaces_deal_damage_but_not_its_scalar_hook_gets_the_general_path() -> None:
+    """A host's ruleset replacing ``deal_damage`` (not ``deal_damage_one``) has its own rules
+    run for one target in one game too (``counting.scalar_hook``); one replacing both has
+    its scalar hook called."""
+    from ecs.rules.grand_archive import GrandArchive
+    calls: list[str] = []
+
+    class Hosted(GrandArchive):
+        def deal_damage(self, world: Any, g: Any, c: Any, amount: Any, flags: Any) -> None:
+            calls.append("general")
+            super().deal_damage(world, g, c, amount, flags)
+
+    class HostedBoth(Hosted):
+        def deal_damage_one(self, *a: Any) -> bool:
+            calls.append("one")
+            return False   # (nothing done: the general path goes on)
+
+    for ruleset, want in ((Hosted(), ["general"]), (HostedBoth(), ["one", "general"])):
+        w, ids = _board("grand_archive")
+        w.ruleset = ruleset
+        calls.clear()
+        w.deal_damage(ids[3], 1)
+        assert calls == want and w.damage(ids[3]) == 1
+
+
+def test_grand_archive_marked_damage_past_max_count_is_refused_on_both_paths() -> None:
+    """Marked damage is int32 like counts: an ally's past MAX_COUNT is refused, unchanged."""
+    fast, ids = _board("grand_archive")
+    slow, _ = _board("grand_archive")
+    for w in (fast, slow):
+        w.deal_damage(ids[3], MAX_COUNT - 1)
+    got = _outcome(fast.deal_damage, ids[3], 2)
+    with general():
+        want = _outcome(slow.deal_damage, ids[3], 2)
+    assert got == want and got[0] == "CountOverflowError"
+    _assert_same(fast, slow)
 
 
 @settings(max_examples=100, deadline=None)

@@ -43,9 +43,9 @@ from ecs.errors import (
     InvalidTypeError,
     UnpayableCostError,
 )
-from ecs.events import ACTION, RESERVE
+from ecs.events import ACTION, CAUSE, DAMAGE, RESERVE
 from ecs.game import Game
-from ecs.limits import MAX_STAT
+from ecs.limits import MAX_COUNT, MAX_STAT
 from ecs.systems import CapEnforcement, GAStateChecks, WitherUpkeep, ZoneChange
 
 from .mtg import Magic
@@ -55,6 +55,7 @@ GA_TYPES = ("champion", "ally", "weapon", "regalia", "domain", "item", "action",
 #: Kinds whose MTG rules live in the shared engine (122.1a-d, 122.1h): rejected in GA,
 #: where a counter of such a name would be generic (GA Counters, General 6.1).
 MTG_ONLY_KINDS = ("shield", "stun", "finality")
+_CHAMPION = TYPE_BIT["champion"]
 ENLIGHTEN_COST = 3
 
 
@@ -134,6 +135,49 @@ class GrandArchive(Magic):
         counting.change(world, "bulwark", g[guarded], c[guarded], -1, "damage")
         counting.put(world, "damage", g[champ], c[champ], amount[champ], "damage")
         s.mut("damage")[g[ally_hit], c[ally_hit]] += amount[ally_hit].astype(np.int32)  # rows distinct
+
+    def deal_damage_one(self, world: Game, e: int, col: int, amount: int, source: Any,
+                        given: tuple[Any, ...], unpreventable: bool, combat: bool) -> bool:
+        """``deal_damage`` of ``amount`` (0 or more) to the one target ``e`` in column ``col``
+        of a single game, in plain values and in the general path's order: the room, then
+        the step, the ``DamageDealt`` event, the bulwark counter removed, then the champion's
+        damage counters or the ally's marked damage. False, with nothing changed, where the
+        general path must act or raise: a Magic damage ability, a target that is not a unit
+        on the field, damage past MAX_COUNT."""
+        resolved = damage.source_one(world, source, given)
+        if resolved is None:
+            return False
+        src, _, (deathtouch, wither, infect, _) = resolved
+        s = world.store
+        v = s.views()
+        types = v["types"][0, col]
+        if deathtouch or wither or infect or not types & self.damageable_mask or v["zone"][0, col] != zones.BATTLEFIELD:
+            return False
+        if amount == 0:   # GA Damage: 0 damage is not dealt, and no event
+            world.log.next_step()
+            return True
+        k = s.kind_index.get("bulwark")
+        guarded = combat and k is not None and v["counts"][k, 0, col] > 0   # Bulwark 3
+        dealt = not guarded or unpreventable
+        champion = types & _CHAMPION != 0
+        have = marked = 0
+        if dealt and champion:
+            have = counting.room_one(world, "damage", 0, col, amount)
+        elif dealt:
+            marked = v["damage"][0, col]
+            have = -1 if marked + amount > MAX_COUNT else 0
+        if have < 0:
+            return False
+        world.log.next_step()
+        world.log.one(DAMAGE, CAUSE["combat damage" if combat else "damage"], 0, e, -1, amount,
+                      amount if dealt else 0, src)
+        if guarded:
+            counting.change_one(world, "bulwark", 0, col, -1, "damage", e=e)
+        if dealt and champion:
+            counting.put_one(world, "damage", 0, col, amount, "damage", have=have, e=e)
+        elif dealt:
+            s.write("damage", (0, col), marked + amount)
+        return True
 
     def damage_amounts(self, n: Amounts) -> Any:
         """Damage 15: "if less than 0 damage would be dealt, no damage (0 damage) is dealt

@@ -11,11 +11,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ecs import counting, kinds, zones
+from ecs import counting, damage, kinds, zones
 from ecs.check import System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
-from ecs.damage import deal_damage
 from ecs.errors import InvalidTypeError
 from ecs.game import Game
 from ecs.systems import Annihilation, CapEnforcement, EmptyDraw, Lethality, Rad, WitherUpkeep, ZoneChange
@@ -53,11 +52,24 @@ class Magic:
 
     def deal_damage(self, world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                     flags: Mapping[str, bool]) -> None:
-        deal_damage(world, g, c, amount, flags)
+        damage.deal_damage(world, g, c, amount, flags)
 
     def damage_amounts(self, n: Any) -> Any:
         """Damage amounts as given, before validation: no negative numbers (CR 107.1b)."""
         return n
+
+    def deal_damage_one(self, world: Game, e: int, col: int, amount: int, source: Any,
+                        given: tuple[Any, ...], unpreventable: bool, combat: bool) -> bool:
+        """``deal_damage`` (with ``damage_amounts``) of one target of a single game in plain
+        values, or False with nothing changed where the general path must act or raise
+        (``ecs.damage.deal_one``). A ruleset that replaces ``deal_damage`` replaces this
+        too, or its single games take the general path (``counting.scalar_hook``)."""
+        return damage.deal_one(world, e, col, amount, source, given, unpreventable, combat)
+
+    def deal_damage_few(self, world: Game, targets: list[tuple[int, int]], amount: int, source: Any,
+                        given: tuple[Any, ...], unpreventable: bool, combat: bool) -> bool:
+        """``deal_damage_one`` of a few targets ((id, column) pairs) at once (``ecs.damage.deal_few``)."""
+        return damage.deal_few(world, targets, amount, source, given, unpreventable, combat)
 
     def cleanup(self, world: Game, games: np.ndarray) -> None:
         """What clean-up removes besides marked damage (CR 514.2): nothing in Magic."""
