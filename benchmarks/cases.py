@@ -288,6 +288,56 @@ def esper_step(n: int, clone: bool = False) -> Case:
     return Case(f"esper {'clone+' if clone else ''}step 1x{n}", run, setup=fresh, teardown=fresh)
 
 
+# ---- one Grand Archive game ---------------------------------------------------------------
+# The same regime in the other ruleset: one game's settled board (allies, weapons with
+# durability, a champion each; buff, debuff and damage counters), its single actions and a
+# self-play step. Engine only: the esper baselines play the Magic rules.
+GA_OPS = ("settled tick", "put_counters", "deal_damage (ally)", "deal_damage (champion)", "self-play step")
+
+
+@functools.lru_cache(maxsize=None)
+def _ga_settled(n: int) -> tuple[Any, dict[str, Any], tuple[int, int, int]]:
+    """A Grand Archive game of ``n`` objects after a tick, its snapshot, and an ally, a
+    second ally and a champion that the ops act on (alive on the settled board)."""
+    from ecs import World
+
+    rng = np.random.default_rng(SEED + n)
+    w = World(ruleset="grand_archive", seed=SEED)
+    players = [w.add_player(), w.add_player()]
+    champions = [w.add_object(p, "champion", power=2, life=30) for p in players]
+    allies = []
+    for i in range(n - 2):
+        p = players[i % 2]
+        if i % 4 == 3:
+            w.add_object(p, "weapon", durability=int(rng.integers(1, 4)))
+        else:
+            given = {("buff", "debuff")[i % 2]: int(rng.integers(1, 3))} if rng.random() < 0.3 else {}
+            allies.append(w.add_object(p, "ally", power=int(rng.integers(1, 4)), life=int(rng.integers(2, 6)),
+                                       counters=given))
+    w.tick()
+    w.clear_events()
+    a, b = [x for x in allies if w.exists(x)][:2]   # (an ally whose debuff took its life died)
+    return w, w.snapshot(), (a, b, champions[0])
+
+
+def ga_op(n: int, op: str) -> Case:
+    """One op of ``GA_OPS`` on the settled ``n``-object game, from that board each run."""
+    w, snap, (a, b, champion) = _ga_settled(n)
+
+    def step() -> Any:
+        w.put_counters(a, "buff", 1)
+        w.put_counters(b, "debuff", 1)
+        w.deal_damage(champion, 1)
+        return w.tick()
+
+    run = {"settled tick": w.tick, "put_counters": lambda: w.put_counters(a, "buff", 1),
+           "deal_damage (ally)": lambda: w.deal_damage(a, 1),
+           "deal_damage (champion)": lambda: w.deal_damage(champion, 1), "self-play step": step}[op]
+    restore = functools.partial(w.restore, snap)
+    return Case(f"grand archive {op} 1x{n}", run, setup=_nothing if op == "settled tick" else restore,
+                prepare=restore)
+
+
 # ---- copies ----------------------------------------------------------------------------
 def _restored(games: int, n: int) -> tuple[Any, Callable[[], None]]:
     """The engine world of ``board(games, n)`` and a setup that restores it as built."""

@@ -142,8 +142,9 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     """``put`` on one row of plain ints. ``have``: the count there, if the caller read it
     and checked the room (``room_one``); ``step``: take the log's next step once the room
     is checked (an action's: a refused put takes none); ``e``: the object's id and
-    ``rows``: its (g, c) arrays, if the caller has them. Magic's placement is ``set_one``;
-    a ruleset that replaces it (GA buff/debuff) has its ``place`` hook given one-row arrays."""
+    ``rows``: its (g, c) arrays, if the caller has them. The ruleset's ``place_one`` places
+    them (Magic's: ``set_one``; Grand Archive's cancels buff and debuff), or, where a
+    subclass replaced ``place`` alone, its ``place`` given one-row arrays."""
     if have < 0:
         have = room_one(game, kind, g, col, n, raises=True)
     if step:
@@ -154,11 +155,15 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     ban = v["ban"][g, col]
     if ban and ban & _ban_bits(game, kind):
         return
-    if "place" in magic_hooks(game):
-        set_one(game, kind, g, col, have, have + n, cause, by, e)
+    place = scalar_hook(game, "place_one", _PLACE)
+    if place is not None:
+        place(game, kind, g, col, have, n, cause, by, e)
         return
     gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
     game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
+
+
+_PLACE = ("place",)
 
 
 def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause: str) -> bool:

@@ -50,6 +50,12 @@ class Magic:
         """Put validated counters; a ruleset may replace the placement (GA buff/debuff)."""
         counting.change(world, kind, g, c, amount, cause, by)
 
+    def place_one(self, world: Game, kind: str, g: int, col: int, have: int, n: int, cause: str,
+                  by: int, e: int) -> None:
+        """``place`` of ``n`` counters on one row of plain ints that holds ``have`` (room and
+        101.3 checked by the caller; ``e``: the object's id, or -1)."""
+        counting.set_one(world, kind, g, col, have, have + n, cause, by, e)
+
     def deal_damage(self, world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                     flags: Mapping[str, bool]) -> None:
         damage.deal_damage(world, g, c, amount, flags)
