@@ -314,6 +314,7 @@ def _ga_settled(n: int) -> tuple[Any, dict[str, Any], tuple[int, int, int]]:
             given = {("buff", "debuff")[i % 2]: int(rng.integers(1, 3))} if rng.random() < 0.3 else {}
             allies.append(w.add_object(p, "ally", power=int(rng.integers(1, 4)), life=int(rng.integers(2, 6)),
                                        counters=given))
+    w.deal_damage(champions[1], 1)   # damage counters are a kind of the game, as after a first hit
     w.tick()
     w.clear_events()
     a, b = [x for x in allies if w.exists(x)][:2]   # (an ally whose debuff took its life died)
