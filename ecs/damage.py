@@ -59,10 +59,7 @@ def outcome(player: B, creature: B, walker: B, battle: B, permanent: B, shielded
 def _target_kinds(rules: Rules, types: B) -> tuple[B, B, B, B, B]:
     """(player, creature, planeswalker, battle, damageable permanent type) of the card
     types ``types`` in the ruleset ``rules``: an int or an array of them alike."""
-    damageable = rules.damageable
-    mask = _MASKS.get(damageable)
-    if mask is None:
-        mask = _MASKS[damageable] = rules.damageable_mask
+    mask = rules.damageable_mask
     return ((types & _PLAYER) != 0, (types & _CREATURE) != 0, (types & _WALKER) != 0,
             (types & _BATTLE) != 0, (types & mask) != 0)
 
@@ -70,7 +67,6 @@ def _target_kinds(rules: Rules, types: B) -> tuple[B, B, B, B, B]:
 _PLAYER, _CREATURE, _WALKER, _BATTLE = (TYPE_BIT[t] for t in ("player", "creature", "planeswalker", "battle"))
 #: Damage abilities a source's keywords (printed or keyword counters, 122.1b) give.
 SOURCE_ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
-_MASKS: dict[tuple[str, ...], int] = {}   # a ruleset's damageable types -> its damageable_mask
 _OUTCOMES: dict[tuple[Any, ...], Outcome | None] = {}   # _outcome_one's arguments -> its value
 _MAX_OUTCOMES = 4096
 _UNKNOWN = object()

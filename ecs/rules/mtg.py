@@ -39,7 +39,11 @@ class Magic:
 
     @property
     def damageable_mask(self) -> int:
-        return sum(TYPE_BIT[t] for t in self.damageable)
+        """The type bits of ``damageable`` (kept per tuple: the damage paths read it per call)."""
+        mask = _MASKS.get(self.damageable)
+        if mask is None:
+            mask = _MASKS[self.damageable] = sum(TYPE_BIT[t] for t in self.damageable)
+        return mask
 
     def validate_kind(self, kind: str) -> str:
         """Reject kinds this ruleset does not know (every well-formed kind is generic in MTG)."""
@@ -123,3 +127,5 @@ class Magic:
             raise InvalidTypeError(f"card types {bad} do not exist in the {self.name} ruleset "
                                    f"(expected some of {list(self.card_types)})")
 
+
+_MASKS: dict[tuple[str, ...], int] = {}   # damageable types -> their bits
