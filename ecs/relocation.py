@@ -19,7 +19,7 @@ import numpy as np
 from . import store as store_module
 from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
-from .counting import enter_battlefield, magic_hooks
+from .counting import enter_battlefield, scalar_hook
 from .events import CAUSE, ZONE
 from .game import Game
 from .kernels import I64, INDEX, array, empty, flat, head, kernel, reads, writes
@@ -88,16 +88,22 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     return new_ids, dest
 
 
+_REPLACE = ("replace_zone_change",)
+
+
 def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, int]:
     """``move_objects`` of one row in plain ints (``code``: a CAUSE code): the same steps,
     rule by rule, without gathers, kernel calls and an event chunk, which cost a one-row
     move some 150 us; values are read and written through the store's views (``Store.
-    views``). The ruleset's hooks still get (1,) arrays (Magic's own zone-change
-    replacement, which replaces nothing, is not called)."""
+    views``). The ruleset's zone-change replacement is its plain-int form
+    (``replace_zone_change_one``)."""
     s, log = world.store, world.log
     v = s.views()
     frm = v["zone"][g, col]
-    if "replace_zone_change" not in magic_hooks(world):   # (Magic's own replaces nothing)
+    replace = scalar_hook(world, "replace_zone_change_one", _REPLACE)
+    if replace is not None:
+        dest = replace(world, g, col, frm, dest)
+    else:   # (a subclass replaced the hook alone: its own, given (1,) arrays)
         dest = int(world.ruleset.replace_zone_change(
             world, np.array([g], np.int64), np.array([col], np.int64), np.array([frm], np.int64),
             np.array([dest], np.int64))[0])

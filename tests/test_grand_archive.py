@@ -205,6 +205,19 @@ def test_ending_the_game_5_a_player_who_still_controls_a_champion_does_not_lose(
     assert w.has_lost(a) and w.result() == b
 
 
+def test_ending_the_game_5_a_champion_card_leaving_the_hand_is_no_loss():
+    """Ending the Game 5 asks for a champion the player controlled on the field: a champion
+    card moved from the hand (banished instead of put into the graveyard, Champion 8) is
+    not one, so a player who never had a champion on the field plays on."""
+    w = World(ruleset="grand_archive")
+    a, b = w.add_player(), w.add_player()
+    w.add_object(b, "champion", life=20)
+    card = w.add_object(a, "champion", life=20, zone="hand")
+    moved = w.move_zone(card, "graveyard")
+    assert w.zone(moved) == "exile"   # (banishment: the exile zone under its GA name)
+    assert w.tick() == 0 and not w.has_lost(a) and w.result() == "ongoing"
+
+
 def test_bulwark_prevents_one_instance_of_combat_damage():
     """Counters: Bulwark 1-4: combat damage only; one counter per instance, however many;
     unpreventable combat damage is dealt and still removes one."""

@@ -259,6 +259,15 @@ class GrandArchive(Magic):
             s.mut("champion_left")[gl, s.a["controller"][gl, cols[left]].astype(np.int64)] = True
         return dest
 
+    def replace_zone_change_one(self, world: Game, g: int, col: int, frm: int, dest: int) -> int:
+        """``replace_zone_change`` of one row of plain ints (Champion 8, Ending the Game 5)."""
+        v = world.store.views()
+        if not v["types"][g, col] & _CHAMPION:
+            return dest
+        if frm == zones.BATTLEFIELD:
+            world.store.write("champion_left", (g, v["controller"][g, col]), True)
+        return zones.EXILE if dest == zones.GRAVEYARD else dest
+
 
 def _ga_only(world: Game, what: str) -> None:
     if not isinstance(world.ruleset, GrandArchive):

@@ -114,6 +114,10 @@ class Magic:
         """Ruleset-specific replacements of zone changes (finality is handled for all)."""
         return dest
 
+    def replace_zone_change_one(self, world: Game, g: int, col: int, frm: int, dest: int) -> int:
+        """``replace_zone_change`` of one row of plain ints: the destination."""
+        return dest
+
     @functools.cached_property
     def card_mask(self) -> int:
         """The bits of ``card_types`` (``ecs.components.TYPE_BIT``)."""
