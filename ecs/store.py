@@ -59,6 +59,21 @@ GAME_ZERO.flags.writeable = False
 # derived from them can be cached per id and stay valid in clones and after restores.
 _LAYOUT_IDS = itertools.count()
 _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
+
+
+def _no_layout() -> None:
+    return None
+
+
+class LayoutId(int):
+    """A store's layout id as a snapshot holds it (``World.snapshot``): a number of this
+    process's, so a pickled or deep-copied one reads back as None, and restoring that
+    snapshot takes a fresh id (in another process the number may name other slots)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return (_no_layout, ())
 # Array versions, unique across stores like layout ids: a store's ``a.version`` changes
 # whenever one of its array objects is replaced (copied on write, grown, appended to,
 # restored), so a tuple of its arrays cached under a version stays valid while it holds.
@@ -211,9 +226,11 @@ class Store:
 
     def __getstate__(self) -> dict[str, Any]:
         """A pickle or deep copy leaves ``memo`` behind (array versions are unique in one
-        process only), what it knows of its last restore (``restore``) and its views."""
+        process only), what it knows of its last restore (``restore``), its views and the
+        values derived per layout: layout ids are unique in one process only too, and
+        another process's counter may give the copy's next layout the number of an old one."""
         d = self.__dict__.copy()
-        d["memo"], d["_restored"], d["_restored_from"] = ((), None), None, None
+        d["memo"], d["_restored"], d["_restored_from"], d["_derived"] = ((), None), None, None, {}
         del d["_views"]
         return d
 
@@ -221,6 +238,7 @@ class Store:
         d.setdefault("_clean", set())   # (nothing known clean in a store pickled without it)
         self.__dict__ = d
         self._views = _NO_VIEWS
+        self.layout, self.kinds_layout = next(_LAYOUT_IDS), next(_LAYOUT_IDS)   # this process's
 
     def views(self) -> Views:
         """Memoryviews of the arrays (``Views``), for plain reads of single values; a write
@@ -550,7 +568,7 @@ class Store:
                 and not self._shared else None)
         batch, n, next_id = np.asarray(snap["meta"]).tolist()   # (Python values in one call)
         kind_names = [str(x) for x in np.asarray(snap["kind_names"]).tolist()]
-        self.layout = next(_LAYOUT_IDS) if layout is None else layout
+        self.layout = next(_LAYOUT_IDS) if layout is None else int(layout)
         k = len(kind_names)
         old_n, old_k = self.n_cols, self.n_kinds
         if kind_names != self.kind_names:

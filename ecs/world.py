@@ -27,7 +27,7 @@ from .limits import MAX_BATCH, MAX_PASSES
 from .perform import ONGOING
 from .rules import get_ruleset
 from .rules import grand_archive as ga
-from .store import Store
+from .store import LayoutId, Store
 
 
 def _seed_sequence(seed: Any) -> np.random.SeedSequence:
@@ -315,7 +315,7 @@ class World:
     # ---- snapshots --------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The whole state as array copies (plus the event log and the random generator)."""
-        return {"store": self.store.snapshot(), "layout": self.store.layout, "log": self.log.snapshot(),
+        return {"store": self.store.snapshot(), "layout": LayoutId(self.store.layout), "log": self.log.snapshot(),
                 "rng": self._rng_snapshot(), "names": list(self.names),
                 "seed_seq": self._seed_key, "n_spawned": self.n_spawned}
 
