@@ -336,12 +336,13 @@ def _move_counters_one(world: Game, kind: str, sc: int, dc: int, n: int, zone: s
     ok = (sc != dc and zs != zones.NONE and zd != zones.NONE and (code is None or zs == code == zd)
           and counting.allowed_one(world, kind, 0, dc))
     moved = min(n, v["counts"][k, 0, sc]) if ok and k is not None else 0
-    if moved > 0 and counting.room_one(world, kind, 0, dc, moved) < 0:
+    have = counting.room_one(world, kind, 0, dc, moved) if moved > 0 else 0   # (read once: the room and the put)
+    if have < 0:
         return None
     world.log.next_step()
     if moved > 0:
         counting.change_one(world, kind, 0, sc, -moved, "move")
-        counting.put_one(world, kind, 0, dc, moved, "move")
+        counting.put_one(world, kind, 0, dc, moved, "move", have=have)
     return moved
 
 
