@@ -6,7 +6,6 @@ damage is dealt and which systems run, in order (``ecs.schedule`` runs them).
 """
 from __future__ import annotations
 
-import functools
 from typing import Any, Mapping
 
 import numpy as np
@@ -39,11 +38,8 @@ class Magic:
 
     @property
     def damageable_mask(self) -> int:
-        """The type bits of ``damageable`` (kept per tuple: the damage paths read it per call)."""
-        mask = _MASKS.get(self.damageable)
-        if mask is None:
-            mask = _MASKS[self.damageable] = sum(TYPE_BIT[t] for t in self.damageable)
-        return mask
+        """The type bits of ``damageable``."""
+        return _bits(self.damageable)
 
     def validate_kind(self, kind: str) -> str:
         """Reject kinds this ruleset does not know (every well-formed kind is generic in MTG)."""
@@ -118,10 +114,10 @@ class Magic:
         """``replace_zone_change`` of one row of plain ints: the destination."""
         return dest
 
-    @functools.cached_property
+    @property
     def card_mask(self) -> int:
         """The bits of ``card_types`` (``ecs.components.TYPE_BIT``)."""
-        return sum(TYPE_BIT[t] for t in self.card_types)
+        return _bits(self.card_types)
 
     def check_types(self, types: int) -> None:
         """Raise InvalidTypeError for types this ruleset does not have."""
@@ -132,4 +128,13 @@ class Magic:
                                    f"(expected some of {list(self.card_types)})")
 
 
-_MASKS: dict[tuple[str, ...], int] = {}   # damageable types -> their bits
+def _bits(types: tuple[str, ...]) -> int:
+    """The ``TYPE_BIT`` bits of the card types ``types``, kept per tuple: the single-game
+    paths read a ruleset's masks on every call."""
+    mask = _MASKS.get(types)
+    if mask is None:
+        mask = _MASKS[types] = sum(TYPE_BIT[t] for t in types)
+    return mask
+
+
+_MASKS: dict[tuple[str, ...], int] = {}   # card types -> their bits
