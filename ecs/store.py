@@ -59,21 +59,6 @@ GAME_ZERO.flags.writeable = False
 # derived from them can be cached per id and stay valid in clones and after restores.
 _LAYOUT_IDS = itertools.count()
 _DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
-
-
-def _no_layout() -> None:
-    return None
-
-
-class LayoutId(int):
-    """A store's layout id as a snapshot holds it (``World.snapshot``): a number of this
-    process's, so a pickled or deep-copied one reads back as None, and restoring that
-    snapshot takes a fresh id (in another process the number may name other slots)."""
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[Any, tuple[()]]:
-        return (_no_layout, ())
 # Array versions, unique across stores like layout ids: a store's ``a.version`` changes
 # whenever one of its array objects is replaced (copied on write, grown, appended to,
 # restored), so a tuple of its arrays cached under a version stays valid while it holds.
@@ -91,6 +76,21 @@ CHECK_SHARING = False
 #: Tests clear this: a single game's action or read with scalar arguments then takes the
 #: general (vectorized) path, which its scalar fast path must match exactly.
 SCALAR_PATHS = True
+
+
+def _no_layout() -> None:
+    return None
+
+
+class LayoutId(int):
+    """A store's layout id as a snapshot holds it (``World.snapshot``): a number of this
+    process's, so a pickled or deep-copied one reads back as None, and restoring that
+    snapshot takes a fresh id (in another process the number may name other slots)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return (_no_layout, ())
 
 
 class Arrays(dict[str, np.ndarray]):
