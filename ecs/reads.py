@@ -172,7 +172,7 @@ def _keywords_at(world: Game, g: int, col: int) -> frozenset[str]:
     v = s.views()
     printed, counts = v["keywords"][g, col], v["counts"]
     got = {k for k in KEYWORDS if printed & KEYWORD_BIT[k]}
-    for k in s.derived("keyword counter planes", _keyword_counter_planes, True, (s.kind_names,)):
+    for k in s.derived("keyword counter planes", _keyword_counter_planes, (s.kind_names,)):
         if counts[k, g, col]:
             got.add(s.kind_names[k])
     return frozenset(got)

@@ -21,7 +21,7 @@ def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:
     def make() -> list[tuple[int, int]]:
         mods = ((k, world.ruleset.pt_modifier(name)) for k, name in enumerate(world.store.kind_names))
         return [(k, mod[which]) for k, mod in mods if mod is not None and mod[which]]
-    return world.store.derived(f"pt_kinds {which}", make, kinds_only=True)
+    return world.store.derived(f"pt_kinds {which}", make)
 
 
 def pt_planes(world: Game, which: int) -> tuple[np.ndarray, np.ndarray]:
@@ -30,7 +30,7 @@ def pt_planes(world: Game, which: int) -> tuple[np.ndarray, np.ndarray]:
     def make() -> tuple[np.ndarray, np.ndarray]:
         kinds = pt_kinds(world, which)
         return (np.array([k for k, _ in kinds], np.int64), np.array([m for _, m in kinds], np.int64))
-    return world.store.derived(f"pt_planes {which}", make, kinds_only=True)
+    return world.store.derived(f"pt_planes {which}", make)
 
 
 def keyword_kinds(world: Game, keyword: str) -> list[int]:
@@ -38,7 +38,7 @@ def keyword_kinds(world: Game, keyword: str) -> list[int]:
     cached per kind names."""
     s = world.store
     key = _KEYWORD_KEYS.get(keyword) or "keyword " + keyword   # (no string formatting, no closure:
-    return s.derived(key, _keyword_planes, True, (s.kind_names, keyword))   # cold paths of their own)
+    return s.derived(key, _keyword_planes, (s.kind_names, keyword))   # cold paths of their own)
 
 
 def _keyword_planes(names: list[str], keyword: str) -> list[int]:

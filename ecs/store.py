@@ -54,11 +54,15 @@ _CLEAN_SLOTS = 1 << 14   # restores of stores of more slots than this don't look
 #: The rows' game of one row of a single game (read-only: rows are never written to).
 GAME_ZERO = np.zeros(1, np.int64)
 GAME_ZERO.flags.writeable = False
-# Layout ids are unique across stores: equal ids mean equal slots in use, kind names and
-# players (what changes only with alloc, release, a new kind or a new player), so values
-# derived from them can be cached per id and stay valid in clones and after restores.
+# Layout ids are unique across stores: equal ids mean equal slots in use and players
+# (what changes only with alloc, release or a new player). A kinds-layout id names a
+# tuple of kind names, the same tuple the same id in one process (``kinds_layout``): a
+# search whose children make a kind the root lacks comes back to it at every step. Values
+# derived from the kind names are cached per kinds-layout id, valid in clones and after
+# restores.
 _LAYOUT_IDS = itertools.count()
-_DERIVED_LAYOUTS = 8   # layouts whose derived values a store (and its clones) keeps
+_KINDS_LAYOUTS: dict[tuple[str, ...], int] = {}
+_DERIVED_LAYOUTS = 8   # kinds layouts whose derived values a store (and its clones) keeps
 # Array versions, unique across stores like layout ids: a store's ``a.version`` changes
 # whenever one of its array objects is replaced (copied on write, grown, appended to,
 # restored), so a tuple of its arrays cached under a version stays valid while it holds.
@@ -80,6 +84,14 @@ SCALAR_PATHS = True
 
 def _no_layout() -> None:
     return None
+
+
+def kinds_layout(names: tuple[str, ...]) -> int:
+    """The kinds-layout id of the kind names ``names`` (in plane order) in this process."""
+    got = _KINDS_LAYOUTS.get(names)
+    if got is None:
+        got = _KINDS_LAYOUTS[names] = next(_LAYOUT_IDS)
+    return got
 
 
 class LayoutId(int):
@@ -205,8 +217,8 @@ class Store:
         # since (grown, appended to) stays listed: its next ``mut`` copies it needlessly, once
         self._shared: set[str] | frozenset[str] = _NONE_SHARED
         self.layout = next(_LAYOUT_IDS)
-        self.kinds_layout = next(_LAYOUT_IDS)   # the same, for the kind names alone
-        # layout id -> name -> derived value (never mutated); shared with clones
+        self.kinds_layout = kinds_layout(())
+        # kinds-layout id -> name -> derived value (never mutated); shared with clones
         self._derived: dict[int, dict[str, Any]] = {}
         # (key, value) a caller caches here under a key holding ``arrays_version()`` (e.g.
         # the probe's arguments, ``systems.settled``); shared with clones, which are valid
@@ -227,8 +239,8 @@ class Store:
     def __getstate__(self) -> dict[str, Any]:
         """A pickle or deep copy leaves ``memo`` behind (array versions are unique in one
         process only), what it knows of its last restore (``restore``), its views and the
-        values derived per layout: layout ids are unique in one process only too, and
-        another process's counter may give the copy's next layout the number of an old one."""
+        values derived per kinds layout: layout ids are one process's numbers too, and
+        another process may give the copy's next layout the number of an old one."""
         d = self.__dict__.copy()
         d["memo"], d["_restored"], d["_restored_from"], d["_derived"] = ((), None), None, None, {}
         del d["_views"]
@@ -238,7 +250,7 @@ class Store:
         d.setdefault("_clean", set())   # (nothing known clean in a store pickled without it)
         self.__dict__ = d
         self._views = _NO_VIEWS
-        self.layout, self.kinds_layout = next(_LAYOUT_IDS), next(_LAYOUT_IDS)   # this process's
+        self.layout, self.kinds_layout = next(_LAYOUT_IDS), kinds_layout(tuple(self.kind_names))   # this process's
 
     def views(self) -> Views:
         """Memoryviews of the arrays (``Views``), for plain reads of single values; a write
@@ -254,12 +266,11 @@ class Store:
             self.mut(name)
         self.views()[name][at] = value
 
-    def derived(self, name: str, make: Callable[..., T], kinds_only: bool = False, args: tuple[Any, ...] = ()) -> T:
-        """``make(*args)``, cached per layout: for values computed from the slots in use, kind
-        names and players only (a check on a small board would otherwise spend much of its
-        time recomputing them); ``kinds_only``: from the kind names only, so the value
-        outlives allocs. Callers must not mutate the value."""
-        key = self.kinds_layout if kinds_only else self.layout
+    def derived(self, name: str, make: Callable[..., T], args: tuple[Any, ...] = ()) -> T:
+        """``make(*args)``, cached per kinds layout: for values computed from the kind names
+        (and the ruleset) only; a check on a small board would otherwise spend much of its
+        time recomputing them. Callers must not mutate the value."""
+        key = self.kinds_layout
         per = self._derived.pop(key, None)
         if per is None:
             per = {}
@@ -351,7 +362,7 @@ class Store:
             self.counts = grown
         self.kind_names.append(kind)
         self.kind_index[kind] = k
-        self.layout, self.kinds_layout = next(_LAYOUT_IDS), next(_LAYOUT_IDS)
+        self.kinds_layout = kinds_layout(tuple(self.kind_names))
         return k
 
     def plane(self, kind: str) -> np.ndarray | None:
@@ -572,7 +583,7 @@ class Store:
         k = len(kind_names)
         old_n, old_k = self.n_cols, self.n_kinds
         if kind_names != self.kind_names:
-            self.kinds_layout = next(_LAYOUT_IDS)
+            self.kinds_layout = kinds_layout(tuple(kind_names))
             self.kind_names = kind_names
             self.kind_index = {name: i for i, name in enumerate(kind_names)}
         shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies

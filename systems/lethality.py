@@ -80,7 +80,7 @@ def rule_kinds(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, in
         index = world.store.kind_index
         return (*stats.pt_planes(world, 1), np.array(stats.keyword_kinds(world, "indestructible"), np.int64),
                 index.get("loyalty", -1), index.get("defense", -1))
-    return world.store.derived("lethality kinds", make, kinds_only=True)
+    return world.store.derived("lethality kinds", make)
 
 
 _BF = zones.BATTLEFIELD
