@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 import esper
 import numpy as np
 
-from . import args
+from . import args, store
 from .check import MARKED, ONE_GAME, Check, PhaseContext, Probe, System, When, one_game_check
 from .errors import IllegalActionError, SBALoopError
 from .game import Game
@@ -72,6 +72,7 @@ class Schedule:
             next(iter(probes)).acting, next(iter(probes.values())) | (MARKED if next(iter(probes)).marks else 0),
             tuple((cls, covered) for _, _, _, cls, covered in rows), next(iter(probes)).marks)
         n = next(_contexts)
+        self.serial = n   # unique in this process: what ``Store.settled`` names
         self._context = {when: f"tcg-counters-{n}-{when.name.lower()}" for when in When}
         previous = esper.current_world
         try:
@@ -123,10 +124,7 @@ class Schedule:
             if found:   # (a settled check reads no module global: each is a cache miss in a cold tick)
                 marked = marked or bool(found & MARKED)
                 found &= ~MARKED
-            for cls, covered in one[2]:
-                if cls.process is not covered:
-                    break
-            else:   # the ruleset's own systems as the probe knows them: none uses esper's world
+            if self.probed():   # the ruleset's own systems as the probe knows them: none uses esper's world
                 if not found:
                     return None, marked
                 chosen = self._chosen.get(found)
@@ -157,6 +155,17 @@ class Schedule:
         finally:
             esper.switch_world(previous)
         return check, marked
+
+    def probed(self) -> bool:
+        """Whether one probe covers every system of a check, none of their processes
+        replaced since: the systems then decide from the store's state alone."""
+        one = self._one
+        if one is None:
+            return False
+        for cls, covered in one[2]:
+            if cls.process is not covered:
+                return False
+        return True
 
     def with_systems(self, *systems: type[System] | System, before: Any = None,
                      after: Any = None) -> "Schedule":
@@ -191,7 +200,20 @@ def _probe(system: System) -> Probe | None:
 
 def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
     """Check state-based actions on one snapshot, perform them together as one event,
-    repeat until a check performs nothing (CR 704.3); returns the checks that acted."""
+    repeat until a check performs nothing (CR 704.3); returns the checks that acted.
+
+    A state this schedule's tick left, unwritten since (``Store.settled``), is settled: the
+    check would find what it found then, nothing. Where the probe covers every system (no
+    host system reads what the store does not hold), that tick looks at nothing."""
+    s = game.store
+    if s.settled == (schedule.serial, s.a.version) and store.SCALAR_PATHS and schedule.probed():
+        return 0
+    acted = _tick(game, schedule, max_passes)
+    s.settled = (schedule.serial, s.a.version)
+    return acted
+
+
+def _tick(game: Game, schedule: Schedule, max_passes: int) -> int:
     acted = 0
     live = touched = None   # the first check looks at everything
     s = game.store

@@ -78,11 +78,12 @@ _NONE_SHARED: frozenset[str] = frozenset()
 #: go through ``Store.mut`` raises instead of reaching the other store (about 2 us a clone).
 CHECK_SHARING = False
 #: Tests clear this: a single game's action or read with scalar arguments then takes the
-#: general (vectorized) path, which its scalar fast path must match exactly.
+#: general (vectorized) path, which its scalar fast path must match exactly, and every tick
+#: checks (none is skipped as ``settled``).
 SCALAR_PATHS = True
 
 
-def _no_layout() -> None:
+def _none() -> None:
     return None
 
 
@@ -94,15 +95,16 @@ def kinds_layout(names: tuple[str, ...]) -> int:
     return got
 
 
-class LayoutId(int):
-    """A store's layout id as a snapshot holds it (``World.snapshot``): a number of this
-    process's, so a pickled or deep-copied one reads back as None, and restoring that
-    snapshot takes a fresh id (in another process the number may name other slots)."""
+class LocalId(int):
+    """A number of this process's as a snapshot holds it (``World.snapshot``: the store's
+    layout id, the schedule that found the state settled): a pickled or deep-copied one
+    reads back as None, and restoring that snapshot takes a fresh layout id and looks at
+    the whole state again (in another process the number may name something else)."""
 
     __slots__ = ()
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
-        return (_no_layout, ())
+        return (_none, ())
 
 
 class Arrays(dict[str, np.ndarray]):
@@ -235,6 +237,10 @@ class Store:
         # need not read them (``mut`` takes a name out; ``restore`` finds them again)
         self._clean = {f.name for f in _TRACKED}
         self._views = _NO_VIEWS
+        # (the serial of the schedule whose tick left this state settled, ``a.version`` then):
+        # its next tick has nothing to look at (``ecs.schedule.tick``). Every write clears
+        # it (``mut``, ``write``, ``restore``); an array replaced changes the version.
+        self.settled: tuple[int, int] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """A pickle or deep copy leaves ``memo`` behind (array versions are unique in one
@@ -243,11 +249,13 @@ class Store:
         another process may give the copy's next layout the number of an old one."""
         d = self.__dict__.copy()
         d["memo"], d["_restored"], d["_restored_from"], d["_derived"] = ((), None), None, None, {}
+        d["settled"] = None   # (a schedule's serial is this process's too)
         del d["_views"]
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         d.setdefault("_clean", set())   # (nothing known clean in a store pickled without it)
+        d["settled"] = None
         self.__dict__ = d
         self._views = _NO_VIEWS
         self.layout, self.kinds_layout = next(_LAYOUT_IDS), kinds_layout(tuple(self.kind_names))   # this process's
@@ -264,6 +272,7 @@ class Store:
         """``mut(name)[at] = value`` of one element, through the views (``Views``)."""
         if name not in self._written:   # (what mut does; a name written is owned and not clean)
             self.mut(name)
+        self.settled = None
         self.views()[name][at] = value
 
     def derived(self, name: str, make: Callable[..., T], args: tuple[Any, ...] = ()) -> T:
@@ -314,6 +323,7 @@ class Store:
         name for ``restore``."""
         self._written.add(name)
         self._clean.discard(name)
+        self.settled = None
         if name in self._shared:
             self._own(name)
         return self.counts if name == "counts" else self.a[name]
@@ -574,6 +584,7 @@ class Store:
         Restoring the snapshot restored last again (a search's usual undo), with no array
         replaced or shared since and the snapshot's arrays read-only (unchanged), rewrites
         only the arrays written since (``mut`` notes them): the others hold its values."""
+        self.settled = None   # (``World.restore`` knows whether the snapshot was settled)
         last = self._restored_from
         only = (self._written if last is not None and last[0] is snap and last[1] == self.a.version
                 and not self._shared else None)

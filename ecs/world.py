@@ -27,7 +27,7 @@ from .limits import MAX_BATCH, MAX_PASSES
 from .perform import ONGOING
 from .rules import get_ruleset
 from .rules import grand_archive as ga
-from .store import LayoutId, Store
+from .store import LocalId, Store
 
 
 def _seed_sequence(seed: Any) -> np.random.SeedSequence:
@@ -315,13 +315,19 @@ class World:
     # ---- snapshots --------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The whole state as array copies (plus the event log and the random generator)."""
-        return {"store": self.store.snapshot(), "layout": LayoutId(self.store.layout), "log": self.log.snapshot(),
+        s, by = self.store, self._schedule
+        settled = by is not None and s.settled == (by.serial, s.a.version)
+        return {"store": s.snapshot(), "layout": LocalId(s.layout), "log": self.log.snapshot(),
                 "rng": self._rng_snapshot(), "names": list(self.names),
-                "seed_seq": self._seed_key, "n_spawned": self.n_spawned}
+                "seed_seq": self._seed_key, "n_spawned": self.n_spawned,
+                "settled": LocalId(by.serial) if settled and by is not None else None}
 
     def restore(self, snap: Mapping[str, Any]) -> None:
         """Return to a snapshot taken from this World (or a clone of it)."""
-        self.store.restore(snap["store"], snap.get("layout"))
+        s, by = self.store, self._schedule
+        s.restore(snap["store"], snap.get("layout"))
+        if by is not None and snap.get("settled") == by.serial:   # as a tick of this schedule left it
+            s.settled = (by.serial, s.a.version)
         self.log.restore(snap["log"])
         self._seed_seq, self._seed_key = None, snap["seed_seq"]   # (built on first use: ``seed_seq``)
         self.n_spawned = int(snap["n_spawned"])

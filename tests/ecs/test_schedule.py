@@ -1,0 +1,212 @@
+"""ecs.schedule: a tick of a state that a tick of the same schedule left settled, unwritten
+since, looks at nothing (``Store.settled``); every write, restore and replaced array or
+schedule makes the next tick check again (704.3), and a differential run against ticks that
+always check (``scalar_paths.general``) gives the same states, events and tick results."""
+from __future__ import annotations
+
+import pickle
+from typing import Any, Callable
+
+import esper
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from scalar_paths import general
+
+from ecs import World
+from ecs.check import Check
+from ecs.schedule import Schedule
+from ecs.systems.lethality import Lethality
+
+
+def _board() -> tuple[World, dict[str, int]]:
+    w = World(seed=3)
+    p, q = w.add_player(life=5), w.add_player()
+    ids = {"p": p, "q": q,
+           "bear": w.add_object(p, "creature", power=2, toughness=2),
+           "wall": w.add_object(q, "creature", power=0, toughness=4),
+           "token": w.add_object(q, "creature", power=1, toughness=1, token=True),
+           "walker": w.add_object(p, "planeswalker", loyalty=3)}
+    assert w.tick() == 0
+    return w, ids
+
+
+def _checks(w: World, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the checks the World's ticks make from now on."""
+    made: list[int] = []
+    schedule = w.schedule
+    real = schedule._check
+
+    def spy(*args: Any) -> Any:
+        made.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(schedule, "_check", spy)
+    return made
+
+
+def test_a_tick_of_an_unwritten_settled_state_makes_no_check_704_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    w, ids = _board()
+    made = _checks(w, monkeypatch)
+    assert w.tick() == 0 and w.tick() == 0 and not made
+    w.clear_events()   # the log is not the state
+    w.count(ids["bear"], "+1/+1")
+    assert w.tick() == 0 and not made
+    w.put_counters(ids["bear"], "+1/+1", 1)   # a write: the next tick checks, once
+    assert w.tick() == 0 and len(made) == 1
+    assert w.tick() == 0 and len(made) == 1
+
+
+#: Writes after a settled tick, each making a state-based action happen at the next tick.
+WRITES: dict[str, tuple[Callable[[World, dict[str, int]], Any], Callable[[World, dict[str, int]], bool]]] = {
+    "704.5f -1/-1 counters": (lambda w, i: w.put_counters(i["bear"], "-1/-1", 2),
+                              lambda w, i: not w.exists(i["bear"])),
+    "704.5g damage": (lambda w, i: w.deal_damage(i["wall"], 4), lambda w, i: not w.exists(i["wall"])),
+    "704.5f a host's toughness": (lambda w, i: w.modify_pt(i["bear"], toughness=-2),
+                                  lambda w, i: not w.exists(i["bear"])),
+    "704.5a life": (lambda w, i: w.lose_life(i["p"], 5), lambda w, i: bool(w.has_lost(i["p"]))),
+    "704.5c poison": (lambda w, i: w.put_counters(i["q"], "poison", 10), lambda w, i: bool(w.has_lost(i["q"]))),
+    "704.5d a token leaves": (lambda w, i: w.move_zone(i["token"], "graveyard"),
+                              lambda w, i: w.store.n_cols == 0 or not (w.store.a["token"][0] != 0).any()),
+    "704.5i loyalty": (lambda w, i: w.remove_counters(i["walker"], "loyalty", 3),
+                       lambda w, i: not w.exists(i["walker"])),
+    "704.5g a hold lifted": (lambda w, i: (w.set_hold(i["wall"], False)),
+                             lambda w, i: not w.exists(i["wall"])),
+    "an array replaced": (lambda w, i: w.store.a.__setitem__("damage", np.full_like(w.store.a["damage"], 9)),
+                          lambda w, i: not w.exists(i["wall"])),
+}
+
+
+@pytest.mark.parametrize("name", WRITES)
+def test_every_write_makes_the_next_tick_check(name: str) -> None:
+    w, ids = _board()
+    if name == "704.5g a hold lifted":   # held with lethal damage, then settled as held
+        w.set_hold(ids["wall"], True)
+        w.deal_damage(ids["wall"], 4)
+        assert w.tick() == 0 and w.exists(ids["wall"])
+    write, happened = WRITES[name]
+    assert w.tick() == 0 and not happened(w, ids)
+    write(w, ids)
+    assert w.tick() >= 1 and happened(w, ids), name
+
+
+def test_a_clone_and_its_source_each_check_their_own_writes() -> None:
+    """A clone of a settled state is settled; a write in one makes that one check (704.5f)."""
+    w, ids = _board()
+    other = w.clone()
+    other.put_counters(ids["bear"], "-1/-1", 2)
+    assert w.tick() == 0 and w.exists(ids["bear"])
+    assert other.tick() == 1 and not other.exists(ids["bear"])
+    w.put_counters(ids["bear"], "-1/-1", 2)
+    assert w.tick() == 1 and not w.exists(ids["bear"])
+
+
+def test_a_restored_snapshot_is_settled_only_as_a_tick_of_this_schedule_left_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A settled snapshot restores settled; one taken before a tick, pickled, or restored under
+    another schedule (a host's system joins the check) makes the next tick check."""
+    w, ids = _board()
+    settled = w.snapshot()
+    w.put_counters(ids["bear"], "-1/-1", 2)
+    lethal = w.snapshot()   # (not ticked)
+    made = _checks(w, monkeypatch)
+    w.restore(settled)
+    assert w.tick() == 0 and not made
+    w.restore(lethal)
+    assert w.tick() == 1 and not w.exists(ids["bear"]) and made
+    made.clear()
+    w.restore(pickle.loads(pickle.dumps(settled)))
+    assert pickle.loads(pickle.dumps(settled))["settled"] is None
+    assert w.tick() == 0 and len(made) == 1
+
+    seen: list[int] = []
+
+    class Host(esper.Processor):   # a host's system: decides from what the store does not hold
+        def process(self, game: World, check: Check) -> None:
+            seen.append(1)
+
+    w.schedule = w.schedule.with_systems(Host())
+    w.restore(settled)
+    assert w.tick() == 0 and w.tick() == 0 and len(seen) == 2
+
+
+def test_a_state_settled_without_a_system_is_checked_by_a_schedule_with_it() -> None:
+    """Settled under a schedule without Lethality, a creature with lethal damage lives; the
+    same snapshot restored under the ruleset's schedule is checked, and it dies (704.5g)."""
+    w, ids = _board()
+    full = w.schedule
+    w.schedule = Schedule([s for s in full.systems if not isinstance(s, Lethality)])
+    w.deal_damage(ids["wall"], 4)
+    assert w.tick() == 0 and w.exists(ids["wall"])
+    snap = w.snapshot()
+    w.schedule = full
+    w.restore(snap)
+    assert w.tick() == 1 and not w.exists(ids["wall"])
+
+
+ACTIONS = ["put", "put", "remove", "damage", "damage", "modify_pt", "clear_pt", "hold", "unhold",
+           "lose_life", "destroy", "tick", "tick", "tick", "snapshot", "snapshot", "restore", "restore",
+           "clone", "clear_events"]
+KINDS = ["+1/+1", "-1/-1", "loyalty", "poison", "charge"]
+
+
+def _play(steps: list[tuple[str, int, str, int]]) -> tuple[World, list[Any]]:
+    w, named = _board()
+    ids = list(named.values())
+    snaps: list[Any] = [w.snapshot()]
+    seen: list[Any] = []
+    for op, who, kind, n in steps:
+        e = ids[who % len(ids)]
+        try:
+            if op == "put":
+                w.put_counters(e, kind, n)
+            elif op == "remove":
+                w.remove_counters(e, kind, n)
+            elif op == "damage":
+                w.deal_damage(e, n)
+            elif op == "modify_pt":
+                w.modify_pt(e, toughness=-n)
+            elif op == "clear_pt":
+                w.clear_pt(e)
+            elif op in ("hold", "unhold"):
+                w.set_hold(e, op == "hold")
+            elif op == "lose_life":
+                w.lose_life(ids[n % 2], n)
+            elif op == "destroy":
+                w.destroy(e)
+            elif op == "tick":
+                seen.append(w.tick())
+            elif op == "snapshot":
+                snaps.append(w.snapshot())
+            elif op == "restore":
+                w.restore(snaps[n % len(snaps)])
+            elif op == "clone":
+                w = w.clone()
+            else:
+                w.clear_events()
+        except Exception as exc:   # the same refusal on both sides
+            seen.append(type(exc).__name__)
+    seen.append(w.tick())
+    return w, seen
+
+
+@settings(max_examples=100, deadline=None)
+@example([("put", 2, "-1/-1", 2)])   # a write after the settled tick (704.5f)
+@example([("put", 2, "-1/-1", 2), ("snapshot", 0, "", 0), ("tick", 0, "", 0), ("restore", 0, "", 1)])
+@given(st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 5), st.sampled_from(KINDS),
+                          st.integers(0, 4)), max_size=30))
+def test_skipped_ticks_equal_ticks_that_always_check(steps: list[tuple[str, int, str, int]]) -> None:
+    """704.3 on random play (counters, damage, a host's toughness and holds, life, zone
+    changes, snapshots restored, clones): the same tick results, state and events."""
+    fast, a = _play(steps)
+    with general():
+        slow, b = _play(steps)
+    assert a == b
+    sa, sb = fast.snapshot()["store"], slow.snapshot()["store"]
+    assert sa.keys() == sb.keys()
+    for k in sa:
+        np.testing.assert_array_equal(sa[k], sb[k], err_msg=k)
+    ta, tb = fast.event_table(), slow.event_table()
+    for k in ta:
+        np.testing.assert_array_equal(ta[k], tb[k], err_msg=k)
