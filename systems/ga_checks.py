@@ -51,6 +51,10 @@ class GAStateChecks(System):
     causes = ("draw", "ga.champion", "ga.damage", "ga.durability", "ga.left_game")
 
     def process(self, world: Game, pending: Check) -> None:
+        probed = pending.memo.get(PROBED_FALLING)
+        if probed is not None:   # one game that goes on and that nobody leaves
+            fall(pending, probed[0], probed[1], probed[2])
+            return
         ending = Check(live=pending.live)
         game_ending(world, ending)
         over = np.zeros(world.batch, bool)
@@ -60,6 +64,12 @@ class GAStateChecks(System):
         live = pending.live_games(world) & ~over
         damage_and_durability(world, pending, live)
         leave_game(world, pending, live)
+
+
+#: ``Check.memo`` key the probe (``systems.settled``) fills in a first check of one game where
+#: no player loses by a game-ending condition and none has left: the (3, rows) games,
+#: columns and codes of what ``falling`` finds there, the check's whole decision.
+PROBED_FALLING = "probed falling"
 
 
 def leave_game(world: Game, pending: Check, live: np.ndarray) -> None:
@@ -134,11 +144,15 @@ def damage_and_durability(world: Game, pending: Check, live: np.ndarray) -> None
     kinds = (*stats.pt_planes(world, 1), s.kind_index.get("damage", -1), s.kind_index.get("durability", -1))
     for rows in game_chunks(world, live=live):
         games = np.arange(rows.start, rows.stop) if isinstance(rows, slice) else rows
-        g, c, code = falling(*state, games[live[games]], s.n_cols, *kinds)
-        if g.size:
-            for bit, cause in ((BY_DAMAGE, "ga.damage"), (BY_DURABILITY, "ga.durability")):
-                hit = (code & bit) != 0
-                pending.move(g[hit], c[hit], zones.GRAVEYARD, cause)
+        fall(pending, *falling(*state, games[live[games]], s.n_cols, *kinds))
+
+
+def fall(pending: Check, g: np.ndarray, c: np.ndarray, code: np.ndarray) -> None:
+    """Decide what ``falling`` found: the deaths by damage, then the objects destroyed."""
+    if g.size:
+        for bit, cause in ((BY_DAMAGE, "ga.damage"), (BY_DURABILITY, "ga.durability")):
+            hit = (code & bit) != 0
+            pending.move(g[hit], c[hit], zones.GRAVEYARD, cause)
 
 
 #: ``falling``'s codes, bits: dies by damage (Types of Checks 2), destroyed at 0 durability

@@ -35,7 +35,7 @@ from .annihilation import Annihilation, pairs, pairs_at
 from .base import CHUNK_ELEMENTS
 from .cap_enforcement import CapEnforcement, over, over_at
 from .empty_draw import EmptyDraw
-from .ga_checks import FALLING_READS, GAStateChecks, champions_gone, falling
+from .ga_checks import FALLING_READS, PROBED_FALLING, GAStateChecks, champions_gone, falling
 from .lethality import (
     DYING_KINDS,
     DYING_READS,
@@ -92,12 +92,17 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     if not found:   # settled (no module global read on the way: each is a cache miss in a cold tick)
         return 0
     rows = cached[-1]
-    if found & (DEATHS | LOSSES) and memo is not None and rows.shape[1] and parts & DEATHS and store.SCALAR_PATHS:
-        # Lethality will run: the permanents that die, in a one-game check's one chunk (the
-        # general paths, which the tests compare, find them again)
+    if memo is None or not rows.shape[1] or not store.SCALAR_PATHS:
+        return found & _BITS
+    # (the general paths, which the tests compare, find what follows again)
+    if found & (DEATHS | LOSSES) and parts & DEATHS:
+        # Lethality will run: the permanents that die, in a one-game check's one chunk
         memo[PROBED_DYING] = rows[:, : found >> _ROWS].copy()
         if not found & LOSSES:
             memo[NO_LOSSES] = True
+    elif found & GA_CHECKS and found >> _ROWS:
+        # GAStateChecks will run, in a game that goes on and that nobody leaves: what falls
+        memo[PROBED_FALLING] = rows[:, : found >> _ROWS].copy()
     return found & _BITS
 
 
@@ -242,13 +247,19 @@ def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
         # The Grand Archive's checks, over every object of the games (as GAStateChecks looks;
         # a re-check too): a draw from an empty deck and a player who lost (whose objects
         # leave, Ending the Game 7) are taken as acting without looking further
-        if ask & GA_CHECKS and (_marked(drew_empty, chunk) or _marked(lost, chunk)
-                                or champions_gone(types, zone, controller, champion_left, lost,
-                                                  chunk, n)[0].size
-                                or falling(zone, counts, damage, types, toughness, durability,
-                                           immortal, set_t, mod_t, chunk, n, tough_k, tough_mod,
-                                           damage_k, durability_k)[0].size):
-            found |= GA_CHECKS
+        if ask & GA_CHECKS:
+            if (_marked(drew_empty, chunk) or _marked(lost, chunk)
+                    or champions_gone(types, zone, controller, champion_left, lost, chunk, n)[0].size):
+                found |= GA_CHECKS
+            else:   # no game ends and no player leaves: what falls is the whole decision
+                g, c, r = falling(zone, counts, damage, types, toughness, durability, immortal,
+                                  set_t, mod_t, chunk, n, tough_k, tough_mod, damage_k, durability_k)
+                if g.size:
+                    found |= GA_CHECKS
+                    if g.size <= rows.shape[1] and not parts & DEATHS:   # (rows: Lethality's first)
+                        for i in range(g.size):
+                            rows[0, i], rows[1, i], rows[2, i] = g[i], c[i], r[i]
+                        found |= g.size << _ROWS
         if found & parts == parts:
             break
     return found

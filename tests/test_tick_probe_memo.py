@@ -1,11 +1,12 @@
 """What the probe hands a one-game tick, against the general path.
 
 In the first check of a one-game tick the probe (``systems.settled``) leaves Lethality the
-permanents that die, but those the host holds, and says when no player loses; it also says
-whether any deathtouch mark is set, so the tick clears the marks (704.5h: damage "since
-the last check") without looking again. With ``ecs.store.SCALAR_PATHS`` cleared the same
-ticks take the general path; state and events must be equal, and each case checks the
-rule itself too.
+permanents that die, but those the host holds, and says when no player loses (in a Grand
+Archive game where no game ends and nobody leaves, it leaves GAStateChecks what falls,
+Types of Checks 2-3); it also says whether any deathtouch mark is set, so the tick clears
+the marks (704.5h: damage "since the last check") without looking again. With
+``ecs.store.SCALAR_PATHS`` cleared the same ticks take the general path; state and events
+must be equal, and each case checks the rule itself too.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from scalar_paths import general
 from ecs import World
 from ecs.events import CAUSE
 from ecs.systems import settled
+from ecs.systems.ga_checks import BY_DAMAGE, BY_DURABILITY, PROBED_FALLING
 from ecs.systems.lethality import NO_LOSSES, PROBED_DYING
 
 
@@ -111,3 +113,46 @@ def test_704_5f_an_object_made_after_a_settled_tick_is_checked_by_the_next():
     w.tick()
     assert not w.exists(e)
     assert len(w.objects(zone="graveyard")) == 1   # 400.7: the card, a new object
+
+
+def _ga_falls() -> tuple[World, list[int]]:
+    """A Grand Archive game where an ally takes lethal damage, a weapon has no durability
+    counters left and an immortal ally is past its life: what the probe finds falling."""
+    w = World(ruleset="grand_archive", seed=8)
+    p, q = w.add_player(), w.add_player()
+    w.add_object(p, "champion", life=20)
+    w.add_object(q, "champion", life=20)
+    ally = w.add_object(p, "ally", power=1, life=2)
+    weapon = w.add_object(q, "weapon", durability=1)
+    undying = w.add_object(q, "ally", power=1, life=1)
+    w.set_immortal(undying)
+    w.deal_damage(ally, 2)
+    w.deal_damage(undying, 3)
+    w.remove_counters(weapon, "durability", 1)
+    return w, [ally, weapon, undying]
+
+
+def test_ga_types_of_checks_2_3_the_probed_falls_equal_the_general_path():
+    """Types of Checks 2 (the ally dies by damage) and 3 (the weapon at 0 durability is
+    destroyed) from the probe's rows; Immortality 1.1 keeps the immortal ally."""
+    fast, slow, (ally, weapon, undying) = _both(_ga_falls)
+    for w in (fast, slow):
+        assert not w.exists(ally) and not w.exists(weapon) and w.exists(undying)
+        assert w.result() == "ongoing"
+
+
+def test_the_probe_memo_names_what_falls_only_where_no_game_ends():
+    """The memo: the rows ``falling`` finds, by damage and by durability; none once a
+    champion has left the field (Ending the Game 5 is then asked first)."""
+    w, (ally, weapon, _) = _ga_falls()
+    memo: dict[str, object] = {}
+    assert settled.acting(w, None, None, settled.GA_CHECKS, memo) == settled.GA_CHECKS
+    rows = memo[PROBED_FALLING]
+    assert isinstance(rows, np.ndarray)
+    cols = [w.store.present(0, e) for e in (ally, weapon)]
+    assert dict(zip(rows[1].tolist(), rows[2].tolist())) == {cols[0]: BY_DAMAGE, cols[1]: BY_DURABILITY}
+    champion = int(w.objects(zone="battlefield")[0])
+    w.destroy(champion)
+    memo.clear()
+    assert settled.acting(w, None, None, settled.GA_CHECKS, memo) == settled.GA_CHECKS
+    assert PROBED_FALLING not in memo
