@@ -206,7 +206,9 @@ def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
     check would find what it found then, nothing. Where the probe covers every system (no
     host system reads what the store does not hold), that tick looks at nothing."""
     s = game.store
-    if s.settled == (schedule.serial, s.a.version) and store.SCALAR_PATHS and schedule.probed():
+    mark = s.settled   # (None after any write: one look)
+    if (mark is not None and mark[0] == schedule.serial and mark[1] == s.a.version
+            and store.SCALAR_PATHS and schedule.probed()):
         return 0
     acted = _tick(game, schedule, max_passes)
     s.settled = (schedule.serial, s.a.version)
