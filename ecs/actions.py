@@ -383,10 +383,11 @@ def _proliferate_few(world: Game, targets: list[tuple[int, int]], by: int | None
     """``proliferate`` of a single game's few ``targets`` (``args.few``) in plain ints, as
     the general path: each chosen object once, by column, and kind by kind a counter on
     each that has one. False, with nothing done, where the general path must act or raise:
-    Two-Headed Giant (a team's poison, 701.34b), a ruleset's own placement, a target that
-    is neither a permanent nor a player or has no counters (701.34a), a count that would
-    pass MAX_COUNT."""
-    if world.two_headed_giant or "place" not in counting.magic_hooks(world):
+    Two-Headed Giant (a team's poison, 701.34b), a ruleset without a trusted ``place_few``
+    (``counting.scalar_hook``), a target that is neither a permanent nor a player or has no
+    counters (701.34a), a count that would pass MAX_COUNT."""
+    place = None if world.two_headed_giant else counting.scalar_hook(world, "place_few", counting.PLACE)
+    if place is None:
         return False
     s = world.store
     v = s.views()
@@ -398,17 +399,20 @@ def _proliferate_few(world: Game, targets: list[tuple[int, int]], by: int | None
         if not any(counts[k, 0, col] for k in range(s.n_kinds)):
             return False
     who = args.player_index(world, by) if by is not None else -1
-    plan = []
+    plan = []   # kind by kind, as the general path places them: (kind, its rows)
     for k, kind in enumerate(s.kind_names):
+        rows = []
         for col in cols:
             have = counts[k, 0, col]
             if have and counting.allowed_one(world, kind, 0, col):   # 101.3: none put
                 if have + 1 > MAX_COUNT:
                     return False
-                plan.append((kind, col, have))
+                rows.append((col, have, 1, -1))
+        if rows:
+            plan.append((kind, rows))
     world.log.next_step()
-    for kind, col, have in plan:
-        counting.put_one(world, kind, 0, col, 1, "proliferate", who, have=have)
+    for kind, rows in plan:
+        place(world, kind, 0, rows, "proliferate", who)
     return True
 
 

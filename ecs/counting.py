@@ -155,7 +155,7 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     ban = v["ban"][g, col]
     if ban and ban & _ban_bits(game, kind):
         return
-    place = scalar_hook(game, "place_one", _PLACE)
+    place = scalar_hook(game, "place_one", PLACE)
     if place is not None:
         place(game, kind, g, col, have, n, cause, by, e)
         return
@@ -163,17 +163,18 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
 
 
-_PLACE = ("place",)
+PLACE = ("place",)   # what the ruleset's ``place_one`` and ``place_few`` stand for (``scalar_hook``)
 
 
 def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause: str) -> bool:
     """``put`` of ``n`` counters on each of a single game's ``targets`` ((id, column) pairs,
     ``ecs.args.few``) in plain ints, as the general path puts them: the room is checked on
-    each object before anything changes, then the puts are one step (``put_one``, which
-    leaves out those 101.3 forbids). False, with nothing done, where the general path must
-    act or raise: a ruleset that replaces Magic's placement (Grand Archive buff/debuff), a
-    put that does not fit."""
-    if "place" not in magic_hooks(game):
+    each object before anything changes, then the puts are one step, but on those 101.3
+    forbids, placed by the ruleset's ``place_few``. False, with nothing done, where the
+    general path must act or raise: a ruleset without a trusted ``place_few``
+    (``scalar_hook``), a put that does not fit."""
+    place = scalar_hook(game, "place_few", PLACE)
+    if place is None:
         return False
     s = game.store
     k = s.kind_index.get(kind)
@@ -184,8 +185,8 @@ def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause
         if was + more > MAX_COUNT:
             return False
     game.log.next_step()
-    for (col, more, e), was in zip(rows, have):
-        put_one(game, kind, 0, col, more, cause, have=was, e=e)
+    place(game, kind, 0, [(col, was, more, e) for (col, more, e), was in zip(rows, have)
+                          if more > 0 and allowed_one(game, kind, 0, col)], cause, -1)
     return True
 
 

@@ -18,9 +18,10 @@ from .store import Store
 
 class Rules(Protocol):
     """What differs between games that share the counters core (see ``ecs.rules``). A
-    ruleset may also give plain-value forms of some hooks for one game's single targets
-    (``place_one``, ``deal_damage_one``, ``deal_damage_few``, ``replace_zone_change_one``:
-    ``counting.scalar_hook``); without them the hooks below serve those targets too."""
+    ruleset may also give plain-value forms of some hooks for one game's few targets
+    (``place_one``, ``place_few``, ``deal_damage_one``, ``deal_damage_few``,
+    ``replace_zone_change_one``: ``counting.scalar_hook``); without them the hooks below
+    serve those targets too."""
 
     name: str
     card_types: tuple[str, ...]

@@ -382,17 +382,24 @@ GA_DAMAGE_CASES = [
 ]
 
 
+def _ga_boards(puts: list[tuple[int, str, int]]) -> tuple[World, World, list[int]]:
+    """Two Grand Archive boards (for the scalar and the general path) after ``puts`` (index,
+    kind, n), their events cleared."""
+    fast, ids = _board("grand_archive")
+    slow, _ = _board("grand_archive")
+    for w in (fast, slow):
+        for i, kind, n in puts:
+            w.put_counters(ids[i], kind, n)
+        w.clear_events()
+    return fast, slow, ids
+
+
 @pytest.mark.parametrize("case", GA_DAMAGE_CASES, ids=[c[0] for c in GA_DAMAGE_CASES])
 def test_grand_archive_damage_to_one_target_equals_the_general_path(case: tuple[Any, ...]) -> None:
     """Each case of ``GA_DAMAGE_CASES`` (Damage 4-5, 12-13, 15; Bulwark 1-4) on both paths:
     the same outcome, state and events (and the step of an event after it)."""
     _, puts, (who, n, flags) = case
-    fast, ids = _board("grand_archive")
-    slow, _ = _board("grand_archive")
-    for w in (fast, slow):
-        for i, kind, k in puts:
-            w.put_counters(ids[i], kind, k)
-        w.clear_events()
+    fast, slow, ids = _ga_boards(puts)
     source = flags.get("source")
     options = {k: v for k, v in flags.items() if k != "source"}
     src = None if source is None else ids[source]
@@ -402,6 +409,40 @@ def test_grand_archive_damage_to_one_target_equals_the_general_path(case: tuple[
     assert got == want
     for w in (fast, slow):   # a later event: its step shows whether the damage took one
         w.put_counters(ids[2], "charge", 1)
+    _assert_same(fast, slow)
+
+
+#: Grand Archive placement on a few targets of one game (indices into the board: 3 holds a
+#: buff, 4 a debuff, 2 the champion, 7 an item that can't have counters), after its puts:
+#: the rows where Buff 4 / Debuff 4 cancel as counters are placed, met by puts and by
+#: proliferate (701.34a; by a player or not).
+GA_FEW_CASES = [
+    ("debuff on a buffed and a debuffed ally", [], ("put", (3, 4), "debuff", 1)),
+    ("buff twice on the debuffed ally, once on the buffed one", [(4, "debuff", 2)], ("put", (4, 3, 4), "buff", 2)),
+    ("buff on both, the debuff outnumbering it", [(4, "debuff", 3)], ("put", (4, 3), "buff", 1)),
+    ("charge on the champion and an item that can't have counters", [], ("put", (2, 7), "charge", 1)),
+    ("proliferate on both allies and the champion", [(2, "damage", 1)], ("proliferate", (3, 4, 2), None, None)),
+    ("proliferate by a player", [(2, "charge", 1)], ("proliferate", (2, 3, 4), None, 1)),
+]
+
+
+@pytest.mark.parametrize("case", GA_FEW_CASES, ids=[c[0] for c in GA_FEW_CASES])
+def test_grand_archive_placement_on_a_few_targets_equals_the_general_path(case: tuple[Any, ...]) -> None:
+    """Each case of ``GA_FEW_CASES`` on both paths (the ruleset's ``place_few`` against its
+    ``place``): the same outcome, state and events, in the same order (Buff 4, Debuff 4)."""
+    _, puts, (op, who, kind, x) = case   # x: a put's amount, or the index of proliferate's player
+    fast, slow, ids = _ga_boards(puts)
+    targets = [ids[i] for i in who]
+
+    def act(w: World) -> Any:
+        if op == "put":
+            return w.put_counters(targets, kind, x)
+        return w.proliferate(targets, by=None if x is None else ids[x])
+
+    got = _outcome(lambda: act(fast))
+    with general():
+        want = _outcome(lambda: act(slow))
+    assert got == want
     _assert_same(fast, slow)
 
 

@@ -113,6 +113,31 @@ class GrandArchive(Magic):
             counting.set_one(world, kind, g, col, have + n, have + n - m, "ga.placement", -1, e)
             counting.set_one(world, other, g, col, there, there - m, "ga.placement", -1, e)
 
+    def place_few(self, world: Game, kind: str, g: int, rows: list[tuple[int, int, int, int]],
+                  cause: str, by: int) -> None:
+        """``place`` on a few distinct rows of plain ints ((column, count there, counters
+        placed, id or -1) each), in the same order: every row's counters placed, then the
+        cancelled counters of ``kind`` removed row by row, then those of the other kind
+        (Buff 4, Debuff 4; cause ``ga.placement``), all in the same step."""
+        for col, have, n, e in rows:
+            counting.set_one(world, kind, g, col, have, have + n, cause, by, e)
+        if kind not in ("buff", "debuff"):
+            return
+        other = "debuff" if kind == "buff" else "buff"
+        k = world.store.kind_index.get(other)
+        if k is None:
+            return
+        counts = world.store.views()["counts"]
+        cancel = []
+        for col, have, n, e in rows:
+            there: int = counts[k, g, col]
+            if min(n, there) > 0:
+                cancel.append((col, have + n, there, min(n, there), e))
+        for col, now, _, m, e in cancel:
+            counting.set_one(world, kind, g, col, now, now - m, "ga.placement", -1, e)
+        for col, _, there, m, e in cancel:
+            counting.set_one(world, other, g, col, there, there - m, "ga.placement", -1, e)
+
     def deal_damage(self, world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                     flags: Mapping[str, bool]) -> None:
         """Damage to units on the field (GA Damage): damage counters on champions (they

@@ -56,6 +56,14 @@ class Magic:
         101.3 checked by the caller; ``e``: the object's id, or -1)."""
         counting.set_one(world, kind, g, col, have, have + n, cause, by, e)
 
+    def place_few(self, world: Game, kind: str, g: int, rows: list[tuple[int, int, int, int]],
+                  cause: str, by: int) -> None:
+        """``place`` on a few distinct rows of game ``g`` in plain ints, in their order:
+        (column, count there, counters placed, the object's id or -1) each (room and 101.3
+        checked by the caller)."""
+        for col, have, n, e in rows:
+            counting.set_one(world, kind, g, col, have, have + n, cause, by, e)
+
     def deal_damage(self, world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                     flags: Mapping[str, bool]) -> None:
         damage.deal_damage(world, g, c, amount, flags)
