@@ -362,8 +362,8 @@ def test_scalar_damage_equals_general_damage_in_grand_archive(steps: list[tuple[
     _differential("grand_archive", steps, reads)
 
 
-#: Grand Archive damage to one target, each case after its puts (index, kind, n): the
-#: rows of Damage 4-5, 12-13, 15 and Bulwark 1-4 that random draws meet seldom.
+#: Grand Archive damage to one target or a few (a tuple), each case after its puts (index,
+#: kind, n): the rows of Damage 4-5, 12-13, 15 and Bulwark 1-4 that random draws meet seldom.
 GA_DAMAGE_CASES = [
     ("champion: damage counters", [], (2, 2, {})),
     ("ally: marked damage", [], (3, 1, {})),
@@ -379,6 +379,16 @@ GA_DAMAGE_CASES = [
      (3, 1, {"combat": True, "unpreventable": True})),
     ("bulwark: damage not in combat dealt, the counter kept", [(2, "bulwark", 1)], (2, 2, {})),
     ("damage counters past MAX_COUNT: refused", [(2, "damage", MAX_COUNT - 1)], (2, 2, {})),
+    # a few targets at once (a tuple of indices): one event per target, amounts added
+    ("a champion and an ally", [], ((2, 3), 1, {})),
+    ("an ally named twice: one event of the sum", [], ((3, 4, 3), 1, {})),
+    ("0 damage to two: none dealt, no event", [], ((2, 3), 0, {})),
+    ("combat damage to two, a bulwark on one", [(2, "bulwark", 1)], ((3, 2), 2, {"combat": True})),
+    ("unpreventable combat damage to two, a bulwark spent", [(3, "bulwark", 1)],
+     ((2, 3), 1, {"combat": True, "unpreventable": True})),
+    ("an item among them: refused", [], ((3, 7), 1, {})),
+    ("damage counters past MAX_COUNT on one of two: refused", [(2, "damage", MAX_COUNT - 1)], ((3, 2), 2, {})),
+    ("a source, to two", [], ((2, 4), 1, {"source": 3})),
 ]
 
 
@@ -395,7 +405,7 @@ def _ga_boards(puts: list[tuple[int, str, int]]) -> tuple[World, World, list[int
 
 
 @pytest.mark.parametrize("case", GA_DAMAGE_CASES, ids=[c[0] for c in GA_DAMAGE_CASES])
-def test_grand_archive_damage_to_one_target_equals_the_general_path(case: tuple[Any, ...]) -> None:
+def test_grand_archive_damage_to_one_or_a_few_targets_equals_the_general_path(case: tuple[Any, ...]) -> None:
     """Each case of ``GA_DAMAGE_CASES`` (Damage 4-5, 12-13, 15; Bulwark 1-4) on both paths:
     the same outcome, state and events (and the step of an event after it)."""
     _, puts, (who, n, flags) = case
@@ -403,9 +413,10 @@ def test_grand_archive_damage_to_one_target_equals_the_general_path(case: tuple[
     source = flags.get("source")
     options = {k: v for k, v in flags.items() if k != "source"}
     src = None if source is None else ids[source]
-    got = _outcome(lambda: fast.deal_damage(ids[who], n, src, **options))
+    target = [ids[i] for i in who] if isinstance(who, tuple) else ids[who]
+    got = _outcome(lambda: fast.deal_damage(target, n, src, **options))
     with general():
-        want = _outcome(lambda: slow.deal_damage(ids[who], n, src, **options))
+        want = _outcome(lambda: slow.deal_damage(target, n, src, **options))
     assert got == want
     for w in (fast, slow):   # a later event: its step shows whether the damage took one
         w.put_counters(ids[2], "charge", 1)
@@ -471,15 +482,18 @@ def test_a_ruleset_that_replaces_deal_damage_but_not_its_scalar_hook_gets_the_ge
         assert calls == want and w.damage(ids[3]) == 1
 
 
-def test_grand_archive_marked_damage_past_max_count_is_refused_on_both_paths() -> None:
-    """Marked damage is int32 like counts: an ally's past MAX_COUNT is refused, unchanged."""
+@pytest.mark.parametrize("who", [(3,), (2, 3)], ids=["one ally", "the champion and the ally"])
+def test_grand_archive_marked_damage_past_max_count_is_refused_on_both_paths(who: tuple[int, ...]) -> None:
+    """Marked damage is int32 like counts: an ally's past MAX_COUNT is refused, nothing
+    changed, whether it is dealt to the ally alone or to it and another unit at once."""
     fast, ids = _board("grand_archive")
     slow, _ = _board("grand_archive")
     for w in (fast, slow):
         w.deal_damage(ids[3], MAX_COUNT - 1)
-    got = _outcome(fast.deal_damage, ids[3], 2)
+    target = [ids[i] for i in who] if len(who) > 1 else ids[who[0]]
+    got = _outcome(fast.deal_damage, target, 2)
     with general():
-        want = _outcome(slow.deal_damage, ids[3], 2)
+        want = _outcome(slow.deal_damage, target, 2)
     assert got == want and got[0] == "CountOverflowError"
     _assert_same(fast, slow)
 

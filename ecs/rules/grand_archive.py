@@ -220,6 +220,56 @@ class GrandArchive(Magic):
             s.write("damage", (0, col), marked + amount)
         return True
 
+    def deal_damage_few(self, world: Game, targets: list[tuple[int, int]], amount: int, source: Any,
+                        given: tuple[Any, ...], unpreventable: bool, combat: bool) -> bool:
+        """``deal_damage_one`` of ``amount`` to each of a single game's few ``targets``
+        ((id, column) pairs, ``ecs.args.few``) at once, in the general path's order: rows
+        naming one target are one event to it, their amounts added; every room is checked
+        before anything changes; then the ``DamageDealt`` events, the bulwark counters spent,
+        the champions' damage counters, the allies' marked damage. False, with nothing
+        changed, where ``deal_damage_one`` would be."""
+        resolved = damage.source_one(world, source, given)
+        if resolved is None:
+            return False
+        src, _, (deathtouch, wither, infect, _) = resolved
+        if deathtouch or wither or infect:
+            return False
+        s = world.store
+        v = s.views()
+        k = s.kind_index.get("bulwark")
+        rows = []
+        for col, n, e in counting.summed(targets, amount):
+            types = v["types"][0, col]
+            if not types & self.damageable_mask or v["zone"][0, col] != zones.BATTLEFIELD:
+                return False
+            guarded = combat and n > 0 and k is not None and v["counts"][k, 0, col] > 0   # Bulwark 3
+            dealt = n > 0 and (not guarded or unpreventable)
+            champion = types & _CHAMPION != 0
+            have = 0
+            if dealt and champion:
+                have = counting.room_one(world, "damage", 0, col, n)
+            elif dealt and v["damage"][0, col] + n > MAX_COUNT:
+                have = -1
+            if have < 0:
+                return False
+            rows.append((col, n, e, guarded, dealt, champion, have))
+        world.log.next_step()
+        if amount == 0:   # GA Damage: 0 damage is not dealt, and no event
+            return True
+        cause = CAUSE["combat damage" if combat else "damage"]
+        for _, n, e, _, dealt, _, _ in rows:
+            world.log.one(DAMAGE, cause, 0, e, -1, n, n if dealt else 0, src)
+        for col, _, e, guarded, _, _, _ in rows:
+            if guarded:
+                counting.change_one(world, "bulwark", 0, col, -1, "damage", e=e)
+        for col, n, e, _, dealt, champion, have in rows:
+            if dealt and champion:
+                counting.put_one(world, "damage", 0, col, n, "damage", have=have, e=e)
+        for col, n, _, _, dealt, champion, _ in rows:
+            if dealt and not champion:
+                s.write("damage", (0, col), s.views()["damage"][0, col] + n)
+        return True
+
     def damage_amounts(self, n: Amounts) -> Any:
         """Damage 15: "if less than 0 damage would be dealt, no damage (0 damage) is dealt
         instead": negative integer amounts become 0 (anything else is left to the usual
