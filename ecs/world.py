@@ -314,13 +314,13 @@ class World:
 
     # ---- snapshots --------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
-        """The whole state as array copies (plus the event log and the random generator)."""
+        """The whole state as array copies (plus the event log, the random generator and
+        whether a tick of this World's schedule left it settled, ``ecs.schedule.tick``)."""
         s, by = self.store, self._schedule
-        settled = by is not None and s.settled == (by.serial, s.a.version)
+        settled = LocalId(by.serial) if by is not None and s.settled == (by.serial, s.a.version) else None
         return {"store": s.snapshot(), "layout": LocalId(s.layout), "log": self.log.snapshot(),
                 "rng": self._rng_snapshot(), "names": list(self.names),
-                "seed_seq": self._seed_key, "n_spawned": self.n_spawned,
-                "settled": LocalId(by.serial) if settled and by is not None else None}
+                "seed_seq": self._seed_key, "n_spawned": self.n_spawned, "settled": settled}
 
     def restore(self, snap: Mapping[str, Any]) -> None:
         """Return to a snapshot taken from this World (or a clone of it)."""
