@@ -99,19 +99,8 @@ class GrandArchive(Magic):
 
     def place_one(self, world: Game, kind: str, g: int, col: int, have: int, n: int, cause: str,
                   by: int, e: int) -> None:
-        """``place`` of one row of plain ints (Buff 4, Debuff 4), in the same order: the
-        counters placed, then as many buff and debuff counters as cancel removed, with
-        cause ``ga.placement``, in the same step."""
-        counting.set_one(world, kind, g, col, have, have + n, cause, by, e)
-        if kind not in ("buff", "debuff"):
-            return
-        other = "debuff" if kind == "buff" else "buff"
-        k = world.store.kind_index.get(other)
-        there: int = world.store.views()["counts"][k, g, col] if k is not None else 0
-        m = min(n, there)
-        if m > 0:
-            counting.set_one(world, kind, g, col, have + n, have + n - m, "ga.placement", -1, e)
-            counting.set_one(world, other, g, col, there, there - m, "ga.placement", -1, e)
+        """``place_few`` of one row (Buff 4, Debuff 4)."""
+        self.place_few(world, kind, g, [(col, have, n, e)], cause, by)
 
     def place_few(self, world: Game, kind: str, g: int, rows: list[tuple[int, int, int, int]],
                   cause: str, by: int) -> None:
