@@ -226,6 +226,10 @@ class Store:
         # the probe's arguments, ``systems.settled``); shared with clones, which are valid
         # under the same key: a version is unique across stores
         self.memo: tuple[Any, Any] = ((), None)
+        # name -> a value made from arrays that the caller checks are still the store's
+        # (the probe's address table, ``systems.settled``): one dict shared with clones, so a
+        # search's clones of an unticked root make it once
+        self.tables: dict[str, Any] = {}
         # the slots of the last restore and the index made from them (``_index_of``)
         self._restored: tuple[np.ndarray, IdIndex] | None = None
         # the snapshot last restored (if its arrays are read-only) with ``a.version`` then,
@@ -243,12 +247,13 @@ class Store:
         self.settled: tuple[int, int] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        """A pickle or deep copy leaves ``memo`` behind (array versions are unique in one
+        """A pickle or deep copy leaves ``memo`` and ``tables`` behind (array versions are unique in one
         process only), what it knows of its last restore (``restore``), its views and the
         values derived per kinds layout: layout ids are one process's numbers too, and
         another process may give the copy's next layout the number of an old one."""
         d = self.__dict__.copy()
         d["memo"], d["_restored"], d["_restored_from"], d["_derived"] = ((), None), None, None, {}
+        d["tables"] = {}   # (addresses are this process's)
         d["settled"] = None   # (a schedule's serial is this process's too)
         del d["_views"]
         return d

@@ -20,6 +20,7 @@ it is not compiled the probe answers "all", as where wide.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable, cast
 
 import numpy as np
@@ -28,7 +29,7 @@ from numba import njit
 from ecs import kernels, store
 from ecs.check import MARKED, Probe
 from ecs.game import Game
-from ecs.kernels import BOOL, I64, INDEX, array, empty, head, kernel, reads
+from ecs.kernels import BOOL, I64, INDEX, TABLE, array, at, empty, head, kernel, reads
 from ecs.perform import ONGOING
 
 from .annihilation import Annihilation, pairs, pairs_at
@@ -71,27 +72,27 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     s = world.store
     if live is not None or touched is not None or world.two_headed_giant:
         return _ask(world, live, touched, parts)
-    # A first check (the settled tick's only one): its arguments are the store's arrays
-    # and values of its layout and kind names, cached under all three, and the kernel is
-    # called through its compiled entry point, skipping numba's typing of some 38
-    # arguments (the dispatcher typed these when they were cached). A two-headed game's
-    # player rules are read from the flags' values: not cached.
+    # A first check (the settled tick's only one): its arguments, the store's arrays and
+    # values of its layout and kind names in an address table, are cached under all three,
+    # and the kernel is called through its compiled entry point, skipping numba's typing
+    # (the dispatcher typed these when they were cached). A two-headed game's player rules
+    # are read from the flags' values: not cached.
     key = (s.a.version, s.layout, s.kinds_layout, parts)   # (``arrays_version``, without its call)
-    cached: tuple[Any, ...] | int
+    cached: tuple[tuple[Any, ...], tuple[Any, ...]] | int
     if s.memo[0] == key:
         cached = s.memo[1]
         if not isinstance(cached, tuple):
             return cached
-        found = int((_ENTRY or _entry())(*cached))
+        found = int((_ENTRY or _entry())(*cached[0]))
     else:
         cached = _arguments(world, None, None, parts)
         s.memo = (key, cached)
         if not isinstance(cached, tuple):
             return cached
-        found = int(_acting(*cached))
+        found = int(_acting(*cached[0]))
     if not found:   # settled (no module global read on the way: each is a cache miss in a cold tick)
         return 0
-    rows = cached[-1]
+    rows = cached[0][-1]
     if memo is None or not rows.shape[1] or not store.SCALAR_PATHS:
         return found & _BITS
     # (the general paths, which the tests compare, find what follows again)
@@ -107,19 +108,24 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
 
 
 def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts: int) -> int:
-    args = _arguments(world, live, touched, parts)
-    return int(_acting(*args)) & _BITS if isinstance(args, tuple) else args
+    made = _arguments(world, live, touched, parts)
+    return int(_acting(*made[0])) & _BITS if isinstance(made, tuple) else made
 
 
 # ``_acting`` returns the bits found, and above ``_ROWS`` how many rows it left in ``rows``.
 _ROWS = 32
 _BITS = (1 << _ROWS) - 1
 _NO_ROWS = np.zeros((3, 0), np.int64)
+_PROBE_TABLE = "settled probe"   # its key in ``Store.tables``
 
 
 def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
-               parts: int) -> tuple[Any, ...] | int:
-    """``_acting``'s arguments for ``acting``, or its answer where no pass needs to run."""
+               parts: int) -> tuple[tuple[Any, ...], tuple[Any, ...]] | int:
+    """``_acting``'s arguments for ``acting`` and the values of their address table (held
+    by whoever calls with them), or its answer where no pass needs to run. The table is
+    the one last made in this store or a clone of it (``Store.tables``) where its arrays
+    are the same objects: an action's copy on write (in a clone) replaces arrays passed as
+    arguments, not those of the table."""
     if not kernels.frozen(_acting):   # not compiled in this process (a batched run's)
         return parts   # as where wide: all of them run
     s = world.store
@@ -136,17 +142,25 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
     if world.batch * s.n_cols > WIDE if touched is None else touched.size > WIDE_TOUCHED:
         return parts   # the systems' passes dominate there (see WIDE): all of them run
     capped = s.capped_columns() if touched is not None and parts & CAPS else _NO_CAPS
-    return (parts, a["winner"], _EVERY if live is None else live,
-            _NONE if touched is None else touched, touched is not None, s.capacity, s.n_cols,
-            a["zone"], a["token"], s.counts, a["damage"], a["deathtouch_hit"], a["types"],
-            a["toughness"], a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"],
-            a["sba_hold"], plus, minus, *rule_kinds(world),
-            a["cap_col"], a["cap_kind"], a["cap_val"], capped,
-            a["life"], s.kind_index.get("poison", -1), a["player_col"], *player_rules(world),
-            a["lost"], a["drew_empty"], a["durability"], a["immortal"], a["controller"],
-            a["champion_left"], s.kind_index.get("damage", -1), s.kind_index.get("durability", -1),
+    holder, limit, safe_life, safe_poison = player_rules(world)
+    tough_k, tough_mod, ind_k, loyalty_k, defense_k = rule_kinds(world)
+    kept = ((a["token"], a["types"], a["toughness"], a["keywords"], a["pt_set_toughness"],
+             a["pt_mod_toughness"], a["sba_hold"], tough_k, tough_mod, ind_k, a["cap_col"], a["cap_kind"],
+             a["player_col"], holder, safe_life, safe_poison, a["drew_empty"], a["durability"],
+             a["immortal"], a["controller"], a["champion_left"]),
+            (s.capacity, s.n_cols, plus, minus, loyalty_k, defense_k, s.kind_index.get("poison", -1),
+             limit, s.kind_index.get("damage", -1), s.kind_index.get("durability", -1)))
+    last = s.tables.get(_PROBE_TABLE)
+    if last is not None and all(map(operator.is_, kept[0], last[0][0])) and kept[1] == last[0][1]:
+        table = last[1]
+    else:
+        table = kernels.addresses((*kept[0], *kept[1]), _TABLE)
+        s.tables[_PROBE_TABLE] = kept, table
+    return (parts, table, _EVERY if live is None else live, _NONE if touched is None else touched,
+            touched is not None, capped, a["winner"], a["zone"], s.counts, a["damage"],
+            a["deathtouch_hit"], a["cap_val"], a["life"], a["lost"],
             # room for the rows dying in a first check of one game (handed to Lethality)
-            np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS)
+            np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS), kept
 
 
 def _entry() -> Callable[..., int]:
@@ -165,15 +179,40 @@ def _entry() -> Callable[..., int]:
 _ENTRY: Callable[..., int] | None = None
 
 
-@kernel(I64, reads("winner"), array(np.bool_, 1), INDEX, BOOL, I64, I64, reads("zone"), reads("token"),
-        reads("counts"), *DYING_READS[2:], reads("sba_hold"), I64, I64, *DYING_KINDS,
-        reads("cap_col"), reads("cap_kind"), reads("cap_val"), array(np.bool_, 1), reads("life"), I64,
-        reads("player_col"), array(np.int32, 1), I64, reads("cant_lose_life"), reads("cant_lose_poison"),
-        reads("lost"), reads("drew_empty"), *FALLING_READS[5:7], reads("controller"),
-        reads("champion_left"), I64, I64, array(np.int64, 2, readonly=False),
+# The rows of ``_acting``'s address table (``ecs.kernels.addresses``), in ``_arguments``'s
+# order: the arrays a single game's actions do not replace (a copy on write in a clone
+# replaces the written ones, which are arguments of their own), then the ints.
+_TABLE = (reads("token"), *DYING_READS[4:], reads("sba_hold"), *DYING_KINDS[:3], reads("cap_col"),
+          reads("cap_kind"), reads("player_col"), array(np.int32, 1), reads("cant_lose_life"),
+          reads("cant_lose_poison"), reads("drew_empty"), *FALLING_READS[5:7], reads("controller"),
+          reads("champion_left"), *(I64,) * 10)
+
+
+@kernel(I64, TABLE, array(np.bool_, 1), INDEX, BOOL, array(np.bool_, 1), reads("winner"), reads("zone"),
+        reads("counts"), reads("damage"), reads("deathtouch_hit"), reads("cap_val"), reads("life"),
+        reads("lost"), array(np.int64, 2, readonly=False),
         uses=(ceasing, pairs, pairs_at, over, over_at, dying, dying_at, losing, falling, champions_gone),
         optional=True)
-def _acting(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
+def _acting(parts: int, table: np.ndarray, live: np.ndarray, slots: np.ndarray, recheck: bool,
+            capped: np.ndarray, winner: np.ndarray, zone: np.ndarray, counts: np.ndarray,
+            damage: np.ndarray, deathtouch: np.ndarray, cap_val: np.ndarray, life: np.ndarray,
+            lost: np.ndarray, rows: np.ndarray) -> int:  # pragma: no cover - compiled
+    """``_decide`` of the arguments and the table's rows (``_TABLE``): 14 arrays to unbox
+    in a call, where there were 30 (after other work, a few cache misses each)."""
+    t = _TABLE
+    return _decide(parts, winner, live, slots, recheck, table[21, 0], table[22, 0], zone,
+                   at(table, 0, t[0]), counts, damage, deathtouch, at(table, 1, t[1]), at(table, 2, t[2]),
+                   at(table, 3, t[3]), at(table, 4, t[4]), at(table, 5, t[5]), at(table, 6, t[6]),
+                   table[23, 0], table[24, 0], at(table, 7, t[7]), at(table, 8, t[8]), at(table, 9, t[9]),
+                   table[25, 0], table[26, 0], at(table, 10, t[10]), at(table, 11, t[11]), cap_val,
+                   capped, life, table[27, 0], at(table, 12, t[12]), at(table, 13, t[13]), table[28, 0],
+                   at(table, 14, t[14]), at(table, 15, t[15]), lost, at(table, 16, t[16]),
+                   at(table, 17, t[17]), at(table, 18, t[18]), at(table, 19, t[19]), at(table, 20, t[20]),
+                   table[29, 0], table[30, 0], rows)
+
+
+@njit(cache=True)
+def _decide(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
             counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,
             toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray, mod_t: np.ndarray,

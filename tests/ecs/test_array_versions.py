@@ -36,18 +36,26 @@ def _world() -> tuple[World, list[int]]:
 
 
 def _assert_cache_current(w: World) -> None:
-    """The arguments cached for the first check are the ones built now from the store."""
+    """The arguments cached for the first check are the ones built now from the store, and
+    its address table names the arrays the store holds now (``ecs.kernels.addresses``)."""
     w.tick()   # fills (or hits) the cache
     key, cached = w.store.memo
     assert key[0] == w.store.arrays_version()
     fresh = settled._arguments(w, None, None, PARTS)
-    assert type(cached) is tuple and type(fresh) is tuple and len(cached) == len(fresh)
-    for i, (old, new) in enumerate(zip(cached, fresh)):
-        if i == len(fresh) - 1:   # the room for the rows found: a scratch buffer of the same shape
+    assert type(cached) is tuple and type(fresh) is tuple
+    (args, (arrays, ints)), (fresh_args, (fresh_arrays, fresh_ints)) = cached, fresh
+    assert len(args) == len(fresh_args) and ints == fresh_ints
+    table = args[1]
+    assert len(table) == len(arrays) + len(ints) and tuple(table[len(arrays):, 0]) == ints
+    for i, (old, new) in enumerate(zip(arrays, fresh_arrays)):
+        assert old is new or (old.size == 0 and new.size == 0 and old.dtype == new.dtype), i
+        assert table[i, 0] == old.ctypes.data and tuple(table[i, 1: 1 + old.ndim]) == old.shape, i
+    for i, (old, new) in enumerate(zip(args, fresh_args)):
+        if i == len(fresh_args) - 1:   # the room for the rows found: a scratch buffer of the same shape
             assert old.shape == new.shape and old.dtype == new.dtype
-        elif isinstance(new, np.ndarray):
+        elif isinstance(new, np.ndarray) and i != 1:
             assert old is new or (old.size == 0 and new.size == 0 and old.dtype == new.dtype), i
-        else:
+        elif i != 1:
             assert old == new, i
 
 
@@ -217,3 +225,42 @@ def test_layout_ids_stay_in_their_process() -> None:
     assert w.tick() == other.tick() == 1
     for name, column in w.snapshot()["store"].items():
         np.testing.assert_array_equal(other.snapshot()["store"][name], column, err_msg=name)
+
+
+def test_a_root_and_its_clones_share_one_address_table() -> None:
+    """The probe's address table (``ecs.kernels.addresses``) is made once for a root and
+    its clones (``Store.tables``), as long as its arrays are theirs; a clone whose table
+    array was replaced (a host's toughness change, copied on write) gets its own, and each
+    tick reads its own World's arrays: the clone's 0-toughness creature dies (704.5f),
+    the root's does not."""
+    w, ids = _world()
+    first = w.clone()
+    first.deal_damage(ids[3], 1)
+    assert first.tick() == 0
+    table = first.store.memo[1][0][1]
+    second = w.clone()
+    second.put_counters(ids[2], "+1/+1", 1)
+    assert second.tick() == 0
+    assert second.store.memo[1][0][1] is table   # the same table: its arrays are the root's
+    third = w.clone()
+    third.modify_pt(ids[2], toughness=-2)   # copies the toughness array (a table row)
+    assert third.tick() == 1
+    assert third.store.memo[1][0][1] is not table
+    with pytest.raises(StaleEntityError):
+        third.zone(ids[2])
+    _assert_cache_current(third)
+    assert w.tick() == 0 and w.zone(ids[2]) == "battlefield"
+    _assert_cache_current(w)
+
+
+@pytest.mark.parametrize("bad", [np.zeros((1, 4), np.int16), np.zeros((4, 2), np.int32)[:, 0],
+                                 np.zeros(4, np.int32), [0, 0]], ids=["dtype", "strided", "rank", "list"])
+def test_an_address_table_refuses_an_array_its_row_does_not_declare(bad: Any) -> None:
+    """A row is read as its declared type without a check in the kernel: making the table
+    refuses a value of another dtype, rank or layout, naming the row."""
+    from ecs import kernels
+    declared = (kernels.reads("toughness"), kernels.I64)
+    with pytest.raises(TypeError, match="row 0 of an address table"):
+        kernels.addresses((bad, 3), declared)
+    table = kernels.addresses((np.zeros((1, 4), np.int32), 3), declared)
+    assert table.shape == (2, 4) and table[1, 0] == 3 and tuple(table[0, 1:3]) == (1, 4)
