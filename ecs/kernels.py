@@ -126,6 +126,16 @@ def _head(typingctx: Any, arr: Any, m: Any) -> Any:
     return arr(arr, m), codegen
 
 
+def _c_order(builder: Any, itemsize: Any, dims: list[Any]) -> tuple[list[Any], Any]:
+    """The strides of a C-contiguous array of ``dims`` (IR values) and its size in bytes."""
+    strides: list[Any] = []
+    size = itemsize
+    for d in reversed(dims):
+        strides.insert(0, size)
+        size = builder.mul(size, d)
+    return strides, size
+
+
 @intrinsic
 def _empty(typingctx: Any, shape: Any, dtype: Any) -> Any:
     """``np.empty(shape, dtype)`` for an integer or a tuple of integers (none negative: the
@@ -148,11 +158,7 @@ def _empty(typingctx: Any, shape: Any, dtype: Any) -> Any:
         dims = [context.cast(builder, d, t, types.intp) for d, t in zip(dims, kinds)]
         data_type = context.get_data_type(out_type.dtype)
         itemsize = cgutils.intp_t(context.get_abi_sizeof(data_type))
-        strides: list[Any] = []
-        size = itemsize
-        for d in reversed(dims):   # C order
-            strides.insert(0, size)
-            size = builder.mul(size, d)
+        strides, size = _c_order(builder, itemsize, dims)
         meminfo = context.nrt.meminfo_alloc_aligned(builder, size=size, align=32)
         cgutils.guard_memory_error(context, builder, meminfo, "Allocation failed (probably too large).")
         out = context.make_array(out_type)(context, builder)
@@ -190,11 +196,7 @@ def _at(typingctx: Any, table: Any, row: Any, of: Any) -> Any:
         data_type = context.get_data_type(out_type.dtype)
         dims = [entry(1 + d) for d in range(out_type.ndim)]
         itemsize = cgutils.intp_t(context.get_abi_sizeof(data_type))
-        strides: list[Any] = []
-        size = itemsize
-        for d in reversed(dims):   # C order
-            strides.insert(0, size)
-            size = builder.mul(size, d)
+        strides, size = _c_order(builder, itemsize, dims)
         out = context.make_array(out_type)(context, builder)
         _populate(out, data=builder.inttoptr(entry(0), data_type.as_pointer()), shape=dims,
                   strides=strides, itemsize=itemsize, meminfo=None)
