@@ -294,9 +294,9 @@ class RefGame:
         """122.1h: a permanent with a finality counter that would be put into a graveyard from
         the battlefield is exiled instead."""
         obj = self.objects[e]
-        if obj["redirect"] is not None:   # the host's "exile it instead" (614.1a), first
-            return self._change_zone(e, obj["redirect"], lki)
-        to = "exile" if obj["counters"].get("finality", 0) > 0 else "graveyard"
+        to = obj["redirect"] or "graveyard"   # the host's "put it into <zone> instead" (614.1a), first
+        if to == "graveyard" and obj["counters"].get("finality", 0) > 0:   # still a graveyard (616.1)
+            to = "exile"
         return self._change_zone(e, to, lki)
 
     # ---- counters ----------------------------------------------------------------------

@@ -284,6 +284,19 @@ def test_a_redirected_creature_is_exiled_instead_of_dying(game):
     assert len(w.objects(zone="graveyard")) == 1
 
 
+@pytest.mark.parametrize("redirect, zone", [("graveyard", "exile"), ("hand", "hand"), (None, "exile")])
+def test_a_finality_counter_exiles_what_a_redirect_still_sends_to_a_graveyard(game, redirect, zone):
+    """122.1h after a host's "put it into <zone> instead" (614.1a): a redirect elsewhere
+    wins, but one to the graveyard itself leaves a move to a graveyard, which the
+    finality counter still replaces (616.1: the other replacement is checked again)."""
+    w, _, _, bear = game
+    w.put_counters(bear, "finality", 1)
+    w.set_redirect(bear, redirect)
+    w.put_counters(bear, "-1/-1", 2)
+    w.tick()
+    assert len(w.objects(zone=zone)) == 1 and not w.objects(zone="graveyard")
+
+
 def test_redirect_ends_when_the_object_leaves(game):
     w, _, _, bear = game
     w.set_redirect(bear, "exile")
