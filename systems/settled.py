@@ -72,11 +72,11 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     s = world.store
     if live is not None or touched is not None or world.two_headed_giant:
         return _ask(world, live, touched, parts)
-    # A first check (the settled tick's only one): its arguments, the store's arrays and
-    # values of its layout and kind names in an address table, are cached under all three,
-    # and the kernel is called through its compiled entry point, skipping numba's typing
-    # (the dispatcher typed these when they were cached). A two-headed game's player rules
-    # are read from the flags' values: not cached.
+    # A first check (the settled tick's only one): its arguments (the arrays actions write,
+    # and an address table of the others and of values of the layout and kind names) are
+    # cached under all three, and the kernel is called through its compiled entry point,
+    # skipping numba's typing (the dispatcher typed these when they were cached). A
+    # two-headed game's player rules are read from the flags' values: not cached.
     key = (s.a.version, s.layout, s.kinds_layout, parts)   # (``arrays_version``, without its call)
     cached: tuple[tuple[Any, ...], tuple[Any, ...]] | int
     if s.memo[0] == key:
