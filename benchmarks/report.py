@@ -157,14 +157,17 @@ def tick_table(rows: list[dict[str, Any]]) -> str:
 
 
 def commit() -> str:
-    """The commit measured (and whether the tree had changes on top of it)."""
+    """The commit measured (and whether the tree had changes on top of it): that of the
+    checkout the engine is imported from, wherever the report is run."""
+    import ecs
+    where = Path(ecs.__file__).resolve().parent
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
+                              text=True, check=True, cwd=where).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, check=True).stdout.strip()
+                               capture_output=True, text=True, check=True, cwd=where).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        return "unknown (not a git checkout)"
+        return f"unknown ({where} is not in a git checkout)"
     return head + (" with uncommitted changes" if dirty else "")
 
 
