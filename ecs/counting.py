@@ -34,24 +34,27 @@ def holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
-    """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row."""
+    """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row that
+    can have them (``allowed``: where 101.3 puts none, none can pass the limit)."""
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
         room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()), raises=True)
         return
     s = game.store
     k = s.kind_index.get(kind)
     have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
-    _check_total(game, have, amount, g, c, f"{kind!r} counters")
+    if np.any(have + amount > MAX_COUNT):   # (rare) what can't have the kind gets none: no overflow there (101.3)
+        _check_total(game, have, np.where(allowed(game, kind, g, c), amount, 0), g, c, f"{kind!r} counters")
 
 
 def room_one(game: Game, kind: str, g: int, col: int, n: int, raises: bool = False) -> int:
     """The count of ``kind`` on the object of game ``g``, column ``col``, where ``n`` more
-    fit there; where they don't, -1 or (``raises``) ``check_room``'s CountOverflowError.
-    (A put reads the count once: for the room and the change, ``put_one``'s ``have``.)"""
+    fit there or it can't have them (101.3: none are put); else -1 or (``raises``)
+    ``check_room``'s CountOverflowError. (A put reads the count once: for the room and
+    the change, ``put_one``'s ``have``.)"""
     s = game.store
     k = s.kind_index.get(kind)
     have: int = s.views()["counts"][k, g, col] if k is not None else 0
-    if have + n <= MAX_COUNT:
+    if have + n <= MAX_COUNT or not allowed_one(game, kind, g, col):
         return have
     if raises:
         _overflow(game, n, g, col, f"{kind!r} counters")
@@ -117,10 +120,10 @@ def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
 
 def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
         cause: str, by: Any = -1) -> None:
-    """Put counters (rows must be distinct): the room first, on every row (a put that
-    can't fit is refused even where 101.3 would then put none: callers check it so), then
-    objects that can't have counters, or can't have counters of this kind, get none
-    (101.3); the ruleset may replace the placement (Grand Archive buff/debuff)."""
+    """Put counters (rows must be distinct): the room first, on every row that can have
+    them (``check_room``; callers check it so before their step), then objects that can't
+    have counters, or can't have counters of this kind, get none (101.3); the ruleset may
+    replace the placement (Grand Archive buff/debuff)."""
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row (a single game's one target): plain int reads
         n = int(amount) if type(amount) is int else int(np.asarray(amount).item())
         by = int(by.item()) if isinstance(by, np.ndarray) else int(by)
@@ -181,8 +184,8 @@ def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause
     counts = s.views()["counts"]
     rows = summed(targets, n)
     have = [counts[k, 0, col] if k is not None else 0 for col, _, _ in rows]
-    for (_, more, _), was in zip(rows, have):
-        if was + more > MAX_COUNT:
+    for (col, more, _), was in zip(rows, have):
+        if was + more > MAX_COUNT and allowed_one(game, kind, 0, col):
             return False
     game.log.next_step()
     place(game, kind, 0, [(col, was, more, e) for (col, more, e), was in zip(rows, have)

@@ -316,3 +316,36 @@ def test_host_state_survives_clone_and_select():
     assert w.power(bear).tolist() == [3, 4] and c.power(bear).tolist() == [4, 5]
     one = w.select([1])
     assert one.power(bear) == 4 and not one.cant_lose(p, "life")
+
+
+@pytest.mark.parametrize("targets", ["one", "few", "batch"])
+def test_101_3_a_prohibited_put_at_the_limit_puts_none_and_raises_nothing(targets):
+    """A put on what can't have the kind puts none (101.3), so it can't pass the count
+    limit either: no CountOverflowError, nothing changed, on the single-game scalar paths
+    (one target, a few) and the general one (a batch). An allowed target beside it still
+    gets its counters; one that would pass the limit still raises."""
+    w = World(batch=2 if targets == "batch" else 1, seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    cub = w.add_object(p, "creature", power=1, toughness=1)
+    w.put_counters(bear, "charge", MAX_COUNT)
+    w.prohibit(bear, "charge")
+    w.put_counters(bear if targets == "one" else [bear, cub], "charge", 1)
+    assert np.all(w.count(bear, "charge") == MAX_COUNT)
+    assert np.all(w.count(cub, "charge") == (0 if targets == "one" else 1))
+    w.allow(bear, "charge")
+    with pytest.raises(CountOverflowError):
+        w.put_counters(bear, "charge", 1)
+
+
+def test_810_10_a_prohibited_team_at_the_poison_limit_gets_none_and_no_error():
+    """Two-Headed Giant: poison a player gets is the team's, held by its first player,
+    whose prohibition counts (810.10, 101.3); at the limit such a put raises nothing."""
+    w = World(two_headed_giant=True, seed=0)
+    a, b = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    w.put_counters(a, "poison", MAX_COUNT)
+    w.prohibit(a)
+    w.put_counters(a, "poison", 1)
+    w.put_counters(b, "poison", 1)
+    assert w.count(a, "poison") == w.count(b, "poison") == MAX_COUNT
