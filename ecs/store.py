@@ -87,6 +87,14 @@ def _none() -> None:
     return None
 
 
+def wider(n: int, batch: int) -> int:
+    """The columns a store of ``batch`` games grows to from ``n``: an eighth more, and a few
+    columns, kept under 2**18 slots (a batch of a million empty games needs none). A
+    column is a slot in every game: the headroom a long batched run holds all along
+    (geometric, so growing to C columns copies each slot a few times)."""
+    return n + n // 8 + max(1, min(8, 2**18 // batch))
+
+
 def kinds_layout(names: tuple[str, ...]) -> int:
     """The kinds-layout id of the kind names ``names`` (in plane order) in this process."""
     got = _KINDS_LAYOUTS.get(names)
@@ -351,7 +359,7 @@ class Store:
         cap = self.capacity
         if need <= cap:
             return
-        new = max(need, cap + cap // 4 + 8)   # a quarter more: the width follows a game's objects
+        new = max(need, wider(cap, self.batch))
         counts = np.zeros((self.counts.shape[0], self.batch, new), np.int32)
         counts[:, :, :cap] = self.counts
         self.counts = counts
@@ -476,7 +484,8 @@ class Store:
         return ids
 
     def _slots(self) -> np.ndarray:
-        return self.a["entity_id"][:, : self.n_cols]
+        """The (B, C) ids in the slots, -1 where free (every column from ``n_cols`` on)."""
+        return self.a["entity_id"]
 
     def release(self, at: np.ndarray) -> None:
         """Free the slots at flat indices ``at`` (game * capacity + column), distinct, whose
@@ -604,9 +613,7 @@ class Store:
             self.kind_index = {name: i for i, name in enumerate(kind_names)}
         shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
-            # fresh arrays hold their fill values; the headroom of a few columns is kept
-            # under 2**18 slots (a batch of a million empty games needs none)
-            cap, old_n, old_k = n + n // 8 + max(1, min(8, 2**18 // batch)), 0, 0
+            cap, old_n, old_k = wider(n, batch), 0, 0   # (fresh arrays hold their fill values)
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
             for f in _BY_COLUMN:
                 self.a[f.name] = np.full((batch, cap), f.fill, f.dtype)
