@@ -368,6 +368,7 @@ class Store:
             grown = np.full((self.batch, new), f.fill, f.dtype)
             grown[:, :cap] = old
             self.a[f.name] = grown
+        self._views = _NO_VIEWS   # (views of the old arrays would only keep them alive)
 
     # ---- kinds -----------------------------------------------------------------------
     def kind_id(self, kind: str, create: bool) -> int:
@@ -617,6 +618,7 @@ class Store:
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
             for f in _BY_COLUMN:
                 self.a[f.name] = np.full((batch, cap), f.fill, f.dtype)
+            self._views = _NO_VIEWS   # (views of the old arrays would only keep them alive)
         self.batch, self.n_cols, self.next_id = batch, n, next_id
         # Invariant alloc and kind_id rely on: free slots, columns past n_cols and planes
         # past n_kinds hold their fill values (0 counts); reset what the old state used there.

@@ -152,3 +152,28 @@ def test_a_store_with_views_copies_and_pickles() -> None:
         other.put_counters(a, "+1/+1", 1)
         assert (other.count(a, "+1/+1"), w.count(a, "+1/+1")) == (3, 2)
         assert np.array_equal(other.store.a["entity_id"], w.store.a["entity_id"])
+
+
+def test_a_store_that_grows_or_restores_into_new_arrays_keeps_no_old_one_alive() -> None:
+    """Views of arrays a growth or a restore replaced would only keep them alive: at
+    4,096 games, the first width's arrays were 3.5 MB held for nothing all run long."""
+    import gc
+    import weakref
+
+    big, a, _ = _world()
+    big.add_objects(big.store.capacity, 0, "artifact")
+    wide = big.snapshot()                                  # more columns than a new World has
+    for replace in ("grow", "restore"):
+        w, a, _ = _world()
+        s = w.store
+        assert w.count(a, "+1/+1") == 2                    # a read through the views
+        slots = [arr for arr in s.a.values() if arr.shape == (w.batch, s.capacity)]
+        old = [weakref.ref(s.counts), *map(weakref.ref, slots)]
+        del slots
+        if replace == "grow":
+            w.add_objects(s.capacity, 0, "artifact")
+        else:
+            w.restore(wide)                                # too wide: restore makes new arrays
+        assert w.count(a, "+1/+1") == 2
+        gc.collect()
+        assert [r() is None for r in old] == [True] * len(old), replace
