@@ -25,10 +25,12 @@ set the defaults (the test suite runs a few steps only).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import resource
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,7 @@ class Soak:
     every: int
     rows: list[dict[str, float]] = field(default_factory=list)
     stopped: str = ""     # why the run stopped early, if it did
+    pid: int = field(default_factory=os.getpid)   # the process it ran in
 
     def at(self, step: int) -> dict[str, float]:
         """The recorded row nearest ``step``."""
@@ -211,13 +214,22 @@ def plot(soaks: list[Soak], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
+def alone(games: int, steps: int, every: int, rss_limit: float | None = None,
+          time_limit: float | None = None) -> Soak:
+    """``run`` in a new process of its own. RSS is the process's: a run after another
+    in one process reuses the heap the first left behind, and its growth reads low (at
+    1,024 games after smaller runs, 1.57x of the live state against 2.2-2.4 alone)."""
+    spawn = multiprocessing.get_context("spawn")   # (not fork: the parent's heap, again)
+    with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        return pool.submit(run, games, steps, every, 0, rss_limit, time_limit).result()
+
+
 def report(batches: list[int], steps: int, every: int, path: Path | None,
            rss_limit: float | None = None, time_limit: float | None = None) -> list[Soak]:
-    """Each batch size in turn (one process: RSS is the process's, so the batches run
-    smallest first and a row's RSS includes what earlier runs left behind)."""
+    """Each batch size in turn, each in a process of its own (``alone``)."""
     soaks = []
     for games in sorted(batches):
-        soaks.append(run(games, steps, every, rss_limit=rss_limit, time_limit=time_limit))
+        soaks.append(alone(games, steps, every, rss_limit, time_limit))
         print(f"  soaked {games} games", file=sys.stderr, flush=True)
     print(f"soak: {steps} steps; per game {POPULATION} cards and {TOKEN_POP} tokens on the "
           f"battlefield, {GRAVEYARD} cards in the graveyard; per step {ENTER} cards return and "

@@ -2,6 +2,8 @@
 (every game kills objects of its own choosing and the harness keeps track), rows record
 time, RSS and live bytes, the targets and the plot come out. The full soak is opt-in
 (``python -m benchmarks.soak`` or ``python -m benchmarks.report --soak``)."""
+import os
+
 import numpy as np
 
 from benchmarks import soak
@@ -10,6 +12,7 @@ from benchmarks import soak
 def test_a_few_steps_of_the_soak_on_a_batch_and_a_single_game(tmp_path):
     runs = soak.report([1, 3], steps=4, every=2, path=tmp_path / "soak.png")
     assert [s.games for s in runs] == [1, 3]
+    assert len({os.getpid(), *(s.pid for s in runs)}) == 3     # each run in a process of its own
     for s in runs:
         assert [r["step"] for r in s.rows] == [1, 2, 4] and not s.stopped
         assert all(r["seconds"] > 0 and r["rss"] > 0 and r["live_bytes"] > 0 for r in s.rows)
