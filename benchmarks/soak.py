@@ -19,8 +19,9 @@ counter plane) times the slots objects occupy, summed over the games. The target
 per step and RSS at step 1,000 within 1.2x of step 50; RSS within 2x of the live state's
 bytes.
 
-``python -m benchmarks.soak`` (``--help``) runs it; ``SOAK_STEPS`` / ``SOAK_BATCHES``
-set the defaults (the test suite runs a few steps only).
+``python -m benchmarks.soak`` (``--help``) runs it, each batch size in a process of its
+own after a short warm-up there (``alone``); ``SOAK_STEPS`` / ``SOAK_BATCHES`` set the
+defaults (the test suite runs a few steps only).
 """
 from __future__ import annotations
 
@@ -78,6 +79,7 @@ class Soak:
     rows: list[dict[str, float]] = field(default_factory=list)
     stopped: str = ""     # why the run stopped early, if it did
     pid: int = field(default_factory=os.getpid)   # the process it ran in
+    warmup: float = 0.0   # RSS bytes a warm-up before it took (``alone``): the process's one-time costs
 
     def at(self, step: int) -> dict[str, float]:
         """The recorded row nearest ``step``."""
@@ -214,14 +216,29 @@ def plot(soaks: list[Soak], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
+WARMUP = 20   # steps of one game before a run alone (``alone``)
+
+
 def alone(games: int, steps: int, every: int, rss_limit: float | None = None,
           time_limit: float | None = None) -> Soak:
-    """``run`` in a new process of its own. RSS is the process's: a run after another
-    in one process reuses the heap the first left behind, and its growth reads low (at
-    1,024 games after smaller runs, 1.57x of the live state against 2.2-2.4 alone)."""
+    """``run`` in a new process of its own, after ``WARMUP`` steps of one game there.
+    RSS is the process's: a run after another in one process reuses the heap the first
+    left behind, and its growth reads low (at 1,024 games after smaller runs, 1.57x of
+    the live state against 2.2-2.4x alone). The warm-up takes the process's one-time
+    costs (modules imported on first use, first calls' caches: some 1.7 MB, whatever the
+    batch) out of the run's growth, as loading the kernels is; ``Soak.warmup`` says what
+    it took."""
     spawn = multiprocessing.get_context("spawn")   # (not fork: the parent's heap, again)
     with ProcessPoolExecutor(1, mp_context=spawn) as pool:
-        return pool.submit(run, games, steps, every, 0, rss_limit, time_limit).result()
+        return pool.submit(_warmed, games, steps, every, rss_limit, time_limit).result()
+
+
+def _warmed(games: int, steps: int, every: int, rss_limit: float | None,
+            time_limit: float | None) -> Soak:
+    warm = run(1, WARMUP, WARMUP)
+    soak = run(games, steps, every, 0, rss_limit, time_limit)
+    soak.warmup = warm.rows[-1]["run_rss"]
+    return soak
 
 
 def report(batches: list[int], steps: int, every: int, path: Path | None,
@@ -238,6 +255,9 @@ def report(batches: list[int], steps: int, every: int, path: Path | None,
     for s in soaks:
         if s.stopped:
             print(f"{s.games} games: {s.stopped}")
+        if s.warmup:
+            print(f"  {s.games} games: the process's one-time costs, before the run "
+                  f"({WARMUP} steps of one game): {s.warmup / 2**20:.2f} MiB of RSS")
         for what, value, goal in targets(s):
             print(f"  [{'met' if value <= goal else 'MISSED'}] {s.games} games: {what}: "
                   f"{value:.3g} (target <= {goal:g})")

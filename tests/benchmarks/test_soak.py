@@ -13,6 +13,7 @@ def test_a_few_steps_of_the_soak_on_a_batch_and_a_single_game(tmp_path):
     runs = soak.report([1, 3], steps=4, every=2, path=tmp_path / "soak.png")
     assert [s.games for s in runs] == [1, 3]
     assert len({os.getpid(), *(s.pid for s in runs)}) == 3     # each run in a process of its own
+    assert all(s.warmup > 0 for s in runs)                     # after a warm-up there
     for s in runs:
         assert [r["step"] for r in s.rows] == [1, 2, 4] and not s.stopped
         assert all(r["seconds"] > 0 and r["rss"] > 0 and r["live_bytes"] > 0 for r in s.rows)
