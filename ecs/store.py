@@ -88,11 +88,11 @@ def _none() -> None:
 
 
 def wider(n: int, batch: int) -> int:
-    """The columns a store of ``batch`` games grows to from ``n``: an eighth more, and a few
-    columns, kept under 2**18 slots (a batch of a million empty games needs none). A
-    column is a slot in every game: the headroom a long batched run holds all along
-    (geometric, so growing to C columns copies each slot a few times)."""
-    return n + n // 8 + max(1, min(8, 2**18 // batch))
+    """The columns a store of ``batch`` games grows to from ``n``: an eighth more, at least
+    a few columns (fewer where they would pass 2**18 slots: a batch of a million empty
+    games needs none). A column is a slot in every game: the headroom a long batched run
+    holds all along (geometric, so growing to C columns copies each slot a few times)."""
+    return n + max(n // 8, 1, min(8, 2**18 // batch))
 
 
 def kinds_layout(names: tuple[str, ...]) -> int:
