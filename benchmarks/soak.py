@@ -216,18 +216,18 @@ def plot(soaks: list[Soak], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
-WARMUP = 20   # steps of one game before a run alone (``alone``)
+WARMUP = 20   # steps of a warm-up before a run alone (``alone``)
 
 
 def alone(games: int, steps: int, every: int, rss_limit: float | None = None,
           time_limit: float | None = None) -> Soak:
-    """``run`` in a new process of its own, after ``WARMUP`` steps of one game there.
-    RSS is the process's: a run after another in one process reuses the heap the first
-    left behind, and its growth reads low (at 1,024 games after smaller runs, 1.57x of
-    the live state against 2.2-2.4x alone). The warm-up takes the process's one-time
-    costs (modules imported on first use, first calls' caches: some 1.7 MB, whatever the
-    batch) out of the run's growth, as loading the kernels is; ``Soak.warmup`` says what
-    it took."""
+    """``run`` in a new process of its own, after ``WARMUP`` steps there of a few games
+    (one, for one game: the same paths, scalar or batched). RSS is the process's: a run
+    after another in one process reuses the heap the first left behind, and its growth
+    reads low (at 1,024 games after smaller runs, 1.57x of the live state against
+    2.2-2.4x alone). The warm-up takes the process's one-time costs (modules imported on
+    first use, first calls' caches: some 1.9 MB, whatever the batch) out of the run's
+    growth, as loading the kernels is; ``Soak.warmup`` says what it took."""
     spawn = multiprocessing.get_context("spawn")   # (not fork: the parent's heap, again)
     with ProcessPoolExecutor(1, mp_context=spawn) as pool:
         return pool.submit(_warmed, games, steps, every, rss_limit, time_limit).result()
@@ -235,7 +235,7 @@ def alone(games: int, steps: int, every: int, rss_limit: float | None = None,
 
 def _warmed(games: int, steps: int, every: int, rss_limit: float | None,
             time_limit: float | None) -> Soak:
-    warm = run(1, WARMUP, WARMUP)
+    warm = run(min(games, 4), WARMUP, WARMUP)
     soak = run(games, steps, every, 0, rss_limit, time_limit)
     soak.warmup = warm.rows[-1]["run_rss"]
     return soak
@@ -257,7 +257,7 @@ def report(batches: list[int], steps: int, every: int, path: Path | None,
             print(f"{s.games} games: {s.stopped}")
         if s.warmup:
             print(f"  {s.games} games: the process's one-time costs, before the run "
-                  f"({WARMUP} steps of one game): {s.warmup / 2**20:.2f} MiB of RSS")
+                  f"({WARMUP} steps of {min(s.games, 4)} games): {s.warmup / 2**20:.2f} MiB of RSS")
         for what, value, goal in targets(s):
             print(f"  [{'met' if value <= goal else 'MISSED'}] {s.games} games: {what}: "
                   f"{value:.3g} (target <= {goal:g})")
