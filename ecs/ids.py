@@ -12,7 +12,12 @@ history (a long batched self-play run makes millions). The index keeps the ids i
 of ``PAGE`` and drops a page once none of its ids is in any game, and a spread row once
 its id is in no game: a sweep of the slots in use finds them when the pages (rows) held
 have grown by an eighth since the last sweep, so its cost is amortized over the ids made
-in between. A dropped id maps to -1, "in no game", which is what a stale id is.
+in between. A dropped id maps to -1, "in no game", which is what a stale id is. Which
+row holds a page is itself paged: a page's chunk (``CHUNK`` pages) names a row of
+``chunks``, which names the page's row, and a sweep keeps the chunks of the pages it
+keeps. What grows with history is the chunk directory, 4 bytes per ``CHUNK * PAGE`` ids
+made (a dense page table held 4 bytes per ``PAGE``: some 90 MB an hour in the soak's
+4,096 games, against 90 KB).
 """
 from __future__ import annotations
 
@@ -26,6 +31,9 @@ from .kernels import I64, INDEX, array, empty, kernel, reads
 PAGE_BITS = 7
 PAGE = 1 << PAGE_BITS
 _MASK = PAGE - 1
+CHUNK_BITS = 10
+CHUNK = 1 << CHUNK_BITS   # pages per row of ``IdIndex.chunks``
+_CHUNK_MASK = CHUNK - 1
 _MIN_ROWS = 4   # pages (and spread rows) held before the first sweep
 
 
@@ -46,8 +54,11 @@ class IdIndex:
     """The id -> column map of one store of ``batch`` games; copy on write between clones."""
 
     def __init__(self, batch: int) -> None:
-        self.page_of = np.full(0, -1, np.int32)           # page number -> row of ``pages``
+        self.dir = np.full(0, -1, np.int32)               # chunk number -> row of ``chunks``
+        self.chunks = np.full((0, CHUNK), -1, np.int32)   # its pages' rows of ``pages``
+        self.n_chunks = 0   # rows of ``chunks`` in use
         self.pages = np.full((0, PAGE), -1, np.int32)     # row -> the entries of its ids
+        self.page_at = np.full(0, -1, np.int64)           # row -> its page number
         self.rows = 0       # rows in use
         self.swept = 0      # rows in use after the last sweep
         self.spread = np.full((0, batch), -1, np.int32)   # spread row -> column per game
@@ -55,7 +66,7 @@ class IdIndex:
         self.n_spread = 0   # spread rows in use
         self.spread_kept = 0   # spread rows in use after the last sweep of them
         self._shared = False
-        self._pv: tuple[np.ndarray, np.ndarray, memoryview, memoryview] | None = None   # ``_views``
+        self._pv: tuple[Any, ...] | None = None   # ``_views``
 
     def __getstate__(self) -> dict[str, object]:
         d = self.__dict__.copy()
@@ -65,18 +76,66 @@ class IdIndex:
     def __setstate__(self, d: dict[str, object]) -> None:
         self.__dict__ = {"_pv": None, **d}
 
-    def _views(self) -> tuple[memoryview, memoryview]:
-        """Memoryviews of ``page_of`` and ``pages``, for plain reads and writes of one entry
-        (see ``ecs.store.Views``), made again when either array was replaced."""
+    def _views(self) -> tuple[memoryview, memoryview, memoryview]:
+        """Memoryviews of ``dir``, ``chunks`` and ``pages``, for plain reads and writes of
+        one entry (see ``ecs.store.Views``), made again when any of them was replaced."""
         v = self._pv
-        if v is None or v[0] is not self.page_of or v[1] is not self.pages:
-            page_of, pages = self.page_of, self.pages
-            v = self._pv = (page_of, pages, memoryview(cast(Any, page_of)), memoryview(cast(Any, pages)))
-        return v[2], v[3]
+        if v is None or v[0] is not self.dir or v[1] is not self.chunks or v[2] is not self.pages:
+            arrays = self.dir, self.chunks, self.pages
+            v = self._pv = (*arrays, tuple(memoryview(cast(Any, a)) for a in arrays))
+        views: tuple[memoryview, memoryview, memoryview] = v[3]
+        return views
+
+    def _row(self, p: int) -> int:
+        """The row of page ``p`` (-1: none), with plain reads."""
+        dir_, chunks, _ = self._views()
+        d = p >> CHUNK_BITS
+        r: int = dir_[d] if d < len(dir_) else -1
+        return -1 if r < 0 else chunks[r, p & _CHUNK_MASK]
+
+    def _rows(self, ps: np.ndarray) -> np.ndarray:
+        """``_row`` of each of the page numbers ``ps`` (an int64 array)."""
+        d = ps >> CHUNK_BITS
+        r = np.full(ps.size, -1, np.int64)
+        there = d < self.dir.size
+        r[there] = self.dir[d[there]]
+        out = np.full(ps.size, -1, np.int64)
+        held = r >= 0
+        out[held] = self.chunks[r[held], ps[held] & _CHUNK_MASK]
+        return out
+
+    def _place(self, p: int, row: int) -> None:
+        """Page ``p`` (new) goes in row ``row``: its chunk's row, made if it has none."""
+        d = p >> CHUNK_BITS
+        if d >= self.dir.size:
+            grown = np.full(max(d + 1, 2 * self.dir.size), -1, np.int32)
+            grown[: self.dir.size] = self.dir
+            self.dir = grown
+        if self.dir.item(d) < 0:
+            if self.n_chunks == self.chunks.shape[0]:
+                more = np.full((_grown(self.n_chunks), CHUNK), -1, np.int32)
+                more[: self.n_chunks] = self.chunks[: self.n_chunks]
+                self.chunks = more
+            self.dir[d] = self.n_chunks
+            self.n_chunks += 1
+        self.chunks[self.dir.item(d), p & _CHUNK_MASK] = row
+        self.page_at[row] = p
+
+    def _index_pages(self, k: int) -> None:
+        """Make ``dir`` and ``chunks`` anew for the pages of rows ``0..k`` (``page_at``)."""
+        ps = self.page_at[:k]
+        d = ps >> CHUNK_BITS
+        used, inv = _unique_inverse(d)
+        self.dir = np.full(max(self.dir.size, int(used[-1]) + 1 if k else 0), -1, np.int32)
+        self.dir[used] = np.arange(used.size, dtype=np.int32)
+        self.chunks = np.full((used.size, CHUNK), -1, np.int32)
+        self.chunks[inv, ps & _CHUNK_MASK] = np.arange(k, dtype=np.int32)
+        self.n_chunks = int(used.size)
 
     @property
     def nbytes(self) -> int:
-        return int(self.page_of.nbytes + self.pages.nbytes + self.spread.nbytes + self.spread_id.nbytes)
+        return int(sum(a.nbytes for a in (self.dir, self.chunks, self.pages, self.page_at,
+                                          self.spread, self.spread_id)))
 
     def clone(self, read_only: bool = False) -> IdIndex:
         """An index sharing this one's arrays until either side writes (``read_only``: mark
@@ -85,7 +144,7 @@ class IdIndex:
         other.__dict__ = self.__dict__.copy()
         self._shared = other._shared = True
         if read_only:
-            for arr in (self.page_of, self.pages, self.spread, self.spread_id):
+            for arr in (self.dir, self.chunks, self.pages, self.page_at, self.spread, self.spread_id):
                 arr.flags.writeable = False
         return other
 
@@ -97,20 +156,23 @@ class IdIndex:
 
     def _own(self) -> None:
         if self._shared:
-            self.page_of, self.pages = self.page_of.copy(), self.pages.copy()
+            self.dir, self.chunks = self.dir.copy(), self.chunks.copy()
+            self.pages, self.page_at = self.pages.copy(), self.page_at.copy()
             self.spread, self.spread_id, self._shared = self.spread.copy(), self.spread_id.copy(), False
 
     def lookup(self, ids: np.ndarray, games: np.ndarray | None = None) -> np.ndarray:
         """The column id ``ids[i]`` would sit in in game ``games[i]`` (flat int64 arrays);
         -1 for -1 and for ids in no game. Whether it is there is the slot's to say.
         Without ``games``: the ids' page entries (a spread id's is <= -2)."""
-        return _lookup(self.page_of, self.pages, self.spread, _NO_GAMES if games is None else games, ids)
+        return _lookup(self.dir, self.chunks, self.pages, self.spread, _NO_GAMES if games is None else games, ids)
 
     def one(self, e: int, game: int = 0) -> int:
         """``lookup`` of one id in one game, with plain reads."""
-        page_of, pages = self._views()
+        dir_, chunks, pages = self._views()
         p = e >> PAGE_BITS
-        row = page_of[p] if p < len(page_of) else -1
+        d = p >> CHUNK_BITS
+        r: int = dir_[d] if d < len(dir_) else -1
+        row: int = -1 if r < 0 else chunks[r, p & _CHUNK_MASK]
         c: int = -1 if row < 0 else pages[row, e & _MASK]
         return c if c > -2 else self.spread.item(-2 - c, game)
 
@@ -121,13 +183,11 @@ class IdIndex:
     def add_one(self, e: int, col: int, slots: Callable[[], np.ndarray]) -> None:
         """``add`` of the one new id ``e`` in column ``col`` (a single game's zone change):
         a plain write when its page is there and this index's own."""
-        page_of, pages = self._views()
-        p = e >> PAGE_BITS
-        row = page_of[p] if p < len(page_of) and not self._shared else -1
+        row = -1 if self._shared else self._row(e >> PAGE_BITS)
         if row < 0:
             self.add(e, np.array([col], np.int64), slots)
         else:
-            pages[row, e & _MASK] = col
+            self._views()[2][row, e & _MASK] = col
 
     def add(self, first: int, cols: np.ndarray, slots: Callable[[], np.ndarray]) -> None:
         """Map the new ids ``first``, ``first + 1``, ... to their entries ``cols`` (the
@@ -137,15 +197,11 @@ class IdIndex:
             return
         self._own()
         lo, hi = first >> PAGE_BITS, (first + cols.size - 1) >> PAGE_BITS
-        if hi >= self.page_of.size:
-            grown = np.full(max(hi + 1, 2 * self.page_of.size), -1, np.int32)
-            grown[: self.page_of.size] = self.page_of
-            self.page_of = grown
         for p in range(lo, hi + 1):   # pages, not ids: one per PAGE ids made
-            if self.page_of.item(p) < 0:
+            if self._row(p) < 0:
                 self._new_row(p, lo, slots)
         ids = np.arange(first, first + cols.size, dtype=np.int64)
-        self.pages[self.page_of[ids >> PAGE_BITS], ids & _MASK] = cols
+        self.pages[self._rows(ids >> PAGE_BITS), ids & _MASK] = cols
 
     def add_per_game(self, first: int, n: int, at: np.ndarray, games: np.ndarray, cols: np.ndarray,
                      slots: Callable[[], np.ndarray]) -> None:
@@ -197,8 +253,7 @@ class IdIndex:
         keep = (held & there).any(axis=1)
         kept = np.flatnonzero(keep)
         entry = np.where(keep, -2 - np.cumsum(keep) + 1, -1)   # kept row k -> -2 - its new row
-        paged = (ids >> PAGE_BITS) < self.page_of.size
-        row = np.where(paged, self.page_of[np.minimum(ids >> PAGE_BITS, self.page_of.size - 1)], -1)
+        row = self._rows(ids >> PAGE_BITS)
         on_page = row >= 0   # an id whose page was dropped has no entry to rewrite
         self.pages[row[on_page], ids[on_page] & _MASK] = entry[on_page]
         self.spread[: kept.size] = self.spread[kept]
@@ -213,22 +268,24 @@ class IdIndex:
         if self.rows == self.pages.shape[0]:
             grown = np.full((_grown(self.rows), PAGE), -1, np.int32)
             grown[: self.rows] = self.pages[: self.rows]
-            self.pages = grown
-        self.page_of[page] = self.rows
+            at = np.full(grown.shape[0], -1, np.int64)
+            at[: self.rows] = self.page_at[: self.rows]
+            self.pages, self.page_at = grown, at
+        self._place(page, self.rows)
         self.rows += 1
 
     def _sweep(self, keep_from: int, slots: np.ndarray) -> None:
         """Drop the pages below ``keep_from`` that hold no id in ``slots`` (the store's
-        (B, C) ids in its slots, -1: free); the rows kept move to the front, in page order."""
-        held = np.flatnonzero(self.page_of >= 0)
-        keep = _pages_of(slots, self.page_of.size)
-        keep[keep_from:] = True
-        kept = held[keep[held]]
-        rows = self.page_of[kept]
-        self.pages[: kept.size] = self.pages[rows]
-        self.pages[kept.size: self.rows] = -1
-        self.page_of[held] = -1
-        self.page_of[kept] = np.arange(kept.size, dtype=np.int32)
+        (B, C) ids in its slots, -1: free); the rows kept move to the front, in order."""
+        n = self.rows
+        keep = _rows_held(slots, self.dir, self.chunks, n)
+        keep |= self.page_at[:n] >= keep_from
+        kept = np.flatnonzero(keep)
+        self.pages[: kept.size] = self.pages[kept]
+        self.pages[kept.size: n] = -1
+        self.page_at[: kept.size] = self.page_at[kept]
+        self.page_at[kept.size: n] = -1
+        self._index_pages(kept.size)
         self.rows = self.swept = int(kept.size)
 
     @classmethod
@@ -242,12 +299,12 @@ class IdIndex:
         ids = entity_id[games, cols]
         if ids.size == 0:
             return index
-        used = np.unique(ids >> PAGE_BITS)
-        index.page_of = np.full(int(used[-1]) + 1, -1, np.int32)
-        index.page_of[used] = np.arange(used.size, dtype=np.int32)
+        used, row = _unique_inverse(ids >> PAGE_BITS)
+        index.page_at = used.astype(np.int64)
+        index._index_pages(used.size)
         index.pages = np.full((used.size, PAGE), -1, np.int32)
         index.rows = index.swept = int(used.size)
-        row, at = index.page_of[ids >> PAGE_BITS], ids & _MASK
+        at = ids & _MASK
         index.pages[row, at] = cols
         apart = index.pages[row, at] != cols
         if apart.any():
@@ -257,46 +314,68 @@ class IdIndex:
             index.spread = np.full((spread.size, entity_id.shape[0]), -1, np.int32)
             index.spread[r, games[mine]] = cols[mine]
             index.spread_id = spread.astype(np.int64)
-            index.pages[index.page_of[spread >> PAGE_BITS], spread & _MASK] = -2 - np.arange(spread.size)
+            index.pages[index._rows(spread >> PAGE_BITS), spread & _MASK] = -2 - np.arange(spread.size)
             index.n_spread = index.spread_kept = int(spread.size)
         return index
 
 
-@njit(cache=True, inline="always")
-def column_in(page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray, e: int,
-              g: int) -> int:  # pragma: no cover - compiled
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)``, the inverse flat (NumPy 2 shapes it
+    like ``values`` in some versions)."""
+    used, inv = np.unique(values, return_inverse=True)
+    return used, inv.reshape(-1)
+
+
+@njit(cache=True)
+def row_in(dir_: np.ndarray, chunks: np.ndarray, p: int) -> int:  # pragma: no cover - compiled
+    """The row of page ``p`` (-1: none), for compiled callers."""
+    d = p >> CHUNK_BITS
+    if d >= dir_.size or dir_[d] < 0:
+        return -1
+    return chunks[dir_[d], p & _CHUNK_MASK]
+
+
+# (Not inlined by numba: its IR inlined into a caller's loop made a lookup some 15 ns,
+# against 2 when LLVM inlines the call.)
+@njit(cache=True)
+def column_in(dir_: np.ndarray, chunks: np.ndarray, pages: np.ndarray, spread: np.ndarray,
+              e: int, g: int) -> int:  # pragma: no cover - compiled
     """The column id ``e`` would sit in in game ``g`` (-1: none; g < 0: its page entry),
     for compiled callers."""
     if e < 0:
         return -1
-    p = e >> PAGE_BITS
-    if p >= page_of.size or page_of[p] < 0:
+    r = row_in(dir_, chunks, e >> PAGE_BITS)
+    if r < 0:
         return -1
-    c = pages[page_of[p], e & _MASK]
+    c = pages[r, e & _MASK]
     return c if c > -2 or g < 0 else spread[-2 - c, g]
 
 
-@kernel(reads("entity_id"), I64)
-def _pages_of(slots: np.ndarray, n_pages: int) -> np.ndarray:  # pragma: no cover - compiled
-    """(n_pages,) bool: the pages of the ids in ``slots`` (the store's (B, C) ids in
-    its slots, -1: free), in one pass over them: NumPy's ``np.unique`` of their ids sorts
-    copies of them all (at 4,096 games of 71 objects, 20 ms and some 7 MB against 0.15 ms)."""
-    out = empty(n_pages, np.bool_)
-    for p in range(n_pages):
-        out[p] = False
+@kernel(reads("entity_id"), array(np.int32, 1), array(np.int32, 2), I64)
+def _rows_held(slots: np.ndarray, dir_: np.ndarray, chunks: np.ndarray,
+               n_rows: int) -> np.ndarray:  # pragma: no cover - compiled
+    """(n_rows,) bool: the rows of the pages of the ids in ``slots`` (the store's (B, C)
+    ids in its slots, -1: free), in one pass over them: NumPy's ``np.unique`` of their ids
+    sorts copies of them all (at 4,096 games of 71 objects, 20 ms and some 7 MB against
+    0.15 ms)."""
+    out = empty(n_rows, np.bool_)
+    for r in range(n_rows):
+        out[r] = False
     for g in range(slots.shape[0]):
         row = slots[g]
         for c in range(row.size):
             if row[c] >= 0:
-                out[row[c] >> PAGE_BITS] = True
+                r = row_in(dir_, chunks, row[c] >> PAGE_BITS)
+                if r >= 0:
+                    out[r] = True
     return out
 
 
-@kernel(array(np.int32, 1), array(np.int32, 2), array(np.int32, 2), INDEX, INDEX)
-def _lookup(page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray, games: np.ndarray,
-            ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+@kernel(array(np.int32, 1), array(np.int32, 2), array(np.int32, 2), array(np.int32, 2), INDEX, INDEX)
+def _lookup(dir_: np.ndarray, chunks: np.ndarray, pages: np.ndarray, spread: np.ndarray,
+            games: np.ndarray, ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """``IdIndex.lookup``: ``games`` has one game per id, or none (page entries)."""
     out = empty(ids.size, np.int64)
     for i in range(ids.size):
-        out[i] = column_in(page_of, pages, spread, ids[i], games[i] if games.size else -1)
+        out[i] = column_in(dir_, chunks, pages, spread, ids[i], games[i] if games.size else -1)
     return out

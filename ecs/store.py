@@ -540,8 +540,9 @@ class Store:
         with them), -1 where the id is not in that game (it changed zones, ceased to exist
         or was never there; -1 ids too)."""
         g, e = np.broadcast_arrays(np.asarray(games, np.int64), np.asarray(ids, np.int64))
-        out = _locate(self.a["entity_id"], self.ids.page_of, self.ids.pages, self.ids.spread,
-                      self.n_cols, np.ascontiguousarray(g).ravel(), np.ascontiguousarray(e).ravel())
+        ix = self.ids
+        out = _locate(self.a["entity_id"], ix.dir, ix.chunks, ix.pages, ix.spread, self.n_cols,
+                      np.ascontiguousarray(g).ravel(), np.ascontiguousarray(e).ravel())
         return out.reshape(g.shape)
 
     def present(self, game: int, e: int) -> int:
@@ -809,14 +810,16 @@ def _free_per_game(entity_id: np.ndarray, games: np.ndarray, n_cols: int,
     return out, top
 
 
-@kernel(reads("entity_id"), array(np.int32, 1), array(np.int32, 2), array(np.int32, 2), I64, INDEX, INDEX)
-def _locate(entity_id: np.ndarray, page_of: np.ndarray, pages: np.ndarray, spread: np.ndarray,
-            n_cols: int, games: np.ndarray, ids: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+@kernel(reads("entity_id"), array(np.int32, 1), array(np.int32, 2), array(np.int32, 2), array(np.int32, 2),
+        I64, INDEX, INDEX)
+def _locate(entity_id: np.ndarray, dir_: np.ndarray, chunks: np.ndarray, pages: np.ndarray,
+            spread: np.ndarray, n_cols: int, games: np.ndarray, ids: np.ndarray
+            ) -> np.ndarray:  # pragma: no cover - compiled
     """``Store.locate`` on flat (game, id) pairs of known ids (-1 ids: absent)."""
     out = empty(ids.size, np.int64)
     for i in range(ids.size):
         e, g = ids[i], games[i]
-        c = column_in(page_of, pages, spread, e, g)
+        c = column_in(dir_, chunks, pages, spread, e, g)
         out[i] = c if 0 <= c < n_cols and entity_id[g, c] == e else -1
     return out
 
