@@ -75,6 +75,13 @@ class IdIndex:
 
     def __setstate__(self, d: dict[str, object]) -> None:
         self.__dict__ = {"_pv": None, **d}
+        page_of = self.__dict__.pop("page_of", None)
+        if isinstance(page_of, np.ndarray):   # pickled with a dense page table: each row's page from it
+            held = np.flatnonzero(page_of >= 0)
+            self.page_at = np.full(self.pages.shape[0], -1, np.int64)
+            self.page_at[page_of[held]] = held
+            self.dir = np.full(0, -1, np.int32)
+            self._index_pages(self.rows)
 
     def _views(self) -> tuple[memoryview, memoryview, memoryview]:
         """Memoryviews of ``dir``, ``chunks`` and ``pages``, for plain reads and writes of

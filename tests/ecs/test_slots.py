@@ -120,6 +120,26 @@ def test_the_id_index_does_not_grow_with_the_ids_ever_made():
     assert index.nbytes < 64 * 1024
 
 
+def test_an_index_pickled_with_a_dense_page_table_loads():
+    """An index pickled before the chunks (a page table over every page made) maps its
+    ids as it did."""
+    import pickle
+
+    w, p, _ = _world(batch=2)
+    ids = [int(e) for e in w.add_objects(3 * PAGE, p, "artifact")]
+    index = w.store.ids
+    state = index.__getstate__()
+    page_of = np.full(int(index.page_at[: index.rows].max()) + 1, -1, np.int32)
+    page_of[index.page_at[: index.rows]] = np.arange(index.rows)
+    for name in ("dir", "chunks", "n_chunks", "page_at"):
+        del state[name]
+    old = IdIndex.__new__(IdIndex)
+    old.__setstate__(pickle.loads(pickle.dumps({**state, "page_of": page_of})))
+    every = np.array(ids, np.int64)
+    assert np.array_equal(old.lookup(every), index.lookup(every))
+    assert old.one(ids[-1], 1) == index.one(ids[-1], 1)
+
+
 def test_the_id_index_drops_pages_no_game_holds():
     """Ids made and gone by the thousand: the index keeps the pages of the ids in some
     slot (and the newest), not one entry per id ever made."""
