@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ecs import StaleEntityError, UnknownEntityError, World
-from ecs.ids import CHUNK, PAGE, IdIndex
+from ecs.ids import PAGE, IdIndex
 
 
 def _world(batch=3):
@@ -109,7 +109,7 @@ def test_the_id_index_does_not_grow_with_the_ids_ever_made():
     index = IdIndex(1)
     slots = np.full((1, 4), -1, np.int64)         # the store's ids in its slots
     block = PAGE * 64
-    for first in range(0, CHUNK * PAGE * 64, block):
+    for first in range(0, 8 * 2**20, block):
         cols = np.ones(block, np.int64)
         cols[:6] = [2, 2, 2, 2, 2, 0]             # id 5 in column 0, all run long
         index.add(first, cols, lambda: slots)
