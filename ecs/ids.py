@@ -133,7 +133,7 @@ class IdIndex:
         """Make ``dir`` and ``chunks`` anew for the pages of rows ``0..k`` (``page_at``)."""
         ps = self.page_at[:k]
         d = ps >> CHUNK_BITS
-        used, inv = _unique_inverse(d)
+        used, inv = np.unique(d, return_inverse=True)
         self.dir = np.full(max(self.dir.size, int(used[-1]) + 1 if k else 0), -1, np.int32)
         self.dir[used] = np.arange(used.size, dtype=np.int32)
         self.chunks = np.full((used.size, CHUNK), -1, np.int32)
@@ -307,7 +307,7 @@ class IdIndex:
         ids = entity_id[games, cols]
         if ids.size == 0:
             return index
-        used, row = _unique_inverse(ids >> PAGE_BITS)
+        used, row = np.unique(ids >> PAGE_BITS, return_inverse=True)
         index.page_at = used.astype(np.int64)
         index._index_pages(used.size)
         index.pages = np.full((used.size, PAGE), -1, np.int32)
@@ -325,13 +325,6 @@ class IdIndex:
             index.pages[index._rows(spread >> PAGE_BITS), spread & _MASK] = -2 - np.arange(spread.size)
             index.n_spread = index.spread_kept = int(spread.size)
         return index
-
-
-def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(values, return_inverse=True)``, the inverse flat (NumPy 2 shapes it
-    like ``values`` in some versions)."""
-    used, inv = np.unique(values, return_inverse=True)
-    return used, inv.reshape(-1)
 
 
 @njit(cache=True)
