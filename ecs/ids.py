@@ -254,21 +254,13 @@ class IdIndex:
         slots); the rows kept move to the front, and their ids' entries follow them. A
         row's id is in game g when its slot there holds it: one gather per row and game."""
         n = self.n_spread
-        ids = self.spread_id[:n]
-        cols = self.spread[:n]
-        there = (cols >= 0) & (cols < slots.shape[1])
-        held = slots[np.arange(slots.shape[0]), np.where(there, cols, 0)] == ids[:, None]
-        keep = (held & there).any(axis=1)
-        kept = np.flatnonzero(keep)
+        ids = self.spread_id[:n].copy()
+        keep = _spread_kept(slots, self.spread, self.spread_id, n)
         entry = np.where(keep, -2 - np.cumsum(keep) + 1, -1)   # kept row k -> -2 - its new row
         row = self._rows(ids >> PAGE_BITS)
         on_page = row >= 0   # an id whose page was dropped has no entry to rewrite
         self.pages[row[on_page], ids[on_page] & _MASK] = entry[on_page]
-        self.spread[: kept.size] = self.spread[kept]
-        self.spread[kept.size: n] = -1
-        self.spread_id[: kept.size] = self.spread_id[kept]
-        self.spread_id[kept.size: n] = -1
-        self.n_spread = self.spread_kept = int(kept.size)
+        self.n_spread = self.spread_kept = int(np.count_nonzero(keep))
 
     def _new_row(self, page: int, keep_from: int, slots: Callable[[], np.ndarray]) -> None:
         if _due(self.rows, self.swept):
@@ -370,6 +362,33 @@ def _rows_held(slots: np.ndarray, dir_: np.ndarray, chunks: np.ndarray,
                 if r >= 0:
                     out[r] = True
     return out
+
+
+@kernel(reads("entity_id"), array(np.int32, 2, readonly=False), array(np.int64, 1, readonly=False), I64)
+def _spread_kept(slots: np.ndarray, spread: np.ndarray, spread_id: np.ndarray,
+                 n: int) -> np.ndarray:  # pragma: no cover - compiled
+    """(n,) bool: which of the first ``n`` spread rows hold an id still in some game's
+    slot (``slots``: the store's (B, C) ids); those rows move to the front in place, in
+    order, and the rest up to ``n`` become -1. In place, without the (n, B) temporaries of
+    a NumPy gather (some 5 MB a sweep at 4,096 games)."""
+    keep = empty(n, np.bool_)
+    kept = 0
+    for r in range(n):
+        keep[r] = False
+        for g in range(spread.shape[1]):
+            c = spread[r, g]
+            if 0 <= c < slots.shape[1] and slots[g, c] == spread_id[r]:
+                keep[r] = True
+                break
+        if keep[r]:
+            if kept < r:
+                spread[kept] = spread[r]
+                spread_id[kept] = spread_id[r]
+            kept += 1
+    for r in range(kept, n):
+        spread[r] = -1
+        spread_id[r] = -1
+    return keep
 
 
 @kernel(array(np.int32, 1), array(np.int32, 2), array(np.int32, 2), array(np.int32, 2), INDEX, INDEX)

@@ -319,8 +319,8 @@ def test_each_restore_maps_the_ids_its_snapshot_holds():
 
 def test_spread_rows_of_ids_in_no_game_are_dropped():
     """A long run of objects made in every game and killed per game: the index's spread
-    rows follow the ids still in some game (a sweep when a fifth of them are new since the
-    last one, and growth by a quarter), not the run's length."""
+    rows follow the ids still in some game (a sweep when an eighth of them are new since
+    the last one, and growth by an eighth), not the run's length."""
     w, p, _ = _world()
     rng = np.random.default_rng(0)
     toks = w.add_objects(4, p, "artifact", token=True)
