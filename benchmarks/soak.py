@@ -111,8 +111,17 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
     out = Soak(games, steps, every)
     times: list[float] = []   # every step's time since the last row
 
-    def pick(n_from: int, k: int) -> np.ndarray:   # k distinct positions per game
-        return np.argsort(rng.random((games, n_from)), axis=1)[:, :k]
+    def pick(n_from: int, k: int) -> np.ndarray:
+        """k distinct positions of ``n_from`` per game, uniformly: rows with a repeat are
+        drawn again. (games, k) arrays only: the harness's own temporaries stay small
+        beside the engine's, whose memory the run measures."""
+        out = rng.integers(0, n_from, (games, k))
+        while True:
+            s = np.sort(out, axis=1)
+            again = (s[:, 1:] == s[:, :-1]).any(axis=1)
+            if not again.any():
+                return out
+            out[again] = rng.integers(0, n_from, (int(again.sum()), k))
 
     for i in range(1, steps + 1):
         back, dies, tok_dies = pick(GRAVEYARD, ENTER), pick(POPULATION, ENTER), pick(TOKEN_POP, TOKENS)
@@ -126,8 +135,9 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
         cards[rows, dies] = np.reshape(returned, (games, ENTER))
         grave[rows, back] = np.reshape(buried, (games, ENTER))
         tokens[rows, tok_dies] = np.asarray(made, np.int64)
-        board = np.concatenate([cards, tokens], axis=1)
-        hit = board[rows, pick(board.shape[1], TARGETS)]
+        at = pick(POPULATION + TOKEN_POP, TARGETS)   # of the game's cards, then its tokens
+        hit = np.where(at < POPULATION, cards[rows, np.minimum(at, POPULATION - 1)],
+                       tokens[rows, np.maximum(at - POPULATION, 0)])
         t2 = time.perf_counter()
         w.put_counters(hit, "+1/+1", 1)
         w.put_counters(hit, "-1/-1", 1)
