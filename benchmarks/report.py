@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=("all", "interleaved", "soak"), default="all",
                     help="run one part only (default: everything but the soak, which is opt-in)")
     ap.add_argument("--soak", action="store_true",
-                    help="also run the soak (sizes: SOAK_STEPS, SOAK_BATCHES)")
+                    help="also run the soak (sizes: SOAK_STEPS, SOAK_BATCHES, SOAK_REPEAT)")
     ap.add_argument("--soak-plot", type=Path, default=Path("benchmarks/out/soak.png"))
     ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (default: %(default)s)")
     ap.add_argument("--memory-probe", nargs=2, type=int, metavar=("GAMES", "N"), help=argparse.SUPPRESS)
@@ -293,9 +293,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(t.line() for t in single_game_targets(got)))
         print()
     if args.soak or args.only == "soak":
-        steps, batches = soak.defaults()
+        steps, batches, repeat = soak.defaults()
         soak.report(batches, steps, max(steps // 100, 1), args.soak_plot, 4 * GIB,
-                    float(os.environ.get("SOAK_TIME_LIMIT", "300")))
+                    float(os.environ.get("SOAK_TIME_LIMIT", "300")), repeat)
         print()
     if args.only != "all":
         return 0

@@ -3,8 +3,10 @@
 time, RSS and live bytes, the targets and the plot come out. The full soak is opt-in
 (``python -m benchmarks.soak`` or ``python -m benchmarks.report --soak``)."""
 import os
+import re
 
 import numpy as np
+import pytest
 
 from benchmarks import soak
 
@@ -39,3 +41,20 @@ def test_limits_stop_a_run_and_say_so():
     s = soak.run(1, steps=50, every=1, rss_limit=1.0)
     assert len(s.rows) == 1 and "RSS" in s.stopped
     assert np.isfinite(s.rows[0]["seconds"])
+
+
+def test_repeated_runs_are_judged_on_their_median(capsys):
+    """Each run of a size in a process of its own; every target line gives each run's
+    figure and is judged on their median (what the allocator keeps differs run to run)."""
+    runs = soak.report([2], steps=3, every=1, path=None, repeat=3)
+    assert [s.games for s in runs] == [2]
+    lines = [line for line in capsys.readouterr().out.splitlines() if "2 games:" in line and "target" in line]
+    assert len(lines) == len(soak.targets(runs[0]))
+    for line in lines:
+        got = re.search(r": (\S+) \(median of 3 runs: ([^;]+); target <= (\S+)\)$", line)
+        assert got is not None, line
+        shown, goal = float(got[1]), float(got[3])
+        values = [float(v) for v in got[2].split(", ")]
+        assert len(values) == 3
+        assert shown == pytest.approx(float(np.median(values)), rel=1e-2)
+        assert line.lstrip().startswith("[met]" if shown <= goal else "[MISSED]")
