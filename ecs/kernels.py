@@ -405,7 +405,9 @@ def _by_symbol(uses: tuple[Dispatcher, ...]) -> Iterator[None]:
     """While a kernel that ``uses`` others compiles, its calls to them call their native code
     by its symbol, where numba would link a copy of their code into its own and optimize and
     compile it again (the settled probe's eight callees: about a second of its three). Only
-    for the engine's own callers, which ``_keyed`` keeps in step with their callees."""
+    for the engine's own callers, which ``_keyed`` keeps in step with their callees; a plain
+    ``njit`` helper through which a caller calls them must not be cached on its own
+    (``cache=False``): numba's key of it would not see a callee compiled anew."""
     called: list[Any] = [next(iter(u.overloads.values())) for u in uses]
     context: Any = uses[0].targetctx if uses else None
     for cres in called:

@@ -211,7 +211,12 @@ def _acting(parts: int, table: np.ndarray, live: np.ndarray, slots: np.ndarray, 
                    table[29, 0], table[30, 0], rows)
 
 
-@njit(cache=True)
+# Not cached on its own: it calls the kernels ``_acting`` uses by their symbols, whose names
+# hold the number of the process's compile that made them; numba's key of a cached
+# ``_decide`` would not see a callee compiled anew under another (``_acting``'s own key does,
+# ``kernels._keyed``), and linking it would abort the process. It is compiled with
+# ``_acting`` and cached inside it.
+@njit(cache=False)
 def _decide(parts: int, winner: np.ndarray, live: np.ndarray, slots: np.ndarray,
             recheck: bool, capacity: int, n: int, zone: np.ndarray, token: np.ndarray,
             counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray, types: np.ndarray,

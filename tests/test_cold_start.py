@@ -81,3 +81,40 @@ def test_the_command_loads_numba_without_scipy_linalg() -> None:
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=120)
     assert p.returncode == 0, p.stderr
+
+
+_PROBE = ("import re, sys\n"
+          "from numba import njit\n"
+          "for i in range(int(sys.argv[1])):   # other compiles first: later ones get other numbers\n"
+          "    njit(lambda x, i=i: x + i)(1)\n"
+          "from ecs import World\n"
+          "from ecs.systems.annihilation import pairs\n"
+          "w = World(batch=1)\n"
+          "p = w.add_player()\n"
+          "bear = w.add_object(p, 'creature', power=2, toughness=2, counters={'+1/+1': 1, '-1/-1': 1})\n"
+          "w.tick()\n"
+          "assert w.count(bear, '+1/+1') == 0   # the probe found the pair (704.5q)\n"
+          "name = next(iter(pairs.overloads.values())).fndesc.mangled_name\n"
+          "print(re.search(r'pairsB\\d+v(\\d+)', name)[1])\n")
+
+
+def _probe(cache: Path, shift: int) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache),
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.run([sys.executable, "-c", _PROBE, str(shift)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_a_kernel_compiled_anew_does_not_abort_the_compile_of_its_caller(tmp_path: Path) -> None:
+    """After an edit or an upgrade, a kernel compiled anew gets another symbol (numba's names
+    hold the number of the process's compile). The settled probe calls its kernels by symbol
+    and recompiles with them (704.5q is still found); no helper of it compiled against the
+    old symbol is loaded from the disk cache, which would abort the process ("LLVM ERROR:
+    Symbol not found")."""
+    first = _probe(tmp_path, 0)
+    assert first.returncode == 0, first.stderr
+    for gone in [*tmp_path.rglob("annihilation.pairs-*"), *tmp_path.rglob("settled._acting-*")]:
+        gone.unlink()   # as an edit of the kernel (and so of its caller's key) would
+    again = _probe(tmp_path, int(first.stdout) + 1)
+    assert again.returncode == 0, again.stderr
+    assert int(again.stdout) != int(first.stdout)   # pairs has another symbol now
