@@ -6,13 +6,16 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
 from numba import njit, types
 from numba.core import config, event
+from numba.core.caching import NullCache
+from numba.core.dispatcher import Dispatcher
 
 from ecs import World, kernels, store
 from ecs.kernels import INDEX, reads, writes
@@ -344,3 +347,24 @@ def test_empty_is_np_empty() -> None:
         assert a.tolist() == list(range(n)) and c.tolist() == [-i for i in range(n)]
         assert b.tolist() == [[(i + r) % 2 == 0 for i in range(n)] for r in range(rows)]
         assert not np.shares_memory(a, _made(n, rows)[0])
+
+
+def test_no_helper_through_which_kernels_call_others_is_cached_on_its_own() -> None:
+    """A plain ``njit`` function of the package that calls declared kernels (through which
+    a kernel calls them by symbol, ``kernels._by_symbol``) is compiled with its caller and
+    never loaded from a cache entry of its own: numba's key of it would not see a callee
+    compiled anew under another symbol, and linking it aborts the process
+    (``tests/test_cold_start.py``)."""
+    World()   # every kernel's module imported
+    declared = {id(k.dispatcher) for k in kernels.KERNELS}
+    helpers = {}
+    for name, module in list(sys.modules.items()):
+        if name != "ecs" and not name.startswith("ecs."):
+            continue
+        for obj in vars(module).values():
+            if isinstance(obj, Dispatcher) and id(obj) not in declared:
+                scope = obj.py_func.__globals__
+                if any(id(scope.get(n)) in declared for n in obj.py_func.__code__.co_names):
+                    helpers[obj.py_func.__qualname__] = obj
+    assert "_decide" in helpers   # the settled probe's
+    assert [n for n, d in helpers.items() if not isinstance(cast(Any, d)._cache, NullCache)] == []
