@@ -481,10 +481,11 @@ class RefGame:
         if target in self.players:
             head = self._head(target)
             if infect:
-                # 120.3b (2HG 810.10: poison counters are shared by the team)
-                new_poison = add_count(head["counters"], "poison", amount, "infect")
-                if not self._banned(target, "poison"):   # 101.3: can't have them
-                    set_count(head["counters"], "poison", new_poison)
+                # 120.3b (2HG 810.10: poison counters are shared by the team); none are put
+                # where it can't have them (101.3), so no count can overflow there
+                if not self._banned(target, "poison"):
+                    set_count(head["counters"], "poison",
+                              add_count(head["counters"], "poison", amount, "infect"))
             else:
                 head["life"] -= amount  # 120.3a
             return
@@ -504,16 +505,17 @@ class RefGame:
         """120.3c-e, h: the results of damage dealt to a permanent (checked before changing)."""
         c = obj["counters"]
         creature = "creature" in obj["types"]
-        if creature and (wither or infect):
+        # 101.3: where it can't have -1/-1 counters none are put, and no count overflows
+        put = creature and (wither or infect) and not ("-1/-1" in obj["banned"] or "*" in obj["banned"])
+        if put:
             new_m = add_count(c, "-1/-1", amount, "wither")  # 120.3d
-        elif creature:
+        elif creature and not (wither or infect):
             new_damage = obj["damage"] + amount  # 120.3e
             if new_damage > MAX_COUNT:
                 raise CountOverflowError(f"marked damage would reach {new_damage}")
-        if creature and (wither or infect):
-            if not ("-1/-1" in obj["banned"] or "*" in obj["banned"]):   # 101.3
-                set_count(c, "-1/-1", new_m)
-        elif creature:
+        if put:
+            set_count(c, "-1/-1", new_m)
+        elif creature and not (wither or infect):
             obj["damage"] = new_damage
         if creature and deathtouch:
             obj["deathtouch_hit"] = True  # 702.2b / 704.5h: dealt damage by a deathtouch source

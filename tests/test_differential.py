@@ -574,6 +574,25 @@ def test_reference_one_snapshot_cap_and_annihilation():
     assert g.counters(ox) == {"+1/+1": 1}
 
 
+def test_reference_damage_puts_no_counters_where_it_cant_have_them():
+    """101.3 with 120.3d and 120.3b: wither damage to a creature that can't have -1/-1
+    counters, and infect damage to a player who can't have poison counters, put none, so
+    a count at the limit raises nothing (docs: Counts); allowed again, it overflows."""
+    g, a, b = _ref_board()
+    bear = g.add_object(a, types={"creature"}, power=2, toughness=2)
+    g.deal_damage(bear, ref.MAX_COUNT, wither=True)
+    g.deal_damage(b, ref.MAX_COUNT, infect=True)
+    g.prohibit(bear, "-1/-1")
+    g.prohibit(b, "poison")
+    g.deal_damage(bear, ref.MAX_COUNT, wither=True)
+    g.deal_damage(b, ref.MAX_COUNT, infect=True)
+    assert g.counters(bear) == {"-1/-1": ref.MAX_COUNT}
+    assert g.counters(b) == {"poison": ref.MAX_COUNT}
+    g.allow(bear)
+    with pytest.raises(ref.CountOverflowError):
+        g.deal_damage(bear, 1, wither=True)
+
+
 def test_reference_young_wolf_lki():
     """704.8 example: Young Wolf with one +1/+1 and three -1/-1 dies remembering +1/+1."""
     g, a, _ = _ref_board()

@@ -1,7 +1,9 @@
 """Damage results (CR 120.3), shield (122.1c), stun (122.1d), destroy/sacrifice."""
+import numpy as np
 import pytest
 
-from ecs import CounterChanged, IllegalActionError, World
+from ecs import CounterChanged, CountOverflowError, IllegalActionError, World
+from ecs.limits import MAX_COUNT
 
 
 @pytest.fixture
@@ -27,6 +29,28 @@ def test_120_3d_wither_and_infect_put_minus_counters(game):
     w.deal_damage(other, 2, infect=True)
     assert w.counters(bear) == {"-1/-1": 1} and w.damage(bear) == 0
     assert w.counters(other) == {"-1/-1": 2} and w.toughness(other) == 1
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_101_3_damage_puts_no_counters_where_it_cant_have_them_so_nothing_overflows(batch):
+    """120.3d and 120.3b put -1/-1 and poison counters; where the permanent or player
+    can't have them (101.3) none are put, so a count at the limit raises no
+    CountOverflowError (docs/rules-mtg.md, Counts), in one game and in a batch."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.deal_damage(bear, MAX_COUNT, wither=True)
+    w.deal_damage(q, MAX_COUNT, infect=True)
+    w.prohibit(bear, "-1/-1")
+    w.prohibit(q, "poison")
+    w.deal_damage(bear, MAX_COUNT, wither=True)
+    w.deal_damage(bear, 1, infect=True)
+    w.deal_damage(q, MAX_COUNT, infect=True)
+    assert np.atleast_1d(w.count(bear, "-1/-1")).tolist() == [MAX_COUNT] * batch
+    assert np.atleast_1d(w.count(q, "poison")).tolist() == [MAX_COUNT] * batch
+    w.allow(bear)
+    with pytest.raises(CountOverflowError, match="-1/-1"):
+        w.deal_damage(bear, 1, wither=True)
 
 
 def test_120_3a_b_players_lose_life_or_get_poison(game):
