@@ -48,6 +48,13 @@ def _due(held: int, kept: int) -> bool:
 def _grown(rows: int) -> int:
     """A table's next size in rows: an eighth more, as the store's columns grow."""
     return rows + rows // 8 + _MIN_ROWS
+
+
+def _larger(table: np.ndarray, rows: int, keep: int) -> np.ndarray:
+    """``table`` grown to ``rows`` rows: its first ``keep`` rows, then rows of -1."""
+    out = np.full((rows, *table.shape[1:]), -1, table.dtype)
+    out[:keep] = table[:keep]
+    return out
 _NO_GAMES = np.zeros(0, np.int64)
 
 
@@ -116,14 +123,10 @@ class IdIndex:
         """Page ``p`` (new) goes in row ``row``: its chunk's row, made if it has none."""
         d = p >> CHUNK_BITS
         if d >= self.dir.size:
-            grown = np.full(max(d + 1, 2 * self.dir.size), -1, np.int32)
-            grown[: self.dir.size] = self.dir
-            self.dir = grown
+            self.dir = _larger(self.dir, max(d + 1, 2 * self.dir.size), self.dir.size)
         if self.dir.item(d) < 0:
             if self.n_chunks == self.chunks.shape[0]:
-                more = np.full((self.n_chunks + self.n_chunks // 8 + 1, CHUNK), -1, np.int32)
-                more[: self.n_chunks] = self.chunks[: self.n_chunks]
-                self.chunks = more
+                self.chunks = _larger(self.chunks, self.n_chunks + self.n_chunks // 8 + 1, self.n_chunks)
             self.dir[d] = self.n_chunks
             self.n_chunks += 1
         self.chunks[self.dir.item(d), p & _CHUNK_MASK] = row
@@ -240,11 +243,9 @@ class IdIndex:
                 self._sweep_spread(slots())
             need = self.n_spread + m
             if need > self.spread.shape[0]:
-                grown = np.full((max(need, _grown(self.spread.shape[0])), self.spread.shape[1]), -1, np.int32)
-                grown[: self.n_spread] = self.spread[: self.n_spread]
-                ids = np.full(grown.shape[0], -1, np.int64)
-                ids[: self.n_spread] = self.spread_id[: self.n_spread]
-                self.spread, self.spread_id = grown, ids
+                size = max(need, _grown(self.spread.shape[0]))
+                self.spread = _larger(self.spread, size, self.n_spread)
+                self.spread_id = _larger(self.spread_id, size, self.n_spread)
         rows = np.arange(self.n_spread, self.n_spread + m)
         self.n_spread += m
         return rows
@@ -266,11 +267,9 @@ class IdIndex:
         if _due(self.rows, self.swept):
             self._sweep(keep_from, slots())
         if self.rows == self.pages.shape[0]:
-            grown = np.full((_grown(self.rows), PAGE), -1, np.int32)
-            grown[: self.rows] = self.pages[: self.rows]
-            at = np.full(grown.shape[0], -1, np.int64)
-            at[: self.rows] = self.page_at[: self.rows]
-            self.pages, self.page_at = grown, at
+            size = _grown(self.rows)
+            self.pages = _larger(self.pages, size, self.rows)
+            self.page_at = _larger(self.page_at, size, self.rows)
         self._place(page, self.rows)
         self.rows += 1
 
