@@ -276,8 +276,9 @@ def report(batches: list[int], steps: int, every: int, path: Path | None,
         if s.warmup:
             print(f"  {s.games} games: the process's one-time costs, before the run "
                   f"({WARMUP} steps of {min(s.games, 4)} games): {s.warmup / 2**20:.2f} MiB of RSS")
-        for (what, _, goal), *values in zip(targets(s), *(
-                [value for _, value, _ in targets(r)] for r in same)):
+        for judged in zip(*map(targets, same)):   # (what, value, goal) of each run
+            what, _, goal = judged[0]
+            values = [value for _, value, _ in judged]
             value = float(np.median(values))
             each = f"median of {len(values)} runs: {', '.join(f'{v:.3g}' for v in values)}; " if len(values) > 1 else ""
             print(f"  [{'met' if value <= goal else 'MISSED'}] {s.games} games: {what}: "
