@@ -260,6 +260,8 @@ def report(batches: list[int], steps: int, every: int, path: Path | None,
     target is judged on the median of the runs, every run's figure printed beside it: what
     the allocator keeps of freed memory differs from run to run of the same code (at 256
     games, 1.8x to 2.2x of the live state), so one run alone says little."""
+    if repeat < 1:
+        raise ValueError(f"repeat: runs of each batch size, at least 1; got {repeat}")
     runs: list[list[Soak]] = []
     for games in sorted(batches):
         runs.append([alone(games, steps, every, rss_limit, time_limit) for _ in range(repeat)])

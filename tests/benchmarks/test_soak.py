@@ -58,3 +58,8 @@ def test_repeated_runs_are_judged_on_their_median(capsys):
         assert len(values) == 3
         assert shown == pytest.approx(float(np.median(values)), rel=1e-2)
         assert line.lstrip().startswith("[met]" if shown <= goal else "[MISSED]")
+
+
+def test_a_repeat_below_one_is_refused_before_any_run():
+    with pytest.raises(ValueError, match="repeat.*got 0"):
+        soak.report([2], steps=3, every=1, path=None, repeat=0)
