@@ -369,23 +369,27 @@ def _spread_kept(slots: np.ndarray, spread: np.ndarray, spread_id: np.ndarray,
     """(n,) bool: which of the first ``n`` spread rows hold an id still in some game's
     slot (``slots``: the store's (B, C) ids); those rows move to the front in place, in
     order, and the rest up to ``n`` become -1. In place, without the (n, B) temporaries of
-    a NumPy gather (some 5 MB a sweep at 4,096 games)."""
+    a NumPy gather (some 5 MB a sweep at 4,096 games). Rows are copied element by element:
+    a row assignment compiled numba's broadcasting: 2.3 s of compiling, against 0.3."""
     keep = empty(n, np.bool_)
     kept = 0
+    games = spread.shape[1]
     for r in range(n):
         keep[r] = False
-        for g in range(spread.shape[1]):
+        for g in range(games):
             c = spread[r, g]
             if 0 <= c < slots.shape[1] and slots[g, c] == spread_id[r]:
                 keep[r] = True
                 break
         if keep[r]:
             if kept < r:
-                spread[kept] = spread[r]
+                for g in range(games):
+                    spread[kept, g] = spread[r, g]
                 spread_id[kept] = spread_id[r]
             kept += 1
     for r in range(kept, n):
-        spread[r] = -1
+        for g in range(games):
+            spread[r, g] = -1
         spread_id[r] = -1
     return keep
 

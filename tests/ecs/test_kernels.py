@@ -368,3 +368,44 @@ def test_no_helper_through_which_kernels_call_others_is_cached_on_its_own() -> N
                     helpers[obj.py_func.__qualname__] = obj
     assert "_decide" in helpers   # the settled probe's
     assert [n for n, d in helpers.items() if not isinstance(cast(Any, d)._cache, NullCache)] == []
+
+
+def _row_writes(fn: Any, ndims: dict[str, int]) -> list[str]:
+    """The assignments in ``fn`` to a part of an array argument (``ndims``: each argument's
+    dimensions) bigger than one element: a row or a slice."""
+    import ast
+    import inspect
+    import textwrap
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    out = []
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AugAssign) else [])
+        for t in targets:
+            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in ndims:
+                index = t.slice.elts if isinstance(t.slice, ast.Tuple) else [t.slice]
+                if len(index) < ndims[t.value.id] or any(isinstance(i, ast.Slice) for i in index):
+                    out.append(f"{fn.__qualname__}: {ast.unparse(node)}")
+    return out
+
+
+def test_no_kernel_assigns_a_row_or_slice_of_an_array_argument() -> None:
+    """Kernels copy rows element by element: an assignment of a row or slice compiles
+    numba's broadcasting and its shape errors, some 2 s of a cold start for one such line
+    (``ids._spread_kept``), as the main job's first run compiles every kernel."""
+    World()   # every kernel declared
+    found = []
+    for k in kernels.KERNELS:
+        fn = k.dispatcher.py_func
+        names = fn.__code__.co_varnames[: fn.__code__.co_argcount]
+        ndims = {n: t.ndim for n, t in zip(names, k.signature) if isinstance(t, types.Array)}
+        found += _row_writes(fn, ndims)
+    assert found == []
+    # (the check finds a row and a slice, not an element)
+    assert _row_writes(_row_copy, {"a": 2}) == ["_row_copy: a[0] = a[1]", "_row_copy: a[1, :] += 1"]
+
+
+def _row_copy(a: np.ndarray) -> None:
+    a[0] = a[1]
+    a[1, :] += 1
+    a[0, 1] = a[1, 0]
