@@ -430,12 +430,15 @@ class Store:
 
     def alloc_one(self) -> tuple[int, int]:
         """``alloc`` of one object in a store of one game, in plain ints: (its column, its
-        id)."""
+        id). The lowest free column is found in the slots' bytes, without a compiled call
+        (after other work some 30 us, the search about 10): a free slot holds -1, its bytes
+        all ones, and an id's top byte is below 0x80, so the first run of as many such bytes
+        starts at the first free slot."""
         self.layout = next(_LAYOUT_IDS)
-        cols, top = _free_per_game(self.a["entity_id"], GAME_ZERO, self.n_cols, 1)
-        self._grow_columns(top)
-        self.n_cols = max(self.n_cols, top)
-        col = int(cols[0, 0])
+        at = self.views()["entity_id"].tobytes().find(_FREE_SLOT, 0, self.n_cols * _SLOT_BYTES)
+        col = at // _SLOT_BYTES if at >= 0 else self.n_cols
+        self._grow_columns(col + 1)
+        self.n_cols = max(self.n_cols, col + 1)
         e = self.reissue_one(col)
         self.write("entity_id", (0, col), e)
         return col, e
@@ -694,6 +697,10 @@ class Store:
 
 
 _ALL_ARRAYS = frozenset(("counts", *Store(1, capacity=0, kind_capacity=1).a))
+# A free slot's bytes, searched for by ``alloc_one``.
+_FREE_SLOT = np.full(1, _BY_NAME["entity_id"].fill, _BY_NAME["entity_id"].dtype).tobytes()
+_SLOT_BYTES = len(_FREE_SLOT)
+
 # id -> the column ``Store.present`` last found it in, in any store (hints, checked there).
 _HINTS: dict[int, int] = {}
 _MAX_HINTS = 1 << 16

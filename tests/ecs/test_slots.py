@@ -337,3 +337,27 @@ def test_spread_rows_of_ids_in_no_game_are_dropped():
     assert index.spread.shape[0] <= 2 * max(alive.size, 4)
     assert w.store.n_cols <= 4 + 2 + 1                           # players, tokens, one spare
     assert all(w.exists(int(e)).any() for e in alive)
+
+
+# Slot values whose bytes hold runs of ones (an id's top byte is below 0x80): what a byte
+# search for a free slot could mistake for one, were it not aligned by the ids themselves.
+_SLOT_VALUES = st.one_of(st.just(-1), st.integers(0, 2**63 - 1),
+                         st.sampled_from([0xFF, 0xFFFF, 2**56 - 1, 2**63 - 1, 0x7FFF_FFFF_FFFF_FF00]))
+
+
+@settings(max_examples=200)
+@given(st.lists(_SLOT_VALUES, max_size=12), st.integers(0, 3))
+def test_a_single_games_new_object_takes_its_lowest_free_slot_as_in_a_batch(slots, spare):
+    """``Store.alloc_one`` (a single game's add_object) takes the column ``alloc`` takes:
+    the lowest free one below ``n_cols``, else the next; whatever the ids around it."""
+    from ecs.store import Store
+    one, general = Store(1, capacity=len(slots) + spare), Store(1, capacity=len(slots) + spare)
+    for s in (one, general):
+        s.n_cols = len(slots)
+        s.mut("entity_id")[0, : len(slots)] = slots
+        s.next_id = 10_000   # (the new id only: the index is not asked about the others)
+    col, e = one.alloc_one()
+    cols, ids = general.alloc(1, np.zeros(1, np.int64))
+    assert (col, e) == (int(cols[0, 0]), int(ids[0]))
+    assert one.n_cols == general.n_cols and one.capacity >= one.n_cols
+    assert one.a["entity_id"].tolist() == general.a["entity_id"].tolist()
