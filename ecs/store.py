@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import array as pyarray
 from typing import Any, Callable, Iterable, TypeVar
 
 import numpy as np
@@ -552,18 +553,17 @@ class Store:
         """``locate`` for one game and one int id as an int (-1 too for an id never made):
         the single game's fast path. The column an id was last found in is a hint tried
         first: whether ``e`` is there is the slot's to say, so a stale hint (another World's,
-        or from before a zone change) costs only the index lookup it saved."""
+        from before a zone change, or another id's with the same low bits) costs only the
+        index lookup it saved."""
         if not 0 <= e < self.next_id:
             return -1
         slots = self.views()["entity_id"]
-        c = _HINTS.get(e, -1)
+        c = _HINTS[e & _HINT_MASK]
         if 0 <= c < self.n_cols and slots[game, c] == e:
             return c
         c = self.ids.one(e, game)
         if 0 <= c < self.n_cols and slots[game, c] == e:
-            if len(_HINTS) >= _MAX_HINTS:
-                _HINTS.clear()
-            _HINTS[e] = c
+            _HINTS[e & _HINT_MASK] = c
             return c
         return -1
 
@@ -701,9 +701,12 @@ _ALL_ARRAYS = frozenset(("counts", *Store(1, capacity=0, kind_capacity=1).a))
 _FREE_SLOT = np.full(1, _BY_NAME["entity_id"].fill, _BY_NAME["entity_id"].dtype).tobytes()
 _SLOT_BYTES = len(_FREE_SLOT)
 
-# id -> the column ``Store.present`` last found it in, in any store (hints, checked there).
-_HINTS: dict[int, int] = {}
-_MAX_HINTS = 1 << 16
+# The column ``Store.present`` last found an id in, in any store (a hint, which the slot
+# confirms), by the id's low bits: a fixed table. Ids are never reused, so a single game's
+# long run looks up new ids without end; a table of every id looked up grew with the run's
+# history (to 5 MB and cleared, against a board of some 10 KB).
+_HINT_MASK = (1 << 16) - 1
+_HINTS = pyarray.array("i", [-1]) * (_HINT_MASK + 1)
 
 
 @kernel(writes("counts", 1), INDEX, INDEX)

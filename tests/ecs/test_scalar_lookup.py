@@ -74,3 +74,40 @@ def test_a_hint_from_another_world_or_a_stale_id_is_not_trusted() -> None:
     assert a.power(1) == 1 and b.exists(1) is False and b.exists(2) is False
     new = a.move_zone(1, "graveyard")                     # 400.7: a new id in the old slot
     assert a.exists(1) is False and a.zone(new) == "graveyard" and b.power(3) == 7
+
+
+def test_ids_that_share_a_hint_are_each_found() -> None:
+    """Ids whose low bits agree share a hint (``store._HINT_MASK``): each lookup still
+    answers as the index does, in any order."""
+    from ecs.store import _HINT_MASK
+    w = World(seed=1)
+    p = w.add_player()
+    made = w.add_objects(_HINT_MASK + 3, p, "artifact", zone="graveyard")
+    a, b = int(made[1]), int(made[1]) + _HINT_MASK + 1   # the same low bits
+    assert b == int(made[-1])
+    w.put_counters(a, "charge", 1)
+    w.put_counters(b, "charge", 2)
+    for _ in range(2):
+        assert (w.count(a, "charge"), w.count(b, "charge"), w.count(a, "charge")) == (1, 2, 1)
+        assert w.store.present(0, a) == int(w.store.locate(np.zeros(1, np.int64), np.array([a]))[0])
+
+
+def test_lookups_of_ever_new_ids_leave_the_memory_as_it_was() -> None:
+    """A long single-game run looks up new ids without end (ids are never reused, 400.7):
+    the hints the lookups leave take a fixed table, not memory that grows with the ids
+    looked up (a table of every id grew to 5 MB, against a board of some 10 KB)."""
+    import tracemalloc
+    w = World(seed=1)
+    p = w.add_player()
+    made = [int(e) for e in w.add_objects(20_000, p, "artifact", zone="graveyard")]
+    for e in made[:100]:   # the read's own first-call costs, before measuring
+        w.count(e, "charge")
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for e in made[100:]:
+            w.count(e, "charge")
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 64 * 1024, grown
