@@ -9,7 +9,9 @@ are created (the same new objects in every game) and as many of each game's toke
 chosen at random, are destroyed (they cease to exist at the tick, 704.5d); +1/+1 and
 -1/-1 counters go on per-game random targets (704.5q annihilates them in the tick), 1
 damage on one; then the tick, and clean-up removes damage (514.2). Nothing but the
-harness's moves kills, so its record of each game's objects stays exact.
+harness's moves kills, so its record of each game's objects stays exact. A single game
+is driven as its users drive one, by ids as ints, one call each (the scalar paths): as
+(1, k) arrays it would take the batch paths, and miss what the scalar ones keep.
 
 Only the engine's calls are timed; choosing targets is not. Every ``every`` steps a row
 records the median time of the steps since the last row (one step's time alone swings
@@ -110,6 +112,13 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
                                  zone="graveyard", power=2, toughness=3))
     rows = np.arange(games)[:, None]
     out = Soak(games, steps, every)
+
+    def each(action: Any, ids: np.ndarray, *args: Any) -> Any:
+        """``action`` on the (games, k) ids: one call; in a single game, one call per id,
+        an int, as its users drive it (the scalar paths), the results as (1, k)."""
+        if games > 1:
+            return action(ids, *args)
+        return np.array([[action(int(e), *args) for e in ids.ravel()]])
     times: list[float] = []   # every step's time since the last row
 
     def pick(n_from: int, k: int) -> np.ndarray:
@@ -127,11 +136,13 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
     for i in range(1, steps + 1):
         back, dies, tok_dies = pick(GRAVEYARD, ENTER), pick(POPULATION, ENTER), pick(TOKEN_POP, TOKENS)
         t0 = time.perf_counter()
-        buried = w.move_zone(cards[rows, dies], "graveyard")
-        returned = w.move_zone(grave[rows, back], "battlefield")
-        made = w.add_objects(TOKENS, controller=players[i % 2], types="creature", token=True,
-                             power=1, toughness=2)
-        w.destroy(tokens[rows, tok_dies])
+        buried = each(w.move_zone, cards[rows, dies], "graveyard")
+        returned = each(w.move_zone, grave[rows, back], "battlefield")
+        made = (w.add_objects(TOKENS, controller=players[i % 2], types="creature", token=True,
+                              power=1, toughness=2) if games > 1 else
+                [w.add_object(players[i % 2], "creature", token=True, power=1, toughness=2)
+                 for _ in range(TOKENS)])
+        each(w.destroy, tokens[rows, tok_dies])
         t1 = time.perf_counter()
         cards[rows, dies] = np.reshape(returned, (games, ENTER))
         grave[rows, back] = np.reshape(buried, (games, ENTER))
@@ -140,9 +151,9 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
         hit = np.where(at < POPULATION, cards[rows, np.minimum(at, POPULATION - 1)],
                        tokens[rows, np.maximum(at - POPULATION, 0)])
         t2 = time.perf_counter()
-        w.put_counters(hit, "+1/+1", 1)
-        w.put_counters(hit, "-1/-1", 1)
-        w.deal_damage(hit[:, :1], 1)
+        each(w.put_counters, hit, "+1/+1", 1)
+        each(w.put_counters, hit, "-1/-1", 1)
+        each(w.deal_damage, hit[:, :1], 1)
         w.tick()
         w.cleanup()
         w.clear_events()   # a simulator reads its events each step and drops them
