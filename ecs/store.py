@@ -17,9 +17,9 @@ a Python loop in the state-based actions, which create thousands of new objects 
 """
 from __future__ import annotations
 
+import array as pyarray
 import itertools
 import operator
-import array as pyarray
 from typing import Any, Callable, Iterable, TypeVar
 
 import numpy as np

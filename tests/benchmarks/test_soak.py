@@ -37,6 +37,23 @@ def test_the_live_state_and_the_columns_stay_constant_while_history_grows():
     assert s.rows[-1]["live_bytes"] == s.rows[0]["live_bytes"]
 
 
+def test_a_single_game_is_driven_by_ids_as_ints(monkeypatch):
+    """One game's run calls its actions as its users do, one int id a call (the scalar
+    paths); a batch's, with the (games, k) arrays. Both keep their objects as above."""
+    from ecs import World
+    seen = []
+    for name in ("move_zone", "destroy", "put_counters", "deal_damage"):
+        action = getattr(World, name)
+        monkeypatch.setattr(World, name, lambda w, e, *a, _f=action, **k: (seen.append(type(e)), _f(w, e, *a, **k))[1])
+    for games, kind in ((1, int), (2, np.ndarray)):
+        seen.clear()
+        s = soak.run(games, steps=5, every=1)
+        assert set(seen) == {kind} and len(seen) == 5 * (
+            2 * soak.ENTER + soak.TOKENS + 2 * soak.TARGETS + 1 if games == 1 else 6)
+        alive = soak.POPULATION + soak.TOKEN_POP
+        assert all(r["alive_min"] == r["alive_max"] == alive for r in s.rows)
+
+
 def test_limits_stop_a_run_and_say_so():
     s = soak.run(1, steps=50, every=1, rss_limit=1.0)
     assert len(s.rows) == 1 and "RSS" in s.stopped
