@@ -8,7 +8,7 @@ share a ``step`` number: they happened simultaneously (CR 704.3).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Container, Mapping, cast
+from typing import Any, Container, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -287,15 +287,7 @@ class EventLog:
         """All rows as columns of equal length (plus ``lki_row``/``lki_kind``/``lki_count``,
         ``lki_row`` indexing these rows); ``since``: only the rows of later steps."""
         start_chunk, first = self._since(since) if since is not None else (0, 0)
-        chunks = self.chunks[start_chunk:]
-        total = sum(ch["game"].size for ch in chunks)
-        out = {c: np.empty(total, np.int64) for c in LOG_COLUMNS}
-        start = 0
-        for ch in chunks:
-            stop = start + ch["game"].size
-            for c in LOG_COLUMNS:
-                out[c][start:stop] = ch[c]   # a 0-d scalar column broadcasts
-            start = stop
+        out = _joined(self.chunks[start_chunk:], LOG_COLUMNS, "game")
         if since is not None:   # the first chunk may begin with earlier steps
             skip = int(np.searchsorted(out["step"], since, side="right"))
             if skip:
@@ -350,6 +342,7 @@ class EventLog:
         return out
 
     def snapshot(self) -> dict[str, Any]:
+        self._compact()   # (a restore copies the lists again)
         return {"chunks": list(self.chunks), "lki": list(self.lki), "rows": self.rows,
                 "step": self.step}
 
@@ -360,19 +353,69 @@ class EventLog:
         self.rows, self.step = snap["rows"], snap["step"]
 
     def clone(self) -> "EventLog":
-        """An independent copy: new lists of the same chunks (never mutated once recorded),
-        so it costs two list copies whatever the log's size."""
+        """An independent copy: new lists of the same chunks (never mutated once recorded).
+        The lists are compacted first (``_compacted``): a search clones positions whose
+        logs keep their whole path, and a clone copies some log2 of its rows' entries (and
+        one per ``_JOIN_ROWS`` rows beyond), not one per action recorded."""
+        self._compact()
         other = EventLog.__new__(EventLog)
         d = self.__dict__.copy()   # rows and step: ints
         d["_chunks"], d["_lki"] = self._chunks.copy(), self._lki.copy()   # tuples: immutable
         other.__dict__ = d
         return other
 
+    def _compact(self) -> None:
+        """Both lists compacted (``_compacted``) where they hold more than a few entries."""
+        if len(self._chunks) > _FEW:
+            self._chunks, self._loose = _compacted(self._chunks, self._loose, LOG_COLUMNS, "game"), False
+        if len(self._lki) > _FEW:
+            self._lki, self._lki_loose = _compacted(self._lki, self._lki_loose, _LKI_COLUMNS, "row"), False
+
     def clear(self) -> None:
         self._chunks, self._lki, self.rows, self._loose, self._lki_loose = [], [], 0, False, False
 
 
 _LKI_COLUMNS = ("row", "kind", "count")
+
+
+def _joined(chunks: Sequence[dict[str, np.ndarray]], columns: tuple[str, ...], count: str
+            ) -> dict[str, np.ndarray]:
+    """The rows of ``chunks`` in order as one chunk of int64 columns (a 0-d column
+    broadcasts); ``count``: a column that holds each chunk's every row."""
+    total = sum(ch[count].size for ch in chunks)
+    out = {c: np.empty(total, np.int64) for c in columns}
+    start = 0
+    for ch in chunks:
+        stop = start + ch[count].size
+        for c in columns:
+            out[c][start:stop] = ch[c]
+        start = stop
+    return out
+
+
+# The most rows ``_compacted`` joins into one chunk: bigger chunks stay as recorded (a
+# batch's), and joining copies no more than this at a time.
+_JOIN_ROWS = 1 << 12
+_FEW = 16   # entries a clone copies as they are (compacting them would cost more)
+
+
+def _compacted(entries: list[dict[str, np.ndarray] | tuple[int, ...]], loose: bool,
+               columns: tuple[str, ...], count: str) -> list[dict[str, np.ndarray] | tuple[int, ...]]:
+    """``entries`` packed (``loose``: some are tuples, ``_packed``), then the newest chunks
+    joined (``_joined``) while the one before them holds at most twice their rows, up to
+    ``_JOIN_ROWS`` rows: the chunks' rows then fall geometrically, so some log2(rows)
+    chunks are left (and one per ``_JOIN_ROWS`` rows beyond), and a row is joined again
+    about as many times over the log's life."""
+    out = _packed(entries, columns) if loose else entries
+    tail = rows = 0
+    while tail < len(out):
+        n = cast(dict[str, np.ndarray], out[-1 - tail])[count].size
+        if tail and (n > 2 * rows or n + rows > _JOIN_ROWS):
+            break
+        tail, rows = tail + 1, rows + n
+    if tail > 1:   # (a new list: a reader may hold the old one)
+        out = out[:-tail] + [_joined(cast(list[dict[str, np.ndarray]], out[-tail:]), columns, count)]
+    return out
 
 
 def _packed(entries: list[dict[str, np.ndarray] | tuple[int, ...]], columns: tuple[str, ...]

@@ -57,3 +57,76 @@ def test_a_bool_row_is_recorded_as_ints() -> None:
                after=np.array([True]))
     t = log.table()
     assert (t["before"].tolist(), t["after"].tolist(), t["cause"].tolist()) == ([0], [1], [CAUSE["tap"]])
+
+
+_OPS = st.one_of(st.tuples(st.just("one"), VALUE), st.tuples(st.just("chunk"), st.integers(2, 40)),
+                 st.just(("step",)), st.just(("clone",)), st.just(("snapshot",)), st.just(("switch",)))
+
+
+def _do(log: EventLog, op: tuple[object, ...]) -> None:
+    if op[0] == "one":   # a single game's row, and its object's last-known counters
+        log.one(ZONE, CAUSE["zone"], 0, int(op[1]), -1, 0, 0, -1, 1, 2)   # type: ignore[call-overload]
+        log.lki_one(log.rows - 1, [0, 1], [int(op[1]) % 5 + 1, 1])       # type: ignore[call-overload]
+    elif op[0] == "chunk":   # a batch's chunk, some of its 0-d columns, with counters
+        n = int(op[1])   # type: ignore[call-overload]
+        rows = log.record(COUNTER, "put", game=np.arange(n) % 3, entity=np.arange(n) * 7,
+                          kind=2, before=np.arange(n), after=np.arange(n) + 1)
+        log.record_lki(rows[::2], np.zeros(rows[::2].size, np.int64), rows[::2] % 9 + 1)
+    elif op[0] == "step":
+        log.next_step()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_OPS, max_size=120), st.data())
+def test_a_clone_reads_as_a_log_that_never_cloned(script: list[tuple[object, ...]],
+                                                  data: st.DataObject) -> None:
+    """A clone (and a snapshot) packs and joins its log's chunks first
+    (``events._compacted``) so that it copies a few of them, some log2 of the rows, whatever
+    the log's length (a search clones positions whose logs keep their path). Every log, the
+    source, each clone and each snapshot restored, reads as a copy of the same rows that
+    never cloned: the whole table and since any step."""
+    import copy
+    from math import log2
+
+    from ecs.events import _FEW
+    log, ref = EventLog(), EventLog()
+    pairs = [(log, ref)]
+    for op in script:
+        if op[0] == "clone":
+            c = log.clone()
+            assert len(c.chunks) <= _FEW + 2 + log2(c.rows + 1)   # what it copied
+            pairs.append((c, copy.deepcopy(ref)))
+        elif op[0] == "snapshot":   # restored into another log
+            snap = log.snapshot()
+            assert len(snap["chunks"]) <= _FEW + 2 + log2(log.rows + 1)
+            c = EventLog()
+            c.restore(snap)
+            pairs.append((c, copy.deepcopy(ref)))
+        elif op[0] == "switch":   # go on recording in one of them
+            log, ref = data.draw(st.sampled_from(pairs))
+        else:
+            _do(log, op)
+            _do(ref, op)
+    for got, want in pairs:
+        for since in (None, *range(0, want.step + 1)):
+            a, b = got.table(since), want.table(since)
+            assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a), since
+        assert (got.rows, got.step) == (want.rows, want.step)
+
+
+def test_a_clone_of_a_long_log_copies_a_few_chunks() -> None:
+    """A single game's long path: rows one at a time between ticks' chunks. The clone
+    holds some log2 of the rows' chunks, not one per record, and reads the same."""
+    import copy
+    from math import log2
+    log = EventLog()
+    for i in range(300):
+        _do(log, ("one", i))
+        _do(log, ("chunk", 2 + i % 5))
+        if i % 10 == 0:
+            _do(log, ("step",))
+    ref = copy.deepcopy(log)
+    c = log.clone()
+    assert len(c.chunks) <= 2 + log2(c.rows) and len(log.chunks) == len(c.chunks)
+    a, b = c.table(), ref.table()
+    assert all(np.array_equal(a[k], b[k]) for k in b)
