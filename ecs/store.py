@@ -703,8 +703,8 @@ _SLOT_BYTES = len(_FREE_SLOT)
 
 # The column ``Store.present`` last found an id in, in any store (a hint, which the slot
 # confirms), by the id's low bits: a fixed table. Ids are never reused, so a single game's
-# long run looks up new ids without end; a table of every id looked up grew with the run's
-# history (to 5 MB and cleared, against a board of some 10 KB).
+# long run looks up new ids without end, and a table of every id looked up would follow
+# the run's history, not its board.
 _HINT_MASK = (1 << 16) - 1
 _HINTS = pyarray.array("i", [-1]) * (_HINT_MASK + 1)
 
