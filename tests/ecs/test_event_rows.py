@@ -6,6 +6,8 @@ packed into chunks only when the log is read; its values arrive as ints, NumPy s
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -63,12 +65,12 @@ _OPS = st.one_of(st.tuples(st.just("one"), VALUE), st.tuples(st.just("chunk"), s
                  st.just(("step",)), st.just(("clone",)), st.just(("snapshot",)), st.just(("switch",)))
 
 
-def _do(log: EventLog, op: tuple[object, ...]) -> None:
+def _do(log: EventLog, op: tuple[Any, ...]) -> None:
     if op[0] == "one":   # a single game's row, and its object's last-known counters
-        log.one(ZONE, CAUSE["zone"], 0, int(op[1]), -1, 0, 0, -1, 1, 2)   # type: ignore[call-overload]
-        log.lki_one(log.rows - 1, [0, 1], [int(op[1]) % 5 + 1, 1])       # type: ignore[call-overload]
+        log.one(ZONE, CAUSE["zone"], 0, op[1], -1, 0, 0, -1, 1, 2)
+        log.lki_one(log.rows - 1, [0, 1], [op[1] % 5 + 1, 1])
     elif op[0] == "chunk":   # a batch's chunk, some of its 0-d columns, with counters
-        n = int(op[1])   # type: ignore[call-overload]
+        n = op[1]
         rows = log.record(COUNTER, "put", game=np.arange(n) % 3, entity=np.arange(n) * 7,
                           kind=2, before=np.arange(n), after=np.arange(n) + 1)
         log.record_lki(rows[::2], np.zeros(rows[::2].size, np.int64), rows[::2] % 9 + 1)
@@ -78,7 +80,7 @@ def _do(log: EventLog, op: tuple[object, ...]) -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(_OPS, max_size=120), st.data())
-def test_a_clone_reads_as_a_log_that_never_cloned(script: list[tuple[object, ...]],
+def test_a_clone_reads_as_a_log_that_never_cloned(script: list[tuple[Any, ...]],
                                                   data: st.DataObject) -> None:
     """A clone (and a snapshot) packs and joins its log's chunks first
     (``events._compacted``) so that it copies a few of them, some log2 of the rows, whatever

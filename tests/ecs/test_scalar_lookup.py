@@ -95,7 +95,7 @@ def test_ids_that_share_a_hint_are_each_found() -> None:
 def test_lookups_of_ever_new_ids_leave_the_memory_as_it_was() -> None:
     """A long single-game run looks up new ids without end (ids are never reused, 400.7):
     the hints the lookups leave take a fixed table, not memory that grows with the ids
-    looked up (a table of every id grew to 5 MB, against a board of some 10 KB)."""
+    looked up (a table of every id would reach megabytes, against a board of some 10 KB)."""
     import tracemalloc
     w = World(seed=1)
     p = w.add_player()
