@@ -1,5 +1,5 @@
-"""Copies of a whole game state: the engine's clone() (copy on write: alone, and with every
-array then written) and snapshot()+restore(), beside
+"""Copies of a whole game state: the engine's clone() (copy on write: alone, with every
+array then written, and of a game whose log keeps many events) and snapshot()+restore(), beside
 np.copyto of the same number of bytes (the floor) and copy.deepcopy of the baseline's
 esper world (what an esper user would do)."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from .cases import (
     baseline_deepcopy,
     bench,
     engine_clone,
+    engine_clone_of_a_long_log,
     engine_clone_written,
     engine_snapshot_restore,
     raw_copy,
@@ -31,6 +32,15 @@ def rounds(games: int) -> int:
 def test_engine_clone(benchmark: Any, games: int, n: int) -> None:
     clone = bench(benchmark, engine_clone(games, n), rounds(games), f"clone {games}x{n}")
     assert clone.batch == games
+
+
+@pytest.mark.parametrize("rows", [0, 10_000])
+def test_engine_clone_of_a_long_log(benchmark: Any, rows: int) -> None:
+    """A clone copies the log's list of chunks, compacted: its cost does not follow the
+    rows a log keeps (a search whose positions keep their path's events)."""
+    n = CLONE_GAME[1]
+    clone = bench(benchmark, engine_clone_of_a_long_log(n, rows), 200, f"clone of a long log 1x{n}")
+    assert clone.log.rows >= rows
 
 
 @pytest.mark.parametrize("games, n", SHAPES)

@@ -362,6 +362,21 @@ def engine_clone(games: int, n: int) -> Case:
     return Case(f"engine clone {games}x{n}", w.clone, setup, info={"bytes": store_nbytes(games, n)})
 
 
+def engine_clone_of_a_long_log(n: int, rows: int) -> Case:
+    """clone() of one game whose event log keeps ``rows`` rows or more (a search that does
+    not clear its events): rows recorded one at a time between ticks' chunks, as a single
+    game's actions and ticks record them."""
+    built, _ = engine(1, n)
+    w = built.world
+    w.tick()
+    a = int(built.objects[targets(n)[0]])
+    while w.log.rows < rows:
+        w.put_counters(a, "+1/+1", 1)
+        w.put_counters(a, "-1/-1", 1)
+        w.tick()   # (704.5q: the pair is annihilated, a chunk of its own)
+    return Case(f"engine clone 1x{n}, a log of {rows} rows", w.clone, info={"log_rows": w.log.rows})
+
+
 def engine_clone_written(games: int, n: int) -> Case:
     """clone(), then a write to every array of the clone: what copy on write defers from the
     clone to its first writes, all of it (an action writes a few arrays only)."""
