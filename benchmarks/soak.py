@@ -293,9 +293,10 @@ def report(batches: list[int], steps: int, every: int, path: Path | None,
             what, _, goal = judged[0]
             values = [value for _, value, _ in judged]
             value = float(np.median(values))
-            each = f"median of {len(values)} runs: {', '.join(f'{v:.3g}' for v in values)}; " if len(values) > 1 else ""
+            detail = (f"median of {len(values)} runs: {', '.join(f'{v:.3g}' for v in values)}; "
+                      if len(values) > 1 else "")
             print(f"  [{'met' if value <= goal else 'MISSED'}] {s.games} games: {what}: "
-                  f"{value:.3g} ({each}target <= {goal:g})")
+                  f"{value:.3g} ({detail}target <= {goal:g})")
     if path is not None:
         plot(soaks, path)
         print(f"soak plot written to {path}")

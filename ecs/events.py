@@ -403,9 +403,10 @@ def _compacted(entries: list[dict[str, np.ndarray] | tuple[int, ...]], loose: bo
                columns: tuple[str, ...], count: str) -> list[dict[str, np.ndarray] | tuple[int, ...]]:
     """``entries`` packed (``loose``: some are tuples, ``_packed``), then the newest chunks
     joined (``_joined``) while the one before them holds at most twice their rows, up to
-    ``_JOIN_ROWS`` rows: the chunks' rows then fall geometrically, so some log2(rows)
-    chunks are left (and one per ``_JOIN_ROWS`` rows beyond), and a row is joined again
-    about as many times over the log's life."""
+    ``_JOIN_ROWS`` rows: what was recorded between two compactions joins its elders, so
+    some log2 of the rows' chunks are left, and a row is joined again about as many times
+    over the log's life. A chunk past ``_JOIN_ROWS`` rows (a batch's, or a long packed run)
+    stays whole, and what came before it stays as it was left."""
     out = _packed(entries, columns) if loose else entries
     tail = rows = 0
     while tail < len(out):

@@ -55,6 +55,8 @@ def _larger(table: np.ndarray, rows: int, keep: int) -> np.ndarray:
     out = np.full((rows, *table.shape[1:]), -1, table.dtype)
     out[:keep] = table[:keep]
     return out
+
+
 _NO_GAMES = np.zeros(0, np.int64)
 
 

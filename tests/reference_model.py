@@ -507,15 +507,16 @@ class RefGame:
         creature = "creature" in obj["types"]
         # 101.3: where it can't have -1/-1 counters none are put, and no count overflows
         put = creature and (wither or infect) and not ("-1/-1" in obj["banned"] or "*" in obj["banned"])
+        marks = creature and not (wither or infect)
         if put:
             new_m = add_count(c, "-1/-1", amount, "wither")  # 120.3d
-        elif creature and not (wither or infect):
+        elif marks:
             new_damage = obj["damage"] + amount  # 120.3e
             if new_damage > MAX_COUNT:
                 raise CountOverflowError(f"marked damage would reach {new_damage}")
         if put:
             set_count(c, "-1/-1", new_m)
-        elif creature and not (wither or infect):
+        elif marks:
             obj["damage"] = new_damage
         if creature and deathtouch:
             obj["deathtouch_hit"] = True  # 702.2b / 704.5h: dealt damage by a deathtouch source
