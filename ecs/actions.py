@@ -185,11 +185,7 @@ def _check_entering(statvals: Mapping[str, int], start: Mapping[str, np.ndarray]
 
 def _name_id(world: Game, name: str | None) -> int:
     """The index of ``name`` (validated by the caller) in the World's name table."""
-    if name is None:
-        return -1
-    if name not in world.names:
-        world.names.append(name)
-    return world.names.index(name)
+    return -1 if name is None else world.names.intern(name)
 
 
 def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None,

@@ -13,6 +13,7 @@ import numpy as np
 
 from .check import System
 from .events import EventLog
+from .names import Names
 from .store import Store
 
 
@@ -67,7 +68,7 @@ class Game(Protocol):
     log: EventLog
     ruleset: Rules
     two_headed_giant: bool
-    names: list[str]
+    names: Names
 
     @property
     def batch(self) -> int: ...

@@ -214,7 +214,7 @@ def _to_arrays(parts: Parts) -> dict[str, np.ndarray]:
         "config.batch": np.array(parts.batch, np.int64),
         "config.two_headed_giant": np.array(bool(parts.two_headed_giant)),
         "config.max_passes": np.array(parts.max_passes, np.int64),
-        "names": np.array(snap["names"], dtype=str).reshape(-1),
+        "names": np.array(list(snap["names"]), dtype=str).reshape(-1),
         "rng": _rng_words(snap["rng"]),
         "seed.entropy": text.reshape(()) if isinstance(entropy, numbers.Integral) else text,
         "seed.spawn_key": np.array(spawn_key, np.int64).reshape(-1),

@@ -24,6 +24,7 @@ from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
 from .events import Event, EventLog, event_name
 from .game import Rules
 from .limits import MAX_BATCH, MAX_PASSES
+from .names import Names
 from .perform import ONGOING
 from .rules import get_ruleset
 from .rules import grand_archive as ga
@@ -55,7 +56,7 @@ class World:
     n_spawned: int
     store: Store
     log: EventLog
-    names: list[str]
+    names: Names
     scalar_reads: bool
 
     def __init__(self, ruleset: str = "mtg", batch: int = 1, seed: Any = None, *,
@@ -83,7 +84,7 @@ class World:
         self._rng_state: Mapping[str, Any] | None = None  # its state until then; None: fresh
         self.store = Store(batch)
         self.log = EventLog()
-        self.names = []
+        self.names = Names()
         self._schedule: schedule.Schedule | None = None
 
     # ---- lazily built parts ----------------------------------------------------------
@@ -288,7 +289,7 @@ class World:
                       two_headed_giant=self.two_headed_giant, max_passes=self.max_passes,
                       scalar_reads=self.scalar_reads)
         other.restore({"store": parts.store, "log": parts.log, "rng": other.rng.bit_generator.state,
-                       "names": list(self.names), "n_spawned": 0,
+                       "names": self.names.copy(), "n_spawned": 0,
                        "seed_seq": batches.seed_key(parts.seed)})
         other._schedule = self._schedule   # a host's systems go on in the new World
         return other
@@ -319,7 +320,7 @@ class World:
         s, by = self.store, self._schedule
         settled = LocalId(by.serial) if by is not None and s.settled == (by.serial, s.a.version) else None
         return {"store": s.snapshot(), "layout": LocalId(s.layout), "log": self.log.snapshot(),
-                "rng": self._rng_snapshot(), "names": list(self.names),
+                "rng": self._rng_snapshot(), "names": self.names.copy(),
                 "seed_seq": self._seed_key, "n_spawned": self.n_spawned, "settled": settled}
 
     def restore(self, snap: Mapping[str, Any]) -> None:
@@ -335,7 +336,8 @@ class World:
             self._rng_state = snap["rng"]
         else:                   # in place: a generator taken from ``rng`` follows the World
             self._rng.bit_generator.state = snap["rng"]
-        self.names = list(snap["names"])
+        names = snap["names"]
+        self.names = names.copy() if isinstance(names, Names) else Names(names)
 
     def clone(self) -> "World":
         """An independent copy of this World, without going through ``__init__``: the
