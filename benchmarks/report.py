@@ -46,7 +46,9 @@ def measure(case: cases.Case, min_time: float, min_rounds: int = 3, max_rounds: 
             regime: str = "loop") -> float:
     """Median seconds of ``case.run``: at least ``min_rounds`` runs, more until the runs
     add up to ``min_time`` (or setups and runs together to ten times that), in one of
-    the ``REGIMES`` (see the module docstring)."""
+    the ``REGIMES`` (see the module docstring). ``case.prepare`` runs once first, as
+    before an interleaved block (a settled tick's case builds its board there)."""
+    case.prepare()
     times: list[float] = []
     start = time.perf_counter()
     while len(times) < min_rounds or (sum(times) < min_time and len(times) < max_rounds

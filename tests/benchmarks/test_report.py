@@ -15,6 +15,23 @@ def test_measure_times_each_regime_and_turns_the_collector_back_on(regime):
     assert gc.isenabled()
 
 
+def test_measure_prepares_the_case_before_its_runs():
+    """A case whose runs need what ``prepare`` makes (a settled tick's board) is prepared
+    once, before the first run, and not again (untimed: as an interleaved block does)."""
+    calls = []
+    case = cases.Case("probe", lambda: calls.append("run"), setup=lambda: calls.append("setup"),
+                      prepare=lambda: calls.append("prepare"))
+    report.measure(case, min_time=0.0, min_rounds=2)
+    assert calls == ["prepare", "setup", "run", "setup", "run"]
+
+
+def test_the_settled_tick_rows_measure_engine_and_baseline():
+    """The report's settled rows (the engine's check on the board a tick left, the
+    baseline's on its own settled board), on a small board."""
+    (row,) = report.tick_rows([(1, 50)], min_time=0.0, baseline_games=None, settled=True)
+    assert row["engine_s"] > 0 and row["baseline_s"] > 0 and row["baseline_games"] == 1
+
+
 def test_target_lines_say_met_or_missed():
     assert report.Target("x", 2.0, 1.0).line().startswith("  [met]")
     assert "[MISSED]" in report.Target("y", 4.0, 3.0, higher_is_better=False).line()
