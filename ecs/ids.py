@@ -210,9 +210,12 @@ class IdIndex:
             return
         self._own()
         lo, hi = first >> PAGE_BITS, (first + cols.size - 1) >> PAGE_BITS
-        for p in range(lo, hi + 1):   # pages, not ids: one per PAGE ids made
-            if self._row(p) < 0:
-                self._new_row(p, lo, slots)
+        if lo == hi:   # (most adds: one page, with plain reads)
+            if self._row(lo) < 0:
+                self._new_rows([lo], lo, slots)
+        else:
+            ps = np.arange(lo, hi + 1)
+            self._new_rows(ps[self._rows(ps) < 0].tolist(), lo, slots)
         ids = np.arange(first, first + cols.size, dtype=np.int64)
         self.pages[self._rows(ids >> PAGE_BITS), ids & _MASK] = cols
 
@@ -265,15 +268,22 @@ class IdIndex:
         self.pages[row[on_page], ids[on_page] & _MASK] = entry[on_page]
         self.n_spread = self.spread_kept = int(np.count_nonzero(keep))
 
-    def _new_row(self, page: int, keep_from: int, slots: Callable[[], np.ndarray]) -> None:
-        if _due(self.rows, self.swept):
+    def _new_rows(self, pages: list[int], keep_from: int, slots: Callable[[], np.ndarray]) -> None:
+        """Rows for the new ``pages``, after a sweep if the rows held with them are due one:
+        one sweep and one growth for all of them (an acting tick of a big batch makes
+        hundreds of pages at once; a sweep per page found nothing the first had not)."""
+        if not pages:
+            return
+        if _due(self.rows + len(pages) - 1, self.swept):
             self._sweep(keep_from, slots())
-        if self.rows == self.pages.shape[0]:
-            size = _grown(self.rows)
+        need = self.rows + len(pages)
+        if need > self.pages.shape[0]:
+            size = max(need, _grown(self.pages.shape[0]))
             self.pages = _larger(self.pages, size, self.rows)
             self.page_at = _larger(self.page_at, size, self.rows)
-        self._place(page, self.rows)
-        self.rows += 1
+        for p in pages:
+            self._place(p, self.rows)
+            self.rows += 1
 
     def _sweep(self, keep_from: int, slots: np.ndarray) -> None:
         """Drop the pages below ``keep_from`` that hold no id in ``slots`` (the store's

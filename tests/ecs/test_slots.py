@@ -120,6 +120,29 @@ def test_the_id_index_does_not_grow_with_the_ids_ever_made():
     assert index.nbytes < 64 * 1024
 
 
+def test_ids_made_over_many_pages_at_once_sweep_the_slots_once(monkeypatch):
+    """An acting tick of a big batch makes the ids of hundreds of pages in one add: the
+    index sweeps the slots (a pass over every game's) once for them all, where a sweep
+    per new page found nothing the first had not; it drops the pages no slot holds and
+    maps every id it keeps."""
+    from ecs import ids as ids_module
+
+    index = IdIndex(1)
+    slots = np.full((1, 8), -1, np.int64)
+    index.add(0, np.zeros(40 * PAGE, np.int64), lambda: slots)   # 40 pages, then all gone...
+    slots[0, 0] = 3 * PAGE + 1                                     # ...but one id of page 3
+    sweeps = []
+    real = ids_module._rows_held
+    monkeypatch.setattr(ids_module, "_rows_held", lambda *a: sweeps.append(1) or real(*a))
+    first = 40 * PAGE
+    index.add(first, np.arange(200 * PAGE, dtype=np.int64) % 8, lambda: slots)
+    assert len(sweeps) == 1
+    assert index.rows == 1 + 200   # page 3 and the new pages
+    new = np.arange(first, first + 200 * PAGE, dtype=np.int64)
+    assert np.array_equal(index.lookup(new), (new - first) % 8)
+    assert index.one(3 * PAGE + 1) == 0 and index.one(5) == -1
+
+
 def test_an_index_pickled_with_a_dense_page_table_loads():
     """An index pickled before the chunks (a page table over every page made) maps its
     ids as it did."""
