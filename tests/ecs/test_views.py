@@ -128,6 +128,28 @@ def test_400_7_a_restored_state_is_reset_by_the_next_zone_change() -> None:
         assert (bool(s.a["tapped"][0, col]), int(s.a["damage"][0, col])) == (False, 0)
 
 
+def test_400_7_a_big_batchs_restore_knows_which_fields_no_object_set() -> None:
+    """A restore of a batch of more than 16,384 slots finds the object-state fields that
+    hold their fill everywhere, as a small store's does: a zone change after it skips
+    them, and resets those some object set (400.7: the new object is untapped)."""
+    w = World(batch=48, seed=0)
+    p = w.add_player()
+    ids = w.add_objects(400, p, "creature", power=1, toughness=1)
+    assert w.batch * w.store.n_cols > 16_384
+    first = int(ids[0])
+    untouched = w.snapshot()
+    w.tap(first)
+    tapped = w.snapshot()
+    w.restore(untouched)
+    assert {"tapped", "immortal", "sba_hold"} <= w.store._clean
+    w.restore(tapped)
+    assert "tapped" not in w.store._clean and "immortal" in w.store._clean
+    new = w.move_zone(first, "hand")
+    s = w.store
+    cols = s.locate(np.arange(w.batch), np.full(w.batch, int(new)))
+    assert not s.a["tapped"][np.arange(w.batch), cols].any()
+
+
 def test_a_write_makes_a_field_dirty_for_the_next_zone_change() -> None:
     """Tapping and damage after the World was made (and restored) are reset when the
     object changes zones (400.7)."""
