@@ -47,3 +47,24 @@ def test_the_commit_measured_is_the_engines_checkout_wherever_the_report_runs(tm
     here = report.commit()
     monkeypatch.chdir(tmp_path)
     assert report.commit() == here
+
+
+def test_the_whole_report_runs_on_small_boards(monkeypatch, tmp_path, capsys):
+    """``python -m benchmarks.report`` end to end, on small boards and batches (the sizes
+    it names, made small): every section measures, and every target is judged (nothing
+    else runs the report whole: the CI runs the suites, not the report)."""
+    monkeypatch.setattr(cases, "SIZES", (100,))
+    monkeypatch.setattr(cases, "BATCHES", ((2, 100), (4, 100), (8, 50)))
+    monkeypatch.setattr(cases, "CLONE_GAME", (1, 1_000))
+    monkeypatch.setattr(cases, "CLONE_BATCH", (4, 100))
+    monkeypatch.setattr(cases, "ACTION_SIZES", (100,))
+    monkeypatch.setattr(report, "INTERLEAVED_BATCHES", ((4, 50),))
+    monkeypatch.setattr(report, "memory_row", lambda games, n: report.memory_probe(4, 50))
+    monkeypatch.setattr(report.os, "sched_setaffinity", lambda *a: None)   # (the suite's process)
+    monkeypatch.setattr(report.interleave, "calibrate", lambda case, budget: 2)   # runs a block
+    monkeypatch.setattr(gc, "collect", lambda *a: 0)   # (a full collection of the suite's heap: 70 ms)
+    assert report.main(["--quick", "--plot", str(tmp_path / "t.png")]) == 0
+    out = capsys.readouterr().out
+    # single-game targets (14 a regime: no 1x1000 step), throughput (1 board, 4 batch, 3 more)
+    assert out.count("[met]") + out.count("[MISSED]") == 2 * 14 + 8
+    assert "interleaved, disturbed" in out and (tmp_path / "t.png").exists()
