@@ -326,6 +326,8 @@ class World:
     def restore(self, snap: Mapping[str, Any]) -> None:
         """Return to a snapshot taken from this World (or a clone of it)."""
         s, by = self.store, self._schedule
+        names = snap["names"]   # (first: a table of repeated names raises before anything changes)
+        names = names.copy() if isinstance(names, Names) else Names(names)
         s.restore(snap["store"], snap.get("layout"))
         if by is not None and snap.get("settled") == by.serial:   # as a tick of this schedule left it
             s.settled = (by.serial, s.a.version)
@@ -336,8 +338,7 @@ class World:
             self._rng_state = snap["rng"]
         else:                   # in place: a generator taken from ``rng`` follows the World
             self._rng.bit_generator.state = snap["rng"]
-        names = snap["names"]
-        self.names = names.copy() if isinstance(names, Names) else Names(names)
+        self.names = names
 
     def clone(self) -> "World":
         """An independent copy of this World, without going through ``__init__``: the

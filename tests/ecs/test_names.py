@@ -92,6 +92,18 @@ def test_names_added_in_a_clone_or_after_a_snapshot_stay_there() -> None:
     assert w.name(again) == "Elf" and list(c.names)[-1] == "Elf" and list(snap["names"])[-1] == "token 2"
 
 
+def test_a_snapshot_naming_a_card_twice_is_refused_before_anything_changes() -> None:
+    """A snapshot whose table of names repeats one (a list of names, as a hand-made or
+    older snapshot holds) raises ValueError, and the World is as it was."""
+    w = _named(2)
+    p = w.players()[0]
+    snap = {**w.snapshot(), "names": ["token 0", "token 0"]}
+    bear = w.add_object(p, "creature", power=2, toughness=2, name="Bear")
+    with pytest.raises(ValueError, match="each name once"):
+        w.restore(snap)
+    assert w.name(bear) == "Bear" and list(w.names) == ["token 0", "token 1", "Bear"]
+
+
 def test_a_saved_worlds_names_load_as_a_table(tmp_path) -> None:
     w = _named(2)
     p = w.players()[0]
