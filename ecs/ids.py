@@ -8,17 +8,17 @@ different column per game: a *spread* id, whose columns, one per game, are a row
 ``-2 - row`` for a spread id.
 
 Ids are never reused, so a dense table over every id ever made would grow with a run's
-history (a long batched self-play run makes millions). The index keeps the ids in pages
-of ``PAGE`` and drops a page once none of its ids is in any game, and a spread row once
-its id is in no game: a sweep of the slots in use finds them when the pages (rows) held
-have grown by an eighth since the last sweep, so its cost is amortized over the ids made
-in between. A dropped id maps to -1, "in no game", which is what a stale id is. Which
-row holds a page is itself paged: a page's chunk (``CHUNK`` pages) names a row of
-``chunks``, which names the page's row, and a sweep keeps the chunks of the pages it
-keeps. What grows with history is the chunk directory, 4 bytes per ``CHUNK * PAGE`` ids
-made (a table over every page would hold 4 bytes per ``PAGE``: some 90 MB an hour in the
-soak's 4,096 games, against 0.7 MB). A chunk is as small as a page: a single game's
-index, which each clone that changes zones copies, holds one.
+history (a long batched self-play run makes millions). The index keeps the ids in pages of
+``PAGE`` and drops a page once none of its ids is in any game, and a spread row once its
+id is in no game: a sweep of the slots finds them when the pages (rows) held have grown by
+an eighth since the last sweep (pages: and by a page per ``8 * PAGE`` slots), so its cost
+is amortized over the ids made in between. A dropped id maps to -1, "in no game", which is
+what a stale id is. Which row holds a page is itself paged: a page's chunk (``CHUNK``
+pages) names a row of ``chunks``, which names the page's row, and a sweep keeps the chunks
+of the pages it keeps. What grows with history is the chunk directory, 4 bytes per
+``CHUNK * PAGE`` ids made (a table over every page would hold 4 bytes per ``PAGE``: some 90 MB an
+hour in the soak's 4,096 games, against 0.7 MB). A chunk is as small as a page: a single
+game's index, which each clone that changes zones copies, holds one.
 """
 from __future__ import annotations
 
@@ -38,11 +38,15 @@ _CHUNK_MASK = CHUNK - 1
 _MIN_ROWS = 4   # pages (and spread rows) held before the first sweep
 
 
-def _due(held: int, kept: int) -> bool:
+def _due(held: int, kept: int, slots: int = 0) -> bool:
     """Whether rows ``held`` (pages, or spread rows) are due a sweep, ``kept`` having been
     kept by the last: an eighth more, so the rows held stay within 1.125x of those in use
-    while a sweep's cost (a pass over the slots in use) is amortized over the rows made."""
-    return held >= max(kept + kept // 8, _MIN_ROWS)
+    while a sweep's cost (a pass over the slots) is amortized over the rows made; and, for
+    a sweep that reads ``slots`` slots, a row more per ``8 * PAGE`` of them. Without that
+    floor a big batch whose games share their ids (a few pages for a million slots) swept
+    them all for the first new page after each restore; with it the pages held beyond
+    those in use cost at most half a byte per slot."""
+    return held >= max(kept + max(kept // 8, slots // (8 * PAGE)), _MIN_ROWS)
 
 
 def _grown(rows: int) -> int:
@@ -274,8 +278,9 @@ class IdIndex:
         hundreds of pages at once; a sweep per page found nothing the first had not)."""
         if not pages:
             return
-        if _due(self.rows + len(pages) - 1, self.swept):
-            self._sweep(keep_from, slots())
+        in_slots = slots()
+        if _due(self.rows + len(pages) - 1, self.swept, in_slots.size):
+            self._sweep(keep_from, in_slots)
         need = self.rows + len(pages)
         if need > self.pages.shape[0]:
             size = max(need, _grown(self.pages.shape[0]))
