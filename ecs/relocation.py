@@ -22,7 +22,7 @@ from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
 from .counting import enter_battlefield, scalar_hook
 from .events import CAUSE, ZONE
 from .game import Game
-from .kernels import I64, INDEX, array, empty, flat, head, kernel, reads, writes
+from .kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room, writes
 from .prefetch import AHEAD, prefetch_read, prefetch_write
 
 
@@ -202,9 +202,9 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
     counts_f, plane_size = flat(counts), zone.size
     zone_f, tapped_f = flat(zone), flat(tapped)
     damage_f, deathtouch_f = flat(damage), flat(deathtouch)
-    out_r = empty(n_kinds * games.size, np.int64)
-    out_k = empty(n_kinds * games.size, np.int64)
-    out_v = empty(n_kinds * games.size, np.int64)
+    out_r = empty(room(n_kinds * games.size), np.int64)
+    out_k = empty(out_r.size, np.int64)
+    out_v = empty(out_r.size, np.int64)
     m = 0
     for i in range(games.size):
         if i + AHEAD < games.size:   # the slot of a row ahead: read its counts, clear the rest
@@ -217,6 +217,9 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
             prefetch_write(deathtouch_f, b)
         g, c = games[i], cols[i]
         a = g * cap + c
+        if m + n_kinds > out_r.size:   # (room for a row's kinds, outside their loop)
+            out_r, out_k, out_v = (grown(out_r, m, m + n_kinds), grown(out_k, m, m + n_kinds),
+                                   grown(out_v, m, m + n_kinds))
         for k in range(n_kinds):
             v = counts_f[k * plane_size + a]
             if v != 0:

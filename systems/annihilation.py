@@ -10,7 +10,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, empty, flat, head, kernel, reads
+from ecs.kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room
 from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
 from .base import battlefield_extent
@@ -46,9 +46,9 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
     with both kinds: as many of each as the smaller count are removed. The rows of the
     game two ahead are prefetched (ecs.prefetch.prefetch_span)."""
-    out_g = empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
-    out_c = empty(games.size * n, np.int64)
-    out_a = empty(games.size * n, np.int64)
+    out_g = empty(room(games.size * n), np.int64)
+    out_c = empty(out_g.size, np.int64)
+    out_a = empty(out_g.size, np.int64)
     m = 0
     count = empty(n, np.int32)
     having = empty(n, np.int64)
@@ -72,6 +72,8 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
         for c in range(n):   # the columns with pairs, without a branch per object
             having[k] = c
             k += count[c] > 0
+        if m + k > out_g.size:
+            out_g, out_c, out_a = grown(out_g, m, m + k), grown(out_c, m, m + k), grown(out_a, m, m + k)
         for j in range(k):
             out_g[m], out_c[m], out_a[m] = g, having[j], count[having[j]]
             m += 1

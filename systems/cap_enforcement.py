@@ -10,7 +10,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import INDEX, array, empty, head, kernel, reads
+from ecs.kernels import INDEX, array, empty, grown, head, kernel, reads, room
 
 
 class CapEnforcement(System):
@@ -40,11 +40,14 @@ def over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarr
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, cap entries, counters over the cap) of the permanents in ``games`` with
     more counters of a capped kind than their cap in that game."""
-    out_g = empty(games.size * cols.size, np.int64)
-    out_m = empty(games.size * cols.size, np.int64)
-    out_x = empty(games.size * cols.size, np.int64)
+    out_g = empty(room(games.size * cols.size), np.int64)
+    out_m = empty(out_g.size, np.int64)
+    out_x = empty(out_g.size, np.int64)
     n = 0
     for g in games:
+        if n + cols.size > out_g.size:   # (room for a game's entries, outside their loop)
+            out_g, out_m, out_x = (grown(out_g, n, n + cols.size), grown(out_m, n, n + cols.size),
+                                   grown(out_x, n, n + cols.size))
         for m in range(cols.size):
             limit = cap[g, m]
             if limit >= 0:
@@ -62,15 +65,18 @@ def over_at(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.nd
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """``over`` for the flat ``slots`` (game * capacity + column) of the ``live`` games
     (``capped``: the columns with cap entries)."""
-    out_g = empty(slots.size * cols.size, np.int64)
-    out_m = empty(slots.size * cols.size, np.int64)
-    out_x = empty(slots.size * cols.size, np.int64)
+    out_g = empty(room(slots.size * cols.size), np.int64)
+    out_m = empty(out_g.size, np.int64)
+    out_x = empty(out_g.size, np.int64)
     n = 0
     width = zone.shape[1]
     for a in slots:
         g, c = a // width, a % width
         if not (live[g] and capped[c] and zone[g, c] == _BF):
             continue
+        if n + cols.size > out_g.size:
+            out_g, out_m, out_x = (grown(out_g, n, n + cols.size), grown(out_m, n, n + cols.size),
+                                   grown(out_x, n, n + cols.size))
         for m in range(cols.size):
             limit = cap[g, m]
             if cols[m] == c and limit >= 0 and counts[kinds[m], g, c] > limit:

@@ -41,7 +41,7 @@ from ecs.check import Check, System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, empty, head, kernel, reads
+from ecs.kernels import I64, INDEX, empty, grown, head, kernel, reads, room
 
 from .base import game_chunks
 from .empty_draw import empty_draw_losses
@@ -184,11 +184,13 @@ def falling(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, types: np.
     its change (``life_mod``: buff +1, debuff -1). A weapon or siegeable object with a
     durability stat is destroyed with no durability counters (plane ``durability_k``).
     A kind's plane is -1 where no object ever had one."""
-    out_g = empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
-    out_c = empty(games.size * n, np.int64)
-    out_r = empty(games.size * n, np.int64)
+    out_g = empty(room(games.size * n), np.int64)
+    out_c = empty(out_g.size, np.int64)
+    out_r = empty(out_g.size, np.int64)
     m = 0
     for g in games:
+        if m + n > out_g.size:   # (room for a row, outside its loop)
+            out_g, out_c, out_r = grown(out_g, m, m + n), grown(out_c, m, m + n), grown(out_r, m, m + n)
         for c in range(n):
             if zone[g, c] != _BF or immortal[g, c]:
                 continue

@@ -21,7 +21,7 @@ from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.events import CAUSE
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, empty, flat, head, kernel, reads
+from ecs.kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room
 from ecs.kinds import KEYWORD_BIT
 from ecs.limits import POISON_TO_LOSE, TWO_HEADED_GIANT_POISON_TO_LOSE
 from ecs.prefetch import AHEAD, prefetch_read
@@ -146,9 +146,9 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     the nonzero codes are gathered without a branch per object. (A branch per object cost
     a misprediction per death, ~8% of a random board; a loop per step with rows of
     temporaries between them, 15% more than the one loop.)"""
-    out_g = empty(games.size * n, np.int64)   # room for all; untouched pages cost nothing
-    out_c = empty(games.size * n, np.int64)
-    out_r = empty(games.size * n, np.int64)
+    out_g = empty(room(games.size * n), np.int64)
+    out_c = empty(out_g.size, np.int64)
+    out_r = empty(out_g.size, np.int64)
     m = 0
     # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
     no_loyalty, lk = loyalty_k < 0, loyalty_k if loyalty_k > 0 else 0
@@ -196,6 +196,8 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
         for c in range(n):
             dead[k] = c
             k += rule[c] != 0
+        if m + k > out_g.size:
+            out_g, out_c, out_r = grown(out_g, m, m + k), grown(out_c, m, m + k), grown(out_r, m, m + k)
         for j in range(k):
             out_g[m], out_c[m], out_r[m] = g, dead[j], rule[dead[j]]
             m += 1

@@ -9,7 +9,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, empty, head, kernel, reads
+from ecs.kernels import I64, INDEX, empty, grown, head, kernel, reads, room
 
 
 class ZoneChange(System):
@@ -29,10 +29,12 @@ def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
             ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns) of the tokens in ``games`` x the first ``n`` columns that are in a
     zone other than the battlefield (and still exist): they cease to exist."""
-    out_g = empty(games.size * n, np.int64)
-    out_c = empty(games.size * n, np.int64)
+    out_g = empty(room(games.size * n), np.int64)
+    out_c = empty(out_g.size, np.int64)
     m = 0
     for g in games:
+        if m + n > out_g.size:   # (room for a row, outside its loop: a growth inside cost 25x)
+            out_g, out_c = grown(out_g, m, m + n), grown(out_c, m, m + n)
         tr, zr = token[g], zone[g]
         for c in range(n):
             if tr[c] and zr[c] != _NONE and zr[c] != _BF:

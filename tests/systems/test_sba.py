@@ -348,3 +348,35 @@ def test_systems_declare_the_causes_they_decide_with():
               "ga.reserve", "ga.level_up", "ga.left_game", "tap", "untap", "combat damage",
               "704.5j", "host"}   # the last two: for a host's own systems
     assert set(CAUSES) - declared <= others
+
+
+@pytest.mark.parametrize("batch", [1, 4])
+def test_704_3_a_check_that_finds_most_objects_decides_for_each(batch):
+    """The passes' outputs start with room for a sixteenth of the objects they look at
+    and grow where they fill (``ecs.kernels.grown``): a check that finds nearly every
+    object still decides for each - pairs (704.5q), deaths with their counters as
+    last-known information (704.5f, 704.8), tokens elsewhere (704.5d), caps (704.5r)."""
+    from ecs.events import CAUSE, ZONE
+
+    w, p, _ = board(batch=batch)
+    n = 300
+    paired = w.add_objects(n, p, "creature", power=2, toughness=2,
+                           counters={"+1/+1": 1, "-1/-1": 1})
+    doomed = w.add_objects(n, p, "creature", power=2, toughness=2, counters={"-1/-1": 3})
+    capped = w.add_objects(n, p, "artifact", counters={"charge": 5}, caps={"charge": 2})
+    tokens = w.move_zone(w.add_objects(n, p, "artifact", token=True), "graveyard")
+    w.clear_events()
+    w.tick()
+    for e in paired:
+        assert np.all(w.count(int(e), "+1/+1") == 0) and np.all(w.count(int(e), "-1/-1") == 0)
+    for e in capped:
+        assert np.all(w.count(int(e), "charge") == 2)
+    t = w.event_table()
+    died = np.flatnonzero((t["type"] == ZONE) & (t["cause"] == CAUSE["704.5f"]))
+    ceased = np.flatnonzero((t["type"] == ZONE) & (t["cause"] == CAUSE["704.5d"]))
+    assert sorted(set(t["entity"][died].tolist())) == sorted(doomed.tolist())
+    assert died.size == ceased.size == n * batch
+    assert set(t["entity"][ceased].tolist()) == set(np.asarray(tokens).ravel().tolist())
+    lki = np.isin(t["lki_row"], died)
+    assert lki.sum() == n * batch
+    assert (t["lki_kind"][lki] == w.store.kind_index["-1/-1"]).all() and (t["lki_count"][lki] == 3).all()
