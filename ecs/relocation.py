@@ -43,10 +43,11 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64))  # a copy
     # "If it would die, put it into <zone> instead" (a host's replacement, 614.1a): before
     # finality, whose exile then only replaces what still goes to the graveyard.
-    redirect = _take(s.a["redirect"], at).astype(np.int64)
-    dies = (frm == zones.BATTLEFIELD) & (dest == zones.GRAVEYARD) & (redirect >= 0)
-    if dies.any():
-        dest[dies] = redirect[dies]
+    if not s.at_fill("redirect"):
+        redirect = _take(s.a["redirect"], at).astype(np.int64)
+        dies = (frm == zones.BATTLEFIELD) & (dest == zones.GRAVEYARD) & (redirect >= 0)
+        if dies.any():
+            dest[dies] = redirect[dies]
     # CR 122.1h: finality counters turn battlefield -> graveyard into exile.
     fin = s.kind_index.get("finality")
     if fin is not None:

@@ -293,6 +293,12 @@ class Store:
         self.settled = None
         self.views()[name][at] = value
 
+    def at_fill(self, name: str) -> bool:
+        """Whether the field ``name`` is known to hold its fill value in every slot (a tracked
+        field, ``_TRACKED``, that nothing wrote since a restore found it so): a pass may skip
+        reading it."""
+        return name in self._clean
+
     def derived(self, name: str, make: Callable[..., T], args: tuple[Any, ...] = ()) -> T:
         """``make(*args)``, cached per kinds layout: for values computed from the kind names
         (and the ruleset) only; a check on a small board would otherwise spend much of its

@@ -66,7 +66,7 @@ def permanents(world: Game, pending: Check) -> None:
     else:
         g, c, cause = dying_at(*state, pending.touched, s.capacity, pending.live_games(world),
                                 *rule_kinds(world))
-    if g.size:
+    if g.size and not s.at_fill("sba_hold"):
         stay = s.a["sba_hold"][g, c]
         if stay.any():
             g, c, cause = g[~stay], c[~stay], cause[~stay]

@@ -5,7 +5,7 @@
 ``game * capacity + column``; on an array that is not C-contiguous those would be copies
 and the writes would be lost. Every way a store comes to be must keep them contiguous.
 """
-from ecs import World
+from ecs import World, zones
 from ecs.components import ALL_FIELDS, GAME_COLUMN
 
 FLAT = [f.name for f in ALL_FIELDS if f.shape == GAME_COLUMN]
@@ -73,3 +73,27 @@ def test_remove_clamped_is_add_clamped_per_kind():
             for j, (b, a, e) in enumerate(ref):
                 assert np.array_equal(before[j], b) and np.array_equal(after[j], a)
                 assert every[j] == e
+
+
+def test_at_fill_says_so_only_while_every_slot_holds_the_fill():
+    """``Store.at_fill``, on which the passes skip reading a host's holds (704.5v) and
+    redirects (614.1a): no after a write, and after a restore what the snapshot holds."""
+    w = World(batch=2)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    clean = w.snapshot()
+    assert w.store.at_fill("sba_hold") and w.store.at_fill("redirect")
+    w.set_hold(bear)
+    w.set_redirect(bear, "exile", games=[1])
+    assert not w.store.at_fill("sba_hold") and not w.store.at_fill("redirect")
+    held = w.snapshot()
+    w.restore(clean)
+    assert w.store.at_fill("sba_hold") and w.store.at_fill("redirect")
+    w.restore(held)
+    assert not w.store.at_fill("sba_hold") and not w.store.at_fill("redirect")
+    w.deal_damage(bear, 5)
+    w.tick()
+    assert w.zone(bear).tolist() == ["battlefield", "battlefield"]
+    w.set_hold(bear, False)
+    w.tick()
+    assert w.event_table()["to_zone"][-2:].tolist() == [zones.GRAVEYARD, zones.EXILE]
