@@ -295,20 +295,27 @@ def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarra
     if not (d.flags.writeable and d.flags.c_contiguous):   # one compiled signature (a compile each)
         d = d.copy()
     before, after, every = add_clamped(s.mut("counts")[k].reshape(-1), at, d)
-    changed(game, k, g, c, before, after, every, cause, by)
+    changed(game, k, g, slot_ids(game, at), before, after, every, cause, by)
 
 
-def changed(game: Game, k: int, g: np.ndarray, c: np.ndarray, before: np.ndarray,
+def slot_ids(game: Game, at: np.ndarray) -> np.ndarray:
+    """The ids in the flat slots ``at`` (game * capacity + column): a take, several times
+    a (games, columns) gather's speed."""
+    return game.store.a["entity_id"].reshape(-1).take(at)
+
+
+def changed(game: Game, k: int, g: np.ndarray, entity: np.ndarray, before: np.ndarray,
             after: np.ndarray, every: bool, cause: str, by: Any = -1) -> None:
     """Record the events of a change of kind ``k`` already made (``change``'s second
-    half): one row per (game, column) whose count changed (``every``: all did)."""
-    s = game.store
+    half): one row per game ``g`` and id ``entity`` whose count changed (``every``: all
+    did). ``entity`` (``slot_ids``) is kept by the log, and may be shared by the records
+    of one change of several kinds: nobody writes it."""
     if not every:   # rows that changed nothing get no event
         ch = after != before
-        g, c, before, after = g[ch], c[ch], before[ch], after[ch]
+        g, entity, before, after = g[ch], entity[ch], before[ch], after[ch]
         if np.ndim(by):
             by = np.broadcast_to(by, ch.shape)[ch]
-    game.log.record(COUNTER, cause, game=g, entity=s.a["entity_id"][g, c], kind=k,
+    game.log.record(COUNTER, cause, game=g, entity=entity, kind=k,
                     before=before, after=after, other=by, fresh=("entity", "before", "after"))
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from . import store as store_module
 from . import zones
 from .check import Check, Loss, PerRowRemoval
-from .counting import change, change_one, changed
+from .counting import change, change_one, changed, slot_ids
 from .events import CAUSE, GAME_END, LOST, RESERVE
 from .game import Game
 from .kernels import INDEX, array, empty, head, kernel
@@ -81,8 +81,9 @@ def perform(world: Game, check: Check) -> np.ndarray:
             counts = s.mut("counts")
             before, after, every = remove_clamped(counts.reshape(counts.shape[0], -1),
                                                   np.array(ks, np.int64), at, amount)
+            ids = slot_ids(world, at)   # (one take for every kind)
             for m, k in enumerate(ks):
-                changed(world, k, rg, rc, before[m], after[m], bool(every[m]), why)
+                changed(world, k, rg, ids, before[m], after[m], bool(every[m]), why)
         if not settles:
             touched.append((rg, rc))
     if check.moves:   # (one row, a death, is move_objects' plain-int move_one)
