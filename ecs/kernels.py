@@ -230,33 +230,6 @@ empty = cast(Callable[[Any, Any], np.ndarray], _empty)
 at = cast(Callable[[np.ndarray, int, Any], np.ndarray], _at)
 
 
-# A pass's outputs (the rows it finds) start with room for a sixteenth of the rows it looks
-# at and double where they fill, rather than room for all. Untouched pages cost nothing in
-# a mapping of their own, but glibc serves big blocks from its heap once freed blocks have
-# raised its threshold, and gives the heap's top back to the system where the free part
-# passes twice that: a 1024x1000 batch's acting tick grew and shrank the heap by some 60 MB
-# and faulted its pages in again, 4,300 faults a tick.
-@njit(cache=True, inline="always")
-def room(total: int) -> int:  # pragma: no cover - compiled
-    """The rows a pass's outputs start with, for ``total`` rows looked at."""
-    r = total >> 4
-    r = r if r > 256 else 256
-    return r if r < total else total
-
-
-@njit(cache=True, inline="always")
-def grown(out: np.ndarray, m: int, need: int) -> np.ndarray:  # pragma: no cover - compiled
-    """``out`` (int64 outputs, its first ``m`` written) with room for ``need`` rows:
-    itself, or those ``m`` copied into a new array at least twice as long."""
-    if need <= out.size:
-        return out
-    size = 2 * out.size
-    bigger = empty(size if size > need else need, np.int64)
-    for i in range(m):
-        bigger[i] = out[i]
-    return bigger
-
-
 @dataclass(frozen=True)
 class Kernel:
     dispatcher: Dispatcher
@@ -390,20 +363,21 @@ def helped() -> int:
 
 def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
     """Compile the kernels of ``pending`` nobody has taken whose callees are done, one at a
-    time, until none is left: in the helper (``helper`` None) those that call no other; here
-    a ready caller first, and waiting for callees the helper is compiling while it lives."""
+    time, until none is left, a ready caller first: here (``helper``: the forked helper) and
+    in the helper (None) alike, a callee the other compiled loaded from the disk cache;
+    waiting for callees the other is compiling (here: while the helper lives)."""
     index = {id(k.dispatcher): i for i, k in enumerate(pending)}
     here = helper is not None
     while True:
         with state.get_lock():
-            free = [i for i, k in enumerate(pending) if state[i] == _FREE and (here or not k.uses)]
+            free = [i for i, k in enumerate(pending) if state[i] == _FREE]
             go = [i for i in free if all(id(u) not in index or state[index[id(u)]] >= _HERE
                                          for u in pending[i].uses)]
             if go:
                 i = go[-1] if pending[go[-1]].uses else go[0]
                 state[i] = _TAKEN
         if not go:
-            if not free or not helper.is_alive():   # (what a dead helper took is compiled at the end)
+            if not free or (here and not helper.is_alive()):   # (what a dead helper took is compiled at the end)
                 return
             time.sleep(0.01)
             continue
@@ -544,3 +518,31 @@ def _cached(k: Kernel) -> bool:
     entries = getattr(cache, "_cache_file", None)   # None: not cached at all
     context: Any = k.dispatcher.targetctx
     return entries is not None and cache._index_key(k.signature, context.codegen()) in entries._load_index()
+
+
+# A pass's outputs (the rows it finds) start with room for a sixteenth of the rows it looks
+# at and double where they fill, rather than room for all. Untouched pages cost nothing in
+# a mapping of their own, but glibc serves big blocks from its heap once freed blocks have
+# raised its threshold, and gives the heap's top back to the system where the free part
+# passes twice that: a 1024x1000 batch's acting tick grew and shrank the heap by some 60 MB
+# and faulted its pages in again, 4,300 faults a tick.
+@njit(cache=True, inline="always")
+def room(total: int) -> int:  # pragma: no cover - compiled
+    """The rows a pass's outputs start with, for ``total`` rows looked at."""
+    r = total >> 4
+    r = r if r > 256 else 256
+    return r if r < total else total
+
+
+@kernel(array(np.int64, 1, readonly=False), I64, I64)
+def grown(out: np.ndarray, m: int, need: int) -> np.ndarray:  # pragma: no cover - compiled
+    """``out`` (int64 outputs, its first ``m`` written) with room for ``need`` rows:
+    itself, or those ``m`` copied into a new array at least twice as long. (A kernel its
+    callers call by symbol: inlined at each use it made a cold start some 1.2 s longer.)"""
+    if need <= out.size:
+        return out
+    size = 2 * out.size
+    bigger = empty(size if size > need else need, np.int64)
+    for i in range(m):
+        bigger[i] = out[i]
+    return bigger

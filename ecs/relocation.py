@@ -187,7 +187,8 @@ _BLOCK = 1024   # rows of _relocate between two looks at its outputs' room
 
 
 @kernel(writes("counts"), I64, INDEX, INDEX, INDEX, writes("zone"), writes("tapped"),
-        writes("damage"), writes("deathtouch_hit"), array(np.bool_, 1), reads("cap_col"), writes("cap_val"))
+        writes("damage"), writes("deathtouch_hit"), array(np.bool_, 1), reads("cap_col"), writes("cap_val"),
+        uses=(grown,))
 def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndarray,
               dest: np.ndarray, zone: np.ndarray, tapped: np.ndarray,
               damage: np.ndarray, deathtouch: np.ndarray, capped: np.ndarray, cap_col: np.ndarray,

@@ -40,7 +40,7 @@ class Annihilation(System):
 _BF = zones.BATTLEFIELD
 
 
-@kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64)
+@kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64, uses=(grown,))
 def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns

@@ -170,7 +170,7 @@ FALLING_READS = (reads("zone"), reads("counts"), reads("damage"), reads("types")
                  reads("pt_mod_toughness"))
 
 
-@kernel(*FALLING_READS, INDEX, I64, INDEX, INDEX, I64, I64, nogil=True)
+@kernel(*FALLING_READS, INDEX, I64, INDEX, INDEX, I64, I64, uses=(grown,), nogil=True)
 def falling(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, types: np.ndarray,
             toughness: np.ndarray, durability: np.ndarray, immortal: np.ndarray,
             set_t: np.ndarray, mod_t: np.ndarray, games: np.ndarray, n: int,

@@ -128,7 +128,7 @@ DYING_READS = (reads("zone"), reads("counts"), reads("damage"), reads("deathtouc
 DYING_KINDS = (INDEX, INDEX, INDEX, I64, I64)
 
 
-@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS, nogil=True)
+@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS, uses=(grown,), nogil=True)
 def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
            types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
            mod_t: np.ndarray, games: np.ndarray, n: int, tough_k: np.ndarray,
