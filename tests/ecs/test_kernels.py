@@ -200,6 +200,52 @@ def test_a_caller_calls_its_callee_by_symbol_and_is_cached_with_it(tmp_path: Pat
     assert _run_ready(tmp_path) == ([], 12)
 
 
+def _root_b(x: int) -> int:
+    return _leaf_kernel(x) * 3
+
+
+def _double_a(x: int) -> int:
+    return _double_kernel(x) + 1
+
+
+def _double_b(x: int) -> int:
+    return _double_kernel(x) + 2
+
+
+def _double_c(x: int) -> int:
+    return _double_kernel(x) + 3
+
+
+_double_kernel: Any = None
+
+
+def _ready_callers(out: Any) -> None:
+    """A cold ready() of two leaves and five callers (each uses one), in a fresh cache:
+    the callers' results, and how many kernels the forked helper compiled."""
+    global _leaf_kernel, _double_kernel
+    os.environ["NUMBA_CACHE_DIR"] = os.environ["CALLERS_CACHE"]
+    config.reload_config()
+    kernels.KERNELS[:] = []
+    _leaf_kernel = kernels.kernel(types.int64)(_leaf)
+    _double_kernel = kernels.kernel(types.int64)(_two)
+    callers = ([kernels.kernel(types.int64, uses=(_leaf_kernel,))(f) for f in (_root, _root_b)]
+               + [kernels.kernel(types.int64, uses=(_double_kernel,))(f) for f in (_double_a, _double_b, _double_c)])
+    kernels.ready()
+    out.put(([c(5) for c in callers], kernels.helped()))
+
+
+def test_the_helper_compiles_callers_too_loading_callees_the_other_compiled(tmp_path: Path,
+                                                                             monkeypatch: Any) -> None:
+    """A cold ready() forks a helper, and both processes take callers once their callees are
+    done, whoever compiled those (the other's are loaded from the disk cache): the helper
+    compiled one leaf at most, so more than one kernel compiled there means callers, and
+    every caller calls its callee right (an unresolved symbol would abort the process)."""
+    monkeypatch.setenv("CALLERS_CACHE", str(tmp_path))
+    values, helped = _in_child(_ready_callers)
+    assert values == [12, 18, 11, 12, 13]
+    assert helped >= 2
+
+
 def _extra(x: int) -> int:
     return _leaf_kernel(x) + 100
 
