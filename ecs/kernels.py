@@ -271,9 +271,9 @@ def ready(optional: bool = False) -> None:
 
     Where kernels are missing from numba's disk cache (a first run, or an edit) and the
     platform forks, a forked helper process compiles kernels into the cache alongside this
-    one: both take the next missing kernel nobody has taken, callees first, the helper only
-    those that call no other. This one takes a caller as soon as its callees are done,
-    loading those the helper compiled, and at the end loads the rest."""
+    one: both take the next missing kernel nobody has taken, callees first, and a caller as
+    soon as its callees are done, loading those the other compiled; at the end this one
+    loads the rest."""
     if len(_frozen) + (0 if optional else len(_absent)) == len(KERNELS):
         return
     with _plain_errors(), _no_collector():
