@@ -365,9 +365,10 @@ def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
     """Compile the kernels of ``pending`` nobody has taken whose callees are done, one at a
     time, until none is left, a ready caller first: here (``helper``: the forked helper) and
     in the helper (None) alike, a callee the other compiled loaded from the disk cache;
-    waiting for callees the other is compiling (here: while the helper lives)."""
+    waiting for callees the other is compiling while it lives."""
     index = {id(k.dispatcher): i for i, k in enumerate(pending)}
     here = helper is not None
+    other = helper if here else multiprocessing.parent_process()   # compiling beside this one
     while True:
         with state.get_lock():
             free = [i for i, k in enumerate(pending) if state[i] == _FREE]
@@ -377,7 +378,7 @@ def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
                 i = go[-1] if pending[go[-1]].uses else go[0]
                 state[i] = _TAKEN
         if not go:
-            if not free or (here and not helper.is_alive()):   # (what a dead helper took is compiled at the end)
+            if not free or other is None or not other.is_alive():   # (what a dead helper took is compiled at the end)
                 return
             time.sleep(0.01)
             continue
