@@ -16,9 +16,9 @@ is amortized over the ids made in between. A dropped id maps to -1, "in no game"
 what a stale id is. Which row holds a page is itself paged: a page's chunk (``CHUNK``
 pages) names a row of ``chunks``, which names the page's row, and a sweep keeps the chunks
 of the pages it keeps. What grows with history is the chunk directory, 4 bytes per
-``CHUNK * PAGE`` ids made (a table over every page would hold 4 bytes per ``PAGE``: some 90 MB an
-hour in the soak's 4,096 games, against 0.7 MB). A chunk is as small as a page: a single
-game's index, which each clone that changes zones copies, holds one.
+``CHUNK * PAGE`` ids made (a table over every page would hold 4 bytes per ``PAGE``: some
+90 MB an hour in the soak's 4,096 games, against 0.7 MB). A chunk is as small as a page: a
+single game's index, which each clone that changes zones copies, holds one.
 """
 from __future__ import annotations
 

@@ -157,7 +157,7 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     k0, m0 = (tough_k[0], tough_mod[0]) if tough_k.size > 0 else (0, 0)
     k1, m1 = (tough_k[1], tough_mod[1]) if tough_k.size > 1 else (0, 0)
     extra = empty(n, np.int64)    # toughness from the other kinds
-    saved = empty(n, np.bool_)    # indestructible counters
+    saved = empty(n, np.bool_)    # indestructible counters (122.1b)
     for c in range(n):   # (loops: an array assignment compiles a shape check, ~2 s)
         extra[c] = 0
         saved[c] = False
@@ -184,11 +184,11 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
                     saved[c] |= row[c] > 0
         hits = 0
         for c in range(n):
-            base, creature, walker, battle, kept = _card(yr, tr, kr, c)
+            base, creature, walker, battle, indestructible = _card(yr, tr, kr, c)
             t = ((base if sr[c] == NO_STAT else np.int64(sr[c])) + mr[c] + extra[c]
                  + m0 * np.int64(p0[c]) + m1 * np.int64(p1[c]))
-            rule[c] = _rule(t, zr[c] == _BF, creature, walker, battle, kept | saved[c], dr[c],
-                            dtr[c], no_loyalty | (lr[c] == 0), no_defense | (br[c] == 0))
+            rule[c] = _rule(t, zr[c] == _BF, creature, walker, battle, indestructible | saved[c],
+                            dr[c], dtr[c], no_loyalty | (lr[c] == 0), no_defense | (br[c] == 0))
             hits += rule[c] != 0
         if hits == 0:   # most rows of a settled board
             continue
