@@ -19,7 +19,7 @@ import numpy as np
 from . import store as store_module
 from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
-from .counting import enter_battlefield, scalar_hook
+from .counting import enter_battlefield, scalar_hook, slot_ids
 from .events import CAUSE, ZONE
 from .game import Game
 from .kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room, writes
@@ -54,7 +54,7 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
         had = _take(s.counts[fin], at) > 0
         to_exile = (frm == zones.BATTLEFIELD) & (dest == zones.GRAVEYARD) & had
         dest[to_exile] = zones.EXILE
-    old_ids = _take(s.a["entity_id"], at)
+    old_ids = slot_ids(world, at)
 
     # New objects: one id per distinct (old id, destination), shared across the games it
     # moved in, in the slots the old object leaves (an id names one card in every game).
