@@ -24,6 +24,13 @@ def test_engine_batch_tick(benchmark: Any, games: int, n: int) -> None:
 
 
 @pytest.mark.parametrize("games, n", BATCHES)
+def test_engine_batch_tick_host_effects(benchmark: Any, games: int, n: int) -> None:
+    """The same tick under a host engine's effects (``cases.host_effects``): the fields
+    they set are read and reset where objects leave, not skipped as empty."""
+    assert bench(benchmark, engine_tick(games, n, host=True), 5, f"batch {games}x{n}") >= 1
+
+
+@pytest.mark.parametrize("games, n", BATCHES)
 def test_baseline_batch_tick(benchmark: Any, games: int, n: int) -> None:
     bench(benchmark, baseline_tick(games, n, BASELINE_GAMES), 2, f"batch {games}x{n}")
 

@@ -49,13 +49,38 @@ def board(games: int, n: int) -> BoardSpec:
 
 
 @functools.lru_cache(maxsize=None)
-def engine(games: int, n: int) -> tuple[Built, dict[str, Any]]:
-    """The engine loaded with ``board(games, n)``, and its snapshot before any tick. The
-    events of building it are cleared (a simulator clears its log between moves too), so
-    snapshots, restores and clones copy the game state, not a log of how it was set up."""
+def engine(games: int, n: int, host: bool = False) -> tuple[Built, dict[str, Any]]:
+    """The engine loaded with ``board(games, n)`` (with ``host``, and ``host_effects`` on
+    it), and its snapshot before any tick. The events of building it are cleared (a
+    simulator clears its log between moves too), so snapshots, restores and clones copy the
+    game state, not a log of how it was set up."""
     built = build_engine(board(games, n))
+    if host:
+        host_effects(built, board(games, n))
     built.world.clear_events()
     return built, built.world.snapshot()
+
+
+#: Of the board's creatures, the first of each ``every`` under each kind of a host engine's
+#: effects (``ecs.host``), in every game: (every, first).
+HOST_EFFECTS = {"modify_pt": (10, 0), "set_pt": (50, 5), "set_redirect": (50, 3),
+                "set_hold": (100, 7), "prohibit": (100, 1)}
+
+
+def host_effects(built: Built, spec: BoardSpec) -> None:
+    """What a host engine that embeds the core keeps on a board: anthems and auras (+1/+1,
+    613.4c), an effect that sets power and toughness (613.4b), "exile it instead if it
+    would die", a permanent the state-based actions leave (704.5v's exception), "can't
+    have -1/-1 counters" (101.3). Each field the passes and zone changes read is then set
+    somewhere: none can be skipped as holding its fill value everywhere."""
+    w = built.world
+    creatures = built.objects[spec.card_type == CREATURE]
+    pick = {name: creatures[first::every] for name, (every, first) in HOST_EFFECTS.items()}
+    w.modify_pt(pick["modify_pt"], 1, 1)
+    w.set_pt(pick["set_pt"], 1, 1)
+    w.set_redirect(pick["set_redirect"], "exile")
+    w.set_hold(pick["set_hold"])
+    w.prohibit(pick["prohibit"], "-1/-1")
 
 
 def snapshot_nbytes(snap: Any) -> int:
@@ -98,24 +123,26 @@ def checked_tick(w: Any) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def _settled_snapshot(games: int, n: int) -> dict[str, Any]:
-    built, snap = engine(games, n)
+def _settled_snapshot(games: int, n: int, host: bool = False) -> dict[str, Any]:
+    built, snap = engine(games, n, host)
     built.world.restore(snap)
     built.world.tick()
     built.world.clear_events()
     return built.world.snapshot()
 
 
-def engine_tick(games: int, n: int, settled: bool = False) -> Case:
-    built, snap = engine(games, n)
+def engine_tick(games: int, n: int, settled: bool = False, host: bool = False) -> Case:
+    """The engine's tick on ``board(games, n)`` (``settled``: on the board a tick left),
+    with ``host``: under ``host_effects``."""
+    built, snap = engine(games, n, host)
     w = built.world
-    start = _settled_snapshot(games, n) if settled else snap
+    start = _settled_snapshot(games, n, host) if settled else snap
 
     def setup() -> None:
         w.restore(start)
 
     # A settled tick changes nothing: the board is restored once per block, not per run.
-    return Case(f"engine {'settled ' if settled else ''}{games}x{n}",
+    return Case(f"engine {'settled ' if settled else ''}{games}x{n}{' host effects' if host else ''}",
                 functools.partial(checked_tick, w) if settled else w.tick,
                 _nothing if settled else setup, prepare=setup, objects=games * n)
 

@@ -2,7 +2,8 @@
 
 Time per tick, objects checked per second and the engine/baseline ratio for single boards
 and batches; clone costs as ratios to a raw copy of the same bytes and to deepcopy of the
-baseline; bytes per object per game; a 4,096 x 1,000 memory probe in a fresh process.
+baseline; bytes per object per game; a 4,096 x 1,000 memory probe in a fresh process; the
+big batches' acting ticks under a host engine's effects against the same without them.
 Each throughput target (docs/performance.md) is printed as met or missed. A PNG plot of objects per second
 against board and batch size (engine vs baseline, log axes) is written to ``--plot``.
 
@@ -200,6 +201,30 @@ def interleaved_section(sizes: list[int], rounds: int, budget: float) -> dict[tu
     return got
 
 
+def host_section(rounds: int, budget: float) -> list[interleave.Outcome]:
+    """The batch acting ticks under a host engine's effects (``cases.host_effects``)
+    against the same ticks without them, interleaved; prints their table."""
+    out = [interleave.compare(interleave.Contest(
+        f"acting tick {games}x{n}", cases.engine_tick(games, n, host=True),
+        {"no host effects": cases.engine_tick(games, n)}), "hot", rounds, budget)
+        for games, n in cases.BATCHES[1:]]
+    print("batch acting tick under a host engine's effects (some objects of every game with "
+          "+1/+1, a set power/toughness, a redirect, a hold, a prohibition), interleaved "
+          f"with the same tick without them: median (min-max over {rounds} rounds):")
+    print(table(["board", "with host effects", "without", "with / without"],
+                [[o.contest.name, fmt_time(o.sides["engine"].median),
+                  fmt_time(o.sides["no host effects"].median), _slowdown(o, "no host effects")]
+                 for o in out]))
+    print()
+    return out
+
+
+def _slowdown(outcome: interleave.Outcome, baseline: str) -> str:
+    """The engine's time over ``baseline``'s (the inverse of its speedup), with its spread."""
+    mid, lo, hi = outcome.speedup(baseline)
+    return f"{1 / mid:.3g}x ({1 / hi:.3g}-{1 / lo:.3g})"
+
+
 def single_game_targets(got: dict[tuple[str, str], Any]) -> list[Target]:
     """The single-game targets against the esper baseline, in both regimes."""
     out = []
@@ -306,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     single = tick_rows([(1, n) for n in cases.SIZES], min_time, None)
     batch_games = None if args.full_baseline else BASELINE_GAMES
     batch = tick_rows(list(cases.BATCHES), min_time, batch_games)
+    host_section(3 if args.quick else args.rounds, 0.03 if args.quick else 0.1)
     settled = tick_rows([(1, n) for n in cases.SIZES] + list(cases.BATCHES), min_time,
                         batch_games, settled=True)
     others = {regime: tick_rows([(1, n) for n in cases.SIZES[:3]], min_time, None, regime=regime)
