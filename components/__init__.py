@@ -10,7 +10,7 @@ objects) plane per kind (see ``ecs.store``).
 from .card import CARD_FIELDS, TYPE_BIT, type_mask
 from .fields import CAP, GAME, GAME_AXIS, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, Field
 from .game import CAP_FIELDS, GAME_FIELDS
-from .host import BAN_ALL, HOST_FIELDS, HOST_OBJECT_FIELDS, HOST_PLAYER_FIELDS
+from .host import BAN_ALL, HOST_EFFECT_FIELDS, HOST_FIELDS, HOST_MARK, HOST_OBJECT_FIELDS, HOST_PLAYER_FIELDS
 from .object_state import OBJECT_STATE_FIELDS
 from .player import PLAYER_FIELDS
 
@@ -18,7 +18,7 @@ from .player import PLAYER_FIELDS
 ALL_FIELDS: tuple[Field, ...] = (CARD_FIELDS + OBJECT_STATE_FIELDS + PLAYER_FIELDS + GAME_FIELDS
                                  + CAP_FIELDS + HOST_FIELDS)
 
-__all__ = ["ALL_FIELDS", "BAN_ALL", "HOST_FIELDS", "HOST_OBJECT_FIELDS", "HOST_PLAYER_FIELDS",
-           "CAP", "CAP_FIELDS", "CARD_FIELDS", "Field", "GAME", "GAME_AXIS",
+__all__ = ["ALL_FIELDS", "BAN_ALL", "HOST_EFFECT_FIELDS", "HOST_FIELDS", "HOST_MARK", "HOST_OBJECT_FIELDS",
+           "HOST_PLAYER_FIELDS", "CAP", "CAP_FIELDS", "CARD_FIELDS", "Field", "GAME", "GAME_AXIS",
            "GAME_CAP", "GAME_COLUMN", "GAME_FIELDS", "GAME_PLAYER", "OBJECT_STATE_FIELDS", "PLAYER",
            "PLAYER_FIELDS", "TYPE_BIT", "type_mask"]

@@ -13,7 +13,8 @@ from .fields import GAME_COLUMN, GAME_PLAYER, Field
 #: The bit of ``ban`` for every kind; kinds of planes 0..BAN_ALL - 1 have their own bits.
 BAN_ALL = 63
 
-HOST_OBJECT_FIELDS = (
+#: A host's effects on an object.
+HOST_EFFECT_FIELDS = (
     # Layer 7b (613.4b): power/toughness set to a value; NO_STAT: no such effect.
     Field("pt_set_power", np.int32, GAME_COLUMN, NO_STAT),
     Field("pt_set_toughness", np.int32, GAME_COLUMN, NO_STAT),
@@ -27,6 +28,11 @@ HOST_OBJECT_FIELDS = (
     # column: bit k for the kind of plane k < BAN_ALL, bit BAN_ALL for every kind.
     Field("ban", np.uint64, GAME_COLUMN),
 )
+#: Whether the object in the slot is under any of the effects above: exactly where one of
+#: them does not hold its fill (``ecs.host.marks``). A zone change reads it alone to find
+#: the objects whose effects end (400.7), not each effect at every slot that changes.
+HOST_MARK = Field("host_marked", np.bool_, GAME_COLUMN)
+HOST_OBJECT_FIELDS = HOST_EFFECT_FIELDS + (HOST_MARK,)
 
 HOST_PLAYER_FIELDS = (
     Field("cant_lose_life", np.bool_, GAME_PLAYER),    # 704.5a / 704.6a don't apply

@@ -31,13 +31,13 @@ do (``ecs.args``); each validates everything before it writes anything.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from . import args, zones
 from .args import BoolRead, Games, Ids
-from .components import BAN_ALL
+from .components import BAN_ALL, HOST_EFFECT_FIELDS, HOST_MARK
 from .components.card import NO_STAT
 from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
 from .game import Game
@@ -45,6 +45,25 @@ from .limits import MAX_STAT
 
 #: The reasons a player can be kept from losing, and the field of each.
 CANT_LOSE = {"life": "cant_lose_life", "poison": "cant_lose_poison"}
+
+
+def marks(a: Mapping[str, np.ndarray], g: Any = slice(None), c: Any = slice(None)) -> np.ndarray:
+    """``HOST_MARK`` of the slots (``g``, ``c``) of the store's arrays ``a`` (all of them
+    by default): whether the object there is under any of a host's effects on objects."""
+    first, *rest = HOST_EFFECT_FIELDS
+    out = a[first.name][g, c] != first.fill
+    for f in rest:
+        out |= a[f.name][g, c] != f.fill
+    return out
+
+
+def _remark(world: Game, g: Any, c: Any) -> None:
+    """``HOST_MARK`` made right again at the slots (``g``, ``c``) where an action set or
+    ended effects (read first: a write copies an array a clone still shares)."""
+    s = world.store
+    now = marks(s.a, g, c)
+    if (s.a[HOST_MARK.name][g, c] != now).any():
+        s.mut(HOST_MARK.name)[g, c] = now
 
 
 def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
@@ -86,6 +105,7 @@ def set_pt(world: Game, e: Ids, power: Any = None, toughness: Any = None,
            for stat, v in (("power", power), ("toughness", toughness)) if v is not None}
     for stat, v in new.items():
         world.store.mut("pt_set_" + stat)[g, c] = v
+    _remark(world, g, c)
 
 
 def modify_pt(world: Game, e: Ids, power: Any = 0, toughness: Any = 0,
@@ -110,6 +130,7 @@ def modify_pt(world: Game, e: Ids, power: Any = 0, toughness: Any = 0,
         totals[stat] = total
     for stat, total in totals.items():
         s.mut("pt_mod_" + stat)[g2, c2] = total
+    _remark(world, g2, c2)
 
 
 def clear_pt(world: Game, e: Ids | None = None, games: Games = None) -> None:
@@ -122,11 +143,13 @@ def clear_pt(world: Game, e: Ids | None = None, games: Games = None) -> None:
                            ("pt_mod_power", 0), ("pt_mod_toughness", 0)):
             if (s.a[name][gsel] != fill).any():
                 s.mut(name)[gsel] = fill
+        _remark(world, gsel, slice(None))
         return
     g, c, _ = _objects(world, e, games, "clear_pt")
     for name, fill in (("pt_set_power", NO_STAT), ("pt_set_toughness", NO_STAT),
                        ("pt_mod_power", 0), ("pt_mod_toughness", 0)):
         s.mut(name)[g, c] = fill
+    _remark(world, g, c)
 
 
 def set_controller(world: Game, e: Ids, player: int, games: Games = None) -> None:
@@ -165,6 +188,7 @@ def prohibit(world: Game, e: Ids, kind: str | None = None, games: Games = None) 
     bit = _ban_bit(world, kind, create=True)
     ban = world.store.mut("ban")
     ban[g, c] |= bit
+    _remark(world, g, c)
 
 
 def allow(world: Game, e: Ids, kind: str | None = None, games: Games = None) -> None:
@@ -177,6 +201,7 @@ def allow(world: Game, e: Ids, kind: str | None = None, games: Games = None) -> 
     s = world.store
     if bit and ((s.a["ban"][g, c] & bit) != 0).any():
         s.mut("ban")[g, c] &= ~bit
+        _remark(world, g, c)
 
 
 def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games = None) -> None:
@@ -206,6 +231,7 @@ def set_hold(world: Game, e: Ids, on: Any = True, games: Games = None) -> None:
     flag = _flags(world, on, e, games, single, f"set_hold on of entity {e}")
     args.distinct_rows(world, g, c, "set_hold")
     world.store.mut("sba_hold")[g, c] = flag
+    _remark(world, g, c)
 
 
 def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> None:
@@ -214,6 +240,7 @@ def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> 
     code = -1 if zone is None else zones.zone_code(zone, world.ruleset.zone_aliases)
     g, c, _ = _objects(world, e, games, "set_redirect")
     world.store.mut("redirect")[g, c] = code
+    _remark(world, g, c)
 
 
 def is_held(world: Game, e: int) -> BoolRead:

@@ -41,10 +41,22 @@ from typing import IO, Any, Mapping, Sequence
 import numpy as np
 
 from . import zones
-from .components import ALL_FIELDS, CAP, CARD_FIELDS, GAME, GAME_CAP, GAME_COLUMN, GAME_PLAYER, PLAYER, TYPE_BIT
+from .components import (
+    ALL_FIELDS,
+    CAP,
+    CARD_FIELDS,
+    GAME,
+    GAME_CAP,
+    GAME_COLUMN,
+    GAME_PLAYER,
+    HOST_MARK,
+    PLAYER,
+    TYPE_BIT,
+)
 from .components.card import NO_STAT
 from .errors import CounterError, SnapshotError
 from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOG_COLUMNS, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
+from .host import marks
 from .kinds import KEYWORD_BIT, validate_kind
 from .limits import MAX_COUNT, MAX_PASSES, MAX_STAT
 from .rules import Magic as Ruleset
@@ -85,12 +97,14 @@ _SPEC: dict[str, tuple[Any, tuple[int | str | None, ...] | None]] = {
     "seed.n_spawned": (np.int64, ()),
     "store.meta": (np.int64, (3,)), "store.kind_names": ("str", ("K",)),
     "store.counts": (np.int32, ("K", "B", "n")),
-    **{"store." + f.name: (f.dtype, _SHAPE_CLASS[f.shape]) for f in ALL_FIELDS},
+    **{"store." + f.name: (f.dtype, _SHAPE_CLASS[f.shape]) for f in ALL_FIELDS if f is not HOST_MARK},
     "log.meta": (np.int64, (2,)),
     **{"log." + c: (np.int64, ("rows",)) for c in LOG_COLUMNS},
     **{"log." + c: (np.int64, ("lki",)) for c in _LKI_COLUMNS},
 }
 _STORE_KEYS = frozenset(k[6:] for k in _SPEC if k.startswith("store."))
+#: Store arrays a file does not hold: a load makes them from the others (``ecs.host.marks``).
+_DERIVED = (HOST_MARK.name,)
 #: Members read before the others: what the rest of the header checks need.
 _HEADER_ARRAYS = ("config.batch", "store.meta", "log.meta")
 _PLAYER = TYPE_BIT["player"]
@@ -197,7 +211,7 @@ def _fsync_folder(folder: str) -> None:
 
 def _to_arrays(parts: Parts) -> dict[str, np.ndarray]:
     snap = parts.snapshot
-    unknown = set(snap["store"]) ^ _STORE_KEYS
+    unknown = set(snap["store"]) ^ _STORE_KEYS.union(_DERIVED)
     if unknown:
         raise SnapshotError(f"store arrays {sorted(unknown)} do not match the save format of "
                             "ecs.persist (_SPEC)")
@@ -222,7 +236,8 @@ def _to_arrays(parts: Parts) -> dict[str, np.ndarray]:
         "seed.n_spawned": np.array(snap["n_spawned"], np.int64),
     }
     for key, arr in snap["store"].items():
-        out["store." + key] = np.asarray(arr)
+        if key not in _DERIVED:
+            out["store." + key] = np.asarray(arr)
     log = EventLog()
     log.restore(dict(snap["log"]))
     table = log.table()
@@ -511,7 +526,9 @@ def _check_parts(ck: _Checker) -> Parts:
            "lki": [{"row": ck["log.lki_row"], "kind": ck["log.lki_kind"],
                     "count": ck["log.lki_count"]}] if nl else [],
            "rows": rows, "step": step}
-    snapshot = {"store": {k[6:]: v for k, v in ck.arrays.items() if k.startswith("store.")},
+    store = {k[6:]: v for k, v in ck.arrays.items() if k.startswith("store.")}
+    store[HOST_MARK.name] = marks(store)
+    snapshot = {"store": store,
                 "log": log, "rng": _rng_state(ck["rng"]), "names": names,
                 "seed_seq": seed_seq, "n_spawned": ck.scalar("seed.n_spawned")}
     max_passes = ck.scalar("config.max_passes")
@@ -604,7 +621,7 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     # Slots: a free slot holds every field's fill value, an object is in a zone; only
     # permanents are tapped or have damage marked (leaving the battlefield clears them).
     for f in ALL_FIELDS:
-        if f.shape == GAME_COLUMN and f.name != "entity_id":
+        if f.shape == GAME_COLUMN and f.name != "entity_id" and f.name not in _DERIVED:
             ck.require(a[f.name][~live] == f.fill, f"a free slot holds store.{f.name}")
     ck.require((a["counts"][:, ~live] == 0).all(), "a free slot holds counters")
     ck.require(zone[live] != zones.NONE, "an object is in no zone")

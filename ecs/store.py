@@ -32,6 +32,7 @@ from ecs.components import (
     GAME_CAP,
     GAME_COLUMN,
     GAME_PLAYER,
+    HOST_MARK,
     HOST_OBJECT_FIELDS,
     OBJECT_STATE_FIELDS,
     PLAYER,
@@ -51,6 +52,9 @@ _SLOT_NAMES = frozenset(f.name for f in _BY_COLUMN)   # snapshots slice them as 
 #: The fields whose untouched state ``Store`` tracks (``_clean``): what ends with an object (its
 #: state, the host's effects on it), which a zone change resets and which most games never set.
 _TRACKED = OBJECT_STATE_FIELDS + HOST_OBJECT_FIELDS
+#: The host's effects and their mark, which ``reset`` looks for only where the mark is set.
+_MARKED = frozenset(f.name for f in HOST_OBJECT_FIELDS)
+_NO_SLOTS = np.zeros(0, np.int64)
 #: The rows' game of one row of a single game (read-only: rows are never written to).
 GAME_ZERO = np.zeros(1, np.int64)
 GAME_ZERO.flags.writeable = False
@@ -518,14 +522,19 @@ class Store:
     def reset(self, at: np.ndarray, fields: Iterable[Field]) -> None:
         """Put the (games, columns) ``fields`` back to their fill values at the flat slots
         ``at`` (game * capacity + column). Each is read first and written only where it
-        differs: a write copies an array a clone still shares."""
+        differs: a write copies an array a clone still shares. A host's effects are read
+        only at the slots ``HOST_MARK`` marks (``ecs.host.marks``): one gather of a byte per
+        slot, where most slots that change hold none of them."""
         a, clean = self.a, self._clean
+        marked = (_NO_SLOTS if HOST_MARK.name in clean
+                  else at[a[HOST_MARK.name].reshape(-1).take(at)])   # (before the mark is reset)
         for f in fields:
             if f.name in clean:
                 continue
-            left = a[f.name].reshape(-1).take(at) != f.fill
+            where = marked if f.name in _MARKED else at
+            left = a[f.name].reshape(-1).take(where) != f.fill
             if left.any():
-                self.mut(f.name).reshape(-1)[at[left]] = f.fill
+                self.mut(f.name).reshape(-1)[where[left]] = f.fill
 
     def reset_one(self, g: int, col: int, fields: Iterable[Field]) -> None:
         """``reset`` of the one slot (game ``g``, column ``col``), with plain reads."""

@@ -39,6 +39,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from ecs import CounterChanged, CounterError, DamageDealt, GameEnded, PlayerLost, Tapped, World, ZoneChanged, zones
+from ecs.host import marks
 
 # Hypothesis favours the first elements of a list: the per-game replacement effects come early.
 KINDS = ["+1/+1", "shield", "stun", "-1/-1", "finality", "indestructible", "loyalty", "defense",
@@ -198,6 +199,8 @@ class Harness:
             ids[g, : len(self.known[g])] = [self.bid[g][x] for x in self.known[g]]
         b_obs, names = self.batch.observe(ids, FEATURES, dtype=np.int32)
         result = self.batch.result()
+        for w in (self.batch, *self.singles):   # what a zone change reads to end the host's effects (400.7)
+            assert np.array_equal(w.store.a["host_marked"], marks(w.store.a)), "the host's mark is off"
         for g, w in enumerate(self.singles):
             row = [self.sid[g][x] for x in self.known[g]] + [-1] * (M - len(self.known[g]))
             s_obs, _ = w.observe(row, FEATURES, dtype=np.int32)

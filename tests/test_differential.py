@@ -31,6 +31,7 @@ except ImportError:  # pragma: no cover - imported as a package
 try:
     import ecs
     from ecs import World
+    from ecs.host import marks
 except ImportError:  # pragma: no cover - the engine is not there yet
     World = None
 needs_engine = pytest.mark.skipif(World is None, reason="ecs.World is not available")
@@ -206,6 +207,8 @@ class Harness:
                 f"owner/controller of {eo}"
         for mo in self.stale:
             assert not w.exists(self.ids[mo]), f"object {self.ids[mo]} should be stale (400.7)"
+        a = w.store.a   # what a batched zone change reads to end the host's effects (400.7)
+        assert (a["host_marked"] == marks(a)).all(), "the host's mark is where its effects are"
         if self.stale:  # reads of an old object fail the same way (400.7)
             mo = self.stale[-1]
             with pytest.raises(ecs.StaleEntityError):

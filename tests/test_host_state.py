@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ecs import CounterError, CountOverflowError, IllegalActionError, InvalidCountError, World
+from ecs.host import marks
 from ecs.limits import MAX_COUNT
 
 
@@ -349,3 +350,60 @@ def test_810_10_a_prohibited_team_at_the_poison_limit_gets_none_and_no_error():
     w.put_counters(a, "poison", 1)
     w.put_counters(b, "poison", 1)
     assert w.count(a, "poison") == w.count(b, "poison") == MAX_COUNT
+
+
+# ---- the mark of a host's effects (what a batched zone change reads, 400.7) ---------------
+def _marks_exact(w):
+    return np.array_equal(w.store.a["host_marked"], marks(w.store.a))
+
+
+def test_400_7_a_batched_zone_change_ends_the_effects_of_the_marked_objects_leaving():
+    """The host's effects on objects are marked per slot, and a zone change of many
+    objects ends them where the mark is (400.7): the objects that leave lose theirs, those
+    that stay keep theirs, and the next object in a freed slot starts with none. An effect
+    set and then ended leaves no mark."""
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    leaving = [w.add_object(p, "creature", power=2, toughness=2, token=True) for _ in range(4)]
+    staying = w.add_object(p, "creature", power=2, toughness=2)
+    plain = w.add_object(p, "creature", power=2, toughness=2, token=True)
+    a, b, c, d = leaving
+    w.modify_pt(a, 1, 1)
+    w.set_pt(b, 5, 5, games=[1])
+    w.set_hold(c)
+    w.set_hold(c, False, games=[0])   # ended in game 0: no effect, no mark
+    w.set_redirect(d, "exile", games=[0])
+    w.prohibit([a, staying], "-1/-1")
+    assert _marks_exact(w)
+    assert int(w.store.a["host_marked"].sum()) == 2 + 1 + 1 + 1 + 2   # a, b, c, d, staying
+    w.destroy(leaving + [plain])    # tokens: they cease to exist and free their slots (704.5d)
+    w.tick()
+    assert _marks_exact(w)
+    assert w.is_prohibited(staying, "-1/-1").all()
+    made = [w.add_object(p, "creature", power=2, toughness=2) for _ in range(6)]   # the freed slots
+    assert _marks_exact(w) and int(w.store.a["host_marked"].sum()) == 2   # staying's, in each game
+    for e in made:
+        assert (w.power(e) == 2).all() and (w.toughness(e) == 2).all()
+        assert not w.is_held(e).any() and not w.is_prohibited(e, "-1/-1").any()
+    new = w.move_zone(made, "graveyard")   # (no redirect left on any of them)
+    assert all((w.zone(e) == "graveyard").all() for e in np.asarray(new).ravel().tolist())
+
+
+def test_the_host_mark_follows_each_action_that_sets_or_ends_effects():
+    """Every host action on objects leaves the mark exactly where an effect is, in the
+    games it acted in (a clear of every object's power/toughness included)."""
+    w = World(batch=3, seed=0)
+    p = w.add_player()
+    a, b = (w.add_object(p, "creature", power=2, toughness=2) for _ in range(2))
+    steps = [lambda: w.modify_pt(a, 2, 0, games=[0, 2]), lambda: w.modify_pt(a, -2, 0, games=[2]),
+             lambda: w.set_pt(b, toughness=1), lambda: w.clear_pt(games=[1]),
+             lambda: w.prohibit(p, None), lambda: w.allow(p), lambda: w.set_redirect(a, "hand"),
+             lambda: w.set_redirect(a, None, games=[0]), lambda: w.set_hold([a, b], [True, False]),
+             lambda: w.clear_pt(b)]
+    for step in steps:
+        step()
+        assert _marks_exact(w)
+    games = np.arange(3)
+    mark = w.store.a["host_marked"]
+    assert mark[games, [w.store.present(g, a) for g in games]].all()   # held everywhere
+    assert not mark[games, [w.store.present(g, b) for g in games]].any()   # its effects all ended

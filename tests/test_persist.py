@@ -21,6 +21,7 @@ import pytest
 
 from ecs import SnapshotError, World, persist
 from ecs.components import ALL_FIELDS, GAME_COLUMN
+from ecs.host import marks
 
 try:
     from test_search import busy_world, full_state, more_actions
@@ -369,9 +370,10 @@ def _free_slot_in_a_zone(a):
 
 
 def _free_slot(a, g, col):
-    """Empty slot (g, col) in the file as the engine does: every field's fill value."""
+    """Empty slot (g, col) in the file as the engine does: every field's fill value (of
+    the fields a file holds: not those a load derives)."""
     for f in ALL_FIELDS:
-        if f.shape == GAME_COLUMN:
+        if f.shape == GAME_COLUMN and "store." + f.name in a:
             a["store." + f.name] = a["store." + f.name].copy()
             a["store." + f.name][g, col] = f.fill
     a["store.counts"] = a["store.counts"].copy()
@@ -675,3 +677,26 @@ def test_an_id_twice_in_one_game_is_refused(tmp_path):
     rewrite(path, bad, twice)
     with pytest.raises(SnapshotError, match="one id in two slots of a game"):
         World.load(bad)
+
+
+def test_a_file_holds_the_hosts_effects_and_a_load_marks_them_again(tmp_path):
+    """The mark of a host's effects (``ecs.host.marks``) is made from them, not saved:
+    the format stays version 4, and a load marks exactly what the World had marked (an
+    effect set then ended leaves none), so the loaded World ends them on a zone change."""
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    a, b, c = (w.add_object(p, "creature", power=2, toughness=2) for _ in range(3))
+    w.modify_pt(a, 1, 1, games=[0])
+    w.set_hold(b)
+    w.set_hold(b, False, games=[1])
+    w.prohibit(c, "-1/-1")
+    w.allow(c)
+    w.set_redirect(c, "exile", games=[1])
+    path = tmp_path / "w.npz"
+    w.save(path)
+    assert "store.host_marked" not in arrays_of(path)
+    loaded = World.load(path)
+    assert full_state(loaded) == full_state(w)
+    assert int(loaded.store.a["host_marked"].sum()) == 3   # a and b in game 0, c in game 1
+    loaded.move_zone([a, b, c], "hand")
+    assert not loaded.store.a["host_marked"].any() and not marks(loaded.store.a).any()
