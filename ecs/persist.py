@@ -81,6 +81,8 @@ MAX_COUNTER = 2**62   # log.meta's step and seed.n_spawned
 _TMP = ".tcgtmp-"
 
 _LKI_COLUMNS = ("lki_row", "lki_kind", "lki_count")
+#: Store arrays a file does not hold: a load makes them from the others (``ecs.host.marks``).
+_DERIVED = (HOST_MARK.name,)
 _SHAPE_CLASS = {GAME_COLUMN: ("B", "n"), GAME_PLAYER: ("B", "P"), PLAYER: ("P",),
                 GAME: ("B",), CAP: ("caps",), GAME_CAP: ("B", "caps")}
 #: Every array of the format: (dtype, shape), a dtype of "str" being text of any length.
@@ -97,14 +99,12 @@ _SPEC: dict[str, tuple[Any, tuple[int | str | None, ...] | None]] = {
     "seed.n_spawned": (np.int64, ()),
     "store.meta": (np.int64, (3,)), "store.kind_names": ("str", ("K",)),
     "store.counts": (np.int32, ("K", "B", "n")),
-    **{"store." + f.name: (f.dtype, _SHAPE_CLASS[f.shape]) for f in ALL_FIELDS if f is not HOST_MARK},
+    **{"store." + f.name: (f.dtype, _SHAPE_CLASS[f.shape]) for f in ALL_FIELDS if f.name not in _DERIVED},
     "log.meta": (np.int64, (2,)),
     **{"log." + c: (np.int64, ("rows",)) for c in LOG_COLUMNS},
     **{"log." + c: (np.int64, ("lki",)) for c in _LKI_COLUMNS},
 }
 _STORE_KEYS = frozenset(k[6:] for k in _SPEC if k.startswith("store."))
-#: Store arrays a file does not hold: a load makes them from the others (``ecs.host.marks``).
-_DERIVED = (HOST_MARK.name,)
 #: Members read before the others: what the rest of the header checks need.
 _HEADER_ARRAYS = ("config.batch", "store.meta", "log.meta")
 _PLAYER = TYPE_BIT["player"]

@@ -526,12 +526,16 @@ class Store:
         only at the slots ``HOST_MARK`` marks (``ecs.host.marks``): one gather of a byte per
         slot, where most slots that change hold none of them."""
         a, clean = self.a, self._clean
-        marked = (_NO_SLOTS if HOST_MARK.name in clean
-                  else at[a[HOST_MARK.name].reshape(-1).take(at)])   # (before the mark is reset)
+        marked = None
         for f in fields:
             if f.name in clean:
                 continue
-            where = marked if f.name in _MARKED else at
+            where = at
+            if f.name in _MARKED:
+                if marked is None:   # (at the first of them: before the mark itself is reset)
+                    marked = (_NO_SLOTS if HOST_MARK.name in clean
+                              else at[a[HOST_MARK.name].reshape(-1).take(at)])
+                where = marked
             left = a[f.name].reshape(-1).take(where) != f.fill
             if left.any():
                 self.mut(f.name).reshape(-1)[where[left]] = f.fill
