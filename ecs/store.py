@@ -543,8 +543,9 @@ class Store:
     def reset_one(self, g: int, col: int, fields: Iterable[Field]) -> None:
         """``reset`` of the one slot (game ``g``, column ``col``), with plain reads."""
         v, clean = self.views(), self._clean
+        marked = HOST_MARK.name not in clean and v[HOST_MARK.name][g, col]
         for f in fields:
-            if f.name not in clean and v[f.name][g, col] != f.fill:
+            if f.name not in clean and (marked or f.name not in _MARKED) and v[f.name][g, col] != f.fill:
                 self.write(f.name, (g, col), f.fill)
                 v = self.views()   # (the write may have copied the array)
 
