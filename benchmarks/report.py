@@ -133,14 +133,24 @@ def clone_rows(min_time: float) -> list[dict[str, Any]]:
     return rows
 
 
+def peak_rss() -> int:
+    """This process's peak resident bytes: Linux's ``VmHWM``, which counts this process's
+    own memory only. (``ru_maxrss``, the fallback elsewhere, carries over the peak of the
+    parent that started it: a fork and exec keep it.)"""
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def memory_probe(games: int, n: int) -> dict[str, Any]:
     """Generate, build and tick a games x n engine batch in this process; its memory."""
     built = build_engine(make_board(n, games=games, seed=cases.SEED))
     built.world.clear_events()
     store = cases.state_nbytes(built.world)
     built.world.tick()
-    return dict(games=games, n=n, store_bytes=store,
-                peak_rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+    return dict(games=games, n=n, store_bytes=store, peak_rss=peak_rss())
 
 
 def memory_row(games: int, n: int) -> dict[str, Any]:

@@ -1,6 +1,10 @@
 """benchmarks.report: the timing regimes leave the garbage collector as they found it."""
 import gc
+import subprocess
+import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from benchmarks import cases, report
@@ -68,3 +72,15 @@ def test_the_whole_report_runs_on_small_boards(monkeypatch, tmp_path, capsys):
     # single-game targets (14 a regime: no 1x1000 step), throughput (1 board, 4 batch, 3 more)
     assert out.count("[met]") + out.count("[MISSED]") == 2 * 14 + 8
     assert "interleaved, disturbed" in out and (tmp_path / "t.png").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's VmHWM")
+def test_the_memory_probe_reads_its_own_peak_not_its_parents():
+    """The memory probe runs in a process of its own, started by the report's: its peak
+    must be its own. A child's ``ru_maxrss`` keeps its parent's peak over the fork and
+    exec (Linux), so a report that held big batches read their RSS as the probe's."""
+    ballast = np.ones(512 * 2**20 // 8)   # 512 MB resident here
+    out = subprocess.run([sys.executable, "-c", "from benchmarks import report; print(report.peak_rss())"],
+                         capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert int(out.stdout) < 256 * 2**20 <= ballast.nbytes // 2
