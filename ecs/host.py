@@ -139,11 +139,15 @@ def clear_pt(world: Game, e: Ids | None = None, games: Games = None) -> None:
     s = world.store
     if e is None:
         gsel = args.select_games(games, world.ongoing)
+        rows: Any = slice(None) if gsel.size == world.batch else gsel   # (every game: no copies)
+        cleared = False
         for name, fill in (("pt_set_power", NO_STAT), ("pt_set_toughness", NO_STAT),
                            ("pt_mod_power", 0), ("pt_mod_toughness", 0)):
-            if (s.a[name][gsel] != fill).any():
-                s.mut(name)[gsel] = fill
-        _remark(world, gsel, slice(None))
+            if (s.a[name][rows] != fill).any():
+                s.mut(name)[rows] = fill
+                cleared = True
+        if cleared:
+            _remark(world, rows, slice(None))
         return
     g, c, _ = _objects(world, e, games, "clear_pt")
     for name, fill in (("pt_set_power", NO_STAT), ("pt_set_toughness", NO_STAT),
