@@ -399,7 +399,7 @@ def test_the_host_mark_follows_each_action_that_sets_or_ends_effects():
              lambda: w.set_pt(b, toughness=1), lambda: w.clear_pt(games=[1]),
              lambda: w.prohibit(p, None), lambda: w.allow(p), lambda: w.set_redirect(a, "hand"),
              lambda: w.set_redirect(a, None, games=[0]), lambda: w.set_hold([a, b], [True, False]),
-             lambda: w.clear_pt(b)]
+             lambda: w.clear_pt(b), lambda: w.modify_pt(b, 1, 1), lambda: w.clear_pt()]
     for step in steps:
         step()
         assert _marks_exact(w)
