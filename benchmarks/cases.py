@@ -48,12 +48,18 @@ def board(games: int, n: int) -> BoardSpec:
                       loss_rate=0.0 if games == 1 else 0.03)
 
 
-@functools.lru_cache(maxsize=None)
 def engine(games: int, n: int, host: bool = False) -> tuple[Built, dict[str, Any]]:
     """The engine loaded with ``board(games, n)`` (with ``host``, and ``host_effects`` on
-    it), and its snapshot before any tick. The events of building it are cleared (a
-    simulator clears its log between moves too), so snapshots, restores and clones copy the
-    game state, not a log of how it was set up."""
+    it), and its snapshot before any tick: one World per board, however it is asked for
+    (its settled snapshot, ``_settled_snapshot``, restores as settled only in the World
+    whose tick settled it). The events of building it are cleared (a simulator clears its
+    log between moves too), so snapshots, restores and clones copy the game state, not a
+    log of how it was set up."""
+    return _engine(games, n, bool(host))
+
+
+@functools.lru_cache(maxsize=None)
+def _engine(games: int, n: int, host: bool) -> tuple[Built, dict[str, Any]]:
     built = build_engine(board(games, n))
     if host:
         host_effects(built, board(games, n))

@@ -37,3 +37,14 @@ def test_the_host_effects_board_holds_each_effect_in_every_game():
     moves = [e for e in w.events() if isinstance(e, ZoneChanged) and e.old == redirected]
     assert sorted(e.game for e in moves) == list(range(games))
     assert {(e.from_zone, e.to_zone) for e in moves} == {("battlefield", "exile")}
+
+
+def test_a_single_games_cases_restore_their_settled_board_as_settled():
+    """The one-game cases act on the board a tick left, restored into the World whose tick
+    left it: settled, as that tick left it (``Store.settled``), the state a search that
+    restores its own snapshots acts on. (``engine`` is one World per board, asked for with
+    ``host`` or without.)"""
+    assert cases.engine(1, 100) is cases.engine(1, 100, host=False)
+    case = cases.engine_op(100, "tick (nothing written)")
+    case.prepare()
+    assert cases.engine(1, 100)[0].world.store.settled is not None
