@@ -145,9 +145,9 @@ def test_a_state_settled_without_a_system_is_checked_by_a_schedule_with_it() -> 
     assert w.tick() == 1 and not w.exists(ids["wall"])
 
 
-ACTIONS = ["put", "put", "remove", "damage", "damage", "modify_pt", "clear_pt", "hold", "unhold",
-           "lose_life", "destroy", "tick", "tick", "tick", "snapshot", "snapshot", "restore", "restore",
-           "clone", "clear_events"]
+ACTIONS = ["put", "put", "remove", "damage", "damage", "deathtouch", "modify_pt", "clear_pt", "hold",
+           "unhold", "cap", "move_counters", "proliferate", "add", "move", "lose_life", "destroy",
+           "tick", "tick", "tick", "snapshot", "snapshot", "restore", "restore", "clone", "clear_events"]
 KINDS = ["+1/+1", "-1/-1", "loyalty", "poison", "charge"]
 
 
@@ -165,6 +165,19 @@ def _play(steps: list[tuple[str, int, str, int]]) -> tuple[World, list[Any]]:
                 w.remove_counters(e, kind, n)
             elif op == "damage":
                 w.deal_damage(e, n)
+            elif op == "deathtouch":
+                w.deal_damage(e, n, deathtouch=True)
+            elif op == "cap":
+                w.set_cap(e, kind, n)
+            elif op == "move_counters":
+                w.move_counters(e, ids[(who + 1) % len(ids)], kind, n)
+            elif op == "proliferate":
+                w.proliferate(e)
+            elif op == "add":   # toughness 0 dies (704.5f)
+                ids.append(w.add_object(ids[0], "creature", power=1, toughness=n, token=n % 2 == 1))
+            elif op == "move":   # a token put into a graveyard ceases to exist (704.5d)
+                new = w.move_zone(e, ("graveyard", "battlefield")[n % 2])
+                ids[who % len(ids)] = int(np.asarray(new).ravel()[0])
             elif op == "modify_pt":
                 w.modify_pt(e, toughness=-n)
             elif op == "clear_pt":
@@ -197,8 +210,9 @@ def _play(steps: list[tuple[str, int, str, int]]) -> tuple[World, list[Any]]:
 @given(st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 5), st.sampled_from(KINDS),
                           st.integers(0, 4)), max_size=30))
 def test_skipped_ticks_equal_ticks_that_always_check(steps: list[tuple[str, int, str, int]]) -> None:
-    """704.3 on random play (counters, damage, a host's toughness and holds, life, zone
-    changes, snapshots restored, clones): the same tick results, state and events."""
+    """704.3 on random play (counters and their moves, damage and deathtouch, caps, a host's
+    toughness and holds, life, new objects, zone changes, snapshots restored, clones): the
+    same tick results, state and events."""
     fast, a = _play(steps)
     with general():
         slow, b = _play(steps)
