@@ -149,10 +149,12 @@ class IdIndex:
         self.chunks[inv, ps & _CHUNK_MASK] = np.arange(k, dtype=np.int32)
         self.n_chunks = int(used.size)
 
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return self.dir, self.chunks, self.pages, self.page_at, self.spread, self.spread_id
+
     @property
     def nbytes(self) -> int:
-        return int(sum(a.nbytes for a in (self.dir, self.chunks, self.pages, self.page_at,
-                                          self.spread, self.spread_id)))
+        return int(sum(a.nbytes for a in self._arrays()))
 
     def clone(self, read_only: bool = False) -> IdIndex:
         """An index sharing this one's arrays until either side writes (``read_only``: mark
@@ -161,15 +163,29 @@ class IdIndex:
         other.__dict__ = self.__dict__.copy()
         self._shared = other._shared = True
         if read_only:
-            for arr in (self.dir, self.chunks, self.pages, self.page_at, self.spread, self.spread_id):
+            for arr in self._arrays():
                 arr.flags.writeable = False
         return other
 
-    def copy(self) -> IdIndex:
-        """An index of its own with this one's entries: its first write copies nothing."""
-        other = self.clone()
-        other._own()
-        return other
+    def assign(self, other: IdIndex) -> None:
+        """Hold ``other``'s entries, in arrays of this index's own: written in place where
+        this index's are not shared and have the same shapes (a search restoring one
+        snapshot again and again: the memoryviews of one-entry reads stay good, where a
+        restore's first new id made them anew, some 1-4 us), else copies."""
+        mine, theirs = self._arrays(), other._arrays()
+        # (rows alone may differ, and the games of ``spread``: shapes compared cost a us)
+        in_place = (not self._shared and all(len(a) == len(b) for a, b in zip(mine, theirs))
+                    and self.spread.shape == other.spread.shape)
+        pv = self._pv   # (``_views`` checks that its arrays are still ours)
+        self.__dict__ = other.__dict__.copy()   # (its counts; its arrays, until replaced here)
+        self._pv, self._shared = pv, True
+        if in_place:
+            for a, b in zip(mine, theirs):
+                a[...] = b
+            self.dir, self.chunks, self.pages, self.page_at, self.spread, self.spread_id = mine
+            self._shared = False
+        else:
+            self._own()
 
     def _own(self) -> None:
         if self._shared:

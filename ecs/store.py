@@ -669,7 +669,7 @@ class Store:
             if old_n > n:
                 arr[:, n:old_n] = _BY_NAME[name].fill
         if only is None or "entity_id" in only:   # (the index changes only as the slots do)
-            self.ids = self._index_of(self.a["entity_id"][:, :n])
+            self.ids.assign(self._index_of(self.a["entity_id"][:, :n]))
         self._written.clear()
         if only is not None and last is not None:   # the snapshot restored last, again
             clean = last[2]
@@ -683,12 +683,13 @@ class Store:
     def _index_of(self, slots: np.ndarray) -> IdIndex:
         """``IdIndex.of_slots(slots)``, kept for the slots last restored: a search restores
         one snapshot again and again, and the index is a function of the slots (a copy of
-        them is compared: a snapshot is the caller's to change). The store gets a copy of
-        its own: a shared one would be copied by the zone change after the restore."""
+        them is compared: a snapshot is the caller's to change). The store's index takes
+        its entries into arrays of its own (``IdIndex.assign``): a shared one would be
+        copied by the zone change after the restore."""
         last = self._restored
         if last is None or last[0].shape != slots.shape or not np.array_equal(last[0], slots):
             last = self._restored = (slots.copy(), IdIndex.of_slots(slots))
-        return last[1].copy()   # (a copy here, not on the next zone change's write)
+        return last[1]
 
     def clone(self) -> Store:
         """An independent copy that shares every array with this store until either writes

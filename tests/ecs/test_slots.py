@@ -365,6 +365,35 @@ def test_each_restore_maps_the_ids_its_snapshot_holds():
         a["store"]["entity_id"][0, 0] = -1
 
 
+def test_a_restore_writes_the_id_index_in_place_but_never_into_a_clones():
+    """Restoring one snapshot again (a search's undo) writes the index's entries into the
+    index's own arrays where they fit, so the views a single game's lookups read stay good;
+    an index whose arrays a clone shares takes copies instead, and the clone's ids stay
+    where they are (400.7: the clone's new object is still there, the old one stale)."""
+    w = World(seed=0)
+    p = w.add_player()
+    bears = [w.add_object(p, "creature", power=2, toughness=2) for _ in range(3)]
+    w.tick()
+    snap = w.snapshot()
+    w.restore(snap)    # (the index made for it: restores of it write there)
+    card = w.move_zone(bears[0], "graveyard")
+    ix = w.store.ids
+    arrays = (ix.dir, ix.chunks, ix.pages, ix.page_at, ix.spread, ix.spread_id)
+    w.restore(snap)
+    assert w.store.ids is ix
+    assert all(a is b for a, b in zip(arrays, (ix.dir, ix.chunks, ix.pages, ix.page_at, ix.spread,
+                                               ix.spread_id)))
+    assert w.zone(bears[0]) == "battlefield"
+    with pytest.raises(UnknownEntityError):   # (made after the snapshot)
+        w.zone(card)
+    card = w.move_zone(bears[1], "exile")
+    twin = w.clone()   # (shares the index's arrays until either writes)
+    w.restore(snap)
+    assert w.zone(bears[1]) == "battlefield" and twin.zone(card) == "exile"
+    with pytest.raises(StaleEntityError):
+        twin.zone(bears[1])
+
+
 def test_spread_rows_of_ids_in_no_game_are_dropped():
     """A long run of objects made in every game and killed per game: the index's spread
     rows follow the ids still in some game (a sweep when an eighth of them are new since
