@@ -463,9 +463,11 @@ def columns_or_gone(game: Game, games: np.ndarray, ids: np.ndarray) -> np.ndarra
 def player_index(game: Game, player: Any) -> int:
     """The index of player id ``player``."""
     s = game.store
-    if not is_integer(player):
-        raise UnknownEntityError(f"player must be an id, got {player!r}")
-    col = column(game, player).col
+    col = present_one(game, player)   # (one game: the id's plain lookup)
+    if col < 0:
+        if not is_integer(player):
+            raise UnknownEntityError(f"player must be an id, got {player!r}")
+        col = column(game, player).col
     v = s.views()   # (plain reads)
     if not v["types"][0, col] & TYPE_BIT["player"]:   # a player is in every game
         raise IllegalActionError(f"entity {player} is not a player")
