@@ -20,6 +20,7 @@ from __future__ import annotations
 import array as pyarray
 import itertools
 import operator
+import sys
 from typing import Any, Callable, Iterable, TypeVar
 
 import numpy as np
@@ -235,6 +236,9 @@ class Store:
         # names of arrays that may be shared with a clone (copy on write); an array replaced
         # since (grown, appended to) stays listed: its next ``mut`` copies it needlessly, once
         self._shared: set[str] | frozenset[str] = _NONE_SHARED
+        # one object held by this store and every store cloned from it (and from those):
+        # while no other holds it, no array of this store is shared (``restore``)
+        self._lineage = object()
         self.layout = next(_LAYOUT_IDS)
         self.kinds_layout = kinds_layout(())
         # kinds-layout id -> name -> derived value (never mutated); shared with clones
@@ -277,6 +281,7 @@ class Store:
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         d.setdefault("_clean", set())   # (nothing known clean in a store pickled without it)
+        d.setdefault("_lineage", object())   # (a copy keeps it: stores copied together share it)
         d["settled"] = None
         self.__dict__ = d
         self._views = _NO_VIEWS
@@ -620,9 +625,9 @@ class Store:
     def restore(self, snap: dict[str, Any], layout: int | None = None) -> None:
         """Make this store equal to ``snap``, whose layout id is ``layout`` when known (the
         id is not in the snapshot's arrays: it means nothing in another process). Arrays
-        that are big enough and not shared with a clone are written in place (no
-        allocation, and the capacity headroom is kept); others are reallocated with headroom,
-        so the next ``alloc`` or new kind does not reallocate everything.
+        that are big enough and not shared with a clone (one still alive) are written in
+        place (no allocation, and the capacity headroom is kept); others are reallocated with
+        headroom, so the next ``alloc`` or new kind does not reallocate everything.
 
         Restoring the snapshot restored last again (a search's usual undo), with no array
         replaced or shared since and the snapshot's arrays read-only (unchanged), rewrites
@@ -641,6 +646,12 @@ class Store:
             self.kind_names = kind_names
             self.kind_index = {name: i for i, name in enumerate(kind_names)}
         shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies
+        if shared and sys.getrefcount(self._lineage) <= _ALONE:   # every clone is gone
+            shared = _NONE_SHARED
+            if CHECK_SHARING:   # (the guard clone() set: the arrays are this store's alone)
+                for arr in (self.counts, *self.a.values()):
+                    arr.flags.writeable = True
+                self._views = _NO_VIEWS   # (made of them read-only)
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
             cap, old_n, old_k = wider(n, batch), 0, 0   # (fresh arrays hold their fill values)
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
@@ -721,6 +732,9 @@ class Store:
 
 
 _ALL_ARRAYS = frozenset(("counts", *Store(1, capacity=0, kind_capacity=1).a))
+# ``sys.getrefcount`` of a store's lineage held by it alone: its ``__dict__`` and the call's
+# argument (a clone freed is gone at once: nothing of a World refers back to it)
+_ALONE = 2
 # A free slot's bytes, searched for by ``alloc_one``.
 _FREE_SLOT = np.full(1, _BY_NAME["entity_id"].fill, _BY_NAME["entity_id"].dtype).tobytes()
 _SLOT_BYTES = len(_FREE_SLOT)

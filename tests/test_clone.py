@@ -109,6 +109,26 @@ def test_restore_into_a_world_that_shares_its_arrays_leaves_the_other_alone():
     assert full_state(c) == full_state(w)
 
 
+def test_restore_after_every_clone_is_gone_writes_in_place():
+    """Once every clone of a World is gone, its arrays are its own again: a restore writes
+    them in place (no array made anew, as while a clone lives) and gives back the snapshot's
+    state exactly."""
+    w, ids = busy_world()
+    snap = w.snapshot()
+    w.restore(snap)
+    before = full_state(w)
+    c = w.clone()
+    more_actions(c, ids)
+    del c
+    arrays = _arrays(w)
+    w.restore(snap)
+    assert all(arrays[name] is arr for name, arr in _arrays(w).items())
+    assert full_state(w) == before
+    more_actions(w, ids)
+    w.restore(snap)
+    assert full_state(w) == before
+
+
 def test_the_event_log_is_shared_by_chunk_but_independent():
     w, ids = busy_world()
     c = w.clone()
