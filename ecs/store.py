@@ -258,6 +258,9 @@ class Store:
         # ``restore`` rewrites
         self._restored_from: tuple[dict[str, Any], int, frozenset[str]] | None = None
         self._written: set[str] = set()
+        # and the names written since before a clone took this store's ownership of them
+        # (``clone``): ``restore`` rewrites them too once the clones are gone
+        self._written_shared: frozenset[str] = _NONE_SHARED
         # the tracked fields (_TRACKED) known to hold their fill in every slot: ``reset``
         # need not read them (``mut`` takes a name out; ``restore`` finds them again)
         self._clean = {f.name for f in _TRACKED}
@@ -282,6 +285,7 @@ class Store:
     def __setstate__(self, d: dict[str, Any]) -> None:
         d.setdefault("_clean", set())   # (nothing known clean in a store pickled without it)
         d.setdefault("_lineage", object())   # (a copy keeps it: stores copied together share it)
+        d.setdefault("_written_shared", _NONE_SHARED)
         d["settled"] = None
         self.__dict__ = d
         self._views = _NO_VIEWS
@@ -633,9 +637,16 @@ class Store:
         replaced or shared since and the snapshot's arrays read-only (unchanged), rewrites
         only the arrays written since (``mut`` notes them): the others hold its values."""
         self.settled = None   # (``World.restore`` knows whether the snapshot was settled)
+        shared = self._shared
+        if shared and sys.getrefcount(self._lineage) <= _ALONE:   # every clone is gone
+            shared = _NONE_SHARED
+            if CHECK_SHARING:   # (the guard clone() set: the arrays are this store's alone)
+                for arr in (self.counts, *self.a.values()):
+                    arr.flags.writeable = True
+                self._views = _NO_VIEWS   # (made of them read-only)
         last = self._restored_from
-        only = (self._written if last is not None and last[0] is snap and last[1] == self.a.version
-                and not self._shared else None)
+        only = (self._written | self._written_shared if last is not None and last[0] is snap
+                and last[1] == self.a.version and not shared else None)
         batch, n, next_id = np.asarray(snap["meta"]).tolist()   # (Python values in one call)
         kind_names = [str(x) for x in np.asarray(snap["kind_names"]).tolist()]
         self.layout = next(_LAYOUT_IDS) if layout is None else int(layout)
@@ -645,13 +656,7 @@ class Store:
             self.kinds_layout = kinds_layout(tuple(kind_names))
             self.kind_names = kind_names
             self.kind_index = {name: i for i, name in enumerate(kind_names)}
-        shared, self._shared = self._shared, _NONE_SHARED   # fresh arrays rather than copies
-        if shared and sys.getrefcount(self._lineage) <= _ALONE:   # every clone is gone
-            shared = _NONE_SHARED
-            if CHECK_SHARING:   # (the guard clone() set: the arrays are this store's alone)
-                for arr in (self.counts, *self.a.values()):
-                    arr.flags.writeable = True
-                self._views = _NO_VIEWS   # (made of them read-only)
+        self._shared = _NONE_SHARED   # (fresh arrays below where shared, not copies)
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
             cap, old_n, old_k = wider(n, batch), 0, 0   # (fresh arrays hold their fill values)
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
@@ -682,6 +687,7 @@ class Store:
         if only is None or "entity_id" in only:   # (the index changes only as the slots do)
             self.ids.assign(self._index_of(self.a["entity_id"][:, :n]))
         self._written.clear()
+        self._written_shared = _NONE_SHARED
         if only is not None and last is not None:   # the snapshot restored last, again
             clean = last[2]
         else:   # (a pass over each, 1.3 ms at 1024x1000, spares the next zone change's reset
@@ -712,9 +718,12 @@ class Store:
         d["kind_index"], d["a"] = dict(self.kind_index), Arrays(self.a)
         d["a"].version = self.a.version   # the same arrays (until either replaces one)
         d["_shared"] = self._shared = _ALL_ARRAYS
+        if self._written:
+            self._written_shared = self._written_shared | self._written
         self._written = set()   # (a name written is one this store owns: none is now)
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
-        d["_written"], d["_restored_from"], d["_clean"] = set(), None, set(self._clean)
+        d["_written"], d["_written_shared"] = set(), _NONE_SHARED
+        d["_restored_from"], d["_clean"] = None, set(self._clean)
         # The clone's views start as this store's (the same arrays, until a write copies
         # one: ``write``), and take the ones made later. Where CHECK_SHARING makes the shared arrays
         # read-only, both sides start afresh (a view made before would write past that guard).

@@ -127,6 +127,11 @@ def test_restore_after_every_clone_is_gone_writes_in_place():
     more_actions(w, ids)
     w.restore(snap)
     assert full_state(w) == before
+    w.put_counters(ids["walker"], "loyalty", 1)   # written before a clone: restored too
+    c = w.clone()
+    del c
+    w.restore(snap)
+    assert full_state(w) == before
 
 
 def test_the_event_log_is_shared_by_chunk_but_independent():
