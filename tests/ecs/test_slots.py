@@ -365,7 +365,7 @@ def test_each_restore_maps_the_ids_its_snapshot_holds():
         a["store"]["entity_id"][0, 0] = -1
 
 
-def test_a_restore_writes_the_id_index_in_place_but_never_into_a_clones():
+def test_a_restore_writes_the_id_index_in_place_unless_a_clone_shares_it():
     """Restoring one snapshot again (a search's undo) writes the index's entries into the
     index's own arrays where they fit, so the views a single game's lookups read stay good;
     an index whose arrays a clone shares takes copies instead, and the clone's ids stay
