@@ -38,13 +38,14 @@ import numpy as np
 from . import args, zones
 from .args import BoolRead, Games, Ids
 from .components import BAN_ALL, HOST_EFFECT_FIELDS, HOST_MARK
-from .components.card import NO_STAT
 from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
 from .game import Game
 from .limits import MAX_STAT
 
 #: The reasons a player can be kept from losing, and the field of each.
 CANT_LOSE = {"life": "cant_lose_life", "poison": "cant_lose_poison"}
+#: The power/toughness effects (layers 7b, 7c) that ``clear_pt`` ends, as declared.
+_PT_FIELDS = tuple(f for f in HOST_EFFECT_FIELDS if f.name.startswith(("pt_set_", "pt_mod_")))
 
 
 def marks(a: Mapping[str, np.ndarray], g: Any = slice(None), c: Any = slice(None)) -> np.ndarray:
@@ -141,18 +142,16 @@ def clear_pt(world: Game, e: Ids | None = None, games: Games = None) -> None:
         gsel = args.select_games(games, world.ongoing)
         rows: Any = slice(None) if gsel.size == world.batch else gsel   # (every game: no copies)
         cleared = False
-        for name, fill in (("pt_set_power", NO_STAT), ("pt_set_toughness", NO_STAT),
-                           ("pt_mod_power", 0), ("pt_mod_toughness", 0)):
-            if (s.a[name][rows] != fill).any():
-                s.mut(name)[rows] = fill
+        for f in _PT_FIELDS:
+            if (s.a[f.name][rows] != f.fill).any():
+                s.mut(f.name)[rows] = f.fill
                 cleared = True
         if cleared:
             _remark(world, rows, slice(None))
         return
     g, c, _ = _objects(world, e, games, "clear_pt")
-    for name, fill in (("pt_set_power", NO_STAT), ("pt_set_toughness", NO_STAT),
-                       ("pt_mod_power", 0), ("pt_mod_toughness", 0)):
-        s.mut(name)[g, c] = fill
+    for f in _PT_FIELDS:
+        s.mut(f.name)[g, c] = f.fill
     _remark(world, g, c)
 
 
