@@ -3,10 +3,10 @@ import numpy as np
 
 from benchmarks import cases
 from benchmarks.boards import CREATURE
-from ecs.components import HOST_EFFECT_FIELDS, HOST_MARK
+from ecs.components import HOST_OBJECT_FIELDS
 from ecs.events import ZoneChanged
 
-HOST_FIELDS_SET = [f.name for f in HOST_EFFECT_FIELDS + (HOST_MARK,)]
+HOST_FIELDS_SET = [f.name for f in HOST_OBJECT_FIELDS]   # (the effects and their mark)
 
 
 def test_the_host_effects_board_holds_each_effect_in_every_game():
