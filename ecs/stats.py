@@ -11,16 +11,27 @@ import numpy as np
 
 from ecs.components.card import NO_STAT
 
+from .errors import InvalidKindError
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS
+from .limits import MAX_STAT
 
 
 def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:
     """(plane, change per counter) of every kind changing power (which=0) or toughness (1).
-    Cached per kind names: a check asks in every pass."""
+    Cached per kind names: a check asks in every pass. A ruleset's change per counter is
+    at most MAX_STAT in size (the kernels multiply it as an int32; Magic's +X/+Y has at
+    most three digits): InvalidKindError past it."""
     def make() -> list[tuple[int, int]]:
-        mods = ((k, world.ruleset.pt_modifier(name)) for k, name in enumerate(world.store.kind_names))
-        return [(k, mod[which]) for k, mod in mods if mod is not None and mod[which]]
+        out = []
+        for k, name in enumerate(world.store.kind_names):
+            mod = world.ruleset.pt_modifier(name)
+            if mod is not None and mod[which]:
+                if abs(mod[which]) > MAX_STAT:
+                    raise InvalidKindError(f"counter kind {name!r}: the ruleset's power/toughness change per "
+                                           f"counter {mod[which]} is more than {MAX_STAT} in size")
+                out.append((k, mod[which]))
+        return out
     return world.store.derived(f"pt_kinds {which}", make)
 
 

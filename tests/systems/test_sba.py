@@ -234,6 +234,39 @@ def test_lethality_exact_near_int32_limits():
     assert {e.cause for e in w.events() if type(e).__name__ == "ZoneChanged"} == {"704.5g", "704.5f"}
 
 
+def test_lethality_multiplies_a_kinds_change_per_counter_exactly():
+    """122.1a: +X/+Y counters of up to three digits times a count near the int32 limit stay
+    exact: the product is int64 (wrapped to int32 it would be 2**31 - 999, and the damage
+    below lethal, 704.5g)."""
+    w = World()
+    p = w.add_player()
+    tall = w.add_object(p, {"creature"}, power=0, toughness=-2**30, counters={"+999/+999": 2**31 - 1})
+    w.deal_damage(tall, 2**31 - 1)
+    w.tick()
+    assert w.exists(tall) and w.toughness(tall) == -2**30 + 999 * (2**31 - 1)
+
+
+def test_a_rulesets_change_per_counter_past_max_stat_is_refused_by_name():
+    """A host's ruleset whose power/toughness change per counter (122.1a) is past
+    MAX_STAT in size: the check raises InvalidKindError naming the kind and the change,
+    before it changes anything."""
+    from ecs import InvalidKindError
+    from ecs.limits import MAX_STAT
+    from ecs.rules.mtg import Magic
+
+    class Huge(Magic):
+        def pt_modifier(self, kind):
+            return (0, MAX_STAT + 1) if kind == "growth" else super().pt_modifier(kind)
+
+    w = World()
+    w.ruleset = Huge()
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=0, counters={"growth": 1})
+    with pytest.raises(InvalidKindError, match=f"'growth'.*{MAX_STAT + 1}"):
+        w.tick()
+    assert w.exists(bear) and w.count(bear, "growth") == 1
+
+
 def _spy_on_live(monkeypatch):
     """The games each check's Lethality looked at (None: every ongoing game)."""
     seen = []
