@@ -85,7 +85,7 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
             return cached
         found = int((_ENTRY or _entry())(*cached[0]))
     else:
-        cached = _arguments(world, None, None, parts)
+        cached = _rearmed(s, key) or _arguments(world, None, None, parts)
         s.memo = (key, cached)
         if not isinstance(cached, tuple):
             return cached
@@ -152,15 +152,37 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
              limit, s.kind_index.get("damage", -1), s.kind_index.get("durability", -1)))
     last = s.tables.get(_PROBE_TABLE)
     if last is not None and all(map(operator.is_, kept[0], last[0][0])) and kept[1] == last[0][1]:
-        table = last[1]
+        kept, table = last[0], last[1]
     else:
         table = kernels.addresses((*kept[0], *kept[1]), _TABLE)
-        s.tables[_PROBE_TABLE] = kept, table
+        made = {id(arr) for arr in kept[0]}
+        held = [(name, arr) for name, arr in a.items() if id(arr) in made]
+        s.tables[_PROBE_TABLE] = kept, table, tuple(name for name, _ in held), tuple(arr for _, arr in held)
     return (parts, table, _EVERY if live is None else live, _NONE if touched is None else touched,
-            touched is not None, capped, a["winner"], a["zone"], s.counts, a["damage"],
-            a["deathtouch_hit"], a["cap_val"], a["life"], a["lost"],
+            touched is not None, capped, *_written(s),
             # room for the rows dying in a first check of one game (handed to Lethality)
             np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS), kept
+
+
+def _written(s: store.Store) -> tuple[np.ndarray, ...]:
+    """The arrays a single game's actions write, passed as ``_acting``'s own arguments."""
+    a = s.a
+    return a["winner"], a["zone"], s.counts, a["damage"], a["deathtouch_hit"], a["cap_val"], a["life"], a["lost"]
+
+
+def _rearmed(s: store.Store, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+    """The arguments last cached (``acting``) with the written arrays the store holds now,
+    where nothing else they name changed: the same layouts and parts, and the store's
+    arrays in the address table still the store's. A clone's first check after its actions
+    copied what they write (copy on write) so skips ``_arguments``."""
+    last_key, cached = s.memo
+    if not isinstance(cached, tuple) or last_key[1:] != key[1:]:
+        return None
+    args, kept = cached
+    last = s.tables.get(_PROBE_TABLE)
+    if last is None or last[0] is not kept or not all(map(operator.is_, map(s.a.__getitem__, last[2]), last[3])):
+        return None
+    return (*args[:6], *_written(s), args[-1]), kept
 
 
 def _entry() -> Callable[..., int]:

@@ -253,6 +253,36 @@ def test_a_root_and_its_clones_share_one_address_table() -> None:
     _assert_cache_current(w)
 
 
+def test_a_clones_first_check_takes_the_cached_arguments_with_its_own_written_arrays(monkeypatch) -> None:
+    """A clone's actions copy the arrays they write (copy on write); its first check then
+    takes the arguments cached for its source with those arrays put in, without making
+    them again (``settled._rearmed``), and reads the clone's state: its creature dealt
+    lethal damage dies (704.5g), the root's does not. Where an array of the address table
+    was copied too (a host's toughness change), or a new kind came, they are made again."""
+    w, ids = _world()
+    made: list[int] = []
+    arguments = settled._arguments
+    monkeypatch.setattr(settled, "_arguments",   # (counting a first check's: a re-check's are its own)
+                        lambda *a: (a[2] is None and made.append(1)) or arguments(*a))
+    clone = w.clone()
+    clone.put_counters(ids[2], "+1/+1", 1)
+    clone.deal_damage(ids[3], 2)
+    assert clone.store.arrays_version() != w.store.arrays_version()
+    assert clone.tick() == 1 and made == []
+    with pytest.raises(StaleEntityError):
+        clone.zone(ids[3])
+    _assert_cache_current(clone)
+    assert w.tick() == 0 and w.zone(ids[3]) == "battlefield"
+    for act in (lambda x: x.modify_pt(ids[2], toughness=-2),   # copies the toughness array (a table row)
+                lambda x: x.put_counters(ids[2], "-1/-1", 2)):  # a new kind
+        made.clear()
+        other = w.clone()
+        other.put_counters(ids[3], "+1/+1", 1)
+        act(other)
+        assert other.tick() == 1 and made == [1]
+        _assert_cache_current(other)
+
+
 @pytest.mark.parametrize("bad", [np.zeros((1, 4), np.int16), np.zeros((4, 2), np.int32)[:, 0],
                                  np.zeros(4, np.int32), [0, 0]], ids=["dtype", "strided", "rank", "list"])
 def test_an_address_table_refuses_an_array_its_row_does_not_declare(bad: Any) -> None:
