@@ -28,16 +28,29 @@ _NONE, _BF = zones.NONE, zones.BATTLEFIELD
 def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
             ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns) of the tokens in ``games`` x the first ``n`` columns that are in a
-    zone other than the battlefield (and still exist): they cease to exist."""
+    zone other than the battlefield (and still exist): they cease to exist. Per game row,
+    one loop without branches that the compiler vectorizes, then the columns found
+    gathered (as ``annihilation.pairs``)."""
     out_g = empty(room(games.size * n), np.int64)
     out_c = empty(out_g.size, np.int64)
     m = 0
+    hit = empty(n, np.bool_)
+    cols = empty(n, np.int64)
     for g in games:
-        if m + n > out_g.size:   # (room for a row, outside its loop: a growth inside cost 25x)
-            out_g, out_c = grown(out_g, m, m + n), grown(out_c, m, m + n)
         tr, zr = token[g], zone[g]
+        found = 0
         for c in range(n):
-            if tr[c] and zr[c] != _NONE and zr[c] != _BF:
-                out_g[m], out_c[m] = g, c
-                m += 1
+            hit[c] = tr[c] & (zr[c] != _NONE) & (zr[c] != _BF)
+            found += hit[c]
+        if found == 0:   # every row without a token off the battlefield
+            continue
+        k = 0
+        for c in range(n):
+            cols[k] = c
+            k += hit[c]
+        if m + k > out_g.size:
+            out_g, out_c = grown(out_g, m, m + k), grown(out_c, m, m + k)
+        for j in range(k):
+            out_g[m], out_c[m] = g, cols[j]
+            m += 1
     return head(out_g, m), head(out_c, m)
