@@ -1,0 +1,43 @@
+"""One Magic game at a time: single actions, reads, ticks (``cases.OPS``), a self-play step
+(three actions and a tick) and clone + step, on settled 100- and 1,000-object games, the
+engine beside the esper baseline (``benchmarks.esper_baseline``), hot and after other work
+(``interleave.disturb`` before each round, untimed). Compare within a group
+(``--benchmark-group-by=group``). pytest-benchmark times one side after the other; the
+targets are judged on the report's interleaved contests of the same cases
+(``python -m benchmarks.report --only interleaved``)."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from . import cases, interleave
+
+STEPS = ("self-play step", "clone+self-play step")
+ROUNDS = {"hot": 300, "disturbed": 50}
+
+
+def _case(side: str, n: int, op: str) -> cases.Case:
+    engine = side == "engine"
+    if op in STEPS:
+        return (cases.engine_step if engine else cases.esper_step)(n, op.startswith("clone"))
+    return (cases.engine_op if engine else cases.esper_op)(n, op)
+
+
+@pytest.mark.parametrize("regime", interleave.REGIMES)
+@pytest.mark.parametrize("side", ("engine", "esper"))
+@pytest.mark.parametrize("op", cases.OPS + STEPS)
+@pytest.mark.parametrize("n", (100, 1000))
+def test_one_game(benchmark: Any, n: int, op: str, side: str, regime: str) -> None:
+    case = _case(side, n, op)
+    if regime == "disturbed":
+        fresh = case.setup
+
+        def setup() -> None:   # (returns None: pytest-benchmark takes what a setup returns as arguments)
+            fresh()
+            interleave.disturb()
+        case = dataclasses.replace(case, setup=setup)
+    out = cases.bench(benchmark, case, ROUNDS[regime], f"one game {op} 1x{n} ({regime})")
+    if side == "engine" and op.startswith("tick"):   # the tick does what the case says
+        assert out == (1 if op == "tick (one death)" else 0)
