@@ -94,8 +94,10 @@ def run(games: int, steps: int, every: int = 10, seed: int = 0,
     """The workload on a batch of ``games`` (see the module docstring). Stops early, saying
     so, if RSS passes ``rss_limit`` bytes or the run ``time_limit`` seconds."""
     from ecs import World, kernels
+    from ecs.rules import get_ruleset
 
-    kernels.ready()   # (a process's first World loads the kernels, some 60 MB: not the run's)
+    # (a process's first World loads its kernels, some 60 MB: not the run's)
+    kernels.ready(optional=games == 1, systems=get_ruleset("mtg").systems)
     began, before = time.perf_counter(), rss()
     rng = np.random.default_rng(seed)
     w = World(ruleset="mtg", batch=games, seed=seed)

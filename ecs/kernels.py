@@ -20,11 +20,15 @@ rest, then this one loads that half from the cache: the wait of two cores, not o
 kernel that calls others calls their native code by symbol, not a copy of it compiled
 into its own (``_by_symbol``).
 
-An *optional* kernel only saves work: its caller has another way to the same answer
-(the settled probe, ``ecs.systems.settled``, for one game's ticks). ``ready`` loads it
-with the others when the disk cache holds it, but compiles it only when asked
-(``ready(optional=True)``, which a World of one game does): a batched run (the Monte
-Carlo job) never waits for it. Its caller asks ``frozen`` before calling it.
+``ready`` compiles only what a World needs. A kernel that one system's passes alone call
+names it (``system=Lethality``): it is compiled for a World whose ruleset or schedule has
+that system (or a subclass of it), so a batched Magic run does not wait for the Grand
+Archive's checks, nor a Grand Archive run for Lethality's. An *optional* kernel only saves
+work: its caller has another way to the same answer (the settled probe,
+``ecs.systems.settled``, for one game's ticks), and is compiled or loaded only when asked
+(``ready(optional=True)``, which a World of one game does): a batched run (the Monte Carlo
+job) never waits for it. Its caller asks ``frozen`` before calling it. A kernel is
+compiled with every kernel it uses (the probe, with every system's).
 """
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ import sys
 import time
 from dataclasses import dataclass
 from types import CodeType, FunctionType, ModuleType
-from typing import Any, Callable, Iterator, Sequence, TypeVar, cast
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar, cast
 
 import numpy as np
 from llvmlite import binding as ll
@@ -236,27 +240,28 @@ class Kernel:
     signature: tuple[types.Type, ...]
     uses: tuple[Dispatcher, ...]   # the kernels it calls: frozen before it compiles
     optional: bool = False         # compiled only when asked (see the module docstring)
+    system: type | None = None     # the system whose passes alone call it (ditto)
 
 
 KERNELS: list[Kernel] = []   # in declaration order
 _frozen: set[int] = set()    # ids of the dispatchers compiled and frozen in this process
-_absent: set[int] = set()    # ids of optional kernels that ``ready`` found uncached and left
 _helped = 0                  # kernels a forked helper compiled for this process
 
 
 def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), optional: bool = False,
-           **options: Any) -> Callable[[F], F]:
+           system: type | None = None, **options: Any) -> Callable[[F], F]:
     """``numba.njit(cache=True, **options)``, to be compiled for ``signature`` only by
     ``ready``, after the kernels it ``uses`` (calls): a call from compiled code converts its
     arguments to a frozen callee's signature, but has an unfrozen one compiled anew.
-    ``optional``: see the module docstring; nothing may call it from compiled code."""
+    ``optional``, ``system``: see the module docstring; nothing may call an optional kernel
+    from compiled code."""
     def wrap(fn: F) -> F:
         # (no C-callable wrapper: nothing calls a kernel through one, and each costs ~0.02 s)
         if any(k.optional and k.dispatcher is u for k in KERNELS for u in uses):
             raise ValueError(f"{fn.__qualname__} uses an optional kernel, which may be absent")
         dispatcher = njit(cache=True, **{"no_cfunc_wrapper": True, **options})(fn)
         _keyed(dispatcher, uses)
-        KERNELS.append(Kernel(dispatcher, signature, uses, optional))
+        KERNELS.append(Kernel(dispatcher, signature, uses, optional, system))
         return dispatcher
     return wrap
 
@@ -264,20 +269,39 @@ def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), optional: bool = 
 _FREE, _TAKEN, _HERE, _HELPER = 0, 1, 2, 3   # a kernel's state in a shared compile
 
 
-def ready(optional: bool = False) -> None:
-    """Compile or load every kernel declared so far that this process has not, then freeze
-    them; a no-op once done (a World calls it as it is made). An optional kernel is loaded
-    if the disk cache holds it, else compiled only with ``optional``.
+def ready(optional: bool = False, systems: Iterable[type] = ()) -> None:
+    """Compile or load, then freeze, the kernels declared so far that a World running
+    ``systems`` needs and this process has not: those no system owns, those of ``systems``
+    (``system`` of ``kernel``), with ``optional`` the optional ones, and every kernel these
+    use. A no-op once done (a World calls it as it is made, a Schedule as it is built).
 
     Where kernels are missing from numba's disk cache (a first run, or an edit) and the
     platform forks, a forked helper process compiles kernels into the cache alongside this
     one: both take the next missing kernel nobody has taken, callees first, and a caller as
     soon as its callees are done, loading those the other compiled; at the end this one
     loads the rest."""
-    if len(_frozen) + (0 if optional else len(_absent)) == len(KERNELS):
+    if len(_frozen) == len(KERNELS):   # (every kernel ready: a World of one game made one)
         return
-    with _plain_errors(), _no_collector():
-        _ready(optional)
+    wanted = needed(optional, systems)
+    if any(id(k.dispatcher) not in _frozen for k in wanted):
+        with _plain_errors(), _no_collector():
+            _ready(wanted)
+
+
+def needed(optional: bool, systems: Iterable[type]) -> list[Kernel]:
+    """The kernels ``ready(optional, systems)`` makes ready, in declaration order."""
+    owners = {c for s in systems for c in s.__mro__}   # (a kernel of a system's superclass too)
+    by_id = {id(k.dispatcher): k for k in KERNELS}
+    todo = [k for k in KERNELS if (optional or not k.optional) and (k.system is None or k.system in owners)]
+    wanted = {id(k.dispatcher) for k in todo}
+    while todo:
+        for u in todo.pop().uses:
+            if id(u) not in by_id:
+                raise RuntimeError(f"a kernel uses an undeclared one: {u}")
+            if id(u) not in wanted:
+                wanted.add(id(u))
+                todo.append(by_id[id(u)])
+    return [k for k in KERNELS if id(k.dispatcher) in wanted]
 
 
 def frozen(dispatcher: Any) -> bool:
@@ -285,13 +309,9 @@ def frozen(dispatcher: Any) -> bool:
     return id(dispatcher) in _frozen
 
 
-def _ready(optional: bool) -> None:
+def _ready(wanted: list[Kernel]) -> None:
     global _helped
-    left = [k for k in KERNELS if k.optional and not optional and id(k.dispatcher) not in _frozen]
-    pending = [k for k in KERNELS if id(k.dispatcher) not in _frozen and k not in left]
-    known = {id(k.dispatcher) for k in KERNELS}
-    if any(id(u) not in known for k in pending for u in k.uses):
-        raise RuntimeError(f"a kernel uses an undeclared one: {[k.dispatcher for k in pending]}")
+    pending = [k for k in wanted if id(k.dispatcher) not in _frozen]
     used = {id(u) for k in pending for u in k.uses}
     # callers last (in declaration order: a caller's callees come before it), and of the
     # others, first those a caller waits for
@@ -316,12 +336,6 @@ def _ready(optional: bool) -> None:
         _helped += list(state[:]).count(_HELPER)
     for k in pending:
         _freeze(k)
-    for k in left:   # (its callees frozen above: its cache key can be read)
-        if id(k.dispatcher) not in _absent and _cached(k):
-            _freeze(k)
-        else:
-            _absent.add(id(k.dispatcher))
-    _absent.difference_update(_frozen)
 
 
 @contextlib.contextmanager

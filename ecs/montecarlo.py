@@ -911,9 +911,9 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     ``games``); ``on_shard(n)`` is called as each shard's ``n`` games are folded in.
 
     Before the clock starts (``Result.startup``) the scenario is checked in this process,
-    which loads every kernel, or compiles them on a first run (``status``, e.g. stderr,
-    gets a line while they compile): once, before local workers fork (they inherit them)
-    or start (they load them from the disk cache), rather than in every worker."""
+    which loads its ruleset's kernels, or compiles them on a first run (``status``, e.g.
+    stderr, gets a line while they compile): once, before local workers fork (they inherit
+    them) or start (they load them from the disk cache), rather than in every worker."""
     t0 = time.perf_counter()
     sc = resolve(scenario)
     games = _count("games", games, 1, MAX_GAMES)
@@ -928,7 +928,7 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     interrupted, error = False, None
     with _Interrupts() as stop:
         with warmup.watch(status) as compiles:
-            check(sc)                # a World: every kernel compiled or loaded (kernels.ready)
+            check(sc)                # a World: its kernels compiled or loaded (kernels.ready)
         stop.check()                 # an interrupt that the kernel compiler swallowed
         label: int | str = workers
         close = None

@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 import esper
 import numpy as np
 
-from . import args, store
+from . import args, kernels, store
 from .check import MARKED, ONE_GAME, Check, PhaseContext, Probe, System, When, one_game_check
 from .errors import IllegalActionError, SBALoopError
 from .game import Game
@@ -47,6 +47,7 @@ class Schedule:
             if not isinstance(s, esper.Processor) or not callable(getattr(s, "process", None)):
                 raise IllegalActionError(f"{s!r} is not a system (an esper.Processor with "
                                          "process(game, check))")
+        kernels.ready(systems=[type(s) for s in self.systems])   # (a host's systems' kernels)
         # The state-based systems in order, each with the index of the probe covering its
         # class (-1: none; it always runs), its part there, and the process covered (a
         # process replaced since is not trusted: that system always runs).

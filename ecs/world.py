@@ -68,11 +68,11 @@ class World:
         values, ``result()`` among them, follow ``ecs.args.scalar``.) Not saved: a loaded
         World reads as its ``load`` caller builds it; fork and select keep it."""
         batch = args.integer(batch, "batch", 1, MAX_BATCH, InvalidGameError)
-        # compiled or loaded once per process, before any is called; the optional ones
-        # (one game's settled-tick probe) for a World of one game
-        kernels.ready(optional=batch == 1)
         self.scalar_reads = args.flag(scalar_reads, "scalar_reads")
         self.ruleset = get_ruleset(ruleset)
+        # compiled or loaded once per process, before any is called: those of the ruleset's
+        # systems, and the optional ones (one game's settled-tick probe) for a World of one game
+        kernels.ready(optional=batch == 1, systems=self.ruleset.systems)
         self.two_headed_giant = args.flag(two_headed_giant, "two_headed_giant")
         self.max_passes = args.integer(max_passes, "max_passes", 1, MAX_PASSES)
         self.seed = seed

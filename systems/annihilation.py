@@ -40,7 +40,7 @@ class Annihilation(System):
 _BF = zones.BATTLEFIELD
 
 
-@kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64, uses=(grown,))
+@kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64, uses=(grown,), system=Annihilation)
 def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
@@ -80,7 +80,7 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
     return head(out_g, m), head(out_c, m), head(out_a, m)
 
 
-@kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64, array(np.bool_, 1))
+@kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64, array(np.bool_, 1), system=Annihilation)
 def pairs_at(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, slots: np.ndarray,
               cap: int, live: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled

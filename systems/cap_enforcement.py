@@ -35,7 +35,7 @@ _BF = zones.BATTLEFIELD
 
 
 @kernel(reads("counts"), reads("zone"), reads("cap_col"), reads("cap_kind"), reads("cap_val"), INDEX,
-        uses=(grown,))
+        uses=(grown,), system=CapEnforcement)
 def over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
           cap: np.ndarray, games: np.ndarray
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
@@ -60,7 +60,7 @@ def over(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarr
 
 
 @kernel(reads("counts"), reads("zone"), reads("cap_col"), reads("cap_kind"), reads("cap_val"), INDEX,
-        array(np.bool_, 1), array(np.bool_, 1), uses=(grown,))
+        array(np.bool_, 1), array(np.bool_, 1), uses=(grown,), system=CapEnforcement)
 def over_at(counts: np.ndarray, zone: np.ndarray, cols: np.ndarray, kinds: np.ndarray,
              cap: np.ndarray, slots: np.ndarray, capped: np.ndarray, live: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled

@@ -106,7 +106,7 @@ def game_ending(world: Game, pending: Check) -> None:
 
 
 @kernel(reads("types"), reads("zone"), reads("controller"), reads("champion_left"), reads("lost"),
-        INDEX, I64, nogil=True)
+        INDEX, I64, nogil=True, system=GAStateChecks)
 def champions_gone(types: np.ndarray, zone: np.ndarray, controller: np.ndarray, left: np.ndarray,
                    lost: np.ndarray, games: np.ndarray, n: int
                    ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
@@ -170,7 +170,7 @@ FALLING_READS = (reads("zone"), reads("counts"), reads("damage"), reads("types")
                  reads("pt_mod_toughness"))
 
 
-@kernel(*FALLING_READS, INDEX, I64, INDEX, INDEX, I64, I64, uses=(grown,), nogil=True)
+@kernel(*FALLING_READS, INDEX, I64, INDEX, INDEX, I64, I64, uses=(grown,), nogil=True, system=GAStateChecks)
 def falling(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, types: np.ndarray,
             toughness: np.ndarray, durability: np.ndarray, immortal: np.ndarray,
             set_t: np.ndarray, mod_t: np.ndarray, games: np.ndarray, n: int,

@@ -130,7 +130,7 @@ DYING_READS = (reads("zone"), reads("counts"), reads("damage"), reads("deathtouc
 DYING_KINDS = (INDEX, INDEX, INDEX, I64, I64)
 
 
-@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS, uses=(grown,), nogil=True)
+@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS, uses=(grown,), nogil=True, system=Lethality)
 def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
            types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
            mod_t: np.ndarray, games: np.ndarray, n: int, tough_k: np.ndarray,
@@ -208,7 +208,7 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     return head(out_g, m), head(out_c, m), head(out_r, m)
 
 
-@kernel(*DYING_READS, INDEX, I64, array(np.bool_, 1), *DYING_KINDS)
+@kernel(*DYING_READS, INDEX, I64, array(np.bool_, 1), *DYING_KINDS, system=Lethality)
 def dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
               types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
               mod_t: np.ndarray, slots: np.ndarray, cap: int, live: np.ndarray,
@@ -303,7 +303,7 @@ def _each_own(n_players: int) -> np.ndarray:
 
 
 @kernel(reads("life"), reads("counts"), I64, reads("player_col"), array(np.int32, 1), I64,
-        reads("cant_lose_life"), reads("cant_lose_poison"), reads("lost"), INDEX)
+        reads("cant_lose_life"), reads("cant_lose_poison"), reads("lost"), INDEX, system=Lethality)
 def losing(life: np.ndarray, counts: np.ndarray, poison_k: int, player_col: np.ndarray,
            holder: np.ndarray, limit: int, safe_life: np.ndarray, safe_poison: np.ndarray,
            lost: np.ndarray, games: np.ndarray

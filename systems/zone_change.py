@@ -24,7 +24,7 @@ class ZoneChange(System):
 _NONE, _BF = zones.NONE, zones.BATTLEFIELD
 
 
-@kernel(reads("token"), reads("zone"), INDEX, I64, uses=(grown,))
+@kernel(reads("token"), reads("zone"), INDEX, I64, uses=(grown,), system=ZoneChange)
 def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
             ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns) of the tokens in ``games`` x the first ``n`` columns that are in a
