@@ -482,9 +482,9 @@ class Store:
             first = np.empty(uniq.size, np.int64)
             first[inv] = old
             if (first[inv] == old).all():   # ...and each (column, zone) is one (id, zone)
-                col = np.empty(uniq.size, np.int64)
-                col[inv] = cols
-                return self._new_ids(col)[inv]
+                base = self.next_id
+                self._new_ids(uniq // RADIX)   # (ids base, base + 1, ... in the order of ``uniq``)
+                return inv + base
         # By (old id, zone): where an old id sat in different columns, its new id does too.
         uniq, inv = np.unique(old * RADIX + dest, return_inverse=True)
         return self._new_ids_at(uniq.size, inv, games, cols)[inv]
