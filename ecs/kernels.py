@@ -25,10 +25,11 @@ names it (``system=Lethality``): it is compiled for a World whose ruleset or sch
 that system (or a subclass of it), so a batched Magic run does not wait for the Grand
 Archive's checks, nor a Grand Archive run for Lethality's. An *optional* kernel only saves
 work: its caller has another way to the same answer (the settled probe,
-``ecs.systems.settled``, for one game's ticks), and is compiled or loaded only when asked
+``ecs.systems.settled``, for one game's ticks; a small batch's too). ``ready`` loads it
+when the disk cache holds it and every kernel it uses, but compiles it only when asked
 (``ready(optional=True)``, which a World of one game does): a batched run (the Monte Carlo
 job) never waits for it. Its caller asks ``frozen`` before calling it. A kernel is
-compiled with every kernel it uses (the probe, with every system's).
+compiled or loaded with every kernel it uses (the probe, with every system's).
 """
 from __future__ import annotations
 
@@ -245,6 +246,7 @@ class Kernel:
 
 KERNELS: list[Kernel] = []   # in declaration order
 _frozen: set[int] = set()    # ids of the dispatchers compiled and frozen in this process
+_absent: set[int] = set()    # ids of optional kernels that ``ready`` found uncached and left
 _helped = 0                  # kernels a forked helper compiled for this process
 
 
@@ -283,16 +285,28 @@ def ready(optional: bool = False, systems: Iterable[type] = ()) -> None:
     if len(_frozen) == len(KERNELS):   # (every kernel ready: a World of one game made one)
         return
     wanted = needed(optional, systems)
-    if any(id(k.dispatcher) not in _frozen for k in wanted):
+    asked = {id(k.dispatcher) for k in wanted}
+    spare = [k for k in KERNELS if k.optional and id(k.dispatcher) not in asked
+             and id(k.dispatcher) not in _frozen and id(k.dispatcher) not in _absent]
+    if spare or any(id(k.dispatcher) not in _frozen for k in wanted):
         with _plain_errors(), _no_collector():
             _ready(wanted)
+            for k in spare:
+                _load(k)
 
 
 def needed(optional: bool, systems: Iterable[type]) -> list[Kernel]:
-    """The kernels ``ready(optional, systems)`` makes ready, in declaration order."""
+    """The kernels ``ready(optional, systems)`` compiles or loads, in declaration order."""
     owners = {c for s in systems for c in s.__mro__}   # (a kernel of a system's superclass too)
+    return _with_callees([k for k in KERNELS if (optional or not k.optional)
+                          and (k.system is None or k.system in owners)])
+
+
+def _with_callees(roots: list[Kernel]) -> list[Kernel]:
+    """``roots`` and every kernel they use, directly or not, in declaration order (callees
+    first)."""
     by_id = {id(k.dispatcher): k for k in KERNELS}
-    todo = [k for k in KERNELS if (optional or not k.optional) and (k.system is None or k.system in owners)]
+    todo = list(roots)
     wanted = {id(k.dispatcher) for k in todo}
     while todo:
         for u in todo.pop().uses:
@@ -302,6 +316,18 @@ def needed(optional: bool, systems: Iterable[type]) -> list[Kernel]:
                 wanted.add(id(u))
                 todo.append(by_id[id(u)])
     return [k for k in KERNELS if id(k.dispatcher) in wanted]
+
+
+def _load(k: Kernel) -> None:
+    """Freeze the optional kernel ``k`` and what it uses where the disk cache holds them all
+    (none compiles: a callee is looked up before its caller, whose cache key loads it);
+    else leave it, and do not look again."""
+    closure = _with_callees([k])
+    if all(id(u.dispatcher) in _frozen or _cached(u) for u in closure):
+        for u in closure:
+            _freeze(u)
+    else:
+        _absent.add(id(k.dispatcher))
 
 
 def frozen(dispatcher: Any) -> bool:

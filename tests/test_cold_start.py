@@ -51,8 +51,9 @@ def _simulate(cache: Path) -> tuple[dict[str, float], str]:
 
 
 def test_first_run_says_it_compiles_and_reports_the_startup(tmp_path: Path) -> None:
-    """With an empty numba cache the run writes the compile line (once) while
-    it compiles and counts the compile in ``startup_s``; the next run compiles nothing."""
+    """With an empty numba cache the run writes the compile line (once) while it compiles
+    the kernels of the scenario's ruleset and counts the compile in ``startup_s``; the next
+    run compiles nothing; a schedule given another ruleset's system compiles its kernels."""
     cold, err = _simulate(tmp_path)
     assert err.count(warmup.MESSAGE) == 1   # by this process, not again by its forked helper
     World()   # every kernel's module imported here too, as in the run
@@ -68,6 +69,28 @@ def test_first_run_says_it_compiles_and_reports_the_startup(tmp_path: Path) -> N
     assert warmup.MESSAGE not in err
     assert warm["compiled"] == 0
     assert warm["startup_s"] > 0
+    # The Grand Archive's checks' kernels, which no Magic run compiled, compile for a
+    # schedule that has them (a host's), before its first tick
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    p = subprocess.run([sys.executable, "-c", _HOST_SCHEDULE], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+
+
+_HOST_SCHEDULE = """
+from ecs import World, kernels
+from ecs.systems import GAStateChecks, ga_checks, lethality
+w = World(batch=2)
+assert kernels.frozen(lethality.dying) and not kernels.frozen(ga_checks.falling)
+p = w.add_player()
+ally = w.add_object(p, "creature", power=1, toughness=1)
+w.schedule = w.schedule.with_systems(GAStateChecks)
+assert kernels.frozen(ga_checks.falling)
+w.deal_damage(ally, 1)
+w.tick()
+assert not w.exists(ally).any()
+"""
 
 
 def test_the_command_loads_numba_without_scipy_linalg() -> None:
