@@ -347,7 +347,10 @@ def _ready(wanted: list[Kernel]) -> None:
     missing = [k for k in pending if not k.uses and not _cached(k)]
     # (a daemonic process, e.g. a multiprocessing.Pool worker, may not have children)
     if len(missing) > 1 and sys.platform == "linux" and not multiprocessing.current_process().daemon:
-        todo = missing + [k for k in pending if k.uses]
+        # what a caller waits for first, then the longest first (by the size of its bytecode,
+        # a rough measure of its compile), so that the two processes end together
+        todo = sorted(missing + [k for k in pending if k.uses],
+                      key=lambda k: (id(k.dispatcher) not in used, -_size(k)))
         # numba's first compile in a process loads its registries, importing much (SciPy's
         # linalg to look for BLAS: about half a second): once, here, for both processes
         context: Any = missing[0].dispatcher.targetctx
@@ -403,9 +406,9 @@ def helped() -> int:
 
 def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
     """Compile the kernels of ``pending`` nobody has taken whose callees are done, one at a
-    time, until none is left, a ready caller first: here (``helper``: the forked helper) and
-    in the helper (None) alike, a callee the other compiled loaded from the disk cache;
-    waiting for callees the other is compiling while it lives."""
+    time and in ``pending``'s order, until none is left: here (``helper``: the forked
+    helper) and in the helper (None) alike, a callee the other compiled loaded from the
+    disk cache; waiting for callees the other is compiling while it lives."""
     index = {id(k.dispatcher): i for i, k in enumerate(pending)}
     here = helper is not None
     other = helper if here else multiprocessing.parent_process()   # compiling beside this one
@@ -415,7 +418,7 @@ def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
             go = [i for i in free if all(id(u) not in index or state[index[id(u)]] >= _HERE
                                          for u in pending[i].uses)]
             if go:
-                i = go[-1] if pending[go[-1]].uses else go[0]
+                i = go[0]
                 state[i] = _TAKEN
         if not go:
             if not free or other is None or not other.is_alive():   # (what a dead helper took is compiled at the end)
@@ -425,6 +428,11 @@ def _work(pending: list[Kernel], state: Any, helper: Any) -> None:
         _compile(pending[i])   # (its callees loaded: compiled by either process)
         with state.get_lock():
             state[i] = _HERE if here else _HELPER
+
+
+def _size(k: Kernel) -> int:
+    """The length of ``k``'s bytecode: its compile takes roughly as long as it is long."""
+    return len(cast(Any, k.dispatcher).py_func.__code__.co_code)
 
 
 def _freeze(k: Kernel) -> None:
