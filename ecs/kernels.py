@@ -279,9 +279,9 @@ def ready(optional: bool = False, systems: Iterable[type] = ()) -> None:
 
     Where kernels are missing from numba's disk cache (a first run, or an edit) and the
     platform forks, a forked helper process compiles kernels into the cache alongside this
-    one: both take the next missing kernel nobody has taken, callees first, and a caller as
-    soon as its callees are done, loading those the other compiled; at the end this one
-    loads the rest."""
+    one: both take, of the missing kernels nobody has taken whose callees are done, first
+    what a caller waits for, then the longest, loading those the other compiled; at the
+    end this one loads the rest."""
     if len(_frozen) == len(KERNELS):   # (every kernel ready: a World of one game made one)
         return
     wanted = needed(optional, systems)
