@@ -508,4 +508,3 @@ def _row_copy(a: np.ndarray) -> None:
     a[0] = a[1]
     a[1, :] += 1
     a[0, 1] = a[1, 0]
-
