@@ -103,7 +103,20 @@ def test_plan_covers_every_block_once() -> None:
     assert shards[0] == (0, 4) and sum(n for _, n in shards) == -(-1000 // mc.BLOCK)
     assert [b for b, _ in shards] == list(range(0, 32, 4))
     assert list(mc.plan(5, 10_000)) == [(0, 1)]
-    assert mc.default_batch(10_000, 2) == 1024 and mc.default_batch(100, 8) == mc.BLOCK
+    assert mc.default_batch(100, 8) == mc.BLOCK
+
+
+def test_the_default_batch_is_the_fewest_shards_that_keep_every_worker_busy() -> None:
+    """A shard's Python costs about the same at any size: one shard per worker (whole
+    blocks, as even as blocks allow) until a shard would pass MAX_CELLS or MAX_BATCH."""
+    assert mc.default_batch(10_000, 2, 47) == 157 * mc.BLOCK      # 313 blocks: 157 + 156
+    assert mc.default_batch(10_000, 1, 47) == 313 * mc.BLOCK
+    assert mc.default_batch(10_000, 3, 47) == 105 * mc.BLOCK
+    big = mc.MAX_CELLS // 47 // mc.BLOCK      # blocks of 47-object games in one shard
+    n = 3 * big * mc.BLOCK
+    per = mc.default_batch(n, 2, 47)          # 3 shards would do; 4 keep both workers busy
+    assert per == -(-3 * big // 4) * mc.BLOCK <= big * mc.BLOCK
+    assert mc.default_batch(10**12, 2, 1) == mc.MAX_BATCH
 
 
 # ---- the tiny scenario computed by hand ----------------------------------------------------------
@@ -330,10 +343,9 @@ def test_a_trillion_games_stream(reference: mc.Result) -> None:
 
 
 def test_big_boards_get_smaller_shards() -> None:
-    """token_swarm (2,002 permanents): a shard of 1,024 games was slower per game than one of
-    128 and peaked at 700 MB; the default batch keeps games x objects within MAX_CELLS."""
-    assert mc.default_batch(10_000, 2, 2002) == 128
-    assert mc.default_batch(10_000, 2, 47) == mc.MAX_BATCH
+    """token_swarm (2,002 permanents) is slower per game in shards of 512 games than of
+    256: the default batch keeps games x objects within MAX_CELLS."""
+    assert mc.default_batch(10_000, 2, 2002) == 256 <= mc.MAX_CELLS // 2002
     assert mc.default_batch(10_000, 2, 10**6) == mc.BLOCK
 
 
