@@ -22,11 +22,16 @@ from .limits import MAX_COUNT, MAX_LIFE
 from .store import add_clamped
 
 
+def shared(game: Game, kind: str) -> bool:
+    """Whether some rows' ``kind`` counters are held in another column (``holder``)."""
+    return game.two_headed_giant and kind == "poison"
+
+
 def holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     """The columns holding the ``kind`` counters of the rows (``g``, ``c``): Two-Headed
     Giant: a player's poison counters are the team's (810.10)."""
     s = game.store
-    if not (game.two_headed_giant and kind == "poison"):
+    if not shared(game, kind):
         return c
     is_player = (s.a["types"][g, c] & TYPE_BIT["player"]) != 0
     head_col = s.a["player_col"][s.a["player_head"][s.a["controller"][g, c]]]

@@ -50,3 +50,18 @@ def test_has_stat_rejects_unknown_stats():
     w.add_player()
     with pytest.raises(InvalidTypeError, match="has:speed"):
         w.observe([0], ["has:speed"])
+
+
+def test_two_headed_giant_poison_is_observed_as_the_teams() -> None:
+    """810.10: in Two-Headed Giant a player's poison counters are the team's, so each
+    teammate observes the team's count, as ``counters`` reads it, and an object its own."""
+    w = World(batch=2, two_headed_giant=True, seed=3)
+    a1, a2, b1 = w.add_player(team=0), w.add_player(team=0), w.add_player(team=1)
+    bear = w.add_object(a1, "creature", toughness=3)
+    w.put_counters(a2, "poison", np.array([[2], [5]]))
+    w.put_counters(b1, "poison", 1)
+    w.put_counters(bear, "poison", 4)
+    obs, _ = w.observe([a1, a2, b1, bear], ["counter:poison"], dtype=np.int32)
+    assert obs[:, :, 0].tolist() == [[2, 2, 1, 4], [5, 5, 1, 4]]
+    for j, e in enumerate((a1, a2, b1, bear)):
+        assert obs[:, j, 0].tolist() == list(w.counters(e)["poison"])

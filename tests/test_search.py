@@ -397,6 +397,17 @@ def test_observe_per_game_ids_padding_stale_ids_and_explicit_features():
     assert obs3[:, 0].tolist() == [[0, 0], [0, 0], [1, 1]]
 
 
+def test_observe_a_pad_is_absent_even_where_its_column_is_free():
+    """A -1 pad reads as a free slot's id: it must still read absent (an empty World's
+    first column is free)."""
+    w = World(batch=2, seed=0)
+    obs, _ = w.observe([-1], ["present", "zone"], dtype=np.int32)
+    assert not obs.any()
+    p = w.add_player()
+    obs, _ = w.observe([-1, p], ["present"], dtype=np.int32)
+    assert obs[:, :, 0].tolist() == [[0, 1], [0, 1]]
+
+
 @pytest.mark.parametrize("ids, features, dtype, error", [
     ([10**6], None, np.float32, UnknownEntityError),
     ([-2], None, np.float32, UnknownEntityError),
