@@ -94,9 +94,11 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
     else:   # (B, m) ids, or some id in different columns in different games
         cols = s.locate(g, arr)
         cc = np.maximum(cols, 0)
+        flat = g * s.capacity + cc
 
-        def take(x: np.ndarray) -> np.ndarray:
-            return x[g, cc]
+        def take(x: np.ndarray) -> np.ndarray:   # a (B, capacity) array of the store
+            assert x.shape == (B, s.capacity)
+            return np.take(x, flat)   # (a flat gather: some 5x cheaper than x[g, cc])
         present = cols >= 0
     zone = take(s.a["zone"])
     # Each feature into a plane of its own, then one transposing copy: written in place at
