@@ -199,7 +199,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
         # One target of a single game: plain ints; the general path raises for a player
         # given power/toughness counters, and puts a player's poison on the team (810.10).
         if (col >= 0 and not (args.kind_pt(world, kind) and world.store.views()["types"][0, col] & _PLAYER)
-                and not (world.two_headed_giant and kind == "poison")):
+                and not counting.shared(world, kind)):
             ident: Any = e   # (an integer: args.one found it)
             counting.put_one(world, kind, 0, col, n, "put", e=int(ident), step=True)
             return
@@ -231,7 +231,7 @@ def _put_few(world: Game, kind: str, targets: list[tuple[int, int]], n: int) -> 
     False, with nothing done, where the general path must act or raise: power/toughness
     counters for a player (122.1a), a Two-Headed Giant's poison (810.10), or as
     ``counting.put_few`` says."""
-    if world.two_headed_giant and kind == "poison":
+    if counting.shared(world, kind):
         return False
     if args.kind_pt(world, kind):   # (raises for a bad kind, as the general path does first)
         types = world.store.views()["types"]
@@ -248,14 +248,14 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
         col = args.one(world, e, games, where, skip_finished)
         if col >= 0:
             kind = args.kind(world, kind)
-            if not (world.two_headed_giant and kind == "poison"):   # the team's (810.10)
+            if not counting.shared(world, kind):   # the team's (810.10)
                 world.log.next_step()
                 ident: Any = e   # (an integer: args.one found it)
                 counting.change_one(world, kind, 0, col, -n, "remove", e=int(ident))
                 return
         elif (targets := args.few(world, e, games, where, skip_finished)) is not None:
             kind = args.kind(world, kind)
-            if not (world.two_headed_giant and kind == "poison"):
+            if not counting.shared(world, kind):
                 world.log.next_step()
                 counting.change_few(world, kind, targets, -n, "remove")
                 return
@@ -277,7 +277,7 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
     More than ``src`` has moves what it has (101.3)."""
     s = world.store
     kind = args.kind(world, kind)
-    if games is None and args.count_one(n) and not (world.two_headed_giant and kind == "poison"):
+    if games is None and args.count_one(n) and not counting.shared(world, kind):
         src_col, dst_col = args.one(world, src), args.one(world, dst)
         got = _move_counters_one(world, kind, src_col, dst_col, n, zone) if min(src_col, dst_col) >= 0 else None
         if got is not None:   # two objects of a single game: plain ints

@@ -23,7 +23,8 @@ from .store import add_clamped
 
 
 def shared(game: Game, kind: str) -> bool:
-    """Whether some rows' ``kind`` counters are held in another column (``holder``)."""
+    """Whether some rows' ``kind`` counters are held in another column (``holder``): a
+    Two-Headed Giant player's poison (810.10)."""
     return game.two_headed_giant and kind == "poison"
 
 

@@ -164,7 +164,7 @@ def deal_few(world: Game, targets: list[tuple[int, int]], amount: int, source: A
     for col, n, _, _, o in rows:
         for kind, put in (("-1/-1", o.minus), ("poison", o.poison)):
             if put:
-                have = -1 if world.two_headed_giant and kind == "poison" else counting.room_one(world, kind, 0, col, n)
+                have = -1 if counting.shared(world, kind) else counting.room_one(world, kind, 0, col, n)
                 if have < 0:
                     return False
                 had[kind, col] = have
