@@ -925,9 +925,7 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     if batch is not None:
         batch = _count("batch", batch, 1, MAX_GAMES)
     workers = workers or os.cpu_count() or 1
-    batch = batch or default_batch(games, workers, sc.n_objects)
     n_blocks = -(-games // BLOCK)
-    per = min(max(1, -(-batch // BLOCK)), n_blocks)
     col = _Collector(sc, games, keep_games, progress, on_shard)
     interrupted, error = False, None
     with _Interrupts() as stop:
@@ -941,6 +939,9 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
             label = f"dask {scheduler}"
         elif executor is not None:
             label = type(executor).__name__
+        at_once = workers if executor is None else _parallelism(executor, workers)
+        batch = batch or default_batch(games, at_once, sc.n_objects)
+        per = min(max(1, -(-batch // BLOCK)), n_blocks)
         local = executor is None and (workers == 1 or per >= n_blocks)
         start = time.perf_counter()
         startup = start - t0

@@ -119,6 +119,14 @@ def test_the_default_batch_is_the_fewest_shards_that_keep_every_worker_busy() ->
     assert mc.default_batch(10**12, 2, 1) == mc.MAX_BATCH
 
 
+def test_the_default_batch_keeps_every_worker_of_an_executor_busy() -> None:
+    """With an executor the shards are counted for what it plays at once (a Dask cluster's
+    threads), not for this machine's cores: 1,000 games are 32 blocks, 7 a shard for 5."""
+    with ThreadPoolExecutor(5) as ex:
+        r = mc.run("bear_decay", games=1_000, executor=ex)
+    assert r.batch == mc.default_batch(1_000, 5) == 7 * mc.BLOCK and r.games == 1_000
+
+
 # ---- the tiny scenario computed by hand ----------------------------------------------------------
 def test_bear_survival_matches_the_exact_binomial() -> None:
     """One 2/2; each turn with probability p a -1/-1 counter: it dies at the second
