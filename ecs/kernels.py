@@ -583,6 +583,18 @@ def room(total: int) -> int:  # pragma: no cover - compiled
     return r if r < total else total
 
 
+@njit(cache=True, inline="always")
+def compact(flags: np.ndarray, n: int, out: np.ndarray) -> int:  # pragma: no cover - compiled
+    """Write the indices ``c < n`` whose ``flags[c]`` is nonzero to ``out``, in order, and
+    return how many: a pass's row of found objects, without a branch per index (each index
+    is written, and the count moves on only where its flag is set)."""
+    k = 0
+    for c in range(n):
+        out[k] = c
+        k += flags[c] != 0
+    return k
+
+
 @kernel(array(np.int64, 1, readonly=False), I64, I64)
 def grown(out: np.ndarray, m: int, need: int) -> np.ndarray:  # pragma: no cover - compiled
     """``out`` (int64 outputs, its first ``m`` written) with room for ``need`` rows:

@@ -10,7 +10,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room
+from ecs.kernels import I64, INDEX, array, compact, empty, flat, grown, head, kernel, reads, room
 from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
 from .base import battlefield_extent
@@ -68,10 +68,7 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
             found += count[c] > 0
         if found == 0:   # most rows of a settled board
             continue
-        k = 0
-        for c in range(n):   # the columns with pairs, without a branch per object
-            having[k] = c
-            k += count[c] > 0
+        k = compact(count, n, having)   # the columns with pairs
         if m + k > out_g.size:
             out_g, out_c, out_a = grown(out_g, m, m + k), grown(out_c, m, m + k), grown(out_a, m, m + k)
         for j in range(k):

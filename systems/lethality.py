@@ -21,7 +21,7 @@ from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.events import CAUSE
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room
+from ecs.kernels import I64, INDEX, array, compact, empty, flat, grown, head, kernel, reads, room
 from ecs.kinds import KEYWORD_BIT
 from ecs.limits import POISON_TO_LOSE, TWO_HEADED_GIANT_POISON_TO_LOSE
 from ecs.prefetch import AHEAD, prefetch_read
@@ -196,10 +196,7 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
             hits += rule[c] != 0
         if hits == 0:   # most rows of a settled board
             continue
-        k = 0
-        for c in range(n):
-            dead[k] = c
-            k += rule[c] != 0
+        k = compact(rule, n, dead)
         if m + k > out_g.size:
             out_g, out_c, out_r = grown(out_g, m, m + k), grown(out_c, m, m + k), grown(out_r, m, m + k)
         for j in range(k):

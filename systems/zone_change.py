@@ -9,7 +9,7 @@ import numpy as np
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, empty, grown, head, kernel, reads, room
+from ecs.kernels import I64, INDEX, compact, empty, grown, head, kernel, reads, room
 
 
 class ZoneChange(System):
@@ -44,10 +44,7 @@ def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
             found += hit[c]
         if found == 0:   # every row without a token off the battlefield
             continue
-        k = 0
-        for c in range(n):
-            cols[k] = c
-            k += hit[c]
+        k = compact(hit, n, cols)
         if m + k > out_g.size:
             out_g, out_c = grown(out_g, m, m + k), grown(out_c, m, m + k)
         for j in range(k):
