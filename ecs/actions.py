@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from . import args, counting, damage, stats, zones
+from . import args, counting, damage, sets, stats, zones
 from .args import Amounts, Games, Ids, as_amounts, as_ids, select_games
 from .components import ALL_FIELDS, TYPE_BIT, type_mask
 from .components.card import NO_STAT
@@ -545,7 +545,7 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     else:
         new[r.keep] = row_new
     if single:
-        vals = np.unique(new)
+        vals = sets.distinct(new)
         return int(vals[0]) if vals.size == 1 else new
     return new
 
@@ -717,7 +717,7 @@ def _merge_rows(world: Game, g: np.ndarray, c: np.ndarray, a: np.ndarray
     if g.size < 2:
         return g, c, a, np.arange(g.size)
     key = g * world.store.capacity + c
-    uniq, first = np.unique(key, return_index=True)
+    uniq, first = sets.distinct_first(key)
     g2, c2, a2 = args.sum_rows(world, g, c, a)
     return g2, c2, a2, first
 

@@ -26,8 +26,8 @@ from typing import Any, Callable, NamedTuple, Sequence, TypeGuard
 
 import numpy as np
 
+from . import sets, zones
 from . import store as store_module
-from . import zones
 from .components import TYPE_BIT
 from .errors import (
     CounterError,
@@ -154,7 +154,7 @@ def select_games(games: Any, ongoing: np.ndarray) -> np.ndarray:
             idx = integer_array(arr, "game index", 0, batch - 1, InvalidGameError)
         else:
             raise InvalidGameError(_expected_games(games))
-    if np.unique(idx).size != idx.size:
+    if sets.repeats(idx):
         raise InvalidGameError(f"games={idx.tolist()} names a game twice")
     over = idx[~ongoing[idx]]
     if over.size:
@@ -500,14 +500,14 @@ def sum_rows(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray
     if g.size < 2:
         return g, c, amount
     cap = game.store.capacity
-    uniq, inv = np.unique(g * cap + c, return_inverse=True)
-    total = np.bincount(inv.ravel(), weights=amount, minlength=uniq.size).astype(np.int64)
+    uniq, inv = sets.distinct_inverse(g * cap + c)
+    total = np.bincount(inv, weights=amount, minlength=uniq.size).astype(np.int64)
     return uniq // cap, uniq % cap, total
 
 
 def distinct_rows(game: Game, g: np.ndarray, c: np.ndarray, what: str) -> None:
     """IllegalActionError if two rows name the same object in one game."""
-    if np.unique(g * game.store.capacity + c).size != g.size:
+    if sets.repeats(g * game.store.capacity + c):
         raise IllegalActionError(f"{what} names the same object twice in one game")
 
 

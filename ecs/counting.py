@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import sets
 from . import store as store_module
 from .components import BAN_ALL, TYPE_BIT
 from .components.card import NO_STAT
@@ -354,7 +355,7 @@ def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.nda
     k = s.kind_id(kind, create=True)
     a = s.a
     known = {(int(col), int(kk)): i for i, (col, kk) in enumerate(zip(a["cap_col"], a["cap_kind"]))}
-    new = [int(col) for col in np.unique(c) if (int(col), k) not in known]
+    new = [int(col) for col in sets.distinct(c) if (int(col), k) not in known]
     if new:
         a["cap_col"] = np.concatenate([a["cap_col"], np.array(new, np.int32)])
         a["cap_kind"] = np.concatenate([a["cap_kind"], np.full(len(new), k, np.int32)])

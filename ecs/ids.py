@@ -27,6 +27,7 @@ from typing import Any, Callable, cast
 import numpy as np
 from numba import njit
 
+from . import sets
 from .kernels import I64, INDEX, array, empty, kernel, reads
 
 PAGE_BITS = 7
@@ -142,7 +143,7 @@ class IdIndex:
         """Make ``dir`` and ``chunks`` anew for the pages of rows ``0..k`` (``page_at``)."""
         ps = self.page_at[:k]
         d = ps >> CHUNK_BITS
-        used, inv = np.unique(d, return_inverse=True)
+        used, inv = sets.distinct_inverse(d)
         self.dir = np.full(max(self.dir.size, int(used[-1]) + 1 if k else 0), -1, np.int32)
         self.dir[used] = np.arange(used.size, dtype=np.int32)
         self.chunks = np.full((used.size, CHUNK), -1, np.int32)
@@ -331,7 +332,7 @@ class IdIndex:
         ids = entity_id[games, cols]
         if ids.size == 0:
             return index
-        used, row = np.unique(ids >> PAGE_BITS, return_inverse=True)
+        used, row = sets.distinct_inverse(ids >> PAGE_BITS)
         index.page_at = used.astype(np.int64)
         index._index_pages(used.size)
         index.pages = np.full((used.size, PAGE), -1, np.int32)
@@ -340,7 +341,7 @@ class IdIndex:
         index.pages[row, at] = cols
         apart = index.pages[row, at] != cols
         if apart.any():
-            spread = np.unique(ids[apart])
+            spread = sets.distinct(ids[apart])
             mine = np.isin(ids, spread)
             r = np.searchsorted(spread, ids[mine])
             index.spread = np.full((spread.size, entity_id.shape[0]), -1, np.int32)

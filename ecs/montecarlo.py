@@ -33,7 +33,7 @@ import numpy as np
 
 from ecs.components import type_mask
 
-from . import counting, warmup
+from . import counting, sets, warmup
 from .errors import CounterError, ScenarioError, SchedulerError
 from .perform import DRAW, ONGOING
 from .scenario import DEFAULT, Effect, Filter, Scenario, load
@@ -126,7 +126,7 @@ class Histogram:
     @classmethod
     def of(cls, values: np.ndarray) -> "Histogram":
         h = cls()
-        v, c = np.unique(np.asarray(values, np.int64).ravel(), return_counts=True)
+        v, c = sets.distinct_counts(np.asarray(values, np.int64))
         h.values, h.counts = v, c.astype(np.int64)
         return h
 
@@ -134,7 +134,7 @@ class Histogram:
         if not self.values.size:
             self.values, self.counts = other.values, other.counts
             return
-        v, inv = np.unique(np.concatenate([self.values, other.values]), return_inverse=True)
+        v, inv = sets.distinct_inverse(np.concatenate([self.values, other.values]))
         c = np.zeros(v.size, np.int64)
         np.add.at(c, inv, np.concatenate([self.counts, other.counts]))
         self.values, self.counts = v, c

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import sets, zones
 from . import store as store_module
-from . import zones
 from .check import Check, Loss, PerRowRemoval
 from .counting import change, change_one, changed, slot_ids
 from .events import CAUSE, GAME_END, LOST, RESERVE
@@ -61,7 +61,7 @@ def perform(world: Game, check: Check) -> np.ndarray:
                 else _staying(leaving, r.games, r.cols, at, r.amounts))
         if isinstance(r, PerRowRemoval):
             kinds = r.kinds if rows[4] is None else r.kinds[rows[4]]
-            for k in _distinct(kinds):
+            for k in sets.distinct(kinds):
                 m = kinds == k
                 groups.setdefault(((int(k),), r.cause, r.settles, -1), []).append(
                     tuple(x[m] for x in rows[:4]))
@@ -106,14 +106,7 @@ def perform(world: Game, check: Check) -> np.ndarray:
                              entity=s.a["entity_id"][0, s.a["player_col"][u.players]],
                              before=had, after=s.a["reserve"][u.games, u.players])
     cap = s.capacity   # the moves may have grown it
-    return _distinct(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
-
-
-def _distinct(x: np.ndarray) -> np.ndarray:
-    """``np.unique(x)`` by sorting: NumPy 2.4's hash-based np.unique costs some 10-40 us
-    even on a few hundred ints and is ~20x slower than a sort on 60,000 (the touched slots)."""
-    x = np.sort(x)
-    return x[np.concatenate(([True], x[1:] != x[:-1]))] if x.size else x
+    return sets.distinct(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
 
 
 @kernel(array(np.bool_, 1), INDEX, INDEX, INDEX, INDEX)
@@ -146,11 +139,11 @@ def lose(world: Game, losses: list[Loss]) -> None:
     for loss in losses:
         g, p = loss.games, loss.players
         new = ~lost[g, p]
-        key = _distinct(g[new] * s.n_players + p[new])
+        key = sets.distinct(g[new] * s.n_players + p[new])
         g, p = key // s.n_players, key % s.n_players
         lost[g, p] = True
         world.log.record(LOST, loss.cause, game=g, entity=s.a["entity_id"][0, s.a["player_col"][p]])
-    games = _distinct(np.concatenate([loss.games for loss in losses]))
+    games = sets.distinct(np.concatenate([loss.games for loss in losses]))
     # each player's team as an index into the sorted distinct teams (a few players: Python)
     teams = s.a["player_team"].tolist()
     index = {t: i for i, t in enumerate(sorted(set(teams)))}

@@ -40,7 +40,7 @@ from typing import IO, Any, Mapping, Sequence
 
 import numpy as np
 
-from . import zones
+from . import sets, zones
 from .components import (
     ALL_FIELDS,
     CAP,
@@ -635,7 +635,7 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     cap_col, cap_kind, cap_val = a["cap_col"], a["cap_kind"], a["cap_val"]
     ck.range("store.cap_col", cap_col, 0, n)
     ck.range("store.cap_kind", cap_kind, 0, K)
-    ck.require(np.unique(cap_col.astype(np.int64) * max(K, 1) + cap_kind).size == cap_col.size,
+    ck.require(not sets.repeats(cap_col.astype(np.int64) * max(K, 1) + cap_kind),
                "two caps name the same object and kind")
     ck.require(cap_val >= -1, "store.cap_val holds a cap below -1 (none)")
     ck.require(cap_val[absent[:, cap_col]] == -1, "an absent object has a cap")
@@ -655,8 +655,9 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
 
 def _first_of_team(team: np.ndarray) -> np.ndarray:
     """For each player, the first player of its team."""
-    _, first, inverse = np.unique(team, return_index=True, return_inverse=True)
-    return np.asarray(first[inverse.reshape(-1)])
+    _, first = sets.distinct_first(team)
+    _, inverse = sets.distinct_inverse(team)
+    return np.asarray(first[inverse])
 
 
 def _check_teams(ck: _Checker, a: Mapping[str, np.ndarray], P: int) -> None:
@@ -730,7 +731,7 @@ def _check_log(ck: _Checker, K: int) -> None:
     ck.range("log.lki_kind", lkind, 0, K)
     ck.range("log.lki_count", lcount, 1, MAX_COUNT + 1)
     ck.require(ty[lrow] == ZONE, "log.lki_row names an event that is not a zone change")
-    ck.require(np.unique(lrow * max(K, 1) + lkind).size == lrow.size,
+    ck.require(not sets.repeats(lrow * max(K, 1) + lkind),
                "log.lki_row names a kind of one event twice")
 
 

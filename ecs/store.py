@@ -40,6 +40,7 @@ from ecs.components import (
     Field,
 )
 
+from . import sets
 from .errors import UnknownEntityError
 from .ids import IdIndex, column_in
 from .kernels import I64, INDEX, array, empty, kernel, reads, writes
@@ -486,7 +487,7 @@ class Store:
                 self._new_ids(uniq // RADIX)   # (ids base, base + 1, ... in the order of ``uniq``)
                 return inv + base
         # By (old id, zone): where an old id sat in different columns, its new id does too.
-        uniq, inv = np.unique(old * RADIX + dest, return_inverse=True)
+        uniq, inv = sets.distinct_inverse(old * RADIX + dest)
         return self._new_ids_at(uniq.size, inv, games, cols)[inv]
 
     def reissue_one(self, col: int) -> int:
@@ -882,10 +883,10 @@ def _locate(entity_id: np.ndarray, dir_: np.ndarray, chunks: np.ndarray, pages: 
 
 
 def _unique_inverse(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(key, return_inverse=True)`` for ints in [0, size): through a lookup table
+    """``sets.distinct_inverse(key)`` for ints in [0, size): through a lookup table
     when it is small against the rows (no sort, and far less fixed cost on small boards)."""
     if size > 16 * key.size + 4096:
-        return np.unique(key, return_inverse=True)
+        return sets.distinct_inverse(key)
     seen = np.zeros(size, bool)
     seen[key] = True
     uniq = np.flatnonzero(seen)

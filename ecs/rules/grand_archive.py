@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ecs import args, counting, damage, kinds, reads, turns, zones
+from ecs import args, counting, damage, kinds, reads, sets, turns, zones
 from ecs.args import Amounts, Games, Ids, IntRead
 from ecs.check import System
 from ecs.components import TYPE_BIT
@@ -413,7 +413,7 @@ def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: b
         full = np.zeros(world.batch, np.int64)
         full[g] = removed
         return args.out(world, full)
-    return removed.reshape(np.unique(g).size, -1)
+    return removed.reshape(sets.distinct(g).size, -1)
 
 
 def _acted(world: Game, cause: str, g: np.ndarray, c: np.ndarray, kind: str | None,
@@ -456,14 +456,14 @@ def activate_enlighten(world: Game, e: Ids, games: Games = None) -> Any:
     args.distinct_rows(world, g, c, "activate_enlighten")
     have = _counters_for_cost(world, "enlighten", g, c, ENLIGHTEN_COST,
                               "activating enlighten (GA Enlighten 1)")
-    if np.unique(g).size != g.size:
+    if sets.repeats(g):
         raise IllegalActionError("activate_enlighten: one object per game at a time")
     world.log.next_step()
     counting.change(world, "enlighten", g, c, -ENLIGHTEN_COST, "ga.enlighten")
     _acted(world, "ga.enlighten", g, c, "enlighten", have, have - ENLIGHTEN_COST)
     ctrl = s.a["controller"][g, c].astype(np.int64)
     out = np.full(world.batch, -1, np.int64)
-    for p in np.unique(ctrl):
+    for p in sets.distinct(ctrl):
         sel = g[ctrl == p]
         pid = int(s.a["entity_id"][0, s.a["player_col"][p]])
         drawn = turns.draw(world, pid, 1, games=sel)
