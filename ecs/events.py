@@ -316,9 +316,7 @@ class EventLog:
         columns become Python lists in one call each), not through ``table``: a host reads
         a step's few events each step, where packing them into arrays cost more than the
         step (29 us for a 100-object game's four)."""
-        lki: dict[int, dict[str, int]] = {}
-        for r, k, c in _tuples(self._lki, _LKI_COLUMNS, "row"):
-            lki.setdefault(r, {})[kind_names[k]] = c
+        lki: dict[int, dict[str, int]] | None = None   # (made at the first zone change)
         players = player_ids.tolist()
         out: list[Event] = []
         start, first = self._since(self._chunks, since) if since is not None else (0, 0)
@@ -331,6 +329,10 @@ class EventLog:
                 out.append(CounterChanged(g, e, kind_names[kind], before, after, cause,
                                           players[other] if other >= 0 else None))
             elif ty == ZONE:
+                if lki is None:
+                    lki = {}
+                    for r, k, c in _tuples(self._lki, _LKI_COLUMNS, "row"):
+                        lki.setdefault(r, {})[kind_names[k]] = c
                 out.append(ZoneChanged(g, e, other if other >= 0 else None, ZONES[frm], ZONES[to],
                                        cause, lki.get(i, {})))
             elif ty == LOST:
@@ -435,7 +437,8 @@ def _tuples(entries: Sequence[dict[str, np.ndarray] | tuple[int, ...]], columns:
             yield ch
         else:
             n = ch[count].size
-            yield from zip(*(np.broadcast_to(ch[c], (n,)).tolist() for c in columns))
+            values = [ch[c] for c in columns]
+            yield from zip(*(v.tolist() if v.ndim else [v.item()] * n for v in values))
 
 
 def _packed(entries: list[dict[str, np.ndarray] | tuple[int, ...]], columns: tuple[str, ...]
