@@ -939,8 +939,9 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
             label = f"dask {scheduler}"
         elif executor is not None:
             label = type(executor).__name__
-        at_once = workers if executor is None else _parallelism(executor, workers)
-        batch = batch or default_batch(games, at_once, sc.n_objects)
+        if batch is None:   # (as many shards at once as the executor plays)
+            batch = default_batch(games, workers if executor is None else _parallelism(executor, workers),
+                                  sc.n_objects)
         per = min(max(1, -(-batch // BLOCK)), n_blocks)
         local = executor is None and (workers == 1 or per >= n_blocks)
         start = time.perf_counter()
