@@ -87,7 +87,7 @@ def parser() -> argparse.ArgumentParser:
                    help="local worker processes (default: every core; 1 = this process)")
     s.add_argument("--batch", type=_count(1, montecarlo.MAX_GAMES), default=None,
                    help=f"games per shard, rounded up to a multiple of {montecarlo.BLOCK} "
-                   "(default: automatic)")
+                   "(default: the fewest shards that keep every worker busy)")
     s.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the shards on a Dask cluster, e.g. tcp://host:8786")
     s.add_argument("--json", metavar="OUT", default=None,
