@@ -451,8 +451,8 @@ def _packed(entries: list[dict[str, np.ndarray] | tuple[int, ...]], columns: tup
         if isinstance(ch, tuple):
             run.append(ch)
             continue
-        if run:
-            packed.append({c: np.array(v, np.int64) for c, v in zip(columns, zip(*run))})
+        if run:   # (one array of the rows, transposed: a column per row of it, contiguous)
+            packed.append(dict(zip(columns, np.array(run, np.int64).T.copy())))
             run = []
         packed.append(ch)
     return packed[:-1]
