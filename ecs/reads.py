@@ -114,7 +114,11 @@ def _stat(world: Game, e: int, stat: str, which: int) -> Any:
     if spot is None:
         return stats.pt_one(world, 0, c, which)
     games, cols = spot.at
-    return args.out(world, _masked(stats.pt(world, cols, which, games), spot.here))
+    s = world.store
+
+    def at(key: str | int) -> np.ndarray:
+        return (s.counts[key] if isinstance(key, int) else s.a[key])[games, cols]
+    return args.out(world, _masked(stats.pt(world, which, at), spot.here))
 
 
 def power(world: Game, e: int) -> IntRead:

@@ -7,6 +7,8 @@ Keywords (122.1b): printed ones plus keyword counters.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from ecs.components.card import NO_STAT
@@ -59,28 +61,27 @@ def _keyword_planes(names: list[str], keyword: str) -> list[int]:
 _KEYWORD_KEYS = {k: "keyword " + k for k in KEYWORDS}
 
 
-def pt(world: Game, cols: np.ndarray | slice, which: int,
-       games: slice | np.ndarray = slice(None), kinds: list[tuple[int, int]] | None = None
-       ) -> np.ndarray:
-    """Power (which=0) or toughness (which=1) of columns ``cols`` in games ``games`` (a
-    slice, or game indices when ``cols`` is a slice), int64 (games, len); objects without
-    that stat get 0 (callers mask them). ``kinds``: ``pt_kinds(world, which)`` when the
-    caller already has it."""
+def pt(world: Game, which: int, at: Callable[[str | int], np.ndarray]) -> np.ndarray:
+    """Power (which=0) or toughness (which=1) of some rows, int64; a printed value they
+    lack counts as 0 (callers mask the rows without the stat). ``at(name)`` is the store
+    field ``name`` at those rows, ``at(k)`` counter plane ``k`` there; fields that hold
+    their fill everywhere (``Store.at_fill``) are not read."""
     s = world.store
     stat = "power" if which == 0 else "toughness"
-    base = s.a[stat][games, cols]
+    base = at(stat)
     out = np.where(base == NO_STAT, 0, base).astype(np.int64)
-    set_to = s.a["pt_set_" + stat][games, cols]
-    out[:] = np.where(set_to == NO_STAT, out, set_to)   # 613.4b
-    out += s.a["pt_mod_" + stat][games, cols]          # 613.4c
-    for k, mod in (pt_kinds(world, which) if kinds is None else kinds):
-        plane = s.counts[k][games, cols]
+    if not s.at_fill("pt_set_" + stat):   # 613.4b
+        set_to = at("pt_set_" + stat)
+        out = np.where(set_to == NO_STAT, out, set_to)
+    if not s.at_fill("pt_mod_" + stat):   # 613.4c
+        out += at("pt_mod_" + stat)
+    for k, mod in pt_kinds(world, which):
         if mod == 1:
-            out += plane
+            out += at(k)
         elif mod == -1:
-            out -= plane
+            out -= at(k)
         else:
-            out += mod * plane.astype(np.int64)
+            out += mod * at(k).astype(np.int64)
     return out
 
 
