@@ -4,16 +4,16 @@
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import args, counting, zones
+from . import args, counting, stats, zones
 from .components import TYPE_BIT
 from .components.card import NO_STAT
 from .errors import InvalidGameError, InvalidTypeError, UnknownEntityError
 from .game import Game
-from .kinds import KEYWORD_BIT, keyword_of
+from .kinds import KEYWORD_BIT
 
 _REAL_ZONES = tuple(z for z in zones.ZONES if z not in ("none", "player"))
 #: The stat features that an object (or player) may lack; ``has:<stat>`` says which.
@@ -65,7 +65,7 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
     if out_dtype not in (np.dtype(np.float32), np.dtype(np.int32)):
         raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}")
     arr = np.asarray(ids)
-    if arr.dtype == bool or not (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
+    if arr.dtype.kind not in "iu" and arr.size:   # (not bool either)
         raise UnknownEntityError(f"ids must be integers, got {ids!r}")
     arr = arr.astype(np.int64)
     if arr.ndim == 0:
@@ -79,17 +79,19 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
         raise InvalidTypeError("features must be a list of feature names, not one string")
     names = list(observation_features(world, ) if features is None else features)
 
+    steps = _plan(world, names)   # (raises for a bad name before any work)
+
     g = np.arange(B)[:, None]
     shape = (B, arr.shape[-1])
     entry = s.ids.lookup(arr.ravel()).reshape(arr.shape) if arr.ndim == 1 else None
-    if entry is not None and (entry > -2).all():   # one column per id wherever it is
-        cc = np.clip(entry, 0, max(s.n_cols - 1, 0))
+    if entry is not None and (s.ids.n_spread == 0 or (entry > -2).all()):   # one column per id
+        cc = np.minimum(np.maximum(entry, 0), max(s.n_cols - 1, 0))
 
         def take(x: np.ndarray) -> np.ndarray:
-            return np.take(x, cc, axis=1)   # a column gather: cheaper than (g, c) or [:, cc]
+            return x.take(cc, axis=1)   # a column gather: cheaper than (g, c) or [:, cc]
         present = take(s.a["entity_id"]) == arr
-        nowhere = np.flatnonzero((entry < 0) | (entry >= s.n_cols))   # pads, ids gone
-        if nowhere.size:
+        nowhere = (entry < 0) | (entry >= s.n_cols)   # pads, ids gone
+        if nowhere.any():
             present[:, nowhere] = False
     else:   # (B, m) ids, or some id in different columns in different games
         cols = s.locate(g, arr)
@@ -98,100 +100,179 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
 
         def take(x: np.ndarray) -> np.ndarray:   # a (B, capacity) array of the store
             assert x.shape == (B, s.capacity)
-            return np.take(x, flat)   # (a flat gather: some 5x cheaper than x[g, cc])
+            return x.take(flat)   # (a flat gather: some 5x cheaper than x[g, cc])
         present = cols >= 0
-    zone = take(s.a["zone"])
     # Each feature into a plane of its own, then one transposing copy: written in place at
     # a stride of len(names), each feature touched every cache line of the output.
     planes = np.empty((len(names),) + shape, out_dtype)
-    for j, name in enumerate(names):
-        planes[j] = _feature(world, name, take, cc, zone)
+    got = _Gathered(world, take, cc)
+    for where, value in steps:
+        planes[where] = value(got)
     out = np.ascontiguousarray(planes.transpose(1, 2, 0))
-    absent = np.flatnonzero(~present)   # (a boolean mask over (B, m) is some 5x slower)
+    absent = (~present).ravel().nonzero()[0]   # (a boolean mask over (B, m) is some 5x slower)
     if absent.size:
         out.reshape(-1, len(names))[absent] = 0
     return out, names
 
 
-def _feature(world: Game, name: str, take: Any, cc: np.ndarray,
-             zone: np.ndarray) -> Any:
-    """One feature of columns ``cc``, broadcastable to (B, m); ``take`` gathers them from
-    a (B, C) array (masking by presence is the caller's)."""
+class _Gathered(dict[Any, np.ndarray]):
+    """The store's arrays at the observed rows, each gathered once per call (``take``):
+    ``got[name]`` a field's, ``got[k]`` counter plane ``k``'s. Features share them
+    (``zone`` alone serves some ten)."""
+
+    def __init__(self, world: Game, take: Callable[[np.ndarray], np.ndarray], cc: np.ndarray) -> None:
+        super().__init__()
+        self.world, self.take, self.cc = world, take, cc
+
+    def __missing__(self, key: str | int) -> np.ndarray:
+        s = self.world.store
+        got = self[key] = self.take(s.counts[key] if isinstance(key, int) else s.a[key])
+        return got
+
+    def has(self, stat: str) -> np.ndarray:
+        """Where ``stat`` exists (the ``has:<stat>`` feature), kept: its value feature
+        reads it too."""
+        key = ("has", stat)
+        got = self.get(key)
+        if got is None:
+            if stat == "life":
+                got = self["zone"] == zones.PLAYER
+            else:
+                got = self[stat] != NO_STAT
+                if stat in _TYPED:   # a planeswalker's loyalty, a battle's defense
+                    got &= (self["types"] & _TYPED[stat]) != 0
+            self[key] = got
+        return got
+
+
+_TYPED = {"loyalty": TYPE_BIT["planeswalker"], "defense": TYPE_BIT["battle"]}
+
+
+#: A feature's value from the gathered rows: an array broadcastable to its plane(s).
+Value = Callable[[_Gathered], Any]
+Steps = tuple[tuple[Any, Value], ...]   # (the planes written, by index or slice; their value)
+
+_PLANS: dict[tuple[Any, ...], Steps] = {}
+_MAX_PLANS = 64   # feature lists x kinds layouts held (a caller uses a few lists)
+
+
+def _plan(world: Game, names: list[str]) -> Steps:
+    """The steps that compute ``names``: each feature's value, the zone one-hots as one
+    compare. Cached per feature list, ruleset, kinds layout and Two-Headed Giant (what a
+    feature's meaning depends on, besides the state read at each call)."""
     s = world.store
-    a = s.a
-    if not isinstance(name, str):
-        raise InvalidTypeError(f"feature names are strings, got {name!r}")
+    key = (tuple(names), world.ruleset, s.kinds_layout, world.two_headed_giant)
+    try:
+        steps = _PLANS.get(key)
+    except TypeError:   # (an unhashable name)
+        steps = None
+    if steps is None:
+        for name in names:
+            if not isinstance(name, str):
+                raise InvalidTypeError(f"feature names are strings, got {name!r}")
+        zone_at, codes, out = [], [], []
+        for j, name in enumerate(names):
+            code = _zone_feature(world, name)
+            if code is not None:
+                zone_at.append(j)
+                codes.append(code)
+            else:
+                out.append((j, _feature(world, name)))
+        if zone_at:
+            one_hot = np.array(codes)[:, None, None]
+            out.append((_indices(zone_at), lambda got: got["zone"] == one_hot))
+        steps = tuple(out)
+        if len(_PLANS) >= _MAX_PLANS:
+            del _PLANS[next(iter(_PLANS))]
+        _PLANS[key] = steps
+    return steps
+
+
+def _indices(at: list[int]) -> Any:
+    """The plane indices ``at`` as a slice where they are consecutive (a cheaper write)."""
+    return slice(at[0], at[-1] + 1) if at == list(range(at[0], at[-1] + 1)) else np.array(at)
+
+
+def _zone_feature(world: Game, name: str) -> int | None:
+    """The zone code of a ``zone:<name>`` feature (None for other features)."""
+    if not name.startswith("zone:"):
+        return None
+    z = name[5:]
+    if z not in _REAL_ZONES and z not in world.ruleset.zone_aliases:
+        raise InvalidTypeError(f"unknown feature {name!r}: no zone {z!r}")
+    return zones.zone_code(z, world.ruleset.zone_aliases)
+
+
+def _feature(world: Game, name: str) -> Value:
+    """The value of one feature (masking by presence is the caller's)."""
+    s = world.store
     if name == "present":
-        return np.ones(1, np.int64)
-    if name == "zone":
-        return zone
-    if name.startswith("zone:"):
-        z = name[5:]
-        if z not in _REAL_ZONES and z not in world.ruleset.zone_aliases:
-            raise InvalidTypeError(f"unknown feature {name!r}: no zone {z!r}")
-        return zone == zones.zone_code(z, world.ruleset.zone_aliases)
-    if name in ("tapped", "damage"):
-        return take(a[name])
-    if name in ("token", "controller"):
-        return take(a[name])
+        return lambda got: 1
+    if name in ("zone", "tapped", "damage", "token", "controller"):
+        return lambda got: got[name]
     if name.startswith("has:"):
         stat = name[4:]
         if stat not in _STATS:
             raise InvalidTypeError(f"unknown feature {name!r}: expected has:<stat> of {_STATS}")
-        if stat == "life":
-            return zone == zones.PLAYER
-        has = take(a[stat]) != NO_STAT
-        if stat in ("loyalty", "defense"):
-            has &= (take(a["types"]) & TYPE_BIT["planeswalker" if stat == "loyalty" else "battle"]) != 0
-        return has
+        return lambda got: got.has(stat)
     if name in ("power", "toughness"):
-        printed = take(a[name])
-        value = np.where(printed == NO_STAT, 0, printed).astype(np.int64)
-        set_to = take(a["pt_set_" + name])   # a host's layer 7b and 7c effects (ecs.host)
-        value = np.where(set_to == NO_STAT, value, set_to) + take(a["pt_mod_" + name])
         which = 0 if name == "power" else 1
-        for k, kind in enumerate(s.kind_names):
-            mod = world.ruleset.pt_modifier(kind)
-            if mod is not None and mod[which]:
-                value = value + mod[which] * take(s.counts[k]).astype(np.int64)
-        return np.where(printed == NO_STAT, 0, value)
+        stats.pt_kinds(world, which)   # (raises for a kind the ruleset can't count)
+        return lambda got: np.where(got.has(name), stats.pt(got.world, which, got.__getitem__), 0)
     if name in ("loyalty", "defense"):
-        printed = take(a[name])
-        type_ok = (take(a["types"]) & TYPE_BIT["planeswalker" if name == "loyalty" else "battle"]) != 0
-        has = type_ok & (printed != NO_STAT)
-        ki = s.kind_index.get(name)   # not k: the int of the loops above and below
-        count = take(s.counts[ki]) if ki is not None else 0
-        return np.where(has, np.where(zone == zones.BATTLEFIELD, count, printed), 0)
+        ki = s.kind_index.get(name)
+
+        def counted(got: _Gathered) -> Any:   # counters on the battlefield, printed elsewhere
+            count = got[ki] if ki is not None else 0
+            return np.where(got.has(name), np.where(got["zone"] == zones.BATTLEFIELD, count, got[name]), 0)
+        return counted
     if name in ("life", "lost"):
-        if s.n_players == 0:
-            return np.zeros(1, np.int64)
-        is_player = zone == zones.PLAYER
-        idx = np.maximum(take(a["controller"]), 0).astype(np.int64)
-        if name == "life" and world.two_headed_giant:
-            idx = a["player_head"][idx].astype(np.int64)
-        return np.where(is_player, a[name][np.arange(world.batch)[:, None], idx], 0)
+        return _player(name, name == "life" and world.two_headed_giant)
     if name.startswith("counter:"):
         kind = args.kind(world, name[8:])
         ki = s.kind_index.get(kind)
         if ki is None:
-            return np.zeros(1, np.int64)
+            return lambda got: 0
         if not counting.shared(world, kind):
-            return take(s.counts[ki])
-        gg, c2 = np.broadcast_arrays(np.arange(world.batch)[:, None], cc)
-        holder = counting.holder(world, kind, gg.ravel(), c2.ravel()).reshape(gg.shape)
-        return s.counts[ki][gg, holder]
+            return lambda got: got[ki]
+
+        def shared(got: _Gathered) -> Any:   # 810.10: a Two-Headed Giant player's poison is the team's
+            w = got.world
+            gg, c2 = np.broadcast_arrays(np.arange(w.batch)[:, None], got.cc)
+            holder = counting.holder(w, kind, gg.ravel(), c2.ravel()).reshape(gg.shape)
+            return w.store.counts[ki][gg, holder]
+        return shared
     if name.startswith("type:"):
         t = name[5:]
         if t not in TYPE_BIT:
             raise InvalidTypeError(f"unknown feature {name!r}: no card type {t!r}")
-        return (take(a["types"]) & TYPE_BIT[t]) != 0
+        bit = TYPE_BIT[t]
+        return lambda got: (got["types"] & bit) != 0
     if name.startswith("keyword:"):
         kw = name[8:]
         if kw not in KEYWORD_BIT:
             raise InvalidTypeError(f"unknown feature {name!r}: no keyword {kw!r}")
-        value = (take(a["keywords"]) & KEYWORD_BIT[kw]) != 0
-        for k, kind in enumerate(s.kind_names):
-            if keyword_of(kind) == kw:
-                value = value | (take(s.counts[k]) > 0)
-        return value
+        bit, granting = KEYWORD_BIT[kw], stats.keyword_kinds(world, kw)
+
+        def keyword(got: _Gathered) -> Any:   # printed, or a keyword counter (122.1b)
+            value = (got["keywords"] & bit) != 0
+            for k in granting:
+                value = value | (got[k] > 0)
+            return value
+        return keyword
     raise InvalidTypeError(f"unknown observation feature {name!r}; see World.observe")
+
+
+def _player(name: str, team: bool) -> Value:
+    """A player's life (``team``: its team's, Two-Headed Giant) or whether it lost."""
+    def value(got: _Gathered) -> Any:
+        s = got.world.store
+        if s.n_players == 0:
+            return 0
+        idx = np.maximum(got["controller"], 0)
+        if team:
+            idx = s.a["player_head"].take(idx)
+        of = s.a[name]   # (games, players): each row's player in its own game
+        at = idx if s.batch == 1 else idx + np.arange(s.batch)[:, None] * of.shape[1]
+        return np.where(got["zone"] == zones.PLAYER, of.take(at), 0)
+    return value
