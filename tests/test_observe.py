@@ -1,10 +1,16 @@
-"""observe(): a missing stat is told apart from a real 0 by its ``has:<stat>`` mask."""
+"""observe(): every feature against a reference built from the reads; a missing stat told
+apart from a real 0 by its ``has:<stat>`` mask."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ecs import InvalidTypeError, World
+from ecs import CounterError, InvalidTypeError, World
+from ecs.components import TYPE_BIT
+from ecs.components.card import NO_STAT
+from ecs.kinds import pt_modifier
 
 STATS = ("power", "toughness", "loyalty", "defense", "life")
 
@@ -65,3 +71,138 @@ def test_two_headed_giant_poison_is_observed_as_the_teams() -> None:
     assert obs[:, :, 0].tolist() == [[2, 2, 1, 4], [5, 5, 1, 4]]
     for j, e in enumerate((a1, a2, b1, bear)):
         assert obs[:, j, 0].tolist() == list(w.counters(e)["poison"])
+
+
+# ---- observe against a reference built from the public reads ----------------------------
+TYPES = ("creature", "planeswalker", "battle", "artifact", "land")
+KINDS = ("+1/+1", "-1/-1", "+2/+0", "loyalty", "defense", "flying", "hexproof from black", "charge")
+ZONES = ("graveyard", "exile", "hand")
+EXTRA = ["zone", "type:creature", "type:planeswalker", "type:player", "keyword:flying",
+         "keyword:hexproof", "keyword:trample", "counter:poison", "counter:never used"]
+
+
+def _reference(w: World, ids: np.ndarray, names: list[str]) -> np.ndarray:
+    """``observe`` slowly, one game, object and feature at a time, from the reads
+    (``power``, ``counters``, ``zone``...; raw fields only for what no read gives: the
+    token flag, the card types, a printed stat's presence)."""
+    from ecs import zones
+    slots, _ = w.object_mask()
+    players = w.players()
+    out = np.zeros(ids.shape + (len(names),), np.int64)
+
+    def per_game(value, g):   # a batched read gives one value per game
+        return value[g] if w.batch > 1 or isinstance(value, np.ndarray) else value
+
+    for g in range(w.batch):
+        for j, e in enumerate(ids[g].tolist()):
+            if e < 0 or not per_game(w.exists(e), g):
+                continue
+            col = int(np.flatnonzero(slots[g] == e)[0])
+            a = {f: int(w.store.a[f][g, col]) for f in ("token", "types", "power", "toughness",
+                                                        "loyalty", "defense")}
+            zone = str(per_game(w.zone(e), g))
+            is_player = zone == "player"
+            typed = {t: bool(a["types"] & TYPE_BIT[t]) for t in TYPE_BIT}
+            has = {"power": a["power"] != NO_STAT, "toughness": a["toughness"] != NO_STAT,
+                   "loyalty": a["loyalty"] != NO_STAT and typed["planeswalker"],
+                   "defense": a["defense"] != NO_STAT and typed["battle"], "life": is_player}
+            counters = {k: int(per_game(v, g)) for k, v in w.counters(e).items()}
+            kws = per_game(w.keywords(e), g)   # (a keyword counter's variant by its whole name)
+            for f, name in enumerate(names):
+                kind, _, arg = name.partition(":")
+                if name == "present":
+                    v = 1
+                elif name == "zone":
+                    v = zones.CODE[zone]
+                elif kind == "zone":
+                    v = zone == arg
+                elif name == "tapped":
+                    v = bool(per_game(w.is_tapped(e), g)) if not is_player else False
+                elif name == "token":
+                    v = a["token"]
+                elif name == "controller":
+                    v = players.index(int(per_game(w.controller(e), g))) if not is_player else int(
+                        w.store.a["controller"][g, col])
+                elif name in ("power", "toughness"):   # 613.4: printed or set (7b), then 7c
+                    set_to = int(w.store.a["pt_set_" + name][g, col])
+                    v = ((a[name] if set_to == NO_STAT else set_to) + int(w.store.a["pt_mod_" + name][g, col])
+                         + sum(n * (pt_modifier(k) or (0, 0))[name == "toughness"] for k, n in counters.items())
+                         if has[name] else 0)
+                elif name in ("loyalty", "defense"):
+                    v = int(per_game(getattr(w, name)(e), g)) if has[name] else 0
+                elif name == "damage":
+                    v = int(per_game(w.damage(e), g)) if not is_player else 0
+                elif name in ("life", "lost"):
+                    read = w.life if name == "life" else w.has_lost
+                    v = int(per_game(read(e), g)) if is_player else 0
+                elif kind == "has":
+                    v = has[arg]
+                elif kind == "counter":
+                    v = counters.get(arg, 0)
+                elif kind == "type":
+                    v = typed[arg]
+                else:
+                    v = any(k == arg or k.startswith(arg + " ") for k in kws)
+                out[g, j, f] = int(v)
+    return out
+
+
+@given(data=st.data())
+@settings(max_examples=100)
+def test_observe_matches_a_reference_of_the_reads(data) -> None:
+    """Every feature of every id ever made (stale ones and -1 pads too), in one or three
+    games, two-headed or not, after random puts, damage, taps, zone changes (400.7), a
+    host's set and modified power/toughness (613.4b, c) and ticks (704): what the reads
+    say, feature by feature."""
+    batch = data.draw(st.sampled_from([1, 3]), label="batch")
+    thg = data.draw(st.booleans(), label="two-headed giant")
+    w = World(batch=batch, seed=0, two_headed_giant=thg)
+    players = [w.add_player(team=t) for t in ((0, 0, 1) if thg else (0, 1))]
+    made = list(players)
+    for _ in range(data.draw(st.integers(2, 6), label="objects")):
+        types = data.draw(st.sampled_from(TYPES))
+        stats = {"creature": dict(power=data.draw(st.integers(0, 3)), toughness=data.draw(st.integers(1, 4))),
+                 "planeswalker": dict(loyalty=data.draw(st.integers(1, 4))),
+                 "battle": dict(defense=data.draw(st.integers(1, 4)))}.get(types, {})
+        if data.draw(st.booleans()):   # a printed stat its type does not use (a vehicle's power)
+            stats[data.draw(st.sampled_from(["power", "loyalty", "defense"]))] = 2
+        made.append(w.add_object(data.draw(st.sampled_from(players)), types,
+                                 token=data.draw(st.booleans()),
+                                 keywords=data.draw(st.sets(st.sampled_from(["flying", "trample"]))),
+                                 **stats))
+    games = st.one_of(st.none(), st.lists(st.integers(0, batch - 1), min_size=1, max_size=batch, unique=True))
+    for _ in range(data.draw(st.integers(0, 10), label="actions")):
+        e = data.draw(st.sampled_from(made if data.draw(st.booleans()) else made[len(players):]))
+        act = data.draw(st.sampled_from(["put", "put", "damage", "tap", "move", "set_pt", "modify_pt",
+                                         "poison", "tick"]))
+        try:
+            if act == "put":
+                w.put_counters(e, data.draw(st.sampled_from(KINDS)), data.draw(st.integers(1, 3)),
+                               games=data.draw(games))
+            elif act == "damage":
+                w.deal_damage(e, data.draw(st.integers(1, 3)), games=data.draw(games))
+            elif act == "tap":
+                w.tap(e, games=data.draw(games))
+            elif act == "move":
+                new = w.move_zone(e, data.draw(st.sampled_from(ZONES)), games=data.draw(games))
+                made.extend(int(x) for x in np.unique(new) if x >= 0)
+            elif act == "set_pt":
+                w.set_pt(e, power=data.draw(st.integers(0, 5)), games=data.draw(games))
+            elif act == "modify_pt":
+                w.modify_pt(e, power=data.draw(st.integers(-1, 2)), toughness=data.draw(st.integers(-1, 2)),
+                            games=data.draw(games))
+            elif act == "poison":
+                w.put_counters(data.draw(st.sampled_from(players)), "poison", 1, games=data.draw(games))
+            else:
+                w.tick()
+        except CounterError:   # an illegal action changes nothing (atomic); go on
+            pass
+    names = w.observation_features() + EXTRA
+    ids = np.array(made + [-1])
+    if batch > 1 and data.draw(st.booleans(), label="per-game ids"):
+        per = np.array([data.draw(st.permutations(ids.tolist())) for _ in range(batch)])
+    else:
+        per = np.broadcast_to(ids, (batch, ids.size))
+    obs, got_names = w.observe(per if per.base is None else ids, names, dtype=np.int32)
+    assert got_names == names
+    np.testing.assert_array_equal(obs, _reference(w, np.asarray(per), names))
