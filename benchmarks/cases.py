@@ -235,6 +235,14 @@ ONE_SHOT = {"destroy", "destroy (3 targets)", "add_object", "tick (one death)"}
 LETHAL = 1_000   # -1/-1 counters on ``b``: more than any toughness, so it dies on the tick (704.5f)
 
 
+def engine_observe(n: int) -> Case:
+    """``observe`` of every object of a settled ``n``-object game with the default
+    features: what a tree search's evaluation reads at each node."""
+    built, _ = engine(1, n)
+    w, restore, _ = _engine_settled(n)
+    ids = np.asarray(built.objects).ravel()
+    return Case(f"engine observe 1x{n}", lambda: w.observe(ids), prepare=restore)
+
 def engine_op(n: int, op: str) -> Case:
     """One action or read on one object of a settled ``n``-object game (state drifts from
     run to run, e.g. counters pile up: harmless to the cost); a one-shot op from the settled
