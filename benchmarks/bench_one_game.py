@@ -42,14 +42,3 @@ def test_one_game(benchmark: Any, n: int, op: str, side: str, regime: str) -> No
     if side == "engine" and op.startswith("tick"):   # the tick does what the case says
         assert out == (1 if op == "tick (one death)" else 0)
 
-
-
-@pytest.mark.parametrize("regime", interleave.REGIMES)
-@pytest.mark.parametrize("n", (100, 1000))
-def test_observe_one_game(benchmark: Any, n: int, regime: str) -> None:
-    """``cases.engine_observe``: the engine alone (the baseline has no observe)."""
-    case = cases.engine_observe(n)
-    if regime == "disturbed":
-        case = dataclasses.replace(case, setup=interleave.disturb)
-    obs, names = cases.bench(benchmark, case, ROUNDS[regime], f"one game observe 1x{n} ({regime})")
-    assert obs.shape == (1, n, len(names)) and obs[0, :, names.index("present")].any()

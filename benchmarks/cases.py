@@ -15,7 +15,7 @@ import numpy as np
 
 from . import naive_esper as nv
 from .boards import CREATURE, BoardSpec, Built, build_baseline, build_engine, make_board
-from .esper_baseline import EsperGame
+from .esper_baseline import OBSERVED, EsperGame
 from .naive_esper import NaiveGame
 
 SIZES = (100, 1_000, 10_000, 100_000)              # single board, one tick
@@ -215,6 +215,24 @@ def _engine_settled(n: int) -> tuple[Any, Callable[[], None], tuple[int, int, in
             tuple(int(built.objects[i]) for i in targets(n)))  # type: ignore[return-value]
 
 
+def _engine_observed(n: int) -> list[int]:
+    """The ids ``observe`` reads in ``board(1, n)``'s engine game: its players, then its
+    objects."""
+    built, _ = engine(1, n)
+    return [*built.players.tolist(), *built.objects.tolist()]
+
+
+@functools.lru_cache(maxsize=None)
+def _esper_observed(n: int) -> list[int]:
+    """The ids ``observe`` reads in ``board(1, n)``'s baseline game: its players, then
+    its objects (as ``engine_op``'s: the same order, the baseline's own ids)."""
+    built = build_baseline(board(1, n), EsperGame)
+    try:
+        return [*built.players[0].tolist(), *built.objects[0].tolist()]
+    finally:
+        built.world.close()
+
+
 @functools.lru_cache(maxsize=None)
 def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
     """``board(1, n)`` in ``EsperGame`` after one tick: the template the baseline acts on
@@ -227,7 +245,7 @@ def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
 
 OPS = ("put_counters", "put_counters (3 targets)", "deal_damage", "deal_damage (3 targets)", "count",
        "counters", "damage (read)", "destroy", "destroy (3 targets)", "add_object", "tick (one death)",
-       "tick (nothing written)")
+       "tick (nothing written)", "observe")
 #: Ops that change the board for good (a zone change retires the id, 400.7; a new object):
 #: each run starts from the settled board again (untimed), with the -1/-1 counters that
 #: kill ``b`` for the tick.
@@ -235,20 +253,13 @@ ONE_SHOT = {"destroy", "destroy (3 targets)", "add_object", "tick (one death)"}
 LETHAL = 1_000   # -1/-1 counters on ``b``: more than any toughness, so it dies on the tick (704.5f)
 
 
-def engine_observe(n: int) -> Case:
-    """``observe`` of every object of a settled ``n``-object game with the default
-    features: what a tree search's evaluation reads at each node."""
-    built, _ = engine(1, n)
-    w, restore, _ = _engine_settled(n)
-    ids = np.asarray(built.objects).ravel()
-    return Case(f"engine observe 1x{n}", lambda: w.observe(ids), prepare=restore)
-
 def engine_op(n: int, op: str) -> Case:
     """One action or read on one object of a settled ``n``-object game (state drifts from
     run to run, e.g. counters pile up: harmless to the cost); a one-shot op from the settled
     board each run."""
     w, restore, (a, b, c) = _engine_settled(n)
     player = w.players()[0]
+    every = _engine_observed(n)
     run = {"put_counters": lambda: w.put_counters(a, "+1/+1", 1),
            "put_counters (3 targets)": lambda: w.put_counters([a, b, c], "+1/+1", 1),
            "deal_damage": lambda: w.deal_damage(a, 1),
@@ -259,7 +270,8 @@ def engine_op(n: int, op: str) -> Case:
            "destroy": lambda: w.destroy(a),
            "destroy (3 targets)": lambda: w.destroy([a, b, c]),
            "add_object": lambda: w.add_object(player, "creature", power=2, toughness=2),
-           "tick (one death)": w.tick, "tick (nothing written)": w.tick}[op]
+           "tick (one death)": w.tick, "tick (nothing written)": w.tick,
+           "observe": lambda: w.observe(every, OBSERVED)}[op]
 
     def fresh() -> None:
         restore()
@@ -271,6 +283,7 @@ def engine_op(n: int, op: str) -> Case:
 
 def esper_op(n: int, op: str) -> Case:
     game, (a, b, c) = _esper_settled(n)
+    every = _esper_observed(n)
     twin: dict[str, EsperGame] = {}
 
     def prepare() -> None:  # a fresh copy of the settled game, as the engine restores one
@@ -290,7 +303,8 @@ def esper_op(n: int, op: str) -> Case:
            "destroy": lambda: twin["g"].destroy(a),
            "destroy (3 targets)": lambda: _each(twin["g"].destroy, (a, b, c)),
            "add_object": lambda: twin["g"].add_object(new_creature(2, 2)),
-           "tick (one death)": lambda: twin["g"].tick(), "tick (nothing written)": lambda: twin["g"].tick()}[op]
+           "tick (one death)": lambda: twin["g"].tick(), "tick (nothing written)": lambda: twin["g"].tick(),
+           "observe": lambda: twin["g"].observe(every)}[op]
     return Case(f"esper {op} 1x{n}", run, setup=prepare if op in ONE_SHOT else _nothing, prepare=prepare)
 
 

@@ -20,13 +20,19 @@ Its results equal the engine's (tests/benchmarks/test_baseline_matches_engine.py
 """
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Any, Self, Sequence
 
 import esper
+import numpy as np
 
 from . import naive_esper as nv
 
 KINDS = frozenset((nv.PLUS, nv.MINUS, nv.LOYALTY, nv.DEFENSE, nv.POISON))
+#: The ``World.observe`` features this baseline models (its objects have no printed
+#: loyalty or defense: a planeswalker's loyalty is its counters, so the stat reads 0).
+OBSERVED = ("present", "zone:battlefield", "zone:graveyard", "power", "toughness", "loyalty",
+            "defense", "damage", "life", "lost", "has:power", "has:toughness", "has:loyalty",
+            "has:defense", "has:life", *(f"counter:{k}" for k in sorted(KINDS)))
 
 
 def _count(n: Any, what: str) -> int:
@@ -149,6 +155,32 @@ class EsperGame(nv.NaiveGame):
 
     def player(self, p: int) -> nv.Player:
         return super().player(self._ent(p))
+
+    def observe(self, oids: Sequence[int]) -> np.ndarray:
+        """``World.observe(oids, OBSERVED)`` of this game, (1, len(oids), features) float32:
+        one row per object, from its components (zeros for an id no longer there)."""
+        self.activate()
+        rows = []
+        for oid in oids:
+            ent = self.entity.get(oid)
+            if ent is None:
+                rows.append([0] * len(OBSERVED))
+                continue
+            zone = esper.try_component(ent, nv.Zone)
+            counts = esper.component_for_entity(ent, nv.Counters).counts
+            card = esper.try_component(ent, nv.Creature)
+            dmg = esper.try_component(ent, nv.Damage)
+            player = esper.try_component(ent, nv.Player)
+            power = toughness = 0
+            if card is not None:   # 122.1a
+                power = card.power + counts.get(nv.PLUS, 0) - counts.get(nv.MINUS, 0)
+                toughness = card.toughness + counts.get(nv.PLUS, 0) - counts.get(nv.MINUS, 0)
+            rows.append([1, zone is not None and zone.name == nv.BATTLEFIELD,
+                         zone is not None and zone.name == nv.GRAVEYARD, power, toughness, 0, 0,
+                         0 if dmg is None else dmg.marked, 0 if player is None else player.life,
+                         player is not None and player.lost, card is not None, card is not None,
+                         0, 0, player is not None, *(counts.get(k, 0) for k in sorted(KINDS))])
+        return np.array([rows], np.float32)
 
     def clone(self) -> Self:
         twin = super().clone()

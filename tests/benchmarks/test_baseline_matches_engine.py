@@ -183,6 +183,34 @@ def test_the_single_game_reads_timed_give_the_engines_values() -> None:
 
 
 
+def test_the_observation_timed_is_the_engines() -> None:
+    """The suites' ``observe`` (the baseline's features, ``esper_baseline.OBSERVED``) of
+    every player and object: the same tensor on the settled board, after a self-play
+    step's counters and damage, and after a destroy (the old id reads absent, 400.7)."""
+    from benchmarks.esper_baseline import OBSERVED
+    w, restore, ids = cases._engine_settled(100)
+    game, esper_ids = cases._esper_settled(100)
+    every, esper_every = cases._engine_observed(100), cases._esper_observed(100)
+    twin = game.clone()
+    try:
+        def same() -> np.ndarray:
+            obs, names = w.observe(every, OBSERVED)
+            assert names == list(OBSERVED)
+            np.testing.assert_array_equal(obs, twin.observe(esper_every))
+            return obs
+        settled = same()
+        cases.step(w, ids)
+        cases.step(twin, esper_ids)
+        assert (same() != settled).any()
+        w.destroy(ids[0])
+        twin.destroy(esper_ids[0])
+        assert not same()[0, every.index(ids[0])].any()
+        assert settled[..., [OBSERVED.index(f) for f in ("life", "has:power", "counter:poison")]].any(axis=(0, 1)).all()
+    finally:
+        restore()
+        twin.close()
+
+
 @pytest.mark.parametrize("op", ["put_counters", "deal_damage", "destroy"])
 def test_the_actions_on_three_targets_timed_give_the_engines_results(op: str) -> None:
     """The suites' actions on three targets (the engine's one call, esper's three) leave

@@ -69,8 +69,8 @@ def test_the_whole_report_runs_on_small_boards(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(gc, "collect", lambda *a: 0)   # (a full collection of the suite's heap: 70 ms)
     assert report.main(["--quick", "--plot", str(tmp_path / "t.png")]) == 0
     out = capsys.readouterr().out
-    # single-game targets (14 a regime: no 1x1000 step), throughput (1 board, 4 batch, 3 more)
-    assert out.count("[met]") + out.count("[MISSED]") == 2 * 14 + 8
+    # single-game targets (15 a regime: no 1x1000 step), throughput (1 board, 4 batch, 3 more)
+    assert out.count("[met]") + out.count("[MISSED]") == 2 * 15 + 8
     assert "interleaved, disturbed" in out and (tmp_path / "t.png").exists()
 
 
