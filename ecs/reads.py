@@ -136,8 +136,10 @@ def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
     spot, g, c = _where(world, e)
     v = s.views()
     printed: int = v[stat][g, c]
-    if not v["types"][g, c] & TYPE_BIT[type_name] or printed == NO_STAT:
+    if not v["types"][g, c] & TYPE_BIT[type_name]:
         raise InvalidTypeError(f"entity {e} has no {stat} (it is not a {type_name})")
+    if printed == NO_STAT:
+        raise InvalidTypeError(f"entity {e} has no {stat} (a {type_name} without a printed {stat})")
     k = s.kind_index.get(stat)
     if spot is None:
         if v["zone"][0, c] != zones.BATTLEFIELD:
