@@ -257,7 +257,10 @@ class Store:
         # the snapshot last restored (if its arrays are read-only) with ``a.version`` then,
         # and the names of the arrays written since (``mut``), each then this store's own: what
         # ``restore`` rewrites
-        self._restored_from: tuple[dict[str, Any], int, frozenset[str]] | None = None
+        # (the snapshot restored last, the arrays' version then, its clean fields, and its
+        # batch, columns, next id and kind names)
+        self._restored_from: tuple[dict[str, Any], int, frozenset[str],
+                                   tuple[int, int, int, list[str]]] | None = None
         self._written: set[str] = set()
         # and the names written since before a clone took this store's ownership of them
         # (``clone``): ``restore`` rewrites them too once the clones are gone
@@ -648,14 +651,17 @@ class Store:
         last = self._restored_from
         only = (self._written | self._written_shared if last is not None and last[0] is snap
                 and last[1] == self.a.version and not shared else None)
-        batch, n, next_id = np.asarray(snap["meta"]).tolist()   # (Python values in one call)
-        kind_names = [str(x) for x in np.asarray(snap["kind_names"]).tolist()]
+        if only is not None and last is not None:   # (read from it before, into Python values)
+            batch, n, next_id, kind_names = last[3]
+        else:
+            batch, n, next_id = np.asarray(snap["meta"]).tolist()   # (Python values in one call)
+            kind_names = [str(x) for x in np.asarray(snap["kind_names"]).tolist()]
         self.layout = next(_LAYOUT_IDS) if layout is None else int(layout)
         k = len(kind_names)
         old_n, old_k = self.n_cols, self.n_kinds
         if kind_names != self.kind_names:
             self.kinds_layout = kinds_layout(tuple(kind_names))
-            self.kind_names = kind_names
+            self.kind_names = list(kind_names)   # (the store's own: new kinds append to it)
             self.kind_index = {name: i for i, name in enumerate(kind_names)}
         self._shared = _NONE_SHARED   # (fresh arrays below where shared, not copies)
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
@@ -672,9 +678,8 @@ class Store:
             counts[:k, :, :n] = snap["counts"]
             counts[:k, :, n:old_n] = 0
             counts[k:old_k, :, :old_n] = 0
-        for name, arr in self.a.items():
-            if only is not None and name not in only:
-                continue
+        for name in (self.a if only is None else [x for x in only if x in self.a]):
+            arr = self.a[name]
             if name not in _SLOT_NAMES:
                 new = snap[name]
                 if name in shared or arr.shape != new.shape or arr.dtype != new.dtype:
@@ -695,8 +700,11 @@ class Store:
                 # a gather of each at every changed slot: some 5 ms of an acting tick there)
             clean = frozenset(f.name for f in _TRACKED if _holds_fill(snap[f.name], f.fill))
         self._clean = set(clean)
-        frozen = not any(map(_WRITEABLE, snap.values()))   # (no generator frame per array)
-        self._restored_from = (snap, self.a.version, clean) if frozen else None
+        # Read-only when it was restored last too (a value: nothing makes it writeable but
+        # tampering with its flags); else looked at (no generator frame per array).
+        frozen = (last is not None and last[0] is snap) or not any(map(_WRITEABLE, snap.values()))
+        self._restored_from = ((snap, self.a.version, clean, (batch, n, next_id, kind_names))
+                               if frozen else None)
 
     def _index_of(self, slots: np.ndarray) -> IdIndex:
         """``IdIndex.of_slots(slots)``, kept for the slots last restored: a search restores

@@ -5,6 +5,8 @@
 ``game * capacity + column``; on an array that is not C-contiguous those would be copies
 and the writes would be lost. Every way a store comes to be must keep them contiguous.
 """
+import numpy as np
+
 from ecs import World, zones
 from ecs.components import ALL_FIELDS, GAME_COLUMN
 
@@ -97,3 +99,24 @@ def test_at_fill_says_so_only_while_every_slot_holds_the_fill():
     w.set_hold(bear, False)
     w.tick()
     assert w.event_table()["to_zone"][-2:].tolist() == [zones.GRAVEYARD, zones.EXILE]
+
+
+def test_a_snapshot_restored_again_is_trusted_only_if_it_was_read_only():
+    """Restoring the snapshot restored last rewrites only what was written since: for the
+    engine's own snapshots (read-only values). A caller's writeable copy may change between
+    two restores, so each restore of it reads it whole: the second gives the edited count."""
+    w = World(seed=0)
+    c = w.add_object(w.add_player(), "creature", power=1, toughness=3)
+    w.put_counters(c, "+1/+1", 1)
+    snap = w.snapshot()
+    mine = dict(snap, store={k: v.copy() for k, v in snap["store"].items()})   # writeable
+    k = list(mine["store"]["kind_names"]).index("+1/+1")
+    col = int(np.flatnonzero(mine["store"]["entity_id"][0] == c)[0])
+    for edited in (1, 5):
+        mine["store"]["counts"][k, 0, col] = edited
+        w.restore(mine)
+        assert w.count(c, "+1/+1") == edited
+    w.restore(snap)
+    w.put_counters(c, "+1/+1", 2)
+    w.restore(snap)   # (the engine's snapshot again: only the counts are rewritten)
+    assert w.count(c, "+1/+1") == 1
