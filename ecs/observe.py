@@ -182,8 +182,8 @@ def _plan(world: Game, names: list[str]) -> Steps:
             one_hot = np.array(codes)[:, None, None]
             out.append((_indices(zone_at), lambda got: got["zone"] == one_hot))
         steps = tuple(out)
-        if len(_PLANS) >= _MAX_PLANS:
-            del _PLANS[next(iter(_PLANS))]
+        if len(_PLANS) >= _MAX_PLANS:   # (all at once: one call, safe beside other threads)
+            _PLANS.clear()
         _PLANS[key] = steps
     return steps
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ecs import CounterError, InvalidTypeError, World
+from ecs import CounterError, InvalidKindError, InvalidTypeError, World
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.kinds import pt_modifier
@@ -206,3 +206,31 @@ def test_observe_matches_a_reference_of_the_reads(data) -> None:
     obs, got_names = w.observe(per if per.base is None else ids, names, dtype=np.int32)
     assert got_names == names
     np.testing.assert_array_equal(obs, _reference(w, np.asarray(per), names))
+
+
+def test_a_feature_list_observed_again_follows_new_kinds_and_the_ruleset() -> None:
+    """``observe`` compiles a feature list once: a kind that appears later (a new counter
+    plane), another World's ruleset or Two-Headed Giant must not reuse what it compiled."""
+    feats = ["counter:-1/-1", "counter:+1/+1", "counter:poison", "toughness", "keyword:flying"]
+    w = World(seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    assert w.observe([bear], feats, dtype=np.int32)[0][0, 0].tolist() == [0, 0, 0, 2, 0]
+    w.put_counters(bear, "+1/+1", 3)
+    w.put_counters(bear, "flying", 1)
+    assert w.observe([bear], feats, dtype=np.int32)[0][0, 0].tolist() == [0, 3, 0, 5, 1]
+    w.put_counters(bear, "-1/-1", 1)   # (a plane before +1/+1's in a fresh World's order)
+    assert w.observe([bear], feats, dtype=np.int32)[0][0, 0].tolist() == [1, 3, 0, 4, 1]
+    for ruleset in ("mtg", "grand_archive"):   # no kind yet in either: the same kinds layout
+        game = World(ruleset=ruleset, seed=0)
+        p = game.add_player()
+        if ruleset == "mtg":
+            assert game.observe([p], ["counter:+1/+1"], dtype=np.int32)[0].tolist() == [[[0]]]
+        else:   # a Magic kind, which the Grand Archive's ruleset refuses
+            with pytest.raises(InvalidKindError):
+                game.observe([p], ["counter:+1/+1"])
+    for two_headed, seen in ((False, [0, 2]), (True, [2, 2])):   # 810.10: the team's poison
+        game = World(seed=0, two_headed_giant=two_headed)
+        a1, a2 = game.add_player(team=0), game.add_player(team=0)
+        game.put_counters(a2, "poison", 2)   # (the same kinds in both Worlds)
+        assert game.observe([a1, a2], ["counter:poison"], dtype=np.int32)[0][0, :, 0].tolist() == seen
