@@ -291,17 +291,22 @@ class EventLog:
     def table(self, since: int | None = None) -> dict[str, np.ndarray]:
         """All rows as columns of equal length (plus ``lki_row``/``lki_kind``/``lki_count``,
         ``lki_row`` indexing these rows); ``since``: only the rows of later steps."""
-        chunks = self.chunks
-        start_chunk, first = self._since(chunks, since) if since is not None else (0, 0)
-        out = _joined(chunks[start_chunk:], LOG_COLUMNS, "game")
-        if since is not None:   # the first chunk may begin with earlier steps
-            skip = int(np.searchsorted(out["step"], since, side="right"))
-            if skip:
-                out = {c: v[skip:] for c, v in out.items()}
-                first += skip
+        start, first = self._since(self._chunks, since) if since is not None else (0, 0)
+        rows = self._chunks[start:]
+        if all(type(ch) is tuple for ch in rows):   # a single game's rows as recorded: one array
+            out = dict(zip(LOG_COLUMNS, np.array(rows, np.int64).reshape(-1, len(LOG_COLUMNS)).T.copy()))
+        else:
+            chunks = self.chunks
+            start, first = self._since(chunks, since) if since is not None else (0, 0)
+            out = _joined(chunks[start:], LOG_COLUMNS, "game")
+            if since is not None:   # the first chunk may begin with earlier steps
+                skip = int(np.searchsorted(out["step"], since, side="right"))
+                if skip:
+                    out = {c: v[skip:] for c, v in out.items()}
+                    first += skip
+        lki = self.lki if self._lki else []
         for c in ("row", "kind", "count"):
-            out["lki_" + c] = (np.concatenate([ch[c] for ch in self.lki]) if self.lki
-                               else np.zeros(0, np.int64))
+            out["lki_" + c] = np.concatenate([ch[c] for ch in lki]) if lki else np.zeros(0, np.int64)
         if first:
             keep = out["lki_row"] >= first
             for c in ("row", "kind", "count"):

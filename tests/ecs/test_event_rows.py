@@ -132,3 +132,20 @@ def test_a_clone_of_a_long_log_copies_a_few_chunks() -> None:
     assert len(c.chunks) <= 2 + log2(c.rows) and len(log.chunks) == len(c.chunks)
     a, b = c.table(), ref.table()
     assert all(np.array_equal(a[k], b[k]) for k in b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.tuples(st.just("one"), VALUE), st.just(("step",))), max_size=40))
+def test_a_single_games_rows_read_as_recorded_equal_their_packed_chunk(script: list[tuple[Any, ...]]) -> None:
+    """``table`` reads a single game's rows, tuples as recorded, as one array; packed into a
+    chunk first (``EventLog.chunks``), the same rows read the same, since any step, with
+    their last-known counters' rows."""
+    import copy
+    log = EventLog()
+    for op in script:
+        _do(log, op)
+    packed = copy.deepcopy(log)
+    assert packed.chunks is not None and packed.lki is not None   # (packs both)
+    for since in (None, *range(0, log.step + 2)):
+        a, b = log.table(since), packed.table(since)
+        assert a.keys() == b.keys() and all(a[k].dtype == np.int64 and np.array_equal(a[k], b[k]) for k in a), since
