@@ -274,5 +274,5 @@ def _player(name: str, team: bool) -> Value:
             idx = s.a["player_head"].take(idx)
         of = s.a[name]   # (games, players): each row's player in its own game
         at = idx if s.batch == 1 else idx + np.arange(s.batch)[:, None] * of.shape[1]
-        return np.where(got["zone"] == zones.PLAYER, of.take(at), 0)
+        return np.where(got.has("life"), of.take(at), 0)   # (a player's row: has:life)
     return value
