@@ -126,6 +126,20 @@ class LocalId(int):
         return (_none, ())
 
 
+class Snapshot(dict[str, np.ndarray]):
+    """``Store.snapshot``'s arrays, with what the store knew of them when it took them: its
+    id index (``index``, sharing the store's arrays until the store writes them) and the
+    tracked fields known to hold their fill (``clean``). ``restore`` trusts them only while
+    the arrays are read-only; a copy (``dict(snap)``, a pickle, a deep copy) is the arrays
+    alone, which ``restore`` reads whole."""
+
+    index: IdIndex | None = None
+    clean: frozenset[str] = frozenset()
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, np.ndarray]]]:
+        return dict, (dict(self),)
+
+
 class Arrays(dict[str, np.ndarray]):
     """``Store.a``: the arrays by name, and ``version``, a new one whenever any of them is
     replaced (every way a dict is written bumps it; reads are plain dict reads)."""
@@ -617,17 +631,19 @@ class Store:
         return self.n_players - 1
 
     # ---- snapshots -------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> Snapshot:
         """Array copies of the used part of every array (no Python objects deep-copied),
-        read-only: a snapshot is a value, which ``restore`` may then trust unchanged."""
+        read-only: a snapshot is a value, which ``restore`` may then trust unchanged (and
+        with it the id index and clean fields it carries, ``Snapshot``)."""
         n, k = self.n_cols, self.n_kinds
-        snap: dict[str, Any] = {"counts": self.counts[:k, :, :n].copy()}
+        snap = Snapshot(counts=self.counts[:k, :, :n].copy())
         for name, arr in self.a.items():
             snap[name] = arr[:, :n].copy() if name in _SLOT_NAMES else arr.copy()
         snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
         snap["kind_names"] = np.array(self.kind_names, dtype=str)
         for arr in snap.values():
             arr.flags.writeable = False
+        snap.index, snap.clean = self.ids.clone(read_only=CHECK_SHARING), frozenset(self._clean)
         return snap
 
     def restore(self, snap: dict[str, Any], layout: int | None = None) -> None:
@@ -649,6 +665,10 @@ class Store:
                     arr.flags.writeable = True
                 self._views = _NO_VIEWS   # (made of them read-only)
         last = self._restored_from
+        # Read-only when it was restored last too (a value: nothing makes it writeable but
+        # tampering with its flags); else looked at (no generator frame per array).
+        frozen = (last is not None and last[0] is snap) or not any(map(_WRITEABLE, snap.values()))
+        known = snap if frozen and isinstance(snap, Snapshot) else None   # (what the store knew)
         only = (self._written | self._written_shared if last is not None and last[0] is snap
                 and last[1] == self.a.version and not shared else None)
         if only is not None and last is not None:   # (read from it before, into Python values)
@@ -691,18 +711,18 @@ class Store:
             if old_n > n:
                 arr[:, n:old_n] = _BY_NAME[name].fill
         if only is None or "entity_id" in only:   # (the index changes only as the slots do)
-            self.ids.assign(self._index_of(self.a["entity_id"][:, :n]))
+            self.ids.assign(known.index if known is not None and known.index is not None
+                            else self._index_of(self.a["entity_id"][:, :n]))
         self._written.clear()
         self._written_shared = _NONE_SHARED
         if only is not None and last is not None:   # the snapshot restored last, again
             clean = last[2]
         else:   # (a pass over each, 1.3 ms at 1024x1000, spares the next zone change's reset
                 # a gather of each at every changed slot: some 5 ms of an acting tick there)
-            clean = frozenset(f.name for f in _TRACKED if _holds_fill(snap[f.name], f.fill))
+            was = known.clean if known is not None else frozenset()   # (known when it was taken)
+            clean = was | frozenset(f.name for f in _TRACKED
+                                    if f.name not in was and _holds_fill(snap[f.name], f.fill))
         self._clean = set(clean)
-        # Read-only when it was restored last too (a value: nothing makes it writeable but
-        # tampering with its flags); else looked at (no generator frame per array).
-        frozen = (last is not None and last[0] is snap) or not any(map(_WRITEABLE, snap.values()))
         self._restored_from = ((snap, self.a.version, clean, (batch, n, next_id, kind_names))
                                if frozen else None)
 

@@ -84,6 +84,53 @@ def test_restore_gives_back_exactly_the_snapshotted_state():
     assert full_state(w) == before
 
 
+def test_snapshots_restored_in_turn_give_their_states_and_what_followed_them():
+    """A depth-first search restores its snapshots in turn (a node's, a child's, the node's
+    again), each of them read whole: each restore gives its state, and the same actions
+    then give what they gave from it the first time, the ids they make included (the
+    snapshot carries the store's id index). A plain dict of the same arrays (its index
+    rebuilt from the slots) as well."""
+    w, ids = busy_world()
+    node, node_state, first = w.snapshot(), full_state(w), w.clone()
+    more_actions(first, ids)
+    after = full_state(first)   # what followed the node, never restored
+    more_actions(w, ids)
+    child, child_state = w.snapshot(), full_state(w)
+    for snap, state in ((node, node_state), (child, child_state), (node, node_state)):
+        w.restore(snap)
+        assert full_state(w) == state
+    more_actions(w, ids)
+    assert full_state(w) == after
+    w.restore(child)
+    w.restore(dict(node, store=dict(node["store"])))   # (plain arrays: nothing carried)
+    assert full_state(w) == node_state
+    more_actions(w, ids)
+    assert full_state(w) == after
+
+
+def test_a_snapshot_restored_after_a_long_run_finds_its_ids_again():
+    """After a snapshot, a long run makes and retires thousands of ids (400.7), and the id
+    index drops the pages of ids no game holds any more; restored, every object of the
+    snapshot is found by its id again, and acts."""
+    w = World(batch=2, seed=5)
+    p = w.add_player()
+    tokens = w.add_objects(200, p, "creature", token=True, power=1, toughness=1)
+    cards = [int(x) for x in w.add_objects(40, p, "creature", power=1, toughness=2)]
+    w.destroy(tokens)
+    w.tick()   # the tokens cease to exist (704.5d): the cards' ids share pages with none alive
+    snap, state = w.snapshot(), full_state(w)
+    alive = list(cards)
+    for _ in range(60):   # each card leaves and comes back (its new ids, game by game): the old ids retire
+        alive = np.asarray(w.move_zone(alive, "graveyard")).reshape(2, -1)[0].tolist()
+        alive = np.asarray(w.move_zone(alive, "battlefield")).reshape(2, -1)[0].tolist()
+    assert w.store.next_id > 4000
+    w.restore(snap)
+    assert full_state(w) == state
+    assert all(w.exists(e).all() for e in cards)
+    w.put_counters(cards, "+1/+1", 1)
+    assert [int(w.counters(e)["+1/+1"][1]) for e in cards] == [1] * len(cards)
+
+
 def test_after_restore_the_same_actions_give_the_same_state_and_random_numbers():
     w, ids = busy_world()
     snap = w.snapshot()
