@@ -642,7 +642,7 @@ class Store:
         snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
         snap["kind_names"] = np.array(self.kind_names, dtype=str)
         for arr in snap.values():
-            arr.flags.writeable = False
+            arr.setflags(write=False)   # (half the cost of setting ``flags.writeable``)
         snap.index, snap.clean = self.ids.clone(read_only=CHECK_SHARING), frozenset(self._clean)
         return snap
 
