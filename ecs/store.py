@@ -129,9 +129,10 @@ class LocalId(int):
 class Snapshot(dict[str, np.ndarray]):
     """``Store.snapshot``'s arrays, with what the store knew of them when it took them: its
     id index (``index``, sharing the store's arrays until the store writes them) and the
-    tracked fields known to hold their fill (``clean``). ``restore`` trusts them only while
-    the arrays are read-only; a copy (``dict(snap)``, a pickle, a deep copy) is the arrays
-    alone, which ``restore`` reads whole."""
+    tracked fields that hold their fill (``clean``). ``restore`` trusts them only while the
+    arrays are read-only; a copy (``dict(snap)``, a pickle, a deep copy) is the arrays
+    alone, which ``restore`` reads whole. Arrays a snapshot has in common with the one
+    before it (nothing wrote them in between) are the same read-only objects."""
 
     index: IdIndex | None = None
     clean: frozenset[str] = frozenset()
@@ -268,13 +269,12 @@ class Store:
         self.tables: dict[str, Any] = {}
         # the slots of the last restore and the index made from them (``_index_of``)
         self._restored: tuple[np.ndarray, IdIndex] | None = None
-        # the snapshot last restored (if its arrays are read-only) with ``a.version`` then,
-        # and the names of the arrays written since (``mut``), each then this store's own: what
-        # ``restore`` rewrites
-        # (the snapshot restored last, the arrays' version then, its clean fields, and its
-        # batch, columns, next id and kind names)
-        self._restored_from: tuple[dict[str, Any], int, frozenset[str],
-                                   tuple[int, int, int, list[str]]] | None = None
+        # the read-only snapshot the arrays last matched, taken or restored (``_sync``):
+        # it, ``a.version`` then, its clean fields, and its batch, columns, next id and kind
+        # names; and the names of the arrays written since (``mut``), each then this
+        # store's own: what ``restore`` rewrites, and what ``snapshot`` copies
+        self._synced: tuple[dict[str, Any], int, frozenset[str],
+                            tuple[int, int, int, list[str]]] | None = None
         self._written: set[str] = set()
         # and the names written since before a clone took this store's ownership of them
         # (``clone``): ``restore`` rewrites them too once the clones are gone
@@ -294,7 +294,7 @@ class Store:
         values derived per kinds layout: layout ids are one process's numbers too, and
         another process may give the copy's next layout the number of an old one."""
         d = self.__dict__.copy()
-        d["memo"], d["_restored"], d["_restored_from"], d["_derived"] = ((), None), None, None, {}
+        d["memo"], d["_restored"], d["_synced"], d["_derived"] = ((), None), None, None, {}
         d["tables"] = {}   # (addresses are this process's)
         d["settled"] = None   # (a schedule's serial is this process's too)
         del d["_views"]
@@ -304,6 +304,8 @@ class Store:
         d.setdefault("_clean", set())   # (nothing known clean in a store pickled without it)
         d.setdefault("_lineage", object())   # (a copy keeps it: stores copied together share it)
         d.setdefault("_written_shared", _NONE_SHARED)
+        d.pop("_restored_from", None)   # (its former name)
+        d.setdefault("_synced", None)
         d["settled"] = None
         self.__dict__ = d
         self._views = _NO_VIEWS
@@ -632,19 +634,51 @@ class Store:
 
     # ---- snapshots -------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
-        """Array copies of the used part of every array (no Python objects deep-copied),
-        read-only: a snapshot is a value, which ``restore`` may then trust unchanged (and
-        with it the id index and clean fields it carries, ``Snapshot``)."""
+        """Read-only copies of the used part of every array (no Python objects deep-copied):
+        a snapshot is a value, which ``restore`` may then trust unchanged (and with it the id
+        index and clean fields it carries, ``Snapshot``). An array not written since the
+        snapshot this store last took or restored is that snapshot's own, not a copy."""
         n, k = self.n_cols, self.n_kinds
-        snap = Snapshot(counts=self.counts[:k, :, :n].copy())
-        for name, arr in self.a.items():
-            snap[name] = arr[:, :n].copy() if name in _SLOT_NAMES else arr.copy()
-        snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
-        snap["kind_names"] = np.array(self.kind_names, dtype=str)
-        for arr in snap.values():
+        base, last, written = self._base(), self._synced, self._written | self._written_shared
+        if last is not None and (last[3][0], last[3][1], last[3][3]) != (self.batch, n, self.kind_names):
+            base = None   # (its arrays are of another shape)
+        snap = Snapshot()
+        for name in ("counts", *self.a):
+            if base is not None and name not in written:   # (its values: a value, shared)
+                snap[name] = base[name]
+                continue
+            arr = self.counts[:k, :, :n] if name == "counts" else self.a[name]
+            arr = arr[:, :n].copy() if name in _SLOT_NAMES else arr.copy()
             arr.setflags(write=False)   # (half the cost of setting ``flags.writeable``)
-        snap.index, snap.clean = self.ids.clone(read_only=CHECK_SHARING), frozenset(self._clean)
+            snap[name] = arr
+        for name, arr in (("meta", np.array([self.batch, n, self.next_id], np.int64)),
+                          ("kind_names", np.array(self.kind_names, dtype=str))):
+            arr.setflags(write=False)
+            snap[name] = arr
+        # The tracked fields that hold their fill: known so (``_clean``), as in the snapshot
+        # whose array this one shares (its ``clean`` is exact), else looked at. A restore of
+        # this snapshot then needs to look at none.
+        kept = last[2] if base is not None and last is not None else None
+        clean = frozenset(f.name for f in _TRACKED if f.name in self._clean or (
+            f.name in kept if kept is not None and f.name not in written else _holds_fill(snap[f.name], f.fill)))
+        self._clean = set(clean)
+        snap.index, snap.clean = self.ids.clone(read_only=CHECK_SHARING), clean
+        self._sync(snap, clean, (self.batch, n, self.next_id, list(self.kind_names)))
         return snap
+
+    def _base(self) -> dict[str, Any] | None:
+        """The snapshot this store's arrays last matched (``_synced``), while no array was
+        replaced since: an array not written since (``_written``) holds its values."""
+        last = self._synced
+        return last[0] if last is not None and last[1] == self.a.version else None
+
+    def _sync(self, snap: dict[str, Any], clean: frozenset[str],
+              meta: tuple[int, int, int, list[str]]) -> None:
+        """Note that the arrays now hold ``snap``'s values (taken or restored), a read-only
+        snapshot whose ``clean`` fields hold their fill; nothing is written since."""
+        self._synced = (snap, self.a.version, clean, meta)
+        self._written = set()
+        self._written_shared = _NONE_SHARED
 
     def restore(self, snap: dict[str, Any], layout: int | None = None) -> None:
         """Make this store equal to ``snap``, whose layout id is ``layout`` when known (the
@@ -653,9 +687,11 @@ class Store:
         place (no allocation, and the capacity headroom is kept); others are reallocated with
         headroom, so the next ``alloc`` or new kind does not reallocate everything.
 
-        Restoring the snapshot restored last again (a search's usual undo), with no array
-        replaced or shared since and the snapshot's arrays read-only (unchanged), rewrites
-        only the arrays written since (``mut`` notes them): the others hold its values."""
+        While no array was replaced or shared since the snapshot this store last took or
+        restored (read-only, so unchanged), an array not written since (``mut`` notes them)
+        holds that snapshot's values: restoring it again (a search's usual undo) rewrites
+        only the arrays written, and restoring another rewrites only those and the arrays
+        the two snapshots do not share (a depth-first search's snapshots share most)."""
         self.settled = None   # (``World.restore`` knows whether the snapshot was settled)
         shared = self._shared
         if shared and sys.getrefcount(self._lineage) <= _ALONE:   # every clone is gone
@@ -664,14 +700,15 @@ class Store:
                 for arr in (self.counts, *self.a.values()):
                     arr.flags.writeable = True
                 self._views = _NO_VIEWS   # (made of them read-only)
-        last = self._restored_from
-        # Read-only when it was restored last too (a value: nothing makes it writeable but
-        # tampering with its flags); else looked at (no generator frame per array).
+        last = self._synced
+        # Read-only when it was restored or taken last too (a value: nothing makes it
+        # writeable but tampering with its flags); else looked at (no generator frame per array).
         frozen = (last is not None and last[0] is snap) or not any(map(_WRITEABLE, snap.values()))
         known = snap if frozen and isinstance(snap, Snapshot) else None   # (what the store knew)
-        only = (self._written | self._written_shared if last is not None and last[0] is snap
-                and last[1] == self.a.version and not shared else None)
-        if only is not None and last is not None:   # (read from it before, into Python values)
+        base = None if shared else self._base()
+        again = base is not None and base is snap   # (the snapshot restored or taken last)
+        written = self._written | self._written_shared
+        if again and last is not None:   # (read from it before, into Python values)
             batch, n, next_id, kind_names = last[3]
         else:
             batch, n, next_id = np.asarray(snap["meta"]).tolist()   # (Python values in one call)
@@ -685,20 +722,24 @@ class Store:
             self.kind_index = {name: i for i, name in enumerate(kind_names)}
         self._shared = _NONE_SHARED   # (fresh arrays below where shared, not copies)
         if shared or batch != self.batch or n > self.capacity or k > self.counts.shape[0]:
-            cap, old_n, old_k = wider(n, batch), 0, 0   # (fresh arrays hold their fill values)
+            cap, old_n, old_k, base = wider(n, batch), 0, 0, None   # (fresh arrays hold their fill values)
             self.counts = np.zeros((k + 1, batch, cap), np.int32)
             for f in _BY_COLUMN:
                 self.a[f.name] = np.full((batch, cap), f.fill, f.dtype)
             self._views = _NO_VIEWS   # (views of the old arrays would only keep them alive)
         self.batch, self.n_cols, self.next_id = batch, n, next_id
+        # What to rewrite (None: every array): an array not written since the snapshot
+        # it last matched (``base``) holds its values, and ``snap``'s where they share it.
+        stale = (None if base is None else written if again else
+                 {x for x in ("counts", *self.a) if x in written or snap[x] is not base.get(x)})
         # Invariant alloc and kind_id rely on: free slots, columns past n_cols and planes
         # past n_kinds hold their fill values (0 counts); reset what the old state used there.
-        if only is None or "counts" in only:
+        if stale is None or "counts" in stale:
             counts = self.counts
             counts[:k, :, :n] = snap["counts"]
             counts[:k, :, n:old_n] = 0
             counts[k:old_k, :, :old_n] = 0
-        for name in (self.a if only is None else [x for x in only if x in self.a]):
+        for name in (self.a if stale is None else [x for x in stale if x in self.a]):
             arr = self.a[name]
             if name not in _SLOT_NAMES:
                 new = snap[name]
@@ -710,21 +751,21 @@ class Store:
             arr[:, :n] = snap[name]
             if old_n > n:
                 arr[:, n:old_n] = _BY_NAME[name].fill
-        if only is None or "entity_id" in only:   # (the index changes only as the slots do)
+        if stale is None or "entity_id" in stale:   # (the index changes only as the slots do)
             self.ids.assign(known.index if known is not None and known.index is not None
                             else self._index_of(self.a["entity_id"][:, :n]))
-        self._written.clear()
-        self._written_shared = _NONE_SHARED
-        if only is not None and last is not None:   # the snapshot restored last, again
+        if again and last is not None:   # the snapshot restored or taken last, again
             clean = last[2]
+        elif known is not None:   # (found when it was taken)
+            clean = known.clean
         else:   # (a pass over each, 1.3 ms at 1024x1000, spares the next zone change's reset
                 # a gather of each at every changed slot: some 5 ms of an acting tick there)
-            was = known.clean if known is not None else frozenset()   # (known when it was taken)
-            clean = was | frozenset(f.name for f in _TRACKED
-                                    if f.name not in was and _holds_fill(snap[f.name], f.fill))
+            clean = frozenset(f.name for f in _TRACKED if _holds_fill(snap[f.name], f.fill))
         self._clean = set(clean)
-        self._restored_from = ((snap, self.a.version, clean, (batch, n, next_id, kind_names))
-                               if frozen else None)
+        if frozen:
+            self._sync(snap, clean, (batch, n, next_id, kind_names))
+        else:
+            self._synced, self._written, self._written_shared = None, set(), _NONE_SHARED
 
     def _index_of(self, slots: np.ndarray) -> IdIndex:
         """``IdIndex.of_slots(slots)``, kept for the slots last restored: a search restores
@@ -752,7 +793,7 @@ class Store:
         self._written = set()   # (a name written is one this store owns: none is now)
         d["ids"] = self.ids.clone(read_only=CHECK_SHARING)
         d["_written"], d["_written_shared"] = set(), _NONE_SHARED
-        d["_restored_from"], d["_clean"] = None, set(self._clean)
+        d["_synced"], d["_clean"] = None, set(self._clean)
         # The clone's views start as this store's (the same arrays, until a write copies
         # one: ``write``), and take the ones made later. Where CHECK_SHARING makes the shared arrays
         # read-only, both sides start afresh (a view made before would write past that guard).
