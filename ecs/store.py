@@ -21,6 +21,7 @@ import array as pyarray
 import itertools
 import operator
 import sys
+import weakref
 from typing import Any, Callable, Iterable, TypeVar
 
 import numpy as np
@@ -54,6 +55,7 @@ _SLOT_NAMES = frozenset(f.name for f in _BY_COLUMN)   # snapshots slice them as 
 #: The fields whose untouched state ``Store`` tracks (``_clean``): what ends with an object (its
 #: state, the host's effects on it), which a zone change resets and which most games never set.
 _TRACKED = OBJECT_STATE_FIELDS + HOST_OBJECT_FIELDS
+_TRACKED_NAMES = frozenset(f.name for f in _TRACKED)
 #: The host's effects and their mark, which ``reset`` looks for only where the mark is set.
 _MARKED = frozenset(f.name for f in HOST_OBJECT_FIELDS)
 _NO_SLOTS = np.zeros(0, np.int64)
@@ -129,13 +131,15 @@ class LocalId(int):
 class Snapshot(dict[str, np.ndarray]):
     """``Store.snapshot``'s arrays, with what the store knew of them when it took them: its
     id index (``index``, sharing the store's arrays until the store writes them) and the
-    tracked fields that hold their fill (``clean``). ``restore`` trusts them only while the
+    tracked fields that hold their fill (``clean``; those in ``unknown`` may too, until a
+    restore looks: ``Store.clean_of``). ``restore`` trusts them only while the
     arrays are read-only; a copy (``dict(snap)``, a pickle, a deep copy) is the arrays
     alone, which ``restore`` reads whole. Arrays a snapshot has in common with the one
     before it (nothing wrote them in between) are the same read-only objects."""
 
     index: IdIndex | None = None
     clean: frozenset[str] = frozenset()
+    unknown: frozenset[str] = frozenset()   # tracked fields not looked at yet (``clean_of``)
 
     def __reduce__(self) -> tuple[Any, tuple[dict[str, np.ndarray]]]:
         return dict, (dict(self),)
@@ -270,10 +274,12 @@ class Store:
         # the slots of the last restore and the index made from them (``_index_of``)
         self._restored: tuple[np.ndarray, IdIndex] | None = None
         # the read-only snapshot the arrays last matched, taken or restored (``_sync``):
-        # it, ``a.version`` then, its clean fields, and its batch, columns, next id and kind
-        # names; and the names of the arrays written since (``mut``), each then this
+        # it (a weak reference to a ``Snapshot``: a snapshot the caller dropped is not kept
+        # alive), ``a.version`` then, its clean fields and those not looked at, and its
+        # batch, columns, next id and kind names; and the names of the arrays written since (``mut``), each then this
         # store's own: what ``restore`` rewrites, and what ``snapshot`` copies
-        self._synced: tuple[dict[str, Any], int, frozenset[str],
+        self._synced: tuple[Callable[[], dict[str, Any] | None], int,
+                            tuple[frozenset[str], frozenset[str]],
                             tuple[int, int, int, list[str]]] | None = None
         self._written: set[str] = set()
         # and the names written since before a clone took this store's ownership of them
@@ -655,28 +661,44 @@ class Store:
                           ("kind_names", np.array(self.kind_names, dtype=str))):
             arr.setflags(write=False)
             snap[name] = arr
-        # The tracked fields that hold their fill: known so (``_clean``), as in the snapshot
-        # whose array this one shares (its ``clean`` is exact), else looked at. A restore of
-        # this snapshot then needs to look at none.
-        kept = last[2] if base is not None and last is not None else None
-        clean = frozenset(f.name for f in _TRACKED if f.name in self._clean or (
-            f.name in kept if kept is not None and f.name not in written else _holds_fill(snap[f.name], f.fill)))
-        self._clean = set(clean)
-        snap.index, snap.clean = self.ids.clone(read_only=CHECK_SHARING), clean
-        self._sync(snap, clean, (self.batch, n, self.next_id, list(self.kind_names)))
+        # The tracked fields that hold their fill: those known so (``_clean``), and as in
+        # the snapshot whose array this one shares; the others are looked at by the first
+        # restore that needs them (``clean_of``), not by a snapshot that may be dropped.
+        if base is None or last is None:
+            clean, unknown = frozenset(self._clean), _TRACKED_NAMES.difference(self._clean)
+        else:
+            kept, unwritten = last[2], _TRACKED_NAMES - written
+            clean = (kept[0] & unwritten).union(self._clean)
+            unknown = ((_TRACKED_NAMES & written) | (kept[1] & unwritten)) - clean
+        snap.index = self.ids.clone(read_only=CHECK_SHARING)
+        snap.clean, snap.unknown = clean, unknown
+        self._sync(snap, (snap.clean, snap.unknown), (self.batch, n, self.next_id, list(self.kind_names)))
         return snap
 
-    def _base(self) -> dict[str, Any] | None:
-        """The snapshot this store's arrays last matched (``_synced``), while no array was
-        replaced since: an array not written since (``_written``) holds its values."""
-        last = self._synced
-        return last[0] if last is not None and last[1] == self.a.version else None
+    @staticmethod
+    def clean_of(snap: Snapshot) -> frozenset[str]:
+        """The tracked fields that hold their fill in ``snap`` (a read-only ``Snapshot``):
+        its ``unknown`` fields looked at once, the answer kept in it."""
+        if snap.unknown:
+            snap.clean = snap.clean | frozenset(f.name for f in _TRACKED if f.name in snap.unknown
+                                                and _holds_fill(snap[f.name], f.fill))
+            snap.unknown = frozenset()
+        return snap.clean
 
-    def _sync(self, snap: dict[str, Any], clean: frozenset[str],
+    def _base(self) -> dict[str, Any] | None:
+        """The snapshot this store's arrays last matched (``_synced``), while it lives and
+        no array was replaced since: an array not written since (``_written``) holds its
+        values."""
+        last = self._synced
+        return last[0]() if last is not None and last[1] == self.a.version else None
+
+    def _sync(self, snap: dict[str, Any], clean: tuple[frozenset[str], frozenset[str]],
               meta: tuple[int, int, int, list[str]]) -> None:
         """Note that the arrays now hold ``snap``'s values (taken or restored), a read-only
-        snapshot whose ``clean`` fields hold their fill; nothing is written since."""
-        self._synced = (snap, self.a.version, clean, meta)
+        snapshot; ``clean``: the tracked fields that hold their fill in it, and those not
+        looked at yet; nothing is written since."""
+        held = weakref.ref(snap) if isinstance(snap, Snapshot) else (lambda: snap)   # (a plain dict: held)
+        self._synced = (held, self.a.version, clean, meta)
         self._written = set()
         self._written_shared = _NONE_SHARED
 
@@ -703,7 +725,7 @@ class Store:
         last = self._synced
         # Read-only when it was restored or taken last too (a value: nothing makes it
         # writeable but tampering with its flags); else looked at (no generator frame per array).
-        frozen = (last is not None and last[0] is snap) or not any(map(_WRITEABLE, snap.values()))
+        frozen = (last is not None and last[0]() is snap) or not any(map(_WRITEABLE, snap.values()))
         known = snap if frozen and isinstance(snap, Snapshot) else None   # (what the store knew)
         base = None if shared else self._base()
         again = base is not None and base is snap   # (the snapshot restored or taken last)
@@ -754,16 +776,17 @@ class Store:
         if stale is None or "entity_id" in stale:   # (the index changes only as the slots do)
             self.ids.assign(known.index if known is not None and known.index is not None
                             else self._index_of(self.a["entity_id"][:, :n]))
-        if again and last is not None:   # the snapshot restored or taken last, again
-            clean = last[2]
-        elif known is not None:   # (found when it was taken)
-            clean = known.clean
-        else:   # (a pass over each, 1.3 ms at 1024x1000, spares the next zone change's reset
-                # a gather of each at every changed slot: some 5 ms of an acting tick there)
+        # (A pass over each field, 1.3 ms at 1024x1000, spares the next zone change's reset
+        # a gather of each at every changed slot: some 5 ms of an acting tick there.)
+        if again and last is not None and not last[2][1]:   # the snapshot restored or taken last, again
+            clean = last[2][0]
+        elif known is not None:   # (found when it was taken, or looked at once)
+            clean = self.clean_of(known)
+        else:
             clean = frozenset(f.name for f in _TRACKED if _holds_fill(snap[f.name], f.fill))
         self._clean = set(clean)
         if frozen:
-            self._sync(snap, clean, (batch, n, next_id, kind_names))
+            self._sync(snap, (clean, frozenset()), (batch, n, next_id, kind_names))
         else:
             self._synced, self._written, self._written_shared = None, set(), _NONE_SHARED
 

@@ -120,3 +120,24 @@ def test_a_snapshot_restored_again_is_trusted_only_if_it_was_read_only():
     w.put_counters(c, "+1/+1", 2)
     w.restore(snap)   # (the engine's snapshot again: only the counts are rewritten)
     assert w.count(c, "+1/+1") == 1
+
+
+def test_a_store_keeps_no_snapshot_its_caller_dropped():
+    """The store remembers the snapshot it last took or restored (what its arrays share
+    with it), but does not keep it alive: a snapshot dropped (a save's, a check's) frees
+    its arrays, and the store goes on, copying what it can no longer share."""
+    import gc
+    import weakref
+    w = World(batch=2, seed=0)
+    c = w.add_object(w.add_player(), "creature", power=1, toughness=3)
+    kept = w.snapshot()
+    w.put_counters(c, "+1/+1", 1)
+    gone = weakref.ref(w.snapshot()["store"])
+    gc.collect()
+    assert gone() is None
+    w.put_counters(c, "+1/+1", 1)
+    later = w.snapshot()
+    w.restore(kept)
+    assert w.counters(c).get("+1/+1") is None
+    w.restore(later)
+    assert w.counters(c)["+1/+1"].tolist() == [2, 2]
