@@ -41,4 +41,3 @@ def test_one_game(benchmark: Any, n: int, op: str, side: str, regime: str) -> No
     out = cases.bench(benchmark, case, ROUNDS[regime], f"one game {op} 1x{n} ({regime})")
     if side == "engine" and op.startswith("tick"):   # the tick does what the case says
         assert out == (1 if op == "tick (one death)" else 0)
-

@@ -28,11 +28,12 @@ import numpy as np
 from . import naive_esper as nv
 
 KINDS = frozenset((nv.PLUS, nv.MINUS, nv.LOYALTY, nv.DEFENSE, nv.POISON))
+_OBSERVED_KINDS = tuple(sorted(KINDS))
 #: The ``World.observe`` features this baseline models (its objects have no printed
 #: loyalty or defense: a planeswalker's loyalty is its counters, so the stat reads 0).
 OBSERVED = ("present", "zone:battlefield", "zone:graveyard", "power", "toughness", "loyalty",
             "defense", "damage", "life", "lost", "has:power", "has:toughness", "has:loyalty",
-            "has:defense", "has:life", *(f"counter:{k}" for k in sorted(KINDS)))
+            "has:defense", "has:life", *(f"counter:{k}" for k in _OBSERVED_KINDS))
 
 
 def _count(n: Any, what: str) -> int:
@@ -179,7 +180,7 @@ class EsperGame(nv.NaiveGame):
                          zone is not None and zone.name == nv.GRAVEYARD, power, toughness, 0, 0,
                          0 if dmg is None else dmg.marked, 0 if player is None else player.life,
                          player is not None and player.lost, card is not None, card is not None,
-                         0, 0, player is not None, *(counts.get(k, 0) for k in sorted(KINDS))])
+                         0, 0, player is not None, *(counts.get(k, 0) for k in _OBSERVED_KINDS)])
         return np.array([rows], np.float32)
 
     def clone(self) -> Self:
