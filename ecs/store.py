@@ -132,14 +132,14 @@ class Snapshot(dict[str, np.ndarray]):
     """``Store.snapshot``'s arrays, with what the store knew of them when it took them: its
     id index (``index``, sharing the store's arrays until the store writes them) and the
     tracked fields that hold their fill (``clean``; those in ``unknown`` may too, until a
-    restore looks: ``Store.clean_of``). ``restore`` trusts them only while the
-    arrays are read-only; a copy (``dict(snap)``, a pickle, a deep copy) is the arrays
-    alone, which ``restore`` reads whole. Arrays a snapshot has in common with the one
-    before it (nothing wrote them in between) are the same read-only objects."""
+    restore looks). ``restore`` trusts them only while the arrays are read-only; a copy
+    (``dict(snap)``, a pickle, a deep copy) is the arrays alone, which ``restore`` reads
+    whole. Arrays a snapshot has in common with the one before it (nothing wrote them in
+    between) are the same read-only objects."""
 
     index: IdIndex | None = None
     clean: frozenset[str] = frozenset()
-    unknown: frozenset[str] = frozenset()   # tracked fields not looked at yet (``clean_of``)
+    unknown: frozenset[str] = frozenset()   # tracked fields not looked at yet
 
     def __reduce__(self) -> tuple[Any, tuple[dict[str, np.ndarray]]]:
         return dict, (dict(self),)
@@ -663,7 +663,7 @@ class Store:
             snap[name] = arr
         # The tracked fields that hold their fill: those known so (``_clean``), and as in
         # the snapshot whose array this one shares; the others are looked at by the first
-        # restore that needs them (``clean_of``), not by a snapshot that may be dropped.
+        # restore that needs them (``_clean_of``), not by a snapshot that may be dropped.
         if base is None or last is None:
             clean, unknown = frozenset(self._clean), _TRACKED_NAMES.difference(self._clean)
         else:
@@ -676,7 +676,7 @@ class Store:
         return snap
 
     @staticmethod
-    def clean_of(snap: Snapshot) -> frozenset[str]:
+    def _clean_of(snap: Snapshot) -> frozenset[str]:
         """The tracked fields that hold their fill in ``snap`` (a read-only ``Snapshot``):
         its ``unknown`` fields looked at once, the answer kept in it."""
         if snap.unknown:
@@ -781,7 +781,7 @@ class Store:
         if again and last is not None and not last[2][1]:   # the snapshot restored or taken last, again
             clean = last[2][0]
         elif known is not None:   # (found when it was taken, or looked at once)
-            clean = self.clean_of(known)
+            clean = self._clean_of(known)
         else:
             clean = frozenset(f.name for f in _TRACKED if _holds_fill(snap[f.name], f.fill))
         self._clean = set(clean)
