@@ -83,8 +83,10 @@ EXTRA = ["zone", "type:creature", "type:planeswalker", "type:player", "keyword:f
 
 def _reference(w: World, ids: np.ndarray, names: list[str]) -> np.ndarray:
     """``observe`` slowly, one game, object and feature at a time, from the reads
-    (``power``, ``counters``, ``zone``...; raw fields only for what no read gives: the
-    token flag, the card types, a printed stat's presence)."""
+    (``counters``, ``zone``, ``loyalty``, ``life``...; raw fields only for what no read
+    gives: the token flag, the card types, a printed stat's presence), and power and
+    toughness from 613.4's layers in the test (printed or set, 7b; modified and counters,
+    7c), not from the engine's formula."""
     from ecs import zones
     slots, _ = w.object_mask()
     players = w.players()
