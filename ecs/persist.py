@@ -655,9 +655,8 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
 
 def _first_of_team(team: np.ndarray) -> np.ndarray:
     """For each player, the first player of its team."""
-    _, first = sets.distinct_first(team)
-    _, inverse = sets.distinct_inverse(team)
-    return np.asarray(first[inverse])
+    teams, first = sets.distinct_first(team)
+    return np.asarray(first[np.searchsorted(teams, team)])
 
 
 def _check_teams(ck: _Checker, a: Mapping[str, np.ndarray], P: int) -> None:
