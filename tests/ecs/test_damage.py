@@ -170,3 +170,22 @@ def test_120_3_damage_to_cards_off_the_battlefield_is_illegal(game):
     for target in (card, rock):
         with pytest.raises(IllegalActionError, match=str(target)):
             w.deal_damage(target, 1)
+
+
+def test_702_2b_a_source_per_game_deals_with_its_own_abilities_to_merged_rows():
+    """One damage source per game (``source=`` in the order of the games), the same target
+    named twice (its rows merged, 120.3): in each game the damage is its own source's, so
+    deathtouch (702.2b) destroys the bear only where the source has it, and each event
+    names that game's source."""
+    from ecs import DamageDealt
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=3)
+    plain = w.add_object(q, {"creature"}, power=1, toughness=1)
+    snake = w.add_object(q, {"creature"}, power=1, toughness=1, keywords={"deathtouch"})
+    w.deal_damage([bear, bear], 1, source=[plain, snake])
+    assert w.damage(bear).tolist() == [2, 2]
+    assert sorted((e.game, e.source) for e in w.events() if isinstance(e, DamageDealt)) == \
+        [(0, plain), (1, snake)]
+    w.tick()
+    assert w.exists(bear).tolist() == [True, False]
