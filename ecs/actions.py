@@ -714,12 +714,10 @@ def _merge_rows(world: Game, g: np.ndarray, c: np.ndarray, a: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``sum_rows``, plus for each merged row the index of one of its input rows (the
     source is one per game, so any row of a target in a game names it)."""
-    if g.size < 2:
-        return g, c, a, np.arange(g.size)
-    key = g * world.store.capacity + c
-    uniq, first = sets.distinct_first(key)
-    g2, c2, a2 = args.sum_rows(world, g, c, a)
-    return g2, c2, a2, first
+    g2, c2, a2, into = args.merged_rows(world, g, c, a)
+    one = np.empty(g2.size, np.intp)
+    one[into] = np.arange(into.size)   # (a row of each: the last written)
+    return g2, c2, a2, one
 
 
 def tap(world: Game, e: Ids, games: Games = None, *, where: str = "all",

@@ -497,12 +497,18 @@ def is_type(game: Game, g: np.ndarray, c: np.ndarray, type_name: str) -> np.ndar
 def sum_rows(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Merge rows naming the same (game, column), adding their amounts."""
+    return merged_rows(game, g, c, amount)[:3]
+
+
+def merged_rows(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``sum_rows``, and for each input row the index of the merged row it went into."""
     if g.size < 2:
-        return g, c, amount
+        return g, c, amount, np.arange(g.size)
     cap = game.store.capacity
     uniq, inv = sets.distinct_inverse(g * cap + c)
     total = np.bincount(inv, weights=amount, minlength=uniq.size).astype(np.int64)
-    return uniq // cap, uniq % cap, total
+    return uniq // cap, uniq % cap, total, inv
 
 
 def distinct_rows(game: Game, g: np.ndarray, c: np.ndarray, what: str) -> None:
