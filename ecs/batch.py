@@ -28,7 +28,9 @@ from .components import ALL_FIELDS, GAME_AXIS, GAME_COLUMN
 from .errors import InvalidGameError
 from .events import LOG_COLUMNS as _LOG_COLUMNS
 from .game import Game
+from .ids import IdIndex
 from .limits import MAX_BATCH, MAX_SEEDS, MAX_SLOTS
+from .store import Snapshot
 
 
 class Seeded(Game, Protocol):
@@ -144,7 +146,10 @@ def fork(world: Seeded, game: int, n: int, events: bool = True) -> Parts:
     child = spawn_seeds(world, 1)[0]
     log = (_fork_log(world.log.table(), int(game), int(n), world.log.step) if events else
            {"chunks": [], "lki": [], "rows": 0, "step": world.log.step})
-    return Parts(_take_store(world.store, idx), log, child)
+    # (the index of one game's slots, in every copy: not one made from all n games' slots)
+    s = world.store
+    index = IdIndex.of_copies(s.a["entity_id"][game: game + 1, : s.n_cols], int(n))
+    return Parts(Snapshot.carrying(_take_store(s, idx), index), log, child)
 
 
 def select(world: Seeded, games: Any) -> Parts:

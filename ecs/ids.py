@@ -322,6 +322,15 @@ class IdIndex:
         self.rows = self.swept = int(kept.size)
 
     @classmethod
+    def of_copies(cls, entity_id: np.ndarray, n: int) -> IdIndex:
+        """``of_slots`` of ``n`` games that are each a copy of the one game whose slots are
+        ``entity_id`` (a (1, columns) store array: a fork's), made from that game's slots
+        alone: every id sits in the same column in each copy, so none is spread."""
+        index = cls.of_slots(entity_id)   # (one game: no spread ids)
+        index.spread = np.full((0, n), -1, np.int32)
+        return index
+
+    @classmethod
     def of_slots(cls, entity_id: np.ndarray) -> IdIndex:
         """The index of the ids in the slots ``entity_id`` (a (B, n) store array): what a
         restored or loaded store maps (ids in no slot map to -1 anyway). Each id's entry

@@ -144,6 +144,17 @@ class Snapshot(dict[str, np.ndarray]):
     def __reduce__(self) -> tuple[Any, tuple[dict[str, np.ndarray]]]:
         return dict, (dict(self),)
 
+    @classmethod
+    def carrying(cls, arrays: dict[str, np.ndarray], index: IdIndex) -> Snapshot:
+        """A snapshot of ``arrays`` (shaped as ``Store.snapshot``'s, made outside a store: a
+        fork's, which are its own) that carries ``index``, the id index of its slots; the
+        arrays are read-only from now on, and a restore looks at the tracked fields."""
+        snap = cls(arrays)
+        for arr in snap.values():
+            arr.setflags(write=False)
+        snap.index, snap.unknown = index, _TRACKED_NAMES
+        return snap
+
 
 class Arrays(dict[str, np.ndarray]):
     """``Store.a``: the arrays by name, and ``version``, a new one whenever any of them is

@@ -297,6 +297,55 @@ def test_fork_then_diverge_and_the_source_is_unchanged():
     assert full_state(w)["store"] == before["store"]
 
 
+def _index_matches_slots(w: World) -> None:
+    """Every id ever made maps, in every game, to the column whose slot holds it (-1 where
+    none does): what an index made from the slots themselves says."""
+    s = w.store
+    slots = s.a["entity_id"][:, : s.n_cols]
+    every = np.arange(s.next_id, dtype=np.int64)
+    for g in range(w.batch):
+        want = np.full(every.size, -1, np.int64)
+        held = slots[g] >= 0
+        want[slots[g][held]] = np.flatnonzero(held)
+        got = s.ids.lookup(every, np.full(every.size, g, np.int64))
+        there = (got >= 0) & (got < s.n_cols)
+        got = np.where(there, got, -1)
+        got[there] = np.where(slots[g][got[there]] == every[there], got[there], -1)
+        np.testing.assert_array_equal(got, want, err_msg=f"game {g}")
+
+
+def test_a_forks_index_is_made_from_its_one_game_and_holds_as_the_copies_diverge():
+    """fork makes the id index of its copies from the slots of the one game it copies (every
+    id in the same column in each copy), where the source's games had diverged (an id in
+    a different column per game); the copies then diverge in turn (a token ceases to exist
+    in one, 704.5d, and new objects take each game's lowest free slot), and every id maps
+    to its slot in every game throughout; a card that changed zones is a new object (400.7)."""
+    w = World(batch=3, seed=5)
+    p = w.add_player()
+    w.add_player()
+    tokens = w.add_objects(2, p, "creature", token=True, power=1, toughness=1)
+    bears = w.add_objects(3, p, "creature", power=2, toughness=2)
+    w.move_zone(int(tokens[0]), "graveyard", games=[1])   # it ceases to exist in game 1 only
+    w.tick()
+    spread = int(w.add_object(p, "creature", power=3, toughness=3))   # game 1's slot 1, others' new one
+    assert len({int(c) for c in w.store.ids.lookup(np.array([spread] * 3), np.arange(3))}) == 2
+    f = w.fork(1, 4)
+    _index_matches_slots(f)
+    assert f.power(spread).tolist() == [3] * 4
+    f.move_zone(int(tokens[1]), "graveyard", games=[0, 2])
+    f.tick()
+    made = int(f.add_object(p, "creature", power=4, toughness=4))   # spread across the copies
+    _index_matches_slots(f)
+    f.put_counters(made, "+1/+1", np.arange(4))
+    assert f.power(made).tolist() == [4, 5, 6, 7]
+    new = f.move_zone(int(bears[0]), "graveyard")
+    _index_matches_slots(f)
+    with pytest.raises(StaleEntityError):
+        f.zone(int(bears[0]))
+    assert f.zone(int(np.ravel(new)[0])).tolist() == ["graveyard"] * 4
+    _index_matches_slots(w)
+
+
 def test_fork_has_its_own_generator_from_a_seed_sequence_child():
     w, _ = busy_world(seed=9)
     spawned = w.n_spawned
