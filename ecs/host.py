@@ -37,7 +37,7 @@ import numpy as np
 
 from . import args, zones
 from .args import BoolRead, Games, Ids
-from .components import BAN_ALL, HOST_EFFECT_FIELDS, HOST_MARK
+from .components import BAN_ALL, HOST_EFFECT_FIELDS, HOST_MARK, TYPE_BIT
 from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
 from .game import Game
 from .limits import MAX_STAT
@@ -67,6 +67,15 @@ def _remark(world: Game, g: Any, c: Any) -> None:
         s.mut(HOST_MARK.name)[g, c] = now
 
 
+def _remark_one(world: Game, col: int) -> None:
+    """``_remark`` of one slot of a single game, column ``col``, with plain reads."""
+    s = world.store
+    v = s.views()
+    now = any(v[f.name][0, col] != f.fill for f in HOST_EFFECT_FIELDS)
+    if v[HOST_MARK.name][0, col] != now:
+        s.write(HOST_MARK.name, (0, col), now)
+
+
 def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
     """Signed values (at most MAX_STAT in size) broadcast against the targets of ``e``
     like counter amounts (``ecs.args``), one per target row."""
@@ -88,6 +97,23 @@ def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) ->
                                 "(selected games, objects)") from None
 
 
+def _object_one(world: Game, e: Any, games: Any) -> int:
+    """The column of ``e`` where a host action may take its single-game scalar path: one
+    object (not a player) of one ongoing game given as an int (``args.one``); -1 where the
+    general path must act or raise."""
+    col = args.one(world, e, games)
+    return col if col >= 0 and not world.store.views()["types"][0, col] & _PLAYER else -1
+
+
+def _value_one(v: Any) -> bool:
+    """Whether ``v`` is a value the scalar paths take as is: an int (not a bool) of at most
+    MAX_STAT in size (``_values`` raises for the others, or broadcasts them)."""
+    return type(v) is int and -MAX_STAT <= v <= MAX_STAT
+
+
+_PLAYER = TYPE_BIT["player"]
+
+
 def _objects(world: Game, e: Ids, games: Any, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
     """Target rows of ``e`` that must be objects (not players)."""
     g, c, single = args.targets(world, e, games)
@@ -100,6 +126,13 @@ def set_pt(world: Game, e: Ids, power: Any = None, toughness: Any = None,
            games: Games = None) -> None:
     """Set power and/or toughness (layer 7b, 613.4b: "becomes 0/1"); None leaves that
     stat's set value as it is. A later set replaces an earlier one (timestamp order)."""
+    col = _object_one(world, e, games)
+    if col >= 0 and all(v is None or _value_one(v) for v in (power, toughness)):
+        for stat, v in (("power", power), ("toughness", toughness)):
+            if v is not None:
+                world.store.write("pt_set_" + stat, (0, col), v)
+        _remark_one(world, col)
+        return
     g, c, single = _objects(world, e, games, "set_pt")
     args.distinct_rows(world, g, c, "set_pt")
     new = {stat: _values(world, v, e, games, single, f"set_pt {stat} of entity {e}")
@@ -114,6 +147,15 @@ def modify_pt(world: Game, e: Ids, power: Any = 0, toughness: Any = 0,
     """Add to power and toughness (layer 7c, 613.4c: "gets +3/+3", anthems); negative
     values subtract. Rows naming one object in one game add up."""
     s = world.store
+    col = _object_one(world, e, games)
+    if col >= 0 and _value_one(power) and _value_one(toughness):
+        v = s.views()
+        sums = [(stat, v["pt_mod_" + stat][0, col] + d) for stat, d in (("power", power), ("toughness", toughness))]
+        if all(abs(total) <= MAX_STAT for _, total in sums):   # (else the general path raises)
+            for stat, total in sums:
+                s.write("pt_mod_" + stat, (0, col), total)
+            _remark_one(world, col)
+            return
     g, c, single = _objects(world, e, games, "modify_pt")
     dp = _values(world, power, e, games, single, f"modify_pt power of entity {e}")
     dt = _values(world, toughness, e, games, single, f"modify_pt toughness of entity {e}")
@@ -149,6 +191,14 @@ def clear_pt(world: Game, e: Ids | None = None, games: Games = None) -> None:
         if cleared:
             _remark(world, rows, slice(None))
         return
+    col = _object_one(world, e, games)
+    if col >= 0:
+        v = s.views()
+        for f in _PT_FIELDS:
+            if v[f.name][0, col] != f.fill:
+                s.write(f.name, (0, col), f.fill)
+        _remark_one(world, col)
+        return
     g, c, _ = _objects(world, e, games, "clear_pt")
     for f in _PT_FIELDS:
         s.mut(f.name)[g, c] = f.fill
@@ -160,6 +210,13 @@ def set_controller(world: Game, e: Ids, player: int, games: Games = None) -> Non
     records the owner."""
     s = world.store
     p = args.player_index(world, player)
+    col = _object_one(world, e, games)
+    if col >= 0:
+        v = s.views()
+        if v["owner"][0, col] < 0:
+            s.write("owner", (0, col), v["controller"][0, col])
+        s.write("controller", (0, col), p)
+        return
     g, c, _ = _objects(world, e, games, "set_controller")
     ctrl = s.a["controller"][g, c]
     owner = s.a["owner"][g, c]
@@ -187,6 +244,12 @@ def _ban_bit(world: Game, kind: str | None, create: bool) -> np.uint64:
 def prohibit(world: Game, e: Ids, kind: str | None = None, games: Games = None) -> None:
     """``e`` (objects or players) can't have ``kind`` counters (None: any counters) put
     on it from now on (122.1, 101.3); those it has stay. Ends on a zone change (400.7)."""
+    col = args.one(world, e, games)   # (objects and players)
+    if col >= 0:
+        s = world.store
+        s.write("ban", (0, col), s.views()["ban"][0, col] | int(_ban_bit(world, kind, create=True)))
+        _remark_one(world, col)
+        return
     g, c, _ = args.targets(world, e, games)
     bit = _ban_bit(world, kind, create=True)
     ban = world.store.mut("ban")
@@ -230,6 +293,11 @@ def set_hold(world: Game, e: Ids, on: Any = True, games: Games = None) -> None:
     """While ``on``, the state-based actions that kill permanents (704.5f-i, 704.5v)
     leave ``e`` where it is (704.5v: a battle that is the source of a triggered ability
     not yet off the stack). Ends on a zone change (400.7)."""
+    col = _object_one(world, e, games)
+    if col >= 0 and type(on) is bool:
+        world.store.write("sba_hold", (0, col), on)
+        _remark_one(world, col)
+        return
     g, c, single = _objects(world, e, games, "set_hold")
     flag = _flags(world, on, e, games, single, f"set_hold on of entity {e}")
     args.distinct_rows(world, g, c, "set_hold")
@@ -241,6 +309,11 @@ def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> 
     """"If ``e`` would die, put it into ``zone`` instead" (614.1a): every battlefield ->
     graveyard move of it goes there; None ends the effect. Ends on a zone change (400.7)."""
     code = -1 if zone is None else zones.zone_code(zone, world.ruleset.zone_aliases)
+    col = _object_one(world, e, games)
+    if col >= 0:
+        world.store.write("redirect", (0, col), code)
+        _remark_one(world, col)
+        return
     g, c, _ = _objects(world, e, games, "set_redirect")
     world.store.mut("redirect")[g, c] = code
     _remark(world, g, c)

@@ -99,6 +99,7 @@ def _good(w: World, stale: int) -> dict[str, list[Any]]:
                      {"buff": 2}, {"charge": -1}, {5: 1}],
         "caps": [{"charge": 1}, {"charge": -1}, {"charge": 2**63 - 1}, {"charge": np.arange(b)}],
         "phase": [True, False, "precombat", "postcombat", "second"],
+        "reason": ["life", "poison", "mana"],
         "policy": [None],
     }
 
@@ -143,6 +144,15 @@ ACTIONS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
     "pay_reserve": (("player", "amount"), {"games": "games"}),
     "recover": (("id", "amount"), {"games": "games", "cost": "flag"}),
     "activate_enlighten": (("id",), {"games": "games"}),
+    "set_pt": (("id",), {"power": "stat", "toughness": "stat", "games": "games"}),
+    "modify_pt": (("id",), {"power": "stat", "toughness": "stat", "games": "games"}),
+    "clear_pt": ((), {"e": "id", "games": "games"}),
+    "set_controller": (("id", "player"), {"games": "games"}),
+    "prohibit": (("id",), {"kind": "kind", "games": "games"}),
+    "allow": (("id",), {"kind": "kind", "games": "games"}),
+    "set_cant_lose": (("player", "reason"), {"on": "flag", "games": "games"}),
+    "set_hold": (("id",), {"on": "flag", "games": "games"}),
+    "set_redirect": (("id", "zone"), {"games": "games"}),
     "spawn_seeds": (("size",), {}),
     "fork": (("games", "size"), {"events": "flag"}),
     "select": (("games",), {}),

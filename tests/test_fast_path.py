@@ -23,7 +23,7 @@ from scalar_paths import general
 
 from ecs import CounterError, World, args, store
 from ecs.events import COUNTER, TAP
-from ecs.limits import MAX_COUNT, MAX_LIFE
+from ecs.limits import MAX_COUNT, MAX_LIFE, MAX_STAT
 
 KINDS = ["+1/+1", "-1/-1", "charge", "poison", "loyalty", "defense", "shield", "stun", "flying",
          "deathtouch", "lifelink"]
@@ -36,6 +36,7 @@ MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand"]
 READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage", "zone", "controller",
          "owner", "is_tapped", "keywords", "name", "is_prohibited", "defense"]
 ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
+_DAMAGE_FLAGS = (*ABILITIES, "combat", "unpreventable")   # (a step's options that are deal_damage's)
 
 
 def _board(ruleset: str = "mtg") -> tuple[World, list[int]]:
@@ -105,7 +106,7 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
     if op == "remove":
         return w.remove_counters(e, kind, n)
     if op == "damage":
-        flags = {k: v for k, v in extra.items() if k != "source"}
+        flags = {k: v for k, v in extra.items() if k in _DAMAGE_FLAGS}
         source = None if extra.get("source") is None else _id(ids, extra["source"])
         return w.deal_damage(e, n, source, **flags)
     if op == "destroy":
@@ -128,6 +129,18 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.proliferate(_many(ids, who, extra["form"]))
     if op in ("tap", "untap"):
         return getattr(w, op)(e)
+    if op == "set_pt":
+        return w.set_pt(e, **{k: v for k, v in extra.items() if k in ("power", "toughness")})
+    if op == "modify_pt":
+        return w.modify_pt(e, **{k: v for k, v in extra.items() if k in ("power", "toughness")})
+    if op == "clear_pt":
+        return w.clear_pt(e)
+    if op == "set_hold":
+        return w.set_hold(e, extra.get("on", True))
+    if op == "set_redirect":
+        return w.set_redirect(e, extra.get("zone"))
+    if op == "set_controller":
+        return w.set_controller(e, ids[n % 2])
     if op in ("lose_life", "gain_life"):
         return getattr(w, op)(e, n)
     if op in ("tap_many", "untap_many"):
@@ -147,7 +160,7 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
     if op == "move_many":
         return w.move_zone(_many(ids, who, extra["form"]), MOVE_ZONES[n % len(MOVE_ZONES)])
     if op == "damage_many":
-        flags = {k: v for k, v in extra.items() if k not in ("source", "form")}
+        flags = {k: v for k, v in extra.items() if k in _DAMAGE_FLAGS}
         source = None if extra.get("source") is None else _id(ids, extra["source"])
         return w.deal_damage(_many(ids, who, extra["form"]), n, source, **flags)
     return w.tick()
@@ -201,7 +214,8 @@ def _read(w: World, ids: list[int], what: str, who: int, kind: str) -> Any:
             "loyalty": lambda: w.loyalty(e), "damage": lambda: w.damage(e), "zone": lambda: w.zone(e),
             "controller": lambda: w.controller(e), "owner": lambda: w.owner(e),
             "is_tapped": lambda: w.is_tapped(e), "keywords": lambda: w.keywords(e), "name": lambda: w.name(e),
-            "is_prohibited": lambda: w.is_prohibited(e, kind), "defense": lambda: w.defense(e)}[what]()
+            "is_prohibited": lambda: w.is_prohibited(e, kind), "defense": lambda: w.defense(e),
+            "is_held": lambda: w.is_held(e)}[what]()
 
 
 def _amounts() -> st.SearchStrategy[int]:
@@ -505,6 +519,42 @@ def test_scalar_adds_equal_general_adds(steps: list[tuple[Any, ...]], reads: lis
     id, printed loyalty and defense entering as counters (306.5b, 310.4b) put by the
     controller or another player (122.6a), given counters (122.6), none where 101.3
     forbids them, caps (122.4), and the errors of bad input."""
+    _differential("mtg", steps, reads)
+
+
+#: A host engine's effects on objects (ecs.host), with what they change: puts, damage and
+#: the deaths of a tick (704.5f-g under set and modified toughness), zone changes that end
+#: them (400.7); values at and past MAX_STAT, of other types (bools, NumPy ints, None).
+HOST_ACTIONS = ["set_pt", "set_pt", "modify_pt", "modify_pt", "modify_pt", "clear_pt", "set_hold", "set_redirect",
+                "set_controller", "ban", "put", "damage", "tick", "tick", "destroy", "move_zone", "clone"]
+HOST_VALUES = st.sampled_from([0, 1, 2, -1, -3, MAX_STAT, MAX_STAT + 1, -MAX_STAT, True, None, np.int64(2)])
+HOST_FLAGS = st.fixed_dictionaries({}, optional={
+    "power": HOST_VALUES, "toughness": HOST_VALUES, "on": st.sampled_from([True, False, 1, np.bool_(True)]),
+    "zone": st.sampled_from([None, "exile", "hand", "graveyard", "nowhere"])})
+HOST_WHO = [0, 2, 2, 3, 3, 4, 6, 7, 8, 10, 10**6]
+HOST_READS = st.lists(st.tuples(st.sampled_from(["power", "toughness", "controller", "owner", "zone",
+                                                 "is_prohibited", "is_held", "exists"]),
+                                st.sampled_from(HOST_WHO), st.sampled_from(KINDS)), min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_steps(KINDS, HOST_ACTIONS, HOST_WHO, HOST_FLAGS), HOST_READS)
+@example([("modify_pt", 2, "", 0, {"toughness": -3}), ("tick", 0, "", 0, {}),
+          ("set_pt", 3, "", 0, {"toughness": 0}), ("set_hold", 3, "", 0, {"on": True}), ("tick", 0, "", 0, {}),
+          ("modify_pt", 4, "", 0, {"power": MAX_STAT}), ("modify_pt", 4, "", 0, {"power": 1})],
+         [("toughness", 3, ""), ("exists", 2, "")])
+@example([("set_pt", 2, "", 0, {"power": True}), ("set_hold", 3, "", 0, {"on": 1}),
+          ("modify_pt", 4, "", 0, {"toughness": np.int64(2)}), ("set_controller", 8, "", 1, {}),
+          ("set_redirect", 2, "", 0, {"zone": "nowhere"}), ("ban", 0, "charge", 0, {}),
+          ("ban", 10**6, "stun", 0, {})],
+         [("is_held", 3, ""), ("controller", 8, "")])
+def test_scalar_host_effects_equal_general_host_effects(steps: list[tuple[Any, ...]],
+                                                        reads: list[tuple[str, int, str]]) -> None:
+    """A host's effects on one object of one game (set and modified power/toughness,
+    layers 7b/7c, 613.4b-c; cleared, 514.2; control, 108.4; 101.3 prohibitions; the hold
+    of 704.5v; "if it would die" 614.1a) give the state, errors and reads of the general
+    path, and what the state-based actions then do with them (704.5f-g): values past
+    MAX_STAT refused, others not ints taken by the general path alike."""
     _differential("mtg", steps, reads)
 
 
