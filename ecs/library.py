@@ -18,11 +18,12 @@ def library_ranks(world: Game, games: np.ndarray, players: np.ndarray) -> np.nda
     ``games[i]`` (0 is the top card), -1 for every other object."""
     s = world.store
     n = s.n_cols
-    in_lib = (s.a["zone"][games, :n] == zones.LIBRARY) & (
-        s.a["controller"][games, :n].astype(np.int64) == players[:, None])
-    pos = np.where(in_lib, s.a["position"][games, :n].astype(np.int64), np.iinfo(np.int64).max)
-    ids = s.a["entity_id"][games, :n]
-    order = np.lexsort((ids, pos), axis=-1)
+    in_lib = (s.a["zone"][games, :n] == zones.LIBRARY) & (s.a["controller"][games, :n] == players[:, None])
+    pos = np.where(in_lib, s.a["position"][games, :n].astype(np.int64), _LAST)
+    order = np.lexsort((s.a["entity_id"][games, :n], pos), axis=-1)
     rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.broadcast_to(np.arange(n), order.shape), axis=1)
+    rank[np.arange(order.shape[0])[:, None], order] = np.arange(n)   # (put_along_axis: 4x the time)
     return np.where(in_lib, rank, -1)
+
+
+_LAST = np.iinfo(np.int64).max   # the position of a card in no library: after every one
