@@ -129,6 +129,8 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.proliferate(_many(ids, who, extra["form"]))
     if op in ("tap", "untap"):
         return getattr(w, op)(e)
+    if op in ("set_reserve", "gain_reserve", "pay_reserve"):
+        return getattr(w, op)(e, n)
     if op == "set_pt":
         return w.set_pt(e, **{k: v for k, v in extra.items() if k in ("power", "toughness")})
     if op == "modify_pt":
@@ -263,8 +265,9 @@ TEAM_KINDS = ["poison", "poison", "poison", "+1/+1", "shield", "charge"]
 TEAM_WHO = [0, 1, 9, 9, 9, 2, 7, 10**6]
 #: Grand Archive: buff and debuff on the allies holding the other (3, 4).
 GA_ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "tick", "clone", "destroy", "sacrifice", "move_zone",
-              "tap", "untap", "add", "move_counters", "proliferate"]
-GA_WHO = [0, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
+              "tap", "untap", "add", "move_counters", "proliferate", "set_reserve", "gain_reserve", "pay_reserve",
+              "pay_reserve"]
+GA_WHO = [0, 1, 2, 3, 3, 4, 4, 5, 6, 7, 10**6]
 #: Grand Archive damage: to the champion (2) and the allies, bulwark counters met by combat
 #: damage, the damage counters' room; seldom a Magic ability (refused).
 GA_DAMAGE_ACTIONS = ["damage"] * 6 + ["put", "put", "remove", "tick"]
@@ -358,11 +361,15 @@ def test_scalar_path_equals_general_path_in_two_headed_giant(steps: list[tuple[A
 @given(_steps(GA_KINDS, GA_ACTIONS, GA_WHO),
        st.lists(st.tuples(st.sampled_from(READS), st.sampled_from(WHO), st.sampled_from(GA_KINDS)),
                 min_size=1, max_size=6))
+@example([("gain_reserve", 0, "", 3, {}), ("pay_reserve", 0, "", 2, {}), ("pay_reserve", 0, "", 2, {}),
+          ("pay_reserve", 1, "", 0, {}), ("set_reserve", 1, "", MAX_COUNT, {}), ("gain_reserve", 1, "", 1, {}),
+          ("pay_reserve", 2, "", 1, {})], [("life", 0, "")])
 def test_scalar_path_equals_general_path_in_grand_archive(steps: list[tuple[Any, ...]],
                                                           reads: list[tuple[str, int, str]]) -> None:
     """The same in Grand Archive: its placement hook (buff/debuff cancel as placed, Buff 4,
-    Debuff 4), its damage (damage counters on champions, Damage 12-13) and its refusals
-    of Magic kinds and abilities."""
+    Debuff 4), its damage (damage counters on champions, Damage 12-13), reserve set,
+    gained and paid (a payment an event, Costs and Memory 1; one short of reserve
+    refused) and its refusals of Magic kinds and abilities."""
     _differential("grand_archive", steps, reads)
 
 

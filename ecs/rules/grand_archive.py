@@ -359,6 +359,8 @@ def pay_reserve(world: Game, p: Ids, n: Amounts, games: Games = None) -> None:
 
 
 def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None:
+    if args.count_one(n) and _reserve_one(world, p, n, games, how):
+        return
     s = world.store
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
@@ -383,6 +385,31 @@ def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None
         world.log.next_step()
         world.log.record(RESERVE, "ga.reserve", game=g[paid], entity=s.a["entity_id"][g[paid], c[paid]],
                          before=have[paid], after=new[paid])
+
+
+def _reserve_one(world: Game, p: Any, n: int, games: Any, how: str) -> bool:
+    """``_reserve_rows`` of one player of a single game in plain ints (``args.one``);
+    False, having changed nothing, where the general path must act or raise."""
+    col = args.one(world, p, games)
+    if col < 0:
+        return False
+    s = world.store
+    v = s.views()
+    if not v["types"][0, col] & _PLAYER:
+        return False
+    idx = v["controller"][0, col]
+    have: int = v["reserve"][0, idx]
+    new = have - n if how == "pay" else n if how == "set" else have + n
+    if not 0 <= new <= MAX_COUNT:   # (a payment short of reserve, or past int32: it raises)
+        return False
+    s.write("reserve", (0, idx), new)
+    if how == "pay" and n > 0:   # a payment is an event (GA Costs and Memory 1); paying 0 is none
+        world.log.next_step()
+        world.log.record(RESERVE, "ga.reserve", game=0, entity=int(p), before=have, after=new)
+    return True
+
+
+_PLAYER = TYPE_BIT["player"]
 
 
 def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: bool = False) -> Any:
