@@ -27,3 +27,14 @@ def library_ranks(world: Game, games: np.ndarray, players: np.ndarray) -> np.nda
 
 
 _LAST = np.iinfo(np.int64).max   # the position of a card in no library: after every one
+
+
+def top_card(world: Game, game: int, player: int) -> int:
+    """The column of the top card of ``player``'s library in ``game`` (the first in
+    ascending (position, id), as ``library_ranks`` orders it), -1 for an empty library."""
+    s = world.store
+    n = s.n_cols
+    cols = np.flatnonzero((s.a["zone"][game, :n] == zones.LIBRARY) & (s.a["controller"][game, :n] == player))
+    if cols.size == 0:
+        return -1
+    return int(cols[np.lexsort((s.a["entity_id"][game, cols], s.a["position"][game, cols]))[0]])

@@ -20,9 +20,10 @@ import numpy as np
 from . import args, schedule, zones
 from .args import Amounts, Games, IntRead, as_amounts, select_games
 from .errors import IllegalActionError, InvalidPhaseError
+from .events import CAUSE
 from .game import Game
-from .library import library_ranks
-from .relocation import move_objects
+from .library import library_ranks, top_card
+from .relocation import move_objects, move_one
 
 
 class Playing(Game, Protocol):
@@ -186,12 +187,30 @@ def _to_zone(world: Game, gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
     return out
 
 
+def _one_card(world: Game, player: Any, n: Any, games: Any, zone: int, cause: str) -> list[int] | None:
+    """``draw`` or ``mill`` (to ``zone``) of one card in a World of one game, in plain
+    ints: the new id in a list (none from an empty library, which a draw notes,
+    704.5b); None where the general path must act or raise."""
+    if type(n) is not int or n != 1 or games is not None or not (args.one_going(world) and args.scalar(world)):
+        return None
+    p = args.player_index(world, player)
+    col = top_card(world, 0, p)
+    if col < 0 and cause == "draw":
+        world.store.write("drew_empty", (0, p), True)
+    world.log.next_step()
+    new = move_one(world, 0, col, zone, CAUSE[cause])[0] if col >= 0 else -1
+    return [new] if new >= 0 else []
+
+
 def draw(world: Game, player: int, n: Amounts = 1, games: Games = None) -> Any:
     """``player`` draws ``n`` cards: the top cards of their library (GA deck) go to
     their hand (CR 121.1). Drawing from an empty library means they lose at the next
     check (704.5b; GA Ending the Game 5). Returns the new ids in the hand, in the order
     drawn (a batch: a (batch, max n) array, -1 where nothing was drawn; no wider than
     the World has objects)."""
+    one = _one_card(world, player, n, games, zones.HAND, "draw")
+    if one is not None:
+        return one
     gsel, p, amount, rank, take = _top_cards(world, player, n, games, "draw")
     short = take.sum(axis=1) < amount
     world.store.mut("drew_empty")[gsel[short], p] = True
@@ -202,5 +221,8 @@ def mill(world: Game, player: int, n: Amounts = 1, games: Games = None) -> Any:
     """``player`` mills ``n`` cards: the top cards of their library go to their
     graveyard (CR 701 "Mill"); a short library mills what there is. Returns the new ids in
     the graveyard like ``draw``."""
+    one = _one_card(world, player, n, games, zones.GRAVEYARD, "mill")
+    if one is not None:
+        return one
     gsel, p, amount, rank, take = _top_cards(world, player, n, games, "mill")
     return _to_zone(world, gsel, rank, take, int(amount.max(initial=0)), zones.GRAVEYARD, "mill")

@@ -31,8 +31,9 @@ GA_KINDS = ["buff", "debuff", "buff", "debuff", "damage", "bulwark", "charge", "
 ACTIONS = ["put", "put", "put", "remove", "remove", "damage", "damage", "damage", "destroy", "move_zone",
            "sacrifice", "set_cap", "tick", "ban", "clone", "tap", "tap", "untap", "untap", "lose_life",
            "gain_life", "add", "add", "move_counters", "move_counters", "proliferate", "proliferate"]
-#: move_zone's destinations, drawn by its amount: a return to the battlefield enters anew (122.6).
-MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand"]
+#: move_zone's destinations, drawn by its amount: a return to the battlefield enters anew (122.6),
+#: a card put into a library goes to its bottom.
+MOVE_ZONES = ["exile", "graveyard", "battlefield", "hand", "library"]
 READS = ["count", "counters", "power", "toughness", "exists", "life", "loyalty", "damage", "zone", "controller",
          "owner", "is_tapped", "keywords", "name", "is_prohibited", "defense"]
 ABILITIES = ("deathtouch", "wither", "infect", "lifelink")
@@ -53,6 +54,12 @@ def _board(ruleset: str = "mtg") -> tuple[World, list[int]]:
                    w.add_object(p2, "item", no_counters=True),
                    w.add_object(p1, "ally", power=1, life=4, zone="graveyard"),
                    w.add_object(p2, "item", durability=2)]
+    if ruleset == "library":   # Magic, with libraries to draw and mill from (CR 121.1, 701 "Mill")
+        w = World(seed=5)
+        p1, p2 = w.add_player(life=8), w.add_player()
+        ids = [p1, p2, w.add_object(p1, "creature", power=2, toughness=2), *w.add_objects(3, p1, "creature",
+               power=1, toughness=1, zone="library"), w.add_object(p2, "artifact", zone="library")]
+        return w, [int(e) for e in ids]
     hg = ruleset == "2hg"
     w = World(seed=5, two_headed_giant=hg)
     p1 = w.add_player(life=8, **({"team": 0} if hg else {}))
@@ -129,6 +136,10 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.proliferate(_many(ids, who, extra["form"]))
     if op in ("tap", "untap"):
         return getattr(w, op)(e)
+    if op in ("draw", "mill"):
+        return getattr(w, op)(e, n)
+    if op == "shuffle":
+        return w.shuffle_library(e)
     if op in ("set_reserve", "gain_reserve", "pay_reserve"):
         return getattr(w, op)(e, n)
     if op == "set_pt":
@@ -527,6 +538,30 @@ def test_scalar_adds_equal_general_adds(steps: list[tuple[Any, ...]], reads: lis
     controller or another player (122.6a), given counters (122.6), none where 101.3
     forbids them, caps (122.4), and the errors of bad input."""
     _differential("mtg", steps, reads)
+
+
+#: Draws and mills of one card (and of none, several, from another player's library or an
+#: empty one, 704.5b), cards sent to a library (they arrive at the bottom), shuffles.
+LIBRARY_ACTIONS = ["draw", "draw", "draw", "mill", "mill", "shuffle", "move_zone", "move_zone", "put", "tick",
+                   "clone"]
+LIBRARY_WHO = [0, 0, 0, 1, 1, 2, 3, 4, 6, 10**6]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_steps(KINDS, LIBRARY_ACTIONS, LIBRARY_WHO),
+       st.lists(st.tuples(st.sampled_from(["zone", "exists", "life", "counters"]), st.sampled_from(LIBRARY_WHO),
+                          st.sampled_from(KINDS)), min_size=1, max_size=4))
+@example([("move_zone", 2, "", 4, {}), ("draw", 0, "", 1, {}), ("draw", 0, "", 1, {}), ("mill", 0, "", 1, {}),
+          ("draw", 0, "", 1, {}), ("draw", 0, "", 1, {}), ("tick", 0, "", 0, {}), ("draw", 1, "", 1, {}),
+          ("mill", 1, "", 1, {})], [("exists", 0, "")])
+def test_scalar_draws_and_mills_equal_general_draws_and_mills(steps: list[tuple[Any, ...]],
+                                                              reads: list[tuple[str, int, str]]) -> None:
+    """A draw (CR 121.1) or mill (701 "Mill") of one card of one game takes the top card
+    of the library, ordered as the general path orders it, to the hand or graveyard as a
+    new object (400.7) with the same events; a draw from an empty library is noted and
+    loses at the next check (704.5b); other counts, bad players and ids take the general
+    path alike."""
+    _differential("library", steps, reads)
 
 
 #: A host engine's effects on objects (ecs.host), with what they change: puts, damage and
