@@ -23,7 +23,7 @@ from typing import Any, Mapping, Protocol
 
 import numpy as np
 
-from .args import integer, select_games
+from .args import flag, integer, select_games
 from .components import ALL_FIELDS, GAME_AXIS, GAME_COLUMN
 from .errors import InvalidGameError
 from .events import LOG_COLUMNS as _LOG_COLUMNS
@@ -139,6 +139,7 @@ def fork(world: Seeded, game: int, n: int, events: bool = True) -> Parts:
     the cheap start of a Monte Carlo evaluation when the history is not needed."""
     game = integer(game, "fork's game index", 0, world.batch - 1, InvalidGameError)
     n = integer(n, "number of games of a fork", 1, MAX_BATCH, InvalidGameError)
+    events = flag(events, "fork's events")
     if n * world.store.n_cols > MAX_SLOTS:
         raise InvalidGameError(f"a fork of {n} games x {world.store.n_cols} columns would pass "
                                f"the bound of {MAX_SLOTS} slots (ecs.limits.MAX_SLOTS)")

@@ -273,13 +273,19 @@ def allow(world: Game, e: Ids, kind: str | None = None, games: Games = None) -> 
 def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games = None) -> None:
     """Player(s) ``p`` can't lose the game for ``reason`` ("life": 704.5a/704.6a,
     "poison": 704.5c/704.6b) while ``on`` (a bool, or one per target row)."""
-    if reason not in CANT_LOSE:
-        raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
+    _reason(reason)
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     flag = _flags(world, on, p, games, single, f"set_cant_lose on of {p}")
     idx = world.store.a["controller"][g, c].astype(np.int64)   # a player's column: its index
     world.store.mut(CANT_LOSE[reason])[g, idx] = flag
+
+
+def _reason(reason: Any) -> None:
+    """InvalidTypeError unless ``reason`` is one of ``CANT_LOSE`` (a str: an array or other
+    unhashable value is refused, not looked up)."""
+    if type(reason) is not str or reason not in CANT_LOSE:
+        raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
 
 
 def _flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
@@ -327,8 +333,7 @@ def is_held(world: Game, e: int) -> BoolRead:
 
 def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
     """Whether player ``p`` can't lose for ``reason`` (``set_cant_lose``)."""
-    if reason not in CANT_LOSE:
-        raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
+    _reason(reason)
     return args.out(world, world.store.a[CANT_LOSE[reason]][:, args.player_index(world, p)].copy())
 
 

@@ -57,6 +57,10 @@ BAD = [
     (lambda w, p, b, g: w.proliferate([b, g]), StaleEntityError, "{g}"),
     (lambda w, p, b, g: w.deal_damage(b, -3), InvalidCountError, "-3"),
     (lambda w, p, b, g: w.set_cap(b, "charge", -1), InvalidCountError, "-1"),
+    # an unhashable reason or flag is refused, not looked up or tested for truth (704.5a, 704.5c)
+    (lambda w, p, b, g: w.set_cant_lose(p, np.array(["life", "poison"])), InvalidTypeError, "unknown reason"),
+    (lambda w, p, b, g: w.cant_lose(p, ["life"]), InvalidTypeError, "unknown reason"),
+    (lambda w, p, b, g: w.fork(0, 2, events=np.array([True, False])), IllegalActionError, "fork's events"),
 ]
 
 
@@ -195,6 +199,16 @@ def test_seeds_that_are_accepted_give_the_same_games_as_before():
 def test_result_with_no_players():
     assert World().result() == "ongoing"
     assert World(batch=2).result().tolist() == [-1, -1]
+
+
+def test_a_fork_refused_for_its_events_flag_hands_out_no_seed():
+    """An array given as fork's events flag is refused before the fork takes a seed
+    sequence child (its truth is ambiguous)."""
+    w = World()
+    w.add_player()
+    with pytest.raises(IllegalActionError, match="fork's events"):
+        w.fork(0, 2, events=np.array([True, False]))
+    assert w.n_spawned == 0
 
 
 def test_spawn_seeds_refused_hands_out_nothing():
