@@ -25,19 +25,32 @@ def _case(side: str, n: int, op: str) -> cases.Case:
     return (cases.engine_op if engine else cases.esper_op)(n, op)
 
 
+def _in(regime: str, case: cases.Case) -> cases.Case:
+    """``case`` with other work before each run after its setup (``disturbed``)."""
+    if regime != "disturbed":
+        return case
+    fresh = case.setup
+
+    def setup() -> None:   # (returns None: pytest-benchmark takes what a setup returns as arguments)
+        fresh()
+        interleave.disturb()
+    return dataclasses.replace(case, setup=setup)
+
+
 @pytest.mark.parametrize("regime", interleave.REGIMES)
 @pytest.mark.parametrize("side", ("engine", "esper"))
 @pytest.mark.parametrize("op", cases.OPS + STEPS)
 @pytest.mark.parametrize("n", (100, 1000))
 def test_one_game(benchmark: Any, n: int, op: str, side: str, regime: str) -> None:
-    case = _case(side, n, op)
-    if regime == "disturbed":
-        fresh = case.setup
-
-        def setup() -> None:   # (returns None: pytest-benchmark takes what a setup returns as arguments)
-            fresh()
-            interleave.disturb()
-        case = dataclasses.replace(case, setup=setup)
+    case = _in(regime, _case(side, n, op))
     out = cases.bench(benchmark, case, ROUNDS[regime], f"one game {op} 1x{n} ({regime})")
     if side == "engine" and op.startswith("tick"):   # the tick does what the case says
         assert out == (1 if op == "tick (one death)" else 0)
+
+
+@pytest.mark.parametrize("regime", interleave.REGIMES)
+@pytest.mark.parametrize("op", cases.HOST_OPS)
+@pytest.mark.parametrize("n", (100, 1000))
+def test_host_call(benchmark: Any, n: int, op: str, regime: str) -> None:
+    """A host engine's call on one object (``cases.HOST_OPS``); engine only."""
+    cases.bench(benchmark, _in(regime, cases.host_op(n, op)), ROUNDS[regime], f"one game host {op} 1x{n} ({regime})")

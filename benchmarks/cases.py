@@ -354,11 +354,36 @@ def esper_step(n: int, clone: bool = False) -> Case:
     return Case(f"esper {'clone+' if clone else ''}step 1x{n}", run, setup=fresh, teardown=fresh)
 
 
+# ---- a host engine's calls on one game -----------------------------------------------------
+# What a host that drives the core does besides counters (``ecs.host``), on one creature of
+# the settled board: engine only, the esper baselines model no host effects.
+HOST_OPS = ("set_pt", "modify_pt", "clear_pt", "set_controller", "prohibit", "set_hold", "set_redirect")
+
+
+def host_op(n: int, op: str) -> Case:
+    """One of ``HOST_OPS`` on a creature of the settled ``n``-object game, from that board
+    each run (``clear_pt`` ends a +1/+1 set up before it, untimed)."""
+    w, restore, (a, _, _) = _engine_settled(n)
+    other = w.players()[1]
+    run = {"set_pt": lambda: w.set_pt(a, power=3, toughness=3), "modify_pt": lambda: w.modify_pt(a, 1, 1),
+           "clear_pt": lambda: w.clear_pt(a), "set_controller": lambda: w.set_controller(a, other),
+           "prohibit": lambda: w.prohibit(a, "+1/+1"), "set_hold": lambda: w.set_hold(a, True),
+           "set_redirect": lambda: w.set_redirect(a, "exile")}[op]
+
+    def setup() -> None:
+        restore()
+        if op == "clear_pt":
+            w.modify_pt(a, 1, 1)
+
+    return Case(f"engine {op} 1x{n}", run, setup=setup, prepare=restore)
+
+
 # ---- one Grand Archive game ---------------------------------------------------------------
 # The same regime in the other ruleset: one game's settled board (allies, weapons with
 # durability, a champion each; buff, debuff and damage counters), its single actions and a
 # self-play step. Engine only: the esper baselines play the Magic rules.
-GA_OPS = ("settled tick", "put_counters", "deal_damage (ally)", "deal_damage (champion)", "self-play step")
+GA_OPS = ("settled tick", "put_counters", "deal_damage (ally)", "deal_damage (champion)", "pay_reserve",
+          "self-play step")
 
 
 @functools.lru_cache(maxsize=None)
@@ -381,6 +406,7 @@ def _ga_settled(n: int) -> tuple[Any, dict[str, Any], tuple[int, int, int]]:
             allies.append(w.add_object(p, "ally", power=int(rng.integers(1, 4)), life=int(rng.integers(2, 6)),
                                        counters=given))
     w.deal_damage(champions[1], 1)   # damage counters are a kind of the game, as after a first hit
+    w.set_reserve(players[0], 5)     # cards to pay costs with (GA Costs and Memory 1)
     w.tick()
     w.clear_events()
     a, b = [x for x in allies if w.exists(x)][:2]   # (an ally whose debuff took its life died)
@@ -399,7 +425,8 @@ def ga_op(n: int, op: str) -> Case:
 
     run = {"settled tick": functools.partial(checked_tick, w), "put_counters": lambda: w.put_counters(a, "buff", 1),
            "deal_damage (ally)": lambda: w.deal_damage(a, 1),
-           "deal_damage (champion)": lambda: w.deal_damage(champion, 1), "self-play step": step}[op]
+           "deal_damage (champion)": lambda: w.deal_damage(champion, 1),
+           "pay_reserve": lambda: w.pay_reserve(w.players()[0], 1), "self-play step": step}[op]
     restore = functools.partial(w.restore, snap)
     return Case(f"grand archive {op} 1x{n}", run, setup=_nothing if op == "settled tick" else restore,
                 prepare=restore)
