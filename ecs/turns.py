@@ -17,7 +17,7 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
-from . import args, schedule, zones
+from . import args, schedule, store, zones
 from .args import Amounts, Games, IntRead, as_amounts, select_games
 from .errors import IllegalActionError, InvalidPhaseError
 from .events import CAUSE
@@ -111,6 +111,12 @@ def _next_player(world: Game, gsel: np.ndarray) -> np.ndarray:
     players who have lost; the first player still in when there is no turn player."""
     s = world.store
     n = s.n_players
+    if gsel.size == 1 and world.batch == 1 and store.SCALAR_PATHS:   # one game: plain reads
+        v = s.views()
+        active, lost = v["active"], v["lost"]
+        turn = next((q for q in range(n) if active[0, q]), -1)
+        after = [(turn + k) % n for k in range(1, n + 1)]
+        return np.array([next((q for q in after if not lost[0, q]), after[0])], np.int64)
     act = s.a["active"][gsel]
     cur = np.where(act.any(axis=1), np.argmax(act, axis=1), -1)
     cand = (cur[:, None] + 1 + np.arange(n)[None, :]) % n      # (G, n) in turn order

@@ -58,7 +58,8 @@ def _board(ruleset: str = "mtg") -> tuple[World, list[int]]:
         w = World(seed=5)
         p1, p2 = w.add_player(life=8), w.add_player()
         ids = [p1, p2, w.add_object(p1, "creature", power=2, toughness=2), *w.add_objects(3, p1, "creature",
-               power=1, toughness=1, zone="library"), w.add_object(p2, "artifact", zone="library")]
+               power=1, toughness=1, zone="library"), w.add_object(p2, "artifact", zone="library"),
+               w.add_player()]   # a third player: the game goes on when one loses
         return w, [int(e) for e in ids]
     hg = ruleset == "2hg"
     w = World(seed=5, two_headed_giant=hg)
@@ -140,6 +141,8 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return getattr(w, op)(e, n)
     if op == "shuffle":
         return w.shuffle_library(e)
+    if op == "begin":   # the next player's main phase, or that of the player named (an odd amount)
+        return w.begin_main_phase(e if n % 2 else None)
     if op in ("set_reserve", "gain_reserve", "pay_reserve"):
         return getattr(w, op)(e, n)
     if op == "set_pt":
@@ -541,10 +544,11 @@ def test_scalar_adds_equal_general_adds(steps: list[tuple[Any, ...]], reads: lis
 
 
 #: Draws and mills of one card (and of none, several, from another player's library or an
-#: empty one, 704.5b), cards sent to a library (they arrive at the bottom), shuffles.
+#: empty one, 704.5b), cards sent to a library (they arrive at the bottom), shuffles; main
+#: phases in turn order, past a player who lost (704.5a).
 LIBRARY_ACTIONS = ["draw", "draw", "draw", "mill", "mill", "shuffle", "move_zone", "move_zone", "put", "tick",
-                   "clone"]
-LIBRARY_WHO = [0, 0, 0, 1, 1, 2, 3, 4, 6, 10**6]
+                   "clone", "begin", "begin", "begin", "lose_life"]
+LIBRARY_WHO = [0, 0, 0, 1, 1, 7, 2, 3, 4, 6, 10**6]
 
 
 @settings(max_examples=150, deadline=None)
@@ -554,13 +558,17 @@ LIBRARY_WHO = [0, 0, 0, 1, 1, 2, 3, 4, 6, 10**6]
 @example([("move_zone", 2, "", 4, {}), ("draw", 0, "", 1, {}), ("draw", 0, "", 1, {}), ("mill", 0, "", 1, {}),
           ("draw", 0, "", 1, {}), ("draw", 0, "", 1, {}), ("tick", 0, "", 0, {}), ("draw", 1, "", 1, {}),
           ("mill", 1, "", 1, {})], [("exists", 0, "")])
+@example([("begin", 0, "", 0, {}), ("begin", 0, "", 0, {}), ("begin", 7, "", 1, {}), ("lose_life", 0, "", 12, {}),
+          ("begin", 0, "", 0, {}), ("begin", 0, "", 0, {}), ("begin", 0, "", 0, {}), ("begin", 1, "", 1, {})],
+         [("life", 0, "")])
 def test_scalar_draws_and_mills_equal_general_draws_and_mills(steps: list[tuple[Any, ...]],
                                                               reads: list[tuple[str, int, str]]) -> None:
     """A draw (CR 121.1) or mill (701 "Mill") of one card of one game takes the top card
     of the library, ordered as the general path orders it, to the hand or graveyard as a
     new object (400.7) with the same events; a draw from an empty library is noted and
     loses at the next check (704.5b); other counts, bad players and ids take the general
-    path alike."""
+    path alike. A main phase begins for the next player in turn order who has not lost
+    (704.5a), on both paths."""
     _differential("library", steps, reads)
 
 
