@@ -383,7 +383,7 @@ def host_op(n: int, op: str) -> Case:
 # durability, a champion each; buff, debuff and damage counters), its single actions and a
 # self-play step. Engine only: the esper baselines play the Magic rules.
 GA_OPS = ("settled tick", "put_counters", "deal_damage (ally)", "deal_damage (champion)", "pay_reserve",
-          "self-play step")
+          "activate_enlighten", "recover", "self-play step")
 
 
 @functools.lru_cache(maxsize=None)
@@ -401,11 +401,15 @@ def _ga_settled(n: int) -> tuple[Any, dict[str, Any], tuple[int, int, int]]:
         p = players[i % 2]
         if i % 4 == 3:
             w.add_object(p, "weapon", durability=int(rng.integers(1, 4)))
+        elif i % 10 == 0:   # the first player's deck, to draw from (Enlighten 1)
+            w.add_object(p, "ally", power=1, life=1, zone="deck")
         else:
             given = {("buff", "debuff")[i % 2]: int(rng.integers(1, 3))} if rng.random() < 0.3 else {}
             allies.append(w.add_object(p, "ally", power=int(rng.integers(1, 4)), life=int(rng.integers(2, 6)),
                                        counters=given))
     w.deal_damage(champions[1], 1)   # damage counters are a kind of the game, as after a first hit
+    w.deal_damage(champions[0], 2)   # to recover from (Recover 2)
+    w.put_counters(champions[0], "enlighten", 3)   # to activate (Enlighten 1)
     w.set_reserve(players[0], 5)     # cards to pay costs with (GA Costs and Memory 1)
     w.tick()
     w.clear_events()
@@ -426,7 +430,9 @@ def ga_op(n: int, op: str) -> Case:
     run = {"settled tick": functools.partial(checked_tick, w), "put_counters": lambda: w.put_counters(a, "buff", 1),
            "deal_damage (ally)": lambda: w.deal_damage(a, 1),
            "deal_damage (champion)": lambda: w.deal_damage(champion, 1),
-           "pay_reserve": lambda: w.pay_reserve(w.players()[0], 1), "self-play step": step}[op]
+           "pay_reserve": lambda: w.pay_reserve(w.players()[0], 1),
+           "activate_enlighten": lambda: w.activate_enlighten(champion), "recover": lambda: w.recover(champion, 1),
+           "self-play step": step}[op]
     restore = functools.partial(w.restore, snap)
     return Case(f"grand archive {op} 1x{n}", run, setup=_nothing if op == "settled tick" else restore,
                 prepare=restore)

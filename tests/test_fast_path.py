@@ -53,7 +53,8 @@ def _board(ruleset: str = "mtg") -> tuple[World, list[int]]:
                    w.add_object(p1, "ally", power=2, life=3, counters={"debuff": 1}),
                    w.add_object(p2, "item", no_counters=True),
                    w.add_object(p1, "ally", power=1, life=4, zone="graveyard"),
-                   w.add_object(p2, "item", durability=2)]
+                   w.add_object(p2, "item", durability=2),
+                   *w.add_objects(2, p1, "ally", power=1, life=1, zone="deck")]   # (8, 9) to draw
     if ruleset == "library":   # Magic, with libraries to draw and mill from (CR 121.1, 701 "Mill")
         w = World(seed=5)
         p1, p2 = w.add_player(life=8), w.add_player()
@@ -143,6 +144,10 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.shuffle_library(e)
     if op == "begin":   # the next player's main phase, or that of the player named (an odd amount)
         return w.begin_main_phase(e if n % 2 else None)
+    if op == "enlighten":
+        return w.activate_enlighten(e)
+    if op == "recover":
+        return w.recover(e, n, cost=extra.get("cost", False))
     if op in ("set_reserve", "gain_reserve", "pay_reserve"):
         return getattr(w, op)(e, n)
     if op == "set_pt":
@@ -292,6 +297,16 @@ GA_DAMAGE_FLAGS = st.fixed_dictionaries({}, optional={
     "unpreventable": st.booleans(), "deathtouch": st.sampled_from([None, None, False, True])})
 
 
+#: Grand Archive's player actions on one object, with what changes them: enlighten counters
+#: spent to draw (Enlighten 1; 8 and 9 the deck, then none) and damage counters recovered
+#: from the champion (2; Recover 2-2.2), as a cost or not (1 and NumPy's True: the general path).
+GA_PLAYER_ACTIONS = ["enlighten", "enlighten", "enlighten", "recover", "recover", "recover", "put", "put", "put",
+                     "damage", "damage", "tick", "destroy", "move_zone", "clone"]
+GA_PLAYER_KINDS = ["enlighten", "enlighten", "enlighten", "damage", "buff"]
+GA_PLAYER_WHO = [0, 2, 2, 2, 2, 3, 4, 6, 8, 10**6]
+GA_PLAYER_FLAGS = st.fixed_dictionaries({}, optional={"cost": st.sampled_from([False, True, 1, np.bool_(True)])})
+
+
 #: Objects made one at a time (``ADDS``), and steps that then meet them (12, 13: the first made).
 ADD_ACTIONS = ["add"] * 5 + ["put", "tick", "destroy", "move_zone", "damage"]
 ADD_WHO = [0, 0, 1, 1, 2, 12, 13, 10**6]
@@ -394,6 +409,28 @@ def test_scalar_damage_equals_general_damage_in_grand_archive(steps: list[tuple[
     """Mostly Grand Archive damage (Damage 4-5, 12-13, 15; Bulwark 1-4): damage counters on
     a champion, marked damage on an ally, a bulwark counter spent on combat damage (and by
     unpreventable damage), targets that are not units on the field, Magic abilities refused."""
+    _differential("grand_archive", steps, reads)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_steps(GA_PLAYER_KINDS, GA_PLAYER_ACTIONS, GA_PLAYER_WHO, GA_PLAYER_FLAGS),
+       st.lists(st.tuples(st.sampled_from(["count", "counters", "zone", "exists"]), st.sampled_from(GA_PLAYER_WHO),
+                          st.sampled_from(GA_PLAYER_KINDS)), min_size=1, max_size=4))
+@example([("put", 2, "enlighten", 3, {}), ("enlighten", 2, "", 0, {}), ("put", 2, "enlighten", 3, {}),
+          ("enlighten", 2, "", 0, {}), ("put", 2, "enlighten", 3, {}), ("enlighten", 2, "", 0, {}),
+          ("damage", 2, "", 3, {}), ("recover", 2, "", 2, {"cost": True}), ("recover", 2, "", 2, {"cost": True}),
+          ("recover", 2, "", 2, {}), ("recover", 2, "", 0, {})], [("count", 2, "damage")])
+@example([("put", 2, "enlighten", 2, {}), ("enlighten", 2, "", 0, {}), ("recover", 2, "", 1, {}),
+          ("put", 3, "enlighten", 3, {}), ("destroy", 3, "", 0, {}), ("enlighten", 3, "", 0, {}),
+          ("put", 6, "enlighten", 3, {}), ("enlighten", 6, "", 0, {}), ("recover", 4, "", 1, {}),
+          ("move_zone", 2, "", 1, {}), ("recover", 2, "", 1, {})], [("count", 2, "enlighten")])
+def test_scalar_player_actions_equal_general_player_actions_in_grand_archive(
+        steps: list[tuple[Any, ...]], reads: list[tuple[str, int, str]]) -> None:
+    """Grand Archive's enlighten (remove 3 enlighten counters, then the controller draws:
+    Enlighten 1; fewer than 3, or off the field, refused) and recover (up to N damage
+    counters removed from a champion on the field, an event even with none: Recover
+    2-2.1.1; as a cost, refused short of N) of one object of one game give the state,
+    events, errors and values of the general path, the deck emptying on the way."""
     _differential("grand_archive", steps, reads)
 
 

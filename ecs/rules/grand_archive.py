@@ -418,6 +418,10 @@ def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: b
     as a cost: every named champion must have at least ``n`` damage counters, else
     UnpayableCostError and nothing changes (Recover's hint)."""
     _ga_only(world, "recover")
+    if args.count_one(n) and type(cost) is bool:
+        removed = _recover_one(world, champion, n, games, cost)
+        if removed is not None:
+            return removed
     g, c, single = args.targets(world, champion, games)
     args.require(world, args.is_type(world, g, c, "champion") & args.on_battlefield(world, g, c), g, c,
                   "is not a champion on the field (GA Recover 2)")
@@ -441,6 +445,32 @@ def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: b
         full[g] = removed
         return args.out(world, full)
     return removed.reshape(sets.distinct(g).size, -1)
+
+
+def _recover_one(world: Game, champion: Any, n: int, games: Any, cost: bool) -> int | None:
+    """``recover`` of one champion of a single game in plain ints (``args.one``); None,
+    having changed nothing, where the general path must act or raise."""
+    col = args.one(world, champion, games)
+    if col < 0:
+        return None
+    s = world.store
+    v = s.views()
+    if not v["types"][0, col] & _CHAMPION or v["zone"][0, col] != zones.BATTLEFIELD:
+        return None
+    k = s.kind_index.get("damage")
+    have: int = v["counts"][k, 0, col] if k is not None else 0
+    if cost and have < n:   # (a cost paid in full or not at all: it raises)
+        return None
+    e, removed, ctrl = int(champion), min(n, have), v["controller"][0, col]
+    world.log.next_step()
+    counting.set_one(world, "damage", 0, col, have, have - removed, "ga.recover", e=e)
+    if n > 0:   # Recover 2.1.1: an event even with nothing to remove
+        world.log.one(ACTION, CAUSE["ga.recover"], 0, e, s.kind_id("damage", create=True), have, have - removed,
+                      ctrl)
+    return removed
+
+
+_CHAMPION = TYPE_BIT["champion"]
 
 
 def _acted(world: Game, cause: str, g: np.ndarray, c: np.ndarray, kind: str | None,
@@ -477,6 +507,9 @@ def activate_enlighten(world: Game, e: Ids, games: Games = None) -> Any:
     Ending the Game 5). Fewer than three raises UnpayableCostError, changing nothing.
     Returns the drawn card's new id (a batch: one per game, -1 where none)."""
     _ga_only(world, "activate_enlighten")
+    drawn = _enlighten_one(world, e, games)
+    if drawn is not None:
+        return drawn
     s = world.store
     g, c, _ = args.targets(world, e, games)
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not an object on the field")
@@ -499,6 +532,28 @@ def activate_enlighten(world: Game, e: Ids, games: Games = None) -> Any:
         else:
             out[sel] = drawn[sel, 0]
     return args.out(world, out)
+
+
+def _enlighten_one(world: Game, e: Any, games: Any) -> int | None:
+    """``activate_enlighten`` of one object of a single game in plain ints (``args.one``);
+    None, having changed nothing, where the general path must act or raise."""
+    col = args.one(world, e, games)
+    if col < 0:
+        return None
+    s = world.store
+    v = s.views()
+    k = s.kind_index.get("enlighten")
+    if k is None or v["zone"][0, col] != zones.BATTLEFIELD:
+        return None
+    have: int = v["counts"][k, 0, col]
+    if have < ENLIGHTEN_COST:   # (it raises)
+        return None
+    e, ctrl = int(e), v["controller"][0, col]
+    world.log.next_step()
+    counting.set_one(world, "enlighten", 0, col, have, have - ENLIGHTEN_COST, "ga.enlighten", e=e)
+    world.log.one(ACTION, CAUSE["ga.enlighten"], 0, e, k, have, have - ENLIGHTEN_COST, ctrl)
+    drawn = turns.draw(world, s.views()["entity_id"][0, s.views()["player_col"][ctrl]], 1)
+    return drawn[0] if drawn else -1
 
 
 def stat(world: Game, e: int, name: str) -> IntRead:
