@@ -355,25 +355,32 @@ def esper_step(n: int, clone: bool = False) -> Case:
 
 
 # ---- a host engine's calls on one game -----------------------------------------------------
-# What a host that drives the core does besides counters (``ecs.host``), on one creature of
-# the settled board: engine only, the esper baselines model no host effects.
-HOST_OPS = ("set_pt", "modify_pt", "clear_pt", "set_controller", "prohibit", "set_hold", "set_redirect")
+# What a host that drives the core does besides counters (``ecs.host``, caps), on one
+# creature of the settled board (a player for ``set_cant_lose``): engine only, the esper
+# baselines model no host effects.
+HOST_OPS = ("set_pt", "modify_pt", "clear_pt", "set_controller", "prohibit", "set_hold", "set_redirect",
+            "set_cant_lose", "set_cap", "clear_cap")
 
 
 def host_op(n: int, op: str) -> Case:
     """One of ``HOST_OPS`` on a creature of the settled ``n``-object game, from that board
-    each run (``clear_pt`` ends a +1/+1 set up before it, untimed)."""
+    each run (``clear_pt`` ends a +1/+1 set up before it, untimed; ``set_cap`` changes and
+    ``clear_cap`` ends a cap set up before it)."""
     w, restore, (a, _, _) = _engine_settled(n)
-    other = w.players()[1]
+    player, other = w.players()[:2]
     run = {"set_pt": lambda: w.set_pt(a, power=3, toughness=3), "modify_pt": lambda: w.modify_pt(a, 1, 1),
            "clear_pt": lambda: w.clear_pt(a), "set_controller": lambda: w.set_controller(a, other),
            "prohibit": lambda: w.prohibit(a, "+1/+1"), "set_hold": lambda: w.set_hold(a, True),
-           "set_redirect": lambda: w.set_redirect(a, "exile")}[op]
+           "set_redirect": lambda: w.set_redirect(a, "exile"),
+           "set_cant_lose": lambda: w.set_cant_lose(player, "life", True),
+           "set_cap": lambda: w.set_cap(a, "+1/+1", 5), "clear_cap": lambda: w.clear_cap(a, "+1/+1")}[op]
 
     def setup() -> None:
         restore()
         if op == "clear_pt":
             w.modify_pt(a, 1, 1)
+        if op in ("set_cap", "clear_cap"):
+            w.set_cap(a, "+1/+1", 9)
 
     return Case(f"engine {op} 1x{n}", run, setup=setup, prepare=restore)
 

@@ -416,6 +416,11 @@ def set_cap(world: Game, e: Ids, kind: str, n: Amounts, games: Games = None) -> 
     """"Can't have more than ``n`` counters of ``kind``" (CR 122.4), enforced by the
     state-based check 704.5r. The cap ends when the object changes zones."""
     kind = args.kind(world, kind)
+    if args.count_one(n):
+        col = args.one(world, e, games)
+        if col >= 0:   # one target of a single game: plain ints
+            counting.set_cap_one(world, kind, col, n)
+            return
     g, c, single = args.targets(world, e, games)
     amount = args.amounts(world, n, e, games, single, lambda: f"cap of {kind!r} on entity {e}")
     counting.set_caps(world, kind, g, c, amount)
@@ -423,6 +428,10 @@ def set_cap(world: Game, e: Ids, kind: str, n: Amounts, games: Games = None) -> 
 
 def clear_cap(world: Game, e: Ids, kind: str, games: Games = None) -> None:
     kind = args.kind(world, kind)
+    col = args.one(world, e, games)
+    if col >= 0:
+        counting.set_cap_one(world, kind, col, -1)
+        return
     g, c, _ = args.targets(world, e, games)
     counting.set_caps(world, kind, g, c, np.full(g.size, -1, np.int64))
 

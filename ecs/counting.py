@@ -20,7 +20,7 @@ from .events import CAUSE, COUNTER
 from .game import Game
 from .kinds import ENTERING
 from .limits import MAX_COUNT, MAX_LIFE
-from .store import add_clamped
+from .store import GAME_ZERO, add_clamped
 
 
 def shared(game: Game, kind: str) -> bool:
@@ -347,6 +347,20 @@ def _enter_one(game: Game, g: int, col: int, by: int | None) -> None:
         printed = v[stat][g, col]
         if types & TYPE_BIT[type_name] and printed != NO_STAT and printed > 0:
             put_one(game, stat, g, col, printed, "enter", v["controller"][g, col] if by is None else by)
+
+
+def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:
+    """``set_caps`` of column ``col`` of a single game in plain ints: the value written
+    where the cap table has the row, the general path adding one where it has none."""
+    s = game.store
+    k = s.kind_id(kind, create=True)
+    v = s.views()
+    cols, kinds = v["cap_col"], v["cap_kind"]
+    for m in range(len(cols)):
+        if cols[m] == col and kinds[m] == k:
+            s.write("cap_val", (0, m), value)
+            return
+    set_caps(game, kind, GAME_ZERO, np.array([col], np.int64), np.array([value], np.int64))
 
 
 def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.ndarray) -> None:

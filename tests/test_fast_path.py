@@ -126,6 +126,10 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.sacrifice(e)
     if op == "set_cap":
         return w.set_cap(e, kind, n)
+    if op == "clear_cap":
+        return w.clear_cap(e, kind)
+    if op == "set_cant_lose":   # for a reason the amount picks (a third: none such)
+        return w.set_cant_lose(e, ("life", "poison", "mana")[n % 3], extra.get("on", True))
     if op == "add":
         types, kwargs = ADDS[(sum(map(ord, kind)) + n) % len(ADDS)]
         return w.add_object(e, types, **{k: n if v is None else v for k, v in kwargs.items()})
@@ -316,7 +320,7 @@ ADD_WHO = [0, 0, 1, 1, 2, 12, 13, 10**6]
 #: change where and whether it goes (shield 122.1c, indestructible 702.12b, finality 122.1h),
 #: the counters it takes along as LKI (122.2) and the caps that end (122.4); 9 (10 in 2HG): a token.
 MOVE_ACTIONS = ["destroy", "destroy", "sacrifice", "move_zone", "move_zone", "put", "put", "damage", "tick",
-                "tick", "set_cap", "tap", "untap", "add", "move_counters", "proliferate"]
+                "tick", "set_cap", "set_cap", "clear_cap", "tap", "untap", "add", "move_counters", "proliferate"]
 MOVE_KINDS = ["-1/-1", "-1/-1", "+1/+1", "shield", "indestructible", "indestructible", "finality", "charge"]
 MOVE_WHO = [2, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10**6]
 
@@ -613,12 +617,13 @@ def test_scalar_draws_and_mills_equal_general_draws_and_mills(steps: list[tuple[
 #: the deaths of a tick (704.5f-g under set and modified toughness), zone changes that end
 #: them (400.7); values at and past MAX_STAT, of other types (bools, NumPy ints, None).
 HOST_ACTIONS = ["set_pt", "set_pt", "modify_pt", "modify_pt", "modify_pt", "clear_pt", "set_hold", "set_redirect",
-                "set_controller", "ban", "put", "damage", "tick", "tick", "destroy", "move_zone", "clone"]
+                "set_controller", "ban", "put", "damage", "tick", "tick", "destroy", "move_zone", "clone",
+                "set_cant_lose", "set_cant_lose", "lose_life"]
 HOST_VALUES = st.sampled_from([0, 1, 2, -1, -3, MAX_STAT, MAX_STAT + 1, -MAX_STAT, True, None, np.int64(2)])
 HOST_FLAGS = st.fixed_dictionaries({}, optional={
     "power": HOST_VALUES, "toughness": HOST_VALUES, "on": st.sampled_from([True, False, 1, np.bool_(True)]),
     "zone": st.sampled_from([None, "exile", "hand", "graveyard", "nowhere"])})
-HOST_WHO = [0, 2, 2, 3, 3, 4, 6, 7, 8, 10, 10**6]
+HOST_WHO = [0, 1, 2, 2, 3, 3, 4, 6, 7, 8, 10, 10**6]
 HOST_READS = st.lists(st.tuples(st.sampled_from(["power", "toughness", "controller", "owner", "zone",
                                                  "is_prohibited", "is_held", "exists"]),
                                 st.sampled_from(HOST_WHO), st.sampled_from(KINDS)), min_size=1, max_size=6)
@@ -635,13 +640,17 @@ HOST_READS = st.lists(st.tuples(st.sampled_from(["power", "toughness", "controll
           ("set_redirect", 2, "", 0, {"zone": "nowhere"}), ("ban", 0, "charge", 0, {}),
           ("ban", 10**6, "stun", 0, {})],
          [("is_held", 3, ""), ("controller", 8, "")])
+@example([("set_cant_lose", 0, "", 0, {"on": True}), ("lose_life", 0, "", 12, {}), ("tick", 0, "", 0, {}),
+          ("set_cant_lose", 1, "", 1, {"on": True}), ("set_cant_lose", 0, "", 3, {"on": False}),
+          ("tick", 0, "", 0, {})], [("life", 0, "")])
 def test_scalar_host_effects_equal_general_host_effects(steps: list[tuple[Any, ...]],
                                                         reads: list[tuple[str, int, str]]) -> None:
     """A host's effects on one object of one game (set and modified power/toughness,
     layers 7b/7c, 613.4b-c; cleared, 514.2; control, 108.4; 101.3 prohibitions; the hold
-    of 704.5v; "if it would die" 614.1a) give the state, errors and reads of the general
-    path, and what the state-based actions then do with them (704.5f-g): values past
-    MAX_STAT refused, others not ints taken by the general path alike."""
+    of 704.5v; "if it would die" 614.1a) and on a player (can't lose for life or poison,
+    704.5a, 704.5c) give the state, errors and reads of the general path, and what the
+    state-based actions then do with them (704.5f-g, 704.5a): values past MAX_STAT
+    refused, others not ints taken by the general path alike."""
     _differential("mtg", steps, reads)
 
 
@@ -654,7 +663,7 @@ def test_scalar_zone_changes_equal_general_zone_changes(steps: list[tuple[Any, .
                                                         reads: list[tuple[str, int, str]]) -> None:
     """Destroy (701.8), sacrifice (701.21a), move_zone and the deaths of a tick move one
     object to a new id (400.7) with the same state and events on both paths: counters
-    cease to exist, carried as LKI (122.2), caps end (122.4), shield (122.1c),
+    cease to exist, carried as LKI (122.2), caps set, changed, cleared and ended (122.4), shield (122.1c),
     indestructible (702.12b), finality (122.1h), a host's redirect (614.1a), a token that
     ceases to exist (704.5d, 111.8) and stale ids."""
     _differential("mtg", steps, reads)
