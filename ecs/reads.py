@@ -14,7 +14,7 @@ from . import store as store_module
 from .args import BoolRead, IntRead, StrRead
 from .components import TYPE_BIT, type_mask
 from .components.card import NO_STAT
-from .errors import InvalidTypeError, UnknownEntityError
+from .errors import InvalidGameError, InvalidTypeError, UnknownEntityError
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of
 from .perform import DRAW, ONGOING
@@ -286,7 +286,7 @@ def result(world: Game) -> str | IntRead:
 
 def players(world: Game) -> list[int]:
     s = world.store
-    return [int(x) for x in s.a["entity_id"][0, s.a["player_col"]]]
+    return s.a["entity_id"][0, s.a["player_col"]].tolist()
 
 
 def object_mask(world: Game, zone: str | None = None, types: Iterable[str] | str = (),
@@ -294,22 +294,29 @@ def object_mask(world: Game, zone: str | None = None, types: Iterable[str] | str
     """(ids, mask): the (B, columns) id in every slot of each game (-1: free) and the mask
     of the objects that are in ``zone`` (any zone if None), have all ``types`` and that
     controller."""
+    return _object_mask(world, slice(None), zone, types, controller)
+
+
+def _object_mask(world: Game, games: slice, zone: str | None, types: Iterable[str] | str,
+                 controller: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """``object_mask`` of the rows ``games``."""
     s = world.store
     n = s.n_cols
-    z = s.a["zone"][:, :n]
+    z = s.a["zone"][games, :n]
     mask = (z != zones.NONE) & (z != zones.PLAYER)
     if zone is not None:
         mask &= z == zones.zone_code(zone, world.ruleset.zone_aliases)
     t = type_mask(types)
     if t:
-        mask &= (s.a["types"][:, :n] & t) == t
+        mask &= (s.a["types"][games, :n] & t) == t
     if controller is not None:
-        mask &= s.a["controller"][:, :n] == args.player_index(world, controller)
-    return s.a["entity_id"][:, :n].copy(), mask
+        mask &= s.a["controller"][games, :n] == args.player_index(world, controller)
+    return s.a["entity_id"][games, :n].copy(), mask
 
 
 def objects(world: Game, zone: str | None = None, types: Iterable[str] | str = (),
             controller: int | None = None, game: int = 0) -> list[int]:
-    """Ids of the objects matching the filter in one game."""
-    ids, mask = object_mask(world, zone, types, controller)
-    return [int(x) for x in ids[game][mask[game]]]
+    """Ids of the objects matching the filter in game ``game`` (its row only is read)."""
+    g = args.integer(game, "game index", 0, world.batch - 1, InvalidGameError)
+    ids, mask = _object_mask(world, slice(g, g + 1), zone, types, controller)
+    return ids[0][mask[0]].tolist()

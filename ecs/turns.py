@@ -47,6 +47,13 @@ _PHASES = {True: True, False: False, "precombat": True, "first": True,
 def active_player(world: Game) -> IntRead:
     """The turn player of each game (set by ``begin_main_phase``), -1 before any."""
     s = world.store
+    if args.scalar(world) and store.SCALAR_PATHS:   # one game: plain reads
+        v = s.views()
+        act = v["active"]
+        for p in range(s.n_players):
+            if act[0, p]:
+                return v["entity_id"][0, v["player_col"][p]]
+        return -1
     act = s.a["active"]
     has = act.any(axis=1)
     ids = (s.a["entity_id"][0, s.a["player_col"][np.argmax(act, axis=1)]] if s.n_players

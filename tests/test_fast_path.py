@@ -240,7 +240,8 @@ def _read(w: World, ids: list[int], what: str, who: int, kind: str) -> Any:
             "controller": lambda: w.controller(e), "owner": lambda: w.owner(e),
             "is_tapped": lambda: w.is_tapped(e), "keywords": lambda: w.keywords(e), "name": lambda: w.name(e),
             "is_prohibited": lambda: w.is_prohibited(e, kind), "defense": lambda: w.defense(e),
-            "is_held": lambda: w.is_held(e)}[what]()
+            "is_held": lambda: w.is_held(e), "active_player": lambda: w.active_player(),
+            "objects": lambda: w.objects(), "players": lambda: w.players()}[what]()
 
 
 def _amounts() -> st.SearchStrategy[int]:
@@ -594,7 +595,8 @@ LIBRARY_WHO = [0, 0, 0, 1, 1, 7, 2, 3, 4, 6, 10**6]
 
 @settings(max_examples=150, deadline=None)
 @given(_steps(KINDS, LIBRARY_ACTIONS, LIBRARY_WHO),
-       st.lists(st.tuples(st.sampled_from(["zone", "exists", "life", "counters"]), st.sampled_from(LIBRARY_WHO),
+       st.lists(st.tuples(st.sampled_from(["zone", "exists", "life", "counters", "active_player", "objects",
+                                           "players"]), st.sampled_from(LIBRARY_WHO),
                           st.sampled_from(KINDS)), min_size=1, max_size=4))
 @example([("move_zone", 2, "", 4, {}), ("draw", 0, "", 1, {}), ("draw", 0, "", 1, {}), ("mill", 0, "", 1, {}),
           ("draw", 0, "", 1, {}), ("draw", 0, "", 1, {}), ("tick", 0, "", 0, {}), ("draw", 1, "", 1, {}),

@@ -61,6 +61,10 @@ BAD = [
     (lambda w, p, b, g: w.set_cant_lose(p, np.array(["life", "poison"])), InvalidTypeError, "unknown reason"),
     (lambda w, p, b, g: w.cant_lose(p, ["life"]), InvalidTypeError, "unknown reason"),
     (lambda w, p, b, g: w.fork(0, 2, events=np.array([True, False])), IllegalActionError, "fork's events"),
+    # a read of one game names a game of the batch: not the last one by a negative index
+    (lambda w, p, b, g: w.objects(game=-1), InvalidGameError, "-1"),
+    (lambda w, p, b, g: w.objects(game=2), InvalidGameError, "2"),
+    (lambda w, p, b, g: w.objects(game=True), InvalidGameError, "True"),
 ]
 
 
