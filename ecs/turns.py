@@ -49,9 +49,8 @@ def active_player(world: Game) -> IntRead:
     s = world.store
     if args.scalar(world) and store.SCALAR_PATHS:   # one game: plain reads
         v = s.views()
-        act = v["active"]
         for p in range(s.n_players):
-            if act[0, p]:
+            if v["active"][0, p]:
                 return v["entity_id"][0, v["player_col"][p]]
         return -1
     act = s.a["active"]
