@@ -246,7 +246,26 @@ class Probe:
         self.covers[system] = system.process
 
 
-class System(esper.Processor):
+class SystemType(type):
+    """The metaclass of ``System``: ``replaced`` counts the assignments to (and deletions
+    of) a system class's ``process`` in this process, so a schedule that trusts the
+    processes its probe covers knows in one read that none was replaced since it last
+    looked (``ecs.schedule.Schedule.probed``)."""
+
+    replaced: ClassVar[int] = 0
+
+    def __setattr__(cls, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "process":
+            SystemType.replaced += 1
+
+    def __delattr__(cls, name: str) -> None:
+        super().__delattr__(name)
+        if name == "process":
+            SystemType.replaced += 1
+
+
+class System(esper.Processor, metaclass=SystemType):
     """A system: ``process(game, check)`` decides into the check, never writes.
 
     ``when`` declares when the schedule runs it; ``causes`` the event causes it decides

@@ -22,7 +22,7 @@ import esper
 import numpy as np
 
 from . import args, kernels, store
-from .check import MARKED, ONE_GAME, Check, PhaseContext, Probe, System, When, one_game_check
+from .check import MARKED, ONE_GAME, Check, PhaseContext, Probe, System, SystemType, When, one_game_check
 from .errors import IllegalActionError, SBALoopError
 from .game import Game
 from .perform import perform
@@ -72,6 +72,7 @@ class Schedule:
         self._one = None if len(probes) != 1 or any(i < 0 for _, i, *_ in rows) else (
             next(iter(probes)).acting, next(iter(probes.values())) | (MARKED if next(iter(probes)).marks else 0),
             tuple((cls, covered) for _, _, _, cls, covered in rows), next(iter(probes)).marks)
+        self._probed = (-1, False)   # (SystemType.replaced when last looked, the answer)
         n = next(_contexts)
         self.serial = n   # unique in this process: what ``Store.settled`` names
         self._context = {when: f"tcg-counters-{n}-{when.name.lower()}" for when in When}
@@ -159,14 +160,16 @@ class Schedule:
 
     def probed(self) -> bool:
         """Whether one probe covers every system of a check, none of their processes
-        replaced since: the systems then decide from the store's state alone."""
+        replaced since: the systems then decide from the store's state alone. (The
+        classes are looked at again only after some system class's ``process`` was
+        replaced: ``SystemType.replaced``, read once where a tick asks twice.)"""
+        at, answer = self._probed
+        if at == SystemType.replaced:
+            return answer
         one = self._one
-        if one is None:
-            return False
-        for cls, covered in one[2]:
-            if cls.process is not covered:
-                return False
-        return True
+        answer = one is not None and all(cls.process is covered for cls, covered in one[2])
+        self._probed = (SystemType.replaced, answer)
+        return answer
 
     def with_systems(self, *systems: type[System] | System, before: Any = None,
                      after: Any = None) -> "Schedule":

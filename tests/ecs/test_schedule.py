@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scalar_paths import general
 
 from ecs import World
-from ecs.check import Check
+from ecs.check import Check, System, SystemType
 from ecs.schedule import Schedule
 from ecs.systems.lethality import Lethality
 
@@ -56,6 +56,33 @@ def test_a_tick_of_an_unwritten_settled_state_makes_no_check_704_3(monkeypatch: 
     w.put_counters(ids["bear"], "+1/+1", 1)   # a write: the next tick checks, once
     assert w.tick() == 0 and len(made) == 1
     assert w.tick() == 0 and len(made) == 1
+
+
+def test_a_system_process_replaced_after_a_settled_tick_runs_at_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A schedule trusts its probe only while the processes it covers are those it was
+    built for: one replaced after a settled tick (a host's rule, a test's spy) decides at
+    the next tick, and once put back the tick of a settled state looks at nothing again."""
+    w, _ = _board()
+    seen: list[int] = []
+    real = Lethality.process
+    before = SystemType.replaced
+
+    def spy(self: Any, world: Any, pending: Check) -> None:
+        seen.append(1)
+        real(self, world, pending)
+
+    monkeypatch.setattr(Lethality, "process", spy)
+    assert SystemType.replaced == before + 1
+    assert w.tick() == 0 and seen == [1]
+    monkeypatch.undo()
+    made = _checks(w, monkeypatch)
+    assert w.tick() == 0 and not made and seen == [1]
+
+    class Spare(System):
+        def process(self, game: Any, check: Check) -> None:  # pragma: no cover - never run
+            pass
+    del Spare.process
+    assert SystemType.replaced == before + 3   # set, put back, deleted
 
 
 #: Writes after a settled tick, each making a state-based action happen at the next tick.
