@@ -453,6 +453,17 @@ def column(game: Game, e: Any) -> Spot:
     return Spot(here, (games, np.where(here, cols, 0)), g, col)
 
 
+def read_one(game: Game, e: Any) -> int:
+    """The column of ``e`` where a read may take its scalar path (a World of one game that
+    reads plain values, the paths on), -1 where it must take the general one. Raises for
+    unknown and stale ids (``column``). (The id's plain lookup first: for an id that is
+    there, the one call.)"""
+    if not getattr(game, "scalar_reads", True):
+        return -1
+    col = present_one(game, e)   # (-1 too for a batch, or the paths off)
+    return col if col >= 0 or not (scalar(game) and store_module.SCALAR_PATHS) else column(game, e).col
+
+
 def columns_or_gone(game: Game, games: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Columns of ids in games ``games`` (broadcast together); -1 where an id is not in its
     game (it left its zone); raises for unknown ids."""

@@ -261,13 +261,24 @@ def allow(world: Game, e: Ids, kind: str | None = None, games: Games = None) -> 
     """End the prohibition of ``kind`` counters on ``e`` (None: every prohibition of it,
     that of any counters included). A prohibition of any counters outlasts allowing one
     kind."""
+    col = args.one(world, e, games)
+    if col >= 0:   # one object or player of a single game: plain ints
+        s = world.store
+        bit = _ALL_BANS if kind is None else int(_ban_bit(world, kind, create=False))
+        ban = s.views()["ban"][0, col]
+        if ban & bit:
+            s.write("ban", (0, col), ban & ~bit)
+            _remark_one(world, col)
+        return
     g, c, _ = args.targets(world, e, games)
-    bit = (np.uint64(np.iinfo(np.uint64).max) if kind is None
-           else _ban_bit(world, kind, create=False))
+    bits = np.uint64(_ALL_BANS) if kind is None else _ban_bit(world, kind, create=False)
     s = world.store
-    if bit and ((s.a["ban"][g, c] & bit) != 0).any():
-        s.mut("ban")[g, c] &= ~bit
+    if bits and ((s.a["ban"][g, c] & bits) != 0).any():
+        s.mut("ban")[g, c] &= ~bits
         _remark(world, g, c)
+
+
+_ALL_BANS = (1 << 64) - 1   # every bit of a ``ban`` field
 
 
 def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games = None) -> None:
@@ -332,6 +343,9 @@ def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> 
 
 def is_held(world: Game, e: int) -> BoolRead:
     """Whether state-based actions leave ``e`` (``set_hold``)."""
+    col = args.read_one(world, e)
+    if col >= 0:
+        return bool(world.store.views()["sba_hold"][0, col])
     spot = args.column(world, e)
     return args.out(world, spot.take(world.store.a["sba_hold"]) & spot.here)
 
@@ -345,13 +359,14 @@ def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
 def is_prohibited(world: Game, e: int, kind: str | None = None) -> BoolRead:
     """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it."""
     s = world.store
-    spot = args.column(world, e)
-    if kind is None:
-        bit = np.uint64(1 << BAN_ALL)
-    else:
-        kind = args.kind(world, kind)
-        k = s.kind_index.get(kind)
-        bit = np.uint64(1 << BAN_ALL) | (np.uint64(1 << k) if k is not None and k < BAN_ALL
-                                         else np.uint64(0))
-    banned = ((spot.take(s.a["ban"]) & bit) != 0) | spot.take(s.a["no_counters"])
+    col = args.read_one(world, e)   # (first: an unknown or stale id raises before a bad kind)
+    spot = args.column(world, e) if col < 0 else None
+    bit = 1 << BAN_ALL
+    if kind is not None:
+        k = s.kind_index.get(args.kind(world, kind))
+        bit |= 1 << k if k is not None and k < BAN_ALL else 0
+    if spot is None:   # one game: plain reads
+        v = s.views()
+        return bool(v["ban"][0, col] & bit or v["no_counters"][0, col])
+    banned = ((spot.take(s.a["ban"]) & np.uint64(bit)) != 0) | spot.take(s.a["no_counters"])
     return args.out(world, banned & spot.here)

@@ -22,21 +22,11 @@ from .perform import DRAW, ONGOING
 _ZONE_NAMES = np.array(zones.ZONES)
 
 
-def _one(world: Game, e: Any) -> int:
-    """The column of ``e`` where a read may take its scalar path (``_single``), -1 where it
-    must take the general one. Raises for unknown and stale ids. (The id's plain lookup
-    first: for an id that is there, the one call.)"""
-    if not getattr(world, "scalar_reads", True):
-        return -1
-    col = args.present_one(world, e)   # (-1 too for a batch, or the paths off)
-    return col if col >= 0 or not _single(world) else args.column(world, e).col   # (raises)
-
-
 def _where(world: Game, e: Any) -> tuple[args.Spot | None, int, int]:
     """Where a read of one object finds what it is: None, 0 and its column on the scalar
-    path (``_one``); else its ``Spot`` (``args.column``, which raises for unknown and stale
-    ids) and a game and column it is in."""
-    col = _one(world, e)
+    path (``args.read_one``); else its ``Spot`` (``args.column``, which raises for unknown
+    and stale ids) and a game and column it is in."""
+    col = args.read_one(world, e)
     if col >= 0:
         return None, 0, col
     spot = args.column(world, e)
@@ -68,7 +58,7 @@ def exists(world: Game, e: int) -> BoolRead:
 def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     """Kinds with a nonzero count: {kind: n} (a batch: {kind: array over games})."""
     s = world.store
-    col = -1 if world.two_headed_giant else _one(world, e)   # (2HG: a player's poison is the team's)
+    col = -1 if world.two_headed_giant else args.read_one(world, e)   # (2HG: a player's poison is the team's)
     if col >= 0:
         held = {}
         counts = s.views()["counts"]
@@ -93,7 +83,7 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
 def count(world: Game, e: int, kind: str) -> IntRead:
     s = world.store
     kind = args.kind(world, kind)
-    col = -1 if world.two_headed_giant else _one(world, e)   # (2HG: a player's poison is the team's)
+    col = -1 if world.two_headed_giant else args.read_one(world, e)   # (2HG: a player's poison is the team's)
     if col >= 0:
         k = s.kind_index.get(kind)
         return s.views()["counts"][k, 0, col] if k is not None else 0
@@ -162,7 +152,7 @@ def defense(world: Game, e: int) -> IntRead:
 
 def keywords(world: Game, e: int) -> frozenset[str] | np.ndarray:
     """Printed keywords plus keyword counters, in any zone (CR 122.1b)."""
-    col = _one(world, e)
+    col = args.read_one(world, e)
     if col >= 0:
         return _keywords_at(world, 0, col)
     spot = args.column(world, e)
@@ -190,7 +180,7 @@ def _keyword_counter_planes(names: list[str]) -> list[int]:
 
 
 def zone(world: Game, e: int) -> StrRead:
-    col = _one(world, e)
+    col = args.read_one(world, e)
     if col >= 0:
         return zones.ZONES[world.store.views()["zone"][0, col]]
     spot = args.column(world, e)
@@ -219,7 +209,7 @@ def _player_ids(world: Game, index: np.ndarray, here: np.ndarray) -> IntRead:
 
 def controller(world: Game, e: int) -> IntRead:
     """The controlling player's id in each game (-1 in a game the object is not in)."""
-    col = _one(world, e)
+    col = args.read_one(world, e)
     if col >= 0:
         return _player_id(world, world.store.views()["controller"][0, col])
     spot = args.column(world, e)
@@ -230,7 +220,7 @@ def owner(world: Game, e: int) -> IntRead:
     """The owning player's id in each game (108.3): the controller before the first control
     change (``ecs.host.set_controller``); a zone change gives the new object to its owner."""
     s = world.store
-    col = _one(world, e)
+    col = args.read_one(world, e)
     if col >= 0:
         v = s.views()
         index: int = v["owner"][0, col]
@@ -242,7 +232,7 @@ def owner(world: Game, e: int) -> IntRead:
 
 
 def is_tapped(world: Game, e: int) -> BoolRead:
-    col = _one(world, e)
+    col = args.read_one(world, e)
     if col >= 0:
         return bool(world.store.views()["tapped"][0, col])
     spot = args.column(world, e)
@@ -251,7 +241,7 @@ def is_tapped(world: Game, e: int) -> BoolRead:
 
 def damage(world: Game, e: int) -> IntRead:
     """Damage marked on the object (CR 120.3e)."""
-    col = _one(world, e)
+    col = args.read_one(world, e)
     if col >= 0:
         return world.store.views()["damage"][0, col]
     spot = args.column(world, e)

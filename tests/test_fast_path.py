@@ -174,6 +174,8 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return getattr(w, op[:-5] + "_life")(_many(ids, who, extra["form"]), n)
     if op == "ban":
         return w.prohibit(e, kind)
+    if op == "allow":   # every prohibition, for every fourth amount
+        return w.allow(e, None if n % 4 == 3 else kind)
     if op == "put_many":
         return w.put_counters(_many(ids, who, extra["form"]), kind, n)
     if op == "remove_many":
@@ -620,7 +622,7 @@ def test_scalar_draws_and_mills_equal_general_draws_and_mills(steps: list[tuple[
 #: them (400.7); values at and past MAX_STAT, of other types (bools, NumPy ints, None).
 HOST_ACTIONS = ["set_pt", "set_pt", "modify_pt", "modify_pt", "modify_pt", "clear_pt", "set_hold", "set_redirect",
                 "set_controller", "ban", "put", "damage", "tick", "tick", "destroy", "move_zone", "clone",
-                "set_cant_lose", "set_cant_lose", "lose_life"]
+                "set_cant_lose", "set_cant_lose", "lose_life", "ban", "allow", "allow"]
 HOST_VALUES = st.sampled_from([0, 1, 2, -1, -3, MAX_STAT, MAX_STAT + 1, -MAX_STAT, True, None, np.int64(2)])
 HOST_FLAGS = st.fixed_dictionaries({}, optional={
     "power": HOST_VALUES, "toughness": HOST_VALUES, "on": st.sampled_from([True, False, 1, np.bool_(True)]),
@@ -642,17 +644,21 @@ HOST_READS = st.lists(st.tuples(st.sampled_from(["power", "toughness", "controll
           ("set_redirect", 2, "", 0, {"zone": "nowhere"}), ("ban", 0, "charge", 0, {}),
           ("ban", 10**6, "stun", 0, {})],
          [("is_held", 3, ""), ("controller", 8, "")])
+@example([("set_hold", 3, "", 0, {"on": True}), ("ban", 4, "charge", 0, {}), ("ban", 4, "+1/+1", 0, {}),
+          ("allow", 4, "charge", 1, {}), ("ban", 2, "stun", 0, {}), ("allow", 2, "stun", 1, {})],
+         [("is_held", 3, ""), ("is_prohibited", 4, "+1/+1"), ("is_prohibited", 4, "charge"),
+          ("is_prohibited", 2, "stun")])
 @example([("set_cant_lose", 0, "", 0, {"on": True}), ("lose_life", 0, "", 12, {}), ("tick", 0, "", 0, {}),
           ("set_cant_lose", 1, "", 1, {"on": True}), ("set_cant_lose", 0, "", 3, {"on": False}),
           ("tick", 0, "", 0, {})], [("life", 0, "")])
 def test_scalar_host_effects_equal_general_host_effects(steps: list[tuple[Any, ...]],
                                                         reads: list[tuple[str, int, str]]) -> None:
     """A host's effects on one object of one game (set and modified power/toughness,
-    layers 7b/7c, 613.4b-c; cleared, 514.2; control, 108.4; 101.3 prohibitions; the hold
-    of 704.5v; "if it would die" 614.1a) and on a player (can't lose for life or poison,
-    704.5a, 704.5c) give the state, errors and reads of the general path, and what the
-    state-based actions then do with them (704.5f-g, 704.5a): values past MAX_STAT
-    refused, others not ints taken by the general path alike."""
+    layers 7b/7c, 613.4b-c; cleared, 514.2; control, 108.4; 101.3 prohibitions set and
+    ended; the hold of 704.5v; "if it would die" 614.1a) and on a player (can't lose for
+    life or poison, 704.5a, 704.5c) give the state, errors and reads of the general path,
+    and what the state-based actions then do with them (704.5f-g, 704.5a): values past
+    MAX_STAT refused, others not ints taken by the general path alike."""
     _differential("mtg", steps, reads)
 
 
