@@ -368,12 +368,15 @@ def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.nda
     s = game.store
     k = s.kind_id(kind, create=True)
     a = s.a
-    known = {(int(col), int(kk)): i for i, (col, kk) in enumerate(zip(a["cap_col"], a["cap_kind"]))}
-    new = [int(col) for col in sets.distinct(c) if (int(col), k) not in known]
-    if new:
-        a["cap_col"] = np.concatenate([a["cap_col"], np.array(new, np.int32)])
-        a["cap_kind"] = np.concatenate([a["cap_kind"], np.full(len(new), k, np.int32)])
-        a["cap_val"] = np.concatenate([a["cap_val"], np.full((game.batch, len(new)), -1, np.int64)], axis=1)
-        known.update({(col, k): len(known) + i for i, col in enumerate(new)})
-    m = np.array([known[(int(col), k)] for col in c], np.int64)
-    s.mut("cap_val")[g, m] = values
+    row = np.full(s.capacity, -1, np.int64)   # each column's row of the table for this kind
+    mine = np.flatnonzero(a["cap_kind"] == k)    # (a column has one row per kind)
+    row[a["cap_col"][mine]] = mine
+    new = sets.distinct(c)
+    new = new[row[new] < 0]
+    if new.size:   # rows of their own, in column order
+        at = a["cap_col"].size
+        a["cap_col"] = np.concatenate([a["cap_col"], new.astype(np.int32)])
+        a["cap_kind"] = np.concatenate([a["cap_kind"], np.full(new.size, k, np.int32)])
+        a["cap_val"] = np.concatenate([a["cap_val"], np.full((game.batch, new.size), -1, np.int64)], axis=1)
+        row[new] = np.arange(at, at + new.size)
+    s.mut("cap_val")[g, row[c]] = values
