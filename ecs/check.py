@@ -7,6 +7,7 @@ change a result, only the order of rows in the event log.
 """
 from __future__ import annotations
 
+import abc
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, ClassVar, Protocol
@@ -246,11 +247,12 @@ class Probe:
         self.covers[system] = system.process
 
 
-class SystemType(type):
+class SystemType(abc.ABCMeta):
     """The metaclass of ``System``: ``replaced`` counts the assignments to (and deletions
     of) a system class's ``process`` in this process, so a schedule that trusts the
     processes its probe covers knows in one read that none was replaced since it last
-    looked (``ecs.schedule.Schedule.probed``)."""
+    looked (``ecs.schedule.Schedule.probed``). An ``ABCMeta``, so that a host's abstract
+    base of its systems (``class Rule(System, abc.ABC)``) has no metaclass conflict."""
 
     replaced: ClassVar[int] = 0
 
