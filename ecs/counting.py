@@ -351,16 +351,22 @@ def _enter_one(game: Game, g: int, col: int, by: int | None) -> None:
 
 def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:
     """``set_caps`` of column ``col`` of a single game in plain ints: the value written
-    where the cap table has the row, the general path adding one where it has none."""
+    where the cap table has the row; the general path where it has none, or more than
+    ``FEW_CAPS`` rows (its arrays then cost less than a Python scan)."""
     s = game.store
     k = s.kind_id(kind, create=True)
     v = s.views()
     cols, kinds = v["cap_col"], v["cap_kind"]
-    for m in range(len(cols)):
-        if cols[m] == col and kinds[m] == k:
-            s.write("cap_val", (0, m), value)
-            return
+    if len(cols) <= FEW_CAPS:
+        for m in range(len(cols)):
+            if cols[m] == col and kinds[m] == k:
+                s.write("cap_val", (0, m), value)
+                return
     set_caps(game, kind, GAME_ZERO, np.array([col], np.int64), np.array([value], np.int64))
+
+
+#: Cap table rows a single game's plain path scans as Python ints; more take arrays.
+FEW_CAPS = 64
 
 
 def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.ndarray) -> None:

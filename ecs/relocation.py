@@ -19,7 +19,7 @@ import numpy as np
 from . import store as store_module
 from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
-from .counting import enter_battlefield, scalar_hook, slot_ids
+from .counting import FEW_CAPS, enter_battlefield, scalar_hook, slot_ids
 from .events import CAUSE, ZONE
 from .game import Game
 from .kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room, writes
@@ -133,7 +133,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
             s.write("counts", (k, g, col), 0)
     s.write("zone", (g, col), dest)
     capped = v["cap_col"]   # (a few entries, searched as a list: cheaper than a ufunc, cold or hot)
-    if len(capped) > _FEW_CAPS or capped and col in capped.tolist():
+    if len(capped) > FEW_CAPS or capped and col in capped.tolist():
         cap_col = s.a["cap_col"]
         caps = (cap_col == col).nonzero()[0]
         if caps.size and (s.a["cap_val"][g, caps] != -1).any():
@@ -151,8 +151,6 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
         enter_battlefield(world, np.array([g], np.int64), np.array([col], np.int64), None)
     return new, dest
 
-
-_FEW_CAPS = 64
 
 
 def _take(arr: np.ndarray, at: np.ndarray) -> np.ndarray:
