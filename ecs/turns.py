@@ -12,14 +12,13 @@ than every older card, so cards go to the bottom in the order they arrive;
 """
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable, Protocol
 
 import numpy as np
 
 from . import args, schedule, store, zones
 from .args import Amounts, Games, IntRead, as_amounts, select_games
-from .errors import IllegalActionError, InvalidPhaseError
+from .errors import IllegalActionError, InvalidGameError, InvalidPhaseError
 from .events import CAUSE
 from .game import Game
 from .library import library_ranks, top_card
@@ -133,8 +132,7 @@ def _next_player(world: Game, gsel: np.ndarray) -> np.ndarray:
 def library(world: Game, player: int, game: int = 0) -> list[int]:
     """Ids of ``player``'s library (GA deck) in ``game``, top card first."""
     p = args.player_index(world, player)
-    if isinstance(game, bool) or not isinstance(game, numbers.Integral) or not 0 <= game < world.batch:
-        raise IllegalActionError(f"game {game!r} is outside the batch of {world.batch}")
+    game = args.integer(game, "game index", 0, world.batch - 1, InvalidGameError)
     rank = library_ranks(world, np.array([game]), np.array([p]))[0]
     cols = np.flatnonzero(rank >= 0)
     cols = cols[np.argsort(rank[cols])]

@@ -65,6 +65,8 @@ BAD = [
     (lambda w, p, b, g: w.objects(game=-1), InvalidGameError, "-1"),
     (lambda w, p, b, g: w.objects(game=2), InvalidGameError, "2"),
     (lambda w, p, b, g: w.objects(game=True), InvalidGameError, "True"),
+    (lambda w, p, b, g: w.library(p, game=2), InvalidGameError, "2"),
+    (lambda w, p, b, g: w.library(p, game=np.int64(-1)), InvalidGameError, "-1"),
 ]
 
 
