@@ -1,7 +1,8 @@
 """One tick on a batch of random games sharing one layout (games x objects). The baseline
 plays games one after another, so it is timed on its first 64 games of each batch. The
 ``threads`` groups time the same tick with the wide passes split across every core and
-serially (``ecs.systems.parallel``)."""
+serially (``ecs.systems.parallel``); the ``batch call`` groups a host's calls besides the
+tick (``cases.BATCH_CALLS``)."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,7 +12,7 @@ import pytest
 
 from ecs.systems import parallel
 
-from .cases import BATCHES, baseline_tick, bench, engine_tick, store_nbytes
+from .cases import BATCH_CALLS, BATCHES, baseline_tick, batch_call, bench, engine_tick, store_nbytes
 
 BASELINE_GAMES = 64
 
@@ -33,6 +34,12 @@ def test_engine_batch_tick_host_effects(benchmark: Any, games: int, n: int) -> N
 @pytest.mark.parametrize("games, n", BATCHES)
 def test_baseline_batch_tick(benchmark: Any, games: int, n: int) -> None:
     bench(benchmark, baseline_tick(games, n, BASELINE_GAMES), 2, f"batch {games}x{n}")
+
+
+@pytest.mark.parametrize("call", BATCH_CALLS)
+def test_engine_batch_call(benchmark: Any, call: str) -> None:
+    """A host's call on a batch besides the tick (``cases.BATCH_CALLS``)."""
+    bench(benchmark, batch_call(1_024, 1_000, call), 5, f"batch call {call} 1024x1000")
 
 
 # The wide passes split across every core (systems.parallel) against one call, on the same

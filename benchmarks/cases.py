@@ -385,6 +385,22 @@ def host_op(n: int, op: str) -> Case:
     return Case(f"engine {op} 1x{n}", run, setup=setup, prepare=restore)
 
 
+# ---- a host's calls on a whole batch ---------------------------------------------------------
+# Besides the tick: one game's objects (a host looping over the games asks this of each:
+# its cost must be that game's, not the batch's) and a cap put on many ids in every game.
+BATCH_CALLS = ("objects of one game", "set_cap of 500 ids")
+
+
+def batch_call(games: int, n: int, call: str) -> Case:
+    """One of ``BATCH_CALLS`` on ``board(games, n)`` as built, restored before each run."""
+    built, snap = engine(games, n)
+    w, ids = built.world, built.objects[:500]
+    run = {"objects of one game": lambda: w.objects(game=games // 2),
+           "set_cap of 500 ids": lambda: w.set_cap(ids, "charge", 5)}[call]
+    restore = functools.partial(w.restore, snap)
+    return Case(f"engine {call} {games}x{n}", run, setup=restore, prepare=restore)
+
+
 # ---- one Grand Archive game ---------------------------------------------------------------
 # The same regime in the other ruleset: one game's settled board (allies, weapons with
 # durability, a champion each; buff, debuff and damage counters), its single actions and a
