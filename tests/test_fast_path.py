@@ -772,6 +772,37 @@ def test_taps_and_life_changes_take_the_scalar_path(monkeypatch: pytest.MonkeyPa
     assert w.life(p) == 15
 
 
+def test_host_calls_caps_and_player_actions_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cap changed and ended (CR 122.4), can't-lose (704.5a), a prohibition read and
+    ended (101.3), a hold read (704.5v), the turn player, and Grand Archive's enlighten
+    (Enlighten 1: the card drawn comes back) and recover (Recover 2) on one game's object
+    take the scalar paths: never the general paths' targets, rows or columns."""
+    w = World(seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, caps={"+1/+1": 3})
+    w.prohibit(bear, "charge")
+    ga = World(ruleset="grand_archive", seed=0)
+    q = ga.add_player()
+    champ = ga.add_object(q, "champion", life=20, level=1, counters={"enlighten": 3})
+    [card] = ga.add_objects(1, q, "ally", power=1, life=1, zone="deck").tolist()
+    ga.deal_damage(champ, 2)
+
+    def batched(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the general path was taken")
+    for name in ("rows", "targets", "column"):
+        monkeypatch.setattr(args, name, batched)
+    monkeypatch.setattr(store.Store, "locate", batched)
+    w.set_cap(bear, "+1/+1", 1)
+    w.clear_cap(bear, "+1/+1")
+    w.set_cant_lose(p, "life", True)
+    assert w.is_prohibited(bear, "charge") and not w.is_held(bear) and w.active_player() == -1
+    w.allow(bear, "charge")
+    assert not w.is_prohibited(bear, "charge") and w.objects() == [bear] and w.players() == [p]
+    drawn = ga.activate_enlighten(champ)
+    assert drawn != card and ga.zone(drawn) == "hand" and ga.count(champ, "enlighten") == 0
+    assert ga.recover(champ, 3) == 2 and ga.count(champ, "damage") == 0
+
+
 #: move_counters cases: (source, destination, amount, zone, how many move).
 MOVES = {"prohibited": ("a", "b", 1, "battlefield", 0), "no counters": ("a", "b", 1, "battlefield", 0),
          "graveyard destination": ("a", "gy", 1, "battlefield", 0),
