@@ -461,7 +461,12 @@ def read_one(game: Game, e: Any) -> int:
     if not getattr(game, "scalar_reads", True):
         return -1
     col = present_one(game, e)   # (-1 too for a batch, or the paths off)
-    return col if col >= 0 or not (scalar(game) and store_module.SCALAR_PATHS) else column(game, e).col
+    return col if col >= 0 or not scalar_read(game) else column(game, e).col
+
+
+def scalar_read(game: Game) -> bool:
+    """Whether a read may take its scalar path: plain values (``scalar``), and the paths on."""
+    return scalar(game) and store_module.SCALAR_PATHS
 
 
 def columns_or_gone(game: Game, games: np.ndarray, ids: np.ndarray) -> np.ndarray:

@@ -286,10 +286,11 @@ def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games
     "poison": 704.5c/704.6b) while ``on`` (a bool, or one per target row)."""
     _reason(reason)
     col = args.one(world, p, games) if type(on) is bool else -1
-    v = world.store.views()
-    if col >= 0 and v["types"][0, col] & _PLAYER:   # one player of a single game: plain ints
-        world.store.write(CANT_LOSE[reason], (0, v["controller"][0, col]), on)
-        return
+    if col >= 0:   # one player of a single game: plain ints
+        v = world.store.views()
+        if v["types"][0, col] & _PLAYER:
+            world.store.write(CANT_LOSE[reason], (0, v["controller"][0, col]), on)
+            return
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     flag = _flags(world, on, p, games, single, f"set_cant_lose on of {p}")

@@ -10,7 +10,6 @@ from typing import Any, Iterable
 import numpy as np
 
 from . import args, counting, stats, zones
-from . import store as store_module
 from .args import BoolRead, IntRead, StrRead
 from .components import TYPE_BIT, type_mask
 from .components.card import NO_STAT
@@ -39,18 +38,13 @@ def _masked(values: np.ndarray, here: np.ndarray, fill: Any = 0) -> np.ndarray:
     return np.where(here, values, fill)
 
 
-def _single(world: Game) -> bool:
-    """Whether a read may take its scalar path: one game, and the paths on."""
-    return args.scalar(world) and store_module.SCALAR_PATHS
-
-
 def exists(world: Game, e: int) -> BoolRead:
     """Whether ``e`` names an object or player present in each game (never raises for
     stale ids: they are simply gone)."""
     s = world.store
     if isinstance(e, bool) or not isinstance(e, numbers.Integral) or not 0 <= e < s.next_id:
         raise UnknownEntityError(f"entity {e!r} does not exist in this World")
-    if _single(world):
+    if args.scalar_read(world):
         return s.present(0, e) >= 0
     return args.out(world, s.locate(np.arange(world.batch), np.full(world.batch, e)) >= 0)
 
@@ -253,7 +247,7 @@ def life(world: Game, p: int) -> IntRead:
     idx = args.player_index(world, p)
     if world.two_headed_giant:
         idx = int(s.a["player_head"][idx])
-    if _single(world):
+    if args.scalar_read(world):
         return s.views()["life"][0, idx]
     return args.out(world, s.a["life"][:, idx].copy())
 

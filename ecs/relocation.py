@@ -152,7 +152,6 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     return new, dest
 
 
-
 def _take(arr: np.ndarray, at: np.ndarray) -> np.ndarray:
     """The values of a (B, C) array at flat slots ``at``."""
     return arr.reshape(-1).take(at)

@@ -46,7 +46,7 @@ _PHASES = {True: True, False: False, "precombat": True, "first": True,
 def active_player(world: Game) -> IntRead:
     """The turn player of each game (set by ``begin_main_phase``), -1 before any."""
     s = world.store
-    if args.scalar(world) and store.SCALAR_PATHS:   # one game: plain reads
+    if args.scalar_read(world):   # one game: plain reads
         v = s.views()
         for p in range(s.n_players):
             if v["active"][0, p]:
