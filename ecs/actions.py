@@ -141,23 +141,31 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
                                     f"{(gsel.size, n)} (selected games, objects)") from None
     args.room_for_objects(world, n, "add_objects")
 
-    card = {"types": mask, **statvals, "keywords": kw, "controller": owner, "token": token,
-            "no_counters": no_counters, "name_id": _name_id(world, name), "zone": code}
-    card = {field: value for field, value in card.items() if value != _FILLS[field]}   # a free slot has the fills
+    # Only the fields that differ from a free slot's fills are written (a field left
+    # unwritten stays shared with a clone, and known to hold its fill: ``Store.at_fill``).
+    card = {**statvals, "controller": owner, "zone": code}   # (never their fills)
+    for field, value in (("types", mask), ("keywords", kw), ("token", token),
+                         ("no_counters", no_counters), ("name_id", _name_id(world, name))):
+        if value != _FILLS[field]:
+            card[field] = value
     if n == 1 and one:   # one object of a single game: plain ints
-        col, e = s.alloc_one()
-        g, c, ids = GAME_ZERO, np.array([col], np.int64), np.array([e], np.int64)
-        for field, value in card.items():
-            s.write(field, (0, col), value)
+        col, e = s.alloc_one(card)
+        world.log.next_step()
+        if code == zones.BATTLEFIELD:
+            counting.enter_battlefield_one(world, 0, col, by)
+        ids = np.array([e], np.int64)
+        if not (start or capvals):
+            return ids
+        g, c = GAME_ZERO, np.array([col], np.int64)
     else:
         cols, ids = s.alloc(n, gsel)
         g = np.repeat(gsel, n)
         c = cols.ravel()   # (selected games, n): each game's own slots
         for field, value in card.items():
             s.mut(field)[g, c] = value
-    world.log.next_step()
-    if code == zones.BATTLEFIELD:
-        counting.enter_battlefield(world, g, c, by=by)
+        world.log.next_step()
+        if code == zones.BATTLEFIELD:
+            counting.enter_battlefield(world, g, c, by=by)
     for kind, amounts in start.items():
         counting.put(world, kind, g, c, amounts.ravel(), "enter" if code == zones.BATTLEFIELD else "put", by)
     for kind, values in capvals.items():

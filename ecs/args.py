@@ -48,7 +48,7 @@ from .limits import MAX_COUNT, MAX_ID, MAX_SLOTS
 def is_integer(v: object) -> bool:
     """A Python or NumPy integer: not a bool, nor a ``np.timedelta64`` (which NumPy
     counts as an integer)."""
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.timedelta64))
+    return type(v) is int or (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.timedelta64)))
 
 
 #: What an action's ``games=`` takes: None (every game still going), a game index, a

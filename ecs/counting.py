@@ -328,9 +328,22 @@ def changed(game: Game, k: int, g: np.ndarray, entity: np.ndarray, before: np.nd
 
 def enter_battlefield(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
     """Counters put on objects as they enter by their own abilities (122.6, 614.1c)."""
-    if g.size == 1 and store_module.SCALAR_PATHS and "enter_counters" in magic_hooks(game):
-        _enter_one(game, int(g[0]), int(c[0]), by)
-        return
+    if g.size == 1:
+        enter_battlefield_one(game, int(g[0]), int(c[0]), by)
+    else:
+        _enter_rows(game, g, c, by)
+
+
+def enter_battlefield_one(game: Game, g: int, col: int, by: int | None) -> None:
+    """``enter_battlefield`` of the object in column ``col`` of game ``g``, in plain ints
+    under Magic's ``enter_counters`` (a ruleset's own takes its arrays)."""
+    if store_module.SCALAR_PATHS and "enter_counters" in magic_hooks(game):
+        _enter_one(game, g, col, by)
+    else:
+        _enter_rows(game, np.array([g], np.int64), np.array([col], np.int64), by)
+
+
+def _enter_rows(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
     who = game.store.a["controller"][g, c].astype(np.int64) if by is None else by
     for kind, amounts in game.ruleset.enter_counters(game, g, c):
         p = amounts > 0

@@ -19,7 +19,7 @@ import numpy as np
 from . import store as store_module
 from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
-from .counting import FEW_CAPS, enter_battlefield, scalar_hook, slot_ids
+from .counting import FEW_CAPS, enter_battlefield, enter_battlefield_one, scalar_hook, slot_ids
 from .events import CAUSE, ZONE
 from .game import Game
 from .kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room, writes
@@ -148,7 +148,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if dest == zones.NONE:   # it ceased to exist: its slot is free
         s.release(np.array([g * s.capacity + col], np.int64))
     if dest == zones.BATTLEFIELD:
-        enter_battlefield(world, np.array([g], np.int64), np.array([col], np.int64), None)
+        enter_battlefield_one(world, g, col, None)
     return new, dest
 
 

@@ -22,7 +22,8 @@ import itertools
 import operator
 import sys
 import weakref
-from typing import Any, Callable, Iterable, TypeVar
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +60,7 @@ _TRACKED_NAMES = frozenset(f.name for f in _TRACKED)
 #: The host's effects and their mark, which ``reset`` looks for only where the mark is set.
 _MARKED = frozenset(f.name for f in HOST_OBJECT_FIELDS)
 _NO_SLOTS = np.zeros(0, np.int64)
+_NO_FIELDS: Mapping[str, int] = MappingProxyType({})
 #: The rows' game of one row of a single game (read-only: rows are never written to).
 GAME_ZERO = np.zeros(1, np.int64)
 GAME_ZERO.flags.writeable = False
@@ -489,19 +491,26 @@ class Store:
             self.mut("entity_id")[games[:, None], cols] = ids
         return cols, ids
 
-    def alloc_one(self) -> tuple[int, int]:
+    def alloc_one(self, fields: Mapping[str, int] = _NO_FIELDS) -> tuple[int, int]:
         """``alloc`` of one object in a store of one game, in plain ints: (its column, its
-        id). The lowest free column is found in the slots' bytes, without a compiled call
-        (after other work some 30 us, the search about 10): a free slot holds -1, its bytes
-        all ones, and an id's top byte is below 0x80, so the first run of as many such bytes
-        starts at the first free slot."""
+        id), with ``fields`` (name -> value) written in its slot. The lowest free column is
+        found in the slots' bytes, without a compiled call (after other work some 30 us,
+        the search about 10): a free slot holds -1, its bytes all ones, and an id's top byte
+        is below 0x80, so the first run of as many such bytes starts at the first free slot."""
         self.layout = next(_LAYOUT_IDS)
         at = self.views()["entity_id"].tobytes().find(_FREE_SLOT, 0, self.n_cols * _SLOT_BYTES)
         col = at // _SLOT_BYTES if at >= 0 else self.n_cols
         self._grow_columns(col + 1)
         self.n_cols = max(self.n_cols, col + 1)
         e = self.reissue_one(col)
-        self.write("entity_id", (0, col), e)
+        for name in ("entity_id", *fields):   # (``write`` of each: the views fetched once)
+            if name not in self._written:
+                self.mut(name)
+        self.settled = None
+        v = self.views()
+        v["entity_id"][0, col] = e
+        for name, value in fields.items():
+            v[name][0, col] = value
         return col, e
 
     def reissue_for(self, old: np.ndarray, games: np.ndarray, cols: np.ndarray,
