@@ -355,11 +355,12 @@ def esper_step(n: int, clone: bool = False) -> Case:
 
 
 # ---- a host engine's calls on one game -----------------------------------------------------
-# What a host that drives the core does besides counters (``ecs.host``, caps), on one
-# creature of the settled board (a player for ``set_cant_lose``): engine only, the esper
-# baselines model no host effects.
+# What a host that drives the core does besides counters (``ecs.host``, caps, the turn),
+# on one creature of the settled board (a player for ``set_cant_lose``; the next player's
+# main phase for ``begin_main_phase``): engine only, the esper baselines model no host
+# effects and no turns.
 HOST_OPS = ("set_pt", "modify_pt", "clear_pt", "set_controller", "prohibit", "set_hold", "set_redirect",
-            "set_cant_lose", "set_cap", "clear_cap")
+            "set_cant_lose", "set_cap", "clear_cap", "begin_main_phase")
 
 
 def host_op(n: int, op: str) -> Case:
@@ -373,7 +374,8 @@ def host_op(n: int, op: str) -> Case:
            "prohibit": lambda: w.prohibit(a, "+1/+1"), "set_hold": lambda: w.set_hold(a, True),
            "set_redirect": lambda: w.set_redirect(a, "exile"),
            "set_cant_lose": lambda: w.set_cant_lose(player, "life", True),
-           "set_cap": lambda: w.set_cap(a, "+1/+1", 5), "clear_cap": lambda: w.clear_cap(a, "+1/+1")}[op]
+           "set_cap": lambda: w.set_cap(a, "+1/+1", 5), "clear_cap": lambda: w.clear_cap(a, "+1/+1"),
+           "begin_main_phase": lambda: w.begin_main_phase()}[op]
 
     def setup() -> None:
         restore()
@@ -406,7 +408,7 @@ def batch_call(games: int, n: int, call: str) -> Case:
 # durability, a champion each; buff, debuff and damage counters), its single actions and a
 # self-play step. Engine only: the esper baselines play the Magic rules.
 GA_OPS = ("settled tick", "put_counters", "deal_damage (ally)", "deal_damage (champion)", "pay_reserve",
-          "activate_enlighten", "recover", "self-play step")
+          "activate_enlighten", "recover", "begin_main_phase", "self-play step")
 
 
 @functools.lru_cache(maxsize=None)
@@ -455,7 +457,7 @@ def ga_op(n: int, op: str) -> Case:
            "deal_damage (champion)": lambda: w.deal_damage(champion, 1),
            "pay_reserve": lambda: w.pay_reserve(w.players()[0], 1),
            "activate_enlighten": lambda: w.activate_enlighten(champion), "recover": lambda: w.recover(champion, 1),
-           "self-play step": step}[op]
+           "begin_main_phase": lambda: w.begin_main_phase(), "self-play step": step}[op]
     restore = functools.partial(w.restore, snap)
     return Case(f"grand archive {op} 1x{n}", run, setup=_nothing if op == "settled tick" else restore,
                 prepare=restore)

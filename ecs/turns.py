@@ -80,35 +80,71 @@ def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
                                 "True/'precombat' or False/'postcombat' (CR 505.1)")
     if policy is not None and not callable(policy):
         raise IllegalActionError(f"policy must be a function, got {policy!r}")
-    gsel = select_games(games, world.ongoing)
+    one = games is None and args.one_going(world)   # one game: plain ints
+    gsel = store.GAME_ZERO if one else select_games(games, world.ongoing)
+    q = -1   # the player's index; -1: the next player
     if player is not None:
-        p = np.full(gsel.size, args.player_index(world, player), np.int64)
-        gone = s.a["lost"][gsel, p]
-        if gone.any():
-            raise IllegalActionError(f"player {player} has lost game {int(gsel[gone][0])} "
-                                     "and takes no more turns")
+        q = args.player_index(world, player)
+        gone = ([0] if s.views()["lost"][0, q] else []) if one else gsel[s.a["lost"][gsel, q]].tolist()
+        if gone:
+            raise IllegalActionError(f"player {player} has lost game {gone[0]} and takes no more turns")
     elif s.n_players == 0:
         raise IllegalActionError("begin_main_phase needs a player: this World has none")
     snap = world.snapshot() if policy is not None else None
     try:
         schedule.tick(world, world.schedule, world.max_passes)
-        gsel = gsel[world.ongoing[gsel]]
-        if player is None:
-            p = _next_player(world, gsel)
-        else:   # a player who lost in the first check takes no turn there
-            p = np.full(gsel.size, args.player_index(world, player), np.int64)
-            keep = ~s.a["lost"][gsel, p]
-            gsel, p = gsel[keep], p[keep]
-        active = s.mut("active")
-        active[gsel] = False
-        active[gsel, p] = True
-        if pre and gsel.size:
-            schedule.begin_phase(world, world.schedule, gsel, p, policy)
+        (_turn_one if one else _turn)(world, gsel, q, pre, policy)
         schedule.tick(world, world.schedule, world.max_passes)
     except Exception:      # a policy's own error too: the whole call is undone
         if snap is not None:
             world.restore(snap)
         raise
+
+
+def _turn(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Callable[..., Any] | None) -> None:
+    """Between ``begin_main_phase``'s two checks: the turn player of the selected games
+    ``gsel`` still going (player index ``q``, or the next for -1) set, and the phase begun."""
+    s = world.store
+    gsel = gsel[world.ongoing[gsel]]
+    if q < 0:
+        p = _next_player(world, gsel)
+    else:   # a player who lost in the first check takes no turn there
+        p = np.full(gsel.size, q, np.int64)
+        keep = ~s.a["lost"][gsel, p]
+        gsel, p = gsel[keep], p[keep]
+    active = s.mut("active")
+    active[gsel] = False
+    active[gsel, p] = True
+    if pre and gsel.size:
+        schedule.begin_phase(world, world.schedule, gsel, p, policy)
+
+
+def _turn_one(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Callable[..., Any] | None) -> None:
+    """``_turn`` of a World of one game, in plain ints; the turn player's flags are
+    written only where they change."""
+    s = world.store
+    if not args.one_going(world):
+        return
+    q = _next_one(world) if q < 0 else q
+    v = s.views()
+    if v["lost"][0, q]:   # a player who lost in the first check takes no turn
+        return
+    for i in range(s.n_players):
+        if v["active"][0, i] != (i == q):
+            s.write("active", (0, i), i == q)
+    if pre:
+        schedule.begin_phase(world, world.schedule, gsel, np.array([q], np.int64), policy)
+
+
+def _next_one(world: Game) -> int:
+    """``_next_player`` of a World of one game, in plain ints."""
+    s = world.store
+    n = s.n_players
+    v = s.views()
+    active, lost = v["active"], v["lost"]
+    turn = next((q for q in range(n) if active[0, q]), -1)
+    after = [(turn + k) % n for k in range(1, n + 1)]
+    return next((q for q in after if not lost[0, q]), after[0])
 
 
 def _next_player(world: Game, gsel: np.ndarray) -> np.ndarray:
@@ -117,11 +153,7 @@ def _next_player(world: Game, gsel: np.ndarray) -> np.ndarray:
     s = world.store
     n = s.n_players
     if gsel.size == 1 and world.batch == 1 and store.SCALAR_PATHS:   # one game: plain reads
-        v = s.views()
-        active, lost = v["active"], v["lost"]
-        turn = next((q for q in range(n) if active[0, q]), -1)
-        after = [(turn + k) % n for k in range(1, n + 1)]
-        return np.array([next((q for q in after if not lost[0, q]), after[0])], np.int64)
+        return np.array([_next_one(world)], np.int64)
     act = s.a["active"][gsel]
     cur = np.where(act.any(axis=1), np.argmax(act, axis=1), -1)
     cand = (cur[:, None] + 1 + np.arange(n)[None, :]) % n      # (G, n) in turn order

@@ -21,7 +21,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scalar_paths import general
 
-from ecs import CounterError, World, args, store
+from ecs import CounterError, World, args, store, turns
 from ecs.events import COUNTER, TAP
 from ecs.limits import MAX_COUNT, MAX_LIFE, MAX_STAT
 
@@ -774,7 +774,7 @@ def test_taps_and_life_changes_take_the_scalar_path(monkeypatch: pytest.MonkeyPa
 
 def test_host_calls_caps_and_player_actions_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """A cap changed and ended (CR 122.4), can't-lose (704.5a), a prohibition read and
-    ended (101.3), a hold read (704.5v), the turn player, and Grand Archive's enlighten
+    ended (101.3), a hold read (704.5v), the turn player read and set (505.1), and Grand Archive's enlighten
     (Enlighten 1: the card drawn comes back) and recover (Recover 2) on one game's object
     take the scalar paths: never the general paths' targets, rows or columns."""
     w = World(seed=0)
@@ -792,12 +792,17 @@ def test_host_calls_caps_and_player_actions_take_the_scalar_path(monkeypatch: py
     for name in ("rows", "targets", "column"):
         monkeypatch.setattr(args, name, batched)
     monkeypatch.setattr(store.Store, "locate", batched)
+    monkeypatch.setattr(turns, "select_games", batched)
+    monkeypatch.setattr(turns, "_turn", batched)
     w.set_cap(bear, "+1/+1", 1)
     w.clear_cap(bear, "+1/+1")
     w.set_cant_lose(p, "life", True)
     assert w.is_prohibited(bear, "charge") and not w.is_held(bear) and w.active_player() == -1
     w.allow(bear, "charge")
     assert not w.is_prohibited(bear, "charge") and w.objects() == [bear] and w.players() == [p]
+    w.begin_main_phase(p)   # (CR 505.1) the turn player set, in plain ints
+    w.begin_main_phase()
+    assert w.active_player() == p
     drawn = ga.activate_enlighten(champ)
     assert drawn != card and ga.zone(drawn) == "hand" and ga.count(champ, "enlighten") == 0
     assert ga.recover(champ, 3) == 2 and ga.count(champ, "damage") == 0
@@ -852,3 +857,27 @@ def test_proliferate_on_one_game_gives_each_chosen_object_one_of_each_kind_by_co
     _assert_same(fast, slow)
     assert refused == refused_there and refused[0] == "IllegalActionError"
     assert [fast.counters(e) for e in (p, a, b)] == [{"poison": 2}, {"shield": 2, "+1/+1": 2}, {"shield": 3}]
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_a_player_who_loses_in_the_first_check_of_a_main_phase_takes_no_turn(named: bool) -> None:
+    """CR 117.5 then 704.5a: ``begin_main_phase`` checks state-based actions first; a
+    player at 0 life loses there (104.3b), and neither takes the turn named for it nor is
+    the next player, and its rad counters do nothing (728.1). The game of three players goes
+    on; the scalar path gives the general path's state and events."""
+    def run() -> tuple[int, list[bool], Any, World]:
+        w = World(seed=0)
+        a, b, c = (w.add_player() for _ in range(3))
+        w.begin_main_phase(c, precombat=False)   # so that a is the next player
+        w.put_counters(a, "rad", 2)
+        w.lose_life(a, 20)
+        w.begin_main_phase(a if named else None)
+        return w.active_player(), [w.has_lost(p) for p in (a, b, c)], w.count(a, "rad"), w
+    fast = run()
+    with general():
+        slow = run()
+    assert fast[:3] == slow[:3]
+    turn, lost, rad, w = fast
+    assert lost == [True, False, False] and rad == 2
+    assert turn == (w.players()[2] if named else w.players()[1])   # named: c's turn goes on
+    _assert_same(fast[3], slow[3])
