@@ -1,7 +1,8 @@
 """Copies of a whole game state: the engine's clone() (copy on write: alone, with every
 array then written, and of a game whose log keeps many events) and snapshot()+restore(), beside
 np.copyto of the same number of bytes (the floor) and copy.deepcopy of the baseline's
-esper world (what an esper user would do)."""
+esper world (what an esper user would do); and a search's snapshots and restores between
+self-play steps (``cases.SEARCHES``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,8 +10,10 @@ from typing import Any
 import pytest
 
 from .cases import (
+    ACTION_SIZES,
     CLONE_BATCH,
     CLONE_GAME,
+    SEARCHES,
     baseline_deepcopy,
     bench,
     engine_clone,
@@ -18,6 +21,7 @@ from .cases import (
     engine_clone_written,
     engine_snapshot_restore,
     raw_copy,
+    search,
     store_nbytes,
 )
 
@@ -62,3 +66,9 @@ def test_raw_copy(benchmark: Any, games: int, n: int) -> None:
 
 def test_baseline_deepcopy(benchmark: Any) -> None:
     bench(benchmark, baseline_deepcopy(*CLONE_GAME), 20, f"clone {CLONE_GAME[0]}x{CLONE_GAME[1]}")
+
+
+@pytest.mark.parametrize("n", ACTION_SIZES)
+@pytest.mark.parametrize("what", SEARCHES)
+def test_engine_search(benchmark: Any, what: str, n: int) -> None:
+    bench(benchmark, search(n, what), 200, f"search: {what} 1x{n}")

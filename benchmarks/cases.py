@@ -510,6 +510,38 @@ def engine_snapshot_restore(games: int, n: int) -> Case:
                 info={"bytes": store_nbytes(games, n)})
 
 
+#: A search's uses of snapshots on one game's settled board (``search``).
+SEARCHES = ("depth-first node", "restore the root from a node")
+
+
+def search(n: int, what: str) -> Case:
+    """One of ``SEARCHES`` on the settled ``n``-object game: a depth-first node (a
+    snapshot, then two children, each a self-play step and a tick undone by a restore of
+    it), or, after a node's snapshot and a step from it, a restore of the root (what a
+    search that goes back up, e.g. Monte Carlo tree search, does each iteration)."""
+    w, restore, ids = _engine_settled(n)
+    root = w.snapshot()
+
+    def node() -> None:
+        snap = w.snapshot()
+        for _ in range(2):
+            step(w, ids)
+            w.tick()
+            w.restore(snap)
+
+    def deep() -> None:
+        w.restore(root)
+        step(w, ids)
+        w.tick()
+        w.snapshot()
+        step(w, ids)
+        w.tick()
+
+    if what == "depth-first node":
+        return Case(f"engine search: {what} 1x{n}", node, setup=functools.partial(w.restore, root), prepare=restore)
+    return Case(f"engine search: {what} 1x{n}", functools.partial(w.restore, root), setup=deep, prepare=restore)
+
+
 def raw_copy(nbytes: int) -> Case:
     """np.copyto of ``nbytes`` bytes into a preallocated buffer: the physical floor of a clone."""
     src = np.ones(nbytes, np.uint8)

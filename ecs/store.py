@@ -142,6 +142,7 @@ class Snapshot(dict[str, np.ndarray]):
     index: IdIndex | None = None
     clean: frozenset[str] = frozenset()
     unknown: frozenset[str] = frozenset()   # tracked fields not looked at yet
+    meta: tuple[int, int, int, list[str]] | None = None   # (batch, n_cols, next_id, kind names)
 
     def __reduce__(self) -> tuple[Any, tuple[dict[str, np.ndarray]]]:
         return dict, (dict(self),)
@@ -666,21 +667,22 @@ class Store:
         snapshot this store last took or restored is that snapshot's own, not a copy."""
         n, k = self.n_cols, self.n_kinds
         base, last, written = self._base(), self._synced, self._written | self._written_shared
-        if last is not None and (last[3][0], last[3][1], last[3][3]) != (self.batch, n, self.kind_names):
-            base = None   # (its arrays are of another shape)
-        snap = Snapshot()
-        for name in ("counts", *self.a):
-            if base is not None and name not in written:   # (its values: a value, shared)
-                snap[name] = base[name]
-                continue
+        if (not isinstance(base, Snapshot) or last is None
+                or (last[3][0], last[3][1], last[3][3]) != (self.batch, n, self.kind_names)):
+            base = None   # (its arrays are of another shape, or a plain dict's, which may hold more)
+        # The arrays not written since are base's (values: shared), in one copy of its dict.
+        snap = Snapshot() if base is None else Snapshot(base)
+        for name in ("counts", *self.a) if base is None else written:
             arr = self.counts[:k, :, :n] if name == "counts" else self.a[name]
             arr = arr[:, :n].copy() if name in _SLOT_NAMES else arr.copy()
             arr.setflags(write=False)   # (half the cost of setting ``flags.writeable``)
             snap[name] = arr
-        for name, arr in (("meta", np.array([self.batch, n, self.next_id], np.int64)),
-                          ("kind_names", np.array(self.kind_names, dtype=str))):
-            arr.setflags(write=False)
-            snap[name] = arr
+        if base is None or last is None or last[3][2] != self.next_id:   # (else base's, the same)
+            meta = snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
+            meta.setflags(write=False)
+        if base is None:   # (else base's: the same names)
+            kinds = snap["kind_names"] = np.array(self.kind_names, dtype=str)
+            kinds.setflags(write=False)
         # The tracked fields that hold their fill: those known so (``_clean``), and as in
         # the snapshot whose array this one shares; the others are looked at by the first
         # restore that needs them (``_clean_of``), not by a snapshot that may be dropped.
@@ -692,7 +694,8 @@ class Store:
             unknown = ((_TRACKED_NAMES & written) | (kept[1] & unwritten)) - clean
         snap.index = self.ids.clone(read_only=CHECK_SHARING)
         snap.clean, snap.unknown = clean, unknown
-        self._sync(snap, (snap.clean, snap.unknown), (self.batch, n, self.next_id, list(self.kind_names)))
+        snap.meta = (self.batch, n, self.next_id, list(self.kind_names))
+        self._sync(snap, (snap.clean, snap.unknown), snap.meta)
         return snap
 
     @staticmethod
@@ -752,6 +755,8 @@ class Store:
         written = self._written | self._written_shared
         if again and last is not None:   # (read from it before, into Python values)
             batch, n, next_id, kind_names = last[3]
+        elif known is not None and known.meta is not None:   # (as its store read them)
+            batch, n, next_id, kind_names = known.meta
         else:
             batch, n, next_id = np.asarray(snap["meta"]).tolist()   # (Python values in one call)
             kind_names = [str(x) for x in np.asarray(snap["kind_names"]).tolist()]
@@ -772,8 +777,8 @@ class Store:
         self.batch, self.n_cols, self.next_id = batch, n, next_id
         # What to rewrite (None: every array): an array not written since the snapshot
         # it last matched (``base``) holds its values, and ``snap``'s where they share it.
-        stale = (None if base is None else written if again else
-                 {x for x in ("counts", *self.a) if x in written or snap[x] is not base.get(x)})
+        stale = (None if base is None else written if again else written.union(itertools.compress(
+            _ALL_ARRAYS, map(operator.is_not, map(snap.__getitem__, _ALL_ARRAYS), map(base.get, _ALL_ARRAYS)))))
         # Invariant alloc and kind_id rely on: free slots, columns past n_cols and planes
         # past n_kinds hold their fill values (0 counts); reset what the old state used there.
         if stale is None or "counts" in stale:
