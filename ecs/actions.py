@@ -148,19 +148,23 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
                          ("no_counters", no_counters), ("name_id", _name_id(world, name))):
         if value != _FILLS[field]:
             card[field] = value
-    if n == 1 and one:   # one object of a single game: plain ints
-        col, e = s.alloc_one(card)
+    if one and n:   # a single game's objects: each slot found and written in plain ints
+        cols, made = [], []
+        for _ in range(n):
+            col, e = s.alloc_one(card)
+            cols.append(col)
+            made.append(e)
+        ids = np.array(made, np.int64)
         world.log.next_step()
         if code == zones.BATTLEFIELD:
-            counting.enter_battlefield_one(world, 0, col, by)
-        ids = np.array([e], np.int64)
+            counting.enter_battlefield_one(world, 0, cols, by)
         if not (start or capvals):
             return ids
-        g, c = GAME_ZERO, np.array([col], np.int64)
+        g, c = np.zeros(n, np.int64), np.array(cols, np.int64)
     else:
-        cols, ids = s.alloc(n, gsel)
+        slots, ids = s.alloc(n, gsel)
         g = np.repeat(gsel, n)
-        c = cols.ravel()   # (selected games, n): each game's own slots
+        c = slots.ravel()   # (selected games, n): each game's own slots
         for field, value in card.items():
             s.mut(field)[g, c] = value
         world.log.next_step()

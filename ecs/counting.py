@@ -328,19 +328,28 @@ def changed(game: Game, k: int, g: np.ndarray, entity: np.ndarray, before: np.nd
 
 def enter_battlefield(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
     """Counters put on objects as they enter by their own abilities (122.6, 614.1c)."""
-    if g.size == 1:
-        enter_battlefield_one(game, int(g[0]), int(c[0]), by)
+    if g.size == 1 or (game.batch == 1 and g.size):   # one row, or one game's rows
+        enter_battlefield_one(game, int(g[0]), c.tolist(), by)
     else:
         _enter_rows(game, g, c, by)
 
 
-def enter_battlefield_one(game: Game, g: int, col: int, by: int | None) -> None:
-    """``enter_battlefield`` of the object in column ``col`` of game ``g``, in plain ints
-    under Magic's ``enter_counters`` (a ruleset's own takes its arrays)."""
-    if store_module.SCALAR_PATHS and "enter_counters" in magic_hooks(game):
-        _enter_one(game, g, col, by)
-    else:
-        _enter_rows(game, np.array([g], np.int64), np.array([col], np.int64), by)
+def enter_battlefield_one(game: Game, g: int, cols: list[int], by: int | None) -> None:
+    """``enter_battlefield`` of the objects in columns ``cols`` of game ``g``, in plain
+    ints under Magic's ``enter_counters``: kind by kind, each in the order of ``cols``, as
+    the general path puts them (a ruleset's own hook takes its arrays)."""
+    if not (store_module.SCALAR_PATHS and "enter_counters" in magic_hooks(game)):
+        _enter_rows(game, np.full(len(cols), g, np.int64), np.array(cols, np.int64), by)
+        return
+    v = game.store.views()
+    types = v["types"]
+    for stat, type_name in ENTERING:
+        bit = TYPE_BIT[type_name]
+        for col in cols:
+            if types[g, col] & bit:
+                printed = v[stat][g, col]
+                if printed != NO_STAT and printed > 0:
+                    put_one(game, stat, g, col, printed, "enter", v["controller"][g, col] if by is None else by)
 
 
 def _enter_rows(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
@@ -350,16 +359,6 @@ def _enter_rows(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> Non
         if p.any():
             put(game, kind, g[p], c[p], amounts[p], "enter",
                 who[p] if isinstance(who, np.ndarray) else who)
-
-
-def _enter_one(game: Game, g: int, col: int, by: int | None) -> None:
-    """``enter_battlefield`` of one row of plain ints under Magic's ``enter_counters``."""
-    v = game.store.views()
-    types = v["types"][g, col]
-    for stat, type_name in ENTERING:
-        printed = v[stat][g, col]
-        if types & TYPE_BIT[type_name] and printed != NO_STAT and printed > 0:
-            put_one(game, stat, g, col, printed, "enter", v["controller"][g, col] if by is None else by)
 
 
 def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:

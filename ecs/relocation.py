@@ -148,7 +148,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if dest == zones.NONE:   # it ceased to exist: its slot is free
         s.release(np.array([g * s.capacity + col], np.int64))
     if dest == zones.BATTLEFIELD:
-        enter_battlefield_one(world, g, col, None)
+        enter_battlefield_one(world, g, [col], None)
     return new, dest
 
 

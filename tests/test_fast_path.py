@@ -130,9 +130,10 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
         return w.clear_cap(e, kind)
     if op == "set_cant_lose":   # for a reason the amount picks (a third: none such)
         return w.set_cant_lose(e, ("life", "poison", "mana")[n % 3], extra.get("on", True))
-    if op == "add":
+    if op in ("add", "adds"):   # one object, or two or three alike
         types, kwargs = ADDS[(sum(map(ord, kind)) + n) % len(ADDS)]
-        return w.add_object(e, types, **{k: n if v is None else v for k, v in kwargs.items()})
+        kwargs = {k: n if v is None else v for k, v in kwargs.items()}
+        return w.add_object(e, types, **kwargs) if op == "add" else w.add_objects(2 + n % 2, e, types, **kwargs)
     if op == "move_counters":   # to the next board object (the same one for 0), on the battlefield or anywhere
         dst = e if n == 0 else _id(ids, (who + 1) % len(ids))
         return w.move_counters(e, dst, kind, n, zone=None if n % 2 else "battlefield")
@@ -197,8 +198,9 @@ def _act(w: World, ids: list[int], step: tuple[Any, ...]) -> Any:
 #: None): entering with printed loyalty or defense as counters (306.5b, 310.4b) or given
 #: ones (122.6), none where 101.3 forbids them, past MAX_COUNT, outside the battlefield,
 #: Grand Archive's.
-ADDS: list[tuple[str, dict[str, Any]]] = [
+ADDS: list[tuple[str | tuple[str, ...], dict[str, Any]]] = [
     ("creature", {"power": 1, "toughness": 1, "token": True}),
+    (("planeswalker", "battle"), {"loyalty": None, "defense": 2}),   # two kinds enter, kind by kind
     ("planeswalker", {"loyalty": None, "put_by": 1}),   # 122.6a: another player puts them
     ("battle", {"defense": None, "counters": {"shield": 1}}),
     ("creature", {"power": 2, "toughness": 2, "counters": {"+1/+1": None}, "no_counters": True}),
@@ -315,7 +317,7 @@ GA_PLAYER_FLAGS = st.fixed_dictionaries({}, optional={"cost": st.sampled_from([F
 
 
 #: Objects made one at a time (``ADDS``), and steps that then meet them (12, 13: the first made).
-ADD_ACTIONS = ["add"] * 5 + ["put", "tick", "destroy", "move_zone", "damage"]
+ADD_ACTIONS = ["add"] * 4 + ["adds"] * 2 + ["put", "tick", "destroy", "move_zone", "damage"]
 ADD_WHO = [0, 0, 1, 1, 2, 12, 13, 10**6]
 
 
@@ -352,6 +354,8 @@ def _differential(ruleset: str, steps: list[tuple[Any, ...]], reads: list[tuple[
             ids[step[1]] = got[1]   # go on with the new object (400.7): a return, a token that stays
         if step[0] == "add" and got[0] == "ok":
             ids.append(got[1])   # later steps may name it
+        if step[0] == "adds" and got[0] == "ok":
+            ids.extend(got[1][0])
         _assert_same(fast, slow)
         for what, who, kind in reads:
             got = _outcome(_read, fast, ids, what, who, kind)
@@ -579,9 +583,10 @@ def test_grand_archive_marked_damage_past_max_count_is_refused_on_both_paths(who
 
 @settings(max_examples=100, deadline=None)
 @given(_steps(KINDS, ADD_ACTIONS, ADD_WHO), READ_STEPS)
+@example([("adds", 0, "+1/+1", 1, {}), ("adds", 1, "+1/+1", 1, {})], [("counters", 12, "")])   # planeswalker battles
 def test_scalar_adds_equal_general_adds(steps: list[tuple[Any, ...]], reads: list[tuple[str, int, str]]) -> None:
-    """Objects made one at a time on both paths: the game's lowest free slot and the next
-    id, printed loyalty and defense entering as counters (306.5b, 310.4b) put by the
+    """Objects made one or a few at a time on both paths: the game's lowest free slots and
+    the next ids, printed loyalty and defense entering as counters (306.5b, 310.4b) put by the
     controller or another player (122.6a), given counters (122.6), none where 101.3
     forbids them, caps (122.4), and the errors of bad input."""
     _differential("mtg", steps, reads)
