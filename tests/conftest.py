@@ -3,7 +3,8 @@
 ``ci`` (the default) is sized so that the differential tests (tests/test_differential.py)
 take about one to two minutes in total on the 2-core CI machine; ``thorough`` runs many
 more examples (``HYPOTHESIS_PROFILE=thorough python -m pytest``); ``dev`` is a quick
-smoke run while editing.
+smoke run while editing. Each property test gives its count under ``ci`` through
+``profiles.examples``, which takes the profile's own count under the others.
 """
 from __future__ import annotations
 

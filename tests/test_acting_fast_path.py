@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from scalar_paths import general
 
 from ecs import World
@@ -84,7 +85,7 @@ def _tick_both(fast: World, slow: World) -> int:
     return acted
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(st.lists(OBJECT, min_size=1, max_size=12), st.tuples(st.integers(-1, 3), st.integers(1, 3)),
        st.integers(0, 10), LATER)
 def test_acting_tick_of_one_game_equals_the_general_path(

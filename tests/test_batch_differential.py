@@ -37,6 +37,7 @@ from collections import Counter
 import numpy as np
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ecs import CounterChanged, CounterError, DamageDealt, GameEnded, PlayerLost, Tapped, World, ZoneChanged, zones
 from ecs.host import marks
@@ -515,10 +516,9 @@ def step(d, h: Harness) -> None:
         h.run(lambda: bw.cleanup(games=games), {g: h.singles[g].cleanup for g in sel})
 
 
-# At most 60 examples in the default ("ci") profile, to stay well under a minute; the
-# "thorough" profile runs all of its own.
-_EXAMPLES = settings.default.max_examples
-_EXAMPLES = min(_EXAMPLES, 60) if _EXAMPLES <= 150 else _EXAMPLES
+# 60 examples under the "ci" profile, to stay well under a minute; another profile runs
+# its own number.
+_EXAMPLES = examples(60)
 
 
 def run_sequence(d: Draw, batch: int, specs: list[int], n: int) -> None:

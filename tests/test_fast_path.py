@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from scalar_paths import general
 
 from ecs import CounterError, World, args, store, turns
@@ -368,7 +369,7 @@ READ_STEPS = st.lists(st.tuples(st.sampled_from(READS), st.sampled_from(WHO), st
                       min_size=1, max_size=6)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_steps(KINDS), READ_STEPS)
 def test_scalar_path_equals_general_path_in_magic(steps: list[tuple[Any, ...]],
                                                   reads: list[tuple[str, int, str]]) -> None:
@@ -380,7 +381,7 @@ def test_scalar_path_equals_general_path_in_magic(steps: list[tuple[Any, ...]],
     _differential("mtg", steps, reads)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(_steps(DAMAGE_KINDS, DAMAGE_ACTIONS, DAMAGE_WHO), READ_STEPS)
 def test_scalar_damage_equals_general_damage_in_magic(steps: list[tuple[Any, ...]],
                                                       reads: list[tuple[str, int, str]]) -> None:
@@ -389,7 +390,7 @@ def test_scalar_damage_equals_general_damage_in_magic(steps: list[tuple[Any, ...
     _differential("mtg", steps, reads)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_steps(TEAM_KINDS, TEAM_ACTIONS, TEAM_WHO), READ_STEPS)
 def test_scalar_path_equals_general_path_in_two_headed_giant(steps: list[tuple[Any, ...]],
                                                              reads: list[tuple[str, int, str]]) -> None:
@@ -397,7 +398,7 @@ def test_scalar_path_equals_general_path_in_two_headed_giant(steps: list[tuple[A
     _differential("2hg", steps, reads)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_steps(GA_KINDS, GA_ACTIONS, GA_WHO),
        st.lists(st.tuples(st.sampled_from(READS), st.sampled_from(WHO), st.sampled_from(GA_KINDS)),
                 min_size=1, max_size=6))
@@ -413,7 +414,7 @@ def test_scalar_path_equals_general_path_in_grand_archive(steps: list[tuple[Any,
     _differential("grand_archive", steps, reads)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(_steps(GA_DAMAGE_KINDS, GA_DAMAGE_ACTIONS, GA_DAMAGE_WHO, GA_DAMAGE_FLAGS), READ_STEPS)
 def test_scalar_damage_equals_general_damage_in_grand_archive(steps: list[tuple[Any, ...]],
                                                               reads: list[tuple[str, int, str]]) -> None:
@@ -423,7 +424,7 @@ def test_scalar_damage_equals_general_damage_in_grand_archive(steps: list[tuple[
     _differential("grand_archive", steps, reads)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_steps(GA_PLAYER_KINDS, GA_PLAYER_ACTIONS, GA_PLAYER_WHO, GA_PLAYER_FLAGS),
        st.lists(st.tuples(st.sampled_from(["count", "counters", "zone", "exists"]), st.sampled_from(GA_PLAYER_WHO),
                           st.sampled_from(GA_PLAYER_KINDS)), min_size=1, max_size=4))
@@ -581,7 +582,7 @@ def test_grand_archive_marked_damage_past_max_count_is_refused_on_both_paths(who
     _assert_same(fast, slow)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(_steps(KINDS, ADD_ACTIONS, ADD_WHO), READ_STEPS)
 @example([("adds", 0, "+1/+1", 1, {}), ("adds", 1, "+1/+1", 1, {})], [("counters", 12, "")])   # planeswalker battles
 def test_scalar_adds_equal_general_adds(steps: list[tuple[Any, ...]], reads: list[tuple[str, int, str]]) -> None:
@@ -600,7 +601,7 @@ LIBRARY_ACTIONS = ["draw", "draw", "draw", "mill", "mill", "shuffle", "move_zone
 LIBRARY_WHO = [0, 0, 0, 1, 1, 7, 2, 3, 4, 6, 10**6]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_steps(KINDS, LIBRARY_ACTIONS, LIBRARY_WHO),
        st.lists(st.tuples(st.sampled_from(["zone", "exists", "life", "counters", "active_player", "objects",
                                            "players"]), st.sampled_from(LIBRARY_WHO),
@@ -638,7 +639,7 @@ HOST_READS = st.lists(st.tuples(st.sampled_from(["power", "toughness", "controll
                                 st.sampled_from(HOST_WHO), st.sampled_from(KINDS)), min_size=1, max_size=6)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_steps(KINDS, HOST_ACTIONS, HOST_WHO, HOST_FLAGS), HOST_READS)
 @example([("modify_pt", 2, "", 0, {"toughness": -3}), ("tick", 0, "", 0, {}),
           ("set_pt", 3, "", 0, {"toughness": 0}), ("set_hold", 3, "", 0, {"on": True}), ("tick", 0, "", 0, {}),
@@ -667,7 +668,7 @@ def test_scalar_host_effects_equal_general_host_effects(steps: list[tuple[Any, .
     _differential("mtg", steps, reads)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_steps(MOVE_KINDS, MOVE_ACTIONS, MOVE_WHO), READ_STEPS)
 @example([("put", 3, "indestructible", 1, {}), ("destroy", 3, "", 0, {}), ("put", 8, "finality", 1, {}),
           ("put", 8, "-1/-1", 3, {}), ("tick", 0, "", 0, {}), ("move_zone", 9, "", 1, {}),

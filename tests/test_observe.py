@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ecs import CounterError, InvalidKindError, InvalidTypeError, World
 from ecs.components import TYPE_BIT
@@ -150,7 +151,7 @@ def _reference(w: World, ids: np.ndarray, names: list[str]) -> np.ndarray:
 
 
 @given(data=st.data())
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 def test_observe_matches_a_reference_of_the_reads(data) -> None:
     """Every feature of every id ever made (stale ones and -1 pads too), in one or three
     games, two-headed or not, after random puts, damage, taps, zone changes (400.7), a

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ecs import CounterError, SnapshotError, World, persist
 
@@ -28,9 +29,7 @@ try:
 except ImportError:  # pragma: no cover - imported as a package
     from tests.test_search import busy_world, full_state
 
-_PROFILE = settings.default.max_examples
-_EXAMPLES = _PROFILE
-_FUZZ = settings(max_examples=_EXAMPLES, deadline=None,
+_FUZZ = settings(max_examples=examples(150), deadline=None,
                  suppress_health_check=[HealthCheck.too_slow])
 
 

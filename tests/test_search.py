@@ -574,14 +574,14 @@ def test_grand_archive_world_with_libraries_round_trips_and_forks(tmp_path):
 # ---- restore after any sequence of actions (hypothesis) ----------------------------------
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from profiles import examples  # noqa: E402
 
 try:
     from test_batch_differential import OBJECT_SPECS, Draw, Harness, step
 except ImportError:  # pragma: no cover - imported as a package
     from tests.test_batch_differential import OBJECT_SPECS, Draw, Harness, step
 
-_EXAMPLES = settings.default.max_examples
-_EXAMPLES = min(_EXAMPLES, 30) if _EXAMPLES <= 150 else _EXAMPLES
+_EXAMPLES = examples(30)
 
 
 @settings(max_examples=_EXAMPLES)
@@ -660,7 +660,7 @@ def _knows_every_field_at_its_fill(w: World) -> None:
         assert w.store.at_fill(f.name) == bool((w.store.a[f.name] == f.fill).all()), f.name
 
 
-@settings(max_examples=2 * _EXAMPLES)
+@settings(max_examples=examples(60))
 @given(data=st.data(), batch=st.integers(1, 2))
 def test_snapshots_taken_and_restored_in_any_order_are_exact(data, batch):
     """A search takes snapshots and restores any of them, in any order, with actions and

@@ -5,6 +5,7 @@ import numpy as np
 from ga_helpers import unchanged
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ecs import CounterError, IllegalActionError, PolicyError, ReserveChanged, World
 from ecs.errors import InsufficientReserveError
@@ -261,7 +262,7 @@ def best_outcome(champs, others, cost, reserve, immortal, safe):
     return best
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.data())
 def test_default_policy_never_chooses_an_avoidable_loss_then_keeps_the_most(data):
     """Against brute force on small boards (vectorized over 3 games): the

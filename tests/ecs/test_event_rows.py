@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ecs.events import CAUSE, COUNTER, TAP, ZONE, EventLog
 
@@ -22,7 +23,7 @@ def _shapes(v: int) -> st.SearchStrategy[object]:
     return st.sampled_from([v, np.int64(v), np.array(v), np.array([v], np.int64), np.array([v], np.int32)])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([COUNTER, ZONE, TAP]), st.sampled_from(sorted(CAUSE)),
                           st.lists(VALUE, min_size=8, max_size=8)), min_size=1, max_size=5),
        st.data())
@@ -78,7 +79,7 @@ def _do(log: EventLog, op: tuple[Any, ...]) -> None:
         log.next_step()
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.lists(_OPS, max_size=120), st.data())
 def test_a_clone_reads_as_a_log_that_never_cloned(script: list[tuple[Any, ...]],
                                                   data: st.DataObject) -> None:
@@ -134,7 +135,7 @@ def test_a_clone_of_a_long_log_copies_a_few_chunks() -> None:
     assert all(np.array_equal(a[k], b[k]) for k in b)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.one_of(st.tuples(st.just("one"), VALUE), st.just(("step",))), max_size=40))
 def test_a_single_games_rows_read_as_recorded_equal_their_packed_chunk(script: list[tuple[Any, ...]]) -> None:
     """``table`` reads a single game's rows, tuples as recorded, as one array; packed into a

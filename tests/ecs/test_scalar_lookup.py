@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from scalar_paths import general
 
 from ecs import CounterError, World
@@ -45,7 +46,7 @@ def _read(w: World, e: int) -> tuple[str, object]:
         return type(err).__name__, str(err)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 9)), min_size=1, max_size=40))
 def test_one_game_lookups_in_any_order_answer_as_the_index(lookups: list[tuple[int, int]]) -> None:
     worlds = _worlds()

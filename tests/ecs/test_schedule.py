@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from scalar_paths import general
 
 from ecs import World
@@ -232,7 +233,7 @@ def _play(steps: list[tuple[str, int, str, int]]) -> tuple[World, list[Any]]:
     return w, seen
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @example([("put", 2, "-1/-1", 2)])   # a write after the settled tick (704.5f)
 @example([("put", 2, "-1/-1", 2), ("snapshot", 0, "", 0), ("tick", 0, "", 0), ("restore", 0, "", 1)])
 @given(st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 5), st.sampled_from(KINDS),

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ecs import StaleEntityError, UnknownEntityError, World
 from ecs.ids import PAGE, IdIndex
@@ -205,7 +206,7 @@ def test_the_id_index_drops_pages_no_game_holds():
         w.zone(int(tok[0]))            # in a dropped page or not: stale either way
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 700), st.integers(0, 3), st.integers(0, 2),
                           st.integers(0, 3)), min_size=1, max_size=30))
 def test_the_id_index_maps_every_live_id_to_its_column_in_each_game(script):
@@ -422,7 +423,7 @@ _SLOT_VALUES = st.one_of(st.just(-1), st.integers(0, 2**63 - 1),
                          st.sampled_from([0xFF, 0xFFFF, 2**56 - 1, 2**63 - 1, 0x7FFF_FFFF_FFFF_FF00]))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(_SLOT_VALUES, max_size=12), st.integers(0, 3))
 def test_a_single_games_new_object_takes_its_lowest_free_slot_as_in_a_batch(slots, spare):
     """``Store.alloc_one`` (a single game's add_object) takes the column ``alloc`` takes:

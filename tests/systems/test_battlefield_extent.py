@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ecs import World
 from ecs.check import Check
@@ -15,7 +16,7 @@ from ecs.systems import base
 WIDTH = base.BLOCK_COLUMNS + 90
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.sampled_from([1, 3]), st.sets(st.integers(0, WIDTH - 1), max_size=6), st.booleans())
 def test_extent_is_past_the_last_permanent_of_any_game(batch: int, gone: set[int], all_gone: bool) -> None:
     """Objects destroyed (graveyard) or exiled at the end of the board shorten the extent

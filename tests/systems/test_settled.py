@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 import ecs
 from ecs import World
@@ -119,7 +120,7 @@ def probe_through_a_tick(w: World) -> int:
             return acted
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([1, 1, 3]), st.booleans())
 def test_704_3_a_clear_probe_bit_means_the_system_decides_nothing(seed: int, batch: int,
                                                                    thg: bool) -> None:
@@ -225,7 +226,7 @@ def assert_ga_probe_agrees(w: World, live: np.ndarray | None, touched: np.ndarra
             assert bit == (not decided.empty()), (type(system).__name__, acting, decided)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([1, 1, 3]))
 def test_ga_types_of_checks_a_clear_probe_bit_means_the_checks_decide_nothing(seed: int, batch: int) -> None:
     """Types of Checks 1-3 and Ending the Game 5, 7 (rules.md section 6): the probe's
