@@ -363,10 +363,13 @@ def _enter_rows(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> Non
 
 def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:
     """``set_caps`` of column ``col`` of a single game in plain ints: the value written
-    where the cap table has the row; the general path where it has none, or more than
-    ``FEW_CAPS`` rows (its arrays then cost less than a Python scan)."""
+    where the cap table has the row, nothing where it has none and the cap ends (-1); the
+    general path for a new cap, or more than ``FEW_CAPS`` rows (its arrays then cost less
+    than a Python scan)."""
     s = game.store
-    k = s.kind_id(kind, create=True)
+    k = s.kind_id(kind, create=value >= 0)
+    if k < 0:   # a kind never used: no cap of it to end
+        return
     v = s.views()
     cols, kinds = v["cap_col"], v["cap_kind"]
     if len(cols) <= FEW_CAPS:
@@ -374,6 +377,8 @@ def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:
             if cols[m] == col and kinds[m] == k:
                 s.write("cap_val", (0, m), value)
                 return
+        if value < 0:
+            return
     set_caps(game, kind, GAME_ZERO, np.array([col], np.int64), np.array([value], np.int64))
 
 
@@ -382,14 +387,20 @@ FEW_CAPS = 64
 
 
 def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.ndarray) -> None:
-    """"Can't have more than N counters of ``kind``" (CR 122.4); -1: no cap."""
+    """"Can't have more than N counters of ``kind``" (CR 122.4); -1: no cap. A column has
+    a row of the cap table (and the kind a plane) once it gets a cap: ending a cap it does
+    not have changes nothing."""
     s = game.store
-    k = s.kind_id(kind, create=True)
+    capped = values >= 0
+    every = bool(capped.all())   # (the usual case: no row to leave out)
+    k = s.kind_id(kind, create=every or bool(capped.any()))
+    if k < 0:   # a kind never used: no cap of it to end
+        return
     a = s.a
     row = np.full(s.capacity, -1, np.int64)   # each column's row of the table for this kind
     mine = np.flatnonzero(a["cap_kind"] == k)    # (a column has one row per kind)
     row[a["cap_col"][mine]] = mine
-    new = sets.distinct(c)
+    new = sets.distinct(c if every else c[capped])
     new = new[row[new] < 0]
     if new.size:   # rows of their own, in column order
         at = a["cap_col"].size
@@ -397,4 +408,8 @@ def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.nda
         a["cap_kind"] = np.concatenate([a["cap_kind"], np.full(new.size, k, np.int32)])
         a["cap_val"] = np.concatenate([a["cap_val"], np.full((game.batch, new.size), -1, np.int64)], axis=1)
         row[new] = np.arange(at, at + new.size)
-    s.mut("cap_val")[g, row[c]] = values
+    r = row[c]
+    if not every:   # (columns without a row are given no cap, which they have)
+        has = r >= 0
+        g, r, values = g[has], r[has], values[has]
+    s.mut("cap_val")[g, r] = values

@@ -1,6 +1,9 @@
 """Putting, removing, moving and proliferating counters (CR 122, 701.34)."""
+import contextlib
+
 import numpy as np
 import pytest
+from scalar_paths import general
 
 from ecs import CounterChanged, IllegalActionError, World, crossed
 
@@ -181,6 +184,33 @@ def test_122_4_caps_per_object(game):
     w.put_counters(bear, "charge", 5)
     w.tick()
     assert w.count(bear, "charge") == 7
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_122_4_ending_a_cap_an_object_does_not_have_changes_nothing(batch, path):
+    """CR 122.4: a cap ended where there is none leaves the state as it was: no row of the
+    cap table, and a kind never used stays unused (no observation feature of it); a cap
+    given in some games only has a row, and ends there alone."""
+    w = World(batch=batch, seed=0)
+    p = w.add_player()
+    bear, other = w.add_objects(2, p, {"creature"}, power=2, toughness=2).tolist()
+    before, features = w.snapshot()["store"], w.observation_features()
+    with general() if path == "general" else contextlib.nullcontext():
+        w.clear_cap(bear, "charge")
+        w.clear_cap(other, "lore")
+        assert w.observation_features() == features
+        assert all(np.array_equal(before[k], v) for k, v in w.snapshot()["store"].items())
+        w.set_cap(bear, "charge", 2, games=[1] if batch > 1 else None)
+        w.clear_cap(other, "charge")
+        assert w.store.a["cap_col"].tolist() == [w.store.present(0, bear)]   # bear's alone
+        w.put_counters([bear, other], "charge", 5)
+        w.tick()
+        assert np.array_equal(w.count(bear, "charge"), np.array([5, 2, 5]) if batch > 1 else 2)
+        w.clear_cap(bear, "charge")
+        w.put_counters(bear, "charge", 1)
+        w.tick()
+        assert np.array_equal(w.count(bear, "charge"), np.array([6, 3, 6]) if batch > 1 else 3)
 
 
 def test_batch_per_game_amounts_and_targets():
