@@ -1,7 +1,7 @@
 """One Grand Archive game at a time: a settled tick, single actions, a reserve payment,
 the player actions enlighten and recover, the next player's main phase and a self-play
-step (``cases.GA_OPS``) on a settled 100-object board. Engine only: the esper baselines play the Magic rules (the
-report's single-game contests compare those)."""
+step (``cases.GA_OPS``) on a settled 100-object board. Engine only: the esper baselines
+play the Magic rules (the report's single-game contests compare those)."""
 from __future__ import annotations
 
 from typing import Any

@@ -317,7 +317,8 @@ GA_PLAYER_WHO = [0, 2, 2, 2, 2, 3, 4, 6, 8, 10**6]
 GA_PLAYER_FLAGS = st.fixed_dictionaries({}, optional={"cost": st.sampled_from([False, True, 1, np.bool_(True)])})
 
 
-#: Objects made one at a time (``ADDS``), and steps that then meet them (12, 13: the first made).
+#: Objects made one or a few at a time (``ADDS``), and steps that then meet them (12, 13: the
+#: first made).
 ADD_ACTIONS = ["add"] * 4 + ["adds"] * 2 + ["put", "tick", "destroy", "move_zone", "damage"]
 ADD_WHO = [0, 0, 1, 1, 2, 12, 13, 10**6]
 
