@@ -363,9 +363,9 @@ def _enter_rows(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> Non
 
 def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:
     """``set_caps`` of column ``col`` of a single game in plain ints: the value written
-    where the cap table has the row, nothing where it has none and the cap ends (-1); the
-    general path for a new cap, or more than ``FEW_CAPS`` rows (its arrays then cost less
-    than a Python scan)."""
+    where the cap table has the row, else into a new row (nothing where the cap ends, -1);
+    the general path where the table has more than ``FEW_CAPS`` rows (its arrays then cost
+    less than a Python scan)."""
     s = game.store
     k = s.kind_id(kind, create=value >= 0)
     if k < 0:   # a kind never used: no cap of it to end
@@ -377,13 +377,25 @@ def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:
             if cols[m] == col and kinds[m] == k:
                 s.write("cap_val", (0, m), value)
                 return
-        if value < 0:
-            return
+        if value >= 0:   # (else no cap to end)
+            s.write("cap_val", (0, _cap_rows(game, k, np.array([col], np.int64))), value)
+        return
     set_caps(game, kind, GAME_ZERO, np.array([col], np.int64), np.array([value], np.int64))
 
 
 #: Cap table rows a single game's plain path scans as Python ints; more take arrays.
 FEW_CAPS = 64
+
+
+def _cap_rows(game: Game, k: int, cols: np.ndarray) -> int:
+    """New rows of the cap table for kind ``k`` at the columns ``cols`` (distinct, without
+    one), holding no cap in every game; returns the first's index."""
+    a = game.store.a
+    at = a["cap_col"].size
+    a["cap_col"] = np.concatenate([a["cap_col"], cols.astype(np.int32)])
+    a["cap_kind"] = np.concatenate([a["cap_kind"], np.full(cols.size, k, np.int32)])
+    a["cap_val"] = np.concatenate([a["cap_val"], np.full((game.batch, cols.size), -1, np.int64)], axis=1)
+    return at
 
 
 def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.ndarray) -> None:
@@ -403,10 +415,7 @@ def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.nda
     new = sets.distinct(c if every else c[capped])
     new = new[row[new] < 0]
     if new.size:   # rows of their own, in column order
-        at = a["cap_col"].size
-        a["cap_col"] = np.concatenate([a["cap_col"], new.astype(np.int32)])
-        a["cap_kind"] = np.concatenate([a["cap_kind"], np.full(new.size, k, np.int32)])
-        a["cap_val"] = np.concatenate([a["cap_val"], np.full((game.batch, new.size), -1, np.int64)], axis=1)
+        at = _cap_rows(game, k, new)
         row[new] = np.arange(at, at + new.size)
     r = row[c]
     if not every:   # (columns without a row are given no cap, which they have)
