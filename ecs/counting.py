@@ -404,10 +404,10 @@ def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.nda
     not have changes nothing."""
     s = game.store
     capped = values >= 0
-    every = bool(capped.all())   # (the usual case: no row to leave out)
-    k = s.kind_id(kind, create=every or bool(capped.any()))
-    if k < 0:   # a kind never used: no cap of it to end
+    k = s.kind_id(kind, create=bool(capped.any()))
+    if k < 0:   # a kind never used: no cap of it to end (or none given)
         return
+    every = bool(capped.all())   # (the usual case: no row to leave out)
     a = s.a
     row = np.full(s.capacity, -1, np.int64)   # each column's row of the table for this kind
     mine = np.flatnonzero(a["cap_kind"] == k)    # (a column has one row per kind)
