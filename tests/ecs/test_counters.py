@@ -190,8 +190,9 @@ def test_122_4_caps_per_object(game):
 @pytest.mark.parametrize("path", ["scalar", "general"])
 def test_122_4_ending_a_cap_an_object_does_not_have_changes_nothing(batch, path):
     """CR 122.4: a cap ended where there is none leaves the state as it was: no row of the
-    cap table, and a kind never used stays unused (no observation feature of it); a cap
-    given in some games only has a row, and ends there alone."""
+    cap table, and a kind never used stays unused (no observation feature of it), as it
+    does for a cap given in no game; a cap given in some games only has a row, and ends
+    there alone."""
     w = World(batch=batch, seed=0)
     p = w.add_player()
     bear, other = w.add_objects(2, p, {"creature"}, power=2, toughness=2).tolist()
@@ -199,6 +200,7 @@ def test_122_4_ending_a_cap_an_object_does_not_have_changes_nothing(batch, path)
     with general() if path == "general" else contextlib.nullcontext():
         w.clear_cap(bear, "charge")
         w.clear_cap(other, "lore")
+        w.set_cap(bear, "oil", 3, games=[])   # (no game: no cap given)
         assert w.observation_features() == features
         assert all(np.array_equal(before[k], v) for k, v in w.snapshot()["store"].items())
         w.set_cap(bear, "charge", 2, games=[1] if batch > 1 else None)
