@@ -74,6 +74,15 @@ def integer(v: Any, what: str, lo: int, hi: int,
     return n
 
 
+def array(v: Any, what: str, expected: str, error: type[CounterError]) -> np.ndarray:
+    """``np.asarray(v)``, or ``error`` ("``what`` must be ``expected``") where ``v`` makes
+    no array: ragged lists and the like, which NumPy refuses with its own errors."""
+    try:
+        return np.asarray(v)
+    except (ValueError, TypeError, OverflowError):
+        raise error(f"{what} must be {expected}, got {v!r}") from None
+
+
 def integer_array(v: Any, what: str, lo: int, hi: int,
                   error: type[CounterError] = InvalidCountError) -> np.ndarray:
     """``v`` (an integer or an array of them) as an int64 array, or ``error`` unless its
@@ -81,10 +90,7 @@ def integer_array(v: Any, what: str, lo: int, hi: int,
     uint64 past int64 is refused, not wrapped). An empty array may have any dtype."""
     if isinstance(v, (bool, np.bool_, np.timedelta64)):
         raise error(f"{what} must be an integer, got {v!r}")
-    try:
-        arr = np.asarray(v)
-    except (ValueError, TypeError, OverflowError):   # ragged lists and the like
-        raise error(f"{what} must be an integer or an array of integers, got {v!r}") from None
+    arr = array(v, what, "an integer or an array of integers", error)
     if arr.size == 0:
         return arr.astype(np.int64)
     if arr.dtype.kind not in "iu":

@@ -79,7 +79,7 @@ def _remark_one(world: Game, col: int) -> None:
 def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
     """Signed values (at most MAX_STAT in size) broadcast against the targets of ``e``
     like counter amounts (``ecs.args``), one per target row."""
-    arr = np.asarray(v)
+    arr = args.array(v, what, "an integer or an array of integers", InvalidCountError)
     if isinstance(v, (bool, np.bool_)) or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         raise InvalidCountError(f"{what} must be an integer, got {v!r}")
     if arr.size and np.abs(arr.astype(np.int64)).max() > MAX_STAT:
@@ -306,7 +306,7 @@ def _reason(reason: Any) -> None:
 
 
 def _flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
-    arr = np.asarray(on)
+    arr = args.array(on, what, "a bool (or bools)", InvalidTypeError)
     if arr.dtype != bool:
         raise InvalidTypeError(f"{what} must be a bool (or bools), got {on!r}")
     return _values(world, arr.astype(np.int64), e, games, single, what).astype(bool)

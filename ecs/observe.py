@@ -64,7 +64,7 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
         raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}") from None
     if out_dtype not in (np.dtype(np.float32), np.dtype(np.int32)):
         raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}")
-    arr = np.asarray(ids)
+    arr = args.array(ids, "ids", "integers", UnknownEntityError)
     if arr.dtype.kind not in "iu" and arr.size:   # (not bool either)
         raise UnknownEntityError(f"ids must be integers, got {ids!r}")
     arr = arr.astype(np.int64)

@@ -67,6 +67,12 @@ BAD = [
     (lambda w, p, b, g: w.objects(game=True), InvalidGameError, "True"),
     (lambda w, p, b, g: w.library(p, game=2), InvalidGameError, "2"),
     (lambda w, p, b, g: w.library(p, game=np.int64(-1)), InvalidGameError, "-1"),
+    # a ragged list makes no array: refused as a value, not NumPy's own ValueError
+    (lambda w, p, b, g: w.set_pt(b, power=[[1, 2], [3]]), InvalidCountError, "[[1, 2], [3]]"),
+    (lambda w, p, b, g: w.modify_pt(b, toughness=[[1, 2], [3]]), InvalidCountError, "[[1, 2], [3]]"),
+    (lambda w, p, b, g: w.set_hold(b, [[True], [False, True]]), InvalidTypeError, "[[True], [False, True]]"),
+    (lambda w, p, b, g: w.observe([[b], [b, b]]), UnknownEntityError, "ids must be integers"),
+    (lambda w, p, b, g: w.put_counters(b, "charge", [[1, 2], [3]]), InvalidCountError, "[[1, 2], [3]]"),
 ]
 
 
@@ -77,6 +83,18 @@ def test_bad_input_raises_clear_error_and_changes_nothing(game, action, error, n
     with pytest.raises(error) as info:
         action(w, p, bear, gone)
     assert needle.format(b=bear, g=gone) in str(info.value)
+    assert state(w) == before
+
+
+def test_grand_archive_immortality_of_a_ragged_list_is_refused():
+    """GA Immortality: ``set_immortal`` takes a bool, or one per row; a ragged list is
+    refused with a CounterError and changes nothing."""
+    w = World(ruleset="grand_archive", batch=2)
+    q = w.add_player()
+    ally = w.add_object(q, "ally", power=1, life=1)
+    before = state(w)
+    with pytest.raises(InvalidTypeError, match="immortal"):
+        w.set_immortal(ally, [[True], [True, False]])
     assert state(w) == before
 
 
