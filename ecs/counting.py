@@ -112,15 +112,34 @@ def _ban_bits(game: Game, kind: str) -> int:
 
 def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     """(rows,) bool: which rows may have ``kind`` counters put on them: not created with
-    ``no_counters`` and no prohibition of that kind or of every kind (122.1, 101.3)."""
+    ``no_counters`` and no prohibition of that kind or of every kind (122.1, 101.3); a
+    Two-Headed Giant player's poison: no such prohibition on any player of the team
+    (810.10c)."""
     s = game.store
     ok = ~s.a["no_counters"][g, c]
-    ban = s.a["ban"]
-    return ok & ((ban[g, c] & ban_bit(game, kind)) == 0)
+    ban = s.a["ban"][g, c]
+    if shared(game, kind):
+        ban = ban | _team_bans(game, g, c)
+    return ok & ((ban & ban_bit(game, kind)) == 0)
+
+
+def _team_bans(game: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """(rows,) the prohibitions (``ban``) of every player of the team of each row that is a
+    player's column, or'ed together; 0 for the other rows."""
+    a = game.store.a
+    pcol = a["player_col"].astype(np.int64)
+    head = pcol[a["player_head"]]                 # each player's team, as its head's column
+    team = np.full(game.store.capacity, -1, np.int64)
+    team[pcol] = head                             # a player's column -> its team
+    mates = head[None, :] == team[c][:, None]     # (rows, players)
+    bans = a["ban"][np.asarray(g)[:, None], pcol[None, :]]
+    return np.bitwise_or.reduce(np.where(mates, bans, np.uint64(0)), axis=1)
 
 
 def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
     """``allowed`` of one row of plain ints."""
+    if shared(game, kind):
+        return bool(allowed(game, kind, np.array([g], np.int64), np.array([col], np.int64))[0])
     v = game.store.views()
     return not v["no_counters"][g, col] and not v["ban"][g, col] & _ban_bits(game, kind)
 
@@ -162,8 +181,8 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
     v = game.store.views()
     if n <= 0 or v["no_counters"][g, col]:   # 101.3: ``allowed`` of one row
         return
-    ban = v["ban"][g, col]
-    if ban and ban & _ban_bits(game, kind):
+    ban = v["ban"][g, col]   # (in Two-Headed Giant a team's poison: the team's bans, 810.10c)
+    if ban and ban & _ban_bits(game, kind) or game.two_headed_giant and not allowed_one(game, kind, g, col):
         return
     place = scalar_hook(game, "place_one", PLACE)
     if place is not None:

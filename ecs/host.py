@@ -35,7 +35,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from . import args, zones
+from . import args, counting, zones
 from .args import BoolRead, Games, Ids
 from .components import BAN_ALL, HOST_EFFECT_FIELDS, HOST_MARK, TYPE_BIT
 from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
@@ -358,13 +358,21 @@ def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
 
 
 def is_prohibited(world: Game, e: int, kind: str | None = None) -> BoolRead:
-    """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it."""
+    """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it; a
+    Two-Headed Giant player can't get poison counters where a player of the team can't
+    (810.10c)."""
     s = world.store
     col = args.read_one(world, e)   # (first: an unknown or stale id raises before a bad kind)
     spot = args.column(world, e) if col < 0 else None
     bit = 1 << BAN_ALL
     if kind is not None:
-        k = s.kind_index.get(args.kind(world, kind))
+        kind = args.kind(world, kind)
+        if counting.shared(world, kind):   # (a batch's path: the rule is ``counting.allowed``'s)
+            spot = spot or args.column(world, e)
+            games = np.arange(s.batch) if isinstance(spot.at[0], slice) else spot.at[0]
+            cols = np.broadcast_to(np.asarray(spot.at[1], np.int64), games.shape)
+            return args.out(world, ~counting.allowed(world, kind, games, cols) & spot.here)
+        k = s.kind_index.get(kind)
         bit |= 1 << k if k is not None and k < BAN_ALL else 0
     if spot is None:   # one game: plain reads
         v = s.views()

@@ -324,13 +324,13 @@ class RefGame:
         set_count(holder, kind, add_count(holder, kind, n, f"put on {e}"))
 
     def _banned(self, e, kind):
-        """Whether ``e`` can't have ``kind`` counters put on it; a player's
-        poison goes to its team's head in 2HG (810.10), whose prohibitions count."""
-        if e in self.players:
-            who = self._head(e) if (self.thg and kind == "poison") else self.players[e]
+        """Whether ``e`` can't have ``kind`` counters put on it; in 2HG no player of a team
+        gets poison counters where one of them can't (810.10c)."""
+        if e in self.players and self.thg and kind == "poison":
+            who = [self.players[q] for q in self.team_players[self.team_of[e]]]
         else:
-            who = self.objects[e]
-        return kind in who["banned"] or "*" in who["banned"]
+            who = [self.players[e] if e in self.players else self.objects[e]]
+        return any(kind in x["banned"] or "*" in x["banned"] for x in who)
 
     def remove_counters(self, e, kind, n=1):
         e = self._check_id(e)
@@ -388,7 +388,7 @@ class RefGame:
             team_poison = self.thg and e in self.players and self._head(e)["counters"].get("poison", 0)
             if not (any(self._counters_of(e).values()) or team_poison):
                 raise IllegalActionError(f"{e} has no counters, so it can't be chosen")
-        plan = []  # (holder dict, kind)
+        plan = []  # (chosen id, holder dict, kind)
         poisoned_teams = set()
         for e in chosen:
             if e in self.players:
@@ -399,13 +399,11 @@ class RefGame:
                     team = self.team_of[e]
                     if self._head(e)["counters"].get("poison", 0) > 0 and team not in poisoned_teams:
                         poisoned_teams.add(team)  # 701.34b: only one player of the team
-                        plan.append((self._head(e)["counters"], "poison"))
-                plan += [(self.players[e]["counters"], k) for k in kinds]
+                        plan.append((e, self._head(e)["counters"], "poison"))
+                plan += [(e, self.players[e]["counters"], k) for k in kinds]
             else:
-                plan += [(self.objects[e]["counters"], k) for k in self.objects[e]["counters"]]
-        plan = [(h, k) for h, k in plan if not any(
-            h is x["counters"] and (k in x["banned"] or "*" in x["banned"])
-            for x in list(self.objects.values()) + list(self.players.values()))]
+                plan += [(e, self.objects[e]["counters"], k) for k in self.objects[e]["counters"]]
+        plan = [(h, k) for e, h, k in plan if not self._banned(e, k)]
         for holder, kind in plan:
             add_count(holder, kind, 1, "proliferate")  # validate everything first (atomic)
         for holder, kind in plan:

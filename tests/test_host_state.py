@@ -352,6 +352,35 @@ def test_810_10_a_prohibited_team_at_the_poison_limit_gets_none_and_no_error():
     assert w.count(a, "poison") == w.count(b, "poison") == MAX_COUNT
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("banned", ["poison", None])
+def test_810_10c_a_player_who_cant_get_poison_keeps_the_whole_team_from_getting_any(batch, banned):
+    """810.10c: "If an effect says that a player can't get poison counters, no player on
+    that player's team can get poison counters": a prohibition on the team's second player
+    (the team's poison is held by the first) stops puts on either player, infect damage
+    and proliferate (101.3: none are put, no error); the other
+    team is not affected, and allowing it again lets the team get poison."""
+    w = World(two_headed_giant=True, batch=batch, seed=0)
+    a, b = w.add_player(team=0), w.add_player(team=0)
+    c, d = w.add_player(team=1), w.add_player(team=1)
+    w.put_counters(a, "poison", 2)
+    w.prohibit(b, banned) if banned else w.prohibit(b)
+    for who in (a, b):
+        assert np.all(w.is_prohibited(who, "poison"))
+        w.put_counters(who, "poison", 1)
+        w.deal_damage(who, 2, infect=True)
+        w.proliferate([who])
+    w.put_counters([a, b], "poison", 1)
+    assert np.all(w.count(a, "poison") == 2)
+    assert not np.any(w.is_prohibited(c, "poison")) and not np.any(w.is_prohibited(a, "charge"))
+    w.deal_damage(d, 2, infect=True)
+    assert np.all(w.count(c, "poison") == 2)
+    w.allow(b)
+    w.put_counters(a, "poison", 1)
+    w.deal_damage(b, 1, infect=True)
+    assert np.all(w.count(b, "poison") == 4) and not np.any(w.is_prohibited(a, "poison"))
+
+
 # ---- the mark of a host's effects (what a batched zone change reads, 400.7) ---------------
 def _marks_exact(w):
     return np.array_equal(w.store.a["host_marked"], marks(w.store.a))
