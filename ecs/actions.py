@@ -450,8 +450,9 @@ def clear_cap(world: Game, e: Ids, kind: str, games: Games = None) -> None:
 
 def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
             skip_finished: bool = False) -> None:
-    """Destroy permanents (CR 701.8): indestructible ones are not (702.12b); a shield
-    counter is removed instead (122.1c); finality exiles instead (122.1h)."""
+    """Destroy permanents (CR 701.8): indestructible ones are not (702.12b), nor are
+    immortal ones (Grand Archive Immortality 1.ii); a shield counter is removed instead
+    (122.1c); finality exiles instead (122.1h)."""
     col = _permanent_one(world, e, games, where, skip_finished)
     if col >= 0:   # one permanent of a single game: plain ints
         kept, on = _destroy_fate(world, col)
@@ -467,7 +468,7 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     r = args.rows(world, e, games, where, skip_finished)
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent (CR 701.8a)")
-    indestructible = stats.has_keyword_at(world, g, c, "indestructible")
+    indestructible = stats.has_keyword_at(world, g, c, "indestructible") | world.store.a["immortal"][g, c]
     shield = world.store.plane("shield")
     shielded = ~indestructible & (shield[g, c] > 0 if shield is not None else False)
     world.log.next_step()
@@ -478,17 +479,22 @@ def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",
 
 def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
             skip_finished: bool = False) -> None:
-    """Sacrifice permanents (CR 701.21a): shields and indestructible don't help."""
+    """Sacrifice permanents (CR 701.21a): shields and indestructible don't help; immortal
+    ones stay (Grand Archive Immortality 1.ii: "can't be destroyed (including via
+    sacrifice)")."""
     col = _permanent_one(world, e, games, where, skip_finished)
     if col >= 0:   # one permanent of a single game: plain ints
         world.log.next_step()
-        one = np.array([col], np.int64)
-        move_one(world, 0, col, int(world.ruleset.sacrifice_zone(world, np.zeros(1, np.int64), one)[0]),
-                 CAUSE["sacrifice"])
+        if not world.store.views()["immortal"][0, col]:
+            one = np.array([col], np.int64)
+            move_one(world, 0, col, int(world.ruleset.sacrifice_zone(world, np.zeros(1, np.int64), one)[0]),
+                     CAUSE["sacrifice"])
         return
     cols = _permanents_few(world, e, games, where, skip_finished)
     if cols is not None:   # a few permanents of a single game: each moved in plain ints, by column
         world.log.next_step()
+        immortal = world.store.views()["immortal"]
+        cols = [col for col in cols if not immortal[0, col]]
         dest = world.ruleset.sacrifice_zone(world, np.zeros(len(cols), np.int64), np.array(cols, np.int64))
         for col, to in zip(cols, dest.tolist()):
             move_one(world, 0, col, to, CAUSE["sacrifice"])
@@ -497,6 +503,8 @@ def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
     g, c, _ = args.sum_rows(world, r.g, r.c, np.zeros(r.g.size, np.int64))
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not a permanent (CR 701.21a)")
     world.log.next_step()
+    go = ~world.store.a["immortal"][g, c]
+    g, c = g[go], c[go]
     move_objects(world, g, c, world.ruleset.sacrifice_zone(world, g, c), "sacrifice")
 
 
@@ -593,11 +601,11 @@ def _move_few(world: Game, targets: list[tuple[int, int]] | None, code: int) -> 
 
 def _destroy_fate(world: Game, col: int) -> tuple[Any, bool]:
     """Whether the permanent in column ``col`` of a single game is indestructible (702.12b:
-    printed, or a keyword counter, 122.1b), and whether a shield counter saves it instead
-    (122.1c)."""
+    printed, or a keyword counter, 122.1b) or immortal (Grand Archive Immortality 1.ii),
+    and whether a shield counter saves it instead (122.1c)."""
     v = world.store.views()
     counts = v["counts"]
-    kept = v["keywords"][0, col] & KEYWORD_BIT["indestructible"]
+    kept = v["keywords"][0, col] & KEYWORD_BIT["indestructible"] or v["immortal"][0, col]
     for plane in () if kept else stats.keyword_kinds(world, "indestructible"):
         kept = kept or counts[plane, 0, col]   # (a loop, not any(): no generator frame)
     k = world.store.kind_index.get("shield")

@@ -128,6 +128,18 @@ class Game:
         else:
             holder.pop(kind, None)
 
+    # ---- destroy and sacrifice ---------------------------------------------------------
+    def destroy(self, cards: list[Card], sacrifice: bool) -> None:
+        """Destroy (or sacrifice) cards on the field; an immortal one stays (Immortality 1,
+        1.ii); a sacrificed champion or regalia is banished (Sacrifice 2)."""
+        if any(c.zone != "battlefield" for c in cards):
+            raise ModelError("IllegalActionError", "not on the field")
+        for c in {c.name: c for c in cards}.values():
+            if c.immortal:
+                continue
+            banish = sacrifice and (c.has("champion") or c.has("regalia"))
+            self.move(c, "exile" if banish else "graveyard")
+
     # ---- GA actions ----------------------------------------------------------------------
     def deal_damage(self, c: Card, n: int, combat: bool, unpreventable: bool) -> None:
         if not (c.zone == "battlefield" and any(c.has(t) for t in UNITS)):

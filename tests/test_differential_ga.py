@@ -1,6 +1,7 @@
 """Differential tests: the engine against tests/reference_ga.py, for the Grand Archive
 ruleset (buff/debuff, damage counters, bulwark, recover, durability, enlighten, wither,
-reserve, GA state-based checks) and for MTG rad counters (libraries, draw, mill, 728.1).
+reserve, immortality, destroy and sacrifice, GA state-based checks) and for MTG rad
+counters (libraries, draw, mill, 728.1).
 
 Hypothesis builds a batch of 1-3 games that share players but not objects (each game's
 cards are added with ``games=[g]``), then plays rounds: in each round every ongoing game
@@ -160,7 +161,7 @@ def card_action(data, pair: Pair, g: int) -> None:
     ids = pair.ids(g)
     action = data.draw(st.sampled_from(["put", "put", "put", "remove", "damage", "damage",
                                         "recover", "enlighten", "reserve", "reserve", "cleanup", "begin",
-                                        "begin", "level_up", "immortal"]))
+                                        "begin", "level_up", "immortal", "destroy", "sacrifice"]))
     if action == "put" and names:
         name, kind, n = pick(), data.draw(st.sampled_from(PUT_KINDS)), data.draw(st.integers(0, 3))
         c = m.cards[name]
@@ -214,6 +215,16 @@ def card_action(data, pair: Pair, g: int) -> None:
             c.immortal = flag
         pair.call(f"set_immortal {name} {flag} (g{g})",
                   lambda: w.set_immortal(ids[name], flag, games=[g]), [(g, model_immortal)])
+    elif action in ("destroy", "sacrifice") and names:
+        chosen = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
+        cards = [m.cards[name] for name in chosen]
+        # one game alone: an int or a list of ids, the single-game paths; else games=[g]
+        alone = pair.w.batch == 1 and data.draw(st.booleans())
+        targets = ids[chosen[0]] if alone and len(chosen) == 1 else [ids[n] for n in chosen]
+        fn = getattr(w, action)
+        pair.call(f"{action} {chosen} (g{g}{', alone' if alone else ''})",
+                  lambda: fn(targets) if alone else fn(targets, games=[g]),
+                  [(g, lambda: m.destroy(cards, action == "sacrifice"))])
     elif action == "begin":
         begin_one(data, pair, g)
 

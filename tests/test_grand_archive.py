@@ -536,6 +536,38 @@ def test_immortality_1_immortal_units_do_not_die_and_weapons_are_not_destroyed()
     unchanged(World(), lambda: World().set_immortal(0), IllegalActionError)
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("targets", ["one", "few"])
+def test_immortality_1_ii_immortal_objects_are_neither_destroyed_nor_sacrificed(batch, targets):
+    """Keywords: Immortality 1 ("can't be sent from the field to the graveyard") and 1.ii
+    ("can't be destroyed (including via sacrifice)"): `destroy` and `sacrifice` leave an
+    immortal ally and an immortal champion where they are, so its player does not lose
+    (Ending the Game 5); mortal allies named with them go to the graveyard (Sacrifice 2),
+    each action is one step, and one game's immortality is that game's alone."""
+    w, (a, _), (champ, _) = ga(batch=batch)
+    ally, other, third = (w.add_object(a, "ally", power=1, life=2) for _ in range(3))
+    flags = True if batch == 1 else np.array([True, False])
+    w.set_immortal(ally, flags)
+    w.set_immortal(champ, flags)
+    step = w.step
+    if targets == "one":
+        w.destroy(ally)
+        w.sacrifice(champ)
+        w.destroy(other)
+        w.sacrifice(third)
+    else:
+        w.destroy([ally, other])
+        w.sacrifice([champ, third])
+    assert w.step == step + (4 if targets == "one" else 2)
+    w.tick()
+    kept = np.array([True]) if batch == 1 else np.array([True, False])
+    for e in (ally, champ):
+        assert np.array_equal(np.atleast_1d(w.exists(e)), kept)
+    assert not np.any(w.exists(other)) and not np.any(w.exists(third))
+    assert np.array_equal(np.atleast_1d(w.has_lost(a)), ~kept)
+    assert len(w.objects(zone="graveyard", game=0)) == 2
+
+
 def test_leveling_up_keeps_the_object_and_its_counters_and_changes_level_and_life():
     """Leveling Up 1-7 (7.ii: the same object), Enlighten Counters 2, Level (base): the
     base level and life become the new card's, counters stay, damage counters meet the

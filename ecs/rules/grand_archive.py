@@ -15,7 +15,8 @@
 * clean-up removes ally damage counters with the marked damage (Types of Checks 6,
   Stats: Life 2.2: ``cleanup``);
 * immortal objects (the host declares them: ``set_immortal``) do not die, are not
-  destroyed by state-based effects and are not sacrificed (Keywords: Immortality 1);
+  destroyed by state-based effects, ``destroy`` or ``sacrifice`` (``ecs.actions``) and
+  are not sacrificed by wither (Keywords: Immortality 1);
 * a player who lost leaves the game with their objects (Ending the Game 7, 9), at the
   next state-based check (ecs.systems.ga_checks);
 * the state-based checks are ecs.systems.ga_checks, the wither trigger
@@ -592,10 +593,10 @@ def base_level(world: Game, e: int) -> int:
 def set_immortal(world: Game, e: Ids, immortal: Any = True, games: Games = None) -> None:
     """Declare whether objects have Immortality (Keywords: Immortality 1, a static
     ability; printed or granted, the host says which), per game. An immortal object is
-    not destroyed by the damage or durability checks and is not sacrificed by the
-    wither trigger (Immortality 1.1, 1.2; Damage 13's hint). It is still banished or
-    moved by effects that do so. A new object (after a zone change, Counters: General
-    5) is not immortal until declared again."""
+    not destroyed by the damage or durability checks, ``destroy`` or ``sacrifice``, and
+    is not sacrificed by the wither trigger (Immortality 1.1, 1.2; Damage 13's hint). It
+    is still banished, and ``move_zone`` still moves it (Immortality 2). A new object
+    (after a zone change, Counters: General 5) is not immortal until declared again."""
     _ga_only(world, "set_immortal")
     g, c, single = args.targets(world, e, games)
     args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
