@@ -76,6 +76,22 @@ def test_buff_4_cancelled_counters_count_as_placed():
     assert len(steps) == 1
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_buff_4_both_kinds_placed_at_once_cancel_as_the_second_is_placed(batch):
+    """rules.md section 8 item 6, its second question (our choice): an object entering
+    with buff and debuff counters (122.6, Buff 4 / Debuff 4) gets each kind placed in the
+    order given, in one step; it enters with the difference, and the events are both
+    placements, then the cancelled counters removed (the placed kind's first)."""
+    w, (a, _), _ = ga(batch=batch)
+    w.clear_events()
+    x = w.add_object(a, "ally", power=1, life=5, counters={"buff": 2, "debuff": 3})
+    assert {k: np.all(v == 1) for k, v in w.counters(x).items()} == {"debuff": True}
+    ev = [(e.kind, e.before, e.after, e.cause) for e in w.events() if e.game == 0]
+    assert ev == [("buff", 0, 2, "enter"), ("debuff", 0, 3, "enter"),
+                  ("debuff", 3, 1, "ga.placement"), ("buff", 2, 0, "ga.placement")]
+    assert len(set(w.event_table()["step"].tolist())) == 1
+
+
 def test_buff_4_applies_to_moved_counters_too():
     """Buff 4: moving buff counters onto an object with debuff counters places them."""
     w, (a, _), _ = ga()
