@@ -207,6 +207,15 @@ def test_ending_the_game_5_two_player_loss_freezes_the_game():
     assert w.result() == b and w.zone(ally) == "battlefield"
 
 
+def test_ending_the_game_6_players_who_lose_at_once_draw():
+    """Ending the Game 6: when every player loses at the same time the game is a draw
+    (both champions leave the field together, Ending the Game 5)."""
+    w, (a, b), (ca, cb) = ga()
+    w.destroy([ca, cb])
+    w.tick()
+    assert w.has_lost(a) and w.has_lost(b) and w.result() == "draw"
+
+
 def test_ending_the_game_5_a_player_who_still_controls_a_champion_does_not_lose():
     """Ending the Game 5: a player loses when a champion they controlled left the field
     and they control no champion now; with another champion on the field they play on,

@@ -353,6 +353,21 @@ def test_810_10_a_prohibited_team_at_the_poison_limit_gets_none_and_no_error():
 
 
 @pytest.mark.parametrize("batch", [1, 2])
+def test_810_10b_a_player_who_loses_poison_counters_takes_them_from_the_team(batch):
+    """810.10b: "If an effect says that a player loses poison counters, that player's team
+    loses that many poison counters": removing them from the team's second player lowers
+    the team's count, read the same from either player (810.10a)."""
+    w = World(two_headed_giant=True, batch=batch, seed=0)
+    a, b = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    w.put_counters(a, "poison", 5)
+    w.remove_counters(b, "poison", 2)
+    assert np.all(w.count(a, "poison") == 3) and np.all(w.count(b, "poison") == 3)
+    w.remove_counters(b, "poison", 7)
+    assert np.all(w.count(a, "poison") == 0)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
 @pytest.mark.parametrize("banned", ["poison", None])
 def test_810_10c_a_player_who_cant_get_poison_keeps_the_whole_team_from_getting_any(batch, banned):
     """810.10c: "If an effect says that a player can't get poison counters, no player on

@@ -121,6 +121,22 @@ def test_shield_ruling_sba_still_destroy_a_shielded_creature(game):
     assert not w.exists(bear)
 
 
+def test_shield_ruling_unpreventable_deathtouch_damage_still_destroys(game):
+    """Ruling 2022-04-29: "A creature with a shield counter on it may still be destroyed by
+    state-based actions if it ... has been dealt unpreventable damage by a source with
+    deathtouch": the damage is dealt, the shield counter still goes (615.12) and 704.5h
+    destroys it; the same damage without unpreventable is prevented."""
+    w, p, _, bear = game
+    w.put_counters(bear, "shield", 2)
+    w.deal_damage(bear, 1, deathtouch=True)
+    w.tick()
+    assert w.exists(bear) and w.counters(bear) == {"shield": 1} and w.damage(bear) == 0
+    w.deal_damage(bear, 1, deathtouch=True, unpreventable=True)
+    assert w.counters(bear) == {} and w.damage(bear) == 1
+    w.tick()
+    assert not w.exists(bear)
+
+
 def test_702_12b_indestructible_counter_stops_destroy_and_lethal_damage(game):
     w, _, _, bear = game
     w.put_counters(bear, "indestructible", 1)
