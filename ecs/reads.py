@@ -45,7 +45,7 @@ def exists(world: Game, e: int) -> BoolRead:
     if isinstance(e, bool) or not isinstance(e, numbers.Integral) or not 0 <= e < s.next_id:
         raise UnknownEntityError(f"entity {e!r} does not exist in this World")
     if args.scalar_read(world):
-        return s.present(0, e) >= 0
+        return s.present(0, int(e)) >= 0   # (int: a small NumPy integer would overflow the lookup)
     return args.out(world, s.locate(np.arange(world.batch), np.full(world.batch, e)) >= 0)
 
 

@@ -95,7 +95,7 @@ def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
         schedule.tick(world, world.schedule, world.max_passes)
         (_turn_one if one else _turn)(world, gsel, q, pre, policy)
         schedule.tick(world, world.schedule, world.max_passes)
-    except Exception:      # a policy's own error too: the whole call is undone
+    except BaseException:  # a policy's own error too, and an interrupt: the whole call is undone
         if snap is not None:
             world.restore(snap)
         raise

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from profiles import examples
 from scalar_paths import general
 
-from ecs import CounterError, World, args, store, turns
+from ecs import CounterError, StaleEntityError, World, args, store, turns
 from ecs.events import COUNTER, TAP
 from ecs.limits import MAX_COUNT, MAX_LIFE, MAX_STAT
 
@@ -730,6 +730,23 @@ def test_numpy_integer_ids_take_the_scalar_paths(monkeypatch: pytest.MonkeyPatch
     assert (w.zone(ids[1]), w.counters(ids[0]), w.controller(ids[2])) == ("battlefield", {"+1/+1": 1}, p)
     w.destroy(ids[2])
     assert w.exists(ids[2]) is False   # 400.7: a new object in the graveyard
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+                                   np.int64, np.uint64])
+def test_ids_of_every_numpy_integer_type_are_ids(batch: int, dtype: Any) -> None:
+    """An id given as a NumPy integer of any width names the same object: reads and
+    actions, a stale one too (400.7), and no NumPy overflow escapes."""
+    w = World(batch=batch, seed=0)
+    p = w.add_player()
+    e = w.add_object(p, "creature", power=2, toughness=2)
+    w.put_counters(dtype(e), "+1/+1", 1)
+    assert np.all(w.exists(dtype(e))) and np.all(w.count(dtype(e), "+1/+1") == 1)
+    w.destroy(dtype(e))
+    assert not np.any(w.exists(dtype(e)))
+    with pytest.raises(StaleEntityError):
+        w.count(dtype(e), "+1/+1")
 
 
 def test_actions_on_a_few_targets_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -213,6 +213,20 @@ def test_a_policy_that_fails_undoes_the_whole_call():
     assert "broken" in str(err) and "no decision" in str(err)
 
 
+def test_a_policy_interrupted_undoes_the_whole_call_and_the_interrupt_goes_on():
+    """A KeyboardInterrupt (or SystemExit) raised in a policy is not a policy's error: it
+    goes on as it is, and begin_main_phase is undone as for one, its first check too."""
+    w, (a, _), _ = ga()
+    w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})
+    dying = w.add_object(a, "ally", power=1, life=1)
+    w.deal_damage(dying, 1)
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    unchanged(w, lambda: w.begin_main_phase(a, policy=interrupted), KeyboardInterrupt)
+    assert w.exists(dying) and w.active_player() == -1
+
+
 def test_default_policy_keeps_the_champion_rather_than_an_ally():
     """Champion at wither 2, ally at wither 1, reserve 2. Paying for the
     cheaper ally would sacrifice the champion and lose (Ending the Game 5); the
