@@ -39,7 +39,8 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
     row per game, e.g. each game's current id of a card). ``-1`` pads, and an id that no
     longer exists (it changed zones, CR 400.7) or is absent from a game gives a row of
     zeros there (``present`` 0). Ids that never existed raise ``UnknownEntityError``.
-    ``dtype`` is ``float32`` or ``int32``. Feature names (``observation_features()``
+    ``dtype`` is ``float32`` or ``int32`` (a value past int32's range reads its bound,
+    never a wrapped value). Feature names (``observation_features()``
     gives the default list):
 
     * ``present``, ``zone`` (the ecs.zones code) and ``zone:<name>`` (one-hot),
@@ -106,13 +107,21 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
     # a stride of len(names), each feature touched every cache line of the output.
     planes = np.empty((len(names),) + shape, out_dtype)
     got = _Gathered(world, take, cc)
+    whole = out_dtype == np.int32   # (saturated, never wrapped: life and stats are int64)
     for where, value in steps:
-        planes[where] = value(got)
+        v = value(got)
+        if whole and isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.dtype.itemsize >= 4 \
+                and v.dtype != out_dtype:
+            v = np.clip(v, _INT32.min, _INT32.max)
+        planes[where] = v
     out = np.ascontiguousarray(planes.transpose(1, 2, 0))
     absent = (~present).ravel().nonzero()[0]   # (a boolean mask over (B, m) is some 5x slower)
-    if absent.size:
+    if absent.size and names:
         out.reshape(-1, len(names))[absent] = 0
     return out, names
+
+
+_INT32 = np.iinfo(np.int32)
 
 
 class _Gathered(dict[Any, np.ndarray]):

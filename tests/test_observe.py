@@ -52,6 +52,37 @@ def test_has_stat_of_ga_objects_and_absent_rows():
     assert obs[0].tolist() == [[0, 1, 1], [0, 0, 1], [0, 0, 0]]
 
 
+def test_no_features_of_absent_rows_is_an_empty_observation():
+    """An empty feature list gives (B, m, 0), padded and stale rows among the ids too."""
+    w = World(batch=2)
+    p = w.add_player()
+    ids = w.add_objects(2, p, "creature", power=1, toughness=1)
+    w.destroy(ids[0], games=[1])
+    obs, names = w.observe([*ids, -1], [])
+    assert obs.shape == (2, 3, 0) and names == []
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_int32_observations_saturate_and_never_wrap(batch):
+    """Life (int64) and power/toughness (printed + modifications + counters, int64) may pass
+    int32's range: an int32 observation reads its bound there, never a wrapped value; the
+    float32 one keeps the value's magnitude."""
+    w = World(batch=batch)
+    p = w.add_player(life=2**40)
+    big = w.add_object(p, "creature", power=2**30, toughness=2**30)
+    small = w.add_object(p, "creature", power=0, toughness=0)
+    w.put_counters(big, "+1/+1", 2**31 - 1)
+    w.modify_pt(small, -2**30, -2**30)
+    w.put_counters(small, "-1/-1", 2**31 - 1)
+    obs, _ = w.observe([p, big, small], ["life", "power", "toughness"], dtype=np.int32)
+    top, bottom = 2**31 - 1, -2**31
+    assert obs[:, 0, 0].tolist() == [top] * batch
+    assert obs[:, 1, 1:].tolist() == [[top, top]] * batch
+    assert obs[:, 2, 1:].tolist() == [[bottom, bottom]] * batch
+    flt, _ = w.observe([p], ["life"])
+    assert flt[:, 0, 0].tolist() == [2.0**40] * batch
+
+
 def test_has_stat_rejects_unknown_stats():
     w = World()
     w.add_player()
