@@ -290,8 +290,12 @@ def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
     minus, marked, poison = o.minus, o.marked, o.poison
     counting.check_room(world, "-1/-1", g[minus], c[minus], amount[minus])
     counting.check_marked_damage(world, g[marked], c[marked], amount[marked])
-    poison_cols = counting.holder(world, "poison", g[poison], c[poison])
-    counting.check_room(world, "poison", g[poison], poison_cols, amount[poison])
+    # 810.10: each player gets poison counters, the team holds them: rows of one team add up
+    pg, pc, pn, team_row = args.merged_rows(world, g[poison], counting.holder(world, "poison", g[poison], c[poison]),
+                                            amount[poison])
+    pby = np.empty(pg.size, np.int64)
+    pby[team_row] = by[poison]   # (one source: its controller is the same in a game's rows)
+    counting.check_room(world, "poison", pg, pc, pn)
     life = _life_changes(world, g, c, amount, o.loses, by, o.gain)
     world.log.next_step()
 
@@ -302,7 +306,7 @@ def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
     s.mut("deathtouch_hit")[g[o.deathtouch], c[o.deathtouch]] = True
     for kind, r in (("loyalty", o.loyalty), ("defense", o.defense)):
         counting.change(world, kind, g[r], c[r], -amount[r], "damage")
-    counting.put(world, "poison", g[poison], poison_cols, amount[poison], "damage", by[poison])
+    counting.put(world, "poison", pg, pc, pn, "damage", pby)
     if life is not None:
         s.mut("life")[life[0], life[1]] = life[2]
 
