@@ -29,7 +29,7 @@ def test_810_10_infect_damage_to_each_player_of_a_team_adds_up_on_the_team(batch
     players of a team in one call (120.3b), one of them named twice, gives the team the
     poison counters of every row (one event, 0 -> 15), which loses by 704.6b."""
     w = World(two_headed_giant=True, batch=batch, seed=0)
-    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    a1, _ = w.add_player(team=0), w.add_player(team=0)
     b1, b2 = w.add_player(team=1), w.add_player(team=1)
     rat = w.add_object(a1, "creature", power=1, toughness=1)
     w.clear_events()
