@@ -134,8 +134,8 @@ class Parts:
 def save(parts: Parts, path: str | os.PathLike[str]) -> None:
     """Write ``parts`` to ``path`` (used as given) atomically: readers see the old file or
     the new one, whole, even if this process dies or other writers save to that path."""
+    path = _path(path)
     arrays = _to_arrays(parts)
-    path = os.fspath(path)
     folder, name = os.path.split(os.path.abspath(path))
     prefix = f".{name[:100]}{_TMP}"
     _remove_leftovers(folder, prefix)
@@ -151,6 +151,15 @@ def save(parts: Parts, path: str | os.PathLike[str]) -> None:
             os.unlink(tmp)
         raise
     _fsync_folder(folder)
+
+
+def _path(path: Any) -> str:
+    """``path`` as a str; a SnapshotError for anything that is not a path."""
+    try:
+        return os.fspath(path)
+    except TypeError:
+        raise SnapshotError(f"{path!r} is not a path to a save file (a str or an "
+                            "os.PathLike)") from None
 
 
 def _create_exclusive(folder: str, prefix: str) -> tuple[int, str]:
@@ -293,7 +302,7 @@ def digest(arrays: Mapping[str, np.ndarray]) -> str:
 def load(path: str | os.PathLike[str]) -> Parts:
     """The parts of the World saved in ``path``, every relation between them checked; a
     SnapshotError naming the file and the array for anything else."""
-    where = os.fspath(path)
+    where = _path(path)
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) \
         | getattr(os, "O_NONBLOCK", 0)   # (opening a FIFO does not wait for a writer)
     try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import esper
 import numpy as np
@@ -41,6 +41,8 @@ class Schedule:
     """The systems of a check in order, each run at the moment it declares."""
 
     def __init__(self, systems: Sequence[type[System] | System]) -> None:
+        if not isinstance(systems, Iterable) or isinstance(systems, (str, bytes)):
+            raise IllegalActionError(f"a Schedule takes a sequence of systems, got {systems!r}")
         self.systems: tuple[System, ...] = tuple(
             s() if isinstance(s, type) else s for s in systems)
         for s in self.systems:

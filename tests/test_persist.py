@@ -100,6 +100,21 @@ def test_round_trip_of_other_configurations(tmp_path, make):
     assert loaded.rng.random(3).tolist() == w.rng.random(3).tolist()
 
 
+@pytest.mark.parametrize("path", [None, 5, 2.5, ["a.npz"]])
+def test_a_path_that_is_no_path_raises_snapshot_error(path, tmp_path):
+    """save and load take a str or os.PathLike; anything else is a SnapshotError naming
+    it, and nothing is written. A folder that does not exist is the file system's
+    error (an OSError, as open() raises it)."""
+    w = World(seed=0)
+    with pytest.raises(SnapshotError, match="not a path"):
+        w.save(path)
+    with pytest.raises(SnapshotError, match="not a path"):
+        World.load(path)
+    with pytest.raises(OSError):
+        w.save(tmp_path / "missing" / "w.npz")
+    assert not any(tmp_path.iterdir())
+
+
 def test_save_overwrites_atomically(saved):
     w, ids, path = saved
     w.put_counters(ids["walker"], "loyalty", 1)

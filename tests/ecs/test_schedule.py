@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from profiles import examples
 from scalar_paths import general
 
-from ecs import World
+from ecs import IllegalActionError, World
 from ecs.check import Check, System, SystemType
 from ecs.schedule import Schedule
 from ecs.systems.lethality import Lethality
@@ -253,3 +253,11 @@ def test_skipped_ticks_equal_ticks_that_always_check(steps: list[tuple[str, int,
     ta, tb = fast.event_table(), slow.event_table()
     for k in ta:
         np.testing.assert_array_equal(ta[k], tb[k], err_msg=k)
+
+
+@pytest.mark.parametrize("systems", [None, 5, "Lethality", [object()], [Lethality, 3]])
+def test_a_schedule_of_anything_but_systems_is_refused(systems: Any) -> None:
+    """``Schedule`` takes a sequence of systems (esper Processors with ``process``):
+    anything else raises IllegalActionError, a CounterError, naming what it got."""
+    with pytest.raises(IllegalActionError, match="system"):
+        Schedule(systems)
