@@ -36,7 +36,7 @@ import secrets
 import stat
 import zipfile
 from dataclasses import dataclass
-from typing import IO, Any, Mapping, Sequence
+from typing import IO, Any, Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -351,28 +351,16 @@ def _read(fh: IO[bytes], where: str) -> dict[str, np.ndarray]:
     try:
         with zipfile.ZipFile(fh) as zf:
             infos = _members(zf, where, os.fstat(fh.fileno()).st_size)
-            read: dict[str, np.ndarray] = {}
-            for key in ("magic", "format_version"):   # the version first
-                header = _header(zf, infos[key], where) if key in infos else None
-                if header and header[0] == ():   # (a scalar: a few bytes)
-                    read[key] = _read_member(zf, infos[key], header)
-            _check_version(read, where)
-            missing = sorted(set(_SPEC) - set(infos))
-            if missing:
-                raise SnapshotError(f"{where}: missing array {missing[0]!r}")
-            extra = sorted(set(infos) - set(_SPEC))
-            if extra:
-                raise SnapshotError(f"{where}: unexpected arrays {extra}")
-            headers = {key: _header(zf, info, where) for key, info in infos.items()}
-            for key in _HEADER_ARRAYS:
-                _expect(key, headers[key], {}, where)
-                read[key] = _read_member(zf, infos[key], headers[key])
-            dims = _header_dims(read, where)
-            for key in _SPEC:   # in order: the first array with a named dimension sizes it
-                _expect(key, headers[key], dims, where)
+            headers: dict[str, _Header] = {}
+
+            def header(key: str) -> _Header:
+                if key not in headers:
+                    headers[key] = _header(zf, infos[key], where)
+                return headers[key]
+            read = _check_layout(infos, header, lambda key: _read_member(zf, infos[key], header(key)), where)
             for key, info in infos.items():
                 if key not in read:
-                    read[key] = _read_member(zf, info, headers[key])
+                    read[key] = _read_member(zf, info, header(key))
     except SnapshotError:
         raise
     except Exception as exc:  # zipfile, npy header, CRC, ... all mean damaged
@@ -383,6 +371,55 @@ def _read(fh: IO[bytes], where: str) -> dict[str, np.ndarray]:
     for key, arr in read.items():
         _check_values(key, arr, where)
     return read
+
+
+def _check_layout(keys: Collection[str], header: Callable[[str], _Header],
+                  value: Callable[[str], np.ndarray], where: str) -> dict[str, np.ndarray]:
+    """The arrays ``keys`` are those of the format, each of the dtype and shape it and the
+    header arrays imply (``header(key)``: its shape and dtype); returns the arrays it read
+    (``value(key)``) to know them: the version and the header arrays."""
+    read: dict[str, np.ndarray] = {}
+    for key in ("magic", "format_version"):   # the version first
+        head = header(key) if key in keys else None
+        if head and head[0] == ():   # (a scalar: a few bytes)
+            read[key] = value(key)
+    _check_version(read, where)
+    missing = sorted(set(_SPEC) - set(keys))
+    if missing:
+        raise SnapshotError(f"{where}: missing array {missing[0]!r}")
+    extra = sorted(set(keys) - set(_SPEC))
+    if extra:
+        raise SnapshotError(f"{where}: unexpected arrays {extra}")
+    for key in _HEADER_ARRAYS:
+        _expect(key, header(key), {}, where)
+        read[key] = value(key)
+    dims = _header_dims(read, where)
+    for key in _SPEC:   # in order: the first array with a named dimension sizes it
+        _expect(key, header(key), dims, where)
+    return read
+
+
+def check_snapshot(snap: Any, ruleset: str, batch: int, two_headed_giant: bool,
+                   max_passes: int) -> Mapping[str, Any]:
+    """A snapshot that ``World.restore`` does not know as ``World.snapshot()``'s (a copy,
+    a pickle, a dict made by hand), checked as the save file of a World of this
+    configuration would be: the snapshot to restore, made of its checked arrays (what
+    only a process knows, whether a tick left it settled, is not kept). SnapshotError
+    for anything else."""
+    where = "snapshot"
+    if not isinstance(snap, Mapping):
+        raise SnapshotError(f"{where}: {type(snap).__name__} is not a snapshot (World.snapshot()'s mapping)")
+    try:
+        arrays = _to_arrays(Parts(ruleset, batch, two_headed_giant, max_passes, snap))
+    except SnapshotError:
+        raise
+    except Exception as exc:   # a key missing, a value of another type: not a snapshot
+        raise SnapshotError(f"{where}: not a snapshot of a World: {type(exc).__name__}: {exc}") from None
+    _check_layout(arrays, lambda key: (np.shape(arrays[key]), arrays[key].dtype, 0),
+                  arrays.__getitem__, where)
+    for key, arr in arrays.items():
+        _check_values(key, arr, where)
+    return _check_parts(_Checker(arrays, where)).snapshot
 
 
 def _members(zf: zipfile.ZipFile, where: str, file_size: int) -> dict[str, zipfile.ZipInfo]:

@@ -20,7 +20,7 @@ import numpy as np
 from . import actions, args, host, kernels, persist, reads, schedule, turns
 from . import batch as batches
 from . import observe as observation
-from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
+from .errors import IllegalActionError, InvalidGameError, InvalidSeedError, SnapshotError
 from .events import Event, EventLog, event_name
 from .game import Rules
 from .limits import MAX_BATCH, MAX_PASSES
@@ -44,6 +44,26 @@ def _seed_sequence(seed: Any) -> np.random.SeedSequence:
         raise InvalidSeedError(f"seed must be None, a numpy SeedSequence, a non-negative integer "
                                f"or a sequence of them, got {seed!r}")
     return np.random.SeedSequence(int(seed) if args.is_integer(seed) else [int(v) for v in values])
+
+
+class WorldSnapshot(dict[str, Any]):
+    """``World.snapshot()``: the state as a read-only mapping, and ``config``, the ruleset,
+    batch size and Two-Headed Giant setting of the World it was taken from. ``restore``
+    takes it as it is (its arrays are read-only); a copy of it (``dict(snap)``, a pickle,
+    ``copy.deepcopy``) is a plain dict, which ``restore`` checks first."""
+
+    def __init__(self, config: tuple[str, int, bool], parts: dict[str, Any]) -> None:
+        super().__init__(parts)
+        self.config = config
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a World snapshot is read-only (dict(snap) is a copy to change, "
+                        "which restore checks)")
+
+    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = update = __ior__ = _read_only
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        return dict, (dict(self),)
 
 
 class World:
@@ -288,7 +308,7 @@ class World:
         other = World(self.ruleset.name, int(parts.store["meta"][0]), parts.seed,
                       two_headed_giant=self.two_headed_giant, max_passes=self.max_passes,
                       scalar_reads=self.scalar_reads)
-        other.restore({"store": parts.store, "log": parts.log, "rng": other.rng.bit_generator.state,
+        other._restore({"store": parts.store, "log": parts.log, "rng": other.rng.bit_generator.state,
                        "names": self.names.copy(), "n_spawned": 0,
                        "seed_seq": batches.seed_key(parts.seed)})
         other._schedule = self._schedule   # a host's systems go on in the new World
@@ -310,21 +330,42 @@ class World:
         # One game at first: restore sizes the store for the file's games.
         world = cls(parts.ruleset, 1, parts.seed_seq, two_headed_giant=parts.two_headed_giant,
                     max_passes=parts.max_passes)
-        world.restore(parts.snapshot)
+        world._restore(parts.snapshot)
         return world
 
     # ---- snapshots --------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> WorldSnapshot:
         """The whole state as array copies (plus the event log, the random generator and
         whether a tick of this World's schedule left it settled, ``ecs.schedule.tick``)."""
         s, by = self.store, self._schedule
         settled = LocalId(by.serial) if by is not None and s.settled == (by.serial, s.a.version) else None
-        return {"store": s.snapshot(), "layout": LocalId(s.layout), "log": self.log.snapshot(),
-                "rng": self._rng_snapshot(), "names": self.names.copy(),
-                "seed_seq": self._seed_key, "n_spawned": self.n_spawned, "settled": settled}
+        return WorldSnapshot(self._config(), {
+            "store": s.snapshot(), "layout": LocalId(s.layout), "log": self.log.snapshot(),
+            "rng": self._rng_snapshot(), "names": self.names.copy(),
+            "seed_seq": self._seed_key, "n_spawned": self.n_spawned, "settled": settled})
 
     def restore(self, snap: Mapping[str, Any]) -> None:
-        """Return to a snapshot taken from this World (or a clone of it)."""
+        """Return to a snapshot taken from this World or from one of the same ruleset,
+        batch size and Two-Headed Giant setting (a clone of it, one built the same way).
+        A copy of a snapshot (``dict(snap)``, a pickle) is checked first as a save file is
+        (``ecs.persist.check_snapshot``); anything that does not fit raises SnapshotError
+        and changes nothing."""
+        if type(snap) is WorldSnapshot:
+            if snap.config != self._config():
+                raise SnapshotError(f"a snapshot of a World of {snap.config} (ruleset, batch, Two-Headed "
+                                    f"Giant) does not fit this World of {self._config()}")
+        else:
+            snap = persist.check_snapshot(snap, self.ruleset.name, self.batch, self.two_headed_giant,
+                                          self.max_passes)
+        self._restore(snap)
+
+    def _config(self) -> tuple[str, int, bool]:
+        """What a snapshot must share with the World restoring it."""
+        return self.ruleset.name, self.store.batch, self.two_headed_giant
+
+    def _restore(self, snap: Mapping[str, Any]) -> None:
+        """``restore`` of a snapshot known to be sound (``snapshot()``'s, checked, or made
+        of a fork's or a save file's checked parts), whatever its batch size."""
         s, by = self.store, self._schedule
         names = snap["names"]   # (first: a table of repeated names raises before anything changes)
         names = names.copy() if isinstance(names, Names) else Names(names)

@@ -13,6 +13,7 @@ from ecs import (
     GameOverError,
     InvalidGameError,
     InvalidTypeError,
+    SnapshotError,
     StaleEntityError,
     UnknownEntityError,
     World,
@@ -162,6 +163,49 @@ def test_restore_makes_ids_created_after_the_snapshot_unknown():
     with pytest.raises(UnknownEntityError):
         w.zone(elf)
     assert w.add_object(ids["p"], {"creature"}, power=1, toughness=1) == elf  # same id again
+
+
+def _damaged(snap: dict, other: World) -> dict:
+    """Snapshots restore must refuse, by what is wrong with them."""
+    store = snap["store"]
+    counts = store["counts"]
+    return {
+        "not a mapping": None,
+        "a key missing": {k: v for k, v in snap.items() if k != "log"},
+        "a count of another type": {**snap, "n_spawned": "x"},
+        "a store that is no mapping": {**snap, "store": 5},
+        "an array of another shape": {**snap, "store": {**store, "counts": counts[:, :, :-1]}},
+        "an array of another dtype": {**snap, "store": {**store, "counts": counts.astype(np.int64)}},
+        "a value out of range": {**snap, "store": {**store, "zone": store["zone"] + 100}},
+        "another batch": other.snapshot(),
+        "another ruleset": World(ruleset="grand_archive", batch=3).snapshot(),
+        "Two-Headed Giant": World(batch=3, two_headed_giant=True).snapshot(),
+    }
+
+
+def test_a_snapshot_that_does_not_fit_raises_snapshot_error_and_changes_nothing():
+    """restore takes a snapshot of a World of the same ruleset, batch size and Two-Headed
+    Giant setting; a copy (dict, pickle, deepcopy) is checked as a save file is, and
+    restores exactly. Anything else raises SnapshotError, a CounterError, and leaves the
+    World as it was (a missing part used to raise a KeyError after the store was back)."""
+    import copy
+    import pickle
+    w, ids = busy_world()
+    snap = w.snapshot()
+    more_actions(w, ids)
+    after = full_state(w)
+    for why, bad in _damaged(snap, World(batch=2)).items():
+        with pytest.raises(SnapshotError):
+            w.restore(bad)
+        assert full_state(w) == after, why
+    w.restore(snap)
+    state = full_state(w)
+    for copied in (dict(snap), pickle.loads(pickle.dumps(snap)), copy.deepcopy(snap)):
+        more_actions(w, ids)
+        w.restore(copied)
+        assert full_state(w) == state
+    with pytest.raises(TypeError):
+        snap["n_spawned"] = 0   # (a snapshot is read-only: a copy is what to change)
 
 
 def test_snapshot_is_arrays_not_python_objects():

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ecs import World
+from ecs import SnapshotError, World
 from ecs.names import Names
 
 _NAME = st.sampled_from([f"card {i}" for i in range(12)])
@@ -94,12 +94,12 @@ def test_names_added_in_a_clone_or_after_a_snapshot_stay_there() -> None:
 
 def test_a_snapshot_naming_a_card_twice_is_refused_before_anything_changes() -> None:
     """A snapshot whose table of names repeats one (a list of names, as a hand-made or
-    older snapshot holds) raises ValueError, and the World is as it was."""
+    older snapshot holds) raises SnapshotError (a ValueError), and the World is as it was."""
     w = _named(2)
     p = w.players()[0]
     snap = {**w.snapshot(), "names": ["token 0", "token 0"]}
     bear = w.add_object(p, "creature", power=2, toughness=2, name="Bear")
-    with pytest.raises(ValueError, match="each name once"):
+    with pytest.raises(SnapshotError, match="names a card twice"):
         w.restore(snap)
     assert w.name(bear) == "Bear" and list(w.names) == ["token 0", "token 1", "Bear"]
 
