@@ -52,9 +52,8 @@ class WorldSnapshot(dict[str, Any]):
     takes it as it is (its arrays are read-only); a copy of it (``dict(snap)``, a pickle,
     ``copy.deepcopy``) is a plain dict, which ``restore`` checks first."""
 
-    def __init__(self, config: tuple[str, int, bool], parts: dict[str, Any]) -> None:
-        super().__init__(parts)
-        self.config = config
+    __slots__ = ("config",)
+    config: tuple[str, int, bool]
 
     def _read_only(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a World snapshot is read-only (dict(snap) is a copy to change, "
@@ -106,6 +105,8 @@ class World:
         self.log = EventLog()
         self.names = Names()
         self._schedule: schedule.Schedule | None = None
+        # what a snapshot must share with the World restoring it: ruleset, batch, 2HG
+        self._fits = (self.ruleset.name, batch, self.two_headed_giant)
 
     # ---- lazily built parts ----------------------------------------------------------
     # A clone builds its SeedSequence (~4 us) and Generator (~10 us) on first use:
@@ -339,10 +340,11 @@ class World:
         whether a tick of this World's schedule left it settled, ``ecs.schedule.tick``)."""
         s, by = self.store, self._schedule
         settled = LocalId(by.serial) if by is not None and s.settled == (by.serial, s.a.version) else None
-        return WorldSnapshot(self._config(), {
-            "store": s.snapshot(), "layout": LocalId(s.layout), "log": self.log.snapshot(),
-            "rng": self._rng_snapshot(), "names": self.names.copy(),
-            "seed_seq": self._seed_key, "n_spawned": self.n_spawned, "settled": settled})
+        snap = WorldSnapshot(store=s.snapshot(), layout=LocalId(s.layout), log=self.log.snapshot(),
+                             rng=self._rng_snapshot(), names=self.names.copy(), seed_seq=self._seed_key,
+                             n_spawned=self.n_spawned, settled=settled)
+        snap.config = self._fits
+        return snap
 
     def restore(self, snap: Mapping[str, Any]) -> None:
         """Return to a snapshot taken from this World or from one of the same ruleset,
@@ -351,17 +353,12 @@ class World:
         (``ecs.persist.check_snapshot``); anything that does not fit raises SnapshotError
         and changes nothing."""
         if type(snap) is WorldSnapshot:
-            if snap.config != self._config():
+            if snap.config != self._fits:
                 raise SnapshotError(f"a snapshot of a World of {snap.config} (ruleset, batch, Two-Headed "
-                                    f"Giant) does not fit this World of {self._config()}")
+                                    f"Giant) does not fit this World of {self._fits}")
         else:
-            snap = persist.check_snapshot(snap, self.ruleset.name, self.batch, self.two_headed_giant,
-                                          self.max_passes)
+            snap = persist.check_snapshot(snap, *self._fits, self.max_passes)
         self._restore(snap)
-
-    def _config(self) -> tuple[str, int, bool]:
-        """What a snapshot must share with the World restoring it."""
-        return self.ruleset.name, self.store.batch, self.two_headed_giant
 
     def _restore(self, snap: Mapping[str, Any]) -> None:
         """``restore`` of a snapshot known to be sound (``snapshot()``'s, checked, or made
@@ -380,6 +377,7 @@ class World:
         else:                   # in place: a generator taken from ``rng`` follows the World
             self._rng.bit_generator.state = snap["rng"]
         self.names = names
+        self._fits = (self.ruleset.name, s.batch, self.two_headed_giant)
 
     def clone(self) -> "World":
         """An independent copy of this World, without going through ``__init__``: the

@@ -488,6 +488,21 @@ def test_types_of_checks_6_world_cleanup_removes_ally_damage_counters():
     assert w.counters(ally) == {}
 
 
+def test_an_allys_damage_counters_count_with_its_marked_damage_against_its_life():
+    """rules.md section 8 item 11 (our choice): damage counters put on an ally count
+    against its life with its marked damage ("damage marked (temporary or via damage
+    counters)", Destruction), so together they kill it (Types of Checks 2, Ally 6.1),
+    where either alone does not."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=1, life=4, counters={"damage": 2})
+    w.deal_damage(ally, 1)
+    w.tick()
+    assert w.exists(ally)
+    w.deal_damage(ally, 1)
+    w.tick()
+    assert not w.exists(ally)
+
+
 def test_damage_15_negative_damage_is_zero():
     """Damage 15: less than 0 damage is 0 damage (the ruleset hook); Magic keeps rejecting
     negative amounts (CR 107.1b)."""
