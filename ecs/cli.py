@@ -210,12 +210,15 @@ def _unwritable(path: str, option: str) -> str | None:
     """Why ``path`` cannot be written, checked before the run rather than found after it."""
     p = Path(path)
     folder = p.parent
-    if p.is_dir():
-        return f"{option} {path}: expected a file name, got a folder"
-    if not folder.is_dir():
-        return f"{option} {path}: the folder {folder} does not exist"
-    if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        return f"{option} {path}: not writable"
+    try:
+        if p.is_dir():
+            return f"{option} {path}: expected a file name, got a folder"
+        if not folder.is_dir():
+            return f"{option} {path}: the folder {folder} does not exist"
+        if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+            return f"{option} {path}: not writable"
+    except OSError as e:   # (a name too long for the file system, ...)
+        return f"{option} {path}: {e.strerror}"
     return None
 
 

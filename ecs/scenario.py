@@ -169,8 +169,9 @@ class _Checker:
 
     def str_(self, v: Any, where: str, choices: tuple[str, ...] | None = None) -> str:
         if not isinstance(v, str) or (choices is not None and v not in choices) or not v:
-            raise self.fail(where, f"one of {', '.join(choices)}" if choices
-                            else "a non-empty string", v)
+            raise self.fail(where, "a non-empty string" if choices is None
+                            else f"one of {', '.join(choices)}" if choices
+                            else "a name the file defines (it defines none)", v)
         return v
 
     def strs(self, v: Any, where: str) -> tuple[str, ...]:
@@ -457,7 +458,11 @@ def _read(path: str | Path) -> str:
 def load(path: str | Path) -> Scenario:
     """Load a scenario: a file path, or the name of an embedded scenario (see `embedded`)."""
     p = Path(path)
-    if not p.exists() and str(path) in embedded():
+    try:
+        there = p.exists()
+    except OSError:   # (a name too long for the file system: read below says so)
+        there = False
+    if not there and str(path) in embedded():
         return loads(_embedded_dir().joinpath(f"{path}.toml").read_text("utf-8"), f"{path}.toml")
     try:
         text = _read(p)

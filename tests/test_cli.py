@@ -182,6 +182,10 @@ def test_an_output_into_a_missing_folder_fails_first(option: str, no_run: list[A
     assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
                  option, str(tmp_path)]) == 2
     _one_line_error(capsys, option, "a folder")
+    long = tmp_path / ("a" * 300 + ".out")   # (past the file system's name limit)
+    assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
+                 option, str(long)]) == 2
+    _one_line_error(capsys, option, "too long")
 
 
 def test_scheduler_without_dask_fails_first(monkeypatch: pytest.MonkeyPatch, no_run: list[Any],

@@ -201,12 +201,18 @@ def test_structural_errors() -> None:
               'n = 1\ntarget = {}', "x.toml")
     with pytest.raises(ScenarioError, match=r"x.toml: colour: expected one of the keys"):
         loads('colour = 1', "x.toml")
+    with pytest.raises(ScenarioError, match=r"effects\[0\].target.name: expected a name the file defines "
+                                            r"\(it defines none\), got 'bear'"):
+        loads('ruleset = "mtg"\nturns = 1\n[[players]]\nname = "a"\n[[effects]]\naction = "destroy"\n'
+              'target = { name = "bear" }', "x.toml")
 
 
 def test_a_missing_file_names_it_and_lists_the_embedded_ones(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as err:
         load(tmp_path / "nope.toml")
     assert "nope.toml: cannot read the scenario" in str(err.value) and DEFAULT in str(err.value)
+    with pytest.raises(ScenarioError, match="too long"):   # (past the file system's name limit)
+        load(tmp_path / ("a" * 300 + ".toml"))
 
 
 def test_scenario_errors_are_counter_errors() -> None:
