@@ -60,6 +60,10 @@ class Rules(Protocol):
     def replace_zone_change(self, game: Game, games: np.ndarray, cols: np.ndarray,
                             frm: np.ndarray, dest: np.ndarray) -> np.ndarray: ...
 
+    def control_changed(self, game: Game, g: np.ndarray, c: np.ndarray, old: np.ndarray) -> None: ...
+
+    def players_left(self, game: Game, g: np.ndarray, p: np.ndarray) -> None: ...
+
 
 class Game(Protocol):
     """One World's state as the machinery sees it."""

@@ -41,6 +41,7 @@ from .components import BAN_ALL, HOST_EFFECT_FIELDS, HOST_MARK, TYPE_BIT
 from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
 from .game import Game
 from .limits import MAX_STAT
+from .store import GAME_ZERO
 
 #: The reasons a player can be kept from losing, and the field of each.
 CANT_LOSE = {"life": "cant_lose_life", "poison": "cant_lose_poison"}
@@ -213,15 +214,21 @@ def set_controller(world: Game, e: Ids, player: int, games: Games = None) -> Non
     col = _object_one(world, e, games)
     if col >= 0:
         v = s.views()
+        old = v["controller"][0, col]
         if v["owner"][0, col] < 0:
-            s.write("owner", (0, col), v["controller"][0, col])
+            s.write("owner", (0, col), old)
         s.write("controller", (0, col), p)
+        if old != p:
+            world.ruleset.control_changed(world, GAME_ZERO, np.array([col], np.int64), np.array([old], np.int64))
         return
     g, c, _ = _objects(world, e, games, "set_controller")
-    ctrl = s.a["controller"][g, c]
+    ctrl = s.a["controller"][g, c].astype(np.int64)
     owner = s.a["owner"][g, c]
     s.mut("owner")[g, c] = np.where(owner < 0, ctrl, owner)
     s.mut("controller")[g, c] = p
+    moved = ctrl != p
+    if moved.any():
+        world.ruleset.control_changed(world, g[moved], c[moved], ctrl[moved])
 
 
 def _ban_bit(world: Game, kind: str | None, create: bool) -> np.uint64:

@@ -136,6 +136,7 @@ def lose(world: Game, losses: list[Loss]) -> None:
     won by that team's first player (104.2a), with none left a draw (104.4a)."""
     s = world.store
     lost = s.mut("lost")
+    gone_g, gone_p = [], []
     for loss in losses:
         g, p = loss.games, loss.players
         new = ~lost[g, p]
@@ -143,6 +144,8 @@ def lose(world: Game, losses: list[Loss]) -> None:
         g, p = key // s.n_players, key % s.n_players
         lost[g, p] = True
         world.log.record(LOST, loss.cause, game=g, entity=s.a["entity_id"][0, s.a["player_col"][p]])
+        gone_g.append(g)
+        gone_p.append(p)
     games = sets.distinct(np.concatenate([loss.games for loss in losses]))
     # each player's team as an index into the sorted distinct teams (a few players: Python)
     teams = s.a["player_team"].tolist()
@@ -161,3 +164,7 @@ def lose(world: Game, losses: list[Loss]) -> None:
         s.mut("winner")[games[won]] = first
         world.log.record(GAME_END, "104.2a", game=games[won],
                          entity=s.a["entity_id"][0, s.a["player_col"][first]])
+    g, p = np.concatenate(gone_g), np.concatenate(gone_p)
+    on = s.a["winner"][g] == ONGOING   # (a game that goes on: what a leaving player had, at once)
+    if on.any():
+        world.ruleset.players_left(world, g[on], p[on])

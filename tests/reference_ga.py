@@ -38,6 +38,7 @@ class Card:
     counters: dict = field(default_factory=dict)
     damage: int = 0
     immortal: bool = False                                     # Keywords: Immortality
+    owner: int = -1                                            # the controller it was made under
 
     def has(self, t: str) -> bool:
         return t in self.types
@@ -79,7 +80,7 @@ class Game:
 
     # ---- setup -----------------------------------------------------------------------
     def add(self, name: str, ctrl: int, types, zone: str = "battlefield", **stats) -> Card:
-        c = Card(name, frozenset(types), ctrl, zone, self._seq, **stats)
+        c = Card(name, frozenset(types), ctrl, zone, self._seq, owner=ctrl, **stats)
         self._seq += 1
         self.cards[name] = c
         if zone == "library":
@@ -101,6 +102,7 @@ class Game:
         if self.ga and c.has("champion") and c.zone == "battlefield":
             self.players[c.ctrl].champion_left = True
         c.zone, c.counters, c.damage, c.immortal = zone, {}, 0, False   # a new object
+        c.ctrl = c.owner                                       # under its owner's control (400.7)
         c.seq = self._seq
         self._seq += 1
         if zone == "library":
@@ -127,6 +129,14 @@ class Game:
             holder[kind] = v
         else:
             holder.pop(kind, None)
+
+    # ---- control ---------------------------------------------------------------------------
+    def set_controller(self, c: Card, p: int) -> None:
+        """A player gives up a champion on the field: they "previously controlled a
+        champion" (Ending the Game 5), as when it leaves."""
+        if self.ga and c.has("champion") and c.zone == "battlefield" and c.ctrl != p:
+            self.players[c.ctrl].champion_left = True
+        c.ctrl = p
 
     # ---- destroy and sacrifice ---------------------------------------------------------
     def destroy(self, cards: list[Card], sacrifice: bool) -> None:
@@ -205,6 +215,10 @@ class Game:
             self.result = "draw"
         elif len(left) == 1:
             self.result = left[0]
+        elif self.ga:   # Ending the Game 8: back under its owner's control, at once
+            for c in self.cards.values():
+                if c.ctrl in losers and c.owner != c.ctrl:
+                    c.ctrl = c.owner
 
     def tick(self) -> None:
         while not self.over and self._check():
@@ -225,7 +239,7 @@ class Game:
             broken = [c for c in on_field if (c.has("weapon") or c.has("siegeable"))
                       and c.durability is not None and c.count("durability") == 0
                       and not c.immortal]
-            leave = [c for c in self.cards.values() if ps[c.ctrl].lost]   # Ending the Game 7
+            leave = [c for c in self.cards.values() if ps[c.owner].lost]   # Ending the Game 7
             for c in dies + [c for c in broken if c not in dies]:
                 self.move(c, "graveyard")
             for c in leave:

@@ -1,6 +1,6 @@
 """Differential tests: the engine against tests/reference_ga.py, for the Grand Archive
 ruleset (buff/debuff, damage counters, bulwark, recover, durability, enlighten, wither,
-reserve, immortality, destroy and sacrifice, GA state-based checks) and for MTG rad
+reserve, immortality, destroy, sacrifice and control, GA state-based checks) and for MTG rad
 counters (libraries, draw, mill, 728.1).
 
 Hypothesis builds a batch of 1-3 games that share players but not objects (each game's
@@ -93,6 +93,7 @@ class Pair:
                 e = ids[name]
                 where = f"{label}: game {g} {name}"
                 assert at(w.zone(e), g) == c.zone, where
+                assert int(at(w.controller(e), g)) == self.pids[c.ctrl], f"{where}: controller"
                 got = {k: int(at(v, g)) for k, v in w.counters(e).items() if at(v, g)}
                 assert got == c.counters, f"{where}: {got} != {c.counters}"
                 assert int(at(w.damage(e), g)) == c.damage, where
@@ -161,7 +162,8 @@ def card_action(data, pair: Pair, g: int) -> None:
     ids = pair.ids(g)
     action = data.draw(st.sampled_from(["put", "put", "put", "remove", "damage", "damage",
                                         "recover", "enlighten", "reserve", "reserve", "cleanup", "begin",
-                                        "begin", "level_up", "immortal", "destroy", "sacrifice"]))
+                                        "begin", "level_up", "immortal", "destroy", "sacrifice",
+                                        "control"]))
     if action == "put" and names:
         name, kind, n = pick(), data.draw(st.sampled_from(PUT_KINDS)), data.draw(st.integers(0, 3))
         c = m.cards[name]
@@ -215,6 +217,13 @@ def card_action(data, pair: Pair, g: int) -> None:
             c.immortal = flag
         pair.call(f"set_immortal {name} {flag} (g{g})",
                   lambda: w.set_immortal(ids[name], flag, games=[g]), [(g, model_immortal)])
+    elif action == "control" and any(m.cards[n].zone == "battlefield" for n in names):
+        name = data.draw(st.sampled_from([n for n in names if m.cards[n].zone == "battlefield"]))
+        p = data.draw(st.integers(0, len(pair.pids) - 1))
+        c = m.cards[name]
+        pair.call(f"set_controller {name} p{p} (g{g})",
+                  lambda: w.set_controller(ids[name], pair.pids[p], games=[g]),
+                  [(g, lambda: m.set_controller(c, p))])
     elif action in ("destroy", "sacrifice") and names:
         chosen = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
         cards = [m.cards[name] for name in chosen]

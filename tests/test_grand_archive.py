@@ -216,6 +216,43 @@ def test_ending_the_game_6_players_who_lose_at_once_draw():
     assert w.has_lost(a) and w.has_lost(b) and w.result() == "draw"
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ending_the_game_5_a_player_who_gives_up_control_of_their_champion_loses(batch):
+    """Ending the Game 5: "The player does not control a champion ... and previously
+    controlled a champion": control of one's only champion passed to another player is a
+    loss at the next check, as its leaving the field would be; in Magic a control change
+    loses nothing."""
+    w, (a, b), (_, cb) = ga(batch=batch)
+    w.set_controller(cb, a)
+    w.tick()
+    assert np.all(w.has_lost(b)) and np.all(w.result() == a) and np.all(w.exists(cb))
+    m = World(batch=batch)
+    p, q = m.add_player(), m.add_player()
+    bear = m.add_object(q, "creature", power=2, toughness=2)
+    m.set_controller(bear, p)
+    m.tick()
+    assert not np.any(m.has_lost(q))
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ending_the_game_8_what_a_losing_player_controls_returns_to_its_owner(batch):
+    """Ending the Game 8: in a multiplayer game that goes on, an object a player who lost
+    controls but does not own "will return under the control of its previous controller"
+    (the owner: the core keeps no history of control); what they own leaves (7). The
+    owner's wither trigger then asks the owner to pay for it (Wither 1)."""
+    w, (a, b, _), (ca, *_) = ga(batch=batch, players=3)
+    ally = w.add_object(b, "ally", power=1, life=3)
+    mine = w.add_object(a, "ally", power=1, life=3)
+    w.set_controller(ally, a)
+    w.deal_damage(ca, 25)
+    w.tick()
+    assert np.all(w.has_lost(a)) and np.all(w.result() == ("ongoing" if batch == 1 else -1))
+    assert np.all(w.controller(ally) == b) and not np.any(w.exists(mine))
+    w.put_counters(ally, "wither", 1)
+    w.begin_main_phase(b)
+    assert not np.any(w.exists(ally))   # b has no reserve: sacrificed (Sacrifice 2)
+
+
 def test_ending_the_game_5_a_player_who_still_controls_a_champion_does_not_lose():
     """Ending the Game 5: a player loses when a champion they controlled left the field
     and they control no champion now; with another champion on the field they play on,

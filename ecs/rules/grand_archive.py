@@ -334,6 +334,28 @@ class GrandArchive(Magic):
         return zones.EXILE if dest == zones.GRAVEYARD else dest
 
 
+    def control_changed(self, world: Game, g: np.ndarray, c: np.ndarray, old: np.ndarray) -> None:
+        """Ending the Game 5: a player who gives up control of a champion on the field has
+        "previously controlled a champion", as when it leaves the field."""
+        s = world.store
+        gone = ((s.a["types"][g, c] & TYPE_BIT["champion"]) != 0) & (s.a["zone"][g, c] == zones.BATTLEFIELD)
+        if gone.any():
+            s.mut("champion_left")[g[gone], old[gone]] = True
+
+    def players_left(self, world: Game, g: np.ndarray, p: np.ndarray) -> None:
+        """Ending the Game 8: in a game that goes on, what a player who lost controls but
+        does not own returns to its previous controller, which the core knows as its owner
+        (it keeps no history of control); what they own leaves at the next check (7)."""
+        s = world.store
+        n = s.n_cols
+        owner = s.a["owner"][g, :n].astype(np.int64)
+        back = (s.a["controller"][g, :n] == p[:, None]) & (owner >= 0) & (owner != p[:, None])
+        back &= s.a["zone"][g, :n] != zones.NONE
+        r, c = np.nonzero(back)
+        if r.size:
+            s.mut("controller")[g[r], c] = owner[r, c]
+
+
 def _ga_only(world: Game, what: str) -> None:
     if not isinstance(world.ruleset, GrandArchive):
         raise IllegalActionError(f"{what} is a Grand Archive action; this World plays "

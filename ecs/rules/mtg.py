@@ -122,6 +122,14 @@ class Magic:
         """``replace_zone_change`` of one row of plain ints: the destination."""
         return dest
 
+    def control_changed(self, world: Game, g: np.ndarray, c: np.ndarray, old: np.ndarray) -> None:
+        """The objects in rows (``g``, ``c``) left the control of players ``old`` (indices)
+        for another's (108.4, ``set_controller``): nothing more in Magic."""
+
+    def players_left(self, world: Game, g: np.ndarray, p: np.ndarray) -> None:
+        """Players ``p`` (indices) lost games ``g`` that go on: nothing at once in Magic
+        (800.4a, a multiplayer game's leaving player, is not modelled)."""
+
     @property
     def card_mask(self) -> int:
         """The bits of ``card_types`` (``ecs.components.TYPE_BIT``)."""
