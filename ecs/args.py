@@ -337,7 +337,7 @@ def present_one(game: Game, e: Any) -> int:
     -1 for every other case, which the general path handles and raises for."""
     s = game.store
     if type(e) is not int:
-        if not isinstance(e, np.integer):
+        if not is_integer(e):   # (a NumPy integer, but not a bool nor a timedelta64)
             return -1
         e = int(e)
     if s.batch != 1 or not store_module.SCALAR_PATHS:
@@ -386,7 +386,7 @@ def few(game: Game, ids: Any, games: Any = None, where: Any = "all", skip_finish
     out = []
     for e in ids:
         if type(e) is not int:
-            if not isinstance(e, np.integer):
+            if not is_integer(e):
                 return None
             e = int(e)
         col = s.present(0, e)

@@ -210,7 +210,7 @@ def source_one(world: Game, source: Any, given: tuple[Any, ...]) -> tuple[int, i
             return None
     if source is None:
         return -1, -1, given
-    if type(source) is not int and not isinstance(source, np.integer):
+    if type(source) is not int and not args.is_integer(source):
         return None
     sc = args.present_one(world, source)
     a = world.store.views()

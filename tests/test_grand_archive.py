@@ -666,6 +666,52 @@ def test_leveling_up_keeps_the_object_and_its_counters_and_changes_level_and_lif
     assert w.has_lost(a)
 
 
+@pytest.mark.parametrize("batch", [1, 3])
+def test_bad_input_to_the_grand_archive_actions_raises_and_changes_nothing(batch):
+    """Every bad input is a CounterError and changes nothing (docs/api.md, Errors): a
+    level up without a life (its base level was written before the error), a cost that is
+    not True or False, a stat name that is no str, a timedelta64 where an id or a stat is
+    expected, and two totals set for one player."""
+    w, (a, _), (ca, _) = ga(batch=batch)
+    w.set_reserve(a, 2)
+    for call, error in ((lambda: w.level_up(ca, 2, None), InvalidCountError),
+                        (lambda: w.level_up(ca, 2, 20, power=np.timedelta64(1)), InvalidCountError),
+                        (lambda: w.recover(ca, 1, cost=np.array([True] * batch)), IllegalActionError),
+                        (lambda: w.recover(ca, 1, cost="no"), IllegalActionError),
+                        (lambda: w.stat(ca, np.array([1, 2])), InvalidTypeError),
+                        (lambda: w.set_reserve(np.timedelta64(int(a)), 1), CounterError),
+                        (lambda: w.set_reserve([a, a], [1, 2]), IllegalActionError)):
+        unchanged(w, call, error)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_costs_and_memory_1_a_player_named_twice_pays_and_gains_both_amounts(batch):
+    """Paying reserve is all or nothing (GA Costs and Memory 1): a player named twice pays
+    both amounts, and must have their sum (refused, nothing changed, where not); one
+    event of the sum. Gaining adds both."""
+    w, (a, _), _ = ga(batch=batch)
+    w.set_reserve(a, 5)
+    unchanged(w, lambda: w.pay_reserve([a, a], [3, 3]), InsufficientReserveError)
+    w.clear_events()
+    w.pay_reserve([a, a], [2, 2])
+    assert np.all(w.reserve(a) == 1)
+    assert [(e.before, e.after) for e in w.events() if e.game == 0] == [(5, 1)]
+    w.gain_reserve([a, a], [1, 2])
+    assert np.all(w.reserve(a) == 4)
+
+
+def test_leveling_up_acts_in_the_games_still_going_only():
+    """A board that has ended is frozen (Ending the Game: the game is over): a level up
+    acts in the games still going where the champion is, not in an ended one."""
+    w, (a, b), (ca, cb) = ga(batch=3)
+    w.destroy(cb, games=[2])
+    w.tick()
+    assert w.ongoing.tolist() == [True, True, False]
+    w.level_up(ca, 2, 25)
+    assert np.asarray(w.stat(ca, "life")).tolist() == [25, 25, 20]
+    assert [e.game for e in w.events() if isinstance(e, ecs.Acted)] == [0, 1]
+
+
 def test_leveling_up_2_only_into_the_next_level_of_a_champion_on_the_field():
     w, (a, _), (champ, _) = ga()
     ally = w.add_object(a, "ally", power=1, life=2)

@@ -29,6 +29,23 @@ def test_613_4c_pump_keeps_a_creature_with_minus_counters_alive(game):
     assert (w.power(bear), w.toughness(bear)) == (3, 3)
 
 
+@pytest.mark.parametrize("batch", [1, 3])
+@pytest.mark.parametrize("value", [2**63, np.uint64(2**64 - 1), np.int64(-2**63), np.array([2**40]),
+                                   np.array([2**64 - 1], np.uint64), np.timedelta64(1)])
+def test_power_and_toughness_effects_past_the_limits_are_refused_never_wrapped(batch, value):
+    """The host's values are integers of at most 2**30 in size (docs/api.md, Limits:
+    "never ... a wrapped value"): one past it in any dtype raises InvalidCountError and
+    changes nothing (a uint64 or the int64 minimum was wrapped into a small value)."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    for call in (lambda: w.set_pt(bear, value), lambda: w.set_pt(bear, 2, value),
+                 lambda: w.modify_pt(bear, value)):
+        with pytest.raises(InvalidCountError):
+            call()
+    assert np.all(w.power(bear) == 2) and np.all(w.toughness(bear) == 2)
+
+
 def test_613_4c_shrink_kills_by_704_5f_and_pump_ending_at_cleanup_kills(game):
     w, _, _, bear = game
     w.put_counters(bear, "-1/-1", 2)

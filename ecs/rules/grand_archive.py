@@ -27,7 +27,7 @@
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 
@@ -388,6 +388,10 @@ def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     a = args.amounts(world, n, p, games, single, f"{how} reserve of player {p}")
+    if how == "set":   # (two totals for one player: neither is the one meant)
+        args.distinct_rows(world, g, c, "set_reserve")
+    else:              # a player named twice pays (gains) both amounts, as one change
+        g, c, a = args.sum_rows(world, g, c, a)
     idx = s.a["controller"][g, c].astype(np.int64)
     have = s.a["reserve"][g, idx].astype(np.int64)
     if how == "pay":
@@ -441,7 +445,8 @@ def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: b
     as a cost: every named champion must have at least ``n`` damage counters, else
     UnpayableCostError and nothing changes (Recover's hint)."""
     _ga_only(world, "recover")
-    if args.count_one(n) and type(cost) is bool:
+    cost = args.flag(cost, "recover's cost")
+    if args.count_one(n):
         removed = _recover_one(world, champion, n, games, cost)
         if removed is not None:
             return removed
@@ -587,6 +592,8 @@ def stat(world: Game, e: int, name: str) -> IntRead:
     exist (InvalidTypeError), whatever counters the object has."""
     s = world.store
     spot = args.column(world, e)
+    if not isinstance(name, str):
+        raise InvalidTypeError(f"stat of entity {e}: a stat name (power, life, durability, level), got {name!r}")
     if name in ("power", "life"):
         return reads.power(world, e) if name == "power" else reads.toughness(world, e)
     if name not in ("durability", "level"):
@@ -643,15 +650,15 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
     the new life at the next check. Records an ``Acted`` event (cause ``ga.level_up``,
     before/after the base level) for the new card's "On Enter" abilities (Level Up 1).
 
-    A level up acts in every game where the champion exists, and it must be a champion on
-    the field in each of them."""
+    A level up acts in every game still going where the champion exists, and it must be a
+    champion on the field in each of them."""
     _ga_only(world, "level_up")
     s = world.store
     spot = args.column(world, champion)
     first, col = spot.g, spot.col
     if not s.a["types"][first, col] & TYPE_BIT["champion"]:
         raise IllegalActionError(f"entity {champion} is not a champion (GA Leveling Up 1)")
-    zone = np.where(spot.here, spot.take(s.a["zone"]), zones.NONE)
+    zone = np.where(spot.here & world.ongoing, spot.take(s.a["zone"]), zones.NONE)   # (an ended game is frozen)
     off = (zone != zones.NONE) & (zone != zones.BATTLEFIELD)
     if off.any():
         raise IllegalActionError(f"champion {champion} is not on the field in game "
@@ -660,8 +667,7 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
     if base == NO_STAT:
         raise IllegalActionError(f"champion {champion} has no level stat to level up from")
     for stat, v in (("level", level), ("life", life), ("power", power)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
-                              or not -MAX_STAT <= v <= MAX_STAT):
+        if (v is not None or stat != "power") and not (args.is_integer(v) and -MAX_STAT <= cast(int, v) <= MAX_STAT):
             raise InvalidCountError(f"level_up of champion {champion}: {stat} must be an "
                                     f"integer of at most {MAX_STAT} in size, got {v!r}")
     if level != base + 1:
