@@ -310,8 +310,8 @@ class World:
                       two_headed_giant=self.two_headed_giant, max_passes=self.max_passes,
                       scalar_reads=self.scalar_reads)
         other._restore({"store": parts.store, "log": parts.log, "rng": other.rng.bit_generator.state,
-                       "names": self.names.copy(), "n_spawned": 0,
-                       "seed_seq": batches.seed_key(parts.seed)})
+                        "names": self.names.copy(), "n_spawned": 0,
+                        "seed_seq": batches.seed_key(parts.seed)})
         other._schedule = self._schedule   # a host's systems go on in the new World
         return other
 

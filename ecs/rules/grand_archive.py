@@ -333,7 +333,6 @@ class GrandArchive(Magic):
             world.store.write("champion_left", (g, v["controller"][g, col]), True)
         return zones.EXILE if dest == zones.GRAVEYARD else dest
 
-
     def control_changed(self, world: Game, g: np.ndarray, c: np.ndarray, old: np.ndarray) -> None:
         """Ending the Game 5: a player who gives up control of a champion on the field has
         "previously controlled a champion", as when it leaves the field."""
