@@ -551,9 +551,10 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
             printed = s.a[kind][g, c].astype(np.int64)
             extra = np.where(printed == NO_STAT, 0, printed)
         over = amounts + extra > MAX_COUNT
-        if over.any():
-            args.require(world, ~over, g, c, f"would enter with more than {MAX_COUNT} "
-                                             f"{kind!r} counters")
+        if over.any():   # (as add_objects': a count past the limit)
+            i = int(np.flatnonzero(over)[0])
+            raise CountOverflowError(f"entity {int(s.a['entity_id'][g[i], c[i]])} in game {int(g[i])} "
+                                     f"would enter with more than {MAX_COUNT} {kind!r} counters")
     stays = s.a["token"][g, c] & ~args.on_battlefield(world, g, c)
     world.log.next_step()
     new = np.full(r.shape[0] * r.shape[1], -1, np.int64)

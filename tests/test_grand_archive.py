@@ -671,7 +671,7 @@ def test_bad_input_to_the_grand_archive_actions_raises_and_changes_nothing(batch
     """Every bad input is a CounterError and changes nothing (docs/api.md, Errors): a
     level up without a life (its base level was written before the error), a cost that is
     not True or False, a stat name that is no str, a timedelta64 where an id or a stat is
-    expected, and two totals set for one player."""
+    expected, two totals set for one player and two flags for one object."""
     w, (a, _), (ca, _) = ga(batch=batch)
     w.set_reserve(a, 2)
     for call, error in ((lambda: w.level_up(ca, 2, None), InvalidCountError),
@@ -680,7 +680,8 @@ def test_bad_input_to_the_grand_archive_actions_raises_and_changes_nothing(batch
                         (lambda: w.recover(ca, 1, cost="no"), IllegalActionError),
                         (lambda: w.stat(ca, np.array([1, 2])), InvalidTypeError),
                         (lambda: w.set_reserve(np.timedelta64(int(a)), 1), CounterError),
-                        (lambda: w.set_reserve([a, a], [1, 2]), IllegalActionError)):
+                        (lambda: w.set_reserve([a, a], [1, 2]), IllegalActionError),
+                        (lambda: w.set_immortal([ca, ca], [True, False]), IllegalActionError)):
         unchanged(w, call, error)
 
 

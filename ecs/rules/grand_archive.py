@@ -628,6 +628,7 @@ def set_immortal(world: Game, e: Ids, immortal: Any = True, games: Games = None)
     _ga_only(world, "set_immortal")
     g, c, single = args.targets(world, e, games)
     args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
+    args.distinct_rows(world, g, c, "set_immortal")   # (two flags for one object: which?)
     flag = args.array(immortal, f"immortal of entity {e}", "a bool (or one per row)", InvalidTypeError)
     if flag.dtype != bool:
         raise InvalidTypeError(f"immortal must be a bool (or one per row), got {immortal!r}")

@@ -73,6 +73,10 @@ BAD = [
     (lambda w, p, b, g: w.set_hold(b, [[True], [False, True]]), InvalidTypeError, "[[True], [False, True]]"),
     (lambda w, p, b, g: w.observe([[b], [b, b]]), UnknownEntityError, "ids must be integers"),
     (lambda w, p, b, g: w.put_counters(b, "charge", [[1, 2], [3]]), InvalidCountError, "[[1, 2], [3]]"),
+    # two flags for one player: which one is meant? (as set_hold refuses)
+    (lambda w, p, b, g: w.set_cant_lose([p, p], "life", [True, False]), IllegalActionError, "twice"),
+    # entering with counters past the limit: a count past it, as add_objects says (CR 122.6)
+    (lambda w, p, b, g: w.move_zone(b, "exile", counters={"charge": 2**31}), InvalidCountError, "2147483648"),
 ]
 
 
@@ -83,6 +87,20 @@ def test_bad_input_raises_clear_error_and_changes_nothing(game, action, error, n
     with pytest.raises(error) as info:
         action(w, p, bear, gone)
     assert needle.format(b=bear, g=gone) in str(info.value)
+    assert state(w) == before
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_entering_past_the_count_limit_is_a_count_overflow_and_changes_nothing(batch):
+    """CR 122.6, 306.5b: a planeswalker moved onto the battlefield with loyalty counters
+    beside its printed loyalty that would pass the limit raises CountOverflowError (as
+    add_objects does), naming the object, and nothing moves."""
+    w = World(batch=batch)
+    p = w.add_player()
+    walker = w.add_object(p, "planeswalker", loyalty=3, zone="hand")
+    before = state(w)
+    with pytest.raises(CountOverflowError, match=f"entity {walker} .*loyalty"):
+        w.move_zone(walker, "battlefield", counters={"loyalty": 2**31 - 3})
     assert state(w) == before
 
 
