@@ -8,6 +8,7 @@ import pytest
 
 from ecs import (
     CounterChanged,
+    CountOverflowError,
     DamageDealt,
     GameOverError,
     IllegalActionError,
@@ -92,12 +93,16 @@ def test_move_zone_enters_with_counters_in_the_same_step_122_6() -> None:
     assert {(e.cause, e.by) for e in counter} == {("enter", q)}
 
 
-def test_move_zone_counters_overflow_is_refused_before_moving() -> None:
-    w, p, _ = _two()
+@pytest.mark.parametrize("batch", [1, 2])
+def test_move_zone_counters_overflow_is_refused_before_moving(batch: int) -> None:
+    """CR 122.6, 306.5b: loyalty counters given beside the printed loyalty that would pass
+    the count limit raise CountOverflowError (as add_objects does), naming the object,
+    and nothing moves."""
+    w, p, _ = _two(batch)
     walker = w.add_object(p, "planeswalker", loyalty=3, zone="hand")
-    with pytest.raises(IllegalActionError):
-        w.move_zone(walker, "battlefield", counters={"loyalty": 2**31 - 1})
-    assert w.zone(walker) == "hand" and w.events() == []
+    with pytest.raises(CountOverflowError, match=f"entity {walker} .*loyalty"):
+        w.move_zone(walker, "battlefield", counters={"loyalty": 2**31 - 3})
+    assert np.all(w.zone(walker) == "hand") and w.events() == []
 
 
 def test_tap_untap_and_stun_are_events_122_1d() -> None:

@@ -90,20 +90,6 @@ def test_bad_input_raises_clear_error_and_changes_nothing(game, action, error, n
     assert state(w) == before
 
 
-@pytest.mark.parametrize("batch", [1, 2])
-def test_entering_past_the_count_limit_is_a_count_overflow_and_changes_nothing(batch):
-    """CR 122.6, 306.5b: a planeswalker moved onto the battlefield with loyalty counters
-    beside its printed loyalty that would pass the limit raises CountOverflowError (as
-    add_objects does), naming the object, and nothing moves."""
-    w = World(batch=batch)
-    p = w.add_player()
-    walker = w.add_object(p, "planeswalker", loyalty=3, zone="hand")
-    before = state(w)
-    with pytest.raises(CountOverflowError, match=f"entity {walker} .*loyalty"):
-        w.move_zone(walker, "battlefield", counters={"loyalty": 2**31 - 3})
-    assert state(w) == before
-
-
 def test_grand_archive_immortality_of_a_ragged_list_is_refused():
     """GA Immortality: ``set_immortal`` takes a bool, or one per row; a ragged list is
     refused with a CounterError and changes nothing."""
