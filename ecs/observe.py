@@ -49,7 +49,8 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
       value), ``loyalty``, ``defense`` (counters on the battlefield, printed elsewhere);
     * ``life`` (of a player; its team's in Two-Headed Giant), ``lost``;
     * ``has:<stat>`` for each of those five: 1 where the stat exists (a printed power or
-      toughness; a planeswalker's loyalty, a battle's defense; a player's life), else 0.
+      toughness, or a creature's the host set, 613.4b; a planeswalker's loyalty, a battle's
+      defense; a player's life), else 0.
       A missing stat reads 0 in the value feature, as a real 0 does: the mask tells them
       apart, in both dtypes (not NaN: int32 has none, and a NaN in a float observation
       poisons whatever sums it, e.g. a network's input layer);
@@ -148,6 +149,8 @@ class _Gathered(dict[Any, np.ndarray]):
                 got = self["zone"] == zones.PLAYER
             else:
                 got = self[stat] != NO_STAT
+                if stat in ("power", "toughness"):   # or a creature's value the host set (613.4b)
+                    got |= (self["pt_set_" + stat] != NO_STAT) & ((self["types"] & _CREATURE) != 0)
                 if stat in _TYPED:   # a planeswalker's loyalty, a battle's defense
                     got &= (self["types"] & _TYPED[stat]) != 0
             self[key] = got
@@ -155,6 +158,7 @@ class _Gathered(dict[Any, np.ndarray]):
 
 
 _TYPED = {"loyalty": TYPE_BIT["planeswalker"], "defense": TYPE_BIT["battle"]}
+_CREATURE = TYPE_BIT["creature"]
 
 
 #: A feature's value from the gathered rows: an array broadcastable to its plane(s).

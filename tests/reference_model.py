@@ -704,8 +704,9 @@ class RefGame:
         and toughness are a creature's; 306.5 loyalty a planeswalker's; 310.4 defense a
         battle's)."""
         obj = self._object(e)
-        if type_name not in obj["types"] or obj[stat] is None:
-            raise InvalidTypeError(f"entity {e} has no {stat}")
+        set_to = obj["pt_set"][("power", "toughness").index(stat)] if stat in ("power", "toughness") else None
+        if type_name not in obj["types"] or (obj[stat] is None and set_to is None):
+            raise InvalidTypeError(f"entity {e} has no {stat}")   # (613.4b: a set value is one)
         return obj
 
     def power(self, e):

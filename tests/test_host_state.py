@@ -5,7 +5,7 @@ state-based actions (704.5v, 614.1a)."""
 import numpy as np
 import pytest
 
-from ecs import CounterError, CountOverflowError, IllegalActionError, InvalidCountError, World
+from ecs import CounterError, CountOverflowError, IllegalActionError, InvalidCountError, InvalidTypeError, World
 from ecs.host import marks
 from ecs.limits import MAX_COUNT
 
@@ -44,6 +44,27 @@ def test_power_and_toughness_effects_past_the_limits_are_refused_never_wrapped(b
         with pytest.raises(InvalidCountError):
             call()
     assert np.all(w.power(bear) == 2) and np.all(w.toughness(bear) == 2)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_613_4b_a_value_set_on_a_creature_without_printed_pt_is_its_pt_everywhere(batch):
+    """A */* creature whose power and toughness the host sets (613.4b, as a
+    characteristic-defining ability's value): reads, observe and 704.5f all read the set
+    value, and it lives; with the value cleared it has no power or toughness again (the
+    reads refuse it) and dies with toughness 0 (704.5f)."""
+    w = World(batch=batch)
+    p = w.add_player()
+    star = w.add_object(p, "creature")
+    w.set_pt(star, 2, 3)
+    w.tick()
+    assert np.all(w.power(star) == 2) and np.all(w.toughness(star) == 3)
+    obs, _ = w.observe([star], ["power", "toughness", "has:power", "has:toughness"], dtype=np.int32)
+    assert obs[:, 0].tolist() == [[2, 3, 1, 1]] * batch
+    w.clear_pt()
+    with pytest.raises(InvalidTypeError):
+        w.toughness(star)
+    w.tick()
+    assert not np.any(w.exists(star))
 
 
 def test_613_4c_shrink_kills_by_704_5f_and_pump_ending_at_cleanup_kills(game):

@@ -89,9 +89,11 @@ class Magic:
         """What clean-up removes besides marked damage (CR 514.2): nothing in Magic."""
 
     def has_stat(self, world: Game, g: int, col: int, stat: str) -> bool:
-        """Power and toughness exist on creatures (and creature cards) only (122.1a)."""
+        """Power and toughness exist on creatures (and creature cards) only (122.1a):
+        printed, or set by the host (613.4b: a */* creature's value)."""
         v = world.store.views()   # (plain reads: a single game's reads come here)
-        return bool(v["types"][g, col] & TYPE_BIT["creature"]) and v[stat][g, col] != NO_STAT
+        return bool(v["types"][g, col] & TYPE_BIT["creature"]) and (
+            v[stat][g, col] != NO_STAT or v["pt_set_" + stat][g, col] != NO_STAT)
 
     def pt_modifier(self, kind: str) -> tuple[int, int] | None:
         """(power, toughness) change per counter of ``kind`` (CR 122.1a)."""
