@@ -2,7 +2,7 @@
 Checks 1-3; Ending the Game 5; Ally 6.1; Counters: Damage 3, Durability 3).
 
 One check reads one state and performs everything together, as the MTG systems do (the
-GA text has no "simultaneously"; rules.md section 8 item 10). Types of Checks 1 says the
+GA text has no "simultaneously"; docs/rules-grand-archive.md). Types of Checks 1 says the
 game "will first make a pass" for game-ending conditions: in a game where a player loses
 by a game-ending condition, that pass is the whole check and the other checks wait for
 the next pass (if the game goes on). Game-ending conditions:
@@ -22,7 +22,7 @@ Then, simultaneously:
 * Durability (Types of Checks 3; Counters: Durability 3): a weapon or siegeable object
   on the field that has a durability stat and no durability counters is destroyed (to
   the graveyard). An object without a durability stat has no durability to reach 0
-  (Durability 4; rules.md section 8 item 12). Cause ``ga.durability``.
+  (Durability 4; docs/rules-grand-archive.md). Cause ``ga.durability``.
 * Immortal objects (``immortal``, Keywords: Immortality 1.1-1.2) neither die nor are
   destroyed by these two checks.
 * Leaving the game (Ending the Game 7, 9): every object a player who has lost owns (its

@@ -1,6 +1,6 @@
 """A simple reference model of one game, for the Grand Archive rules and MTG rad counters.
 
-Plain Python objects and loops, written from the rules (rules.md section 6, CR 728,
+Plain Python objects and loops, written from the rules (the GA comprehensive rules, CR 728,
 505.1a, 704.5a/b) and the README's documented choices, never from the engine's code.
 tests/test_differential_ga.py plays random action sequences on both and compares.
 

@@ -1,5 +1,6 @@
-"""The Grand Archive ruleset: each test cites the GA rule it reads (rules.md section 6,
-GA comprehensive rules GitBook 216a2180) and, where the rules are open, section 8."""
+"""The Grand Archive ruleset: each test cites the GA rule it reads (the GA comprehensive
+rules, GitBook 216a2180) and, where the rules are open, the choice written in
+docs/rules-grand-archive.md."""
 from __future__ import annotations
 
 import numpy as np
@@ -48,7 +49,7 @@ def test_buff_2_a_missing_stat_stays_missing():
 
 
 def test_buff_4_cancels_debuff_as_placed_not_at_a_check():
-    """Buff 4 / Debuff 4 (rules.md 7.2): the cancel happens at placement, so the object
+    """Buff 4 / Debuff 4: the cancel happens at placement, so the object
     never holds both kinds, even before any state-based check."""
     w, (a, _), _ = ga()
     ally = w.add_object(a, "ally", power=2, life=3)
@@ -61,7 +62,8 @@ def test_buff_4_cancels_debuff_as_placed_not_at_a_check():
 
 
 def test_buff_4_cancelled_counters_count_as_placed():
-    """rules.md section 8 item 6 (our choice): the cancelled counters are placed, then
+    """Our choice (docs/rules-grand-archive.md: whether cancelled counters count as
+    placed): the cancelled counters are placed, then
     removed. One put event carries every placed counter (for "whenever a buff counter is
     placed" triggers), then the removals follow in the same step with cause ga.placement."""
     w, (a, _), _ = ga()
@@ -78,7 +80,7 @@ def test_buff_4_cancelled_counters_count_as_placed():
 
 @pytest.mark.parametrize("batch", [1, 2])
 def test_buff_4_both_kinds_placed_at_once_cancel_as_the_second_is_placed(batch):
-    """rules.md section 8 item 6, its second question (our choice): an object entering
+    """Our choice (docs/rules-grand-archive.md: buff and debuff placed at once): an object entering
     with buff and debuff counters (122.6, Buff 4 / Debuff 4) gets each kind placed in the
     order given, in one step; it enters with the difference, and the events are both
     placements, then the cancelled counters removed (the placed kind's first)."""
@@ -165,7 +167,8 @@ def test_ally_6_1_zero_life_is_destroyed():
 
 
 def test_types_of_checks_are_simultaneous_within_a_pass():
-    """rules.md section 8 item 10: non-game-ending checks are decided on one state and
+    """Our choice (docs/rules-grand-archive.md, GA state-based checks): non-game-ending
+    checks are decided on one state and
     performed together as one event."""
     w, (a, b), _ = ga()
     x = w.add_object(a, "ally", power=1, life=1)
@@ -383,7 +386,7 @@ def test_durability_3_weapon_and_siegeable_destroyed_at_zero():
 
 
 def test_durability_4_weapon_without_a_durability_stat_is_not_destroyed():
-    """rules.md section 8 item 12 (our choice): without a durability stat there is no
+    """Our choice (docs/rules-grand-archive.md, a missing stat): without a durability stat there is no
     durability to reach 0 (Durability 4), so the check does not apply."""
     w, (a, _), _ = ga()
     wpn = w.add_object(a, "weapon", power=1)
@@ -526,7 +529,7 @@ def test_types_of_checks_6_world_cleanup_removes_ally_damage_counters():
 
 
 def test_an_allys_damage_counters_count_with_its_marked_damage_against_its_life():
-    """rules.md section 8 item 11 (our choice): damage counters put on an ally count
+    """Our choice (docs/rules-grand-archive.md, unit death): damage counters put on an ally count
     against its life with its marked damage ("damage marked (temporary or via damage
     counters)", Destruction), so together they kill it (Types of Checks 2, Ally 6.1),
     where either alone does not."""

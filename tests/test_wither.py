@@ -1,4 +1,5 @@
-"""WitherUpkeep: GA Counters, Wither 1-5 (rules.md section 6; section 8 items 8-9)."""
+"""WitherUpkeep: GA Counters, Wither 1-5 (and the choices docs/rules-grand-archive.md writes
+down where the rules are open)."""
 from __future__ import annotations
 
 import numpy as np
@@ -79,7 +80,7 @@ def test_wither_4_all_counters_removed_at_the_same_time():
 
 
 def test_default_policy_pays_for_as_many_objects_as_reserve_allows():
-    """rules.md section 8 item 9 (our choice): champions first (cheapest
+    """Our choice (docs/rules-grand-archive.md, wither policies): champions first (cheapest
     first), then as many other objects as possible, cheapest first, older (smaller id)
     first at equal cost."""
     w, (a, _), (champ, _) = ga()
@@ -190,7 +191,7 @@ def test_state_based_checks_come_before_the_trigger():
 
 
 def test_mtg_has_no_wither_upkeep():
-    """rules.md 7.5: MTG wither is a damage keyword (702.80); a counter named wither is
+    """MTG wither is a damage keyword (702.80); a counter named wither is
     generic and nothing happens at a main phase."""
     w = World()
     p = w.add_player()

@@ -1,4 +1,4 @@
-"""The Grand Archive TCG ruleset and its actions (rules.md section 6).
+"""The Grand Archive TCG ruleset and its actions (the GA comprehensive rules).
 
 ``World(ruleset="grand_archive")`` plays the GA counter rules:
 

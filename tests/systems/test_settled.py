@@ -229,7 +229,7 @@ def assert_ga_probe_agrees(w: World, live: np.ndarray | None, touched: np.ndarra
 @settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([1, 1, 3]))
 def test_ga_types_of_checks_a_clear_probe_bit_means_the_checks_decide_nothing(seed: int, batch: int) -> None:
-    """Types of Checks 1-3 and Ending the Game 5, 7 (rules.md section 6): the probe's
+    """Types of Checks 1-3 and Ending the Game 5, 7 (the GA rules): the probe's
     Grand Archive part against GAStateChecks at every check of a tick, and the schedule's
     tick (which skips the checks where the bit is clear) against one that runs them all."""
     w = random_ga_world(seed, batch)
