@@ -366,23 +366,21 @@ def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
 
 
 def is_prohibited(world: Game, e: int, kind: str | None = None) -> BoolRead:
-    """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it; a
-    Two-Headed Giant player can't get poison counters where a player of the team can't
-    (810.10c)."""
+    """Whether ``e`` can't have ``kind`` counters (None: any counters) put on it: for a
+    kind, what ``counting.allowed`` refuses (so a Two-Headed Giant player can't get poison
+    counters where a player of the team can't, 810.10c)."""
     s = world.store
     col = args.read_one(world, e)   # (first: an unknown or stale id raises before a bad kind)
     spot = args.column(world, e) if col < 0 else None
-    bit = 1 << BAN_ALL
     if kind is not None:
         kind = args.kind(world, kind)
-        if counting.shared(world, kind):   # (a batch's path: the rule is ``counting.allowed``'s)
-            spot = spot or args.column(world, e)
-            games = np.arange(s.batch) if isinstance(spot.at[0], slice) else spot.at[0]
-            cols = np.broadcast_to(np.asarray(spot.at[1], np.int64), games.shape)
-            return args.out(world, ~counting.allowed(world, kind, games, cols) & spot.here)
-        k = s.kind_index.get(kind)
-        bit |= 1 << k if k is not None and k < BAN_ALL else 0
-    if spot is None:   # one game: plain reads
+        if spot is None:   # one game: plain reads
+            return not counting.allowed_one(world, kind, 0, col)
+        games = np.arange(s.batch)
+        cols = np.broadcast_to(np.asarray(spot.at[1], np.int64), games.shape)   # (one, or one per game)
+        return args.out(world, ~counting.allowed(world, kind, games, cols) & spot.here)
+    bit = 1 << BAN_ALL   # (a prohibition of every kind)
+    if spot is None:
         v = s.views()
         return bool(v["ban"][0, col] & bit or v["no_counters"][0, col])
     banned = ((spot.take(s.a["ban"]) & np.uint64(bit)) != 0) | spot.take(s.a["no_counters"])
