@@ -10,8 +10,8 @@ OBJECT_STATE_FIELDS = (
     Field("tapped", np.bool_, GAME_COLUMN),
     Field("damage", np.int32, GAME_COLUMN),       # marked damage (CR 120.3e, 120.6)
     Field("deathtouch_hit", np.bool_, GAME_COLUMN),  # dealt deathtouch damage since last check (704.5h)
-    # Order within a library (ecs.turns): ascending (position, id) is top to bottom; a card
-    # that arrives keeps 0 and so goes to the bottom; ordering/shuffling sets negatives.
+    # Order within a library (ecs.library): ascending (position, id) is top to bottom; a card
+    # that arrives gets one past the bottom's; ordering/shuffling sets -n..-1.
     Field("position", np.int32, GAME_COLUMN),
     # GA Immortality (a static ability the host declares, per game): not sent from the
     # field to the graveyard, not destroyed, not sacrificed (Keywords: Immortality 1).

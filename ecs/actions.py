@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from . import args, counting, damage, sets, stats, zones
+from . import args, counting, damage, library, sets, stats, zones
 from .args import Amounts, Games, Ids, as_amounts, as_ids, select_games
 from .components import ALL_FIELDS, TYPE_BIT, type_mask
 from .components.card import NO_STAT
@@ -155,6 +155,8 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
             cols.append(col)
             made.append(e)
         ids = np.array(made, np.int64)
+        if code == zones.LIBRARY:
+            library.arrive_one(world, 0, cols)
         world.log.next_step()
         if code == zones.BATTLEFIELD:
             counting.enter_battlefield_one(world, 0, cols, by)
@@ -167,6 +169,8 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
         c = slots.ravel()   # (selected games, n): each game's own slots
         for field, value in card.items():
             s.mut(field)[g, c] = value
+        if code == zones.LIBRARY and c.size:
+            library.arrive(world, g, c)
         world.log.next_step()
         if code == zones.BATTLEFIELD:
             counting.enter_battlefield(world, g, c, by=by)

@@ -1,8 +1,8 @@
 """Libraries (MTG "library", GA "deck"; CR 401, GA Turn Order), ordered per game.
 
-The ``position`` field orders a library: ascending (position, id) is top to bottom. A card
-that arrives in a library has position 0 and a larger id than every older card, so cards
-go to the bottom in the order they arrive; ordering and shuffling renumber a library from
+A library is its owner's (400.3). The ``position`` field orders it: ascending (position,
+id) is top to bottom. Cards that arrive in a library (``arrive``) go to its bottom in the
+order they arrive, below every card there; ordering and shuffling renumber a library from
 -n (top) to -1.
 """
 from __future__ import annotations
@@ -17,24 +17,105 @@ def library_ranks(world: Game, games: np.ndarray, players: np.ndarray) -> np.nda
     """(G, n_cols): the rank of each card in the library of ``players[i]`` in game
     ``games[i]`` (0 is the top card), -1 for every other object."""
     s = world.store
-    n = s.n_cols
-    in_lib = (s.a["zone"][games, :n] == zones.LIBRARY) & (s.a["controller"][games, :n] == players[:, None])
-    pos = np.where(in_lib, s.a["position"][games, :n].astype(np.int64), _LAST)
-    order = np.lexsort((s.a["entity_id"][games, :n], pos), axis=-1)
-    rank = np.empty_like(order)
-    rank[np.arange(order.shape[0])[:, None], order] = np.arange(n)   # (put_along_axis: 4x the time)
+    in_lib = _in_library(world, games, players)
+    rank = _ranks(in_lib, s.a["position"][games, : s.n_cols], s.a["entity_id"][games, : s.n_cols])
     return np.where(in_lib, rank, -1)
-
-
-_LAST = np.iinfo(np.int64).max   # the position of a card in no library: after every one
 
 
 def top_card(world: Game, game: int, player: int) -> int:
     """The column of the top card of ``player``'s library in ``game`` (the first in
     ascending (position, id), as ``library_ranks`` orders it), -1 for an empty library."""
     s = world.store
-    n = s.n_cols
-    cols = np.flatnonzero((s.a["zone"][game, :n] == zones.LIBRARY) & (s.a["controller"][game, :n] == player))
+    cols = np.flatnonzero(_library_of(world, game, player))
     if cols.size == 0:
         return -1
     return int(cols[np.lexsort((s.a["entity_id"][game, cols], s.a["position"][game, cols]))[0]])
+
+
+def arrive(world: Game, games: np.ndarray, cols: np.ndarray) -> None:
+    """The cards in slots (``games[i]``, ``cols[i]``), just put into their owners'
+    libraries, go to the bottom of each in the order of the rows (the order an action was
+    given its cards, or by slot for simultaneous deaths: what a game and a batch see alike,
+    where ids are not) - a choice 401.4 leaves to the owner. Positions count on from the
+    library's last (a library renumbered when they would pass the field's range)."""
+    s = world.store
+    n = s.n_cols
+    ug, gi = np.unique(games, return_inverse=True)
+    whose = _owners(world, ug)
+    player = whose[gi, cols].astype(np.int64)
+    arriving = np.zeros((ug.size, n), bool)
+    arriving[gi, cols] = True
+    held = (s.a["zone"][ug, :n] == zones.LIBRARY) & ~arriving
+    pos = s.a["position"][ug, :n].astype(np.int64)
+    # each row's rank among the rows bound for its library (game, player), in row order
+    key = gi * (int(player.max()) + 1) + player
+    order = np.argsort(key, kind="stable")
+    first = np.flatnonzero(np.r_[True, key[order][1:] != key[order][:-1]])
+    rank = np.empty(games.size, np.int64)
+    rank[order] = np.arange(games.size) - np.repeat(first, np.diff(np.r_[first, games.size]))
+    last = np.full(games.size, -1, np.int64)   # each row's library's last position (-1 at least)
+    for p in np.unique(player):   # (the players: a few)
+        lib = held & (whose == p)
+        mine = player == p
+        top = np.where(lib, pos, -1).max(axis=1)
+        over = top[gi[mine]] + rank[mine] + 1 > _TOP
+        if over.any():   # 2**31 arrivals since the last order or shuffle: renumber from -n
+            g = np.unique(gi[mine][over])
+            ranks = _ranks(lib[g], pos[g], s.a["entity_id"][ug[g], :n])
+            r, c = np.nonzero(lib[g])
+            s.mut("position")[ug[g][r], c] = (ranks - lib[g].sum(axis=1, keepdims=True))[r, c]
+            top[g] = -1
+        last[mine] = top[gi[mine]]
+    s.mut("position")[games, cols] = last + 1 + rank
+
+
+def arrive_one(world: Game, g: int, cols: list[int]) -> None:
+    """``arrive`` of cards of one owner in one game, ``cols`` in the order they arrive:
+    one pass over that game's slots (the rows' grouping and the players' loop cost a
+    single card's move some 60 us)."""
+    s = world.store
+    owner, col = s.a["owner"][g, cols[0]], cols[0]
+    lib = _library_of(world, g, owner if owner >= 0 else s.a["controller"][g, col])
+    lib[cols] = False
+    pos = s.a["position"][g, : s.n_cols][lib]
+    top = max(int(pos.max()), -1) if pos.size else -1
+    if top + len(cols) > _TOP:   # (the general form renumbers the library)
+        arrive(world, np.full(len(cols), g, np.int64), np.array(cols, np.int64))
+        return
+    for i, col in enumerate(cols):
+        s.write("position", (g, col), top + 1 + i)
+
+
+def _owners(world: Game, games: np.ndarray) -> np.ndarray:
+    """(G, n_cols): each object's owner (108.3; the controller where no control changed)."""
+    s = world.store
+    owner = s.a["owner"][games, : s.n_cols]
+    return np.where(owner >= 0, owner, s.a["controller"][games, : s.n_cols])
+
+
+def _library_of(world: Game, g: int, player: int) -> np.ndarray:
+    """(n_cols,): ``_in_library`` of one game and player, through slices."""
+    s = world.store
+    n = s.n_cols
+    owner = s.a["owner"][g, :n]
+    whose = np.where(owner >= 0, owner, s.a["controller"][g, :n])
+    return (s.a["zone"][g, :n] == zones.LIBRARY) & (whose == player)
+
+
+def _in_library(world: Game, games: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """(G, n_cols): whether each object is a card in ``players[i]``'s library."""
+    s = world.store
+    return (s.a["zone"][games, : s.n_cols] == zones.LIBRARY) & (_owners(world, games) == players[:, None])
+
+
+def _ranks(member: np.ndarray, position: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """(G, n): each member's rank in ascending (position, id) in its row (others after)."""
+    pos = np.where(member, position.astype(np.int64), _LAST)
+    order = np.lexsort((ids, pos), axis=-1)
+    rank = np.empty_like(order)
+    rank[np.arange(order.shape[0])[:, None], order] = np.arange(order.shape[1])   # (put_along_axis: 4x the time)
+    return rank
+
+
+_LAST = np.iinfo(np.int64).max   # the position of a card in no library: after every one
+_TOP = np.iinfo(np.int32).max    # the highest position the field holds

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import library, zones
 from . import store as store_module
-from . import zones
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
 from .counting import FEW_CAPS, enter_battlefield, enter_battlefield_one, scalar_hook, slot_ids
 from .events import CAUSE, ZONE
@@ -81,6 +81,9 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     _end_object_state(world, at, arrive)
     if not every:   # what ceased to exist frees its slot
         s.release(at[~arrive])
+    shelved = dest == zones.LIBRARY
+    if shelved.any():
+        library.arrive(world, games[shelved], cols[shelved])
 
     # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
     enter = dest == zones.BATTLEFIELD
@@ -147,6 +150,8 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
         s.write("owner", (g, col), -1)
     if dest == zones.NONE:   # it ceased to exist: its slot is free
         s.release(np.array([g * s.capacity + col], np.int64))
+    if dest == zones.LIBRARY:
+        library.arrive_one(world, g, [col])
     if dest == zones.BATTLEFIELD:
         enter_battlefield_one(world, g, [col], None)
     return new, dest

@@ -5,10 +5,8 @@ counters, Grand Archive wither) are systems that ``ecs.schedule`` runs when a pr
 main phase begins.
 
 Libraries (MTG "library", GA "deck"; CR 401, GA Turn Order) are ordered per game by the
-``position`` field: ascending (position, id) is top to bottom. A card that arrives in a
-library (``add_object(zone="library")``, ``move_zone``) has position 0 and a larger id
-than every older card, so cards go to the bottom in the order they arrive;
-``order_library`` and ``shuffle_library`` renumber a library from -n (top) to -1.
+``position`` field (``ecs.library``): cards that arrive go to the bottom in the order they
+arrive; ``order_library`` and ``shuffle_library`` renumber a library from -n (top) to -1.
 """
 from __future__ import annotations
 

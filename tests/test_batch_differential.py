@@ -214,6 +214,9 @@ class Harness:
             code = {"ongoing": -1, "draw": -2}.get(single_result, single_result)
             assert int(result[g]) == code, f"result of game {g}: {result[g]} vs {single_result}"
             assert bool(self.batch.ongoing[g]) == bool(w.ongoing[0])
+            for p in range(N_PLAYERS):   # libraries in the same order (401.4), as logical objects
+                stack = [self.brev[g][e] for e in self.batch.library(self.batch.players()[p], game=g)]
+                assert stack == [self.srev[g][e] for e in w.library(w.players()[p])], f"library {p}, game {g}"
             if final:
                 self.check_reads(g)
 
@@ -443,12 +446,13 @@ def step(d, h: Harness) -> None:
         h.log.append(f"{action}({t.tolist()}, games={games!r})")
         h.run(lambda: getattr(bw, action)(t, games=games),
               {g: (lambda g=g: getattr(h.singles[g], action)(one(st_ids[g]))) for g in sel})
-    elif action == "move_zone":
+    elif action == "move_zone":   # several at once: a library stacks them in the order given (401.4)
         zone = d.choice(ZONES)
-        t, st_ids = _pick(d, h, sel, 1)
+        m = d.integer(1, 3)
+        t, st_ids = _pick(d, h, sel, m)
         h.log.append(f"move_zone({t.tolist()}, {zone!r}, games={games!r})")
         h.run(lambda: bw.move_zone(t, zone, games=games),
-              {g: (lambda g=g: h.singles[g].move_zone(st_ids[g][0], zone)) for g in sel})
+              {g: (lambda g=g: h.singles[g].move_zone(one(st_ids[g]), zone)) for g in sel})
     elif action == "move_counters":
         kind = d.choice(h.kinds)
         src, s_src = _pick(d, h, sel, 1)
@@ -487,7 +491,7 @@ def step(d, h: Harness) -> None:
               {g: (lambda g=g, r=r: h.singles[g].modify_pt(st_ids[g][0], int(dp[r, 0]), int(dt[r, 0])))
                for r, g in enumerate(sel)})
     elif action == "host_flag":   # holds, prohibitions, can't-lose flags, control: per game
-        which = d.choice(["set_hold", "prohibit", "set_cant_lose", "set_controller"])
+        which = d.choice(["set_hold", "prohibit", "set_cant_lose", "set_controller", "set_redirect"])
         t, st_ids = _pick(d, h, sel, 1, players=which == "set_cant_lose")
         on = np.array([[d.boolean()] for _ in sel], bool).reshape(len(sel), 1)
         kind = d.choice(h.kinds)
@@ -502,6 +506,11 @@ def step(d, h: Harness) -> None:
             h.run(lambda: bw.set_controller(t, bw.players()[p], games=games),
                   {g: (lambda g=g: h.singles[g].set_controller(st_ids[g][0], h.singles[g].players()[p]))
                    for g in sel})
+        elif which == "set_redirect":   # 614.1a; deaths in one check stack in a library by slot
+            zone = d.choice(["library", "exile", None])
+            h.log.append(f"set_redirect({t.tolist()}, {zone!r}, games={games!r})")
+            h.run(lambda: bw.set_redirect(t, zone, games=games),
+                  {g: (lambda g=g: h.singles[g].set_redirect(st_ids[g][0], zone)) for g in sel})
         elif which == "prohibit":
             h.log.append(f"prohibit({t.tolist()}, {kind!r}, games={games!r})")
             h.run(lambda: bw.prohibit(t, kind, games=games),

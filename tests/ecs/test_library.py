@@ -1,0 +1,83 @@
+"""Libraries (ecs.library): a library is its owner's (CR 400.3), ordered per game; cards
+that arrive together stack in the order a game sees, alike in one game and in a batch
+(401.4 leaves that order to the owner: the engine's choice is docs/api.md's)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecs import World
+
+
+def names(w: World, player: int, game: int = 0) -> list[str]:
+    return [w.name(e) for e in w.library(player, game=game)]
+
+
+def board(batch: int, spread: bool = False) -> tuple[World, int, int, int, int]:
+    """Two players, a library of two, and creatures A then B. ``spread``: A and B sit in
+    other slots in game 0 than in the other games (a token there died first)."""
+    w = World(batch=batch, seed=3)
+    p, q = w.add_player(), w.add_player()
+    for i in range(2):
+        w.add_object(p, "sorcery", zone="library", name=f"d{i}")
+    if spread:
+        t = w.add_object(p, "creature", power=1, toughness=1, token=True)
+        w.sacrifice(t, games=[0])
+        w.tick()   # the token ceases to exist (704.5d): its slot in game 0 is free
+    a = w.add_object(p, "creature", power=1, toughness=1, name="A")
+    b = w.add_object(p, "creature", power=1, toughness=1, name="B")
+    return w, p, q, a, b
+
+
+@pytest.mark.parametrize("batch,spread", [(1, False), (3, False), (3, True)])
+def test_401_4_cards_put_into_a_library_together_stack_in_the_order_given(batch, spread):
+    """A move of [B, A] to the library puts B, then A, at the bottom, in every game of a
+    batch as in one game: whatever ids and slots the batch gives the new objects."""
+    w, p, _, a, b = board(batch, spread)
+    if spread:
+        assert w.store.ids.any_spread(np.array([a]))
+    w.move_zone([b, a], "library")
+    for g in range(batch):
+        assert names(w, p, g) == ["d0", "d1", "B", "A"]
+    w.move_zone(w.add_object(p, "artifact", name="C"), "library")   # and a later one below them
+    assert names(w, p) == ["d0", "d1", "B", "A", "C"]
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_401_4_simultaneous_deaths_sent_to_a_library_stack_alike_in_a_batch(batch):
+    """Two creatures a host's replacement sends to the library (614.1a) die in one check
+    (704.3): they go to the bottom by slot, the same in a batch as in one game."""
+    w, p, _, a, b = board(batch)
+    for e in (b, a):
+        w.set_redirect(e, "library")
+    w.deal_damage([b, a], 1)
+    w.tick()
+    for g in range(batch):
+        assert names(w, p, g) == ["d0", "d1", "A", "B"]
+
+
+def test_400_3_a_library_is_its_owners_whoever_controls_a_card_in_it():
+    """A card in a library is in its owner's library (400.3), even under another player's
+    control: it is drawn by its owner, never by the controller."""
+    w = World(seed=1)
+    p, q = w.add_player(), w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library", name=f"d{i}") for i in range(2)]
+    w.set_controller(deck[0], q)
+    assert w.library(p) == deck and w.library(q) == []
+    assert w.draw(q) == []
+    [drawn] = w.draw(p)
+    assert w.name(drawn) == "d0"
+
+
+def test_arrivals_past_the_positions_range_renumber_the_library():
+    """Positions count on past a library's last card; where they would pass the field's
+    range the library is renumbered first, in the same order."""
+    w = World(seed=1)
+    p, _ = w.add_player(), w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library", name=f"d{i}") for i in range(3)]
+    col = w.store.present(0, deck[2])
+    w.store.mut("position")[0, col] = np.iinfo(np.int32).max - 1   # the bottom card, far down
+    w.move_zone([w.add_object(p, "artifact", name=n) for n in "XY"], "library")
+    assert names(w, p) == ["d0", "d1", "d2", "X", "Y"]
+    pos = w.store.a["position"][0, : w.store.n_cols]
+    assert pos.max() < 10
