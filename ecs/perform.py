@@ -133,12 +133,18 @@ def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.nd
 
 def lose(world: Game, losses: list[Loss]) -> None:
     """Players lose (each once, with the first cause named); a game with one team left is
-    won by that team's first player (104.2a), with none left a draw (104.4a)."""
+    won by that team's first player (104.2a), with none left a draw (104.4a). In
+    Two-Headed Giant a player's loss is the team's (810.8a): the teammate loses with them,
+    for the same cause."""
     s = world.store
     lost = s.mut("lost")
     gone_g, gone_p = [], []
     for loss in losses:
         g, p = loss.games, loss.players
+        if world.two_headed_giant:
+            head = s.a["player_head"]
+            i, p = np.nonzero(head[p][:, None] == head[None, :])   # each row's team, in turn
+            g = g[i]
         new = ~lost[g, p]
         key = sets.distinct(g[new] * s.n_players + p[new])
         g, p = key // s.n_players, key % s.n_players

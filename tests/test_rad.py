@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from ga_helpers import unchanged
 
-from ecs import IllegalActionError, World
+from ecs import IllegalActionError, PlayerLost, World
 from ecs.turns import InvalidPhaseError
 
 
@@ -126,6 +127,24 @@ def test_704_5b_drawing_from_an_empty_library_loses():
     assert not w.has_lost(p)
     w.tick()
     assert w.has_lost(p) and w.result() == q
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_810_8a_a_player_drawing_from_an_empty_library_loses_with_the_team(batch):
+    """704.5b in Two-Headed Giant: players lose only as a team (810.8a), so the teammate
+    of a player who drew from an empty library loses too, and the other team wins."""
+    w = World(batch=batch, two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    library(w, a1, "S")
+    w.draw(b2, games=[0])
+    w.tick()
+    assert [bool(np.ravel(w.has_lost(x))[0]) for x in (a1, a2, b1, b2)] == [False, False, True, True]
+    assert int(np.ravel(w.result())[0]) == a1
+    if batch == 2:   # the other game, with no empty draw, goes on
+        assert not w.has_lost(b1)[1] and not w.has_lost(b2)[1] and w.result()[1] == -1
+    lost = [e for e in w.events() if isinstance(e, PlayerLost)]
+    assert {e.player for e in lost} == {b1, b2} and {e.cause for e in lost} == {"draw"}
 
 
 def test_library_order_bad_input_changes_nothing():
