@@ -119,6 +119,10 @@ class Check:
         calls for no re-check of its own."""
         if not games.size:
             return
+        # a host system's rows as perform's kernels take them (np.nonzero of a batch's plane
+        # gives strided ones)
+        games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
+        amounts = np.ascontiguousarray(amounts, np.int64)
         if isinstance(kinds, np.ndarray):
             self.removals.append(PerRowRemoval(kinds.astype(np.int64), games, cols, amounts,
                                                cause, settles))
@@ -129,6 +133,7 @@ class Check:
     def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
              cause: str | np.ndarray) -> None:
         if games.size:   # filled, not np.broadcast_to: a few times cheaper for few rows
+            games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
             if isinstance(zone, (int, np.integer)):
                 z = np.empty(games.shape, np.int64)
                 z.fill(zone)

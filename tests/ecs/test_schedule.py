@@ -261,3 +261,33 @@ def test_a_schedule_of_anything_but_systems_is_refused(systems: Any) -> None:
     anything else raises IllegalActionError, a CounterError, naming what it got."""
     with pytest.raises(IllegalActionError, match="system"):
         Schedule(systems)
+
+
+class Thaw(System):
+    """A host's system as docs/api.md writes one: ice and fire counters on a permanent
+    annihilate in pairs, rows from ``np.nonzero`` of the whole (games, columns) plane."""
+    causes = ("remove",)
+
+    def process(self, world: Any, check: Check) -> None:
+        s = world.store
+        ice, fire = s.plane("ice"), s.plane("fire")
+        if ice is None or fire is None:
+            return
+        pairs = np.minimum(ice, fire)
+        pairs[~check.live_games(world)] = 0
+        g, c = np.nonzero(pairs)   # (strided rows in a batch)
+        check.remove((s.kind_index["ice"], s.kind_index["fire"]), g, c, pairs[g, c], "remove")
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_3_a_host_systems_removals_and_a_death_perform_together_in_a_batch(batch: int) -> None:
+    """A host's removal decided in the same check as a death (704.3) is performed with it,
+    in a batch as in one game: any integer rows a system gives are taken."""
+    w = World(batch=batch, seed=0)
+    w.schedule = Schedule([*w.ruleset.systems, Thaw])
+    p = w.add_player()
+    torch = w.add_object(p, "artifact", counters={"ice": 2, "fire": 3})
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})
+    assert w.tick() == 1
+    assert np.all(w.count(torch, "fire") == 1) and np.all(w.count(torch, "ice") == 0)
+    assert not np.any(w.exists(bear))
