@@ -204,9 +204,11 @@ def _probe(system: System) -> Probe | None:
     return probe if isinstance(probe, Probe) and type(system) in probe.covers else None
 
 
-def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
+def tick(game: Game, schedule: Schedule, max_passes: int, games: np.ndarray | None = None) -> int:
     """Check state-based actions on one snapshot, perform them together as one event,
     repeat until a check performs nothing (CR 704.3); returns the checks that acted.
+    ``games``: a (B,) mask of the ongoing games to check (an action's selection of a
+    batch; None: every game).
 
     A state this schedule's tick left, unwritten since (``Store.settled``), is settled: the
     check would find what it found then, nothing. Where the probe covers every system (no
@@ -216,22 +218,28 @@ def tick(game: Game, schedule: Schedule, max_passes: int) -> int:
     if (mark is not None and mark[0] == schedule.serial and mark[1] == s.a.version
             and store.SCALAR_PATHS and schedule.probed()):
         return 0
-    acted = _tick(game, schedule, max_passes)
-    s.settled = (schedule.serial, s.a.version)
+    if games is not None:
+        games = games & game.ongoing   # (a check looks at ongoing games only)
+        if not games.any():
+            return 0
+    acted = _tick(game, schedule, max_passes, games)
+    if games is None:   # (games left out may have something to do)
+        s.settled = (schedule.serial, s.a.version)
     return acted
 
 
-def _tick(game: Game, schedule: Schedule, max_passes: int) -> int:
+def _tick(game: Game, schedule: Schedule, max_passes: int, live: np.ndarray | None) -> int:
     acted = 0
-    live = touched = None   # the first check looks at everything
+    first, touched = True, None   # the first check looks at every object of the live games
     s = game.store
     while True:
         check, marked = schedule._check(game, live, touched)
         # Deathtouch marks are "since the last check": cleared after the first; only actions
         # set them (``ecs.damage``), never a perform, so later checks find none to clear.
         # Reading is cheaper than writing (a clone's shared array would be copied).
-        if live is None and marked and _marked(s.a["deathtouch_hit"]):
-            s.mut("deathtouch_hit")[game.ongoing] = False
+        if first and marked and _marked(s.a["deathtouch_hit"]):
+            s.mut("deathtouch_hit")[game.ongoing if live is None else live] = False
+        first = False
         if check is None or check.empty():
             return acted
         acted += 1

@@ -88,11 +88,17 @@ def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
             raise IllegalActionError(f"player {player} has lost game {gone[0]} and takes no more turns")
     elif s.n_players == 0:
         raise IllegalActionError("begin_main_phase needs a player: this World has none")
+    live = None   # the games whose state-based actions are checked: the selected ones
+    if not one:
+        live = np.zeros(world.batch, bool)
+        live[gsel] = True
+        live &= world.ongoing
+        live = None if np.array_equal(live, world.ongoing) else live
     snap = world.snapshot() if policy is not None else None
     try:
-        schedule.tick(world, world.schedule, world.max_passes)
+        schedule.tick(world, world.schedule, world.max_passes, live)
         (_turn_one if one else _turn)(world, gsel, q, pre, policy)
-        schedule.tick(world, world.schedule, world.max_passes)
+        schedule.tick(world, world.schedule, world.max_passes, live)
     except BaseException:  # a policy's own error too, and an interrupt: the whole call is undone
         if snap is not None:
             world.restore(snap)

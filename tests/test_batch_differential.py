@@ -59,7 +59,7 @@ OBJECT_SPECS = [
 ]
 ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "destroy", "sacrifice", "move_zone",
            "tap", "untap", "proliferate", "set_cap", "life", "poison", "move_counters",
-           "add_object", "tick", "tick", "cleanup", "modify_pt", "host_flag"]
+           "add_object", "tick", "tick", "cleanup", "modify_pt", "host_flag", "main_phase"]
 N_PLAYERS = 2
 
 
@@ -520,6 +520,11 @@ def step(d, h: Harness) -> None:
             h.run(lambda: bw.set_cant_lose(t, "life", on, games=games),
                   {g: (lambda g=g, r=r: h.singles[g].set_cant_lose(st_ids[g][0], "life", bool(on[r, 0])))
                    for r, g in enumerate(sel)})
+    elif action == "main_phase":   # checks state-based actions in the selected games only (117.5)
+        p = d.integer(0, N_PLAYERS - 1)
+        h.log.append(f"begin_main_phase(player {p}, games={games!r})")
+        h.run(lambda: bw.begin_main_phase(bw.players()[p], games=games),
+              {g: (lambda g=g: h.singles[g].begin_main_phase(h.singles[g].players()[p])) for g in sel})
     else:
         h.log.append(f"cleanup(games={games!r})")
         h.run(lambda: bw.cleanup(games=games), {g: h.singles[g].cleanup for g in sel})
