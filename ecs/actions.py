@@ -515,9 +515,11 @@ def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
 def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
               counters: Mapping[str, Any] | None = None, by: int | None = None, *,
               where: str = "all", skip_finished: bool = False) -> Any:
-    """Move objects to ``zone``; each becomes a new object (400.7) whose id is returned
-    (one id when a single id was given; -1 where none arrived or, with ``where=
-    "present"``, where the id was not there). A token outside the battlefield stays (111.8).
+    """Move objects to ``zone``; each becomes a new object (400.7) whose id is returned:
+    one id when a single id was given (in a batch where it became different objects, one
+    per selected game), else one per id given (in a batch a (selected games, ids) array);
+    -1 where none arrived or, with ``where="present"``, where the id was not there. A token
+    outside the battlefield stays (111.8).
 
     ``counters`` maps kinds to amounts (broadcast like ``put_counters``' amounts) the new
     object gets as it arrives, in the same event step as the move: entering the
@@ -581,7 +583,7 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     if single:
         vals = sets.distinct(new)
         return int(vals[0]) if vals.size == 1 else new
-    return new
+    return new if world.batch == 1 else new.reshape(r.shape)
 
 
 def _move_few(world: Game, targets: list[tuple[int, int]] | None, code: int) -> np.ndarray | None:

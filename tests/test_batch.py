@@ -167,6 +167,17 @@ def test_per_game_targets_as_a_games_by_objects_array(batch):
         w.put_counters(np.array([[bear], [elf]]), "charge", 1)
 
 
+def test_moving_several_objects_returns_their_new_ids_a_row_per_selected_game(batch):
+    """400.7: ``move_zone`` of several ids gives each moved object's new id, a (selected
+    games, ids) array in a batch, which names those new objects again as per-game rows."""
+    w, p, q, bear = batch
+    elf = w.add_object(p, {"creature"}, power=1, toughness=1)
+    new = w.move_zone([bear, elf], "hand", games=[0, 2])
+    assert new.shape == (2, 2) and (new[0] == new[1]).all()
+    w.put_counters(new, "charge", 1, games=[0, 2])
+    assert [w.count(int(e), "charge").tolist() for e in new[0]] == [[1, 0, 1, 0]] * 2
+
+
 def test_move_counters_with_per_game_sources_and_amounts(batch):
     w, p, _, bear = batch
     elf = w.add_object(p, {"creature"}, power=1, toughness=1)
