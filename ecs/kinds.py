@@ -13,8 +13,10 @@ from .errors import InvalidKindError
 
 MAX_KIND_LENGTH: Final = 40
 _WORDS = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*", re.ASCII)
-# CR 122.1a names +X/+Y and -X/-Y counters only: both signs agree (the backreference).
-_PT = re.compile(r"([+-])([0-9]{1,3})/(\1)([0-9]{1,3})", re.ASCII)
+# CR 122.1a names +X/+Y and -X/-Y counters only: both signs agree (the backreference);
+# numbers are written without leading zeros, so "+01/+01" is not a second name of +1/+1
+# (counters of one name are interchangeable, 122.1; 704.5q pairs +1/+1 with -1/-1).
+_PT = re.compile(r"([+-])(0|[1-9][0-9]{0,2})/(\1)(0|[1-9][0-9]{0,2})", re.ASCII)
 
 #: CR 122.1b: the keywords a keyword counter can be (variants start with one of these).
 KEYWORDS: Final = (
@@ -36,7 +38,8 @@ def validate_kind(kind: object) -> str:
     if len(kind) > MAX_KIND_LENGTH or not (_WORDS.fullmatch(kind) or _PT.fullmatch(kind)):
         raise InvalidKindError(
             f"malformed counter kind {kind!r}: expected lowercase words of a-z0-9 joined by "
-            f"single spaces or hyphens (at most {MAX_KIND_LENGTH} characters), or +X/+Y, -X/-Y"
+            f"single spaces or hyphens (at most {MAX_KIND_LENGTH} characters), or +X/+Y, -X/-Y "
+            "(X, Y numbers without leading zeros)"
         )
     return kind
 

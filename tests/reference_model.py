@@ -43,7 +43,7 @@ ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "comma
 # most 40 characters), or a power/toughness kind +X/+Y or -X/-Y (122.1a).
 MAX_KIND_LENGTH = 40
 _WORDS = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*")
-_PT = re.compile(r"([+-])(\d{1,3})/([+-])(\d{1,3})")
+_PT = re.compile(r"([+-])(0|[1-9]\d{0,2})/([+-])(0|[1-9]\d{0,2})")   # no leading zeros
 
 
 # ---------------------------------------------------------------------------------------

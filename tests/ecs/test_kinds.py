@@ -18,6 +18,15 @@ def test_rejected(kind):
         validate_kind(kind)
 
 
+@pytest.mark.parametrize("kind", ["+01/+01", "-1/-01", "+00/+1", "+001/+001", "-010/-0"])
+def test_122_1_a_pt_kind_has_one_name_no_leading_zeros(kind):
+    """Counters of one name are interchangeable (122.1): "+01/+01" would be a second kind
+    of +1/+1 counter, which 704.5q would not pair with -1/-1 and proliferate would count
+    twice; it is refused as malformed."""
+    with pytest.raises(InvalidKindError, match="leading zeros"):
+        validate_kind(kind)
+
+
 def test_122_1a_pt_modifiers():
     assert pt_modifier("+1/+1") == (1, 1) and pt_modifier("-2/-0") == (-2, 0)
     assert pt_modifier("+0/+3") == (0, 3) and pt_modifier("charge") is None
