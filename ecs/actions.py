@@ -89,7 +89,8 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
 
     Objects entering the battlefield get their printed loyalty/defense counters and
     ``counters`` as they enter: that is putting counters (122.6), done by the
-    controller unless ``put_by`` names another player (122.6a). ``counters`` and
+    controller (122.6a), ``counters`` by ``put_by`` where it names another player (the
+    printed ones come from the object's own ability, which names none). ``counters`` and
     ``caps`` map kinds to amounts broadcast against (selected games, n); a negative cap
     means none. GA ``life`` is an alias of ``toughness``."""
     s = world.store
@@ -159,7 +160,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
             library.arrive_one(world, 0, cols)
         world.log.next_step()
         if code == zones.BATTLEFIELD:
-            counting.enter_battlefield_one(world, 0, cols, by)
+            counting.enter_battlefield_one(world, 0, cols)
         if not (start or capvals):
             return ids
         g, c = np.zeros(n, np.int64), np.array(cols, np.int64)
@@ -173,7 +174,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
             library.arrive(world, g, c)
         world.log.next_step()
         if code == zones.BATTLEFIELD:
-            counting.enter_battlefield(world, g, c, by=by)
+            counting.enter_battlefield(world, g, c)
     for kind, amounts in start.items():
         counting.put(world, kind, g, c, amounts.ravel(), "enter" if code == zones.BATTLEFIELD else "put", by)
     for kind, values in capvals.items():

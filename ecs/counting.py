@@ -345,20 +345,21 @@ def changed(game: Game, k: int, g: np.ndarray, entity: np.ndarray, before: np.nd
                     before=before, after=after, other=by, fresh=("entity", "before", "after"))
 
 
-def enter_battlefield(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
-    """Counters put on objects as they enter by their own abilities (122.6, 614.1c)."""
+def enter_battlefield(game: Game, g: np.ndarray, c: np.ndarray) -> None:
+    """Counters put on objects as they enter by their own abilities (122.6, 614.1c): such
+    an ability names no player, so each object's controller puts them (122.6a)."""
     if g.size == 1 or (game.batch == 1 and g.size):   # one row, or one game's rows
-        enter_battlefield_one(game, int(g[0]), c.tolist(), by)
+        enter_battlefield_one(game, int(g[0]), c.tolist())
     else:
-        _enter_rows(game, g, c, by)
+        _enter_rows(game, g, c)
 
 
-def enter_battlefield_one(game: Game, g: int, cols: list[int], by: int | None) -> None:
+def enter_battlefield_one(game: Game, g: int, cols: list[int]) -> None:
     """``enter_battlefield`` of the objects in columns ``cols`` of game ``g``, in plain
     ints under Magic's ``enter_counters``: kind by kind, each in the order of ``cols``, as
     the general path puts them (a ruleset's own hook takes its arrays)."""
     if not (store_module.SCALAR_PATHS and "enter_counters" in magic_hooks(game)):
-        _enter_rows(game, np.full(len(cols), g, np.int64), np.array(cols, np.int64), by)
+        _enter_rows(game, np.full(len(cols), g, np.int64), np.array(cols, np.int64))
         return
     v = game.store.views()
     types = v["types"]
@@ -368,16 +369,15 @@ def enter_battlefield_one(game: Game, g: int, cols: list[int], by: int | None) -
             if types[g, col] & bit:
                 printed = v[stat][g, col]
                 if printed != NO_STAT and printed > 0:
-                    put_one(game, stat, g, col, printed, "enter", v["controller"][g, col] if by is None else by)
+                    put_one(game, stat, g, col, printed, "enter", v["controller"][g, col])
 
 
-def _enter_rows(game: Game, g: np.ndarray, c: np.ndarray, by: int | None) -> None:
-    who = game.store.a["controller"][g, c].astype(np.int64) if by is None else by
+def _enter_rows(game: Game, g: np.ndarray, c: np.ndarray) -> None:
+    who = game.store.a["controller"][g, c].astype(np.int64)
     for kind, amounts in game.ruleset.enter_counters(game, g, c):
         p = amounts > 0
         if p.any():
-            put(game, kind, g[p], c[p], amounts[p], "enter",
-                who[p] if isinstance(who, np.ndarray) else who)
+            put(game, kind, g[p], c[p], amounts[p], "enter", who[p])
 
 
 def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:

@@ -88,7 +88,7 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     # Entering the battlefield with counters (122.6, 306.5b, 310.4b, and the ruleset's own).
     enter = dest == zones.BATTLEFIELD
     if enter.any():
-        enter_battlefield(world, games[enter], cols[enter], None)
+        enter_battlefield(world, games[enter], cols[enter])
     return new_ids, dest
 
 
@@ -153,7 +153,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if dest == zones.LIBRARY:
         library.arrive_one(world, g, [col])
     if dest == zones.BATTLEFIELD:
-        enter_battlefield_one(world, g, [col], None)
+        enter_battlefield_one(world, g, [col])
     return new, dest
 
 

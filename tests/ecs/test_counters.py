@@ -167,6 +167,19 @@ def test_122_6_entering_with_counters_is_putting_by_the_controller(game):
     assert w.exists(hydra)
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_6a_printed_loyalty_is_put_by_the_controller_whoever_puts_the_given_counters(batch):
+    """306.5b's loyalty comes from the planeswalker's own ability, which names no player:
+    its controller puts it (122.6a) even where the effect putting ``counters`` names
+    another player (``put_by``)."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player()
+    pw = w.add_object(p, {"planeswalker"}, loyalty=2, counters={"charge": 1}, put_by=q)
+    by = {(e.entity, e.kind, e.game): e.by for e in w.events()}
+    for g in range(batch):
+        assert by[(pw, "loyalty", g)] == p and by[(pw, "charge", g)] == q
+
+
 def test_209_1_loyalty_off_the_battlefield_is_printed(game):
     w, p, _, _ = game
     card = w.add_object(p, {"planeswalker"}, zone="hand", loyalty=3)
