@@ -681,8 +681,12 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     abilities apply where it has them: deathtouch and lifelink printed or as keyword
     counters (122.1b); wither and infect are not in the keyword table, so they are given
     by flag. A flag given as True or False overrides the source (None: from the source,
-    False without one). (``where`` and ``skip_finished``, see ``ecs.args.rows``, are typed
-    Any: callers spread dicts of damage flags here; ``rows`` validates them.)"""
+    False without one). Damage from several sources at once (combat damage, 510.2) gives
+    one source per target: ``source`` shaped as the targets, (m,) in one game, (selected
+    games, m) in a batch; each (source, target) pair is one damage event, and a shield
+    counter prevents all the damage its permanent is dealt at once (122.1c). (``where`` and
+    ``skip_finished``, see ``ecs.args.rows``, are typed Any: callers spread dicts of
+    damage flags here; ``rows`` validates them.)"""
     abilities = (deathtouch, wither, infect, lifelink)
     if args.count_one(amount) and type(unpreventable) is bool and type(combat) is bool:
         col = args.one(world, target, games, where, skip_finished)
@@ -703,15 +707,17 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
         ("deathtouch", deathtouch), ("wither", wither), ("infect", infect),
         ("lifelink", lifelink))}
     g, c = r.g, r.c
+    sg = sc = None
     if source is not None:
-        src = _source_columns(world, source, games, skip_finished)
-        sc = r.per_game(src)
+        sc = r.cells(_source_columns(world, source, games, skip_finished, r.shape))
         sg = g
         flags["source"] = world.store.a["entity_id"][sg, sc].astype(np.int64)
         flags["source_player"] = world.store.a["controller"][sg, sc].astype(np.int64)
-    g, c, a, merged = _merge_rows(world, g, c, a)
+    g, c, a, merged, several = _merge_rows(world, g, c, a, sc)
+    if several:
+        flags["several"] = True
     for k in damage.SOURCE_ABILITIES:
-        if given[k] is not None or source is None:
+        if given[k] is not None or sg is None or sc is None:
             flags[k] = bool(given[k])
         elif k in KEYWORD_BIT:
             flags[k] = stats.has_keyword_at(world, sg, sc, k)[merged]
@@ -727,34 +733,49 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     world.ruleset.deal_damage(world, g, c, a, flags)
 
 
-def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool) -> np.ndarray:
-    """(G,) the column of the damage source in each selected game (one id, or one per
-    game in the order of ``games=``): an object present there."""
+def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool,
+                    shape: tuple[int, int]) -> np.ndarray:
+    """The column of the damage source of each cell of the (selected games, targets) grid
+    of ``shape``: (G, 1) for one id or one per selected game (in the order of ``games=``),
+    (G, m) for one per target ((m,) in a single game); an object present there."""
     gsel = args.select_games(games, np.ones_like(world.ongoing) if skip_finished
                              else world.ongoing)
     ids = args.integer_array(source, "source", 0, MAX_ID, InvalidTypeError)
     if ids.ndim == 0:
-        ids = np.full(gsel.size, int(ids))
-    if ids.shape != gsel.shape:
-        raise InvalidGameError(f"source of shape {ids.shape}: expected one id or one per "
-                               f"selected game ({gsel.size})")
+        ids = np.full((gsel.size, 1), int(ids))
+    elif ids.shape == gsel.shape:   # one per selected game
+        ids = ids[:, None]
+    elif ids.ndim == 1 and gsel.size == 1 and ids.shape[0] == shape[1]:   # one per target of one game
+        ids = ids[None, :]
+    if ids.ndim != 2 or ids.shape[0] != gsel.size or ids.shape[1] not in (1, shape[1]):
+        raise InvalidGameError(f"source of shape {ids.shape}: expected one id, one per selected "
+                               f"game ({gsel.size}) or one per target {shape}")
     live = world.ongoing[gsel]
-    g, c, _ = args.targets(world, ids[live][:, None], gsel[live])
+    g, c, _ = args.targets(world, ids[live], gsel[live])
     args.require(world, ~args.is_type(world, g, c, "player"), g, c,
                  "is a player: a source of damage is an object (CR 120.1)")
-    out = np.zeros(gsel.size, np.int64)
-    out[live] = c
+    out = np.zeros(ids.shape, np.int64)
+    out[live] = c.reshape(-1, ids.shape[1])
     return out
 
 
-def _merge_rows(world: Game, g: np.ndarray, c: np.ndarray, a: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``sum_rows``, plus for each merged row the index of one of its input rows (the
-    source is one per game, so any row of a target in a game names it)."""
-    g2, c2, a2, into = args.merged_rows(world, g, c, a)
+def _merge_rows(world: Game, g: np.ndarray, c: np.ndarray, a: np.ndarray, sc: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+    """``sum_rows`` of the rows of one target and one source (source columns ``sc``,
+    None: none), for each merged row the index of one of its input rows, and whether a
+    target is left with rows of several sources."""
+    several = False
+    if sc is None or g.size < 2:
+        g2, c2, a2, into = args.merged_rows(world, g, c, a)
+    else:   # (target, source) pairs: each is one damage event
+        cap = world.store.capacity
+        uniq, into = sets.distinct_inverse((g * cap + c) * cap + sc)
+        a2 = np.bincount(into, weights=a, minlength=uniq.size).astype(np.int64)
+        target = uniq // cap   # (ascending: a target's rows side by side)
+        g2, c2, several = target // cap, target % cap, bool((target[1:] == target[:-1]).any())
     one = np.empty(g2.size, np.intp)
     one[into] = np.arange(into.size)   # (a row of each: the last written)
-    return g2, c2, a2, one
+    return g2, c2, a2, one, several
 
 
 def tap(world: Game, e: Ids, games: Games = None, *, where: str = "all",

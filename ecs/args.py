@@ -270,9 +270,10 @@ class Rows:
         a = np.ascontiguousarray(as_amounts(n, self.shape, self.single, what)).ravel()
         return a if self.keep is None else a[self.keep]
 
-    def per_game(self, values: np.ndarray) -> np.ndarray:
-        """(G,) per-selected-game values (in ``games=`` order) as one per kept row."""
-        full = np.broadcast_to(values[:, None], self.shape).ravel()
+    def cells(self, values: np.ndarray) -> np.ndarray:
+        """Values of the (selected games, ids) grid (any shape that broadcasts to it: (G, 1)
+        per selected game, in ``games=`` order) as one per kept row."""
+        full = np.broadcast_to(values, self.shape).ravel()
         return full if self.keep is None else full[self.keep]
 
 

@@ -1,7 +1,8 @@
 """Results of damage in the MTG rules (CR 120.3), with shield counters (122.1c).
 
-Rows are distinct (game, column) targets already validated as present; each row is one
-damage event of ``amount`` >= 0 from one source with the given abilities. ``flags`` maps
+Rows are (game, column) targets already validated as present; each row is one damage
+event of ``amount`` >= 0 from one source with the given abilities, and rows of one target
+(from several sources, dealt at once: 510.2) are distinct in their sources. ``flags`` maps
 deathtouch, wither, infect and lifelink to a bool or a per-row bool array (a source's
 abilities may differ between games), unpreventable and combat to a bool, and (when the
 action named a source) ``source`` to per-row source ids and ``source_player`` to per-row
@@ -14,7 +15,7 @@ from typing import Any, Mapping, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import args, counting, stats, zones
+from . import args, counting, sets, stats, zones
 from .components import TYPE_BIT
 from .events import CAUSE, DAMAGE
 from .game import Game, Rules
@@ -280,35 +281,78 @@ def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
         battle, permanent = battle[dealt], permanent[dealt]
         source, by = source[dealt], by[dealt]
         f = {k: v[dealt] for k, v in f.items()}
-    # 122.1c: one prevention effect, however many shield counters; one counter per event.
+    # 122.1c: one prevention effect, however many shield counters: one counter per
+    # permanent dealt damage at once, from however many sources.
     shield = s.plane("shield")
     shielded = permanent & (shield[g, c] > 0 if shield is not None else False)
     o = outcome(player, creature, walker, battle, permanent, shielded, bool(flags["unpreventable"]),
                 f["deathtouch"], f["wither"], f["infect"], f["lifelink"], by >= 0)
 
     # Validate what is actually dealt before anything changes (prevented damage puts nothing).
-    minus, marked, poison = o.minus, o.marked, o.poison
-    counting.check_room(world, "-1/-1", g[minus], c[minus], amount[minus])
-    counting.check_marked_damage(world, g[marked], c[marked], amount[marked])
+    # Rows of one target add up where several sources dealt it damage (``several``).
+    several = bool(flags.get("several", False))
+    summed = args.sum_rows if several else _as_is
+    minus, poison = o.minus, o.poison
+    m_rows = _putters(world, g[minus], c[minus], amount[minus], by[minus], several)
+    counting.check_room(world, "-1/-1", *m_rows[4])
+    mg, mc, mn = summed(world, g[o.marked], c[o.marked], amount[o.marked])
+    counting.check_marked_damage(world, mg, mc, mn)
     # 810.10: each player gets poison counters, the team holds them: rows of one team add up
-    pg, pc, pn, team_row = args.merged_rows(world, g[poison], counting.holder(world, "poison", g[poison], c[poison]),
-                                            amount[poison])
-    pby = np.empty(pg.size, np.int64)
-    pby[team_row] = by[poison]   # (one source: its controller is the same in a game's rows)
-    counting.check_room(world, "poison", pg, pc, pn)
+    p_rows = _putters(world, g[poison], counting.holder(world, "poison", g[poison], c[poison]),
+                      amount[poison], by[poison], True)
+    counting.check_room(world, "poison", *p_rows[4])
     life = _life_changes(world, g, c, amount, o.loses, by, o.gain)
     world.log.next_step()
 
     record(world, g, c, amount, np.where(o.dealt, amount, 0), source, bool(flags["combat"]))
-    counting.change(world, "shield", g[shielded], c[shielded], -1, "shield")
-    counting.put(world, "-1/-1", g[minus], c[minus], amount[minus], "damage", by[minus])
-    s.mut("damage")[g[marked], c[marked]] += amount[marked].astype(np.int32)   # rows distinct
+    sg, sc, _ = summed(world, g[shielded], c[shielded], np.zeros(int(shielded.sum()), np.int64))
+    counting.change(world, "shield", sg, sc, -1, "shield")
+    _put(world, "-1/-1", m_rows)
+    s.mut("damage")[mg, mc] += mn.astype(np.int32)   # (rows distinct)
     s.mut("deathtouch_hit")[g[o.deathtouch], c[o.deathtouch]] = True
     for kind, r in (("loyalty", o.loyalty), ("defense", o.defense)):
-        counting.change(world, kind, g[r], c[r], -amount[r], "damage")
-    counting.put(world, "poison", pg, pc, pn, "damage", pby)
+        counting.change(world, kind, *summed(world, g[r], c[r], -amount[r]), "damage")
+    _put(world, "poison", p_rows)
     if life is not None:
         s.mut("life")[life[0], life[1]] = life[2]
+
+
+Rows3 = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _as_is(world: Game, g: np.ndarray, c: np.ndarray, n: np.ndarray) -> Rows3:
+    """``args.sum_rows`` of rows known distinct."""
+    return g, c, n
+
+
+def _putters(world: Game, g: np.ndarray, c: np.ndarray, n: np.ndarray, by: np.ndarray,
+             merge: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Rows3]:
+    """Counters damage puts (-1/-1, 120.3d; poison on a team's holder, 120.3b, 810.10),
+    rows summed per holder and putter (each source's controller, ``by``) where ``merge``
+    (rows may repeat a holder): (games, columns, amounts, putters, and the totals per
+    holder, for their room)."""
+    if not merge:
+        return g, c, n, by, (g, c, n)
+    total = args.sum_rows(world, g, c, n)
+    if total[0].size == g.size:   # one row per holder
+        return g, c, n, by, total
+    cap, span = world.store.capacity, world.store.n_players + 1
+    uniq, inv = sets.distinct_inverse((g * cap + c) * span + by + 1)
+    at, who = uniq // span, uniq % span - 1
+    amounts = np.bincount(inv, weights=n, minlength=uniq.size).astype(np.int64)
+    return at // cap, at % cap, amounts, who, total
+
+
+def _put(world: Game, kind: str, rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Rows3]) -> None:
+    """``counting.put`` of ``_putters``' rows, which takes one row per holder: where a
+    holder has rows of several putters, one put per putter (the players: a few)."""
+    g, c, n, by, total = rows
+    if total[0].size == g.size:
+        counting.put(world, kind, g, c, n, "damage", by)
+        return
+    for p in np.unique(by):
+        m = by == p
+        counting.put(world, kind, g[m], c[m], n[m], "damage", int(p))
 
 
 def _life_changes(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,

@@ -1,8 +1,11 @@
 """Damage results (CR 120.3), shield (122.1c), stun (122.1d), destroy/sacrifice."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from profiles import examples
 
-from ecs import CounterChanged, CountOverflowError, IllegalActionError, World
+from ecs import CounterChanged, CountOverflowError, DamageDealt, IllegalActionError, InvalidGameError, World
 from ecs.limits import MAX_COUNT
 
 
@@ -110,6 +113,161 @@ def test_122_1c_one_damage_event_from_two_sources_uses_one_shield(game):
     w.put_counters(bear, "shield", 2)
     w.deal_damage([bear, bear], 3, combat=True)
     assert w.damage(bear) == 0 and w.counters(bear) == {"shield": 1}
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_510_2_122_1c_combat_damage_from_two_blockers_at_once_uses_one_shield(batch):
+    """A 4/4 with one shield counter blocked by a 2/2 and a deathtouch 3/3: their combat
+    damage is dealt at once (510.2), one event per source, and the shield prevents all of
+    it (122.1c), one counter removed: the attacker lives. Each source's
+    abilities stay its own: its deathtouch kills the attacker where the shield is gone."""
+    w = World(batch=batch, seed=0)
+    p, q = w.add_player(), w.add_player()
+    attacker = w.add_object(p, "creature", power=4, toughness=4, counters={"shield": 1})
+    bear = w.add_object(q, "creature", power=2, toughness=2)
+    snake = w.add_object(q, "creature", power=3, toughness=3, keywords={"deathtouch"})
+    w.clear_events()
+    blockers = [bear, snake] if batch == 1 else [[bear, snake]] * batch   # (a batch: (games, targets))
+    w.deal_damage([attacker, attacker], [2, 3], source=blockers, combat=True)
+    dealt = sorted((e.source, e.amount, e.dealt) for e in w.events() if isinstance(e, DamageDealt))
+    assert dealt == sorted([(bear, 2, 0), (snake, 3, 0)] * batch)
+    assert np.all(w.count(attacker, "shield") == 0) and np.all(w.damage(attacker) == 0)
+    w.tick()
+    assert np.all(w.exists(attacker))
+    w.deal_damage([attacker, attacker], [1, 1], source=blockers, combat=True)
+    w.tick()
+    assert not np.any(w.exists(attacker))
+
+
+def test_120_3_each_source_of_damage_dealt_at_once_puts_and_gains_as_its_own():
+    """Several sources at once: lifelink gains each source's controller what it dealt
+    (120.3f), wither's -1/-1 counters are put by each source's controller (120.3d,
+    122.6a), and one source named twice for one target is one event of the sum."""
+    w = World(seed=0)
+    p, q = w.add_player(), w.add_player()
+    wall = w.add_object(p, "creature", power=0, toughness=9)
+    mine = w.add_object(p, "creature", power=1, toughness=1, keywords={"lifelink"})
+    theirs = w.add_object(q, "creature", power=1, toughness=1, keywords={"lifelink"})
+    w.clear_events()
+    w.deal_damage([wall, wall, wall], [1, 2, 3], source=[mine, theirs, mine], wither=True)
+    assert (w.life(p), w.life(q)) == (24, 22) and w.counters(wall) == {"-1/-1": 6}
+    assert sorted((e.source, e.amount) for e in w.events() if isinstance(e, DamageDealt)) == \
+        sorted([(mine, 4), (theirs, 2)])
+    assert sorted((e.by, e.after - e.before) for e in w.events() if isinstance(e, CounterChanged)) == \
+        sorted([(p, 4), (q, 2)])
+
+
+def test_damage_sources_of_a_shape_that_fits_no_target_are_refused_and_change_nothing(game):
+    w, p, q, bear = game
+    a = w.add_object(q, "creature", power=1, toughness=1)
+    before = w.snapshot()
+    for source in ([a, a, a], np.array([[a, a]]).T, [[a], [a]]):
+        with pytest.raises(InvalidGameError, match="source of shape"):
+            w.deal_damage([bear, bear], 1, source=source)
+    assert same_state(w.snapshot(), before)
+
+
+def same_state(a, b) -> bool:
+    return all(np.array_equal(x, b["store"][k]) for k, x in a["store"].items()) and \
+        a["log"]["rows"] == b["log"]["rows"]
+
+
+KEYWORD_SETS = [set(), {"deathtouch"}, {"lifelink"}, {"deathtouch", "lifelink"}]
+
+
+@st.composite
+def volleys(draw):
+    """A board (creatures, a planeswalker and a battle, some with shield counters; three
+    sources of drawn keywords and controllers) and per game rows (target, source, amount)."""
+    targets = [dict(types="creature", power=2, toughness=draw(st.integers(1, 4))),
+               dict(types="creature", power=1, toughness=3),
+               dict(types="planeswalker", loyalty=draw(st.integers(1, 4))),
+               dict(types="battle", defense=3)]
+    shields = [draw(st.integers(0, 2)) for _ in targets]
+    sources = [(draw(st.sampled_from(KEYWORD_SETS)), draw(st.integers(0, 1))) for _ in range(3)]
+    flags = {f: draw(st.booleans()) for f in ("wither", "infect", "unpreventable")}
+    n_rows = draw(st.integers(1, 5))
+    games = [[(draw(st.integers(0, len(targets) + 1)), draw(st.integers(0, 2)), draw(st.integers(0, 4)))
+              for _ in range(n_rows)] for _ in range(2)]
+    return targets, shields, sources, flags, games
+
+
+def expected(before, rows, flags, sources):
+    """The results by the rules read plainly: every row is its source's damage to its
+    target (120.3), all at once: a permanent's shield counter prevents all of the damage
+    it is dealt and goes once (122.1c; unpreventable: dealt, and the counter still goes,
+    615.12), 0 damage is not dealt (120.8)."""
+    after = {e: dict(v) for e, v in before.items()}
+    hit = {t for t, _, n in rows if n > 0}
+    for t in hit:
+        if "shield" in after[t] and after[t]["shield"] > 0:
+            after[t]["shield"] -= 1
+    for t, src, n in rows:
+        if n == 0:
+            continue
+        keywords, controller = sources[src]
+        o = after[t]
+        if o["kind"] == "player":
+            if flags["infect"]:
+                o["poison"] += n
+            else:
+                o["life"] -= n
+        else:
+            if before[t]["shield"] > 0 and not flags["unpreventable"]:
+                continue
+            if o["kind"] == "creature":
+                if flags["wither"] or flags["infect"]:
+                    o["-1/-1"] += n
+                else:
+                    o["damage"] += n
+                o["deathtouch"] |= "deathtouch" in keywords
+            else:
+                o[o["kind"]] -= min(n, o[o["kind"]])
+        if "lifelink" in keywords:
+            after[("player", controller)]["life"] += n
+    return after
+
+
+def state(w, g, ids, players):
+    def one(x):
+        return x if w.batch == 1 else x[g]
+    out = {}
+    for i, e in enumerate(ids):
+        col = w.store.present(g, e)
+        kind = ["creature", "creature", "planeswalker", "battle"][i]
+        out[i] = {"kind": kind, "shield": one(w.count(e, "shield")), "-1/-1": one(w.count(e, "-1/-1")),
+                  "damage": one(w.damage(e)), "deathtouch": bool(w.store.a["deathtouch_hit"][g, col]),
+                  "planeswalker": one(w.count(e, "loyalty")), "battle": one(w.count(e, "defense"))}
+    for j, p in enumerate(players):
+        out[("player", j)] = {"kind": "player", "life": one(w.life(p)), "poison": one(w.count(p, "poison")),
+                              "shield": 0}
+    return out
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(volleys(), st.sampled_from([1, 2]))
+def test_120_3_122_1c_damage_from_several_sources_at_once_equals_the_rules_read_plainly(volley, batch):
+    """Random volleys of damage from several sources at once (``source`` one per target)
+    to creatures, a planeswalker, a battle and players, in one game and in a batch whose
+    games deal different volleys: each game ends as ``expected`` reads the rules."""
+    targets, shields, sources, flags, games = volley
+    w = World(batch=batch, seed=0)
+    players = [w.add_player(), w.add_player()]
+    ids = [w.add_object(players[0], **spec, counters={"shield": k} if k else None)
+           for spec, k in zip(targets, shields)]
+    src = [w.add_object(players[c], "creature", power=1, toughness=1, keywords=kw) for kw, c in sources]
+    befores = [state(w, g, ids, players) for g in range(batch)]
+    everyone = ids + players
+    tid = np.array([[everyone[t] if t < len(ids) else players[t - len(ids)] for t, _, _ in games[g]]
+                    for g in range(batch)])
+    sid = np.array([[src[s] for _, s, _ in games[g]] for g in range(batch)])
+    amount = np.array([[n for _, _, n in games[g]] for g in range(batch)])
+    if batch == 1:
+        tid, sid, amount = tid[0], sid[0], amount[0]
+    w.deal_damage(tid, amount, source=sid, **flags)
+    for g in range(batch):
+        rows = [(t if t < len(ids) else ("player", t - len(ids)), s, n) for t, s, n in games[g]]
+        assert state(w, g, ids, players) == expected(befores[g], rows, flags, sources), f"game {g}"
 
 
 def test_615_12_unpreventable_damage_is_dealt_and_still_uses_a_shield(game):
