@@ -301,7 +301,7 @@ def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     args.distinct_rows(world, g, c, "set_cant_lose")   # (two flags for one player: which?)
-    flag = _flags(world, on, p, games, single, f"set_cant_lose on of {p}")
+    flag = flags(world, on, p, games, single, f"set_cant_lose on of {p}")
     idx = world.store.a["controller"][g, c].astype(np.int64)   # a player's column: its index
     world.store.mut(CANT_LOSE[reason])[g, idx] = flag
 
@@ -313,7 +313,10 @@ def _reason(reason: Any) -> None:
         raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
 
 
-def _flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
+def flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
+    """Bools broadcast against the targets of ``e`` like counter amounts (``ecs.args``;
+    ``single`` is ``args.targets``' third value), one per target row: the flags of
+    ``set_cant_lose``, ``set_hold`` and the GA ruleset's ``set_immortal``."""
     arr = args.array(on, what, "a bool (or bools)", InvalidTypeError)
     if arr.dtype != bool:
         raise InvalidTypeError(f"{what} must be a bool (or bools), got {on!r}")
@@ -330,7 +333,7 @@ def set_hold(world: Game, e: Ids, on: Any = True, games: Games = None) -> None:
         _remark_one(world, col)
         return
     g, c, single = _objects(world, e, games, "set_hold")
-    flag = _flags(world, on, e, games, single, f"set_hold on of entity {e}")
+    flag = flags(world, on, e, games, single, f"set_hold on of entity {e}")
     args.distinct_rows(world, g, c, "set_hold")
     world.store.mut("sba_hold")[g, c] = flag
     _remark(world, g, c)

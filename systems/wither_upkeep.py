@@ -41,25 +41,28 @@ def pay_most(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
     """The default policy: never lose a game it can keep, then keep the most value.
 
     Value, compared in this order: (1) the number of champions kept, (2) the number of
-    other objects kept, (3) the least reserve spent; ties go to older objects (smaller
-    id). (1) comes first because a player whose champions are all sacrificed loses
-    (Ending the Game 5): whenever some champion is affordable, at least one is kept, so
-    no loss a payment could avoid is chosen. Champions are paid cheapest first, then
-    the other objects cheapest first with what is left: the cheapest k of a group are
-    affordable whenever any k are, and they leave the most reserve for the rest, so
-    this greedy choice is the best by that order. Immortal objects are never paid
-    for: they are not sacrificed anyway (Immortality 1.2)."""
+    other objects kept, (3) the least reserve spent; ties go to the object in the lower
+    slot (column), which is the same in a batch's game as in a World of that game alone (a
+    card keeps its slot through zone changes, a new object takes its game's lowest free
+    one). Ids are not: objects that change zones together get their new ids in the order
+    named in one game, slot by slot in a batch. (1) comes first because a player whose
+    champions are all sacrificed loses (Ending the Game 5): whenever some champion is
+    affordable, at least one is kept, so no loss a payment could avoid is chosen.
+    Champions are paid cheapest first, then the other objects cheapest first with what
+    is left: the cheapest k of a group are affordable whenever any k are, and they leave
+    the most reserve for the rest, so this greedy choice is the best by that order.
+    Immortal objects are never paid for: they are not sacrificed anyway (Immortality
+    1.2)."""
     s = world.store
     g, cols = games[:, None], np.maximum(s.locate(games[:, None], ids), 0)   # -1 pads: cost 0 there
     champ = (s.a["types"][g, cols] & TYPE_BIT["champion"]) != 0
     at_risk = (cost > 0) & ~s.a["immortal"][g, cols]
-    idx = ids
     budget = reserve.astype(np.int64)
     pay = np.zeros(cost.shape, bool)
     unpaid = np.iinfo(np.int64).max
     for group in (champ, ~champ):
         key = np.where(at_risk & group, cost, unpaid)
-        order = np.lexsort((idx, key), axis=-1)          # cheapest first, then older
+        order = np.lexsort((cols, key), axis=-1)         # cheapest first, then the lower slot
         sorted_cost = np.take_along_axis(key, order, axis=1)
         real = sorted_cost < unpaid
         spent = np.cumsum(np.where(real, sorted_cost, 0), axis=1)

@@ -39,6 +39,7 @@ class Card:
     damage: int = 0
     immortal: bool = False                                     # Keywords: Immortality
     owner: int = -1                                            # the controller it was made under
+    slot: int = -1                                             # its column: kept through zone changes
 
     def has(self, t: str) -> bool:
         return t in self.types
@@ -77,11 +78,14 @@ class Game:
         self.result = "ongoing"       # or "draw" or a player index
         self.active = -1
         self._seq = 0
+        self._made = 0                # objects made: the next one's slot
 
     # ---- setup -----------------------------------------------------------------------
     def add(self, name: str, ctrl: int, types, zone: str = "battlefield", **stats) -> Card:
-        c = Card(name, frozenset(types), ctrl, zone, self._seq, owner=ctrl, **stats)
+        # Slots go in the order made: no object is made once one ceased to exist and freed its.
+        c = Card(name, frozenset(types), ctrl, zone, self._seq, owner=ctrl, slot=self._made, **stats)
         self._seq += 1
+        self._made += 1
         self.cards[name] = c
         if zone == "library":
             self.players[ctrl].library.append(name)
@@ -276,10 +280,10 @@ class Game:
         cand = [c for c in self.cards.values()
                 if c.zone == "battlefield" and c.ctrl == p and c.count("wither")]
         budget, paid = self.players[p].reserve, []
-        if pay == "most":   # champions first, then the others; cheapest, then oldest first
+        if pay == "most":   # champions first, then the others; cheapest, then the lower slot
             for champ in (True, False):
                 group = [c for c in cand if c.has("champion") == champ and not c.immortal]
-                for c in sorted(group, key=lambda c: (c.count("wither"), c.seq)):
+                for c in sorted(group, key=lambda c: (c.count("wither"), c.slot)):
                     if c.count("wither") <= budget:             # in full (Wither 3)
                         budget -= c.count("wither")
                         paid.append(c)

@@ -750,3 +750,107 @@ def test_ending_the_game_7_a_player_who_loses_leaves_with_their_objects():
     w2.sacrifice(c2)
     w2.tick()
     assert w2.has_lost(a2) and w2.zone(ally2) == "battlefield"
+
+
+# ---- a batch plays as its games alone ---------------------------------------------------
+def _champion_and_foe(w, power=None, end=(0,)):
+    """A champion and a foe champion of 5 life, dealt 5 damage in the games ``end``: it is
+    banished there and its player loses (Damage 13, Ending the Game 5), so those games
+    end. Returns the champion."""
+    a, b = w.add_player(), w.add_player()
+    champ = w.add_object(a, "champion", life=20, level=1, **({} if power is None else {"power": power}))
+    foe = w.add_object(b, "champion", life=5, level=1)
+    if end:
+        w.deal_damage(foe, 5, games=list(end))
+        w.tick()
+    return champ
+
+
+@pytest.mark.parametrize("power, new_power", [(None, 2), (1, None)])
+def test_leveling_up_2_after_a_game_ended_reads_and_checks_each_games_level(power, new_power):
+    """Champion: Leveling Up 2 in a batch whose game 0 ended (the ended game keeps its
+    card) gives what a World of each game alone gives: stat and base_level read each
+    game's own level, life and power (a power that exists in one game only reads 0 in the
+    other: docs/rules-grand-archive.md, API additions), and the next level up is checked
+    against the running game's base level, not the ended game's."""
+    bw = World(ruleset="grand_archive", batch=2, seed=7)
+    champ = _champion_and_foe(bw, power)
+    singles = [World(ruleset="grand_archive", seed=7) for _ in range(2)]
+    sc = [_champion_and_foe(s, power, end=(0,) if g == 0 else ()) for g, s in enumerate(singles)]
+    assert bw.ongoing.tolist() == [False, True]
+    assert [bool(s.ongoing[0]) for s in singles] == [False, True]
+    bw.level_up(champ, 2, 22, new_power)          # acts in game 1 only (game 0 ended)
+    singles[1].level_up(sc[1], 2, 22, new_power)
+    for name in ("level", "life"):
+        assert bw.stat(champ, name).tolist() == [s.stat(c, name) for s, c in zip(singles, sc)]
+    for g, (s, c) in enumerate(zip(singles, sc)):
+        assert int(bw.base_level(champ)[g]) == s.base_level(c)
+        p = (power, new_power)[g]
+        if p is None:
+            assert int(bw.stat(champ, "power")[g]) == 0
+            with pytest.raises(InvalidTypeError):
+                s.stat(c, "power")
+        else:
+            assert int(bw.stat(champ, "power")[g]) == s.stat(c, "power") == p
+    unchanged(bw, lambda: bw.level_up(champ, 2, 22), IllegalActionError)   # game 1 is level 2
+    bw.level_up(champ, 3, 24)
+    singles[1].level_up(sc[1], 3, 24)
+    assert bw.base_level(champ).tolist() == [s.base_level(c) for s, c in zip(singles, sc)] == [1, 3]
+    assert bw.stat(champ, "level").tolist() == [1, 3]
+
+
+def test_immortality_1_set_immortal_broadcasts_flags_in_a_batch_as_a_host_action():
+    """Keywords: Immortality 1 with a flag per object ((m,)) or per game and object
+    ((G, m)) in a batch, broadcast as the host actions' flags are (docs/api.md, ids and
+    values broadcast; ``set_hold``): each game's immortal ally survives ``destroy`` as in a
+    World of that game alone given its row; flags that fit no row raise and change
+    nothing."""
+    for flags in (np.array([True, False]), np.array([[True, False], [False, True]])):
+        rows = np.broadcast_to(flags, (2, 2))
+        bw, (a, _), _ = ga(batch=2)
+        allies = [bw.add_object(a, "ally", power=1, life=2) for _ in range(2)]
+        unchanged(bw, lambda w=bw, e=allies: w.set_immortal(e, np.array([True, False, True])),
+                  CounterError)
+        bw.set_immortal(allies, flags)
+        bw.destroy(allies)
+        bw.tick()
+        for g in range(2):
+            s, (sa, _), _ = ga()
+            single = [s.add_object(sa, "ally", power=1, life=2) for _ in range(2)]
+            s.set_immortal(single, rows[g])
+            s.destroy(single)
+            s.tick()
+            assert [bool(bw.exists(e)[g]) for e in allies] == [s.exists(e) for e in single] == rows[g].tolist()
+
+
+def test_wither_pay_most_breaks_cost_ties_by_slot_as_a_world_of_each_game_does():
+    """GA Counters, Wither 1-3 with the default policy (docs/rules-grand-archive.md, Wither
+    policies): two allies with one wither counter each and reserve for one; a cost tie goes
+    to the lower slot, which a batch's game shares with a World of that game alone, so the
+    batch keeps the ally each single World keeps whichever order the allies were named in
+    when they entered the field together (their new ids follow that order in one game, the
+    slots in a batch)."""
+    orders = (("y", "x"), ("x", "y"))
+
+    def board(w):
+        a, b = w.add_player(), w.add_player()
+        w.add_object(a, "champion", life=20, level=1)
+        w.add_object(b, "champion", life=20, level=1)
+        return a, {n: w.add_object(a, "ally", power=1, life=1, zone="hand", name=n) for n in "xy"}
+
+    def upkeep(w, a, named):
+        w.move_zone(named, "field")                 # one step, in the order named
+        for g in range(w.batch):
+            w.put_counters(w.objects(zone="battlefield", types="ally", game=g), "wither", 1, games=[g])
+        w.set_reserve(a, 1)
+        w.begin_main_phase(a)                       # pay_most: one of the two is kept
+        return [sorted(w.name(e) for e in w.objects(zone="battlefield", types="ally", game=g))
+                for g in range(w.batch)]
+
+    bw = World(ruleset="grand_archive", batch=2, seed=7)
+    a, hand = board(bw)
+    kept = upkeep(bw, a, np.array([[hand[n] for n in order] for order in orders]))
+    for g, order in enumerate(orders):
+        s = World(ruleset="grand_archive", seed=7)
+        sa, shand = board(s)
+        assert upkeep(s, sa, [shand[n] for n in order]) == [kept[g]] == [["x"]]   # x: the lower slot

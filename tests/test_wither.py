@@ -81,8 +81,8 @@ def test_wither_4_all_counters_removed_at_the_same_time():
 
 def test_default_policy_pays_for_as_many_objects_as_reserve_allows():
     """Our choice (docs/rules-grand-archive.md, wither policies): champions first (cheapest
-    first), then as many other objects as possible, cheapest first, older (smaller id)
-    first at equal cost."""
+    first), then as many other objects as possible, cheapest first, the lower slot (here
+    the older object) first at equal cost."""
     w, (a, _), (champ, _) = ga()
     big = w.add_object(a, "ally", power=1, life=2, counters={"wither": 3})
     one = w.add_object(a, "ally", power=1, life=2, counters={"wither": 1})

@@ -31,7 +31,7 @@ from typing import Any, Mapping, cast
 
 import numpy as np
 
-from ecs import args, counting, damage, kinds, reads, sets, turns, zones
+from ecs import args, counting, damage, host, kinds, reads, sets, stats, turns, zones
 from ecs.args import Amounts, Games, Ids, IntRead
 from ecs.check import System
 from ecs.components import TYPE_BIT
@@ -588,55 +588,66 @@ def stat(world: Game, e: int, name: str) -> IntRead:
     Debuff 1), "durability" (the durability counters it has on the field, Stats:
     Durability 1; the printed stat elsewhere), "level" (LV: base level plus level
     counters on a champion, Level Counters 1-2). A stat that is not printed does not
-    exist (InvalidTypeError), whatever counters the object has."""
+    exist (InvalidTypeError), whatever counters the object has.
+
+    Read per game: a level up leaves the games that ended as they were, so their card's
+    stats may differ from the others'. In a batch a stat missing in some games the object
+    is in (the games still going leveled up into a card without power, say) reads 0 there,
+    as in an observation (``has:<stat>`` tells it apart); it raises only where no game has
+    it."""
     s = world.store
     spot = args.column(world, e)
     if not isinstance(name, str):
         raise InvalidTypeError(f"stat of entity {e}: a stat name (power, life, durability, level), got {name!r}")
-    if name in ("power", "life"):
-        return reads.power(world, e) if name == "power" else reads.toughness(world, e)
-    if name not in ("durability", "level"):
+    if name not in ("power", "life", "durability", "level"):
         raise InvalidTypeError(f"unknown stat {name!r}; expected power, life, durability or level")
-    printed = int(s.a[name][spot.g, spot.col])
-    if printed == NO_STAT:
+    if name in ("power", "life") and args.scalar(world):   # one game: the plain read
+        return reads.power(world, e) if name == "power" else reads.toughness(world, e)
+    field = "toughness" if name == "life" else name
+    printed = spot.take(s.a[field]).astype(np.int64)
+    has = spot.here & (printed != NO_STAT)
+    if not has.any():
         raise InvalidTypeError(f"entity {e} has no {name} stat (it is not printed)")
+    if name in ("power", "life"):
+        games, cols = spot.at
+        value = stats.pt(world, 0 if name == "power" else 1,
+                         lambda key: (s.counts[key] if isinstance(key, int) else s.a[key])[games, cols])
+        return args.out(world, np.where(has, value, 0))
     k = s.kind_index.get(name)
     count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
     if name == "durability":
         on_field = spot.take(s.a["zone"]) == zones.BATTLEFIELD
-        return args.out(world, np.where(spot.here, np.where(on_field, count, printed), 0))
-    champ = bool(s.a["types"][spot.g, spot.col] & TYPE_BIT["champion"])
-    return args.out(world, np.where(spot.here, printed + (count if champ else 0 * count), 0))
+        return args.out(world, np.where(has, np.where(on_field, count, printed), 0))
+    champ = (spot.take(s.a["types"]) & TYPE_BIT["champion"]) != 0
+    return args.out(world, np.where(has, printed + np.where(champ, count, 0), 0))
 
 
-def base_level(world: Game, e: int) -> int:
-    """The printed level; level counters never change it (Level Counters 2)."""
+def base_level(world: Game, e: int) -> IntRead:
+    """The printed level, per game (a level up leaves the games that ended at the level
+    they had); level counters never change it (Level Counters 2). InvalidTypeError where
+    no game has a level stat."""
     spot = args.column(world, e)
-    v = int(world.store.a["level"][spot.g, spot.col])
-    if v == NO_STAT:
+    level = spot.take(world.store.a["level"]).astype(np.int64)
+    has = spot.here & (level != NO_STAT)
+    if not has.any():
         raise InvalidTypeError(f"entity {e} has no level stat")
-    return v
+    return args.out(world, np.where(has, level, 0))
 
 
 def set_immortal(world: Game, e: Ids, immortal: Any = True, games: Games = None) -> None:
     """Declare whether objects have Immortality (Keywords: Immortality 1, a static
-    ability; printed or granted, the host says which), per game. An immortal object is
-    not destroyed by the damage or durability checks, ``destroy`` or ``sacrifice``, and
-    is not sacrificed by the wither trigger (Immortality 1.1, 1.2; Damage 13's hint). It
-    is still banished, and ``move_zone`` still moves it (Immortality 2). A new object
-    (after a zone change, Counters: General 5) is not immortal until declared again."""
+    ability; printed or granted, the host says which), per game: ``immortal`` is a bool,
+    or bools that broadcast with the ids as the host's flags do (``ecs.host.flags``). An
+    immortal object is not destroyed by the damage or durability checks, ``destroy`` or
+    ``sacrifice``, and is not sacrificed by the wither trigger (Immortality 1.1, 1.2;
+    Damage 13's hint). It is still banished, and ``move_zone`` still moves it
+    (Immortality 2). A new object (after a zone change, Counters: General 5) is not
+    immortal until declared again."""
     _ga_only(world, "set_immortal")
     g, c, single = args.targets(world, e, games)
     args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
     args.distinct_rows(world, g, c, "set_immortal")   # (two flags for one object: which?)
-    flag = args.array(immortal, f"immortal of entity {e}", "a bool (or one per row)", InvalidTypeError)
-    if flag.dtype != bool:
-        raise InvalidTypeError(f"immortal must be a bool (or one per row), got {immortal!r}")
-    try:
-        rows = np.broadcast_to(flag.ravel() if flag.ndim else flag, g.shape)
-    except ValueError:
-        raise InvalidTypeError(f"immortal of shape {flag.shape} does not fit {g.size} rows "
-                               f"for entity {e}") from None
+    rows = host.flags(world, immortal, e, games, single, f"set_immortal immortal of entity {e}")
     world.store.mut("immortal")[g, c] = rows
 
 
@@ -651,29 +662,33 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
     before/after the base level) for the new card's "On Enter" abilities (Level Up 1).
 
     A level up acts in every game still going where the champion exists, and it must be a
-    champion on the field in each of them."""
+    champion on the field of base level ``level`` - 1 in each of them (a game that ended
+    keeps its level: ``base_level`` is per game)."""
     _ga_only(world, "level_up")
     s = world.store
     spot = args.column(world, champion)
-    first, col = spot.g, spot.col
-    if not s.a["types"][first, col] & TYPE_BIT["champion"]:
+    if not s.a["types"][spot.g, spot.col] & TYPE_BIT["champion"]:   # (a card's types are every game's)
         raise IllegalActionError(f"entity {champion} is not a champion (GA Leveling Up 1)")
     zone = np.where(spot.here & world.ongoing, spot.take(s.a["zone"]), zones.NONE)   # (an ended game is frozen)
     off = (zone != zones.NONE) & (zone != zones.BATTLEFIELD)
     if off.any():
         raise IllegalActionError(f"champion {champion} is not on the field in game "
                                  f"{int(np.flatnonzero(off)[0])} (GA Leveling Up 8)")
-    base = int(s.a["level"][first, col])
-    if base == NO_STAT:
+    g = np.flatnonzero(zone == zones.BATTLEFIELD)
+    # The base level of each game it levels up in: an ended game's may lag behind.
+    base = spot.take(s.a["level"]).astype(np.int64)[g]
+    if (base == NO_STAT).any():
         raise IllegalActionError(f"champion {champion} has no level stat to level up from")
     for stat, v in (("level", level), ("life", life), ("power", power)):
         if (v is not None or stat != "power") and not (args.is_integer(v) and -MAX_STAT <= cast(int, v) <= MAX_STAT):
             raise InvalidCountError(f"level_up of champion {champion}: {stat} must be an "
                                     f"integer of at most {MAX_STAT} in size, got {v!r}")
-    if level != base + 1:
-        raise IllegalActionError(f"champion {champion} is level {base}: it levels up into a "
-                                 f"level {base + 1} champion, not {level} (GA Leveling Up 2)")
-    g = np.flatnonzero(zone == zones.BATTLEFIELD)
+    wrong = base != level - 1
+    if wrong.any():
+        i = int(np.flatnonzero(wrong)[0])
+        where = "" if args.scalar(world) else f" in game {int(g[i])}"
+        raise IllegalActionError(f"champion {champion} is level {int(base[i])}{where}: it levels up "
+                                 f"into a level {int(base[i]) + 1} champion, not {level} (GA Leveling Up 2)")
     c = s.locate(g, champion)   # its slot in each of those games
     s.mut("level")[g, c] = level
     s.mut("toughness")[g, c] = life
