@@ -311,6 +311,23 @@ def test_damage_4_each_damaged_unit_is_a_damage_dealt_event():
     assert dealt == [(champ, ally, 3, 0, "combat damage"), (ally, ally, 2, 2, "combat damage")]
 
 
+def test_damage_16_several_sources_to_one_unit_in_one_call_are_refused():
+    """Damage 16: each source's damage is an instance of its own (a bulwark counter
+    prevents one instance, Bulwark 3), so one call with a source per target refuses a
+    unit dealt damage by two sources, changing nothing; sources to different units are
+    each their own event."""
+    w, (a, b), (champ, other) = ga()
+    x = w.add_object(b, "ally", power=1, life=5)
+    y = w.add_object(b, "ally", power=2, life=5)
+    w.put_counters(champ, "bulwark", 1)
+    unchanged(w, lambda: w.deal_damage([champ, champ], [1, 2], source=[x, y], combat=True),
+              IllegalActionError)
+    w.clear_events()
+    w.deal_damage([champ, other], [1, 2], source=[x, y], combat=True)
+    dealt = [(e.target, e.source, e.dealt) for e in w.events() if isinstance(e, events.DamageDealt)]
+    assert sorted(dealt) == sorted([(champ, x, 0), (other, y, 2)])
+
+
 # ---- recover -------------------------------------------------------------------------
 def test_sacrifice_2_regalia_and_champions_are_banished():
     """GA Sacrifice 2: a sacrificed object goes to the graveyard, a regalia or champion into

@@ -141,6 +141,12 @@ class GrandArchive(Magic):
             if flags[f]:
                 raise InvalidTypeError(f"{f} is a Magic damage ability; the grand_archive ruleset "
                                        "has no such damage")
+        if flags.get("several"):   # (rows of one unit: ascending, side by side)
+            i = int(np.flatnonzero((g[1:] == g[:-1]) & (c[1:] == c[:-1]))[0])
+            raise IllegalActionError(
+                f"entity {int(s.a['entity_id'][g[i], c[i]])} in game {int(g[i])} is dealt damage by "
+                "several sources in one call: in Grand Archive each source's damage is an instance "
+                "of its own (Damage 16), one deal_damage call each")
         types = s.a["types"][g, c]
         champion = (types & TYPE_BIT["champion"]) != 0
         ally = (types & TYPE_BIT["ally"]) != 0
