@@ -30,7 +30,8 @@ Then, simultaneously:
   every zone, in a game still going; not a death, destruction or banishment, only a
   zone change to nowhere with last-known information. Cause ``ga.left_game``. It is
   decided at the check after the loss (the loss is performed first, so a two-player
-  game is over and its board stays as it ended).
+  game is over and its board stays as it ended), before the two checks above: an object
+  that leaves is not also destroyed.
 """
 from __future__ import annotations
 
@@ -62,8 +63,10 @@ class GAStateChecks(System):
             over[loss.games] = True
             pending.lose(loss.games, loss.players, loss.cause)
         live = pending.live_games(world) & ~over
-        damage_and_durability(world, pending, live)
+        # Leaving first: an object moves once, by the first decision (ecs.perform), and one
+        # whose owner left the game is in no game to be destroyed in (Ending the Game 7).
         leave_game(world, pending, live)
+        damage_and_durability(world, pending, live)
 
 
 #: ``Check.memo`` key the probe (``systems.settled``) fills in a first check of one game where

@@ -745,6 +745,20 @@ def test_leveling_up_2_only_into_the_next_level_of_a_champion_on_the_field():
     unchanged(w, lambda: w.level_up(nolevel, 1, life=20), IllegalActionError)
 
 
+def test_ending_the_game_7_an_object_whose_owner_left_leaves_rather_than_breaks():
+    """Ending the Game 7 with Types of Checks 3 in one check: a weapon at 0 durability
+    whose owner lost leaves the game (a zone change to nowhere), rather than being
+    destroyed to a graveyard of a player no longer in the game."""
+    w, (a, b, c), (ca, *_) = ga(players=3)
+    blade = w.add_object(a, "weapon", power=1, durability=0)
+    w.set_controller(ca, b)   # a gives up their only champion (Ending the Game 5)
+    w.clear_events()
+    w.tick()
+    assert w.has_lost(a) and w.result() == "ongoing" and not w.exists(blade)
+    moves = [(e.cause, e.to_zone) for e in w.events() if isinstance(e, ecs.ZoneChanged) and e.old == blade]
+    assert moves == [("ga.left_game", "none")]
+
+
 def test_ending_the_game_7_a_player_who_loses_leaves_with_their_objects():
     """Ending the Game 7, 9: in a game that goes on, every card and object of the loser
     ceases to exist (field, deck, banishment...), a zone change to nowhere, no death;
