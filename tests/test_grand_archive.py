@@ -193,8 +193,8 @@ def test_types_of_checks_1_game_ending_pass_comes_first():
     w.clear_events()
     assert w.tick() == 2
     kinds = [(type(e).__name__, e.__dict__.get("cause")) for e in w.events()]
-    assert kinds == [("PlayerLost", "ga.champion"), ("ZoneChanged", "ga.damage"),
-                     ("ZoneChanged", "ga.left_game")]
+    assert kinds == [("PlayerLost", "ga.champion"), ("ZoneChanged", "ga.left_game"),
+                     ("ZoneChanged", "ga.damage")]   # (one step: as decided, leaving first)
     t = w.event_table()
     assert t["step"][0] < t["step"][1] == t["step"][2]
 
