@@ -90,7 +90,7 @@ def _overflow(game: Game, n: int, g: int, col: int, what: str) -> None:
 def check_life(game: Game, g: np.ndarray, idx: np.ndarray, new: np.ndarray) -> None:
     """CountOverflowError unless the new life totals ``new`` of player indices ``idx`` in
     games ``g`` are within -MAX_LIFE..MAX_LIFE (life is int64: it never wraps)."""
-    over = np.abs(new) > MAX_LIFE
+    over = np.abs(new).view(np.uint64) > MAX_LIFE   # (unsigned: int64's |-2**63| is -2**63)
     if over.any():
         i = int(np.flatnonzero(over)[0])
         pid = int(game.store.a["entity_id"][0, game.store.a["player_col"][idx[i]]])

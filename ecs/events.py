@@ -12,6 +12,7 @@ from typing import Any, Container, Iterator, Mapping, Sequence, cast
 
 import numpy as np
 
+from .frozen import ReadOnlyDict
 from .zones import ZONES
 
 COUNTER, ZONE, LOST, GAME_END, RESERVE, ACTION, TAP, DAMAGE = range(8)
@@ -355,12 +356,14 @@ class EventLog:
                 out.append(GameEnded(g, e if e >= 0 else None, cause))
         return out
 
-    def snapshot(self) -> dict[str, Any]:
-        self._compact()   # (a restore copies the lists again)
-        return {"chunks": list(self.chunks), "lki": list(self.lki), "rows": self.rows,
-                "step": self.step}
+    def snapshot(self) -> ReadOnlyDict[str, Any]:
+        """The log as a value: its chunks (read-only from now on, the log's own too: they
+        are never mutated once recorded) in tuples, and its row and step counts."""
+        self._compact()
+        return ReadOnlyDict(chunks=_sealed(self.chunks), lki=_sealed(self.lki), rows=self.rows,
+                            step=self.step)
 
-    def restore(self, snap: dict[str, Any]) -> None:
+    def restore(self, snap: Mapping[str, Any]) -> None:
         # Chunks are never mutated after recording, so sharing them is safe.
         self._chunks, self._lki = list(snap["chunks"]), list(snap["lki"])
         self._loose = self._lki_loose = False
@@ -390,6 +393,23 @@ class EventLog:
 
 
 _LKI_COLUMNS = ("row", "kind", "count")
+
+
+def _sealed(chunks: list[dict[str, np.ndarray]]) -> tuple[dict[str, np.ndarray], ...]:
+    """``chunks`` (a log's packed list) as a tuple of read-only chunks: each not yet one is
+    made one (its arrays read-only) in the list too, so the next snapshot finds it so."""
+    for ch in chunks:
+        if type(ch) is not ReadOnlyDict:   # (most snapshots find every chunk sealed)
+            chunks[:] = [c if type(c) is ReadOnlyDict else _seal(c) for c in chunks]
+            break
+    return tuple(chunks)
+
+
+def _seal(chunk: dict[str, np.ndarray]) -> ReadOnlyDict[str, np.ndarray]:
+    """``chunk`` read-only, its arrays in place (the log's own, never written once recorded)."""
+    for v in chunk.values():
+        v.setflags(write=False)
+    return ReadOnlyDict(chunk)
 
 
 def _joined(chunks: Sequence[dict[str, np.ndarray]], columns: tuple[str, ...], count: str
@@ -456,8 +476,10 @@ def _packed(entries: list[dict[str, np.ndarray] | tuple[int, ...]], columns: tup
         if isinstance(ch, tuple):
             run.append(ch)
             continue
-        if run:   # (one array of the rows, transposed: a column per row of it, contiguous)
-            packed.append(dict(zip(columns, np.array(run, np.int64).T.copy())))
+        if run:   # (one array of the rows, transposed: a column per row of it, contiguous;
+            rows = np.array(run, np.int64).T.copy()   # read-only, as a snapshot seals a chunk)
+            rows.setflags(write=False)
+            packed.append(ReadOnlyDict(zip(columns, rows)))
             run = []
         packed.append(ch)
     return packed[:-1]

@@ -21,7 +21,9 @@ every member's ``.npy`` header must give the dtype and shape that the header arr
 (``config.batch``, ``store.meta``, ``log.meta``) and the other members imply, and the
 archive its exact size, before any data is read. Then the digest, then every relation
 between the arrays (``_check_parts``): ids and columns, players and teams, zones, kinds,
-caps, empty slots, events and their last-known information, the generator and the seed.
+caps, empty slots, events and their last-known information, the generator and the seed;
+and every value within what the actions make of it (life totals, stats and a host's
+effects, library positions, team keys, Grand Archive state in a Magic file).
 Every problem is a SnapshotError naming the file and the array; a World is built only
 from a file that passes everything.
 """
@@ -49,18 +51,18 @@ from .components import (
     GAME_CAP,
     GAME_COLUMN,
     GAME_PLAYER,
+    HOST_EFFECT_FIELDS,
     HOST_MARK,
     PLAYER,
     TYPE_BIT,
 )
-from .components.card import NO_STAT
 from .errors import CounterError, SnapshotError
 from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOG_COLUMNS, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
 from .host import marks
 from .kinds import KEYWORD_BIT, validate_kind
-from .limits import MAX_COUNT, MAX_PASSES, MAX_STAT
+from .limits import MAX_COUNT, MAX_LIFE, MAX_PASSES, MAX_STAT, MAX_TEAM
+from .rules import GrandArchive, get_ruleset
 from .rules import Magic as Ruleset
-from .rules import get_ruleset
 
 #: Version of the file format; ``load`` refuses any other (``_check_version``). 2: the
 #: host-state and immortality arrays and the reserve and action events. 3: slots per game
@@ -110,8 +112,14 @@ _HEADER_ARRAYS = ("config.batch", "store.meta", "log.meta")
 _PLAYER = TYPE_BIT["player"]
 _ALL_TYPES = sum(TYPE_BIT.values())
 _ALL_KEYWORDS = sum(KEYWORD_BIT.values())
-_STAT_BOUND = MAX_STAT   # World.add_objects' bound on printed stats
+_FIELDS = {f.name: f for f in ALL_FIELDS}
+#: Printed stats (World.add_objects) and the host's set and modified power and toughness
+#: (ecs.host): at most MAX_STAT in size, where not their fill.
+_STATS = ("power", "toughness", "loyalty", "defense", "durability", "level") + tuple(
+    f.name for f in HOST_EFFECT_FIELDS if f.name.startswith("pt_"))
 _UNSIGNED_STATS = ("loyalty", "defense", "durability")
+#: Store arrays only Grand Archive writes (set_immortal; a champion leaving, GA Ending 5).
+_GRAND_ARCHIVE_ONLY = ("immortal", "champion_left")
 
 
 @dataclass(frozen=True)
@@ -227,8 +235,11 @@ def _to_arrays(parts: Parts, signed: bool = True) -> dict[str, np.ndarray]:
         raise SnapshotError(f"store arrays {sorted(unknown)} do not match the save format of "
                             "ecs.persist (_SPEC)")
     entropy, spawn_key, pool_size = snap["seed_seq"]
-    values = [int(entropy)] if isinstance(entropy, numbers.Integral) else [int(e) for e in entropy]
-    problem = _seed_problem(values, spawn_key, pool_size, snap["n_spawned"])
+    values = _integers([entropy] if isinstance(entropy, numbers.Number) else entropy, "seed entropy")
+    spawn_key = _integers(spawn_key, "seed spawn key")
+    pool_size = _integers([pool_size], "seed pool size")[0]
+    n_spawned = _integers([snap["n_spawned"]], "n_spawned")[0]
+    problem = _seed_problem(values, spawn_key, pool_size, n_spawned)
     if problem or not -2**63 <= parts.max_passes < 2**63:
         raise SnapshotError(f"can't save this World: {problem or 'max_passes past int64'}")
     text = np.array([str(v) for v in values], dtype=str)
@@ -239,23 +250,43 @@ def _to_arrays(parts: Parts, signed: bool = True) -> dict[str, np.ndarray]:
         "config.batch": np.array(parts.batch, np.int64),
         "config.two_headed_giant": np.array(bool(parts.two_headed_giant)),
         "config.max_passes": np.array(parts.max_passes, np.int64),
-        "names": np.array(list(snap["names"]), dtype=str).reshape(-1),
+        "names": np.array(_texts(snap["names"], "card name"), dtype=str).reshape(-1),
         "rng": _rng_words(snap["rng"]),
         "seed.entropy": text.reshape(()) if isinstance(entropy, numbers.Integral) else text,
         "seed.spawn_key": np.array(spawn_key, np.int64).reshape(-1),
         "seed.pool_size": np.array(pool_size, np.int64),
-        "seed.n_spawned": np.array(snap["n_spawned"], np.int64),
+        "seed.n_spawned": np.array(n_spawned, np.int64),
     }
     for key, arr in snap["store"].items():
         if key not in _DERIVED:
             out["store." + key] = np.asarray(arr)
     log = EventLog()
-    log.restore(dict(snap["log"]))
+    log.restore(snap["log"])
     table = log.table()
     for key in LOG_COLUMNS + _LKI_COLUMNS:
         out["log." + key] = table[key].astype(np.int64)
-    out["log.meta"] = np.array([log.rows, log.step], np.int64)
+    out["log.meta"] = np.array(_integers([log.rows, log.step], "log rows and step"), np.int64)
     out["digest"] = np.array(digest(out) if signed else "")
+    return out
+
+
+def _integers(values: Any, what: str) -> list[int]:
+    """``values`` as Python ints; a SnapshotError for anything else (a float, a bool), not a
+    value cut to an integer."""
+    out = []
+    for v in values:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
+            raise SnapshotError(f"snapshot: {what} {v!r} is not an integer")
+        out.append(int(v))
+    return out
+
+
+def _texts(values: Any, what: str) -> list[str]:
+    """``values`` as a list of str; a SnapshotError for anything else, not its text."""
+    out = list(values)
+    bad = next((v for v in out if not isinstance(v, str)), None)
+    if bad is not None:
+        raise SnapshotError(f"snapshot: {what} {bad!r} is not a str")
     return out
 
 
@@ -276,9 +307,10 @@ def _rng_words(state: Mapping[str, Any]) -> np.ndarray:
     uinteger."""
     if state.get("bit_generator") != "PCG64":
         raise SnapshotError(f"can only save a PCG64 generator, not {state.get('bit_generator')!r}")
-    st, mask = state["state"], (1 << 64) - 1
-    return np.array([st["state"] & mask, st["state"] >> 64, st["inc"] & mask, st["inc"] >> 64,
-                     int(state["has_uint32"]), int(state["uinteger"])], np.uint64)
+    mask = (1 << 64) - 1
+    st, inc, has_uint32, uinteger = _integers((state["state"]["state"], state["state"]["inc"],
+                                               state["has_uint32"], state["uinteger"]), "generator state")
+    return np.array([st & mask, st >> 64, inc & mask, inc >> 64, has_uint32, uinteger], np.uint64)
 
 
 def _rng_state(words: np.ndarray) -> dict[str, Any]:
@@ -336,11 +368,11 @@ class _Checker:
     def scalar(self, key: str) -> Any:
         return self.arrays[key].item()
 
-    def range(self, key: str, arr: np.ndarray, lo: int, hi: int) -> None:
-        """All values in [lo, hi)."""
+    def range(self, key: str, arr: np.ndarray, lo: int, hi: int, of: str = "") -> None:
+        """All values in [lo, hi); ``of``: which of the array's values these are, if not all."""
         if arr.size and (arr.min() < lo or arr.max() >= hi):
             bad = arr[(arr < lo) | (arr >= hi)].flat[0]
-            raise self.fail(f"array {key!r} holds {bad}, outside {lo}..{hi - 1}")
+            raise self.fail(f"array {key!r} holds {bad}{of}, outside {lo}..{hi - 1}")
 
     def require(self, ok: Any, msg: str) -> None:
         if not np.all(ok):
@@ -405,12 +437,16 @@ def check_snapshot(snap: Any, ruleset: str, batch: int, two_headed_giant: bool,
                    max_passes: int) -> Mapping[str, Any]:
     """A snapshot that ``World.restore`` does not know as ``World.snapshot()``'s (a copy,
     a pickle, a dict made by hand), checked as the save file of a World of this
-    configuration would be: the snapshot to restore, made of its checked arrays (what
-    only a process knows, whether a tick left it settled, is not kept). SnapshotError
-    for anything else."""
+    configuration would be, after its ``config`` (a dict made by hand may have none):
+    the snapshot to restore, made of its checked arrays (what only a process knows,
+    whether a tick left it settled, is not kept). SnapshotError for anything else."""
     where = "snapshot"
     if not isinstance(snap, Mapping):
         raise SnapshotError(f"{where}: {type(snap).__name__} is not a snapshot (World.snapshot()'s mapping)")
+    fits = (ruleset, batch, two_headed_giant)
+    config = snap.get("config", fits)   # (a snapshot made by hand may not say)
+    if not (type(config) is tuple and all(type(x) in (str, int, bool) for x in config) and config == fits):
+        raise misfit(config, fits)
     try:
         arrays = _to_arrays(Parts(ruleset, batch, two_headed_giant, max_passes, snap), signed=False)
     except SnapshotError:
@@ -422,6 +458,13 @@ def check_snapshot(snap: Any, ruleset: str, batch: int, two_headed_giant: bool,
     for key, arr in arrays.items():
         _check_values(key, arr, where)
     return _check_parts(_Checker(arrays, where)).snapshot
+
+
+def misfit(config: Any, fits: tuple[str, int, bool]) -> SnapshotError:
+    """The error for a snapshot of a World of ``config`` (ruleset, batch size, Two-Headed
+    Giant setting) restored into one of ``fits``."""
+    return SnapshotError(f"a snapshot of a World of {config!r} (ruleset, batch, Two-Headed Giant) "
+                         f"does not fit this World of {fits}")
 
 
 def _members(zf: zipfile.ZipFile, where: str, file_size: int) -> dict[str, zipfile.ZipInfo]:
@@ -661,10 +704,16 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     ck.range("store.controller", a["controller"][live], 0, P)
     ck.range("store.owner", a["owner"], -1, P)
     ck.range("store.name_id", a["name_id"], -1, n_names)
-    for name in ("power", "toughness", "loyalty", "defense", "durability", "level"):
-        v = a[name][a[name] != NO_STAT]
-        ck.range("store." + name, v, 0 if name in _UNSIGNED_STATS else -_STAT_BOUND,
-                 _STAT_BOUND + 1)
+    for name in _STATS:   # (the fill: no such stat, or no effect)
+        v = a[name][a[name] != _FIELDS[name].fill]
+        ck.range("store." + name, v, 0 if name in _UNSIGNED_STATS else -MAX_STAT, MAX_STAT + 1)
+    redirect = a["redirect"]   # a zone set_redirect names (zones.zone_code), or none
+    ck.range("store.redirect", redirect[redirect != _FIELDS["redirect"].fill], zones.LIBRARY,
+             zones.PLAYER, " as a zone to go to instead of dying")
+    if not isinstance(rules, GrandArchive):
+        for name in _GRAND_ARCHIVE_ONLY:
+            ck.require(~a[name], f"store.{name} holds True in a {rules.name!r} World: only the "
+                       "Grand Archive sets it")
 
     # Slots: a free slot holds every field's fill value, an object is in a zone; only
     # permanents are tapped or have damage marked (leaving the battlefield clears them).
@@ -675,6 +724,11 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     ck.require(zone[live] != zones.NONE, "an object is in no zone")
     absent = ~live
     ck.range("store.damage", a["damage"], 0, MAX_COUNT + 1)
+    # A library's order (ecs.library): ordering and shuffling number one from -(its size),
+    # arrivals count on; a card leaving it leaves its position behind (the fill).
+    position, shelved = a["position"], zone == zones.LIBRARY
+    ck.range("store.position", position[shelved], -n, np.iinfo(position.dtype).max + 1, " in a library")
+    ck.range("store.position", position[~shelved], 0, 1, " off a library")
     off = zone != zones.BATTLEFIELD
     for name in ("tapped", "damage", "deathtouch_hit"):
         ck.require(a[name][off] == 0, f"an object off the battlefield has store.{name}")
@@ -689,6 +743,7 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     ck.require(cap_val[absent[:, cap_col]] == -1, "an absent object has a cap")
 
     # Players' state and results.
+    ck.range("store.life", a["life"], -MAX_LIFE, MAX_LIFE + 1)
     ck.range("store.reserve", a["reserve"], 0, MAX_COUNT + 1)
     ck.require(a["active"].sum(axis=1) <= 1, "a game has two turn players")
     winner = a["winner"].astype(np.int64)
@@ -708,14 +763,17 @@ def _first_of_team(team: np.ndarray) -> np.ndarray:
 
 
 def _check_teams(ck: _Checker, a: Mapping[str, np.ndarray], P: int) -> None:
-    """In Two-Headed Giant a team's life and poison are its first player's (810.10)."""
-    head = a["player_head"]
+    """Team keys are as ``add_player`` gives them: a team named (0..MAX_TEAM), which every
+    Two-Headed Giant player has (810.1), or elsewhere a player's own key (-1 - its index).
+    In Two-Headed Giant a team's life and poison are its first player's (810.10)."""
+    team, head = a["player_team"], a["player_head"]
     if not P:
         return
-    if bool(ck["config.two_headed_giant"]):
-        want = _first_of_team(a["player_team"])
-    else:
-        want = np.arange(P)
+    two_headed = bool(ck["config.two_headed_giant"])
+    named = np.ones(P, bool) if two_headed else team != -1 - np.arange(P)
+    ck.range("store.player_team", team[named], 0, MAX_TEAM + 1,
+             " as a Two-Headed Giant player's team" if two_headed else " as a team named")
+    want = _first_of_team(team) if two_headed else np.arange(P)
     ck.require(head == want, "store.player_head is not each player's team head")
 
 
@@ -782,4 +840,4 @@ def _check_log(ck: _Checker, K: int) -> None:
                "log.lki_row names a kind of one event twice")
 
 
-__all__ = ["FORMAT_VERSION", "MAGIC", "Parts", "digest", "load", "save"]
+__all__ = ["FORMAT_VERSION", "MAGIC", "Parts", "check_snapshot", "digest", "load", "misfit", "save"]

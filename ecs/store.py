@@ -44,6 +44,7 @@ from ecs.components import (
 
 from . import sets
 from .errors import UnknownEntityError
+from .frozen import ReadOnlyDict
 from .ids import IdIndex, column_in
 from .kernels import I64, INDEX, array, empty, kernel, reads, writes
 from .kinds import validate_kind
@@ -130,22 +131,20 @@ class LocalId(int):
         return (_none, ())
 
 
-class Snapshot(dict[str, np.ndarray]):
-    """``Store.snapshot``'s arrays, with what the store knew of them when it took them: its
-    id index (``index``, sharing the store's arrays until the store writes them) and the
-    tracked fields that hold their fill (``clean``; those in ``unknown`` may too, until a
-    restore looks). ``restore`` trusts them only while the arrays are read-only; a copy
-    (``dict(snap)``, a pickle, a deep copy) is the arrays alone, which ``restore`` reads
-    whole. Arrays a snapshot has in common with the one before it (nothing wrote them in
-    between) are the same read-only objects."""
+class Snapshot(ReadOnlyDict[str, np.ndarray]):
+    """``Store.snapshot``'s arrays, read-only (the mapping and its arrays), with what the
+    store knew of them when it took them: its id index (``index``, sharing the store's
+    arrays until the store writes them) and the tracked fields that hold their fill
+    (``clean``; those in ``unknown`` may too, until a restore looks). ``restore`` trusts
+    them only while the arrays are read-only; a copy (``dict(snap)``, a pickle, a deep
+    copy) is the arrays alone, which ``restore`` reads whole. Arrays a snapshot has in
+    common with the one before it (nothing wrote them in between) are the same read-only
+    objects."""
 
     index: IdIndex | None = None
     clean: frozenset[str] = frozenset()
     unknown: frozenset[str] = frozenset()   # tracked fields not looked at yet
     meta: tuple[int, int, int, list[str]] | None = None   # (batch, n_cols, next_id, kind names)
-
-    def __reduce__(self) -> tuple[Any, tuple[dict[str, np.ndarray]]]:
-        return dict, (dict(self),)
 
     @classmethod
     def carrying(cls, arrays: dict[str, np.ndarray], index: IdIndex) -> Snapshot:
@@ -671,18 +670,19 @@ class Store:
                 or (last[3][0], last[3][1], last[3][3]) != (self.batch, n, self.kind_names)):
             base = None   # (its arrays are of another shape, or a plain dict's, which may hold more)
         # The arrays not written since are base's (values: shared), in one copy of its dict.
-        snap = Snapshot() if base is None else Snapshot(base)
+        fresh: dict[str, np.ndarray] = {}
         for name in ("counts", *self.a) if base is None else written:
             arr = self.counts[:k, :, :n] if name == "counts" else self.a[name]
             arr = arr[:, :n].copy() if name in _SLOT_NAMES else arr.copy()
             arr.setflags(write=False)   # (half the cost of setting ``flags.writeable``)
-            snap[name] = arr
+            fresh[name] = arr
         if base is None or last is None or last[3][2] != self.next_id:   # (else base's, the same)
-            meta = snap["meta"] = np.array([self.batch, n, self.next_id], np.int64)
+            meta = fresh["meta"] = np.array([self.batch, n, self.next_id], np.int64)
             meta.setflags(write=False)
         if base is None:   # (else base's: the same names)
-            kinds = snap["kind_names"] = np.array(self.kind_names, dtype=str)
+            kinds = fresh["kind_names"] = np.array(self.kind_names, dtype=str)
             kinds.setflags(write=False)
+        snap = Snapshot(fresh) if base is None else Snapshot(base, **fresh)
         # The tracked fields that hold their fill: those known so (``_clean``), and as in
         # the snapshot whose array this one shares; the others are looked at by the first
         # restore that needs them (``_clean_of``), not by a snapshot that may be dropped.

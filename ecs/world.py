@@ -20,8 +20,9 @@ import numpy as np
 from . import actions, args, host, kernels, persist, reads, schedule, turns
 from . import batch as batches
 from . import observe as observation
-from .errors import IllegalActionError, InvalidGameError, InvalidSeedError, SnapshotError
+from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
 from .events import Event, EventLog, event_name
+from .frozen import ReadOnlyDict
 from .game import Rules
 from .limits import MAX_BATCH, MAX_PASSES
 from .names import Names
@@ -29,6 +30,11 @@ from .perform import ONGOING
 from .rules import get_ruleset
 from .rules import grand_archive as ga
 from .store import LocalId, Store
+
+
+def _read_only_state(state: Mapping[str, Any]) -> ReadOnlyDict[str, Any]:
+    """A generator's state (``bit_generator.state``: a dict of values and dicts) read-only."""
+    return ReadOnlyDict({k: ReadOnlyDict(v) if isinstance(v, dict) else v for k, v in state.items()})
 
 
 def _seed_sequence(seed: Any) -> np.random.SeedSequence:
@@ -46,23 +52,14 @@ def _seed_sequence(seed: Any) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(seed) if args.is_integer(seed) else [int(v) for v in values])
 
 
-class WorldSnapshot(dict[str, Any]):
-    """``World.snapshot()``: the state as a read-only mapping, and ``config``, the ruleset,
-    batch size and Two-Headed Giant setting of the World it was taken from. ``restore``
-    takes it as it is (its arrays are read-only); a copy of it (``dict(snap)``, a pickle,
-    ``copy.deepcopy``) is a plain dict, which ``restore`` checks first."""
+class WorldSnapshot(ReadOnlyDict[str, Any]):
+    """``World.snapshot()``: the state as a read-only mapping, its parts read-only too (the
+    store's arrays, the event log's chunks, the generator's state), and ``config``, the
+    ruleset, batch size and Two-Headed Giant setting of the World it was taken from.
+    ``restore`` takes it as it is; a copy of it (``dict(snap)``, a pickle,
+    ``copy.deepcopy``) is plain data, which ``restore`` checks first (its ``config`` too)."""
 
-    __slots__ = ("config",)
-    config: tuple[str, int, bool]
-
-    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a World snapshot is read-only (dict(snap) is a copy to change, "
-                        "which restore checks)")
-
-    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = update = __ior__ = _read_only
-
-    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
-        return dict, (dict(self),)
+    __slots__ = ()
 
 
 class World:
@@ -133,12 +130,14 @@ class World:
         return self._rng
 
     def _rng_snapshot(self) -> Mapping[str, Any]:
-        """The generator's state without building the generator (the dict is never mutated)."""
+        """The generator's state, read-only, without building the generator."""
         if self._rng is not None:
-            return self._rng.bit_generator.state
-        if self._rng_state is None:   # fresh: the state a generator from seed_seq starts in
-            self._rng_state = np.random.default_rng(self.seed_seq).bit_generator.state
-        return self._rng_state
+            return _read_only_state(self._rng.bit_generator.state)
+        state = self._rng_state
+        if type(state) is not ReadOnlyDict:   # (None: fresh, the state a generator from seed_seq starts in)
+            state = self._rng_state = _read_only_state(
+                np.random.default_rng(self.seed_seq).bit_generator.state if state is None else state)
+        return state
 
     @property
     def schedule(self) -> schedule.Schedule:
@@ -340,11 +339,9 @@ class World:
         whether a tick of this World's schedule left it settled, ``ecs.schedule.tick``)."""
         s, by = self.store, self._schedule
         settled = LocalId(by.serial) if by is not None and s.settled == (by.serial, s.a.version) else None
-        snap = WorldSnapshot(store=s.snapshot(), layout=LocalId(s.layout), log=self.log.snapshot(),
+        return WorldSnapshot(store=s.snapshot(), layout=LocalId(s.layout), log=self.log.snapshot(),
                              rng=self._rng_snapshot(), names=self.names.copy(), seed_seq=self._seed_key,
-                             n_spawned=self.n_spawned, settled=settled)
-        snap.config = self._fits
-        return snap
+                             n_spawned=self.n_spawned, settled=settled, config=self._fits)
 
     def restore(self, snap: Mapping[str, Any]) -> None:
         """Return to a snapshot taken from this World or from one of the same ruleset,
@@ -353,9 +350,8 @@ class World:
         (``ecs.persist.check_snapshot``); anything that does not fit raises SnapshotError
         and changes nothing."""
         if type(snap) is WorldSnapshot:
-            if snap.config != self._fits:
-                raise SnapshotError(f"a snapshot of a World of {snap.config} (ruleset, batch, Two-Headed "
-                                    f"Giant) does not fit this World of {self._fits}")
+            if snap["config"] != self._fits:
+                raise persist.misfit(snap["config"], self._fits)
         else:
             snap = persist.check_snapshot(snap, *self._fits, self.max_passes)
         self._restore(snap)
