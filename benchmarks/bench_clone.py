@@ -1,8 +1,9 @@
 """Copies of a whole game state: the engine's clone() (copy on write: alone, with every
 array then written, and of a game whose log keeps many events) and snapshot()+restore(), beside
-np.copyto of the same number of bytes (the floor) and copy.deepcopy of the baseline's
-esper world (what an esper user would do); and a search's snapshots and restores between
-self-play steps (``cases.SEARCHES``)."""
+np.copyto of the same number of bytes (the floor), copy.deepcopy of the naive baseline's
+esper world and the esper baseline's clone (its mutable components copied, the rest
+shared); and a search's snapshots and restores between self-play steps
+(``cases.SEARCHES``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -14,6 +15,7 @@ from .cases import (
     CLONE_BATCH,
     CLONE_GAME,
     SEARCHES,
+    baseline_clone,
     baseline_deepcopy,
     bench,
     engine_clone,
@@ -24,6 +26,7 @@ from .cases import (
     search,
     store_nbytes,
 )
+from .esper_baseline import EsperGame
 
 SHAPES = [CLONE_GAME, CLONE_BATCH]
 
@@ -66,6 +69,10 @@ def test_raw_copy(benchmark: Any, games: int, n: int) -> None:
 
 def test_baseline_deepcopy(benchmark: Any) -> None:
     bench(benchmark, baseline_deepcopy(*CLONE_GAME), 20, f"clone {CLONE_GAME[0]}x{CLONE_GAME[1]}")
+
+
+def test_esper_baseline_clone(benchmark: Any) -> None:
+    bench(benchmark, baseline_clone(*CLONE_GAME, EsperGame), 50, f"clone {CLONE_GAME[0]}x{CLONE_GAME[1]}")
 
 
 @pytest.mark.parametrize("n", ACTION_SIZES)

@@ -2,12 +2,15 @@
 
 A ``Case`` is a ``run`` to time and a ``setup`` that puts the state back before each
 run, outside the timed region (a tick changes the board, so every run starts from the
-same generated board). Built boards are cached so the suites and the report build each
-one once per process.
+same generated board), and a ``release`` that frees what its runs left when they are
+done (esper keeps every world in module globals until it is deleted: left there, a
+baseline's worlds pile up and make every later full collection slower, on either side).
+Built boards are cached so the suites and the report build each one once per process.
 """
 from __future__ import annotations
 
 import functools
+import gc
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -36,6 +39,7 @@ class Case:
     setup: Callable[[], Any] = _nothing      # before each run, not timed
     prepare: Callable[[], Any] = _nothing    # before a block of runs (interleaved), not timed
     teardown: Callable[[], Any] = _nothing   # after each run, not timed
+    release: Callable[[], Any] = _nothing    # after a block of runs, not timed: frees what they left
     objects: int = 0        # objects checked by one run (games x objects), 0 if not a tick
     info: dict[str, Any] = field(default_factory=dict)
 
@@ -46,6 +50,15 @@ def board(games: int, n: int) -> BoardSpec:
     that ends on the first check is frozen (README), which would leave later checks out."""
     return make_board(n, games=games, seed=SEED + 7919 * games + n,
                       loss_rate=0.0 if games == 1 else 0.03)
+
+
+def ongoing(games: int, n: int, played: int | None = None) -> int:
+    """The games of ``board(games, n)`` (its first ``played``) that the first check does not
+    end: no player starts at 0 life or 10 poison (704.5a, 704.5c). A game that has ended is
+    frozen, so a settled tick checks the objects of these games only."""
+    spec = board(games, n)
+    lost = np.asarray(((spec.life <= 0) | (spec.poison >= 10)).any(axis=1))
+    return int((~lost[:played]).sum())
 
 
 def engine(games: int, n: int, host: bool = False) -> tuple[Built, dict[str, Any]]:
@@ -118,9 +131,11 @@ def store_nbytes(games: int, n: int) -> int:
 # A tick on the generated board acts (counters are removed, objects die, the check repeats);
 # a ``settled`` tick runs on the board that tick left, where one check finds nothing to do:
 # the cost of checking alone, the common case in a game loop. (A tick of a state a tick left
-# and nothing wrote since makes no check at all, ``Store.settled``: the engine's settled
-# tick clears that mark first, so that the check is what is timed; the op "tick (nothing
-# written)" times the tick without a check.)
+# and nothing wrote since makes no check at all, ``Store.settled``, nor does ``EsperGame``'s
+# (its flag): the settled ticks clear that mark first, so that the check is what is timed;
+# the op "tick (nothing written)" times the tick without a check.) A settled tick counts the
+# objects of the games still going (``ongoing``): those of a game that has ended are not
+# checked, on either side.
 
 def checked_tick(w: Any) -> int:
     """``w.tick()`` with its check: the mark of a state a tick left unwritten cleared."""
@@ -150,32 +165,49 @@ def engine_tick(games: int, n: int, settled: bool = False, host: bool = False) -
     # A settled tick changes nothing: the board is restored once per block, not per run.
     return Case(f"engine {'settled ' if settled else ''}{games}x{n}{' host effects' if host else ''}",
                 functools.partial(checked_tick, w) if settled else w.tick,
-                _nothing if settled else setup, prepare=setup, objects=games * n)
+                _nothing if settled else setup, prepare=setup,
+                objects=(ongoing(games, n) if settled else games) * n)
+
+
+def checked_baseline_tick(batch: nv.NaiveBatch) -> None:
+    """The baseline's tick with its check: ``EsperGame``'s mark of a state a tick left
+    unwritten cleared (as ``checked_tick`` clears the engine's; the naive one keeps none)."""
+    for game in batch.games:
+        if isinstance(game, EsperGame):
+            game.settled = False
+    batch.tick()
 
 
 def baseline_tick(games: int, n: int, max_games: int | None = None, settled: bool = False,
                   game: type[NaiveGame] = NaiveGame) -> Case:
     """The baseline's tick (``game``: naive or ``EsperGame``) on ``board(games, n)``, rebuilt
-    (and ticked once if ``settled``) before each run. The baseline runs games one after
-    another, so a big batch may be measured on its first ``max_games`` games
-    (``info["games_run"]``)."""
+    before each run with esper's query caches built, as a game loop's last check left them
+    (the engine's side restores its world); ``settled``: rebuilt and ticked once a block.
+    The baseline runs games one after another, so a big batch may be measured on its first
+    ``max_games`` games (``info["games_run"]``)."""
     spec = board(games, n)
     played = games if max_games is None else min(games, max_games)
     if played < games:
         spec = spec.select(slice(0, played))
     state: dict[str, Built] = {}
 
-    def setup() -> None:
+    def release() -> None:
         if "built" in state:
             state.pop("built").world.close()
-        state["built"] = build_baseline(spec, game)
+
+    def setup() -> None:
+        release()
+        built = state["built"] = build_baseline(spec, game)
         if settled:
-            state["built"].world.tick()
+            built.world.tick()   # (its last check queried everything: the caches are built)
+        else:
+            built.world.warm()
 
     return Case(f"{BASELINE_NAMES[game]} {'settled ' if settled else ''}{games}x{n}",
-                lambda: state["built"].world.tick(), _nothing if settled else setup,
-                prepare=setup,
-                objects=played * n, info={"games_run": played})
+                (lambda: checked_baseline_tick(state["built"].world)) if settled
+                else (lambda: state["built"].world.tick()),
+                _nothing if settled else setup, prepare=setup, release=release,
+                objects=(ongoing(games, n, played) if settled else played) * n, info={"games_run": played})
 
 
 BASELINE_NAMES: dict[type[NaiveGame], str] = {NaiveGame: "naive esper", EsperGame: "esper"}
@@ -286,10 +318,14 @@ def esper_op(n: int, op: str) -> Case:
     every = _esper_observed(n)
     twin: dict[str, EsperGame] = {}
 
-    def prepare() -> None:  # a fresh copy of the settled game, as the engine restores one
+    def release() -> None:
         if "g" in twin:
             twin.pop("g").close()
+
+    def prepare() -> None:  # a fresh copy of the settled game, as the engine restores one
+        release()
         twin["g"] = game.clone()
+        twin["g"].warm()   # (a clone's caches are empty; the engine's restored game is warm)
         if op == "tick (one death)":
             twin["g"].put_counters(b, "-1/-1", LETHAL)
 
@@ -305,7 +341,8 @@ def esper_op(n: int, op: str) -> Case:
            "add_object": lambda: twin["g"].add_object(new_creature(2, 2)),
            "tick (one death)": lambda: twin["g"].tick(), "tick (nothing written)": lambda: twin["g"].tick(),
            "observe": lambda: twin["g"].observe(every)}[op]
-    return Case(f"esper {op} 1x{n}", run, setup=prepare if op in ONE_SHOT else _nothing, prepare=prepare)
+    return Case(f"esper {op} 1x{n}", run, setup=prepare if op in ONE_SHOT else _nothing, prepare=prepare,
+                release=release)
 
 
 def new_creature(power: int, toughness: int) -> list[Any]:
@@ -336,14 +373,20 @@ def engine_step(n: int, clone: bool = False) -> Case:
 
 
 def esper_step(n: int, clone: bool = False) -> Case:
+    """``engine_step``'s in ``EsperGame``: the step on a warm copy of the settled game (as
+    the engine restores one), or with ``clone`` on a clone made in the timed run (whose
+    tick builds its query caches: an esper clone's cost)."""
     game, ids = _esper_settled(n)
     state: dict[str, EsperGame] = {}
 
-    def fresh() -> None:
+    def drop() -> None:
         if "g" in state:
             state.pop("g").close()
-        if not clone:
-            state["g"] = game.clone()
+
+    def fresh() -> None:
+        drop()
+        state["g"] = game.clone()
+        state["g"].warm()
 
     def run() -> Any:
         g = state["g"] = game.clone() if clone else state["g"]
@@ -351,7 +394,8 @@ def esper_step(n: int, clone: bool = False) -> Case:
         g.tick()
         return g
 
-    return Case(f"esper {'clone+' if clone else ''}step 1x{n}", run, setup=fresh, teardown=fresh)
+    return Case(f"esper {'clone+' if clone else ''}step 1x{n}", run, setup=_nothing if clone else fresh,
+                teardown=drop, release=drop)
 
 
 # ---- a host engine's calls on one game -----------------------------------------------------
@@ -549,17 +593,33 @@ def raw_copy(nbytes: int) -> Case:
     return Case(f"np.copyto {nbytes} B", lambda: np.copyto(dst, src), info={"bytes": nbytes})
 
 
-def baseline_deepcopy(games: int, n: int) -> Case:
-    """copy.deepcopy of the baseline's esper world(s): how an esper user clones a game."""
-    worlds = build_baseline(board(games, n)).world.games
+def baseline_clone(games: int, n: int, game: type[NaiveGame] = NaiveGame) -> Case:
+    """A clone of the baseline's esper world(s) of ``board(games, n)``: the naive baseline's
+    copy.deepcopy, or ``EsperGame``'s snapshot of what a game changes."""
+    state: dict[str, nv.NaiveBatch] = {}
     twins: list[NaiveGame] = []
 
     def teardown() -> None:
         while twins:
             twins.pop().close()
 
-    return Case(f"baseline deepcopy {games}x{n}", lambda: twins.extend(g.clone() for g in worlds),
-                teardown=teardown)
+    def prepare() -> None:
+        release()
+        state["built"] = build_baseline(board(games, n), game).world
+
+    def release() -> None:
+        teardown()
+        if "built" in state:
+            state.pop("built").close()
+
+    name = "baseline deepcopy" if game is NaiveGame else "esper clone"
+    return Case(f"{name} {games}x{n}", lambda: twins.extend(g.clone() for g in state["built"].games),
+                teardown=teardown, prepare=prepare, release=release)
+
+
+def baseline_deepcopy(games: int, n: int) -> Case:
+    """copy.deepcopy of the naive baseline's esper world(s), the copy target's reference."""
+    return baseline_clone(games, n, NaiveGame)
 
 
 def bench(benchmark: Any, case: Case, rounds: int, group: str) -> Any:
@@ -568,4 +628,8 @@ def bench(benchmark: Any, case: Case, rounds: int, group: str) -> Any:
     benchmark.name = case.name
     benchmark.extra_info.update(objects=case.objects, **case.info)
     case.prepare()
-    return benchmark.pedantic(case.run, setup=case.setup, teardown=case.teardown, rounds=rounds)
+    gc.collect()   # (no garbage of another case's in this one's timed runs)
+    try:
+        return benchmark.pedantic(case.run, setup=case.setup, teardown=case.teardown, rounds=rounds)
+    finally:
+        case.release()

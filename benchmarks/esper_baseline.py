@@ -15,12 +15,17 @@ careful esper user writes instead:
   changed (nothing else can have started to meet a state-based action).
 - Actions are a validated component lookup and a dict update: what the engine's
   ``put_counters``, ``deal_damage`` and ``destroy`` do for one object of one game.
+- A tick of a state a tick left, nothing written since, checks nothing: every action
+  clears a flag the tick sets (the engine keeps the same mark of a settled state).
+- A clone copies what a game changes: the mutable components are copied, the card's
+  frozen ones shared, and esper builds its query caches again on first use.
 
 Its results equal the engine's (tests/benchmarks/test_baseline_matches_engine.py).
 """
 from __future__ import annotations
 
-from typing import Any, Self, Sequence
+import copy
+from typing import Any, Callable, Self, Sequence
 
 import esper
 import numpy as np
@@ -34,6 +39,20 @@ _OBSERVED_KINDS = tuple(sorted(KINDS))
 OBSERVED = ("present", "zone:battlefield", "zone:graveyard", "power", "toughness", "loyalty",
             "defense", "damage", "life", "lost", "has:power", "has:toughness", "has:loyalty",
             "has:defense", "has:life", *(f"counter:{k}" for k in _OBSERVED_KINDS))
+
+
+#: A copy of each mutable component; the others (``nv.CHARACTERISTICS``, frozen) are shared.
+_COPY: dict[type, Callable[[Any], Any]] = {
+    nv.Zone: lambda c: nv.Zone(c.name),
+    nv.Counters: lambda c: nv.Counters(dict(c.counts)),
+    nv.Caps: lambda c: nv.Caps(dict(c.caps)),
+    nv.Damage: lambda c: nv.Damage(c.marked, c.deathtouch),
+    nv.Player: lambda c: nv.Player(c.life, c.lost),
+}
+
+
+def _shared(component: Any) -> Any:
+    return component
 
 
 def _count(n: Any, what: str) -> int:
@@ -73,6 +92,7 @@ class EsperGame(nv.NaiveGame):
         self._last_id = 0
         self.entity: dict[int, int] = {}   # live object id -> esper entity
         self.object: dict[int, int] = {}   # esper entity -> its current object id
+        self.settled = False   # a tick left this state and nothing was written since
 
     def processors(self) -> list[esper.Processor]:
         return [nv.Annihilation(), nv.CapEnforcement(), nv.Lethality(), Retire()]
@@ -93,12 +113,20 @@ class EsperGame(nv.NaiveGame):
         return ent
 
     def add_player(self, life: int, poison: int) -> int:
+        self.settled = False
         ent = super().add_player(life, poison)
         self.players[-1] = oid = self._new_id(ent)
         return oid
 
     def add_object(self, components: list[Any]) -> int:
+        self.settled = False
         return self._new_id(super().add_object(components))
+
+    def tick(self) -> None:
+        """The naive tick, skipped where a tick left the state and nothing wrote since."""
+        if not self.settled:
+            super().tick()
+            self.settled = True
 
     def performed(self, check: nv.Check) -> set[int]:
         for ent in check.dies:
@@ -112,6 +140,7 @@ class EsperGame(nv.NaiveGame):
         _count(n, f"put {kind!r} counters on object {oid}")
         ent = self._ent(oid)
         self.activate()
+        self.settled = False
         counts = esper.component_for_entity(ent, nv.Counters).counts
         counts[kind] = counts.get(kind, 0) + n
 
@@ -119,6 +148,7 @@ class EsperGame(nv.NaiveGame):
         _count(n, f"damage to object {oid}")
         ent = self._ent(oid)
         self.activate()
+        self.settled = False
         dmg = esper.try_component(ent, nv.Damage)
         if dmg is None:
             raise ValueError(f"object {oid} can't be dealt damage")
@@ -131,6 +161,7 @@ class EsperGame(nv.NaiveGame):
         is returned."""
         ent = self._ent(oid)
         self.activate()
+        self.settled = False
         if esper.component_for_entity(ent, nv.Zone).name != nv.BATTLEFIELD:
             raise ValueError(f"object {oid} is not a permanent")
         to_graveyard(ent)
@@ -184,6 +215,18 @@ class EsperGame(nv.NaiveGame):
         return np.array([rows], np.float32)
 
     def clone(self) -> Self:
-        twin = super().clone()
+        """A snapshot as an esper user writes one: a new world of copies of the mutable
+        components and the frozen ones shared, its query caches empty (esper builds them on
+        first use, as after any change), the stateless processors shared. esper has no
+        public copy of a world: its table is read and written, as the naive clone does."""
+        esper.switch_world(self.name)  # (even if current) syncs esper's globals into its table
+        count, components, entities, dead, _, _, procs, by_type, _, _, _ = esper._context_map[self.name]
+        twin = copy.copy(self)
+        twin.name, twin.players = f"esper-{next(nv._names)}", list(self.players)
         twin.entity, twin.object = dict(self.entity), dict(self.object)
+        esper._context_map[twin.name] = (
+            copy.copy(count), {kind: set(ents) for kind, ents in components.items()},
+            {ent: {kind: _COPY.get(kind, _shared)(c) for kind, c in comps.items()}
+             for ent, comps in entities.items()},
+            set(dead), {}, {}, list(procs), dict(by_type), False, {}, {})
         return twin

@@ -6,8 +6,8 @@ round), so drift of the machine (other load, frequency, the heap growing) falls 
 sides alike instead of on whichever ran second. Before each block: ``prepare``, then
 ``gc.collect()``; during the block the collector is off and back on after it, for every
 side the same (collections triggered by one side's garbage no longer land in the timed
-region of whichever side happens to run next). ``setup``/``teardown`` run between the
-timed runs, untimed.
+region of whichever side happens to run next); after it, ``release``.
+``setup``/``teardown`` run between the timed runs, untimed.
 
 Two regimes:
 - ``hot``: runs follow each other; code and data stay in the CPU caches.
@@ -63,6 +63,7 @@ def block(case: Case, runs: int, regime: str) -> list[float]:
             times.append(t1 - t0)
     finally:
         gc.enable()
+        case.release()
     return times
 
 
@@ -72,7 +73,8 @@ class Contest:
     engine: Case
     baselines: dict[str, Case]        # label -> case
     objects: int = 0                  # objects one run checks (ticks), for objects/s
-    # a baseline that plays fewer games of a batch than the engine: engine games / its games
+    # a baseline that plays fewer games of a batch than the engine: the engine's objects
+    # checked / its own (all games' for an acting tick, those still going for a settled one)
     scale: dict[str, float] = field(default_factory=dict)
 
 
@@ -148,10 +150,9 @@ def tick_contest(games: int, n: int, settled: bool, max_games: int | None = None
 
     base = {cases.BASELINE_NAMES[g]: cases.baseline_tick(games, n, max_games, settled, g)
             for g in (NaiveGame, EsperGame)}
-    played = next(iter(base.values())).info["games_run"]
-    return Contest(f"{'settled' if settled else 'acting'} tick {games}x{n}",
-                   cases.engine_tick(games, n, settled), base, objects=games * n,
-                   scale={label: games / played for label in base})
+    engine = cases.engine_tick(games, n, settled)
+    return Contest(f"{'settled' if settled else 'acting'} tick {games}x{n}", engine, base,
+                   objects=engine.objects, scale={label: engine.objects / b.objects for label, b in base.items()})
 
 
 def action_contests(n: int) -> list[Contest]:

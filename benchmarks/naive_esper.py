@@ -213,9 +213,12 @@ class NaiveGame:
         self.name = f"naive-esper-{next(_names)}"
         self.over = False
         self.players: list[int] = []
+        self.deciders: list[esper.Processor] = []   # the processors but the perform, for ``warm``
         esper.switch_world(self.name)
         for proc in self.processors():
             esper.add_processor(proc, proc.priority)
+            if not isinstance(proc, Perform):
+                self.deciders.append(proc)
 
     def processors(self) -> list[esper.Processor]:
         return [Annihilation(), CapEnforcement(), Lethality(), Perform()]
@@ -233,6 +236,16 @@ class NaiveGame:
     def add_object(self, components: list[Any]) -> int:
         self.activate()
         return esper.create_entity(Zone(BATTLEFIELD), *components)
+
+    def warm(self) -> None:
+        """Build esper's query caches without changing the game, as a game loop has them
+        at a tick: the previous tick's last check queried everything, and the counter and
+        damage actions since add or remove no component. The deciding processors run on a
+        check that is thrown away."""
+        self.activate()
+        check = Check()
+        for proc in self.deciders:
+            proc.process(check)
 
     def tick(self) -> None:
         """State-based actions to their fixed point (704.3)."""
@@ -287,7 +300,8 @@ class NaiveGame:
 
     # ---- copies and cleanup ----
     def clone(self) -> Self:
-        """A deep copy of this game's esper world: how an esper user snapshots a game."""
+        """A deep copy of this game's esper world: the naive way to snapshot a game
+        (``EsperGame.clone`` copies only what a game changes)."""
         esper.switch_world(self.name)  # (even if current) syncs esper's globals into its table
         state = copy.deepcopy(esper._context_map[self.name])  # noqa: SLF001 (esper has no public copy)
         twin = copy.copy(self)
@@ -312,6 +326,10 @@ class NaiveBatch:
     def tick(self) -> None:
         for game in self.games:
             game.tick()
+
+    def warm(self) -> None:
+        for game in self.games:
+            game.warm()
 
     def close(self) -> None:
         for game in self.games:

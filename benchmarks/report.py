@@ -1,20 +1,24 @@
 """Measure everything and print one table: ``python -m benchmarks.report``.
 
 Time per tick, objects checked per second and the engine/baseline ratio for single boards
-and batches; clone costs as ratios to a raw copy of the same bytes and to deepcopy of the
-baseline; bytes per object per game; a 4,096 x 1,000 memory probe in a fresh process; the
-big batches' acting ticks under a host engine's effects against the same without them.
-Each throughput target (docs/performance.md) is printed as met or missed. A PNG plot of objects per second
+and batches; clone costs as ratios to a raw copy of the same bytes, to deepcopy of the
+naive baseline and to the esper baseline's clone; bytes per object per game; a 4,096 x
+1,000 memory probe in a fresh process; the big batches' acting ticks under a host
+engine's effects against the same without them. Each throughput target
+(docs/performance.md) is printed as met or missed. A PNG plot of objects per second
 against board and batch size (engine vs baseline, log axes) is written to ``--plot``.
 
 Everything runs pinned to one core (``os.sched_setaffinity``). A figure is the median of
-repeated runs, each from the same freshly restored (engine) or rebuilt (baseline) board;
-setup is never timed. Runs follow each other as in a game loop with the garbage
-collector on, as users run Python (and pytest-benchmark measures); the targets are
-judged on these. Single boards are also measured in two other regimes, to show what the
-ratios depend on: the collector off while a run is timed (timeit's way; the baseline's
-per-entity objects trigger collections, the engine's arrays hardly any) and ``cold``,
-after a full ``gc.collect()`` before each run, which also flushes the CPU caches.
+repeated runs, each from the same freshly restored (engine) or rebuilt (baseline, its
+query caches built as a game loop has them) board; setup is never timed. Runs follow
+each other as in a game loop with the garbage collector on, as users run Python (and
+pytest-benchmark measures), after a ``gc.collect()`` before each case's runs, and each
+case frees what it built when they are done: no case pays for another's garbage. The
+targets are judged on these. Single boards are also measured in two other regimes, to
+show what the ratios depend on: the collector off while a run is timed (timeit's way;
+the baseline's per-entity objects trigger collections, the engine's arrays hardly any)
+and ``cold``, after a full ``gc.collect()`` before each run, which also flushes the CPU
+caches.
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ from typing import Any
 
 from . import cases, interleave, soak
 from .boards import build_engine, make_board
+from .esper_baseline import EsperGame
 
 BASELINE_GAMES = 64   # batches: the baseline plays games one by one; time this many
 BOARD_TARGETS = ((10_000, 40), (1_000, 8), (100, 1))   # single boards: objects, engine/baseline
@@ -49,24 +54,30 @@ def measure(case: cases.Case, min_time: float, min_rounds: int = 3, max_rounds: 
     """Median seconds of ``case.run``: at least ``min_rounds`` runs, more until the runs
     add up to ``min_time`` (or setups and runs together to ten times that), in one of
     the ``REGIMES`` (see the module docstring). ``case.prepare`` runs once first, as
-    before an interleaved block (a settled tick's case builds its board there)."""
+    before an interleaved block (a settled tick's case builds its board there), then a
+    full collection; ``case.release`` once after the runs."""
     case.prepare()
+    gc.collect()
     times: list[float] = []
     start = time.perf_counter()
-    while len(times) < min_rounds or (sum(times) < min_time and len(times) < max_rounds
-                                      and time.perf_counter() - start < 10 * min_time):
-        case.setup()
-        if regime == "cold":
-            gc.collect()
-        elif regime == "gc off":
-            gc.disable()
-        t0 = time.perf_counter()
-        made = [case.run()]
-        t1 = time.perf_counter()
+    try:
+        while len(times) < min_rounds or (sum(times) < min_time and len(times) < max_rounds
+                                          and time.perf_counter() - start < 10 * min_time):
+            case.setup()
+            if regime == "cold":
+                gc.collect()
+            elif regime == "gc off":
+                gc.disable()
+            t0 = time.perf_counter()
+            made = [case.run()]
+            t1 = time.perf_counter()
+            gc.enable()
+            made.clear()  # freeing what the run made (a clone) is not part of it
+            case.teardown()
+            times.append(t1 - t0)
+    finally:
         gc.enable()
-        made.clear()  # freeing what the run made (a clone) is not part of it
-        case.teardown()
-        times.append(t1 - t0)
+        case.release()
     return statistics.median(times)
 
 
@@ -129,6 +140,7 @@ def clone_rows(min_time: float) -> list[dict[str, Any]]:
                    snap_s=measure(cases.engine_snapshot_restore(games, n), min_time))
         if games == 1:  # the baseline's worlds are one game each; 1,024 of them would be 1,024x
             row["deepcopy_s"] = measure(cases.baseline_deepcopy(games, n), min_time)
+            row["esper_clone_s"] = measure(cases.baseline_clone(games, n, EsperGame), min_time)
         rows.append(row)
     return rows
 
@@ -348,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     mem = memory_row(4_096, 1_000)
 
     for title, rows in (("one tick on the generated board (state-based actions act)", single + batch),
-                        ("one tick on the board that tick left (one check, nothing to do)", settled)):
+                        ("one tick on the board that tick left (one check, nothing to do; objects/s counts "
+                         "the objects of the games still going, which are all it checks)", settled)):
         print(title + ":")
         print(tick_table(rows))
         print()
@@ -368,7 +381,12 @@ def main(argv: list[str] | None = None) -> int:
         if "deepcopy_s" in r:
             clone_table.append([f"baseline deepcopy {shape}", fmt_time(r["deepcopy_s"]), "",
                                 f"{r['deepcopy_s'] / r['raw_s']:.3g}x", "1x"])
+            clone_table.append([f"esper baseline's clone (its mutable components copied) {shape}",
+                                fmt_time(r["esper_clone_s"]), "", f"{r['esper_clone_s'] / r['raw_s']:.3g}x",
+                                f"{r['deepcopy_s'] / r['esper_clone_s']:.3g}x"])
     print(table(["copy", "time", "bytes", "vs raw copy", "deepcopy / this"], clone_table))
+    one = clones[0]
+    print(f"the esper baseline's clone / engine clone() 1x{one['n']}: {one['esper_clone_s'] / one['clone_s']:.3g}x")
     print()
     per_obj = {f"{r['games']}x{r['n']}": r["bytes"] / (r["games"] * r["n"]) for r in clones}
     per_obj["4096x1000"] = mem["store_bytes"] / (mem["games"] * mem["n"])
@@ -379,7 +397,6 @@ def main(argv: list[str] | None = None) -> int:
 
     by = {(r["games"], r["n"]): r for r in single + batch}
     calm = {(r["games"], r["n"]): r for r in settled}
-    one = clones[0]
     # The batch target counts objects per second; judged on both ticks: the acting one
     # (check, perform, re-check) and the settled one (a check that finds nothing).
     targets = [

@@ -1,7 +1,8 @@
 """Both benchmark baselines (naive esper and the stronger ``EsperGame``) and the engine give
 identical results on the same random boards, so the ratios compare equal work: every
 object's existence, zone, counters and marked damage, every zone's size and every player's
-loss, after one tick(), and after the self-play step the suites time."""
+loss, after one tick(), and after the self-play step the suites time, on the game and on
+a clone of it."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +14,7 @@ import pytest
 from benchmarks import cases
 from benchmarks.boards import BoardSpec, Built, build_baseline, build_engine, make_board
 from benchmarks.esper_baseline import EsperGame
-from benchmarks.naive_esper import NaiveGame
+from benchmarks.naive_esper import NaiveBatch, NaiveGame
 
 BASELINES = pytest.mark.parametrize("game", [NaiveGame, EsperGame], ids=["naive", "esper"])
 
@@ -106,13 +107,16 @@ def test_same_results_after_tick(n: int, games: int, seed: int, game: type[Naive
 @pytest.mark.parametrize("games, n", [(1, 100), (1, 1_000), (64, 1_000)])
 def test_same_results_on_the_timed_boards(games: int, n: int, game: type[NaiveGame]) -> None:
     """The boards the report and the suites time (cases.board), ticked twice: the second
-    tick is the settled one (it must change nothing on either side)."""
+    tick is the settled one, its check made as the settled cases make it (it must change
+    nothing on either side)."""
     engine, baseline = build_engine(cases.board(games, n)), build_baseline(cases.board(games, n), game)
     try:
-        for _ in range(2):
-            engine.world.tick()
-            baseline.world.tick()
-            assert_same(engine_state(engine), baseline_state(baseline))
+        engine.world.tick()
+        baseline.world.tick()
+        assert_same(engine_state(engine), baseline_state(baseline))
+        assert cases.checked_tick(engine.world) == 0
+        cases.checked_baseline_tick(baseline.world)
+        assert_same(engine_state(engine), baseline_state(baseline))
     finally:
         baseline.world.close()
 
@@ -138,6 +142,34 @@ def test_esper_baseline_matches_engine_after_the_timed_self_play_step(n: int) ->
         assert (after[0]["objects"][b] is None) == (spec.toughness[b] <= 2)
         assert after[0]["objects"][a][1] == {"+1/+1": 1} and after[0]["objects"][c][2] == 1
     finally:
+        baseline.world.close()
+
+
+@pytest.mark.parametrize("n", cases.ACTION_SIZES)
+def test_a_clone_of_the_esper_baseline_plays_as_the_engine(n: int) -> None:
+    """The clone + self-play step the suites time: ``EsperGame``'s clone of the settled
+    board (its mutable components copied, the card's shared), stepped and ticked, gives
+    the engine's state, and the game it was taken from stays the settled board."""
+    spec = cases.board(1, n)
+    engine, baseline = build_engine(spec), build_baseline(spec, EsperGame)
+    twin = None
+    try:
+        engine.world.tick()
+        baseline.world.tick()
+        settled = engine_state(engine)
+        twin = baseline.world.games[0].clone()
+        cloned = Built(NaiveBatch([twin]), baseline.objects, baseline.players)
+        a, b, c = cases.targets(n)
+        cases.step(engine.world, tuple(int(engine.objects[i]) for i in (a, b, c)))
+        cases.step(twin, tuple(int(baseline.objects[0, i]) for i in (a, b, c)))
+        engine.world.tick()
+        twin.tick()
+        assert_same(engine_state(engine), baseline_state(cloned))
+        assert_same(settled, baseline_state(baseline))
+        assert engine_state(engine) != settled
+    finally:
+        if twin is not None:
+            twin.close()
         baseline.world.close()
 
 

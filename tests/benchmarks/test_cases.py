@@ -1,8 +1,13 @@
-"""benchmarks.cases: the boards the measurements run on are what their names say."""
+"""benchmarks.cases: the boards the measurements run on are what their names say, and
+the cases start and leave the baselines as a game loop would."""
+import esper
 import numpy as np
+import pytest
 
-from benchmarks import cases
-from benchmarks.boards import CREATURE
+from benchmarks import cases, interleave, report
+from benchmarks.boards import CREATURE, build_baseline
+from benchmarks.esper_baseline import EsperGame
+from benchmarks.naive_esper import NaiveGame
 from ecs.components import HOST_OBJECT_FIELDS
 from ecs.events import ZoneChanged
 
@@ -48,3 +53,87 @@ def test_a_single_games_cases_restore_their_settled_board_as_settled():
     case = cases.engine_op(100, "tick (nothing written)")
     case.prepare()
     assert cases.engine(1, 100)[0].world.store.settled is not None
+
+
+def test_the_baseline_cases_leave_no_esper_world_behind():
+    """esper keeps every world in module globals until it is deleted: a case releases the
+    worlds its runs built when they are done (measured by the report, interleaved, or by
+    pytest-benchmark), so that they do not pile up and slow every later full collection."""
+    made = [cases.baseline_tick(2, 50, None, settled, game) for settled in (False, True)
+            for game in (NaiveGame, EsperGame)]
+    made += [cases.esper_op(100, op) for op in ("put_counters", "tick (one death)")]
+    made += [cases.esper_step(100, clone) for clone in (False, True)]
+    made += [cases.baseline_clone(1, 50, game) for game in (NaiveGame, EsperGame)]
+    before = set(esper.list_worlds())   # (the settled game the single-game cases copy is kept)
+    for case in made:
+        interleave.block(case, 2, "hot")
+        report.measure(case, 0.0, min_rounds=2)
+        assert set(esper.list_worlds()) == before, case.name
+
+
+@pytest.mark.parametrize("game", [NaiveGame, EsperGame], ids=["naive", "esper"])
+def test_a_baseline_acting_tick_starts_with_its_query_caches_built(game, monkeypatch):
+    """In a game loop the previous tick's last check built esper's query caches and the
+    actions since keep them: the timed acting tick starts so, its first check queries
+    nothing anew, where a freshly built board's would (a settled tick's board, ticked
+    once, has them already)."""
+    queried = []
+    real_query, real_process = esper._get_components, esper.process
+    monkeypatch.setattr(esper, "_get_components", lambda *types: (queried.append(types), real_query(*types))[1])
+    per_check = []
+
+    def process(*args):
+        start = len(queried)
+        real_process(*args)
+        per_check.append(len(queried) - start)
+    monkeypatch.setattr(esper, "process", process)
+    fresh = build_baseline(cases.board(1, 200), game)
+    try:
+        fresh.world.tick()
+    finally:
+        fresh.world.close()
+    assert per_check[0] > 0
+    per_check.clear()
+    case = cases.baseline_tick(1, 200, game=game)
+    case.prepare()
+    try:
+        case.run()
+    finally:
+        case.release()
+    assert len(per_check) >= 2 and per_check[0] == 0
+
+
+@pytest.mark.parametrize("game", [NaiveGame, EsperGame], ids=["naive", "esper"])
+def test_a_settled_tick_checks_on_both_baselines(game, monkeypatch):
+    """The settled tick's case times a check on either baseline (``EsperGame`` skips a
+    tick of a state a tick left unwritten: its mark is cleared first, as the engine's)."""
+    case = cases.baseline_tick(2, 50, None, True, game)
+    case.prepare()
+    checks = []
+    real = esper.process
+    monkeypatch.setattr(esper, "process", lambda *a: (checks.append(1), real(*a))[1])
+    try:
+        case.run()
+    finally:
+        case.release()
+    assert checks and len(checks) == cases.ongoing(2, 50)
+
+
+def test_a_settled_tick_counts_the_objects_of_the_games_still_going():
+    """A game that has ended is frozen (it has no check): ``ongoing`` games are those in
+    which no player has lost after the first tick, in the engine and in the baseline, and
+    a settled tick counts their objects; an acting tick counts every game's."""
+    games, n, played = 200, 20, 64
+    built, _ = cases.engine(games, n)
+    built.world.restore(cases._settled_snapshot(games, n))
+    lost = np.stack([np.atleast_1d(built.world.has_lost(int(p))) for p in built.players]).any(axis=0)
+    assert 0 < lost.sum() and cases.ongoing(games, n) == games - lost.sum()
+    baseline = build_baseline(cases.board(games, n).select(slice(0, played)))
+    try:
+        baseline.world.tick()
+        assert cases.ongoing(games, n, played) == sum(not g.over for g in baseline.world.games)
+    finally:
+        baseline.world.close()
+    assert cases.engine_tick(games, n, settled=True).objects == cases.ongoing(games, n) * n
+    assert cases.engine_tick(games, n).objects == games * n
+    assert cases.baseline_tick(games, n, played, settled=True).objects == cases.ongoing(games, n, played) * n

@@ -70,3 +70,46 @@ def test_clone_is_independent_and_keeps_ids(game):
         assert not twin.exists(e) and game.exists(e) and game.counters(e) == {}
     finally:
         twin.close()
+
+
+@pytest.mark.parametrize("act", ["put_counters", "deal_damage", "destroy", "add_object"])
+def test_a_tick_of_a_state_a_tick_left_checks_nothing_until_an_action(game, act, monkeypatch):
+    """As the engine's settled mark: a tick after a tick, nothing written between, makes no
+    check; any action clears the flag, and the next tick checks again."""
+    e, other = game.add_object(bear(2)), game.add_object(bear(3))
+    game.tick()
+    checks = []
+    real = esper.process
+    monkeypatch.setattr(esper, "process", lambda *a: (checks.append(1), real(*a))[1])
+    game.tick()
+    assert checks == [] and game.settled
+    {"put_counters": lambda: game.put_counters(other, "+1/+1", 1), "deal_damage": lambda: game.deal_damage(other, 1),
+     "destroy": lambda: game.destroy(e), "add_object": lambda: game.add_object(bear(2))}[act]()
+    assert not game.settled
+    game.tick()
+    assert checks and game.settled
+
+
+def test_a_clone_copies_what_a_game_changes_and_shares_the_cards(game):
+    """The clone (an esper user's snapshot): every component a game writes is a copy, the
+    card's frozen characteristics are shared, and the clone plays on its own."""
+    e = game.add_object(bear(2, **{"+1/+1": 1}) + [nv.Caps({"+1/+1": 3})])
+    p = game.add_player(20, 0)
+    game.tick()
+    twin = game.clone()
+    try:
+        for oid in (e, p):
+            esper.switch_world(game.name)
+            mine = esper.components_for_entity(game.entity[oid])
+            esper.switch_world(twin.name)
+            theirs = esper.components_for_entity(twin.entity[oid])
+            assert [type(c) for c in mine] == [type(c) for c in theirs] and mine == theirs
+            for a, b in zip(mine, theirs):
+                assert (a is b) == (type(a) in nv.CHARACTERISTICS)
+        assert twin.settled   # a clone of a settled game is settled, as a restored snapshot
+        twin.put_counters(e, "-1/-1", 3)
+        twin.tick()
+        assert not twin.exists(e) and game.exists(e) and game.counters(e) == {"+1/+1": 1}
+        assert twin.zone_sizes() == {"graveyard": 1} and game.zone_sizes() == {"battlefield": 1}
+    finally:
+        twin.close()

@@ -114,3 +114,14 @@ def test_board_generator_is_seeded_and_mixed() -> None:
         assert 0 < sizes["graveyard"] < sizes["battlefield"]
     finally:
         built.world.close()
+
+
+def test_warm_changes_nothing(game: nv.NaiveGame) -> None:
+    """``warm`` builds esper's query caches by a check whose decisions are dropped: a
+    board that a tick would change stays as it was until the tick."""
+    e = game.add_object(creature(2, {"+1/+1": 1, "-1/-1": 2}, damage=1))
+    p = game.add_player(life=0, poison=0)
+    game.warm()
+    assert game.exists(e) and game.counters(e) == {"+1/+1": 1, "-1/-1": 2} and not game.player(p).lost
+    game.tick()
+    assert not game.exists(e) and game.player(p).lost

@@ -21,12 +21,13 @@ def test_measure_times_each_regime_and_turns_the_collector_back_on(regime):
 
 def test_measure_prepares_the_case_before_its_runs():
     """A case whose runs need what ``prepare`` makes (a settled tick's board) is prepared
-    once, before the first run, and not again (untimed: as an interleaved block does)."""
+    once, before the first run, and not again, and released after the last (untimed: as
+    an interleaved block does)."""
     calls = []
     case = cases.Case("probe", lambda: calls.append("run"), setup=lambda: calls.append("setup"),
-                      prepare=lambda: calls.append("prepare"))
+                      prepare=lambda: calls.append("prepare"), release=lambda: calls.append("release"))
     report.measure(case, min_time=0.0, min_rounds=2)
-    assert calls == ["prepare", "setup", "run", "setup", "run"]
+    assert calls == ["prepare", "setup", "run", "setup", "run", "release"]
 
 
 def test_the_settled_tick_rows_measure_engine_and_baseline():

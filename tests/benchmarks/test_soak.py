@@ -15,9 +15,9 @@ def test_a_few_steps_of_the_soak_on_a_batch_and_a_single_game(tmp_path):
     runs = soak.report([1, 3], steps=4, every=2, path=tmp_path / "soak.png")
     assert [s.games for s in runs] == [1, 3]
     assert len({os.getpid(), *(s.pid for s in runs)}) == 3     # each run in a process of its own
-    assert all(s.warmup > 0 for s in runs)                     # after a warm-up there
     for s in runs:
         assert [r["step"] for r in s.rows] == [1, 2, 4] and not s.stopped
+        assert all(r["rss"] - r["run_rss"] == s.before > 0 for r in s.rows)   # one "before", the run's
         assert all(r["seconds"] > 0 and r["rss"] > 0 and r["live_bytes"] > 0 for r in s.rows)
         assert [what for what, _, _ in soak.targets(s)][0].startswith("time/step at step 4")
     assert (tmp_path / "soak.png").stat().st_size > 0
@@ -62,11 +62,17 @@ def test_limits_stop_a_run_and_say_so():
 
 def test_repeated_runs_are_judged_on_their_median(capsys):
     """Each run of a size in a process of its own; every target line gives each run's
-    figure and is judged on their median (what the allocator keeps differs run to run)."""
+    figure and is judged on their median (what the allocator keeps differs run to run);
+    the whole process's RSS over the live state is shown, not judged."""
     runs = soak.report([2], steps=3, every=1, path=None, repeat=3)
     assert [s.games for s in runs] == [2]
-    lines = [line for line in capsys.readouterr().out.splitlines() if "2 games:" in line and "target" in line]
-    assert len(lines) == len(soak.targets(runs[0]))
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if "2 games:" in line and "target" in line]
+    shown = [what for what, _, goal in soak.targets(runs[0]) if goal is None]
+    assert len(lines) == len(soak.targets(runs[0])) - len(shown) and len(shown) == 1
+    assert any(line.lstrip().startswith("[not judged] 2 games: " + shown[0]) for line in out)
+    assert any(line.lstrip().startswith("[") and "(RSS - RSS before the run) / live" in line and "target <= 2" in line
+               for line in out)
     for line in lines:
         got = re.search(r": (\S+) \(median of 3 runs: ([^;]+); target <= (\S+)\)$", line)
         assert got is not None, line
