@@ -147,18 +147,15 @@ class _Gathered(dict[Any, np.ndarray]):
         if got is None:
             if stat == "life":
                 got = self["zone"] == zones.PLAYER
-            else:
-                got = self[stat] != NO_STAT
-                if stat in ("power", "toughness"):   # or a creature's value the host set (613.4b)
-                    got |= (self["pt_set_" + stat] != NO_STAT) & ((self["types"] & _CREATURE) != 0)
-                if stat in _TYPED:   # a planeswalker's loyalty, a battle's defense
-                    got &= (self["types"] & _TYPED[stat]) != 0
+            elif stat in ("power", "toughness"):   # as the reads decide (the ruleset's rule)
+                got = self.world.ruleset.pt_exists(self["types"], self[stat], self["pt_set_" + stat])
+            else:   # a planeswalker's loyalty, a battle's defense
+                got = (self[stat] != NO_STAT) & ((self["types"] & _TYPED[stat]) != 0)
             self[key] = got
         return got
 
 
 _TYPED = {"loyalty": TYPE_BIT["planeswalker"], "defense": TYPE_BIT["battle"]}
-_CREATURE = TYPE_BIT["creature"]
 
 
 #: A feature's value from the gathered rows: an array broadcastable to its plane(s).

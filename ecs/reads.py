@@ -92,17 +92,25 @@ def count(world: Game, e: int, kind: str) -> IntRead:
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
+    """Power or toughness (``which`` 0 or 1) where the object has it (``pt_exists``); in a
+    batch 0 in the games where it has none (a host set a */* value in some games only),
+    InvalidTypeError where no game has it."""
     spot, g, c = _where(world, e)
-    if not world.ruleset.has_stat(world, g, c, stat):
-        raise InvalidTypeError(f"entity {e} has no {stat}")
-    if spot is None:
-        return stats.pt_one(world, 0, c, which)
-    games, cols = spot.at
     s = world.store
+    if spot is None:
+        v = s.views()   # (plain reads: a single game)
+        if not world.ruleset.pt_exists(v["types"][g, c], v[stat][g, c], v["pt_set_" + stat][g, c]):
+            raise InvalidTypeError(f"entity {e} has no {stat}")
+        return stats.pt_one(world, 0, c, which)
+    has = spot.here & world.ruleset.pt_exists(spot.take(s.a["types"]), spot.take(s.a[stat]),
+                                              spot.take(s.a["pt_set_" + stat]))
+    if not has.any():
+        raise InvalidTypeError(f"entity {e} has no {stat}")
+    games, cols = spot.at
 
     def at(key: str | int) -> np.ndarray:
         return (s.counts[key] if isinstance(key, int) else s.a[key])[games, cols]
-    return args.out(world, _masked(stats.pt(world, which, at), spot.here))
+    return args.out(world, _masked(stats.pt(world, which, at), has))
 
 
 def power(world: Game, e: int) -> IntRead:

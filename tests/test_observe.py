@@ -41,6 +41,34 @@ def test_has_stat_masks_tell_a_missing_stat_from_a_real_zero(dtype):
     assert not np.isnan(obs.astype(np.float64)).any()
 
 
+def test_208_3_a_noncreature_with_printed_power_has_none_in_reads_and_observations():
+    """208.3: a noncreature permanent has no power or toughness, even with them printed
+    (a Vehicle): ``power()`` raises and ``has:power`` is 0, one rule (the ruleset's
+    ``pt_exists``) for both."""
+    w = World()
+    p = w.add_player()
+    vehicle = w.add_object(p, "artifact", power=3, toughness=3)
+    obs, _ = w.observe([vehicle], ["has:power", "has:toughness", "power"])
+    assert obs[0].tolist() == [[0, 0, 0]]
+    with pytest.raises(InvalidTypeError):
+        w.power(vehicle)
+
+
+def test_613_4b_a_batch_reads_power_where_each_game_has_it():
+    """A */* creature whose power the host set in one game only (613.4b): a batch reads
+    it there and 0 in the game where it has none, as ``observe`` does; where no game has
+    it, the read raises as one game's does."""
+    w = World(batch=2)
+    p = w.add_player()
+    star = w.add_object(p, "creature")
+    with pytest.raises(InvalidTypeError):
+        w.power(star)
+    w.set_pt(star, 4, 5, games=[1])
+    assert w.power(star).tolist() == [0, 4] and w.toughness(star).tolist() == [0, 5]
+    obs, _ = w.observe([star], ["has:power", "power"])
+    assert obs[:, 0].tolist() == [[0, 0], [1, 4]]
+
+
 def test_has_stat_of_ga_objects_and_absent_rows():
     """GA life is stored as toughness: has:toughness is its mask; a padded or stale row
     is all zeros, masks included."""
@@ -137,7 +165,11 @@ def _reference(w: World, ids: np.ndarray, names: list[str]) -> np.ndarray:
             zone = str(per_game(w.zone(e), g))
             is_player = zone == "player"
             typed = {t: bool(a["types"] & TYPE_BIT[t]) for t in TYPE_BIT}
-            has = {"power": a["power"] != NO_STAT, "toughness": a["toughness"] != NO_STAT,
+            # 208.3 / 613.4b: a creature's power and toughness, printed or set (a vehicle's printed
+            # power is none)
+            pt = {f: typed["creature"] and (a[f] != NO_STAT or int(w.store.a["pt_set_" + f][g, col]) != NO_STAT)
+                  for f in ("power", "toughness")}
+            has = {"power": pt["power"], "toughness": pt["toughness"],
                    "loyalty": a["loyalty"] != NO_STAT and typed["planeswalker"],
                    "defense": a["defense"] != NO_STAT and typed["battle"], "life": is_player}
             counters = {k: int(per_game(v, g)) for k, v in w.counters(e).items()}

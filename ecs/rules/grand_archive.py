@@ -296,9 +296,10 @@ class GrandArchive(Magic):
             counting.change(world, "damage", games[gi], c, -plane[games[gi], c].astype(np.int64),
                             "cleanup")
 
-    def has_stat(self, world: Game, g: int, col: int, stat: str) -> bool:
-        """A stat exists where it is printed, whatever the counters (Buff 2, Debuff 2)."""
-        return world.store.views()[stat][g, col] != NO_STAT   # (plain reads)
+    def pt_exists(self, types: Any, printed: Any, pt_set: Any) -> Any:
+        """A stat exists where it is printed, whatever the counters (Buff 2, Debuff 2) and
+        the types; ints or arrays alike (``Magic.pt_exists``)."""
+        return printed != NO_STAT
 
     def pt_modifier(self, kind: str) -> tuple[int, int] | None:
         """Buff 1 / Debuff 1: +1/+1 or -1/-1 to power and life per counter."""

@@ -88,12 +88,13 @@ class Magic:
     def cleanup(self, world: Game, games: np.ndarray) -> None:
         """What clean-up removes besides marked damage (CR 514.2): nothing in Magic."""
 
-    def has_stat(self, world: Game, g: int, col: int, stat: str) -> bool:
-        """Power and toughness exist on creatures (and creature cards) only (122.1a):
-        printed, or set by the host (613.4b: a */* creature's value)."""
-        v = world.store.views()   # (plain reads: a single game's reads come here)
-        return bool(v["types"][g, col] & TYPE_BIT["creature"]) and (
-            v[stat][g, col] != NO_STAT or v["pt_set_" + stat][g, col] != NO_STAT)
+    def pt_exists(self, types: Any, printed: Any, pt_set: Any) -> Any:
+        """Whether an object of card types ``types``, printed power (or toughness)
+        ``printed`` and the value a host set ``pt_set`` has that stat: a creature (or
+        creature card) only (122.1a, 208.3: a noncreature's printed power is none), printed
+        or set by the host (613.4b: a */* creature's value). Ints or arrays alike: the
+        reads of one game and of a batch, and ``observe``, decide by this one statement."""
+        return ((types & _CREATURE) != 0) & ((printed != NO_STAT) | (pt_set != NO_STAT))
 
     def pt_modifier(self, kind: str) -> tuple[int, int] | None:
         """(power, toughness) change per counter of ``kind`` (CR 122.1a)."""
@@ -156,3 +157,6 @@ def _bits(types: tuple[str, ...]) -> int:
 
 
 _MASKS: dict[tuple[str, ...], int] = {}   # card types -> their bits
+
+
+_CREATURE = TYPE_BIT["creature"]
