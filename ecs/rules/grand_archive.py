@@ -31,7 +31,7 @@ from typing import Any, Mapping, cast
 
 import numpy as np
 
-from ecs import args, counting, damage, host, kinds, reads, sets, stats, turns, zones
+from ecs import args, counting, damage, host, kinds, reads, sets, turns, zones
 from ecs.args import Amounts, Games, Ids, IntRead
 from ecs.check import System
 from ecs.components import TYPE_BIT
@@ -603,36 +603,46 @@ def stat(world: Game, e: int, name: str) -> IntRead:
     as in an observation (``has:<stat>`` tells it apart); it raises only where no game has
     it."""
     s = world.store
-    spot = args.column(world, e)
     if not isinstance(name, str):
         raise InvalidTypeError(f"stat of entity {e}: a stat name (power, life, durability, level), got {name!r}")
     if name not in ("power", "life", "durability", "level"):
         raise InvalidTypeError(f"unknown stat {name!r}; expected power, life, durability or level")
-    if name in ("power", "life") and args.scalar(world):   # one game: the plain read
+    if name in ("power", "life"):   # the reads' (per game in a batch, by ``pt_exists``)
         return reads.power(world, e) if name == "power" else reads.toughness(world, e)
-    field = "toughness" if name == "life" else name
-    printed = spot.take(s.a[field]).astype(np.int64)
-    has = spot.here & (printed != NO_STAT)
+    k = s.kind_index.get(name)
+    col = args.read_one(world, e)
+    if col >= 0:   # one game: plain reads
+        v = s.views()
+        printed: int = v[name][0, col]
+        if printed == NO_STAT:
+            raise InvalidTypeError(f"entity {e} has no {name} stat (it is not printed)")
+        n: int = v["counts"][k, 0, col] if k is not None else 0
+        if name == "durability":
+            return n if v["zone"][0, col] == zones.BATTLEFIELD else printed
+        return printed + (n if v["types"][0, col] & TYPE_BIT["champion"] else 0)
+    spot = args.column(world, e)
+    printed_at = spot.take(s.a[name]).astype(np.int64)
+    has = spot.here & (printed_at != NO_STAT)
     if not has.any():
         raise InvalidTypeError(f"entity {e} has no {name} stat (it is not printed)")
-    if name in ("power", "life"):
-        games, cols = spot.at
-        value = stats.pt(world, 0 if name == "power" else 1,
-                         lambda key: (s.counts[key] if isinstance(key, int) else s.a[key])[games, cols])
-        return args.out(world, np.where(has, value, 0))
-    k = s.kind_index.get(name)
     count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
     if name == "durability":
         on_field = spot.take(s.a["zone"]) == zones.BATTLEFIELD
-        return args.out(world, np.where(has, np.where(on_field, count, printed), 0))
+        return args.out(world, np.where(has, np.where(on_field, count, printed_at), 0))
     champ = (spot.take(s.a["types"]) & TYPE_BIT["champion"]) != 0
-    return args.out(world, np.where(has, printed + np.where(champ, count, 0), 0))
+    return args.out(world, np.where(has, printed_at + np.where(champ, count, 0), 0))
 
 
 def base_level(world: Game, e: int) -> IntRead:
     """The printed level, per game (a level up leaves the games that ended at the level
     they had); level counters never change it (Level Counters 2). InvalidTypeError where
     no game has a level stat."""
+    col = args.read_one(world, e)
+    if col >= 0:   # one game: a plain read
+        printed: int = world.store.views()["level"][0, col]
+        if printed == NO_STAT:
+            raise InvalidTypeError(f"entity {e} has no level stat")
+        return printed
     spot = args.column(world, e)
     level = spot.take(world.store.a["level"]).astype(np.int64)
     has = spot.here & (level != NO_STAT)
@@ -651,6 +661,10 @@ def set_immortal(world: Game, e: Ids, immortal: Any = True, games: Games = None)
     (Immortality 2). A new object (after a zone change, Counters: General 5) is not
     immortal until declared again."""
     _ga_only(world, "set_immortal")
+    col = args.one(world, e, games) if type(immortal) is bool else -1
+    if col >= 0 and not world.store.views()["types"][0, col] & TYPE_BIT["player"]:   # one game's object
+        world.store.write("immortal", (0, col), immortal)
+        return
     g, c, single = args.targets(world, e, games)
     args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
     args.distinct_rows(world, g, c, "set_immortal")   # (two flags for one object: which?)
