@@ -21,6 +21,7 @@ from .errors import (
     InvalidCountError,
     InvalidGameError,
     InvalidTypeError,
+    StaleEntityError,
 )
 from .events import CAUSE, TAP
 from .game import Game
@@ -709,7 +710,7 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     g, c = r.g, r.c
     sg = sc = None
     if source is not None:
-        sc = r.cells(_source_columns(world, source, games, skip_finished, r.shape))
+        sc = r.cells(_source_columns(world, source, games, skip_finished, r))
         sg = g
         flags["source"] = world.store.a["entity_id"][sg, sc].astype(np.int64)
         flags["source_player"] = world.store.a["controller"][sg, sc].astype(np.int64)
@@ -733,29 +734,40 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
     world.ruleset.deal_damage(world, g, c, a, flags)
 
 
-def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool,
-                    shape: tuple[int, int]) -> np.ndarray:
+def _source_columns(world: Game, source: Any, games: Any, skip_finished: bool, r: args.Rows) -> np.ndarray:
     """The column of the damage source of each cell of the (selected games, targets) grid
-    of ``shape``: (G, 1) for one id or one per selected game (in the order of ``games=``),
-    (G, m) for one per target ((m,) in a single game); an object present there."""
+    (``r.shape``): one id or one per selected game (in the order of ``games=``), or one per
+    target ((games, m), (m,) in a single game); an object present there. Only the cells
+    the action keeps are looked at (``where="present"`` skips the others, -1 pads too)."""
     gsel = args.select_games(games, np.ones_like(world.ongoing) if skip_finished
                              else world.ongoing)
-    ids = args.integer_array(source, "source", 0, MAX_ID, InvalidTypeError)
+    ids = args.integer_array(source, "source", -1, MAX_ID, InvalidTypeError)
     if ids.ndim == 0:
         ids = np.full((gsel.size, 1), int(ids))
     elif ids.shape == gsel.shape:   # one per selected game
         ids = ids[:, None]
-    elif ids.ndim == 1 and gsel.size == 1 and ids.shape[0] == shape[1]:   # one per target of one game
+    elif ids.ndim == 1 and gsel.size == 1 and ids.shape[0] == r.shape[1]:   # one per target of one game
         ids = ids[None, :]
-    if ids.ndim != 2 or ids.shape[0] != gsel.size or ids.shape[1] not in (1, shape[1]):
+    if ids.ndim != 2 or ids.shape[0] != gsel.size or ids.shape[1] not in (1, r.shape[1]):
         raise InvalidGameError(f"source of shape {ids.shape}: expected one id, one per selected "
-                               f"game ({gsel.size}) or one per target {shape}")
-    live = world.ongoing[gsel]
-    g, c, _ = args.targets(world, ids[live], gsel[live])
+                               f"game ({gsel.size}) or one per target {r.shape}")
+    looked = np.broadcast_to(world.ongoing[gsel][:, None], r.shape)
+    if r.keep is not None:
+        looked = looked & r.keep.reshape(r.shape)
+    g = np.broadcast_to(gsel[:, None], r.shape)[looked]
+    e = np.broadcast_to(ids, r.shape)[looked]
+    if (e < 0).any():
+        raise InvalidTypeError(f"source -1 for a target in game {int(g[e < 0][0])}: "
+                               f"a source is an object's id")
+    c = args.columns_or_gone(world, g, e)
+    if (c < 0).any():
+        i = int(np.flatnonzero(c < 0)[0])
+        raise StaleEntityError(f"source {int(e[i])} does not exist in game {int(g[i])} "
+                               "(it changed zones or was never there)")
     args.require(world, ~args.is_type(world, g, c, "player"), g, c,
                  "is a player: a source of damage is an object (CR 120.1)")
-    out = np.zeros(ids.shape, np.int64)
-    out[live] = c.reshape(-1, ids.shape[1])
+    out = np.zeros(r.shape, np.int64)
+    out[looked] = c
     return out
 
 

@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
-from ecs import CounterChanged, CountOverflowError, DamageDealt, IllegalActionError, InvalidGameError, World
+from ecs import (CounterChanged, CountOverflowError, DamageDealt, IllegalActionError, InvalidGameError,
+                 StaleEntityError, World)
 from ecs.limits import MAX_COUNT
 
 
@@ -165,6 +166,22 @@ def test_damage_sources_of_a_shape_that_fits_no_target_are_refused_and_change_no
         with pytest.raises(InvalidGameError, match="source of shape"):
             w.deal_damage([bear, bear], 1, source=source)
     assert same_state(w.snapshot(), before)
+
+
+def test_damage_sources_are_looked_at_only_for_the_targets_an_action_keeps():
+    """``where="present"`` skips a target that left (and a -1 pad): its cell's source is
+    not looked at either, a -1 pad or an object gone; no target, no source to look at."""
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    a, b = (w.add_object(p, "creature", power=1, toughness=5) for _ in range(2))
+    s1, s2 = (w.add_object(q, "creature", power=1, toughness=1) for _ in range(2))
+    w.destroy([b, s2], games=[1])
+    w.deal_damage([[a, b], [a, -1]], 1, source=[[s1, s2], [s1, -1]], where="present")
+    assert w.damage(a).tolist() == [1, 1] and w.damage(b).tolist()[0] == 1
+    with pytest.raises(StaleEntityError, match="source"):   # a kept target's source gone: refused
+        w.deal_damage([[a, b], [a, -1]], 1, source=[[s2, s1], [s2, -1]], where="present")
+    w.deal_damage(np.zeros((2, 0), np.int64), 1, source=np.zeros((2, 0), np.int64))
+    assert w.damage(a).tolist() == [1, 1]
 
 
 def same_state(a, b) -> bool:
