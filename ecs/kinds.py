@@ -35,7 +35,11 @@ def validate_kind(kind: object) -> str:
     """Return ``kind`` if it is a well-formed counter kind name, else raise InvalidKindError."""
     if not isinstance(kind, str):
         raise InvalidKindError(f"counter kind must be a str, got {type(kind).__name__} {kind!r}")
-    if len(kind) > MAX_KIND_LENGTH or not (_WORDS.fullmatch(kind) or _PT.fullmatch(kind)):
+    pt = _PT.fullmatch(kind)
+    if pt is not None and pt.group(2) == pt.group(4) == "0":   # (+0/+0 and -0/-0: one nothing, two names)
+        raise InvalidKindError(f"malformed counter kind {kind!r}: a power/toughness kind changes one of them "
+                               "(CR 122.1a)")
+    if len(kind) > MAX_KIND_LENGTH or not (_WORDS.fullmatch(kind) or pt):
         raise InvalidKindError(
             f"malformed counter kind {kind!r}: expected lowercase words of a-z0-9 joined by "
             f"single spaces or hyphens (at most {MAX_KIND_LENGTH} characters), or +X/+Y, -X/-Y "

@@ -15,7 +15,7 @@ class Names:
     """An append-only sequence of distinct names, read as a list of them is (``len``,
     ``in``, ``names[i]``, ``index``, iteration); ``intern`` gives a name its index."""
 
-    __slots__ = ("_names", "_index", "_shared")
+    __slots__ = ("_names", "_index", "_shared", "_frozen")
 
     def __init__(self, names: Iterable[str] = ()) -> None:
         self._names = list(names)
@@ -23,11 +23,15 @@ class Names:
         if len(self._index) != len(self._names):
             raise ValueError("a table of names holds each name once")
         self._shared = False   # the lists are another table's too: copy them before adding
+        self._frozen = False   # a snapshot's: no name is added
 
     def intern(self, name: str) -> int:
         """The index of ``name``, added at the end if new."""
         i = self._index.get(name)
         if i is None:
+            if self._frozen:
+                raise TypeError("a snapshot's table of names is read-only (names.copy() is a copy to "
+                                "add names to)")
             if self._shared:
                 self._names, self._index, self._shared = list(self._names), dict(self._index), False
             i = self._index[name] = len(self._names)
@@ -41,11 +45,13 @@ class Names:
             raise ValueError(f"{name!r} is not a name of this World")
         return i
 
-    def copy(self) -> Names:
-        """A table equal to this one, sharing its storage until either adds a name."""
+    def copy(self, frozen: bool = False) -> Names:
+        """A table equal to this one, sharing its storage until either adds a name;
+        ``frozen``: one that adds none (a snapshot's)."""
         other = Names.__new__(Names)
         other._names, other._index = self._names, self._index
         other._shared = self._shared = True
+        other._frozen = frozen
         return other
 
     def __getitem__(self, i: int) -> str:

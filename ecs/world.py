@@ -340,7 +340,7 @@ class World:
         s, by = self.store, self._schedule
         settled = LocalId(by.serial) if by is not None and s.settled == (by.serial, s.a.version) else None
         return WorldSnapshot(store=s.snapshot(), layout=LocalId(s.layout), log=self.log.snapshot(),
-                             rng=self._rng_snapshot(), names=self.names.copy(), seed_seq=self._seed_key,
+                             rng=self._rng_snapshot(), names=self.names.copy(frozen=True), seed_seq=self._seed_key,
                              n_spawned=self.n_spawned, settled=settled, config=self._fits)
 
     def restore(self, snap: Mapping[str, Any]) -> None:

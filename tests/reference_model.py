@@ -99,8 +99,8 @@ def validate_kind(kind):
     if _WORDS.fullmatch(kind):
         return kind
     m = _PT.fullmatch(kind)
-    # 122.1a names +X/+Y and -X/-Y counters: both signs are the same.
-    if m and m.group(1) == m.group(3):
+    # 122.1a names +X/+Y and -X/-Y counters: both signs are the same, and one changes something.
+    if m and m.group(1) == m.group(3) and (m.group(2), m.group(4)) != ("0", "0"):
         return kind
     raise InvalidKindError(f"malformed kind {kind!r}")
 

@@ -59,6 +59,7 @@ def test_a_snapshots_nested_parts_are_read_only_and_restore_as_taken():
         lambda: snap["rng"].__setitem__("has_uint32", 1),
         lambda: snap["rng"]["state"].__setitem__("state", 1),
         lambda: snap.__setitem__("n_spawned", 3),
+        lambda: snap["names"].intern("a name the World never had"),
     ]
     for write in writes:
         with pytest.raises(TypeError, match="read-only"):
@@ -70,6 +71,8 @@ def test_a_snapshots_nested_parts_are_read_only_and_restore_as_taken():
     w.snapshot()   # (so restoring ``snap`` is not the restore of the snapshot taken last)
     w.restore(snap)
     assert state(w) == taken
+    w.add_object(w.players()[0], "artifact", name="after the restore")   # a restored World names as before
+    assert "a name the World never had" not in w.names and "after the restore" not in snap["names"]
 
 
 def test_copies_of_a_snapshot_are_plain_data_that_restore_checks():

@@ -18,6 +18,13 @@ def test_rejected(kind):
         validate_kind(kind)
 
 
+@pytest.mark.parametrize("kind", ["+0/+0", "-0/-0"])
+def test_122_1a_a_pt_kind_changes_power_or_toughness(kind):
+    """+0/+0 and -0/-0 would be two names of one counter that changes nothing: refused."""
+    with pytest.raises(InvalidKindError, match="malformed"):
+        validate_kind(kind)
+
+
 @pytest.mark.parametrize("kind", ["+01/+01", "-1/-01", "+00/+1", "+001/+001", "-010/-0"])
 def test_122_1_a_pt_kind_has_one_name_no_leading_zeros(kind):
     """Counters of one name are interchangeable (122.1): "+01/+01" would be a second kind
