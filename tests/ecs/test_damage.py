@@ -5,8 +5,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
-from ecs import (CounterChanged, CountOverflowError, DamageDealt, IllegalActionError, InvalidGameError,
-                 StaleEntityError, World)
+from ecs import (
+    CounterChanged,
+    CountOverflowError,
+    DamageDealt,
+    IllegalActionError,
+    InvalidGameError,
+    StaleEntityError,
+    World,
+)
 from ecs.limits import MAX_COUNT
 
 
