@@ -37,53 +37,44 @@ def arrive(world: Game, games: np.ndarray, cols: np.ndarray) -> None:
     libraries, go to the bottom of each in the order of the rows (the order an action was
     given its cards, or by slot for simultaneous deaths: what a game and a batch see alike,
     where ids are not) - a choice 401.4 leaves to the owner. Positions count on from the
-    library's last (a library renumbered when they would pass the field's range)."""
+    game's highest (every slot outside a library holds 0, an ordered library -n..-1), so
+    they grow with each arrival in a game, whichever library it joins; a game whose
+    positions would pass the field's range has its libraries renumbered first."""
     s = world.store
     n = s.n_cols
     ug, gi = np.unique(games, return_inverse=True)
-    whose = _owners(world, ug)
-    player = whose[gi, cols].astype(np.int64)
-    arriving = np.zeros((ug.size, n), bool)
-    arriving[gi, cols] = True
-    held = (s.a["zone"][ug, :n] == zones.LIBRARY) & ~arriving
-    pos = s.a["position"][ug, :n].astype(np.int64)
-    # each row's rank among the rows bound for its library (game, player), in row order
-    key = gi * (int(player.max()) + 1) + player
-    order = np.argsort(key, kind="stable")
-    first = np.flatnonzero(np.r_[True, key[order][1:] != key[order][:-1]])
+    order = np.argsort(gi, kind="stable")   # each row's rank among its game's, in row order
+    first = np.flatnonzero(np.r_[True, gi[order][1:] != gi[order][:-1]])
     rank = np.empty(games.size, np.int64)
     rank[order] = np.arange(games.size) - np.repeat(first, np.diff(np.r_[first, games.size]))
-    last = np.full(games.size, -1, np.int64)   # each row's library's last position (-1 at least)
-    for p in np.unique(player):   # (the players: a few)
-        lib = held & (whose == p)
-        mine = player == p
-        top = np.where(lib, pos, -1).max(axis=1)
-        over = top[gi[mine]] + rank[mine] + 1 > _TOP
-        if over.any():   # 2**31 arrivals since the last order or shuffle: renumber from -n
-            g = np.unique(gi[mine][over])
-            ranks = _ranks(lib[g], pos[g], s.a["entity_id"][ug[g], :n])
-            r, c = np.nonzero(lib[g])
-            s.mut("position")[ug[g][r], c] = (ranks - lib[g].sum(axis=1, keepdims=True))[r, c]
-            top[g] = -1
-        last[mine] = top[gi[mine]]
-    s.mut("position")[games, cols] = last + 1 + rank
+    top = s.a["position"][ug, :n].max(axis=1).astype(np.int64)
+    over = top + np.bincount(gi, minlength=ug.size) > _TOP
+    if over.any():
+        _renumber(world, ug[over])
+        top[over] = -1
+    s.mut("position")[games, cols] = top[gi] + 1 + rank
 
 
 def arrive_one(world: Game, g: int, cols: list[int]) -> None:
-    """``arrive`` of cards of one owner in one game, ``cols`` in the order they arrive:
-    one pass over that game's slots (the rows' grouping and the players' loop cost a
-    single card's move some 60 us)."""
+    """``arrive`` of cards of one game, ``cols`` in the order they arrive, in plain ints
+    but for the one look at the game's highest position."""
     s = world.store
-    owner, col = s.a["owner"][g, cols[0]], cols[0]
-    lib = _library_of(world, g, owner if owner >= 0 else s.a["controller"][g, col])
-    lib[cols] = False
-    pos = s.a["position"][g, : s.n_cols][lib]
-    top = max(int(pos.max()), -1) if pos.size else -1
-    if top + len(cols) > _TOP:   # (the general form renumbers the library)
+    top = int(s.a["position"][g, : s.n_cols].max())
+    if top + len(cols) > _TOP:   # (the general form renumbers the libraries)
         arrive(world, np.full(len(cols), g, np.int64), np.array(cols, np.int64))
         return
     for i, col in enumerate(cols):
         s.write("position", (g, col), top + 1 + i)
+
+
+def _renumber(world: Game, games: np.ndarray) -> None:
+    """Every library of ``games`` renumbered -n..-1 in its order (its arrivals' positions
+    reached the field's range: some 2**31 arrivals since the last order or shuffle)."""
+    s = world.store
+    for p in range(s.n_players):   # (the players: a few)
+        rank = library_ranks(world, games, np.full(games.size, p))
+        r, c = np.nonzero(rank >= 0)
+        s.mut("position")[games[r], c] = (rank - (rank >= 0).sum(axis=1, keepdims=True))[r, c]
 
 
 def _owners(world: Game, games: np.ndarray) -> np.ndarray:
