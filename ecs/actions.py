@@ -521,7 +521,8 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
     one id when a single id was given (in a batch where it became different objects, one
     per selected game), else one per id given (in a batch a (selected games, ids) array);
     -1 where none arrived or, with ``where="present"``, where the id was not there. A token
-    outside the battlefield stays (111.8).
+    outside the battlefield stays (111.8), and so does a card a replacement sends to the
+    zone it is in (a Grand Archive champion in banishment, Champion 8).
 
     ``counters`` maps kinds to amounts (broadcast like ``put_counters``' amounts) the new
     object gets as it arrives, in the same event step as the move: entering the

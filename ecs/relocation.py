@@ -9,8 +9,10 @@ exist without "removed" events, and the zone-change event carries its last-known
 An object that ceases to exist (a token leaving the battlefield) frees its slot.
 Replacement effects on the way: the ruleset's own (Grand Archive champions are banished
 instead), a host's redirect of a dying permanent (``ecs.host.set_redirect``), then
-finality (122.1h). The new object is its owner's, under its owner's control (110.2,
-400.7), and the host's per-object effects end with the old one.
+finality (122.1h); a card they send to the zone it is in stays, the same object (no zone
+change: a champion in banishment sent to the graveyard, GA Champion 8; its new id is -1).
+The new object is its owner's, under its owner's control (110.2, 400.7), and the host's
+per-object effects end with the old one.
 """
 from __future__ import annotations
 
@@ -54,6 +56,22 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
         had = _take(s.counts[fin], at) > 0
         to_exile = (frm == zones.BATTLEFIELD) & (dest == zones.GRAVEYARD) & had
         dest[to_exile] = zones.EXILE
+    kept = (dest == frm) & (frm != zones.BATTLEFIELD)
+    if kept.any():   # a replacement sent a card to the zone it is in: no zone change (GA Champion 8)
+        go = ~kept
+        new_ids = np.full(games.size, -1, np.int64)
+        if go.any():
+            new_ids[go] = _moved(world, games[go], cols[go], at[go], frm[go], dest[go],
+                                 cause if isinstance(cause, str) else cause[go])
+        return new_ids, dest
+    return _moved(world, games, cols, at, frm, dest, cause), dest
+
+
+def _moved(world: Game, games: np.ndarray, cols: np.ndarray, at: np.ndarray, frm: np.ndarray,
+           dest: np.ndarray, cause: str | np.ndarray) -> np.ndarray:
+    """``move_objects`` of rows whose destinations are decided (``frm`` the zones they
+    leave, ``at`` their flat slots): the new ids."""
+    s, log = world.store, world.log
     old_ids = slot_ids(world, at)
 
     # New objects: one id per distinct (old id, destination), shared across the games it
@@ -89,7 +107,7 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     enter = dest == zones.BATTLEFIELD
     if enter.any():
         enter_battlefield(world, games[enter], cols[enter])
-    return new_ids, dest
+    return new_ids
 
 
 _REPLACE = ("replace_zone_change",)
@@ -117,6 +135,8 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
         fin = s.kind_index.get("finality")
         if dest == zones.GRAVEYARD and fin is not None and v["counts"][fin, g, col] > 0:
             dest = zones.EXILE
+    elif dest == frm and frm != zones.BATTLEFIELD:   # a replacement sent it to its own zone (GA Champion 8)
+        return -1, dest
     old = v["entity_id"][g, col]
     new = s.reissue_one(col) if dest != zones.NONE else -1
     log.one(ZONE, code, g, old, -1, 0, 0, new, frm, dest)

@@ -5,13 +5,18 @@ Plain Python objects and loops, written from the rules (the GA comprehensive rul
 tests/test_differential_ga.py plays random action sequences on both and compares.
 
 Cards are named; a card that changes zones keeps its name (the engine gives it a new id)
-and loses its counters and damage (GA Counters, General 5; CR 400.7).
+and loses its counters and damage (GA Counters, General 5; CR 400.7). Zones go by the
+engine's canonical names ("battlefield", "exile", "library"); ``move_zone`` also takes
+the Grand Archive names (field, banishment, deck, effects stack).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 UNITS = ("champion", "ally")
+#: The GA zone names and the canonical names the engine keeps (its ``zone_aliases``).
+GA_ZONES = {"field": "battlefield", "banishment": "exile", "deck": "library",
+            "effects stack": "stack"}
 PHASES = {True: True, False: False, "precombat": True, "first": True,
           "postcombat": False, "second": False}
 
@@ -89,9 +94,15 @@ class Game:
         self.cards[name] = c
         if zone == "library":
             self.players[ctrl].library.append(name)
-        if zone == "battlefield" and self.ga and c.durability:
-            c.counters["durability"] = c.durability          # GA Durability 1
+        self._enter(c)
         return c
+
+    def _enter(self, c: Card) -> None:
+        """A card that enters the field, made there or moved there: "Cards with a
+        durability stat will enter the field with a number of durability counters equal
+        to that stat" (GA Counters: Durability 1; Stats: Durability 3; Weapon 4.i)."""
+        if c.zone == "battlefield" and self.ga and c.durability:
+            c.counters["durability"] = c.durability
 
     @property
     def over(self) -> bool:
@@ -99,10 +110,31 @@ class Game:
 
     # ---- zone changes ----------------------------------------------------------------
     def move(self, c: Card, zone: str) -> None:
-        if c.zone == "library":
-            self.players[c.ctrl].library.remove(c.name)
+        """Put card ``c`` into ``zone`` (a canonical name), for any cause.
+
+        * GA Champion 8 (Card Types - Champion, General Rules 8): "If a Champion card would
+          be put into a graveyard from anywhere, it is instead banished" (from any zone).
+        * A champion already in banishment that would go to the graveyard is banished
+          instead, where it is: it does not change zones, so it keeps its counters (GA
+          Game Mechanics - Counters, General Rules 5: "Counters persist on an object or card in a zone as long as
+          it does not change zones"), and stays the card it was.
+        * Otherwise it is a new object (Counters, General 5: "Moving a card to another zone
+          causes its counters to be lost"; CR 400.7): no counters, no marked damage, not
+          immortal (the host declares it again, Keywords: Immortality), its owner's, under
+          its owner's control. A champion too: Champion, Leveling Up 7.ii.a ("When a
+          champion leaves or enters the field, it will do so with ... its counters") is
+          read as in shared/rules/rules.md section 8 item 7, against General 5 and 7.ii.c.
+        * A card put into a deck goes to its bottom (the engine's choice, CR 401.4 leaves
+          it to the owner); one entering the field gets its durability counters (Durability
+          1). A controller that loses a champion from the field has "previously controlled
+          a champion" (Ending the Game 5).
+        """
         if self.ga and c.has("champion") and zone == "graveyard":
             zone = "exile"                                     # GA Champion 8
+        if zone == c.zone:                                     # banished where it is
+            return
+        if c.zone == "library":
+            self.players[c.owner].library.remove(c.name)
         if self.ga and c.has("champion") and c.zone == "battlefield":
             self.players[c.ctrl].champion_left = True
         c.zone, c.counters, c.damage, c.immortal = zone, {}, 0, False   # a new object
@@ -110,7 +142,22 @@ class Game:
         c.seq = self._seq
         self._seq += 1
         if zone == "library":
-            self.players[c.ctrl].library.append(c.name)
+            self.players[c.owner].library.append(c.name)      # its bottom
+        self._enter(c)
+
+    def move_zone(self, cards: list[Card], zone: str) -> None:
+        """The engine's ``move_zone``: the cards in the order named, each to ``zone`` (a GA
+        or canonical name), at once. A card named twice, or one already in ``zone`` (before
+        any replacement), refuses the whole call. It is a rule-driven move: it moves an
+        immortal object too, to the graveyard as well (the engine's documented choice,
+        Immortality 2; a host effect that would "send" one checks the flag itself)."""
+        zone = GA_ZONES.get(zone, zone) if self.ga else zone
+        if len({c.name for c in cards}) < len(cards):
+            raise ModelError("IllegalActionError", "a card named twice")
+        if any(c.zone == zone for c in cards):
+            raise ModelError("IllegalActionError", f"already in the {zone}")
+        for c in cards:
+            self.move(c, zone)
 
     # ---- counters ----------------------------------------------------------------------
     def put(self, c, kind: str, n: int) -> None:
@@ -248,7 +295,7 @@ class Game:
                 self.move(c, "graveyard")
             for c in leave:
                 if c.zone == "library":
-                    ps[c.ctrl].library.remove(c.name)
+                    ps[c.owner].library.remove(c.name)
                 del self.cards[c.name]
             return bool(dies or broken or leave)
         losers = [i for i, p in enumerate(ps) if not p.lost and (p.life <= 0 or p.drew_empty)]

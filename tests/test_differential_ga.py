@@ -1,7 +1,7 @@
 """Differential tests: the engine against tests/reference_ga.py, for the Grand Archive
 ruleset (buff/debuff, damage counters, bulwark, recover, durability, enlighten, wither,
-reserve, immortality, destroy, sacrifice and control, GA state-based checks) and for MTG rad
-counters (libraries, draw, mill, 728.1).
+reserve, immortality, destroy, sacrifice and control, zone moves by ``move_zone`` to each GA
+zone, GA state-based checks) and for MTG rad counters (libraries, draw, mill, 728.1).
 
 Hypothesis builds a batch of 1-3 games that share players but not objects (each game's
 cards are added with ``games=[g]``), then plays rounds: in each round every ongoing game
@@ -20,6 +20,7 @@ from __future__ import annotations
 from unittest import mock
 
 import numpy as np
+import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
@@ -34,6 +35,10 @@ except ImportError:  # pragma: no cover - imported as a package
     from tests import reference_ga as ref
     from tests.ga_helpers import same_state
 
+#: move_zone destinations, by the GA names the engine takes (its zone_aliases) and the
+#: shared ones; the field and the graveyard (Champion 8) more often.
+MOVE_ZONES = ["field", "field", "graveyard", "graveyard", "banishment", "hand", "memory", "deck",
+              "effects stack"]
 GA_KINDS = ["buff", "debuff", "damage", "durability", "level", "enlighten", "wither",
             "bulwark", "charge"]
 PUT_KINDS = GA_KINDS + ["wither", "buff", "debuff"]
@@ -101,6 +106,9 @@ class Pair:
                     assert int(at(w.stat(e, "power"), g)) == c.stat("power"), where
                 if m.ga and c.life is not None:
                     assert int(at(w.stat(e, "life"), g)) == c.stat("life"), where
+                if m.ga and c.durability is not None:   # Stats: Durability 1, 3
+                    want = c.count("durability") if c.zone == "battlefield" else c.durability
+                    assert int(at(w.stat(e, "durability"), g)) == want, f"{where}: durability"
                 if m.ga and c.level is not None:
                     assert int(at(w.base_level(e), g)) == c.level, where
                 if m.ga:
@@ -145,6 +153,13 @@ def build_ga(data, pair: Pair, g: int) -> None:
             pair.add(g, f"g{g}.obj{i}.{j}", i, types, power=power, durability=dur)
         for j in range(data.draw(st.integers(0, 3))):
             pair.add(g, f"g{g}.deck{i}.{j}", i, ("action",), zone="library")
+        if data.draw(st.integers(0, 3)) == 0:   # a champion card off the field, to move on
+            name, zone = f"g{g}.spare{i}", data.draw(st.sampled_from(["hand", "exile", "library"]))
+            pair.add(g, name, i, ("champion",), zone=zone, life=data.draw(st.integers(1, 8)), level=1)
+            omens = data.draw(st.integers(0, 2)) if zone == "exile" else 0
+            if omens:   # Counters: Omen 1, counters on a card in banishment
+                pair.w.put_counters(pair.ids(g)[name], "omen", omens, games=[g])
+                pair.models[g].put(pair.models[g].cards[name], "omen", omens)
 
 
 def build_mtg(data, pair: Pair, g: int) -> None:
@@ -163,7 +178,7 @@ def card_action(data, pair: Pair, g: int) -> None:
     action = data.draw(st.sampled_from(["put", "put", "put", "remove", "damage", "damage",
                                         "recover", "enlighten", "reserve", "reserve", "cleanup", "begin",
                                         "begin", "level_up", "immortal", "destroy", "sacrifice",
-                                        "control"]))
+                                        "control", "move", "move"]))
     if action == "put" and names:
         name, kind, n = pick(), data.draw(st.sampled_from(PUT_KINDS)), data.draw(st.integers(0, 3))
         c = m.cards[name]
@@ -234,8 +249,27 @@ def card_action(data, pair: Pair, g: int) -> None:
         pair.call(f"{action} {chosen} (g{g}{', alone' if alone else ''})",
                   lambda: fn(targets) if alone else fn(targets, games=[g]),
                   [(g, lambda: m.destroy(cards, action == "sacrifice"))])
+    elif action == "move" and names:
+        move_action(data, pair, g, names, ids)
     elif action == "begin":
         begin_one(data, pair, g)
+
+
+def move_action(data, pair: Pair, g: int, names: list[str], ids: dict[str, int]) -> None:
+    """World.move_zone of one to three cards of game ``g`` (one id or a list) to a zone, by
+    its GA name: ``games=[g]``, or in a batch of one game sometimes without (the
+    single-game paths). Sometimes a card already there, or one named twice: both refuse
+    the call. The reference model (Game.move) gives what the rules say of a zone change."""
+    w, m = pair.w, pair.models[g]
+    zone = data.draw(st.sampled_from(MOVE_ZONES))
+    chosen = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
+    cards = [m.cards[n] for n in chosen]
+    alone = w.batch == 1 and data.draw(st.booleans())
+    one = len(chosen) == 1 and data.draw(st.booleans())
+    targets = ids[chosen[0]] if one else [ids[n] for n in chosen]
+    pair.call(f"move_zone {chosen[0] if one else chosen} {zone!r} (g{g}{', alone' if alone else ''})",
+              lambda: w.move_zone(targets, zone) if alone else w.move_zone(targets, zone, games=[g]),
+              [(g, lambda: m.move_zone(cards, zone))])
 
 
 def player_action(data, pair: Pair, g: int) -> None:
@@ -327,3 +361,42 @@ def test_grand_archive_games_match_reference(data):
 @given(st.data())
 def test_rad_games_match_reference(data):
     play(data, "mtg")
+
+
+def champion_in_banishment():
+    """A game where alice's spent champion card is in banishment with 2 omen counters
+    (Counters: Omen 1, counters on a card in banishment) and declared immortal."""
+    w = World(ruleset="grand_archive", seed=0)
+    alice, bob = w.add_player(), w.add_player()
+    for p in (alice, bob):
+        w.add_object(p, "champion", life=5, level=1)
+    spent = w.add_object(alice, "champion", life=5, level=1, zone="banishment", name="spent")
+    w.put_counters(spent, "omen", 2)
+    w.set_immortal(spent)
+    return w, spent
+
+
+def test_model_champion_banished_from_banishment_keeps_its_counters():
+    """GA Champion 8: "If a Champion card would be put into a graveyard from anywhere, it
+    is instead banished." From banishment it stays there, changing no zone, so it keeps
+    its counters (Counters, General 5: "Counters persist on an object or card in a zone as
+    long as it does not change zones")."""
+    m = ref.Game("grand_archive", 2)
+    m.add("champ0", 0, ("champion",), life=5, level=1)
+    m.add("champ1", 1, ("champion",), life=5, level=1)
+    spent = m.add("spent", 0, ("champion",), zone="exile", life=5, level=1)
+    m.put(spent, "omen", 2)
+    spent.immortal = True
+    m.move_zone([spent], "graveyard")
+    assert (spent.zone, spent.counters, spent.immortal) == ("exile", {"omen": 2}, True)
+    with pytest.raises(ref.ModelError):
+        m.move_zone([spent], "banishment")   # already there: refused, as by the engine
+
+
+def test_champion_8_a_champion_sent_from_banishment_to_the_graveyard_stays_as_it_is():
+    """The engine on the case above: banished instead, where it is, the card changes no
+    zone: the same object, its counters and Immortality kept; no new object (-1)."""
+    w, spent = champion_in_banishment()
+    assert w.move_zone(spent, "graveyard") == -1
+    assert w.zone(spent) == "exile" and w.counters(spent) == {"omen": 2}
+    assert bool(w.store.a["immortal"][0, w.store.ids.one(spent)])
