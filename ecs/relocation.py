@@ -37,7 +37,7 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
         new, to = move_one(world, int(games[0]), int(cols[0]), int(dest[0]),
                            CAUSE[cause] if isinstance(cause, str) else int(cause[0]))
         return np.array([new], np.int64), np.array([to], np.int64)
-    s, log = world.store, world.log
+    s = world.store
     # contiguous int64 rows: one compiled signature per kernel (each costs a compile)
     games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
     at = games * s.capacity + cols   # flat slots: a take is several times a 2-D gather's speed
