@@ -38,7 +38,7 @@ import numpy as np
 from . import args, counting, zones
 from .args import BoolRead, Games, Ids
 from .components import BAN_ALL, HOST_EFFECT_FIELDS, HOST_MARK, TYPE_BIT
-from .errors import IllegalActionError, InvalidCountError, InvalidTypeError
+from .errors import IllegalActionError, InvalidCountError, InvalidTypeError, InvalidZoneError
 from .game import Game
 from .limits import MAX_STAT
 from .store import GAME_ZERO
@@ -341,8 +341,13 @@ def set_hold(world: Game, e: Ids, on: Any = True, games: Games = None) -> None:
 
 def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> None:
     """"If ``e`` would die, put it into ``zone`` instead" (614.1a): every battlefield ->
-    graveyard move of it goes there; None ends the effect. Ends on a zone change (400.7)."""
+    graveyard move of it goes there; None ends the effect. Ends on a zone change (400.7).
+    The battlefield, where a dying permanent is, is no zone to put it into instead
+    (InvalidZoneError)."""
     code = -1 if zone is None else zones.zone_code(zone, world.ruleset.zone_aliases)
+    if code == zones.BATTLEFIELD:
+        raise InvalidZoneError(f"set_redirect of entity {e}: a permanent that would die can't be put "
+                               f"onto the battlefield instead ({zone!r}): it is there (614.1a)")
     col = _object_one(world, e, games)
     if col >= 0:
         world.store.write("redirect", (0, col), code)

@@ -707,9 +707,11 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     for name in _STATS:   # (the fill: no such stat, or no effect)
         v = a[name][a[name] != _FIELDS[name].fill]
         ck.range("store." + name, v, 0 if name in _UNSIGNED_STATS else -MAX_STAT, MAX_STAT + 1)
-    redirect = a["redirect"]   # a zone set_redirect names (zones.zone_code), or none
-    ck.range("store.redirect", redirect[redirect != _FIELDS["redirect"].fill], zones.LIBRARY,
-             zones.PLAYER, " as a zone to go to instead of dying")
+    redirect = a["redirect"]   # a zone set_redirect names (zones.zone_code, not the battlefield), or none
+    redirect = redirect[redirect != _FIELDS["redirect"].fill]
+    ck.range("store.redirect", redirect, zones.LIBRARY, zones.PLAYER, " as a zone to go to instead of dying")
+    ck.require(redirect != zones.BATTLEFIELD, "store.redirect holds the battlefield as a zone to go to "
+               "instead of dying")
     if not isinstance(rules, GrandArchive):
         for name in _GRAND_ARCHIVE_ONLY:
             ck.require(~a[name], f"store.{name} holds True in a {rules.name!r} World: only the "

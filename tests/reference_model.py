@@ -839,6 +839,8 @@ class RefGame:
     def set_redirect(self, e, zone):
         if zone is not None and zone not in ZONES:
             raise InvalidZoneError(f"unknown zone {zone!r}")
+        if zone == "battlefield":   # a dying permanent is there: no zone to put it into instead
+            raise InvalidZoneError("the battlefield as a redirect")
         obj = self._object(e)
         if self._over():
             return

@@ -450,7 +450,7 @@ class Harness:
         elif what == "set_hold":
             self.step("set_hold", (self.pick_object(self._mostly_permanent()), self.draw(st.booleans())))
         else:
-            zone = self.draw(st.sampled_from([None, "exile", "hand", "library", "graveyard"]))
+            zone = self.draw(st.sampled_from([None, "exile", "hand", "library", "graveyard", "battlefield"]))
             if self.bad():
                 zone = self.draw(st.sampled_from(BAD_ZONES[:-1]))
             self.step("set_redirect", (self.pick_object(self._mostly_permanent()), zone))

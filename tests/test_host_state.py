@@ -4,8 +4,17 @@
 state-based actions (704.5v, 614.1a)."""
 import numpy as np
 import pytest
+from ga_helpers import unchanged
 
-from ecs import CounterError, CountOverflowError, IllegalActionError, InvalidCountError, InvalidTypeError, World
+from ecs import (
+    CounterError,
+    CountOverflowError,
+    IllegalActionError,
+    InvalidCountError,
+    InvalidTypeError,
+    InvalidZoneError,
+    World,
+)
 from ecs.host import marks
 from ecs.limits import MAX_COUNT
 
@@ -334,6 +343,13 @@ def test_a_finality_counter_exiles_what_a_redirect_still_sends_to_a_graveyard(ga
     w.put_counters(bear, "-1/-1", 2)
     w.tick()
     assert len(w.objects(zone=zone)) == 1 and not w.objects(zone="graveyard")
+
+
+def test_614_1a_a_dying_permanent_cant_be_put_onto_the_battlefield_instead(game):
+    """The battlefield is where a dying permanent is: no zone to put it into instead (it
+    would stay with its lethal damage, and the checks would find it dying again)."""
+    w, _, _, bear = game
+    unchanged(w, lambda: w.set_redirect(bear, "battlefield"), InvalidZoneError)
 
 
 def test_redirect_ends_when_the_object_leaves(game):
