@@ -781,11 +781,8 @@ def _merge_rows(world: Game, g: np.ndarray, c: np.ndarray, a: np.ndarray, sc: np
     if sc is None or g.size < 2:
         g2, c2, a2, into = args.merged_rows(world, g, c, a)
     else:   # (target, source) pairs: each is one damage event
-        cap = world.store.capacity
-        uniq, into = sets.distinct_inverse((g * cap + c) * cap + sc)
-        a2 = np.bincount(into, weights=a, minlength=uniq.size).astype(np.int64)
-        target = uniq // cap   # (ascending: a target's rows side by side)
-        g2, c2, several = target // cap, target % cap, bool((target[1:] == target[:-1]).any())
+        g2, c2, _, a2, into = args.merged_rows_by(world, g, c, sc, world.store.capacity, a)
+        several = bool(((g2[1:] == g2[:-1]) & (c2[1:] == c2[:-1])).any())   # (a target's side by side)
     one = np.empty(g2.size, np.intp)
     one[into] = np.arange(into.size)   # (a row of each: the last written)
     return g2, c2, a2, one, several

@@ -529,9 +529,25 @@ def merged_rows(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray
     if g.size < 2:
         return g, c, amount, np.arange(g.size)
     cap = game.store.capacity
-    uniq, inv = sets.distinct_inverse(g * cap + c)
-    total = np.bincount(inv, weights=amount, minlength=uniq.size).astype(np.int64)
+    uniq, total, inv = _merged(g * cap + c, amount)
     return uniq // cap, uniq % cap, total, inv
+
+
+def merged_rows_by(game: Game, g: np.ndarray, c: np.ndarray, key: np.ndarray, span: int,
+                   amount: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``merged_rows`` of the rows of one (game, column) and ``key`` (0..span-1): the merged
+    rows' games, columns, keys and amounts, ascending (a (game, column)'s side by side),
+    and for each input row the index of the one it went into."""
+    cap = game.store.capacity
+    uniq, total, inv = _merged((g * cap + c) * span + key, amount)
+    at = uniq // span
+    return at // cap, at % cap, uniq % span, total, inv
+
+
+def _merged(flat: np.ndarray, amount: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values of ``flat``, the sum of ``amount`` over each, and each row's."""
+    uniq, inv = sets.distinct_inverse(flat)
+    return uniq, np.bincount(inv, weights=amount, minlength=uniq.size).astype(np.int64), inv
 
 
 def distinct_rows(game: Game, g: np.ndarray, c: np.ndarray, what: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Mapping, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import args, counting, sets, stats, zones
+from . import args, counting, stats, zones
 from .components import TYPE_BIT
 from .events import CAUSE, DAMAGE
 from .game import Game, Rules
@@ -336,11 +336,8 @@ def _putters(world: Game, g: np.ndarray, c: np.ndarray, n: np.ndarray, by: np.nd
     total = args.sum_rows(world, g, c, n)
     if total[0].size == g.size:   # one row per holder
         return g, c, n, by, total
-    cap, span = world.store.capacity, world.store.n_players + 1
-    uniq, inv = sets.distinct_inverse((g * cap + c) * span + by + 1)
-    at, who = uniq // span, uniq % span - 1
-    amounts = np.bincount(inv, weights=n, minlength=uniq.size).astype(np.int64)
-    return at // cap, at % cap, amounts, who, total
+    g2, c2, who, amounts, _ = args.merged_rows_by(world, g, c, by + 1, world.store.n_players + 1, n)
+    return g2, c2, amounts, who - 1, total
 
 
 def _put(world: Game, kind: str, rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Rows3]) -> None:

@@ -77,8 +77,9 @@ def _renumber(world: Game, games: np.ndarray) -> None:
         s.mut("position")[games[r], c] = (rank - (rank >= 0).sum(axis=1, keepdims=True))[r, c]
 
 
-def _owners(world: Game, games: np.ndarray) -> np.ndarray:
-    """(G, n_cols): each object's owner (108.3; the controller where no control changed)."""
+def _owners(world: Game, games: np.ndarray | int) -> np.ndarray:
+    """(G, n_cols), or (n_cols,) of one game: each object's owner (108.3; the controller
+    where no control changed)."""
     s = world.store
     owner = s.a["owner"][games, : s.n_cols]
     return np.where(owner >= 0, owner, s.a["controller"][games, : s.n_cols])
@@ -87,10 +88,7 @@ def _owners(world: Game, games: np.ndarray) -> np.ndarray:
 def _library_of(world: Game, g: int, player: int) -> np.ndarray:
     """(n_cols,): ``_in_library`` of one game and player, through slices."""
     s = world.store
-    n = s.n_cols
-    owner = s.a["owner"][g, :n]
-    whose = np.where(owner >= 0, owner, s.a["controller"][g, :n])
-    return (s.a["zone"][g, :n] == zones.LIBRARY) & (whose == player)
+    return (s.a["zone"][g, : s.n_cols] == zones.LIBRARY) & (_owners(world, g) == player)
 
 
 def _in_library(world: Game, games: np.ndarray, players: np.ndarray) -> np.ndarray:

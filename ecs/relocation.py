@@ -56,7 +56,7 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
         had = _take(s.counts[fin], at) > 0
         to_exile = (frm == zones.BATTLEFIELD) & (dest == zones.GRAVEYARD) & had
         dest[to_exile] = zones.EXILE
-    kept = (dest == frm) & (frm != zones.BATTLEFIELD)
+    kept = dest == frm
     if kept.any():   # a replacement sent a card to the zone it is in: no zone change (GA Champion 8)
         go = ~kept
         new_ids = np.full(games.size, -1, np.int64)
@@ -135,7 +135,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
         fin = s.kind_index.get("finality")
         if dest == zones.GRAVEYARD and fin is not None and v["counts"][fin, g, col] > 0:
             dest = zones.EXILE
-    elif dest == frm and frm != zones.BATTLEFIELD:   # a replacement sent it to its own zone (GA Champion 8)
+    elif dest == frm:   # a replacement sent it to its own zone (GA Champion 8)
         return -1, dest
     old = v["entity_id"][g, col]
     new = s.reissue_one(col) if dest != zones.NONE else -1
