@@ -123,7 +123,7 @@ class Game:
           immortal (the host declares it again, Keywords: Immortality), its owner's, under
           its owner's control. A champion too: Champion, Leveling Up 7.ii.a ("When a
           champion leaves or enters the field, it will do so with ... its counters") is
-          read as in shared/rules/rules.md section 8 item 7, against General 5 and 7.ii.c.
+          read as docs/rules-grand-archive.md writes down, against General 5 and 7.ii.c.
         * A card put into a deck goes to its bottom (the engine's choice, CR 401.4 leaves
           it to the owner); one entering the field gets its durability counters (Durability
           1). A controller that loses a champion from the field has "previously controlled
