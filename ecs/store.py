@@ -522,17 +522,23 @@ class Store:
         them to ``entity_id``."""
         if self.batch == 1:   # one game: every row is another object
             return self._new_ids(cols)
+        # The new ids count on in the order the rows first name each (id, zone), as one
+        # game's do: a batch whose games move the same cards gives each game's ids.
         if not self.ids.any_spread(old):   # then a column holds one of them in every game...
             key = cols * RADIX + dest
             uniq, inv = _unique_inverse(key, self.capacity * RADIX)
             first = np.empty(uniq.size, np.int64)
             first[inv] = old
             if (first[inv] == old).all():   # ...and each (column, zone) is one (id, zone)
+                rank = _first_seen(uniq.size, inv)
+                in_order = np.empty_like(uniq)
+                in_order[rank] = uniq // RADIX
                 base = self.next_id
-                self._new_ids(uniq // RADIX)   # (ids base, base + 1, ... in the order of ``uniq``)
-                return inv + base
+                self._new_ids(in_order)   # (ids base, base + 1, ... in that order)
+                return rank[inv] + base
         # By (old id, zone): where an old id sat in different columns, its new id does too.
         uniq, inv = sets.distinct_inverse(old * RADIX + dest)
+        inv = _first_seen(uniq.size, inv)[inv]
         return self._new_ids_at(uniq.size, inv, games, cols)[inv]
 
     def reissue_one(self, col: int) -> int:
@@ -997,6 +1003,16 @@ def _locate(entity_id: np.ndarray, dir_: np.ndarray, chunks: np.ndarray, pages: 
         c = column_in(dir_, chunks, pages, spread, e, g)
         out[i] = c if 0 <= c < n_cols and entity_id[g, c] == e else -1
     return out
+
+
+def _first_seen(n: int, inv: np.ndarray) -> np.ndarray:
+    """(n,) the rank of each of ``n`` distinct values in the order rows first name them,
+    ``inv`` being each row's value (its index among them)."""
+    first = np.full(n, inv.size, np.int64)
+    np.minimum.at(first, inv, np.arange(inv.size))
+    rank = np.empty(n, np.int64)
+    rank[np.argsort(first)] = np.arange(n)
+    return rank
 
 
 def _unique_inverse(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

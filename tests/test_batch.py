@@ -178,6 +178,32 @@ def test_moving_several_objects_returns_their_new_ids_a_row_per_selected_game(ba
     assert [w.count(int(e), "charge").tolist() for e in new[0]] == [[1, 0, 1, 0]] * 2
 
 
+@pytest.mark.parametrize("spread", [False, True], ids=["same-columns", "spread"])
+@pytest.mark.parametrize("zone", ["exile", "graveyard", "library", "battlefield"])
+def test_new_ids_count_on_in_the_order_the_ids_are_given_as_in_one_game(zone, spread):
+    """400.7: cards moved together become new objects numbered in the order given, in a
+    batch (and a fork) as in one game: the same actions give the same ids and events. With
+    ``spread`` the cards sit in other columns in one game (an object made there alone
+    first), which a batch numbers by another path."""
+    def played(batch: int) -> tuple[list[list[int]], list[tuple[int, int | None]]]:
+        w = World(batch=batch, seed=1)
+        me, _ = w.add_player(), w.add_player()
+        if spread:
+            w.add_object(me, "creature", zone="graveyard", games=[batch - 1])
+        a = w.add_object(me, "creature", zone="hand")
+        b = w.add_object(me, "creature", zone="hand")
+        if spread and batch > 1:
+            assert len(set(w.store.locate(np.arange(batch), b).tolist())) == 2
+        w.clear_events()
+        new = np.asarray(w.move_zone([b, a], zone)).reshape(batch, 2) - w.store.next_id
+        events = [(e.old - a, e.new - w.store.next_id) for e in w.events() if e.game == 0]
+        return new.tolist(), events
+    one_new, one_events = played(1)
+    assert one_new == [[-2, -1]]                           # b first, then a
+    many_new, many_events = played(3)
+    assert many_new == one_new * 3 and many_events == one_events
+
+
 def test_move_counters_with_per_game_sources_and_amounts(batch):
     w, p, _, bear = batch
     elf = w.add_object(p, {"creature"}, power=1, toughness=1)
