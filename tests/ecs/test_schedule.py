@@ -291,3 +291,37 @@ def test_704_3_a_host_systems_removals_and_a_death_perform_together_in_a_batch(b
     assert w.tick() == 1
     assert np.all(w.count(torch, "fire") == 1) and np.all(w.count(torch, "ice") == 0)
     assert not np.any(w.exists(bear))
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_world_runs_its_systems_once_the_original_is_gone(how: str) -> None:
+    """A deep copy or a pickle of a World (what a worker process is sent) plays as the
+    original: its beginning-of-main-phase system (rad, 728.1) and a host's own system
+    run, though the original and its schedule were freed (the schedule's esper contexts
+    are its own, made again for the copy)."""
+    import copy
+    import gc
+
+    def made() -> tuple[World, int, int]:
+        w = World(seed=0)
+        w.schedule = Schedule([*w.ruleset.systems, Thaw])
+        p, _ = w.add_player(), w.add_player()
+        for _ in range(3):
+            w.add_object(p, "creature", zone="library", power=1, toughness=1)
+        torch = w.add_object(p, "artifact")
+        w.put_counters(p, "rad", 3)
+        w.tick()
+        return w, p, torch
+
+    def played(w: World, p: int, torch: int) -> tuple[Any, ...]:
+        w.put_counters(torch, "ice", 2)
+        w.put_counters(torch, "fire", 3)
+        ticked = w.tick()
+        w.begin_main_phase(p)
+        return ticked, w.counters(torch), w.count(p, "rad"), len(w.library(p))
+
+    original, p, torch = made()
+    copied = copy.deepcopy(original) if how == "deepcopy" else pickle.loads(pickle.dumps(original))
+    del original
+    gc.collect()
+    assert played(copied, p, torch) == played(*made()) == (1, {"fire": 1}, 0, 0)
