@@ -261,7 +261,8 @@ class World:
     # state-based actions. ``dispatch_events`` hands those events to esper handlers.
     @property
     def step(self) -> int:
-        """The number of the last event step (it only grows, ``clear_events`` aside)."""
+        """The number of the last event step: it never falls as the game goes on
+        (``clear_events`` leaves it); ``restore`` returns it to the snapshot's."""
         return self.log.step
 
     def events(self) -> list[Event]:
