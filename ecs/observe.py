@@ -16,8 +16,11 @@ from .game import Game
 from .kinds import KEYWORD_BIT
 
 _REAL_ZONES = tuple(z for z in zones.ZONES if z not in ("none", "player"))
-#: The stat features that an object (or player) may lack; ``has:<stat>`` says which.
-_STATS = ("power", "toughness", "loyalty", "defense", "life")
+#: The stat features that an object (or player) may lack; ``has:<stat>`` says which. The
+#: default features have the first five: GA's level and durability came later, and a
+#: default layout that grew would change every existing observation's shape.
+_STATS = ("power", "toughness", "loyalty", "defense", "life", "level", "durability")
+_DEFAULT_STATS = _STATS[:5]
 
 
 def observation_features(world: Game) -> list[str]:
@@ -26,7 +29,7 @@ def observation_features(world: Game) -> list[str]:
     explicit list to ``observe`` for a fixed layout)."""
     return (["present"] + [f"zone:{z}" for z in _REAL_ZONES]
             + ["tapped", "token", "controller", "power", "toughness", "loyalty", "defense",
-               "damage", "life", "lost"] + [f"has:{stat}" for stat in _STATS]
+               "damage", "life", "lost"] + [f"has:{stat}" for stat in _DEFAULT_STATS]
             + [f"counter:{k}" for k in world.store.kind_names])
 
 
@@ -48,9 +51,14 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
     * ``power``, ``toughness`` (printed plus counters, 122.1a; 0 without a printed
       value), ``loyalty``, ``defense`` (counters on the battlefield, printed elsewhere);
     * ``life`` (of a player; its team's in Two-Headed Giant), ``lost``;
-    * ``has:<stat>`` for each of those five: 1 where the stat exists (a printed power or
-      toughness, or a creature's the host set, 613.4b; a planeswalker's loyalty, a battle's
-      defense; a player's life), else 0.
+    * Grand Archive's ``level`` (LV: the base level plus level counters on a champion,
+      as ``stat(e, "level")``), ``base_level`` (``base_level(e)``) and ``durability``
+      (counters on the field, printed elsewhere, as ``stat(e, "durability")``); not in
+      the default list;
+    * ``has:<stat>`` for each of those stats (``has:level`` for both levels): 1 where the
+      stat exists (a printed power or toughness, or a creature's the host set, 613.4b; a
+      planeswalker's loyalty, a battle's defense; a player's life; a printed level or
+      durability), else 0. The default list has the first five.
       A missing stat reads 0 in the value feature, as a real 0 does: the mask tells them
       apart, in both dtypes (not NaN: int32 has none, and a NaN in a float observation
       poisons whatever sums it, e.g. a network's input layer);
@@ -149,13 +157,16 @@ class _Gathered(dict[Any, np.ndarray]):
                 got = self["zone"] == zones.PLAYER
             elif stat in ("power", "toughness"):   # as the reads decide (the ruleset's rule)
                 got = self.world.ruleset.pt_exists(self["types"], self[stat], self["pt_set_" + stat])
-            else:   # a planeswalker's loyalty, a battle's defense
+            elif stat in _TYPED:   # a planeswalker's loyalty, a battle's defense
                 got = (self[stat] != NO_STAT) & ((self["types"] & _TYPED[stat]) != 0)
+            else:   # GA level, durability: where printed, whatever the types (``GrandArchive.stat``)
+                got = self[stat] != NO_STAT
             self[key] = got
         return got
 
 
 _TYPED = {"loyalty": TYPE_BIT["planeswalker"], "defense": TYPE_BIT["battle"]}
+_CHAMPION = TYPE_BIT["champion"]
 
 
 #: A feature's value from the gathered rows: an array broadcastable to its plane(s).
@@ -229,13 +240,22 @@ def _feature(world: Game, name: str) -> Value:
         which = 0 if name == "power" else 1
         stats.pt_kinds(world, which)   # (raises for a kind the ruleset can't count)
         return lambda got: np.where(got.has(name), stats.pt(got.world, which, got.__getitem__), 0)
-    if name in ("loyalty", "defense"):
+    if name in ("loyalty", "defense", "durability"):
         ki = s.kind_index.get(name)
 
         def counted(got: _Gathered) -> Any:   # counters on the battlefield, printed elsewhere
             count = got[ki] if ki is not None else 0
             return np.where(got.has(name), np.where(got["zone"] == zones.BATTLEFIELD, count, got[name]), 0)
         return counted
+    if name in ("level", "base_level"):
+        ki = s.kind_index.get("level")
+
+        def level(got: _Gathered) -> Any:   # GA LV: base level plus a champion's level counters
+            value = got["level"].astype(np.int64)   # (Level Counters 1-2; int64: no wrap)
+            if name == "level" and ki is not None:
+                value = value + np.where((got["types"] & _CHAMPION) != 0, got[ki], 0)
+            return np.where(got.has("level"), value, 0)
+        return level
     if name in ("life", "lost"):
         return _player(name, name == "life" and world.two_headed_giant)
     if name.startswith("counter:"):

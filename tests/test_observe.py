@@ -80,6 +80,50 @@ def test_has_stat_of_ga_objects_and_absent_rows():
     assert obs[0].tolist() == [[0, 1, 1], [0, 0, 1], [0, 0, 0]]
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_ga_level_and_durability_features_read_as_the_stat_reads(batch, dtype):
+    """GA stats observed as read: ``level`` is LV, ``stat(e, "level")`` (the base level plus
+    level counters on a champion, Level Counters 1-2; on an ally they do nothing),
+    ``base_level`` is ``base_level(e)``, ``durability`` is ``stat(e, "durability")`` (the
+    durability counters on the field, the printed stat elsewhere: Stats: Durability 1), and
+    ``has:level``, ``has:durability`` are 1 where the stat is printed. A missing stat (the
+    read raises) reads 0, as does an absent row (a card moved in one game: a new object).
+    One game and a batch whose games differ; the default features do not grow."""
+    w = World(ruleset="grand_archive", batch=batch, seed=0)
+    a, b = w.add_player(), w.add_player()
+    champ = w.add_object(a, "champion", life=20, level=1)
+    w.add_object(b, "champion", life=20, level=0)
+    bare = w.add_object(a, "champion", life=5)                    # no level stat
+    ally = w.add_object(a, "ally", power=1, life=2, level=2)      # a level, not a champion's
+    sword = w.add_object(a, "weapon", power=1, durability=3)      # enters with 3 (Durability 1)
+    spare = w.add_object(a, "weapon", power=1, durability=2, zone="hand")
+    item = w.add_object(a, "item", durability=0)
+    last = [batch - 1]
+    w.put_counters(champ, "level", 2, games=last)
+    w.put_counters(ally, "level", 1)
+    w.put_counters(spare, "durability", 4)                        # off the field: the printed 2
+    w.remove_counters(sword, "durability", 1)
+    moved = int(np.max(w.move_zone(sword, "hand", games=last)))   # stale there, printed 3 in hand
+    ids = [champ, bare, ally, sword, spare, item, moved, a, -1]
+    reads = {"level": lambda e: w.stat(e, "level"), "base_level": w.base_level,
+             "durability": lambda e: w.stat(e, "durability")}
+    obs, _ = w.observe(ids, [*reads, "has:level", "has:durability"], dtype=dtype)
+    for j, e in enumerate(ids):
+        for g in range(batch):
+            want = [0] * 5
+            if e >= 0 and np.atleast_1d(w.exists(e))[g]:
+                for f, read in enumerate(reads.values()):
+                    try:
+                        want[f] = int(np.atleast_1d(read(e))[g])
+                        want[3 + (f == 2)] = 1
+                    except InvalidTypeError:   # not printed (here: in no game)
+                        pass
+            assert obs[g, j].tolist() == want, (g, w.name(e) if e >= 0 else e, want)
+    assert obs[-1, 0, :2].tolist() == [3, 1]   # LV 1 + 2 level counters, base level 1
+    assert not {"level", "base_level", "durability", "has:level", "has:durability"} & set(w.observation_features())
+
+
 def test_no_features_of_absent_rows_is_an_empty_observation():
     """An empty feature list gives (B, m, 0), padded and stale rows among the ids too."""
     w = World(batch=2)
