@@ -99,7 +99,6 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
     owner = args.player_index(world, controller)
     by = args.player_index(world, put_by) if put_by is not None else owner
     mask = type_mask(args.names(types, "card types"))
-    world.ruleset.check_types(mask)
     code = zones.zone_code(zone, world.ruleset.zone_aliases)
     if life is not None:
         if toughness is not None:
@@ -116,6 +115,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
         if k not in KEYWORD_BIT:
             raise InvalidTypeError(f"unknown keyword {k!r}; expected one of {list(KEYWORDS)}")
         kw |= KEYWORD_BIT[k]
+    world.ruleset.check_new_objects(mask, code, kw)   # (types it lacks; GA: a champion in a graveyard)
     token = args.flag(token, "token")
     no_counters = args.flag(no_counters, "no_counters")
     if name is not None and not isinstance(name, str):

@@ -694,13 +694,14 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
 
     # Card fields.
     ck.require((types | _ALL_TYPES) == _ALL_TYPES, "store.types holds an unknown type bit")
-    objects = types[:, ~is_player]
-    try:
-        rules.check_types(int(np.bitwise_or.reduce(objects, axis=None)) if objects.size else 0)
-    except CounterError as exc:
-        raise ck.fail(f"store.types: {exc}") from None
     ck.require((a["keywords"] | _ALL_KEYWORDS) == _ALL_KEYWORDS,
                "store.keywords holds an unknown keyword")
+    held = live & ~is_player   # the objects: each distinct (types, zone, keywords) as a new one would be
+    for t, z, k in np.unique(np.stack([types[held], zone[held], a["keywords"][held]]).astype(np.int64), axis=1).T:
+        try:
+            rules.check_new_objects(int(t), int(z), int(k))
+        except CounterError as exc:
+            raise ck.fail(f"store.types, store.zone, store.keywords: {exc}") from None
     ck.range("store.controller", a["controller"][live], 0, P)
     ck.range("store.owner", a["owner"], -1, P)
     ck.range("store.name_id", a["name_id"], -1, n_names)

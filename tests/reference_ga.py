@@ -296,6 +296,10 @@ class Game:
             for c in leave:
                 if c.zone == "library":
                     ps[c.owner].library.remove(c.name)
+                if c.has("champion") and c.zone == "battlefield":
+                    # Ending the Game 9: it has "left the field of play", so its controller
+                    # (another player's, who held it) "previously controlled a champion" (5).
+                    ps[c.ctrl].champion_left = True
                 del self.cards[c.name]
             return bool(dies or broken or leave)
         losers = [i for i, p in enumerate(ps) if not p.lost and (p.life <= 0 or p.drew_empty)]

@@ -4,7 +4,8 @@ reserve, immortality, destroy, sacrifice and control, zone moves by ``move_zone`
 zone, GA state-based checks) and for MTG rad counters (libraries, draw, mill, 728.1).
 
 Hypothesis builds a batch of 1-3 games that share players but not objects (each game's
-cards are added with ``games=[g]``), then plays rounds: in each round every ongoing game
+cards are added with ``games=[g]``; a player starts with zero to two champions on the
+field, so one may come to hold only another's), then plays rounds: in each round every ongoing game
 gets its own random action (applied with ``games=[g]``), or the whole batch gets a global
 one (``tick()`` or ``begin_main_phase()`` for every game at once, which exercises the
 vectorized phase systems on games in different states). After every action:
@@ -140,8 +141,12 @@ def ref_copy(m: ref.Game) -> ref.Game:
 def build_ga(data, pair: Pair, g: int) -> None:
     n = len(pair.pids)
     for i in range(n):
-        pair.add(g, f"g{g}.champ{i}", i, ("champion",), life=data.draw(st.integers(1, 8)),
-                 level=data.draw(st.sampled_from([None, 0, 1, 2])))
+        # Most players start with a champion on the field; one may start without (it may
+        # then hold only another's, by set_controller: Ending the Game 5 when its owner
+        # leaves, 7, 9), or with two (losing one is no loss).
+        for k in range(data.draw(st.sampled_from([1, 1, 1, 0, 2]))):
+            pair.add(g, f"g{g}.champ{i}" + ("" if k == 0 else f".{k}"), i, ("champion",),
+                     life=data.draw(st.integers(1, 8)), level=data.draw(st.sampled_from([None, 0, 1, 2])))
         for j in range(data.draw(st.integers(0, 2))):
             pair.add(g, f"g{g}.ally{i}.{j}", i, ("ally",), power=data.draw(st.integers(0, 3)),
                      life=data.draw(st.integers(1, 4)))
@@ -400,3 +405,27 @@ def test_champion_8_a_champion_sent_from_banishment_to_the_graveyard_stays_as_it
     assert w.move_zone(spent, "graveyard") == -1
     assert w.zone(spent) == "exile" and w.counters(spent) == {"omen": 2}
     assert bool(w.store.a["immortal"][0, w.store.ids.one(spent)])
+
+
+def test_ending_the_game_9_a_champion_leaving_with_its_owner_is_a_loss_for_its_controller():
+    """Ending the Game 7, 9 with 5: A loses (an empty draw); their champion a2, which C
+    controls and C's only one, leaves the game with A, and that counts as "having left the
+    field of play" (9), so C "previously controlled a champion" and controls none: C loses
+    at the next pass, B wins. The engine and the reference model alike."""
+    w = World(ruleset="grand_archive", seed=1)
+    a, b, c = (w.add_player() for _ in range(3))
+    w.add_object(a, "champion", life=5, level=1)
+    a2 = w.add_object(a, "champion", life=5, level=1)
+    w.add_object(b, "champion", life=5, level=1)
+    w.set_controller(a2, c)
+    w.draw(a, 1)
+    w.tick()
+    assert [bool(w.has_lost(p)) for p in (a, b, c)] == [True, False, True] and w.result() == b
+    m = ref.Game("grand_archive", 3)
+    m.add("a1", 0, ("champion",), life=5, level=1)
+    m.add("a2", 0, ("champion",), life=5, level=1)
+    m.add("b1", 1, ("champion",), life=5, level=1)
+    m.set_controller(m.cards["a2"], 2)
+    m.draw(0, 1)
+    m.tick()
+    assert [p.lost for p in m.players] == [True, False, True] and m.result == 1

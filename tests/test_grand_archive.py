@@ -8,7 +8,15 @@ import pytest
 from ga_helpers import unchanged
 
 import ecs
-from ecs import CounterError, IllegalActionError, InvalidKindError, InvalidTypeError, World, events
+from ecs import (
+    CounterError,
+    IllegalActionError,
+    InvalidKindError,
+    InvalidTypeError,
+    InvalidZoneError,
+    World,
+    events,
+)
 from ecs.errors import InsufficientReserveError, InvalidCountError, UnpayableCostError
 
 
@@ -484,6 +492,51 @@ def test_ga_rejects_magic_counter_kinds_and_types():
     unchanged(w, lambda: w.deal_damage(a, 1), IllegalActionError)
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ga_refuses_magic_keywords_wherever_they_enter(batch):
+    """Magic's keywords (CR 122.1b's table) have Magic rules in the shared engine (deathtouch
+    702.2, lifelink 120.3f, indestructible 702.12); GA has none of them (its own keywords
+    are Immortality, ``set_immortal``, and Bulwark, a counter) and refuses them wherever
+    they would enter, as it refuses their keyword counters: printed (``add_object``'s
+    ``keywords``), as counters, and as ``deal_damage`` flags, lifelink included (it was
+    ignored), on one target, a few or none, with a source or without: InvalidTypeError
+    naming the keyword (and the unit), nothing made or changed."""
+    w, (a, _), (champ, other) = ga(batch=batch)
+    for kws in (("deathtouch",), ("lifelink",), ("flying", "indestructible")):
+        err = unchanged(w, lambda kws=kws: w.add_object(a, "ally", power=1, life=2, keywords=kws),
+                        InvalidTypeError)
+        assert all(k in str(err) for k in kws), err
+    unchanged(w, lambda: w.add_object(a, "ally", power=1, life=2, counters={"lifelink": 1}), InvalidKindError)
+    unchanged(w, lambda: w.put_counters(champ, "deathtouch", 1), InvalidKindError)
+    for flag in ("deathtouch", "wither", "infect", "lifelink"):
+        for target in (other, [other, champ], []):
+            for source in (None, champ):
+                err = unchanged(w, lambda t=target, s=source, f=flag: w.deal_damage(t, 1, s, **{f: True}),
+                                InvalidTypeError)
+                named = [e for e in np.atleast_1d(target) if f"entity {e} " in str(err)]
+                assert flag in str(err) and len(named) == min(len(np.atleast_1d(target)), 1), err
+    w.deal_damage(other, 1, champ, lifelink=False)   # not given: none
+    assert np.all(w.count(other, "damage") == 1)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_champion_8_a_champion_card_is_never_made_in_a_graveyard(batch):
+    """Champion 8: "If a Champion card would be put into a graveyard from anywhere, it is
+    instead banished", so no GA game holds a champion card in a graveyard, and
+    ``add_object`` refuses to make one there (InvalidZoneError naming the card type and the
+    zone; nothing made), in one game and in a batch, ``games=`` or not. In banishment it
+    is made; any other card is made in the graveyard."""
+    w, (a, _), _ = ga(batch=batch)
+    for kw in ({}, {"games": [0]}):
+        for types in ("champion", ("champion", "ally")):
+            err = unchanged(w, lambda t=types, k=kw: w.add_object(a, t, life=5, level=1, zone="graveyard", **k),
+                            InvalidZoneError)
+            assert "champion" in str(err) and "graveyard" in str(err), err
+    unchanged(w, lambda: w.add_objects(3, a, "champion", life=5, zone="graveyard"), InvalidZoneError)
+    assert np.all(w.zone(w.add_object(a, "champion", life=5, zone="banishment")) == "exile")
+    assert np.all(w.zone(w.add_object(a, "ally", power=1, life=1, zone="graveyard")) == "graveyard")
+
+
 def test_ga_only_actions_raise_in_mtg():
     w = World()
     p = w.add_player()
@@ -736,7 +789,7 @@ def test_leveling_up_acts_in_the_games_still_going_only():
 def test_leveling_up_2_only_into_the_next_level_of_a_champion_on_the_field():
     w, (a, _), (champ, _) = ga()
     ally = w.add_object(a, "ally", power=1, life=2)
-    card = w.add_object(a, "champion", life=20, level=1, zone="graveyard")
+    card = w.add_object(a, "champion", life=20, level=1, zone="banishment")   # (Champion 8: never in a graveyard)
     unchanged(w, lambda: w.level_up(champ, 3, life=20), IllegalActionError)
     unchanged(w, lambda: w.level_up(ally, 2, life=20), IllegalActionError)
     unchanged(w, lambda: w.level_up(card, 2, life=20), IllegalActionError)

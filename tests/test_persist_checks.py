@@ -233,6 +233,26 @@ def test_champion_left_in_a_magic_file_is_refused(tmp_path):
         World.load(tmp_path / "bad.npz")
 
 
+@pytest.mark.parametrize("name, value, message", [
+    ("types", "champion", "champion card can't be made in the graveyard"),
+    ("keywords", "deathtouch", r"keywords \['deathtouch'\] are Magic keywords"),
+])
+def test_a_grand_archive_object_no_game_can_hold_is_refused_by_load(tmp_path, name, value, message):
+    """A load checks its objects as ``add_object`` checks a new one: a champion card in a
+    graveyard (GA Champion 8: it is banished instead) or with Magic's printed keywords
+    (CR 122.1b) is refused, as making it is."""
+    from ecs.components import TYPE_BIT
+    from ecs.kinds import KEYWORD_BIT
+    w = World("grand_archive", seed=1)
+    a, _ = w.add_player(), w.add_player()
+    card = w.add_object(a, "ally", zone="graveyard", power=1, life=1)
+    w.save(tmp_path / "w.npz")
+    bits = TYPE_BIT if name == "types" else KEYWORD_BIT
+    rewrite(tmp_path / "w.npz", tmp_path / "bad.npz", _at(w.store.present(0, card), name, bits[value]))
+    with pytest.raises(SnapshotError, match=message):
+        World.load(tmp_path / "bad.npz")
+
+
 def test_a_library_position_below_its_numbering_is_refused(tmp_path):
     """Ordering and shuffling number a library from -(its size): a position below -(the
     columns) is none the actions make."""

@@ -10,7 +10,9 @@
   marked damage (Damage 12-13; Counters: Damage 1); bulwark counters prevent one instance
   of combat damage (Counters: Bulwark);
 * objects with a durability stat enter with that many durability counters (Durability 1);
-* a champion card that would go to the graveyard is banished instead (Champion 8);
+* a champion card that would go to the graveyard is banished instead (Champion 8), and
+  none is made there (``check_new_objects``); Magic's keywords and damage abilities
+  (lifelink too) are refused, as their keyword counters are;
 * negative damage is dealt as 0 (Damage 15: ``damage_amounts``);
 * clean-up removes ally damage counters with the marked damage (Types of Checks 6,
   Stats: Life 2.2: ``cleanup``);
@@ -42,6 +44,7 @@ from ecs.errors import (
     InvalidCountError,
     InvalidKindError,
     InvalidTypeError,
+    InvalidZoneError,
     UnpayableCostError,
 )
 from ecs.events import ACTION, CAUSE, DAMAGE, RESERVE
@@ -78,6 +81,28 @@ class GrandArchive(Magic):
                 f"counter kind {kind!r} is a Magic counter with Magic rules; the grand_archive "
                 "ruleset has buff/debuff counters and generic counters (GA Counters)")
         return kind
+
+    def check_new_objects(self, types: int, zone: int, keywords: int) -> None:
+        """``Magic.check_new_objects``, and what no GA game can hold besides:
+
+        * a champion card in a graveyard: "If a Champion card would be put into a
+          graveyard from anywhere, it is instead banished" (Champion 8), so none is ever
+          there (InvalidZoneError; banishment is where it would be);
+        * printed keywords: the keyword table is Magic's (CR 122.1b), with Magic's effects
+          in the shared engine (deathtouch, lifelink, indestructible), refused as its
+          keyword counters are (InvalidTypeError). GA's own keywords are the host's:
+          Immortality is ``set_immortal``, Bulwark a bulwark counter."""
+        super().check_new_objects(types, zone, keywords)
+        if types & _CHAMPION and zone == zones.GRAVEYARD:
+            raise InvalidZoneError(
+                "a champion card can't be made in the graveyard: one that would be put there "
+                "is banished instead (GA Champion 8); add it to 'banishment'")
+        if keywords:
+            named = [k for k, bit in kinds.KEYWORD_BIT.items() if keywords & bit]
+            raise InvalidTypeError(
+                f"keywords {named} are Magic keywords (CR 122.1b) with Magic rules; the "
+                "grand_archive ruleset has none of them (its Immortality is set_immortal, "
+                "Bulwark a bulwark counter)")
 
     def place(self, world: Game, kind: str, g: np.ndarray, c: np.ndarray,
               amount: np.ndarray, cause: str, by: object) -> None:
@@ -137,10 +162,14 @@ class GrandArchive(Magic):
         Magic: the amount that would be dealt, the amount dealt (0 where a bulwark counter
         prevented it) and the source."""
         s = world.store
-        for f in ("deathtouch", "wither", "infect"):
-            if flags[f]:
-                raise InvalidTypeError(f"{f} is a Magic damage ability; the grand_archive ruleset "
-                                       "has no such damage")
+        for f in damage.SOURCE_ABILITIES:   # deathtouch, wither, infect, lifelink: Magic's
+            if np.any(flags[f]):   # (given for the call, or per row by the source's keywords)
+                hit = np.flatnonzero(np.broadcast_to(flags[f], g.shape))
+                to = f" to entity {int(s.a['entity_id'][g[hit[0]], c[hit[0]]])} in game {int(g[hit[0]])}" \
+                    if hit.size else ""
+                raise InvalidTypeError(
+                    f"damage{to} with {f}: {f} is a Magic damage ability (given, or the source's "
+                    "keyword); the grand_archive ruleset has no such damage, nor life to gain")
         if flags.get("several"):   # (rows of one unit: ascending, side by side)
             i = int(np.flatnonzero((g[1:] == g[:-1]) & (c[1:] == c[:-1]))[0])
             raise IllegalActionError(
@@ -179,16 +208,16 @@ class GrandArchive(Magic):
         of a single game, in plain values and in the general path's order: the room, then
         the step, the ``DamageDealt`` event, the bulwark counter removed, then the champion's
         damage counters or the ally's marked damage. False, with nothing changed, where the
-        general path must act or raise: a Magic damage ability, a target that is not a unit
-        on the field, damage past MAX_COUNT."""
+        general path must act or raise: a Magic damage ability (lifelink too), a target that
+        is not a unit on the field, damage past MAX_COUNT."""
         resolved = damage.source_one(world, source, given)
         if resolved is None:
             return False
-        src, _, (deathtouch, wither, infect, _) = resolved
+        src, _, abilities = resolved
         s = world.store
         v = s.views()
         types = v["types"][0, col]
-        if deathtouch or wither or infect or not types & self.damageable_mask or v["zone"][0, col] != zones.BATTLEFIELD:
+        if any(abilities) or not types & self.damageable_mask or v["zone"][0, col] != zones.BATTLEFIELD:
             return False
         if amount == 0:   # GA Damage: 0 damage is not dealt, and no event
             world.log.next_step()
@@ -227,8 +256,8 @@ class GrandArchive(Magic):
         resolved = damage.source_one(world, source, given)
         if resolved is None:
             return False
-        src, _, (deathtouch, wither, infect, _) = resolved
-        if deathtouch or wither or infect:
+        src, _, abilities = resolved
+        if any(abilities):   # a Magic damage ability: the general path raises
             return False
         s = world.store
         v = s.views()

@@ -138,8 +138,10 @@ class Magic:
         """The bits of ``card_types`` (``ecs.components.TYPE_BIT``)."""
         return _bits(self.card_types)
 
-    def check_types(self, types: int) -> None:
-        """Raise InvalidTypeError for types this ruleset does not have."""
+    def check_new_objects(self, types: int, zone: int, keywords: int) -> None:
+        """Refuse new objects (card types ``types``, zone code ``zone``, printed keyword bits
+        ``keywords``) that no game of this ruleset can hold, before anything is made:
+        InvalidTypeError for types it does not have."""
         mine = self.card_mask
         if types & ~mine:
             bad = [t for t, b in TYPE_BIT.items() if b & types & ~mine]

@@ -182,8 +182,11 @@ def random_ga_world(seed: int, batch: int) -> World:
     for _ in range(int(rng.integers(1, 12))):
         types = GA_TYPES[rng.integers(len(GA_TYPES))]
         unit = "ally" in types or "champion" in types
+        zone = GA_ZONES[rng.integers(len(GA_ZONES))]
+        if "champion" in types and zone == "graveyard":   # banished instead (Champion 8)
+            zone = "banishment"
         e = w.add_object(players[rng.integers(len(players))], types,
-                         zone=GA_ZONES[rng.integers(len(GA_ZONES))], token=bool(rng.random() < 0.2),
+                         zone=zone, token=bool(rng.random() < 0.2),
                          power=1 if unit else None, life=int(rng.integers(0, 4)) if unit else None,
                          durability=int(rng.integers(0, 3)) if "weapon" in types and rng.random() < 0.8 else None,
                          games=some())
