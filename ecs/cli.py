@@ -1,9 +1,10 @@
 """The ``tcg-counters`` command: ``simulate``, ``scenarios`` and ``demo``.
 
-Exit status: 0 done; 1 the run stopped early on an error (the engine refused an action; the
-executor kept losing work: the finished games are still reported) or an output could not be
-written; 2 bad arguments, scenario or options, found before any game is played; 130
-interrupted (Ctrl-C: the finished games are reported); 141 stdout was closed (``| head``).
+Exit status: 0 done; 1 the run stopped early on an error (the engine refused an action in
+some game: that game's shard is lost; the executor kept losing work) or an output could not
+be written: the finished games are still reported; 2 bad arguments, scenario or options,
+found before any game is played; 130 interrupted (Ctrl-C: the finished games are reported);
+143 terminated (SIGTERM: as Ctrl-C); 141 stdout was closed (``| head``).
 
 ``simulate --json OUT`` writes one object (``-``: to stdout, and the table goes to stderr):
 
@@ -11,14 +12,16 @@ interrupted (Ctrl-C: the finished games are reported); 141 stdout was closed (``
   scenario, source, ruleset, turns, seed
   games, requested  games finished, games asked for
   complete          every game asked for was played
-  interrupted       Ctrl-C stopped the run
-  error             why the executor could not finish the run, else null
+  interrupted       Ctrl-C or SIGTERM stopped the run
+  error             why the run stopped early (the engine refused an action; the executor
+                    kept losing work), else null
   survival          {entry: {p, ci95: [lo, hi], k, n, copies}}: at least one copy is left
   survivors         {entry: DIST}: copies left
   counters          {entry: {kind: DIST}}: counters on the entry's copies left at the end
   loss              {player: {p, ci95, k, n}}
   draw, ended       {p, ci95, k, n} (ended: the game was over by the end)
-  length            DIST of game lengths in turns
+  length            DIST of game lengths: the turn a game ended in (0: over before the
+                    first turn), ``turns`` if it did not end
   life, poison      {player: DIST} (Magic)
   reserve           {player: DIST} (Grand Archive)
   ticks             game-ticks played (a tick: one game's state-based actions to a fixed point)
@@ -37,15 +40,17 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Callable, Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 import numpy as np
 
-from . import montecarlo, warmup
-from .errors import CounterError, ScenarioError
+from . import limits, montecarlo, warmup
+from .errors import ScenarioError
 from .scenario import DEFAULT, embedded
 from .world import World
 
@@ -82,7 +87,7 @@ def parser() -> argparse.ArgumentParser:
                    help=f"a scenario TOML file or an embedded name (default: {DEFAULT})")
     s.add_argument("--games", type=_count(1, montecarlo.MAX_GAMES), default=10_000,
                    help="games to play (10000)")
-    s.add_argument("--seed", type=int, default=1, help="random seed (1)")
+    s.add_argument("--seed", type=_count(0, 2**63 - 1), default=1, help="random seed (1)")
     s.add_argument("--workers", type=_count(1, 4096), default=None,
                    help="local worker processes (default: every core; 1 = this process)")
     s.add_argument("--batch", type=_count(1, montecarlo.MAX_GAMES), default=None,
@@ -93,12 +98,15 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="OUT", default=None,
                    help="write the result as JSON ('-': stdout; the table goes to stderr)")
     s.add_argument("--plot", metavar="OUT.png", default=None,
-                   help="write a PNG chart (needs matplotlib)")
+                   help="write a chart (needs matplotlib): PNG, or another format matplotlib "
+                   "writes, by the name's suffix (.svg, .pdf, ...)")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     sub.add_parser("scenarios", help="list the embedded scenarios")
     d = sub.add_parser("demo", help="tick a board of thousands of permanents and print timings")
-    d.add_argument("--objects", type=_count(1, 10_000_000), default=10_000,
-                   help="creatures on the board, half for each of two players (10000)")
+    # Half the creatures are made by one engine call, which makes at most MAX_OBJECTS.
+    d.add_argument("--objects", type=_count(1, 2 * limits.MAX_OBJECTS), default=10_000,
+                   help="creatures on the board, half for each of two players (10000); "
+                   f"batch x (objects + 2 players) at most {limits.MAX_SLOTS:,}")
     d.add_argument("--batch", type=_count(1, 100_000), default=1,
                    help="games ticked at once, each with its own counters (1)")
     return p
@@ -114,8 +122,13 @@ def _p(e: montecarlo.Estimate) -> str:
     return f"{e.p:7.4f}  [{lo:.4f}, {hi:.4f}]" if e.n else "      -"
 
 
+def _i(x: float) -> str:
+    """A percentile, min or max: a value some game had, an integer (%g wrote 1.5e+09)."""
+    return f"{x:,.0f}"
+
+
 def _d(d: montecarlo.Distribution) -> str:
-    return f"{d.mean:9.2f} {d.p5:7g} {d.p95:7g}"
+    return f"{d.mean:9.2f} {_i(d.p5):>7} {_i(d.p95):>7}"
 
 
 def summary(r: montecarlo.Result) -> str:
@@ -145,7 +158,7 @@ def summary(r: montecarlo.Result) -> str:
         out.append(f"  {label:<{w - 2}}  {_p(r.survival[o.name])}")
         if o.count > 1:
             d = r.survivors[o.name]
-            out.append(f"  {'  survivors':<{w - 2}}  mean {d.mean:.1f}, 5%-95% {d.p5:g}-{d.p95:g}")
+            out.append(f"  {'  survivors':<{w - 2}}  mean {d.mean:.1f}, 5%-95% {_i(d.p5)}-{_i(d.p95)}")
     stats = list(r.player_stats)       # what the ruleset has: life and poison, or reserve
     out += ["", f"{'Players':<{w}}  {'loses':>7}  {'95% CI':<16}"
             + "".join(f"{'mean ' + s:>14}" for s in stats)]
@@ -155,8 +168,8 @@ def summary(r: montecarlo.Result) -> str:
     out.append(f"  {'draw':<{w - 2}}  {_p(r.draw)}")
     out.append(f"  {'game over by the end':<{w - 2}}  {_p(r.ended)}")
     ln = r.length
-    out.append(f"  {'game length (turns)':<{w - 2}}  mean {ln.mean:.2f}, 5% {ln.p5:g}, "
-               f"95% {ln.p95:g}")
+    out.append(f"  {'game length (turns)':<{w - 2}}  mean {ln.mean:.2f}, 5% {_i(ln.p5)}, "
+               f"95% {_i(ln.p95)}")
     rows = [(o.name, k, d) for o in sc.objects for k, d in r.counters[o.name].items() if d.max > 0]
     if rows:
         out += ["", f"{'Counters at the end':<{w}} {'kind':<10}{'mean':>9} {'5%':>7} {'95%':>7}"]
@@ -222,6 +235,21 @@ def _unwritable(path: str, option: str) -> str | None:
     return None
 
 
+def _plot_format(path: str) -> str | None:
+    """Why matplotlib would not write a chart to ``path``: it picks the format by the name's
+    suffix, and found a bad one only after the whole run (a name without one got ``.png``
+    added: ``-`` wrote a file ``-.png``)."""
+    if path == "-":
+        return "--plot -: expected a file name (only --json writes to stdout)"
+    from matplotlib.backend_bases import FigureCanvasBase
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix[1:].lower()
+    if suffix not in formats:
+        return (f"--plot {path}: expected a file name ending in a format matplotlib writes "
+                f"(.{', .'.join(sorted(formats))}), got {'.' + suffix if suffix else 'none'}")
+    return None
+
+
 def preflight(args: argparse.Namespace) -> str | None:
     """The first problem with the outputs or the executor options, before any game."""
     if args.plot is not None and not _importable("matplotlib"):
@@ -233,7 +261,7 @@ def preflight(args: argparse.Namespace) -> str | None:
             problem = _unwritable(path, option)
             if problem:
                 return problem
-    return None
+    return None if args.plot is None else _plot_format(args.plot)
 
 
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -248,11 +276,8 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     except (ScenarioError, montecarlo.SchedulerError) as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
-    except CounterError as e:  # the engine refused an action in the middle of a run
-        print(f"{PROG}: the engine stopped the run: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
-    except ValueError as e:    # run()'s own arguments
-        print(f"{PROG}: {e}", file=sys.stderr)
+    except montecarlo.ArgumentError as e:   # what only the scenario bounds (--batch)
+        print(f"{PROG}: --{e.name} {e.value}: expected {e.expected}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted before any game finished", file=sys.stderr)
@@ -270,6 +295,8 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
                 Path(args.json).write_text(text + "\n", encoding="utf-8")
         if args.plot and r.games:
             plot(r, args.plot)
+    except BrokenPipeError:
+        raise                   # stdout was closed (``| head``): main() stops quietly, 141
     except OSError as e:
         print(f"{PROG}: cannot write {e.filename or 'the output'}: {e.strerror or e}",
               file=sys.stderr)
@@ -301,6 +328,12 @@ def _board(objects: int, batch: int) -> World:
 def demo(objects: int, batch: int, out: TextIO) -> int:
     """A board of ``objects`` creatures with random +1/+1 and -1/-1 counters: time the ticks.
     A small board is ticked first, so the kernels' loading is not counted as the first tick."""
+    slots = batch * (objects + 2)    # a column per creature and per player, in every game
+    if slots > limits.MAX_SLOTS:
+        print(f"{PROG}: demo --objects {objects} --batch {batch}: expected at most "
+              f"{limits.MAX_SLOTS:,} slots (games x (objects + 2 players)), got {slots:,}",
+              file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
     with warmup.watch(sys.stderr):
         _board(min(objects, 64), batch).tick()
@@ -333,24 +366,56 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     return demo(args.objects, args.batch, out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The console entry point: one line for Ctrl-C and for a closed stdout, never a trace."""
-    try:
-        rc = _dispatch(argv)
-        sys.stdout.flush()          # a closed pipe shows here rather than at exit
-        return rc
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, as a program killed by SIGPIPE
-        # would; stdout now writes nowhere so the interpreter's flush at exit cannot fail.
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        return 141
+class _Terminate:
+    """SIGTERM (``kill PID``, a service manager stopping us) stops the command as Ctrl-C does:
+    a run stops its workers (they were left running, holding our output pipes open) and
+    reports the games that finished. Python's default would end this process alone."""
 
+    def __init__(self) -> None:
+        self.got = False
+        self.old: Any = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.got = True
+        on_int = signal.getsignal(signal.SIGINT)
+        if callable(on_int):       # a run's Ctrl-C handler, or Python's (KeyboardInterrupt)
+            on_int(signal.SIGINT, frame)
+        else:                      # Ctrl-C ignored (a background job): stop all the same
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "_Terminate":
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            self.old = signal.signal(signal.SIGTERM, self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+
+    def status(self, rc: int) -> int:
+        """143 for a command that SIGTERM stopped, as for a process it killed."""
+        return 143 if self.got and rc == 130 else rc
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console entry point: one line for Ctrl-C, SIGTERM and a closed stdout, never a trace."""
+    with _Terminate() as term:
+        try:
+            rc = _dispatch(argv)
+            sys.stdout.flush()          # a closed pipe shows here rather than at exit
+            return term.status(rc)
+        except KeyboardInterrupt:
+            print(f"{PROG}: {'terminated' if term.got else 'interrupted'}", file=sys.stderr)
+            return term.status(130)
+        except BrokenPipeError:
+            # The reader went away (``| head``): stop quietly, as a program killed by SIGPIPE
+            # would; stdout now writes nowhere so the interpreter's flush at exit cannot fail.
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            return 141
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

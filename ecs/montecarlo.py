@@ -10,7 +10,9 @@ are folded into running statistics as it finishes (histograms of integer values:
 means and percentiles), so a run of any length holds a few shards in memory, never its games.
 
 Ctrl-C stops a run and returns the games that finished; so does an executor that keeps
-losing a shard (a killed worker, a lost scheduler) after ``RETRIES`` resubmissions.
+losing a shard (a killed worker, a lost scheduler) after ``RETRIES`` resubmissions, and so
+does the engine refusing an action in some game (a count past its limit): that game's shard
+is lost with it.
 """
 from __future__ import annotations
 
@@ -19,7 +21,9 @@ import contextlib
 import functools
 import gc
 import math
+import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -33,7 +37,7 @@ import numpy as np
 
 from ecs.components import type_mask
 
-from . import counting, sets, warmup
+from . import counting, limits, sets, warmup
 from .errors import CounterError, ScenarioError, SchedulerError
 from .perform import DRAW, ONGOING
 from .scenario import DEFAULT, Effect, Filter, Scenario, load
@@ -162,15 +166,22 @@ class Histogram:
 
 # ---- one shard: setup, random targets, the turn loop -------------------------------------
 class _Board:
-    """The scenario's objects in one World: their ids, entries and static properties."""
+    """The scenario's objects in one World: their ids, entries and static properties.
+    ``where`` gets the file's field (``players[1]``, ``objects[2]``) before each is built,
+    so that check() can name the one the engine refuses."""
 
-    def __init__(self, world: World, sc: Scenario) -> None:
+    def __init__(self, world: World, sc: Scenario, where: list[str] | None = None) -> None:
         self.world, self.sc = world, sc
-        self.players = np.array([_add_player(world, p) for p in sc.players], np.int64)
-        for pid, p in zip(self.players, sc.players):
-            if p.poison:
-                world.put_counters(int(pid), "poison", p.poison)
-        ids = [_add_objects(world, o, int(self.players[o.controller])) for o in sc.objects]
+        where = [] if where is None else where
+        players = []
+        for i, p in enumerate(sc.players):
+            where.append(f"players[{i}] ({p.name})")
+            players.append(_add_player(world, p))
+        self.players = np.array(players, np.int64)
+        ids = []
+        for i, o in enumerate(sc.objects):
+            where.append(f"objects[{i}] ({o.name})")
+            ids.append(_add_objects(world, o, int(self.players[o.controller])))
         self.ids = np.concatenate(ids) if ids else np.zeros(0, np.int64)
         self.entry = np.repeat(np.arange(len(sc.objects)), [o.count for o in sc.objects])
         self.starts = np.cumsum([0] + [o.count for o in sc.objects])[:-1]
@@ -230,6 +241,8 @@ def _add_player(world: World, p: Any) -> int:
                            **({"team": p.team} if p.team is not None else {}))
     if p.reserve:
         world.set_reserve(pid, p.reserve)
+    if p.poison:
+        world.put_counters(pid, "poison", p.poison)
     return pid
 
 
@@ -383,19 +396,45 @@ def _ongoing(world: World) -> np.ndarray:
 
 def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict[str, np.ndarray]:
     """Play blocks ``first_block .. first_block + n_blocks - 1`` as one World; returns the
-    per-game outcome arrays (leading axis: the shard's games, in order), ``ticks`` included."""
-    b = n_blocks * BLOCK
+    per-game outcome arrays (leading axis: the shard's games, in order), ``ticks`` included.
+    An action the engine refuses raises its CounterError, naming the run's game number."""
     # Every random choice comes from the block generators; the World's own generator
     # (library shuffles) is never used here, so its seed cannot make results shard-dependent.
-    world = World(ruleset=sc.ruleset, batch=b, seed=[seed, first_block],
+    world = World(ruleset=sc.ruleset, batch=n_blocks * BLOCK, seed=[seed, first_block],
                   two_headed_giant=sc.two_headed_giant)
     board = _Board(world, sc)
+    try:
+        return _play_turns(board, seed, first_block, n_blocks)
+    except CounterError as e:
+        raise _in_run(e, board, first_block * BLOCK) from None
+
+
+def _in_run(e: CounterError, board: _Board, first_game: int) -> CounterError:
+    """``e`` told in the run's terms: the engine numbers the shard's own games from 0 (the
+    same failing game was "game 0" or "game 256" as --batch changed) and knows entities by id.
+    Its messages say "game N", "entity ID" and "player ID"."""
+    names = {int(i): board.sc.objects[k].name for i, k in zip(board.ids, board.entry)}
+    names |= {int(i): p.name for i, p in zip(board.players, board.sc.players)}
+
+    def entity(m: re.Match[str]) -> str:
+        name = names.get(int(m[1]))
+        return m[0] if name is None else f"{m[0]} ({name})"
+
+    text = re.sub(r"\bgame (\d+)", lambda m: f"game {first_game + int(m[1])}", str(e))
+    return type(e)(re.sub(r"\b(?:entity|player) (\d+)", entity, text))
+
+
+def _play_turns(board: _Board, seed: int, first_block: int, n_blocks: int
+                ) -> dict[str, np.ndarray]:
+    world, sc, b = board.world, board.sc, n_blocks * BLOCK
     rngs = _block_rngs(seed, first_block, n_blocks)
     width = _width(sc)
     cum = _cumulative([e.weight for e in sc.effects])
-    length = np.zeros(b, np.int32)
     ticks = np.zeros(b, np.int64)   # per game: padding games past the run's end are dropped
     world.tick()
+    # A game's length: the turn it ended in, ``turns`` if it never did, 0 if it was over
+    # before the first (a player starting at 0 life).
+    length = np.where(_ongoing(world), sc.turns, 0).astype(np.int32)
     for turn in range(sc.turns):
         ongoing = _ongoing(world)
         if not ongoing.any():
@@ -421,11 +460,9 @@ def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict
         still = _ongoing(world)
         if still.any():
             world.cleanup(games=np.flatnonzero(still))  # damage wears off (CR 514.2)
-        length[(length == 0) & ~still] = turn + 1
-    ongoing = _ongoing(world)
-    length[length == 0] = sc.turns
+        length[(length == sc.turns) & ~still] = turn + 1
     board.refresh()
-    return _outcome(board, ongoing, length, ticks)
+    return _outcome(board, _ongoing(world), length, ticks)
 
 
 def _cumulative(weights: list[float]) -> np.ndarray:
@@ -479,10 +516,12 @@ def check(sc: Scenario) -> None:
     """Build the scenario in a 2-game World, try every effect once and read every reported
     kind: raise a ScenarioError naming the field when the engine refuses something, before
     any real work starts."""
-    where = "objects"
+    built: list[str] = []      # the players and objects _Board started building
+    where: str | None = None   # None: building them (the last one started failed)
     try:
         world = World(ruleset=sc.ruleset, batch=2, two_headed_giant=sc.two_headed_giant)
-        board = _Board(world, sc)
+        board = _Board(world, sc, built)
+        where = "objects"          # their first state-based actions
         world.tick()
         snap = world.snapshot()
         u = np.full((2, _width(sc)), 0.5)
@@ -505,7 +544,8 @@ def check(sc: Scenario) -> None:
     except ScenarioError:
         raise
     except CounterError as err:
-        raise ScenarioError(f"{sc.source}: {where}: the engine refused it: {err}") from None
+        at = where or (built[-1] if built else "ruleset")
+        raise ScenarioError(f"{sc.source}: {at}: the engine refused it: {err}") from None
 
 
 # ---- the result --------------------------------------------------------------------------
@@ -546,7 +586,8 @@ SCHEMA_VERSION = 1
 class Result:
     """Statistics of a run. ``raw`` holds the per-game outcome arrays in game order when the
     run kept them (``run(..., keep_games=True)``), else None. ``interrupted``: Ctrl-C stopped
-    the run; ``error``: the executor could not finish it (the games that did finish count)."""
+    the run; ``error``: why the run stopped early, the executor kept losing work or the engine
+    refused an action (the games that did finish count)."""
     scenario: Scenario
     seed: int
     requested: int
@@ -669,26 +710,44 @@ def _play(sc: Scenario, seed: int, first_block: int, n_blocks: int, attempt: int
     return play_shard(sc, seed, first_block, n_blocks)
 
 
+#: Signals held back while local workers start (SIGTERM: a parent may handle it, e.g. the
+#: command line, and a forked worker inherits that handler until its initializer runs).
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
 def _worker_init() -> None:
-    """Local workers leave Ctrl-C to the parent, which stops them. A forked worker freezes
-    what it inherited (on a first run, the kernel compiler's many objects), so that its
-    collections do not walk, and copy, them again and again. Each worker takes a core of
-    its own: its passes are not split across threads (``ecs.systems.parallel``)."""
+    """Local workers leave Ctrl-C to the parent, which stops them; SIGTERM kills them, as
+    it would have before the parent handled it. They exit when the parent dies (a SIGKILL
+    leaves no one to stop them, and they would hold its output pipes open for ever).
+    A forked worker freezes what it inherited (on a first run, the kernel compiler's many
+    objects), so that its collections do not walk, and copy, them again and again. Each
+    worker takes a core of its own: its passes are not split across threads
+    (``ecs.systems.parallel``)."""
     gc.freeze()
     parallel.set_threads(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    parent = multiprocessing.parent_process()
+    if parent is not None:   # its sentinel is ready once the parent is gone
+        threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
+
+
+def _exit_after(parent: Any) -> None:
+    parent.join()
+    os._exit(1)   # nothing of a shard is worth keeping, and nobody would read it
 
 
 @contextlib.contextmanager
 def _sigint_held() -> Iterator[None]:
-    """Hold SIGINT back while local workers start: one that got it before its initializer
-    ran would die with a traceback and break the pool. The parent gets it when this ends."""
+    """Hold SIGINT and SIGTERM back while local workers start: one that got it before its
+    initializer ran would die with a traceback and break the pool. The parent gets it when
+    this ends."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         yield
     finally:
@@ -891,10 +950,31 @@ def resolve(scenario: Scenario | str | os.PathLike[str] | None) -> Scenario:
     return load(DEFAULT if scenario is None else os.fspath(scenario))
 
 
+class ArgumentError(ValueError):
+    """A bad argument of run(): ``name`` (games, seed, batch), its ``value`` and what was
+    ``expected`` (the command line names its option with them)."""
+
+    def __init__(self, name: str, value: Any, expected: str) -> None:
+        super().__init__(f"{name} must be {expected}, got {value!r}")
+        self.name, self.value, self.expected = name, value, expected
+
+
 def _count(name: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
+        raise ArgumentError(name, value, f"an integer in {lo}..{hi:,}")
     return value
+
+
+def max_batch(sc: Scenario) -> int:
+    """The most games a shard of ``sc`` can hold, in whole blocks: a World holds at most
+    limits.MAX_BATCH games and limits.MAX_SLOTS games x columns (a column per player and
+    object). Moving objects between zones can need more columns as the games go."""
+    cols = len(sc.players) + sc.n_objects
+    return min(limits.MAX_BATCH, limits.MAX_SLOTS // cols) // BLOCK * BLOCK
+
+
+def _engine_error(e: CounterError) -> str:
+    return f"the engine refused an action: {type(e).__name__}: {e}"
 
 
 def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 10_000,
@@ -911,8 +991,12 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     process). A shard whose worker is lost is resubmitted up to RETRIES times (a local pool
     of our own is replaced); past that, the run stops with ``error`` set. Ctrl-C stops the
     run too (``interrupted``); either way the games that finished are returned.
+    An action the engine refuses in some game (a count past its limit) stops the run too,
+    with ``error`` saying so (the games of that game's shard are not counted).
     ``keep_games`` keeps every game's outcome arrays in ``Result.raw`` (memory grows with
     ``games``); ``on_shard(n)`` is called as each shard's ``n`` games are folded in.
+    A bad ``games``, ``seed`` or ``batch`` raises ArgumentError (a ValueError), a
+    ``batch`` past what a World holds (``max_batch``) too, before any game.
 
     Before the clock starts (``Result.startup``) the scenario is checked in this process,
     which loads its ruleset's kernels, or compiles them on a first run (``status``, e.g.
@@ -926,6 +1010,12 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
         batch = _count("batch", batch, 1, MAX_GAMES)
     workers = workers or os.cpu_count() or 1
     n_blocks = -(-games // BLOCK)
+    most = max_batch(sc)
+    if batch is not None and min(-(-batch // BLOCK), n_blocks) * BLOCK > most:
+        # (a shard is never bigger than the run: a big batch for a short run is fine)
+        raise ArgumentError("batch", batch, f"at most {most:,} games for this scenario (a "
+                            f"World holds {limits.MAX_SLOTS:,} slots, games x "
+                            f"{len(sc.players) + sc.n_objects:,} players and objects)")
     col = _Collector(sc, games, keep_games, progress, on_shard)
     interrupted, error = False, None
     with _Interrupts() as stop:
@@ -952,7 +1042,12 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
                 col.start()
                 for fb, nb in plan(games, per * BLOCK):
                     stop.check()
-                    col.add(fb, nb, play_shard(sc, seed, fb, nb))
+                    try:
+                        part = play_shard(sc, seed, fb, nb)
+                    except CounterError as e:
+                        error = _engine_error(e)
+                        break
+                    col.add(fb, nb, part)
             else:
                 error = _pooled(sc, seed, plan(games, per * BLOCK),
                                 _Pool(executor, workers, close), col, stop)
@@ -999,7 +1094,7 @@ def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _P
                     if exc is None:
                         col.add(fb, nb, f.result())
                     elif isinstance(exc, CounterError):   # the engine refused: retrying won't help
-                        raise exc
+                        error = error or _engine_error(exc)
                     elif attempt < RETRIES:
                         try:
                             f = pool.resubmit(sc, seed, fb, nb, attempt + 1)
@@ -1047,5 +1142,6 @@ def _bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="game", delay=1.0, file=sys.stderr, dynamic_ncols=True)
 
 
-__all__ = ["BLOCK", "Distribution", "Estimate", "Histogram", "Result", "SchedulerError", "Tally",
-           "check", "pick", "plan", "play_shard", "run", "wilson"]
+__all__ = ["BLOCK", "ArgumentError", "Distribution", "Estimate", "Histogram", "Result",
+           "SchedulerError", "Tally", "check", "max_batch", "pick", "plan", "play_shard", "run",
+           "wilson"]

@@ -21,6 +21,7 @@ from ecs.components import TYPE_BIT
 from .errors import CounterError
 from .errors import ScenarioError as ScenarioError  # re-exported: the error of this module
 from .kinds import validate_kind
+from .limits import MAX_STAT
 
 RULESETS = ("mtg", "grand_archive")
 #: Zones an object may start in (Grand Archive aliases accepted by the engine map onto these).
@@ -29,6 +30,9 @@ ZONE_NAMES = ("battlefield", "field", "graveyard", "exile", "banishment", "hand"
 #: Zones an effect may move an object to (not the battlefield: see `Filter`).
 MOVE_TO = tuple(z for z in ZONE_NAMES if z not in ("battlefield", "field"))
 STATS = ("power", "toughness", "life", "loyalty", "defense", "durability", "level")
+#: Stats that are counters' starting amounts (the engine's bounds: 0..MAX_STAT, the others
+#: -MAX_STAT..MAX_STAT).
+COUNTER_STATS = ("loyalty", "defense", "durability")
 DAMAGE_FLAGS = ("deathtouch", "wither", "infect", "unpreventable", "combat")
 #: action -> (required keys, optional keys) besides ``action`` and ``weight``.
 ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -212,7 +216,7 @@ class _Checker:
         raise self.fail(where, "an integer or an inclusive range [low, high]", v)
 
 
-def _players(c: _Checker, raw: Any
+def _players(c: _Checker, raw: Any, two_headed_giant: bool
              ) -> tuple[tuple[PlayerSpec, ...], dict[str, int], tuple[str, ...]]:
     if not isinstance(raw, list) or not raw:
         raise c.fail("players", "a non-empty array of tables ([[players]])", raw)
@@ -226,6 +230,9 @@ def _players(c: _Checker, raw: Any
         if name in index:
             raise c.fail(f"{w}.name", "a player name not used before", name)
         team = None
+        if two_headed_giant and "team" not in p:
+            raise c.fail(f"{w}.team", "a team name: two_headed_giant = true puts every player "
+                         "on a team (CR 810.1)")
         if "team" in p:
             t = c.str_(p["team"], f"{w}.team")
             if t not in teams:
@@ -258,7 +265,8 @@ def _objects(c: _Checker, raw: Any, players: dict[str, int]) -> tuple[ObjectSpec
         if any(x.name == name for x in out):
             raise c.fail(f"{w}.name", "an object name not used before", name)
         ctrl = c.str_(o["controller"], f"{w}.controller", tuple(players))
-        stats = tuple((s, c.int_(o[s], f"{w}.{s}", -(2**31), 2**31 - 1)) for s in STATS if s in o)
+        stats = tuple((s, c.int_(o[s], f"{w}.{s}", 0 if s in COUNTER_STATS else -MAX_STAT,
+                                 MAX_STAT)) for s in STATS if s in o)
         out.append(ObjectSpec(
             name, players[ctrl], c.types(o.get("types", []), f"{w}.types"),
             c.str_(o.get("zone", "battlefield"), f"{w}.zone", ZONE_NAMES), stats,
@@ -332,6 +340,24 @@ def _effects(c: _Checker, raw: Any, players: dict[str, int], objects: tuple[Obje
     return tuple(out)
 
 
+def _no_player_life(c: _Checker, players: tuple[PlayerSpec, ...], effects: tuple[Effect, ...]
+                    ) -> None:
+    """Grand Archive players have no life and take no poison (their champions have life):
+    the engine keeps such numbers but no rule reads them, so they would silently do nothing."""
+    for i, p in enumerate(players):
+        if p.life is not None:
+            raise c.fail(f"players[{i}].life", "no player life in grand_archive (its players "
+                         "have none: champions have life)", p.life)
+        if p.poison:
+            raise c.fail(f"players[{i}].poison", "no poison in grand_archive (Magic's)", p.poison)
+    for i, e in enumerate(effects):
+        if e.action in ("lose_life", "gain_life"):
+            raise c.fail(f"effects[{i}].action", "an action for grand_archive (its players have "
+                         "no life: deal_damage to a champion)", e.action)
+        if e.kind == "poison" and e.target is not None and e.target.player is not None:
+            raise c.fail(f"effects[{i}].kind", "a kind a grand_archive player can have "
+                         "(poison is Magic's)", e.kind)
+
 TOP_KEYS = ("name", "description", "ruleset", "turns", "effects_per_turn", "begin_main_phase",
             "two_headed_giant", "report", "players", "objects", "effects")
 
@@ -366,24 +392,28 @@ def parse(data: Mapping[str, Any], source: str = "<scenario>") -> Scenario:
     """Validate a decoded TOML document (a dict) into a `Scenario`."""
     c = _Checker(source)
     c.table(data, "", TOP_KEYS, ("ruleset", "turns", "players", "effects"))
-    players, pindex, teams = _players(c, data["players"])
+    ruleset = c.str_(data["ruleset"], "ruleset", RULESETS)
+    two_headed_giant = c.bool_(data.get("two_headed_giant", False), "two_headed_giant")
+    players, pindex, teams = _players(c, data["players"], two_headed_giant)
     objects = _objects(c, data.get("objects", []), pindex)
     effects = _effects(c, data["effects"], pindex, objects)
+    if ruleset == "grand_archive":
+        _no_player_life(c, players, effects)
     report = c.table(data.get("report", {}), "report", ("kinds",))
     kinds = tuple(c.kind(k, f"report.kinds[{i}]")
                   for i, k in enumerate(c.strs(report.get("kinds", []), "report.kinds")))
     if not kinds:  # default: every kind the file mentions, in order of first mention
-        kinds = _default_kinds(str(data["ruleset"]), objects, effects)
+        kinds = _default_kinds(ruleset, objects, effects)
     default_name = Path(source).stem if source != "<scenario>" else "scenario"
     sc = Scenario(
         name=c.str_(data.get("name", default_name), "name"),
-        ruleset=c.str_(data["ruleset"], "ruleset", RULESETS),
+        ruleset=ruleset,
         turns=c.int_(data["turns"], "turns", 1, MAX_TURNS),
         players=players, objects=objects, effects=effects,
         description=_description(c, data.get("description", "")),
         effects_per_turn=c.int_(data.get("effects_per_turn", 1), "effects_per_turn", 0, 1000),
         begin_main_phase=c.bool_(data.get("begin_main_phase", False), "begin_main_phase"),
-        two_headed_giant=c.bool_(data.get("two_headed_giant", False), "two_headed_giant"),
+        two_headed_giant=two_headed_giant,
         report_kinds=kinds, source=source, teams=teams)
     steps, n = sc.effects_per_turn + sc.begin_main_phase, max(1, sc.n_objects)
     if sc.turns * steps * n > MAX_WORK:
@@ -449,7 +479,7 @@ def _read(path: str | Path) -> str:
         raise ScenarioError(f"{path}: expected a scenario of at most {MAX_BYTES:,} bytes, "
                             "it is larger")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")   # (a byte order mark, as some editors write, is not TOML)
     except UnicodeDecodeError as e:
         raise ScenarioError(f"{path}: expected UTF-8 text, got byte {data[e.start]:#04x} at "
                             f"offset {e.start}") from None

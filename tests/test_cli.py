@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ecs import cli, montecarlo
+from ecs import cli, limits, montecarlo
 from ecs.cli import main
 from ecs.scenario import DEFAULT, embedded
 
@@ -126,17 +126,33 @@ def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path,
     assert f"{bad}: turns: expected an integer in 1..100000, got -1" in err
     assert main(["simulate", str(tmp_path / "missing.toml")]) == 2
     assert "missing.toml: cannot read the scenario" in capsys.readouterr().err
-    assert main(["simulate", "bear_decay", "--seed", "-1", "--no-progress"]) == 2
-    assert "seed must be an integer in 0..9223372036854775807, got -1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args", [["simulate", "--games", "0"], ["simulate", "--workers", "x"],
                                   ["simulate", "--games", str(montecarlo.MAX_GAMES + 1)],
-                                  ["frobnicate"], []])
+                                  ["simulate", "--seed", "-1"], ["simulate", "--seed", str(2**63)],
+                                  ["demo", "--objects", "3000000"], ["frobnicate"], []])
 def test_bad_arguments_exit_2(args: list[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(args)
     assert e.value.code == 2
+
+
+def test_a_bad_seed_is_named_with_the_usage_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--seed -1`` got run()'s "seed must be ..." with neither the option nor the usage."""
+    with pytest.raises(SystemExit):
+        main(["simulate", "bear_decay", "--seed", "-1"])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: tcg-counters simulate")
+    assert "argument --seed: expected an integer in 0..9,223,372,036,854,775,807, got -1" in err
+
+
+def test_demo_is_bounded_by_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    """``demo --objects 3000000`` (allowed by its help) and ``--objects 1000000 --batch 1000``
+    ended in an InvalidCountError traceback from the engine; now the first is refused by the
+    option (above) and the second, past the engine's slots, in one line, exit 2."""
+    assert main(["demo", "--objects", "1000000", "--batch", "1000"]) == 2
+    _one_line_error(capsys, "--objects 1000000 --batch 1000", f"{limits.MAX_SLOTS:,} slots")
 
 
 # ---- options checked before the run ---------------------------------------------
@@ -186,6 +202,95 @@ def test_an_output_into_a_missing_folder_fails_first(option: str, no_run: list[A
     assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
                  option, str(long)]) == 2
     _one_line_error(capsys, option, "too long")
+
+
+@pytest.mark.parametrize("name, words", [
+    ("r.xyz", ["--plot", "r.xyz", "a format matplotlib writes", ".png", "got .xyz"]),
+    ("r", ["--plot", "got none"]),
+    ("-", ["--plot -: expected a file name", "only --json"])])
+def test_a_plot_format_matplotlib_cannot_write_fails_first(
+        name: str, words: list[str], no_run: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--plot out.xyz`` played every game and then died in matplotlib's ValueError;
+    ``--plot -`` wrote a file named ``-.png`` (and ``--plot r`` one named ``r.png``)."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
+                 "--plot", name]) == 2
+    _one_line_error(capsys, *words)
+    assert no_run == [] and list(tmp_path.iterdir()) == []
+
+
+def test_a_batch_past_the_engines_slots_is_a_bad_option(
+        no_run: list[Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """5,000 tokens in shards of 30,000 games pass the engine's MAX_SLOTS: that was "the
+    engine stopped the run: InvalidCountError", exit 1, after the scenario check."""
+    big = tmp_path / "swarm.toml"
+    big.write_text((ROOT / "ecs" / "scenarios" / "bear_decay.toml").read_text()
+                   .replace("toughness = 2", "toughness = 2\ncount = 5000"))
+    most = limits.MAX_SLOTS // 5002 // montecarlo.BLOCK * montecarlo.BLOCK
+    assert main(["simulate", str(big), "--games", "30000", "--batch", "30000", "--workers", "1",
+                 "--no-progress"]) == 2
+    _one_line_error(capsys, "--batch 30000: expected at most", f"{most:,} games")
+    assert no_run == []
+
+
+RARE_OVERFLOW = """ruleset = "mtg"
+turns = 2
+[[players]]
+name = "alice"
+[[players]]
+name = "bob"
+[[objects]]
+name = "bear"
+controller = "alice"
+types = ["creature"]
+power = 2
+toughness = 2
+[[effects]]
+action = "put_counters"
+kind = "+1/+1"
+n = 1500000000
+weight = 0.05
+target = { name = "bear" }
+[[effects]]
+action = "nothing"
+weight = 1
+"""
+
+
+def test_an_engine_error_reports_the_games_that_finished(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Game 256 puts a second 1.5e9 +1/+1 counters on the bear: past int32. That printed
+    no table and no JSON (exit 1, as documented for a run that stops early with its finished
+    games reported), and named "game 0" (the shard's own numbering). Now the 256 games of the
+    shards before are reported, and the error names the run's game and the entry."""
+    sc, js = tmp_path / "rare.toml", tmp_path / "r.json"
+    sc.write_text(RARE_OVERFLOW)
+    assert main(["simulate", str(sc), "--games", "1024", "--batch", "32", "--workers", "1",
+                 "--no-progress", "--json", str(js)]) == 1
+    captured = capsys.readouterr()
+    assert "STOPPED EARLY: 256 of 1,024 games finished" in captured.out
+    assert "Survival" in captured.out
+    assert "e+09" not in captured.out and "1,500,000,000" in captured.out   # (it was %g)
+    assert re.search(r"the run stopped early: the engine refused an action: CountOverflowError: "
+                     r".*entity \d+ \(bear\) in game 256 ", captured.err)
+    d = json.loads(js.read_text())
+    assert (d["games"], d["complete"]) == (256, False) and "in game 256" in d["error"]
+
+
+def test_a_closed_stdout_while_the_json_is_written_is_quiet() -> None:
+    """``simulate --json - | head -c 10``: the JSON's write failing with EPIPE was caught as a
+    file that could not be written (exit 1, "cannot write the output: Broken pipe")."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        p = subprocess.run([sys.executable, "-m", "ecs", "simulate", "mtg_skirmish", "--games",
+                            "32", "--workers", "1", "--no-progress", "--json", "-"], stdout=write,
+                           stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT, timeout=300)
+    finally:
+        os.close(write)
+    assert p.returncode == 141 and "cannot write" not in p.stderr, p.stderr
 
 
 def test_scheduler_without_dask_fails_first(monkeypatch: pytest.MonkeyPatch, no_run: list[Any],

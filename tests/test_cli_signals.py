@@ -1,6 +1,7 @@
 """Ctrl-C on the command line: the whole process group gets SIGINT, as
 in a terminal; the run stops at once, prints the games that finished, exits 130, and never
-shows a traceback, whenever the signal comes."""
+shows a traceback, whenever the signal comes. SIGTERM to the main process does the same,
+exit 143; a killed main process leaves no worker behind."""
 from __future__ import annotations
 
 import os
@@ -57,33 +58,84 @@ def _stopped_cleanly(p: subprocess.Popen[str], out: str, err: str) -> None:
     assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out
 
 
+class _Stderr:
+    """Reads a run's stderr as it comes; ``progress`` is set once the bar shows finished games."""
+
+    def __init__(self, p: subprocess.Popen[str]) -> None:
+        self.p, self.seen, self.progress = p, [""], threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        assert self.p.stderr is not None
+        while ch := self.p.stderr.read(1):
+            self.seen.append(ch)
+            if re.search(r"\| *[1-9][\d,]*/1000000", "".join(self.seen[-80:])):
+                self.progress.set()
+
+    def wait_for_progress(self) -> None:
+        if not self.progress.wait(120):
+            os.killpg(self.p.pid, signal.SIGKILL)
+            pytest.fail("no progress: " + self.text())
+
+    def text(self) -> str:
+        self.thread.join(10)
+        return "".join(self.seen)
+
+
 def test_ctrl_c_after_games_finished_reports_them() -> None:
     """SIGINT once the progress bar shows finished games: the run stops within seconds and
     prints them (the summary has a Survival table)."""
     p = _start(RUN_CLI, *SIMULATE)
-    assert p.stderr is not None
-    seen: list[str] = []
-    progress = threading.Event()
-
-    def read() -> None:
-        assert p.stderr is not None
-        while ch := p.stderr.read(1):
-            seen.append(ch)
-            if re.search(r"\| *[1-9][\d,]*/1000000", "".join(seen[-80:])):
-                progress.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    if not progress.wait(120):
-        os.killpg(p.pid, signal.SIGKILL)
-        pytest.fail("no progress: " + "".join(seen))
+    err = _Stderr(p)
+    err.wait_for_progress()
     os.killpg(p.pid, signal.SIGINT)
     start = time.monotonic()
     out = _finish(p, 60)[0]
-    reader.join(10)
     assert time.monotonic() - start < 20
-    _stopped_cleanly(p, out, "".join(seen))
+    _stopped_cleanly(p, out, err.text())
     assert "Survival" in out
+
+
+def _group_gone(pgid: int, timeout: float) -> bool:
+    """Every process of the group has exited (a worker left behind would be found)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_sigterm_to_the_main_process_stops_its_workers_and_reports() -> None:
+    """``kill PID`` (SIGTERM to the main process only, not its group) ended the main process
+    and left its workers running for ever, holding stdout and stderr open (so this test's
+    read of them never ended). Now SIGTERM stops the run as Ctrl-C does (the workers
+    stopped, the finished games printed) and the exit status is 143."""
+    p = _start(RUN_CLI, *SIMULATE)
+    err = _Stderr(p)
+    err.wait_for_progress()
+    os.kill(p.pid, signal.SIGTERM)
+    out = _finish(p, 60)[0]
+    text = err.text()
+    assert p.returncode == 143, text
+    assert "Traceback" not in text and "Error" not in text, text
+    assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out and "Survival" in out
+    assert _group_gone(p.pid, 10)
+
+
+def test_workers_exit_when_the_main_process_is_killed() -> None:
+    """SIGKILL leaves nobody to stop the workers: they notice their parent is gone and exit."""
+    p = _start(RUN_CLI, *SIMULATE)
+    err = _Stderr(p)
+    err.wait_for_progress()
+    os.kill(p.pid, signal.SIGKILL)
+    _finish(p, 30)            # the workers' ends of stdout and stderr close as they exit
+    err.text()
+    assert p.returncode == -signal.SIGKILL
+    assert _group_gone(p.pid, 10)
 
 
 def test_ctrl_c_while_the_workers_start() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import threading
 import time
@@ -13,9 +14,12 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from ecs import limits
 from ecs import montecarlo as mc
+from ecs.errors import InvalidCountError
 from ecs.rules import RULESETS
 from ecs.scenario import load, loads
+from ecs.world import World
 
 P, T = 0.3, 10
 BEAR = f"""
@@ -184,6 +188,68 @@ def test_losses_and_game_lengths_are_exact() -> None:
     assert r.ended.k == r.loss["bob"].k and r.draw.k == 0
     lo, hi = r.loss["bob"].ci
     assert lo <= 1 - (1 - q) ** T <= hi
+
+
+def test_a_game_over_before_the_first_turn_lasted_0_turns() -> None:
+    """A player starting at 0 life has lost before turn 1 (704.5a): such a game was reported
+    as lasting every turn. Its length is the turn it ended in: 0."""
+    dead = BEAR.replace('name = "bob"', 'name = "bob"\nlife = 0')
+    r = mc.run(loads(dead, "dead.toml"), games=64, workers=1)
+    assert r.loss["bob"].k == r.ended.k == 64
+    assert (r.length.min, r.length.max) == (0, 0)
+
+
+# ---- the engine refusing an action in the middle of a run -----------------------------------
+#: In game 256 (of seed 1) the bear gets a second 1.5e9 +1/+1 counters: past int32.
+OVERFLOW = (BEAR.replace("turns = 10", "turns = 2").replace('kind = "-1/-1"', 'kind = "+1/+1"\n'
+                                                          'n = 1500000000')
+            .replace(f"weight = {P}", "weight = 0.05").replace(f"weight = {1 - P}", "weight = 1"))
+
+
+@pytest.mark.parametrize("workers, batch", [(1, 32), (1, 1024), (2, 64)])
+def test_an_engine_error_names_the_runs_game_and_keeps_the_finished_games(
+        workers: int, batch: int) -> None:
+    """The engine named the shard's own game ("game 0" with --batch 32, "game 256" with
+    1024) and run() raised, dropping every finished game. Now ``error`` says what it refused,
+    in which game of the run and to which entry; the shards that finished are counted."""
+    sc = loads(OVERFLOW, "overflow.toml")
+    r = mc.run(sc, games=1024, workers=workers, batch=batch)
+    assert r.error is not None and not r.complete and r.to_dict()["error"] == r.error
+    m = re.search(r"^the engine refused an action: CountOverflowError: .*entity \d+ \(bear\) "
+                  r"in game (\d+) ", r.error)
+    assert m, r.error
+    assert r.games % batch == 0 and r.survival["bear"].n == r.games
+    if workers == 1:   # shards in order: every one before the first failing game's
+        assert int(m[1]) == 256 and r.games == 256 // batch * batch
+    else:              # shards finish in any order: some failing game stopped it
+        assert int(m[1]) >= 256 and r.games <= 1024 - batch
+
+
+def test_the_game_named_is_the_first_that_fails() -> None:
+    sc = loads(OVERFLOW, "overflow.toml")
+    assert mc.run(sc, games=256, workers=1).complete
+    assert mc.run(sc, games=257, workers=1).error is not None
+
+
+def test_a_batch_past_what_a_world_holds_is_refused_before_any_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shards of 30,000 games of 5,000 tokens pass the engine's MAX_SLOTS (games x columns):
+    that stopped the run with the engine's InvalidCountError. ``max_batch`` is the bound: a
+    World of one more block refuses the board."""
+    sc = loads(BEAR.replace("toughness = 2", "toughness = 2\ncount = 5000"), "swarm.toml")
+    most = mc.max_batch(sc)
+    assert most % mc.BLOCK == 0 and most * 5002 <= limits.MAX_SLOTS
+    w = World(batch=most + mc.BLOCK)
+    w.add_player(), w.add_player()
+    with pytest.raises(InvalidCountError, match="MAX_SLOTS"):
+        w.add_objects(5000, 0, "creature", power=2, toughness=2)
+    played: list[object] = []
+    monkeypatch.setattr(mc, "play_shard", lambda *a: played.append(a))
+    with pytest.raises(mc.ArgumentError, match=f"batch must be at most {most:,} games") as e:
+        mc.run(sc, games=30_000, workers=1, batch=30_000)
+    assert (e.value.name, e.value.value) == ("batch", 30_000) and played == []
+    with pytest.raises(ValueError, match="batch must be an integer in 1.."):
+        mc.run(sc, games=64, workers=1, batch=0)
 
 
 # ---- determinism -------------------------------------------------------------------------------

@@ -174,6 +174,13 @@ BAD = [
     (('zone = "exile"', 'zone = "battlefield"'), ["effects[4].zone", "graveyard", "'battlefield'"]),
     (('infect = true', 'infect = 1'), ["effects[1].infect", "true or false"]),
     (('[[players]]\nname = "bob"\n', ''), ["objects[1].controller"]),
+    # the engine's bounds on stats (ecs.limits.MAX_STAT; loyalty, defense, durability >= 0),
+    # not int32's: power 2**31 - 1 was refused by the engine under "objects"
+    (('power = 2', 'power = 2147483647'), ["objects[0].power", "-1073741824..1073741824"]),
+    (('toughness = 2', 'toughness = -1073741825'), ["objects[0].toughness", "-1073741824.."]),
+    (('power = 2', 'loyalty = -1'), ["objects[0].loyalty", "0..1073741824", "-1"]),
+    # Two-Headed Giant without a team was refused by the engine under "objects"
+    (('turns = 5', 'turns = 5\ntwo_headed_giant = true'), ["players[1].team", "CR 810.1"]),
 ]
 
 
@@ -207,6 +214,56 @@ def test_structural_errors() -> None:
               'target = { name = "bear" }', "x.toml")
 
 
+GA = """ruleset = "grand_archive"
+turns = 1
+[[players]]
+name = "alice"
+[[players]]
+name = "bob"
+[[objects]]
+name = "champ"
+controller = "alice"
+types = ["champion"]
+life = 20
+[[effects]]
+action = "deal_damage"
+n = 1
+target = { name = "champ" }
+"""
+
+
+@pytest.mark.parametrize("change, words", [
+    (('name = "bob"', 'name = "bob"\nlife = 20'), ["players[1].life", "no player life", "20"]),
+    (('name = "bob"', 'name = "bob"\npoison = 3'), ["players[1].poison", "Magic's", "3"]),
+    (('action = "deal_damage"\nn = 1\ntarget = { name = "champ" }',
+      'action = "lose_life"\nn = 1\ntarget = { player = "bob" }'),
+     ["effects[0].action", "'lose_life'"]),
+    (('action = "deal_damage"\nn = 1\ntarget = { name = "champ" }',
+      'action = "gain_life"\nn = 1\ntarget = { player = "any" }'),
+     ["effects[0].action", "'gain_life'"]),
+    (('action = "deal_damage"\nn = 1\ntarget = { name = "champ" }',
+      'action = "put_counters"\nkind = "poison"\ntarget = { player = "bob" }'),
+     ["effects[0].kind", "'poison'"])])
+def test_grand_archive_player_life_and_poison_are_refused(change: tuple[str, str],
+                                                           words: list[str]) -> None:
+    """Grand Archive players have no life or poison: a file giving them some, or effects on
+    them, ran and they silently did nothing."""
+    loads(GA, "ga.toml")
+    assert GA.count(change[0]) == 1
+    with pytest.raises(ScenarioError) as err:
+        loads(GA.replace(*change), "ga.toml")
+    for w in ["ga.toml: ", "expected", *words]:
+        assert w in str(err.value), (w, str(err.value))
+
+
+def test_a_file_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    """Some editors start a UTF-8 file with a BOM: "not valid TOML: Invalid statement (at
+    line 1, column 1)"."""
+    f = tmp_path / "bom.toml"
+    f.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert load(f).name == "good"
+
+
 def test_a_missing_file_names_it_and_lists_the_embedded_ones(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as err:
         load(tmp_path / "nope.toml")
@@ -220,11 +277,12 @@ def test_scenario_errors_are_counter_errors() -> None:
 
 
 def test_the_engine_refusal_is_reported_before_any_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A file that is well formed but that the engine refuses (a planeswalker with negative
-    loyalty; damage to an artifact that is not a creature) fails in check(), naming the field."""
-    text = _bad('power = 2\ntoughness = 2', 'loyalty = -3').replace('types = ["creature"]\nloyalty',
-                                                                     'types = ["planeswalker"]\nloyalty', 1)
-    with pytest.raises(ScenarioError, match=r"bad.toml: objects: the engine refused it: .*loyalty"):
+    """A file that is well formed but that the engine refuses (a keyword it does not know;
+    damage to an artifact that is not a creature) fails in check(), naming the field: the
+    entry, where it said "objects" for every player and object."""
+    text = _bad('toughness = 2\n', 'toughness = 2\nkeywords = ["flyin"]\n')
+    with pytest.raises(ScenarioError, match=r"bad.toml: objects\[0\] \(bear\): the engine "
+                       r"refused it: unknown keyword 'flyin'"):
         montecarlo.run(loads(text, "bad.toml"), games=10, workers=1)
     text = GOOD.replace('types = "creature"', 'types = "artifact"').replace(
         'action = "nothing"', 'action = "deal_damage"\nn = 1\ntarget = { name = "elves" }')
