@@ -65,6 +65,17 @@ def test_layer_contracts_hold(capsys, monkeypatch):
     assert status == EXIT_STATUS_SUCCESS, capsys.readouterr().out[-4000:]
 
 
+def test_every_module_has_a_layer():
+    """A module left out of the layer contract is checked by nothing but the cycle test:
+    every module and subpackage directly in ``ecs`` is named in one layer."""
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (layers,) = [c["layers"] for c in config["contracts"] if c["type"] == "layers"]
+    named = {m.strip() for layer in layers for m in layer.split("|")}
+    graph = grimp.build_graph("ecs", include_external_packages=False)
+    assert {m.split(".")[1] for m in graph.find_children("ecs")} == named
+
+
 def test_every_exception_is_exported_and_a_counter_error():
     """Every exception a user can see is an ecs.CounterError subclass, exported."""
     import inspect
