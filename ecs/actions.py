@@ -126,7 +126,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
     one = games is None and args.one_going(world)   # a single game's: the scalar path below
     gsel = GAME_ZERO if one else select_games(games, world.ongoing)
     # One object (add_object): a 1-D array is one amount per selected game, as for a
-    # single id everywhere else (README "Ids, amounts and games broadcast together").
+    # single id everywhere else (docs/api.md "Ids, amounts and games broadcast together").
     start = {args.kind(world, kind): as_amounts(v, (gsel.size, n), n == 1, f"counters[{kind!r}]")
              for kind, v in (counters or {}).items()}
     if code == zones.BATTLEFIELD:

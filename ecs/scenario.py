@@ -1,8 +1,8 @@
 """Monte Carlo scenario files: a TOML format, loaded and validated into a typed `Scenario`.
 
-The format is documented in README.md ("The scenario format"). Every problem is
-reported as a `ScenarioError` naming the file, the field (``objects[2].toughness``) and
-what was expected, before any game is played.
+The format is documented in docs/scenarios.md ("The scenario format (TOML)"). Every
+problem is reported as a `ScenarioError` naming the file, the field
+(``objects[2].toughness``) and what was expected, before any game is played.
 """
 from __future__ import annotations
 

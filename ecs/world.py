@@ -5,9 +5,10 @@ schedule) and offers every action and read as a method. The work is done by the 
 that hold it, each a set of functions of a ``Game`` (``ecs.game``), bound here as methods:
 ``ecs.actions`` (creating objects, counters, zone changes, damage, life), ``ecs.reads``,
 ``ecs.turns`` (main phases, libraries), ``ecs.batch`` (fork, select, seeds),
-``ecs.observe``, ``ecs.persist`` (save, load) and ``ecs.rules.grand_archive`` (reserve,
-recover, enlighten, GA stats). Actions validate everything before they write anything,
-so a bad input changes nothing.
+``ecs.observe``, ``ecs.host`` (what a host engine tells the core: power/toughness
+effects, control, prohibitions, ...), ``ecs.persist`` (save, load) and
+``ecs.rules.grand_archive`` (reserve, recover, enlighten, GA stats). Actions validate
+everything before they write anything, so a bad input changes nothing.
 """
 from __future__ import annotations
 
@@ -81,8 +82,9 @@ class World:
         """``scalar_reads=False``: reads return per-game arrays (of length 1) even for one
         game, as for a batch, so code written for batches reads one game right; with the
         default a World of one game reads plain values. (Reads that build their own
-        values, ``result()`` among them, follow ``ecs.args.scalar``.) Not saved: a loaded
-        World reads as its ``load`` caller builds it; fork and select keep it."""
+        values, ``result()`` among them, follow ``ecs.args.scalar``.) Not saved: ``load``
+        builds a World with the default; set ``world.scalar_reads`` after it (each read
+        looks at the attribute). Clones, fork and select keep it; ``restore`` leaves it."""
         batch = args.integer(batch, "batch", 1, MAX_BATCH, InvalidGameError)
         self.scalar_reads = args.flag(scalar_reads, "scalar_reads")
         self.ruleset = get_ruleset(ruleset)

@@ -3,8 +3,9 @@
 Each declares when it runs (``When``: every check, or the beginning of a main phase) and
 the causes it decides with; the rulesets (``ecs.rules``) list them in order and
 ``ecs.schedule`` runs them as esper Processors. The order never changes a result (CR 704.3).
-``settled`` is the compiled pre-check that tells the schedule which of the Magic
-state-based systems would decide anything.
+``settled`` is the compiled pre-check that tells the schedule which of the state-based
+systems, Magic's and the Grand Archive's checks, would decide anything. ``base`` holds what
+the systems' passes share and ``parallel`` splits a wide pass across threads.
 """
 from .annihilation import Annihilation
 from .cap_enforcement import CapEnforcement

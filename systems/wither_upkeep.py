@@ -6,9 +6,10 @@ unless they pay 1 reserve for each wither counter on it, then remove those count
 
 Registered in the ordered list of both rulesets; it acts only in the check that
 ``World.begin_main_phase`` runs for a precombat main phase (ecs.schedule), and only in a
-ruleset that has wither counters (``Ruleset.wither_upkeep``; MTG "wither" is a damage
-keyword, 702.80, and a counter of that name is generic there). Vectorized over the games
-of the batch and the objects of each game.
+ruleset that has wither counters (``wither_upkeep`` of the ``ecs.game.Rules`` protocol:
+True for ``GrandArchive``, False for ``Magic``, where "wither" is a damage keyword,
+702.80, and a counter of that name is generic). Vectorized over the games of the batch and
+the objects of each game.
 
 Which objects the player pays for is a decision: ``policy(world, games, ids, cost,
 reserve)`` gets the (G,) game indices, the (G, m) ids of the objects that have wither

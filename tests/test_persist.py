@@ -480,8 +480,8 @@ def _peak_while(fn):
 
 def test_a_deflated_member_is_refused_without_inflating_it(saved, tmp_path):
     """A small file with a big deflated member (a zip bomb) is refused from the
-    archive directory; nothing is decompressed. (The issue's 2 MB file with a 2 GiB member
-    took 13-30 s and 4 GB before; here a 64 MiB member, some 64 kB on disk.)"""
+    archive directory; nothing is decompressed. (A 2 MB file with a 2 GiB member took
+    13-30 s and 4 GB before this check; here a 64 MiB member, some 64 kB on disk.)"""
     _, _, path = saved
     arrays = arrays_of(path)
     arrays["store.counts"] = np.zeros(2**24, np.int32)

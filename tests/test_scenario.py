@@ -117,7 +117,7 @@ def test_every_embedded_scenario_is_valid(name: str) -> None:
         raise
 
 
-def test_embedded_scenarios_cover_the_issue() -> None:
+def test_embedded_scenarios_hold_the_default_both_rulesets_and_a_2000_object_board() -> None:
     names = embedded()
     assert DEFAULT in names
     scs = [load(n) for n in names]
