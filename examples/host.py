@@ -23,11 +23,13 @@ Cards (by name, as the host's card database):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
 from ecs import World, ZoneChanged, zones
 from ecs.check import Check, System
+from ecs.game import Game
 
 PERSIST = {"Kitchen Finks"}
 UNDYING = {"Young Wolf"}
@@ -45,23 +47,26 @@ class LegendRule(System):
     def __init__(self, legendary: set[str]) -> None:
         self.legendary = legendary
 
-    def process(self, game: World, check: Check) -> None:  # type: ignore[override]
+    def process(self, game: Game, check: Check) -> None:
         s = game.store
         n = s.n_cols
         names = [game.names.index(x) for x in self.legendary if x in game.names]
         if not names:
             return
-        legend = np.isin(s.a["name_id"][:, :n], names)
-        live = check.live_games(game)
-        for g in np.flatnonzero(live):
-            on = np.flatnonzero(legend[g] & (s.a["zone"][g, :n] == zones.BATTLEFIELD))
-            key = s.a["controller"][g, on].astype(np.int64) * 4096 + s.a["name_id"][g, on]
-            for k in np.unique(key):
-                group = on[key == k]
-                if group.size > 1:
-                    newest = group[np.argmax(s.a["entity_id"][g, group])]
-                    lose = group[group != newest]
-                    check.move(np.full(lose.size, g), lose, zones.GRAVEYARD, "704.5j")
+        legend = np.isin(s.a["name_id"][:, :n], names) & (s.a["zone"][:, :n] == zones.BATTLEFIELD)
+        legend[~check.live_games(game)] = False
+        g, c = np.nonzero(legend)   # every legendary permanent of the games checked
+        if g.size < 2:
+            return
+        # Groups of one game, one controller and one name; the newest (highest id) of each stays.
+        key = np.stack([g, s.a["controller"][g, c], s.a["name_id"][g, c]], axis=1)
+        _, group = np.unique(key, axis=0, return_inverse=True)
+        group = group.ravel()
+        ids = s.a["entity_id"][g, c]
+        newest = np.full(group.max() + 1, -1, np.int64)
+        np.maximum.at(newest, group, ids)
+        lose = ids != newest[group]
+        check.move(g[lose], c[lose], zones.GRAVEYARD, "704.5j")
 
 
 @dataclass
@@ -150,5 +155,38 @@ def cant_get_poison(w: World, player: int) -> None:
     w.prohibit(player, "poison")
 
 
+def main() -> None:
+    """A short game: each card once, and the events the host polled after each play."""
+    w = World(seed=1)
+    alice, bob = w.add_player(), w.add_player()
+    h = Host(w, legendary={"Thalia"})
+
+    def play(what: str, act: Callable[[], object], modular_target: int | None = None) -> None:
+        step = w.step   # noted before acting: the act's events, the checks', the triggers'
+        act()
+        h.settle(modular_target)
+        print(f"{what}:")
+        for ev in w.events_since(step):
+            print(f"  {ev}")
+
+    finks = w.add_object(alice, "creature", power=3, toughness=2, name="Kitchen Finks")
+    play("Kitchen Finks is destroyed (persist)", lambda: w.destroy(finks))
+    worker = modular_creature(w, alice)
+    golem = w.add_object(alice, ("artifact", "creature"), power=3, toughness=3, name="Golem")
+    play("Arcbound Worker is destroyed (modular onto the Golem)", lambda: w.destroy(worker),
+         modular_target=golem)
+    ergamon = siege(w, bob, defense=3)
+    play("the Golem deals 3 damage to Invasion of Ergamon (a Siege defeated)",
+         lambda: w.deal_damage(ergamon, 3, source=golem))
+    w.add_object(alice, "creature", power=2, toughness=1, name="Thalia")
+    play("a second Thalia (the legend rule)",
+         lambda: w.add_object(alice, "creature", power=2, toughness=1, name="Thalia"))
+    print("Alice's battlefield:",
+          {w.name(e): w.counters(e) for e in w.objects(zone="battlefield", controller=alice)})
+
+
 __all__ = ["Host", "LegendRule", "anthem_and_pump", "cant_get_poison",
-           "cant_have_minus_counters", "modular_creature", "siege"]
+           "cant_have_minus_counters", "main", "modular_creature", "siege"]
+
+if __name__ == "__main__":
+    main()

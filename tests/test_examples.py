@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ecs import World
@@ -93,13 +94,28 @@ def test_legend_rule_host_system_keeps_the_newest() -> None:
     assert len(moved) == 1
 
 
-def _needs(name: str) -> None:
-    if not hasattr(World, name):
-        pytest.skip(f"World.{name} (the host-state API) is not in this build")
+@pytest.mark.parametrize("batch", [1, 3])
+def test_legend_rule_groups_by_controller_and_name_alone(batch: int) -> None:
+    """704.5j counts one player's legendary permanents of one name: two players' legends
+    of different names never group, whatever their indices in the name table (a key of
+    controller * 4096 + name index made player 0's 4,097th name player 1's first), and
+    in a batch each game is its own."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player()
+    h = ex.Host(w, legendary={"Alpha", "Omega"})
+    alpha = _creature(w, q, "Alpha")                       # name index 0
+    for i in range(4095):
+        w.add_object(p, "artifact", zone="exile", name=f"filler {i}")
+    omega = _creature(w, p, "Omega")                       # name index 4096
+    assert w.names.index("Omega") == 4096
+    h.settle()
+    assert np.all(w.exists(alpha)) and np.all(w.exists(omega))
+    twin = _creature(w, p, "Omega")
+    h.settle()
+    assert not np.any(w.exists(omega)) and np.all(w.exists(twin)) and np.all(w.exists(alpha))
 
 
 def test_anthem_and_pump() -> None:
-    _needs("modify_pt")
     w = World()
     p = w.add_player()
     a, b = _creature(w, p, "Bear"), _creature(w, p, "Bear")
@@ -110,7 +126,6 @@ def test_anthem_and_pump() -> None:
 
 
 def test_creature_that_cant_have_minus_counters() -> None:
-    _needs("prohibit")
     w = World()
     p = w.add_player()
     c = _creature(w, p, "Melira's Keepers")
@@ -121,10 +136,18 @@ def test_creature_that_cant_have_minus_counters() -> None:
 
 
 def test_player_who_cant_get_poison() -> None:
-    _needs("prohibit")
     w = World()
     p, q = w.add_player(), w.add_player()
     ex.cant_get_poison(w, p)
     src = _creature(w, q, "Blight Mamba")
     w.deal_damage(p, 3, source=src, infect=True)
     assert w.count(p, "poison") == 0
+
+
+def test_the_example_runs_as_a_script_and_shows_each_card(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python examples/host.py`` plays each card once and prints the events it polled."""
+    ex.main()
+    out = capsys.readouterr().out
+    for seen in ("cause='enter'", "cause='704.5v'", "cause='704.5j'", "DamageDealt",
+                 "Alice's battlefield: {'Kitchen Finks': {'-1/-1': 1}, 'Golem': {'+1/+1': 1}, 'Thalia': {}}"):
+        assert seen in out
