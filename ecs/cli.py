@@ -143,8 +143,8 @@ def summary(r: montecarlo.Result) -> str:
     out.append(f"  {r.elapsed:.2f} s, {r.games_per_s:,.0f} games/s, {r.ticks_per_s:,.0f} "
                f"game-ticks/s, workers {r.workers}, batch {r.batch}")
     # One shape warm or cold (the README's excerpt is compared with it): only numbers change.
-    out.append(f"  startup {r.startup:.2f} s (scenario check, kernels loaded, {r.compiled} "
-               f"compiled); in all {r.total:.2f} s, "
+    out.append(f"  startup {r.startup:.2f} s (scenario check, kernels: {r.compiled} compiled, "
+               f"the others loaded); in all {r.total:.2f} s, "
                f"{r.games / r.total if r.total > 0 else 0:,.0f} games/s")
     if r.games == 0:
         return "\n".join(out)

@@ -64,7 +64,7 @@ def test_first_run_says_it_compiles_and_reports_the_startup(tmp_path: Path) -> N
     assert magic == [k for k in kernels.KERNELS if not k.optional and k.system is not GAStateChecks]
     assert len(magic) < len(kernels.KERNELS) - 2
     assert cold["startup_s"] > 0 and cold["elapsed_s"] > 0
-    assert f"kernels loaded, {cold['compiled']} compiled" in err   # the table (on stderr)
+    assert f"kernels: {cold['compiled']} compiled, the others loaded" in err   # the table (on stderr)
     warm, err = _simulate(tmp_path)
     assert warmup.MESSAGE not in err
     assert warm["compiled"] == 0
