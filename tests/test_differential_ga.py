@@ -6,9 +6,12 @@ zone, GA state-based checks) and for MTG rad counters (libraries, draw, mill, 72
 Hypothesis builds a batch of 1-3 games that share players but not objects (each game's
 cards are added with ``games=[g]``; a player starts with zero to two champions on the
 field, so one may come to hold only another's), then plays rounds: in each round every ongoing game
-gets its own random action (applied with ``games=[g]``), or the whole batch gets a global
-one (``tick()`` or ``begin_main_phase()`` for every game at once, which exercises the
-vectorized phase systems on games in different states). After every action:
+gets its own random action (applied with ``games=[g]``, or for draw, mill, move, destroy and
+sacrifice in a batch of one game sometimes without, as a user would), or the whole batch
+gets a global one (``tick()``, ``begin_main_phase()``, ``draw()`` or ``mill()`` for every
+ongoing game at once, with no ``games=``, which exercises the vectorized phase systems on
+games in different states and, in a World of one game, the one-card draw and mill path).
+After every action:
 
 * the engine raises exactly when the model does, with the same exception class, and then
   the engine's state is unchanged (snapshot arrays compared);
@@ -295,11 +298,14 @@ def player_action(data, pair: Pair, g: int) -> None:
         def model():
             pl.life -= n
         pair.call(f"lose_life p{p} {n} (g{g})", lambda: w.lose_life(pid, n, games=[g]), [(g, model)])
-    elif action == "draw":
-        n = min(n, 2)
-        pair.call(f"draw p{p} {n} (g{g})", lambda: w.draw(pid, n, games=[g]), [(g, lambda: m.draw(p, n))])
-    elif action == "mill":
-        pair.call(f"mill p{p} {n} (g{g})", lambda: w.mill(pid, n, games=[g]), [(g, lambda: m.mill(p, n))])
+    elif action in ("draw", "mill"):
+        n = min(n, 2) if action == "draw" else n
+        # a World of one game: sometimes no games=, as a user would call it (one card: the
+        # one-game path, turns._one_card, which takes the top card by library.top_card)
+        alone = w.batch == 1 and data.draw(st.booleans())
+        fn, model = getattr(w, action), getattr(m, action)
+        pair.call(f"{action} p{p} {n} (g{g}{', alone' if alone else ''})",
+                  lambda: fn(pid, n) if alone else fn(pid, n, games=[g]), [(g, lambda: model(p, n))])
     elif action == "order" and pl.library:
         perm = data.draw(st.permutations(pl.library))
         ids = pair.ids(g)
@@ -325,8 +331,16 @@ def begin_one(data, pair: Pair, g: int) -> None:
 
 
 def global_action(data, pair: Pair) -> None:
-    if data.draw(st.booleans()):
+    what = data.draw(st.sampled_from(["tick", "begin", "tick", "begin", "draw", "mill"]))
+    if what == "tick":
         pair.call("tick()", pair.w.tick, [(g, m.tick) for g, m in enumerate(pair.models)])
+    elif what in ("draw", "mill"):
+        # no games=: every ongoing game (in a World of one game, one card takes the
+        # one-game path), as a user would call it
+        p, n = data.draw(st.integers(0, len(pair.pids) - 1)), data.draw(st.sampled_from([1, 1, 2]))
+        fns = [(g, (lambda m=m: getattr(m, what)(p, n) if not m.over else None))
+               for g, m in enumerate(pair.models)]
+        pair.call(f"{what}(p{p}, {n}) (all games)", lambda: getattr(pair.w, what)(pair.pids[p], n), fns)
     else:
         pre = data.draw(st.booleans())
         fns = [(g, (lambda m=m: m.begin_main_phase(None, pre) if not m.over else None))

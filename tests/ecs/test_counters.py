@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scalar_paths import general
 
-from ecs import CounterChanged, IllegalActionError, World, crossed
+from ecs import CounterChanged, IllegalActionError, InvalidTypeError, World, crossed
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def test_122_1a_noncreature_has_no_power(game):
     rock = w.add_object(p, {"artifact"})
     w.put_counters(rock, "+1/+1", 1)
     assert w.counters(rock) == {"+1/+1": 1}
-    with pytest.raises(Exception, match="no power"):
+    with pytest.raises(InvalidTypeError, match=rf"^entity {rock} has no power$"):
         w.power(rock)
 
 
@@ -147,9 +147,39 @@ def test_701_34a_proliferate_only_permanents_and_players(game):
     w, p, _, _ = game
     card = w.add_object(p, {"creature"}, zone="graveyard", power=1, toughness=1)
     w.put_counters(card, "charge", 1)
-    with pytest.raises(Exception, match="701.34a"):
+    with pytest.raises(IllegalActionError,
+                       match=rf"^entity {card} in game 0 is neither a permanent nor a player \(CR 701\.34a\)$"):
         w.proliferate([card])
     assert w.counters(card) == {"charge": 1}
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_701_34b_810_10_two_headed_giant_proliferate_gives_a_team_one_poison(batch):
+    """701.34b: in Two-Headed Giant, if more than one player on a team is chosen, only one
+    of them is given an additional poison counter; the poison is the team's (810.10), so
+    choosing both teammates adds one to the team's pool, recorded as one CounterChanged
+    row (before 3, after 4) on the team's head, not one row per chosen teammate. A
+    player's own kinds (rad here) still get one each (701.34a), and 810.10d lets a player
+    whose only counters are the team's poison be chosen."""
+    w = World(two_headed_giant=True, batch=batch)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    w.put_counters(b1, "poison", 3)
+    w.put_counters(a1, "poison", 2)
+    w.put_counters(b2, "rad", 1)
+    seen = len(w.events())
+    w.proliferate([b1, b2, a2], by=a1)
+    for g in range(batch):
+        def at(x, g=g):
+            return x[g] if batch > 1 else x
+        assert at(w.count(b1, "poison")) == 4 == at(w.count(b2, "poison"))
+        assert at(w.count(a1, "poison")) == 3 == at(w.count(a2, "poison"))
+        assert at(w.count(b2, "rad")) == 2 and at(w.count(b1, "rad")) == 0
+    new = w.events()[seen:]
+    assert all(isinstance(e, CounterChanged) and e.cause == "proliferate" and e.by == a1 for e in new)
+    rows = sorted((e.game, e.entity, e.kind, e.before, e.after) for e in new)
+    assert rows == sorted(r for g in range(batch) for r in (
+        (g, b1, "poison", 3, 4), (g, a1, "poison", 2, 3), (g, b2, "rad", 1, 2)))
 
 
 def test_122_6_entering_with_counters_is_putting_by_the_controller(game):

@@ -173,11 +173,34 @@ def test_704_6_two_headed_giant_team_poison_and_life():
     assert w.count(b1, "poison") == 12 == w.count(b2, "poison")
     w.tick()
     assert w.result() == "ongoing"      # 704.5c is ignored (scenario 23)
+    seen = len(w.events())
     w.proliferate([b1, b2])             # 701.34b: one poison for the team
     assert w.count(b2, "poison") == 13
+    assert [(e.kind, e.before, e.after, e.cause) for e in w.events()[seen:]] == [
+        ("poison", 12, 13, "proliferate")]   # one row for the team's pool, not one per teammate
     w.put_counters(b2, "poison", 2)
     w.tick()
     assert w.has_lost(b1) and w.has_lost(b2) and w.result() == a1
+
+
+def test_704_6b_810_10_two_headed_giant_team_poison_boundary_14_vs_15():
+    """704.6b: a team with fifteen or more poison counters loses; fourteen is not enough
+    (and 704.5c's ten is ignored in Two-Headed Giant). The poison is the team's (810.10),
+    so seven on each teammate make fourteen, and one more on either makes fifteen."""
+    w = World(two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    w.put_counters(b1, "poison", 7)
+    w.put_counters(b2, "poison", 7)
+    assert w.count(b1, "poison") == 14 == w.count(b2, "poison")
+    w.tick()
+    assert w.result() == "ongoing"
+    assert not w.has_lost(b1) and not w.has_lost(b2)
+    w.put_counters(b2, "poison", 1)
+    assert w.count(b1, "poison") == 15
+    w.tick()
+    assert w.has_lost(b1) and w.has_lost(b2)
+    assert not w.has_lost(a1) and not w.has_lost(a2) and w.result() == a1
 
 
 def test_704_6a_two_headed_giant_team_life():
