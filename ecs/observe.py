@@ -14,6 +14,7 @@ from .components.card import NO_STAT
 from .errors import InvalidGameError, InvalidTypeError, UnknownEntityError
 from .game import Game
 from .kinds import KEYWORD_BIT
+from .limits import MAX_ID
 
 _REAL_ZONES = tuple(z for z in zones.ZONES if z not in ("none", "player"))
 #: The stat features that an object (or player) may lack; ``has:<stat>`` says which. The
@@ -74,10 +75,10 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
         raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}") from None
     if out_dtype not in (np.dtype(np.float32), np.dtype(np.int32)):
         raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}")
-    arr = args.array(ids, "ids", "integers", UnknownEntityError)
-    if arr.dtype.kind not in "iu" and arr.size:   # (not bool either)
+    if isinstance(ids, np.ndarray) and ids.dtype == np.bool_:   # (a mask is no id array)
         raise UnknownEntityError(f"ids must be integers, got {ids!r}")
-    arr = arr.astype(np.int64)
+    # (-1 pads; checked before the cast: a uint64 past int64 would wrap to it)
+    arr = args.integer_array(ids, "entity", -1, MAX_ID, UnknownEntityError)
     if arr.ndim == 0:
         arr = arr.reshape(1)
     if arr.ndim not in (1, 2) or (arr.ndim == 2 and arr.shape[0] != B):

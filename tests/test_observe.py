@@ -344,3 +344,16 @@ def test_a_feature_list_observed_again_follows_new_kinds_and_the_ruleset() -> No
         a1, a2 = game.add_player(team=0), game.add_player(team=0)
         game.put_counters(a2, "poison", 2)   # (the same kinds in both Worlds)
         assert game.observe([a1, a2], ["counter:poison"], dtype=np.int32)[0][0, :, 0].tolist() == seen
+
+
+@pytest.mark.parametrize("ids", [[2**64 - 1], np.array([2**64 - 1], np.uint64), [2**63], [True], [1.0]],
+                         ids=["2**64-1", "uint64", "2**63", "bool", "float"])
+def test_ids_past_int64_or_not_integers_are_refused_not_wrapped(ids):
+    """An id is an integer of 0..MAX_ID (or -1, padding): 2**64 - 1 wrapped to -1 and read
+    as padding, a row of zeros; now it is refused, naming it as given."""
+    from ecs import UnknownEntityError
+    w = World()
+    p = w.add_player()
+    w.add_object(p, "creature", power=2, toughness=2)
+    with pytest.raises(UnknownEntityError, match=r"^entity (\d+ is outside -1\.\.|must be an integer)"):
+        w.observe(ids, ["present", "power"])
