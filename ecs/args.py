@@ -547,6 +547,11 @@ def merged_rows_by(game: Game, g: np.ndarray, c: np.ndarray, key: np.ndarray, sp
 def _merged(flat: np.ndarray, amount: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct values of ``flat``, the sum of ``amount`` over each, and each row's."""
     uniq, inv = sets.distinct_inverse(flat)
+    amount = np.asarray(amount, np.int64)
+    if amount.size and int(np.abs(amount).max()) * amount.size >= 2**53:   # past float64's exact sums
+        total = np.zeros(uniq.size, np.int64)
+        np.add.at(total, inv, amount)
+        return uniq, total, inv
     return uniq, np.bincount(inv, weights=amount, minlength=uniq.size).astype(np.int64), inv
 
 

@@ -269,3 +269,16 @@ def test_batch_per_game_amounts_and_targets():
     assert w.count(ids[1], "lore").tolist() == [0, 1, 1]
     w.put_counters(ids, "oil", np.array([[1, 2], [3, 4], [5, 6]]), games=[2, 0, 1])
     assert w.count(ids[1], "oil").tolist() == [4, 6, 2]
+
+
+def test_amounts_of_many_rows_naming_one_player_add_up_exactly() -> None:
+    """Rows naming one object or player add up (one action, one change): 2**22 + 4 rows of
+    up to 2**31 - 1 life pass 2**53, where a float64 sum drops units; life is an int64
+    within MAX_LIFE, so the total is exact."""
+    w = World()
+    p = w.add_player(life=0)
+    n = 2**22 + 4
+    amounts = np.full(n, 2**31 - 1, np.int64)
+    amounts[-3:] = 1
+    w.gain_life(np.full(n, p), amounts)
+    assert w.life(p) == int(amounts.sum()) == 9_007_201_398_030_338
