@@ -16,6 +16,7 @@ from .counting import change, change_one, changed, slot_ids
 from .events import CAUSE, GAME_END, LOST, RESERVE
 from .game import Game
 from .kernels import INDEX, array, empty, head, kernel
+from .limits import MAX_LIFE
 from .prefetch import AHEAD, prefetch_read
 from .relocation import move_objects
 from .store import remove_clamped
@@ -101,6 +102,9 @@ def perform(world: Game, check: Check) -> np.ndarray:
         paid = u.field == "reserve"   # a payment is an event (GA Costs and Memory 1)
         had = s.a["reserve"][u.games, u.players].astype(np.int64) if paid else None
         np.add.at(s.mut(u.field), (u.games, u.players), u.amounts)
+        if u.field == "life":   # a system's change stops at the bound the actions refuse past
+            life = s.mut("life")   # (written just above: no copy)
+            life[u.games, u.players] = np.clip(life[u.games, u.players], -MAX_LIFE, MAX_LIFE)
         if paid:
             world.log.record(RESERVE, u.cause, game=u.games,
                              entity=s.a["entity_id"][0, s.a["player_col"][u.players]],

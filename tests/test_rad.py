@@ -168,3 +168,21 @@ def test_rad_is_an_mtg_rule_only():
     w.put_counters(p, "rad", 1)
     w.begin_main_phase(p)
     assert w.counters(p) == {"rad": 1} and len(w.library(p)) == 1
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_728_1_rad_life_loss_stops_at_the_life_bound(batch, tmp_path):
+    """A player who can't lose, at -MAX_LIFE, mills nonland cards to rad (728.1): the life
+    loss stops at the bound every action keeps, so the World saves and loads again (a total
+    past it is one no file may hold)."""
+    from ecs.limits import MAX_LIFE
+    w = World(batch=batch, seed=5)
+    p = w.add_player(life=-MAX_LIFE)
+    w.add_player()
+    library(w, p, "SSS")
+    w.put_counters(p, "rad", 3)
+    w.set_cant_lose(p, "life")
+    w.begin_main_phase(p)
+    assert np.all(w.life(p) == -MAX_LIFE) and np.all(w.count(p, "rad") == 0)
+    w.save(tmp_path / "w.npz")
+    assert np.all(World.load(tmp_path / "w.npz").life(p) == -MAX_LIFE)
