@@ -60,8 +60,8 @@ def add_player(world: Game, life: int | None = None, team: int | None = None) ->
     mates = np.flatnonzero(s.a["player_team"] == team_key)
     head = int(mates[0]) if (mates.size and world.two_headed_giant) else index
     if head != index:   # the team's life is the sum of its players' (810.4)
-        team_life = s.a["life"][:, head] + life
-        counting.check_life(world, np.arange(world.batch), np.full(world.batch, head), team_life)
+        team_life = counting.life_after(world, np.arange(world.batch), np.full(world.batch, head),
+                                        np.full(world.batch, life))
     cols, ids = s.alloc(1, common=True)   # the same column in every game
     s.mut("types")[:, cols] = TYPE_BIT["player"]
     s.mut("controller")[:, cols] = index
@@ -887,9 +887,7 @@ def _life(world: Game, p: Ids, n: Amounts, games: Any, sign: int, skip_finished:
     if world.two_headed_giant:
         idx = s.a["player_head"][idx].astype(np.int64)  # team life (810.8)
     g, idx, a = args.sum_rows(world, g, idx, a)          # one total per (game, player)
-    new = s.a["life"][g, idx] + sign * a
-    counting.check_life(world, g, idx, new)
-    s.mut("life")[g, idx] = new
+    s.mut("life")[g, idx] = counting.life_after(world, g, idx, sign * a)
 
 
 def _life_few(world: Game, targets: list[tuple[int, int]], delta: int) -> bool:

@@ -87,15 +87,19 @@ def _overflow(game: Game, n: int, g: int, col: int, what: str) -> None:
                              f"{int(game.store.a['entity_id'][g, col])} in game {g} would pass {MAX_COUNT}")
 
 
-def check_life(game: Game, g: np.ndarray, idx: np.ndarray, new: np.ndarray) -> None:
-    """CountOverflowError unless the new life totals ``new`` of player indices ``idx`` in
-    games ``g`` are within -MAX_LIFE..MAX_LIFE (life is int64: it never wraps)."""
-    over = np.abs(new).view(np.uint64) > MAX_LIFE   # (unsigned: int64's |-2**63| is -2**63)
+def life_after(game: Game, g: np.ndarray, idx: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """The life totals of player indices ``idx`` in games ``g`` changed by ``delta``
+    (within -MAX_LIFE..MAX_LIFE, as every total is), or CountOverflowError naming the first
+    past those bounds. Compared before adding: two totals at the bound add up past int64."""
+    old = game.store.a["life"][g, idx]
+    delta = np.asarray(delta, np.int64)
+    over = np.where(delta >= 0, old > MAX_LIFE - delta, old < -MAX_LIFE - delta)
     if over.any():
         i = int(np.flatnonzero(over)[0])
         pid = int(game.store.a["entity_id"][0, game.store.a["player_col"][idx[i]]])
         raise CountOverflowError(f"life of player {pid} in game {int(g[i])} would be "
-                                 f"{int(new[i])}, past -{MAX_LIFE}..{MAX_LIFE}")
+                                 f"{int(old[i]) + int(delta[i])}, past -{MAX_LIFE}..{MAX_LIFE}")
+    return old + delta
 
 
 def ban_bit(game: Game, kind: str) -> np.uint64:

@@ -369,9 +369,7 @@ def _life_changes(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
     if world.two_headed_giant:
         idx = s.a["player_head"][idx].astype(np.int64)
     gs, idx, delta = args.sum_rows(world, gs, idx, delta)
-    new = s.a["life"][gs, idx] + delta
-    counting.check_life(world, gs, idx, new)
-    return gs, idx, new
+    return gs, idx, counting.life_after(world, gs, idx, delta)
 
 
 def record(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray, dealt: np.ndarray,

@@ -13,8 +13,8 @@ MAX_COUNT = int(np.iinfo(np.int32).max)
 #: Printed stats (power, toughness, loyalty, ...) are int32 beside a sentinel: at most this in size.
 MAX_STAT = 2 ** 30
 #: Life totals (int64) stay within -MAX_LIFE..MAX_LIFE: a change past it raises, never wraps.
-#: 2**62 leaves int64 room to add any amount (at most MAX_COUNT) or a team's shares and
-#: compare afterwards.
+#: 2**62 leaves int64 room for a total and a change of at most its size (``life_after``
+#: compares before adding).
 MAX_LIFE = 2 ** 62
 #: Ids are int64 and never reused: an id outside 0..MAX_ID names nothing.
 MAX_ID = int(np.iinfo(np.int64).max)

@@ -187,14 +187,16 @@ def test_a_life_total_past_max_life_is_refused(tmp_path, life):
     assert World.load(tmp_path / "ok.npz").life(a) == fits
 
 
-def test_a_team_life_total_of_minus_2_63_is_refused():
-    """Two Two-Headed Giant players of -MAX_LIFE come to -2**63, whose absolute value int64
-    can't hold (it is itself): check_life refuses it as any total past -MAX_LIFE."""
+@pytest.mark.parametrize("life", [-MAX_LIFE, MAX_LIFE])
+def test_a_team_life_total_of_2_63_in_size_is_refused_naming_it(life):
+    """Two Two-Headed Giant players of MAX_LIFE in size come to 2**63 in size, past int64's
+    range on the positive side: the team total is refused as any past MAX_LIFE, and the
+    message names the total as it would be, not a wrapped one."""
     w = World(seed=1, two_headed_giant=True)
-    a = w.add_player(team=0, life=-MAX_LIFE)
-    with pytest.raises(CountOverflowError, match=str(-2**63)):
-        w.add_player(team=0, life=-MAX_LIFE)
-    assert w.life(a) == -MAX_LIFE and len(w.players()) == 1
+    a = w.add_player(team=0, life=life)
+    with pytest.raises(CountOverflowError, match=f"would be {2 * life},"):
+        w.add_player(team=0, life=life)
+    assert w.life(a) == life and len(w.players()) == 1
 
 
 # ---- a host's effects, libraries and Grand Archive state in a file ----------------------------
