@@ -150,7 +150,8 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
                          ("no_counters", no_counters), ("name_id", _name_id(world, name))):
         if value != _FILLS[field]:
             card[field] = value
-    if one and n:   # a single game's objects: each slot found and written in plain ints
+    if one and 0 < n <= args.FEW:   # a single game's few objects: each slot found and written in plain ints
+        # (each find is a pass over the slots: many objects take the array path below)
         cols, made = [], []
         for _ in range(n):
             col, e = s.alloc_one(card)

@@ -905,3 +905,27 @@ def test_a_player_who_loses_in_the_first_check_of_a_main_phase_takes_no_turn(nam
     assert lost == [True, False, False] and rad == 2
     assert turn == (w.players()[2] if named else w.players()[1])   # named: c's turn goes on
     _assert_same(fast[3], slow[3])
+
+
+@pytest.mark.parametrize("n", [3, 64, 65, 300])
+def test_many_objects_of_one_game_take_the_array_path_with_the_same_result(n: int) -> None:
+    """``add_objects`` of a few objects of one game finds and writes each slot in plain ints;
+    past ``args.FEW`` (each find is a pass over the slots: 65,536 objects took 7 s) it takes
+    the array path. Either way the objects fill the game's free slots first, with the ids,
+    fields, entering counters and events of the general path."""
+    def made(scalar: bool) -> tuple[Any, ...]:
+        w = World(seed=0)
+        p = w.add_player()
+        tokens = w.add_objects(40, p, "creature", power=1, toughness=1, token=True)
+        w.destroy(tokens[::3])
+        w.tick()   # the destroyed tokens cease to exist: their slots are free
+        w.clear_events()
+        if scalar:
+            ids = w.add_objects(n, p, "planeswalker", loyalty=3, name="Teferi")
+        else:
+            with general():
+                ids = w.add_objects(n, p, "planeswalker", loyalty=3, name="Teferi")
+        s = w.store
+        return (ids.tolist(), s.locate(0, ids).tolist(), [w.counters(int(e)) for e in ids],
+                w.event_table()["entity"].tolist(), w.step)
+    assert made(True) == made(False)
