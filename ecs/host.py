@@ -80,15 +80,9 @@ def _remark_one(world: Game, col: int) -> None:
 def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
     """Signed values (at most MAX_STAT in size) broadcast against the targets of ``e``
     like counter amounts (``ecs.args``), one per target row."""
-    arr = args.array(v, what, "an integer or an array of integers", InvalidCountError)
-    if isinstance(v, (bool, np.bool_)) or arr.dtype.kind not in "iu":   # (not bool, nor timedelta64)
-        raise InvalidCountError(f"{what} must be an integer, got {v!r}")
-    out = (arr < -MAX_STAT) | (arr > MAX_STAT)   # (compared as they are: a cast could wrap them)
-    if out.any():
-        raise InvalidCountError(f"{what}: {int(arr[out].flat[0])} is more than {MAX_STAT} in size")
+    arr = args.integer_array(v, what, -MAX_STAT, MAX_STAT, InvalidCountError)   # (checked, then cast)
     gsel = args.select_games(games, world.ongoing)
     shape = args.as_ids(e, gsel.size)[0].shape
-    arr = arr.astype(np.int64)
     if arr.ndim == 1:
         arr = arr[:, None] if single else arr[None, :]
     try:
