@@ -192,7 +192,8 @@ def as_amounts(n: Any, shape: tuple[int, int], single_id: bool,
     try:
         return _amounts(n, shape, single_id)
     except InvalidCountError as err:
-        raise InvalidCountError(f"{what() if callable(what) else what}: {err}") from None
+        named = " ".join((what() if callable(what) else what).split())   # (an id array on one line)
+        raise InvalidCountError(f"{named}: {err}") from None
 
 
 def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
@@ -214,8 +215,10 @@ def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
                 f"{arr.shape[0]} amounts for {shape[0]} selected games: with one id a 1-D "
                 "amount array has one amount per selected game, in the order of games= "
                 "(index a per-game array by the selection: n[games])") from None
+        hint = (": a 1-D amount array has one amount per id; one per game is a (games, 1) "
+                "array, n[:, None]" if arr.shape[0] == 1 and arr.shape[1] == shape[0] != shape[1] else "")
         raise InvalidCountError(f"amounts of shape {np.shape(n)} do not fit {shape} "
-                                "(selected games, objects)") from None
+                                f"(selected games, objects){hint}") from None
 
 
 # ---- resolving arguments against a game's state ---------------------------------------
@@ -242,8 +245,9 @@ def _target_grid(game: Game, ids: Any, games: Any
     absent = cols < 0
     if absent.any():
         i = np.argwhere(absent)[0]
+        hint = "; where='present' acts only in the games it is in" if s.batch > 1 else ""
         raise StaleEntityError(f"entity {int(idarr[tuple(i)])} does not exist in game "
-                               f"{int(g[tuple(i)])} (it changed zones or was never there)")
+                               f"{int(g[tuple(i)])} (it changed zones or was never there{hint})")
     return g.ravel(), cols.ravel(), single, (idarr.shape[0], idarr.shape[1])
 
 

@@ -467,3 +467,20 @@ def test_an_action_on_one_object_per_game_allocates_in_proportion_to_its_rows(ac
     finally:
         tracemalloc.stop()
     assert peak < 8 * 2**20
+
+
+def test_errors_of_per_game_targets_say_what_to_do():
+    """A batch's usual slips get messages that name the fix: amounts one per game given as
+    a 1-D array for (games, 1) targets, and an id gone from some games; a long id array
+    stays on one line."""
+    w = World(batch=8, seed=0)
+    p = w.add_player()
+    b = w.add_object(p, "creature", power=1, toughness=1)
+    with pytest.raises(InvalidCountError, match=r"one per game is a \(games, 1\) array, n\[:, None\]") as err:
+        w.put_counters(np.full((8, 1), b), "+1/+1", np.arange(8))
+    assert "\n" not in str(err.value)
+    w.destroy(b, games=[3])
+    with pytest.raises(StaleEntityError, match=f"entity {b} does not exist in game 3 .*where='present'"):
+        w.put_counters(b, "+1/+1", 1)
+    w.put_counters(b, "+1/+1", 1, where="present")
+    assert w.count(b, "+1/+1").tolist() == [1, 1, 1, 0, 1, 1, 1, 1]
