@@ -167,7 +167,6 @@ class _Gathered(dict[Any, np.ndarray]):
 
 
 _TYPED = {"loyalty": TYPE_BIT["planeswalker"], "defense": TYPE_BIT["battle"]}
-_CHAMPION = TYPE_BIT["champion"]
 
 
 #: A feature's value from the gathered rows: an array broadcastable to its plane(s).
@@ -246,15 +245,14 @@ def _feature(world: Game, name: str) -> Value:
 
         def counted(got: _Gathered) -> Any:   # counters on the battlefield, printed elsewhere
             count = got[ki] if ki is not None else 0
-            return np.where(got.has(name), np.where(got["zone"] == zones.BATTLEFIELD, count, got[name]), 0)
+            return np.where(got.has(name), stats.counted(got["zone"], got[name], count), 0)
         return counted
     if name in ("level", "base_level"):
         ki = s.kind_index.get("level")
 
-        def level(got: _Gathered) -> Any:   # GA LV: base level plus a champion's level counters
-            value = got["level"].astype(np.int64)   # (Level Counters 1-2; int64: no wrap)
-            if name == "level" and ki is not None:
-                value = value + np.where((got["types"] & _CHAMPION) != 0, got[ki], 0)
+        def level(got: _Gathered) -> Any:   # GA LV, or the base level alone
+            value = (stats.level(got["types"], got["level"], got[ki]) if name == "level" and ki is not None
+                     else got["level"].astype(np.int64))
             return np.where(got.has("level"), value, 0)
         return level
     if name in ("life", "lost"):

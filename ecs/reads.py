@@ -138,8 +138,7 @@ def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
             return printed
         return v["counts"][k, 0, c] if k is not None else 0
     count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
-    on_bf = spot.take(s.a["zone"]) == zones.BATTLEFIELD
-    return args.out(world, _masked(np.where(on_bf, count, int(printed)), spot.here))
+    return args.out(world, _masked(stats.counted(spot.take(s.a["zone"]), int(printed), count), spot.here))
 
 
 def loyalty(world: Game, e: int) -> IntRead:

@@ -7,16 +7,33 @@ Keywords (122.1b): printed ones plus keyword counters.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
+from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 
+from . import zones
 from .errors import InvalidKindError
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS
 from .limits import MAX_STAT
+
+
+def counted(zone: np.ndarray, printed: Any, count: Any) -> np.ndarray:
+    """Loyalty, defense (306.5b-c, 310.4b-c) and Grand Archive durability (Durability 1),
+    element-wise: the counters on the battlefield, the printed number elsewhere."""
+    return np.where(zone == zones.BATTLEFIELD, count, printed)
+
+
+def level(types: np.ndarray, printed: np.ndarray, count: Any) -> np.ndarray:
+    """Grand Archive LV (Level Counters 1-2), element-wise: the base level, plus the level
+    counters on a champion (int64: the sum of two int32 bounds does not wrap)."""
+    return printed.astype(np.int64) + np.where((types & _CHAMPION) != 0, count, 0)
+
+
+_CHAMPION = TYPE_BIT["champion"]
 
 
 def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:

@@ -33,7 +33,7 @@ from typing import Any, Mapping, cast
 
 import numpy as np
 
-from ecs import args, counting, damage, host, kinds, reads, sets, turns, zones
+from ecs import args, counting, damage, host, kinds, reads, sets, stats, turns, zones
 from ecs.args import Amounts, Games, Ids, IntRead
 from ecs.check import System
 from ecs.components import TYPE_BIT
@@ -533,9 +533,6 @@ def _recover_one(world: Game, champion: Any, n: int, games: Any, cost: bool) -> 
     return removed
 
 
-_CHAMPION = TYPE_BIT["champion"]
-
-
 def _acted(world: Game, cause: str, g: np.ndarray, c: np.ndarray, kind: str | None,
            before: np.ndarray, after: np.ndarray) -> None:
     """Record a player action on the objects (g, c) (``ecs.events.Acted``): the acting
@@ -648,7 +645,7 @@ def stat(world: Game, e: int, name: str) -> IntRead:
         n: int = v["counts"][k, 0, col] if k is not None else 0
         if name == "durability":
             return n if v["zone"][0, col] == zones.BATTLEFIELD else printed
-        return printed + (n if v["types"][0, col] & TYPE_BIT["champion"] else 0)
+        return printed + (n if v["types"][0, col] & _CHAMPION else 0)
     spot = args.column(world, e)
     printed_at = spot.take(s.a[name]).astype(np.int64)
     has = spot.here & (printed_at != NO_STAT)
@@ -656,10 +653,8 @@ def stat(world: Game, e: int, name: str) -> IntRead:
         raise InvalidTypeError(f"entity {e} has no {name} stat (it is not printed)")
     count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
     if name == "durability":
-        on_field = spot.take(s.a["zone"]) == zones.BATTLEFIELD
-        return args.out(world, np.where(has, np.where(on_field, count, printed_at), 0))
-    champ = (spot.take(s.a["types"]) & TYPE_BIT["champion"]) != 0
-    return args.out(world, np.where(has, printed_at + np.where(champ, count, 0), 0))
+        return args.out(world, np.where(has, stats.counted(spot.take(s.a["zone"]), printed_at, count), 0))
+    return args.out(world, np.where(has, stats.level(spot.take(s.a["types"]), printed_at, count), 0))
 
 
 def base_level(world: Game, e: int) -> IntRead:
