@@ -15,6 +15,9 @@ from typing import Any, Callable, ClassVar, Protocol
 import esper
 import numpy as np
 
+from .errors import InvalidCountError
+from .limits import MAX_COUNT
+
 
 class _Games(Protocol):
     """What a check reads of its game: which games are still going (``ecs.game.Game``)."""
@@ -147,6 +150,16 @@ class Check:
 
     def add_to_players(self, name: str, games: np.ndarray, players: np.ndarray,
                        amounts: np.ndarray | int, cause: str = "") -> None:
+        """Add ``amounts`` to the per-player field ``name`` (life, reserve) of player indices
+        ``players`` in games ``games``. Each amount is at most MAX_COUNT in size, as an
+        action's (InvalidCountError): a life total then stops at MAX_LIFE (``perform``)."""
+        values = np.asarray(amounts)
+        if values.dtype.kind not in "iu":
+            raise InvalidCountError(f"{name} changes of players must be integers, got {values.dtype}")
+        out = (values < -MAX_COUNT) | (values > MAX_COUNT)   # (compared as given: no cast to wrap)
+        if out.any():
+            raise InvalidCountError(f"{name} change {int(values[out].flat[0])} of a player is more "
+                                    f"than {MAX_COUNT} in size")
         if games.size:
             self.player_updates.append(
                 PlayerUpdate(name, games, players, np.broadcast_to(amounts, games.shape), cause))

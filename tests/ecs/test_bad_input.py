@@ -71,7 +71,7 @@ BAD = [
     (lambda w, p, b, g: w.set_pt(b, power=[[1, 2], [3]]), InvalidCountError, "[[1, 2], [3]]"),
     (lambda w, p, b, g: w.modify_pt(b, toughness=[[1, 2], [3]]), InvalidCountError, "[[1, 2], [3]]"),
     (lambda w, p, b, g: w.set_hold(b, [[True], [False, True]]), InvalidTypeError, "[[True], [False, True]]"),
-    (lambda w, p, b, g: w.observe([[b], [b, b]]), UnknownEntityError, "entity must be an integer or an array of integers"),
+    (lambda w, p, b, g: w.observe([[b], [b, b]]), UnknownEntityError, "must be an integer or an array of integers"),
     (lambda w, p, b, g: w.put_counters(b, "charge", [[1, 2], [3]]), InvalidCountError, "[[1, 2], [3]]"),
     # two flags for one player: which one is meant? (as set_hold refuses)
     (lambda w, p, b, g: w.set_cant_lose([p, p], "life", [True, False]), IllegalActionError, "twice"),

@@ -325,3 +325,42 @@ def test_a_copied_world_runs_its_systems_once_the_original_is_gone(how: str) -> 
     del original
     gc.collect()
     assert played(copied, p, torch) == played(*made()) == (1, {"fire": 1}, 0, 0)
+
+
+class Boon(System):
+    """A host's rule for the life bound tests: a player's 'boon' counters are removed and
+    give that player ``Boon.life`` life, in one check."""
+    causes = ("remove",)
+    life = 2**31 - 1
+
+    def process(self, world: Any, check: Check) -> None:
+        s = world.store
+        boon = s.plane("boon")
+        if boon is None:
+            return
+        boon = boon.copy()
+        boon[~check.live_games(world)] = 0
+        g, c = np.nonzero(boon)
+        if g.size:
+            check.remove(s.kind_index["boon"], g, c, boon[g, c].astype(np.int64), "remove")
+            players = s.a["controller"][g, c].astype(np.int64)
+            check.add_to_players("life", g, players, np.full(g.size, Boon.life, np.int64), "remove")
+
+
+def test_a_systems_life_change_stops_at_max_life_and_a_huge_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system's life gain stops at MAX_LIFE (a total past it is none an action makes or a
+    file holds), however many rows add up; one amount past MAX_COUNT in size is refused at
+    the decision (InvalidCountError), before anything changes."""
+    from ecs import InvalidCountError
+    from ecs.limits import MAX_LIFE
+    w = World(seed=0)
+    w.schedule = Schedule([*w.ruleset.systems, Boon])
+    p = w.add_player(life=MAX_LIFE - 5)
+    w.add_player()
+    w.put_counters(p, "boon", 3)
+    assert w.tick() == 1 and w.life(p) == MAX_LIFE and w.count(p, "boon") == 0
+    monkeypatch.setattr(Boon, "life", 2**62)
+    w.put_counters(p, "boon", 1)
+    with pytest.raises(InvalidCountError, match=f"life change {2**62} of a player is more than {2**31 - 1}"):
+        w.tick()
+    assert w.life(p) == MAX_LIFE and w.count(p, "boon") == 1
