@@ -22,6 +22,7 @@ them; they are defined here so this module imports nothing from the engine.
 """
 from __future__ import annotations
 
+import collections
 import numbers
 import re
 
@@ -161,8 +162,14 @@ class RefGame:
         self.team_players = {}  # team label -> [player ids], first one is the head
         self.objects = {}     # live object id -> object dict
         self.stale = set()    # ids of objects that changed zones or ceased to exist (400.7)
-        self.events = []      # zone changes and tokens ceasing to exist, in order
+        # in order: zone changes and tokens ceasing to exist ("zone", "cease"), damage events
+        # ("damage"), tapped-status changes ("tap"), losses ("lost") and the end ("end")
+        self.events = []
+        # how often each rule (or case the tests want covered) was applied or seen at a
+        # check: read by the tests' coverage counts only, it decides nothing
+        self.reached = collections.Counter()
         self.outcome = "ongoing"
+        self._recorded_losses = set()
 
     # ---- ids ---------------------------------------------------------------------------
     def _new_id(self):
@@ -297,6 +304,7 @@ class RefGame:
         to = obj["redirect"] or "graveyard"   # the host's "put it into <zone> instead" (614.1a), first
         if to == "graveyard" and obj["counters"].get("finality", 0) > 0:   # still a graveyard (616.1)
             to = "exile"
+            self.reached["122.1h finality"] += 1
         return self._change_zone(e, to, lki)
 
     # ---- counters ----------------------------------------------------------------------
@@ -400,6 +408,8 @@ class RefGame:
                     if self._head(e)["counters"].get("poison", 0) > 0 and team not in poisoned_teams:
                         poisoned_teams.add(team)  # 701.34b: only one player of the team
                         plan.append((e, self._head(e)["counters"], "poison"))
+                    elif self._head(e)["counters"].get("poison", 0) > 0:
+                        self.reached["701.34b one poison per team"] += 1
                 plan += [(e, self.players[e]["counters"], k) for k in kinds]
             else:
                 plan += [(e, self.objects[e]["counters"], k) for k in self.objects[e]["counters"]]
@@ -438,6 +448,7 @@ class RefGame:
             # 122.1c: "If this permanent would be destroyed as the result of an effect,
             # instead remove a shield counter from it"
             set_count(obj["counters"], "shield", obj["counters"]["shield"] - 1)
+            self.reached["122.1c shield replaces destroy"] += 1
             return None
         return self._to_graveyard_from_battlefield(e)  # 701.8a (finality: 122.1h)
 
@@ -476,6 +487,10 @@ class RefGame:
             return
         if amount == 0:
             return  # 120.8: a source that would deal 0 damage deals no damage at all
+        # docs (Events): one damage event per target, ``dealt`` 0 where a shield counter
+        # prevented it (122.1c); recorded once the damage is done (nothing is, if it raises)
+        event = {"type": "damage", "target": target, "amount": amount, "dealt": amount,
+                 "cause": "combat damage" if combat else "damage"}
         if target in self.players:
             head = self._head(target)
             if infect:
@@ -486,6 +501,7 @@ class RefGame:
                               add_count(head["counters"], "poison", amount, "infect"))
             else:
                 head["life"] -= amount  # 120.3a
+            self.events.append(event)
             return
         c = obj["counters"]
         if c.get("shield", 0) > 0:
@@ -495,9 +511,15 @@ class RefGame:
             new_shield = c["shield"] - 1
             if unpreventable:
                 self._damage_results(obj, amount, deathtouch, wither, infect)  # may raise
+                self.reached["615.12 unpreventable vs shield"] += 1
+            else:
+                event["dealt"] = 0
+                self.reached["122.1c shield prevents damage"] += 1
             set_count(c, "shield", new_shield)
+            self.events.append(event)
             return
         self._damage_results(obj, amount, deathtouch, wither, infect)
+        self.events.append(event)
 
     def _damage_results(self, obj, amount, deathtouch, wither, infect):
         """120.3c-e, h: the results of damage dealt to a permanent (checked before changing)."""
@@ -527,6 +549,9 @@ class RefGame:
         obj = self._permanent(e)
         if self._over():
             return
+        if not obj["tapped"]:  # docs (Events): tapping a tapped permanent is no event
+            self.events.append({"type": "tap", "entity": e, "before": False, "after": True,
+                                "cause": "tap"})
         obj["tapped"] = True
 
     def untap(self, e):
@@ -539,8 +564,13 @@ class RefGame:
             # 122.1d: "If a permanent with a stun counter on it would become untapped,
             # instead remove a stun counter from it."
             set_count(obj["counters"], "stun", obj["counters"]["stun"] - 1)
+            self.events.append({"type": "tap", "entity": e, "before": True, "after": True,
+                                "cause": "stun"})  # docs (Events): tapped before and after
+            self.reached["122.1d stun"] += 1
             return
         obj["tapped"] = False
+        self.events.append({"type": "tap", "entity": e, "before": True, "after": False,
+                            "cause": "untap"})
 
     def lose_life(self, p, n):
         self._player(p)
@@ -576,39 +606,63 @@ class RefGame:
             safe = (set().union(*(self.players[q]["cant_lose"]
                                   for q in self.team_players[self.team_of[pid]]))
                     if self.thg else pl["cant_lose"])
+            poison = head["counters"].get("poison", 0)
             if self.thg:
+                if 12 <= poison <= 16:
+                    self.reached["team poison 12-16 at a check"] += 1
+                if 10 <= poison < 15 and "poison" not in safe:
+                    self.reached["704.5c ignored in 2HG"] += 1
                 if head["life"] <= 0 and "life" not in safe:
                     losers.add(pid)  # 704.6a / 810.8c: a team with 0 or less life loses
-                if head["counters"].get("poison", 0) >= 15 and "poison" not in safe:
+                    self.reached["704.6a"] += 1
+                if poison >= 15 and "poison" not in safe:
                     losers.add(pid)  # 704.6b / 810.8d (704.5c is ignored in 2HG)
+                    self.reached["704.6b"] += 1
             else:
+                if 8 <= poison <= 11:
+                    self.reached["poison 8-11 at a check"] += 1
                 if pl["life"] <= 0 and "life" not in safe:
                     losers.add(pid)  # 704.5a
-                if pl["counters"].get("poison", 0) >= 10 and "poison" not in safe:
+                    self.reached["704.5a"] += 1
+                if poison >= 10 and "poison" not in safe:
                     losers.add(pid)  # 704.5c
+                    self.reached["704.5c"] += 1
+            if safe and (head["life"] <= 0 or poison >= (15 if self.thg else 10)):
+                self.reached["can't lose"] += 1
         cease = []       # 704.5d: tokens in a zone other than the battlefield
         leave = []       # permanents put into the graveyard (or destroyed) by this check
         removals = {}    # object id -> {kind: n}
         for oid, obj in self.objects.items():
+            c = obj["counters"]
             if obj["zone"] != "battlefield":
+                # (seen, not acted on: 704.5q and 704.5r are about permanents only)
+                if c.get("+1/+1", 0) and c.get("-1/-1", 0):
+                    self.reached["+1/+1 and -1/-1 off the battlefield"] += 1
                 if obj["token"]:
                     cease.append(oid)  # 704.5d
+                    self.reached["704.5d"] += 1
                 continue
-            c = obj["counters"]
             dies = False
             if "creature" in obj["types"]:
                 t = self.toughness_of(obj)
                 if t <= 0:
                     dies = True  # 704.5f (indestructible doesn't apply: not destruction)
+                    self.reached["704.5f"] += 1
                 elif not self._indestructible(obj):  # 702.12b
                     if obj["damage"] > 0 and obj["damage"] >= t:
                         dies = True  # 704.5g (shield doesn't replace SBAs: docs, ruling)
+                        self.reached["704.5g"] += 1
                     if obj["deathtouch_hit"]:
                         dies = True  # 704.5h
+                        self.reached["704.5h"] += 1
+                elif (obj["damage"] > 0 and obj["damage"] >= t) or obj["deathtouch_hit"]:
+                    self.reached["702.12b indestructible vs 704.5g/h"] += 1
             if "planeswalker" in obj["types"] and c.get("loyalty", 0) == 0:
                 dies = True  # 704.5i
+                self.reached["704.5i"] += 1
             if "battle" in obj["types"] and c.get("defense", 0) == 0:
                 dies = True  # 704.5v (docs: no stack, the exception never applies)
+                self.reached["704.5v"] += 1
             if dies and not obj["hold"]:   # the host holds it (704.5v's exception)
                 leave.append(oid)
             rem = {}
@@ -616,10 +670,18 @@ class RefGame:
             if n:
                 rem["+1/+1"] = n  # 704.5q / 122.3
                 rem["-1/-1"] = n
+                self.reached["704.5q"] += 1
             for kind, cap in obj["caps"].items():
                 if c.get(kind, 0) > cap:
                     # 704.5r / 122.4; docs: removals from caps and annihilation add up
                     rem[kind] = rem.get(kind, 0) + c[kind] - cap
+                    self.reached["704.5r"] += 1
+                    if c[kind] == cap + 1:
+                        self.reached["704.5r one over the cap"] += 1
+                    if n and kind in ("+1/+1", "-1/-1"):
+                        self.reached["704.5q and 704.5r add up"] += 1
+                elif c.get(kind, 0) == cap and cap:
+                    self.reached["at the cap"] += 1
             if rem:
                 removals[oid] = rem
         # "since the last time state-based actions were checked" (704.5h): a new check begins
@@ -647,6 +709,10 @@ class RefGame:
                     self.players[q]["lost"] = True  # 810: the team loses
             else:
                 self.players[pid]["lost"] = True
+        for pid, pl in self.players.items():  # docs (Events): PlayerLost, one per player
+            if pl["lost"] and pid not in self._recorded_losses:
+                self._recorded_losses.add(pid)
+                self.events.append({"type": "lost", "player": pid})
         if losers:
             self._decide_result()
         return performed
@@ -656,9 +722,13 @@ class RefGame:
         teams = {self.team_of[p] for p in remaining} if self.thg else set(remaining)
         if not remaining:
             self.outcome = "draw"  # 104.4a: all remaining players lost simultaneously
+            self.reached["104.4a draw"] += 1
+            self.events.append({"type": "end", "winner": None})  # docs: GameEnded, None for a draw
         elif len(teams) == 1:
             # 104.2a: a player still in the game wins when all opponents have left
             self.outcome = remaining[0] if not self.thg else self.team_players[self.team_of[remaining[0]]][0]
+            self.reached["104.2a win"] += 1
+            self.events.append({"type": "end", "winner": self.outcome})
 
     # ---- reads -------------------------------------------------------------------------
     def keywords_of(self, obj):
