@@ -34,26 +34,32 @@ def perform(world: Game, check: Check) -> np.ndarray:
     # Flat (game, column) indices: one lookup each, cheaper than indexing with g and c.
     cap = s.capacity
     leaving: np.ndarray | None = None
-    if len(check.moves) == 1 and not check.removals:   # one decision (a death): nothing to merge or filter
+    if len(check.moves) == 1:   # one decision (a death): nothing to merge
         g, c, z, cause = check.moves[0].games, check.moves[0].cols, check.moves[0].zones, check.moves[0].cause
+        if check.removals:
+            leaving = np.zeros(world.batch * cap, bool)
+            leaving[g * cap + c] = True
     elif check.moves:
+        # Whatever the systems' order (704.3): an object leaves once, named by the decision
+        # whose cause comes first in CAUSES (704.5f before 704.5h, say), and the rows go by
+        # slot, as one system's do (the new ids and library positions follow the rows).
+        g, c, z, cause = (np.concatenate(x) for x in zip(*(
+            (mv.games, mv.cols, mv.zones,
+             np.full(mv.games.size, CAUSE[mv.cause]) if isinstance(mv.cause, str) else mv.cause)
+            for mv in check.moves)))
+        at = g * cap + c
+        order = np.argsort(at, kind="stable")   # (each decision's rows come by slot: runs to merge)
+        first = np.ones(order.size, bool)
+        first[1:] = at[order[1:]] != at[order[:-1]]
+        if not first.all():   # an object two systems move: by slot, then cause
+            order = np.lexsort((cause, at))
+            first[1:] = at[order[1:]] != at[order[:-1]]
+        keep = order[first]
+        g, c, z, cause = g[keep], c[keep], z[keep], cause[keep]
         leaving = np.zeros(world.batch * cap, bool)
-        # An object leaves once: the first system's decision names the cause (the rows
-        # of one Check.move are distinct, so only later entries need the check).
-        parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        for mv in check.moves:
-            g, c, z, why = mv.games, mv.cols, mv.zones, mv.cause
-            at = g * cap + c
-            if parts:
-                new = ~leaving[at]
-                g, c, z, at = g[new], c[new], z[new], at[new]
-                why = why if isinstance(why, str) else why[new]
-            leaving[at] = True
-            parts.append((g, c, z, np.full(g.size, CAUSE[why]) if isinstance(why, str) else why))
-        g, c, z, cause = ((np.concatenate([p[i] for p in parts]) for i in range(4))
-                          if len(parts) > 1 else parts[0])
-    # Removals of one kind for one reason are one change (one event chunk), in the order
-    # they were first decided; a paired removal (704.5q) is one pass over its rows.
+        leaving[at[keep]] = True
+    # Removals of one kind for one reason are one change (one event chunk); a paired
+    # removal (704.5q) is one pass over its rows.
     groups: dict[tuple[tuple[int, ...], str, bool, int], list[tuple[np.ndarray, ...]]] = {}
     for i, r in enumerate(check.removals):
         at = r.games * cap + r.cols
@@ -70,7 +76,10 @@ def perform(world: Game, check: Check) -> np.ndarray:
             groups.setdefault((r.kinds, r.cause, r.settles, -1 if len(r.kinds) == 1 else i),
                               []).append(rows[:4])
     touched = []   # (games, columns) of the permanents changed, but by settling removals
-    for (ks, why, settles, _), parts_ in groups.items():
+    # In the order of the causes (then kinds), not of the systems: removals of one kind
+    # for two rules (704.5q, 704.5r) clamp at what is there, and the rows split the same
+    # whatever the schedule's order.
+    for (ks, why, settles, _), parts_ in sorted(groups.items(), key=lambda kv: (CAUSE[kv[0][1]], kv[0][0])):
         rg, rc, at, amount = ((np.concatenate(x) for x in zip(*parts_)) if len(parts_) > 1
                               else parts_[0])
         if len(ks) == 1:
@@ -136,14 +145,14 @@ def _staying(leaving: np.ndarray, games: np.ndarray, cols: np.ndarray, at: np.nd
 
 
 def lose(world: Game, losses: list[Loss]) -> None:
-    """Players lose (each once, with the first cause named); a game with one team left is
+    """Players lose (each once, with the cause first in CAUSES named); a game with one team left is
     won by that team's first player (104.2a), with none left a draw (104.4a). In
     Two-Headed Giant a player's loss is the team's (810.8a): the teammate loses with them,
     for the same cause."""
     s = world.store
     lost = s.mut("lost")
     gone_g, gone_p = [], []
-    for loss in losses:
+    for loss in sorted(losses, key=lambda x: CAUSE[x.cause]):   # (the systems' order aside: 704.5a before 704.5c)
         g, p = loss.games, loss.players
         if world.two_headed_giant:
             head = s.a["player_head"]
