@@ -412,7 +412,8 @@ def play_shard(sc: Scenario, seed: int, first_block: int, n_blocks: int) -> dict
 def _in_run(e: CounterError, board: _Board, first_game: int) -> CounterError:
     """``e`` told in the run's terms: the engine numbers the shard's own games from 0 (the
     same failing game was "game 0" or "game 256" as --batch changed) and knows entities by id.
-    Its messages say "game N", "entity ID" and "player ID"."""
+    Its messages say "game N", "games [N, ...]", "entity ID" and "player ID", outside the
+    quotes that hold a counter kind (a kind may be named 'game 1')."""
     names = {int(i): board.sc.objects[k].name for i, k in zip(board.ids, board.entry)}
     names |= {int(i): p.name for i, p in zip(board.players, board.sc.players)}
 
@@ -420,8 +421,15 @@ def _in_run(e: CounterError, board: _Board, first_game: int) -> CounterError:
         name = names.get(int(m[1]))
         return m[0] if name is None else f"{m[0]} ({name})"
 
-    text = re.sub(r"\bgame (\d+)", lambda m: f"game {first_game + int(m[1])}", str(e))
-    return type(e)(re.sub(r"\b(?:entity|player) (\d+)", entity, text))
+    def games(m: re.Match[str]) -> str:
+        return m[1] + re.sub(r"\d+", lambda n: str(first_game + int(n[0])), m[2])
+
+    def told(part: str) -> str:
+        part = re.sub(r"\b(games? )(\d+|\[[\d, ]*\])", games, part)
+        return re.sub(r"\b(?:entity|player) (\d+)", entity, part)
+
+    parts = re.split(r"('[^']*')", str(e))   # (odd parts: quoted)
+    return type(e)("".join(p if i % 2 else told(p) for i, p in enumerate(parts)))
 
 
 def _play_turns(board: _Board, seed: int, first_block: int, n_blocks: int
@@ -968,7 +976,7 @@ def _count(name: str, value: Any, lo: int, hi: int) -> int:
 def max_batch(sc: Scenario) -> int:
     """The most games a shard of ``sc`` can hold, in whole blocks: a World holds at most
     limits.MAX_BATCH games and limits.MAX_SLOTS games x columns (a column per player and
-    object). Moving objects between zones can need more columns as the games go."""
+    object; a zone change keeps its object's column)."""
     cols = len(sc.players) + sc.n_objects
     return min(limits.MAX_BATCH, limits.MAX_SLOTS // cols) // BLOCK * BLOCK
 

@@ -224,6 +224,15 @@ def test_an_engine_error_names_the_runs_game_and_keeps_the_finished_games(
         assert int(m[1]) >= 256 and r.games <= 1024 - batch
 
 
+def test_a_kind_named_like_a_game_is_left_as_it_is_in_the_message() -> None:
+    """The run's game numbers replace the shard's in the engine's message, but not inside
+    the quotes that hold a counter kind: a kind may be named 'game 1'."""
+    sc = loads(OVERFLOW.replace('kind = "+1/+1"', 'kind = "game 1"'), "overflow.toml")
+    r = mc.run(sc, games=1024, workers=1, batch=64)
+    assert r.error is not None and "'game 1' counters" in r.error, r.error
+    assert re.search(r"entity \d+ \(bear\) in game 256 ", r.error), r.error
+
+
 def test_the_game_named_is_the_first_that_fails() -> None:
     sc = loads(OVERFLOW, "overflow.toml")
     assert mc.run(sc, games=256, workers=1).complete
