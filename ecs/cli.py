@@ -280,7 +280,7 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
         print(f"{PROG}: --{e.name} {e.value}: expected {e.expected}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted before any game finished", file=sys.stderr)
+        print(f"{PROG}: stopped before any game finished", file=sys.stderr)
         return 130
     print(summary(r), file=sys.stderr if args.json == "-" else out)
     rc = 130 if r.interrupted else 1 if r.error else 0

@@ -90,9 +90,10 @@ class Schedule:
         weakref.finalize(self, _drop_contexts, list(self._context.values()))
 
     def __reduce__(self) -> tuple[type[Schedule], tuple[tuple[System, ...]]]:
-        """A pickle or deep copy is made again from its systems: its esper contexts are
-        this schedule's, deleted with it, and another process has none of them."""
-        return Schedule, (self.systems,)
+        """A pickle or deep copy is made again from its systems (by its class: a subclass
+        taking its systems alone, as this one does): its esper contexts are this
+        schedule's, deleted with it, and another process has none of them."""
+        return type(self), (self.systems,)
 
     def run(self, game: Game, check: Check, when: When = When.EVERY_CHECK) -> Check:
         """Let the systems of ``when`` decide into ``check`` (esper's processors, in order)."""

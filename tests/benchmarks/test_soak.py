@@ -18,7 +18,7 @@ def test_a_few_steps_of_the_soak_on_a_batch_and_a_single_game(tmp_path):
     for s in runs:
         assert [r["step"] for r in s.rows] == [1, 2, 4] and not s.stopped
         assert all(r["rss"] - r["run_rss"] == s.before > 0 for r in s.rows)   # one "before", the run's
-        assert 0 < s.before_anon < s.before
+        assert 0 < s.before_anon <= s.before   # (equal where only the peak is known: not Linux)
         assert all(0 < r["run_anon"] + s.before_anon <= r["rss"] for r in s.rows)   # a part of RSS
         assert all(r["seconds"] > 0 and r["rss"] > 0 and r["live_bytes"] > 0 for r in s.rows)
         assert [what for what, _, _ in soak.targets(s)][0].startswith("time/step at step 4")
