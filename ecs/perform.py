@@ -40,9 +40,10 @@ def perform(world: Game, check: Check) -> np.ndarray:
             leaving = np.zeros(world.batch * cap, bool)
             leaving[g * cap + c] = True
     elif check.moves:
-        # Whatever the systems' order (704.3): an object leaves once, named by the decision
-        # whose cause comes first in CAUSES (704.5f before 704.5h, say), and the rows go by
-        # slot, as one system's do (the new ids and library positions follow the rows).
+        # Whatever the systems' order (704.3): an object leaves once, by the decision that
+        # takes it out of the game if one does (its owner left: GA Ending the Game 7), else
+        # by the one whose cause comes first in CAUSES (704.5f before 704.5h, say); the rows
+        # go by slot, as one system's do (the new ids and library positions follow them).
         g, c, z, cause = (np.concatenate(x) for x in zip(*(
             (mv.games, mv.cols, mv.zones,
              np.full(mv.games.size, CAUSE[mv.cause]) if isinstance(mv.cause, str) else mv.cause)
@@ -51,8 +52,8 @@ def perform(world: Game, check: Check) -> np.ndarray:
         order = np.argsort(at, kind="stable")   # (each decision's rows come by slot: runs to merge)
         first = np.ones(order.size, bool)
         first[1:] = at[order[1:]] != at[order[:-1]]
-        if not first.all():   # an object two systems move: by slot, then cause
-            order = np.lexsort((cause, at))
+        if not first.all():   # an object two systems move: by slot, out of the game, cause
+            order = np.lexsort((cause, z != zones.NONE, at))
             first[1:] = at[order[1:]] != at[order[:-1]]
         keep = order[first]
         g, c, z, cause = g[keep], c[keep], z[keep], cause[keep]
