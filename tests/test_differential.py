@@ -33,6 +33,10 @@ Each failing example prints the engine calls that reproduce it (hypothesis ``not
 from __future__ import annotations
 
 import collections
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, event, given, note, settings
@@ -889,8 +893,16 @@ def _reached(n_players, thg):
                          ids=["two players", "two-headed giant"])
 def test_the_rules_named_are_reached(n_players, thg, wanted):
     """Each rule the property tests name is applied at least a few times on a fixed-seed run
-    of their strategy (so a generator that stops reaching one fails here, not silently)."""
-    total = _reached(n_players, thg)
+    of their strategy (so a generator that stops reaching one fails here, not silently).
+    The run is a process of its own: hypothesis draws from the constants of the modules
+    loaded, so in a test session the same seed draws other games as other tests run first."""
+    code = ("import json, sys; import ecs; sys.path.insert(0, sys.argv[1]); "
+            "import test_differential as t; "
+            f"print(json.dumps(t._reached({n_players}, {thg})))")
+    run = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    total = collections.Counter(json.loads(run.stdout.splitlines()[-1]))
     short = {rule: (total[rule], n) for rule, n in wanted.items() if total[rule] < n}
     assert not short, f"rules reached too rarely (reached, wanted): {short}; all: {dict(total)}"
 
