@@ -214,13 +214,12 @@ def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause
     counts = s.views()["counts"]
     rows = summed(targets, n)
     have = [counts[k, 0, col] if k is not None else 0 for col, _, _ in rows]
-    ok = [allowed_one(game, kind, 0, col) for col, _, _ in rows]
-    for (_, more, _), was, allow in zip(rows, have, ok):
-        if was + more > MAX_COUNT and allow:
+    for (col, more, _), was in zip(rows, have):
+        if was + more > MAX_COUNT and allowed_one(game, kind, 0, col):
             return False
     game.log.next_step()
-    place(game, kind, 0, [(col, was, more, e) for (col, more, e), was, allow in zip(rows, have, ok)
-                          if more > 0 and allow], cause, -1)
+    place(game, kind, 0, [(col, was, more, e) for (col, more, e), was in zip(rows, have)
+                          if more > 0 and allowed_one(game, kind, 0, col)], cause, -1)
     return True
 
 
