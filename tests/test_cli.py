@@ -18,6 +18,11 @@ from ecs import cli, limits, montecarlo
 from ecs.cli import main
 from ecs.scenario import DEFAULT, embedded
 
+try:
+    from test_montecarlo import OVERFLOW  # (a run the engine stops in game 256)
+except ImportError:  # pragma: no cover - imported as a package
+    from tests.test_montecarlo import OVERFLOW
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -235,30 +240,6 @@ def test_a_batch_past_the_engines_slots_is_a_bad_option(
     assert no_run == []
 
 
-RARE_OVERFLOW = """ruleset = "mtg"
-turns = 2
-[[players]]
-name = "alice"
-[[players]]
-name = "bob"
-[[objects]]
-name = "bear"
-controller = "alice"
-types = ["creature"]
-power = 2
-toughness = 2
-[[effects]]
-action = "put_counters"
-kind = "+1/+1"
-n = 1500000000
-weight = 0.05
-target = { name = "bear" }
-[[effects]]
-action = "nothing"
-weight = 1
-"""
-
-
 def test_an_engine_error_reports_the_games_that_finished(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Game 256 puts a second 1.5e9 +1/+1 counters on the bear: past int32. That printed
@@ -266,7 +247,7 @@ def test_an_engine_error_reports_the_games_that_finished(
     games reported), and named "game 0" (the shard's own numbering). Now the 256 games of the
     shards before are reported, and the error names the run's game and the entry."""
     sc, js = tmp_path / "rare.toml", tmp_path / "r.json"
-    sc.write_text(RARE_OVERFLOW)
+    sc.write_text(OVERFLOW)
     assert main(["simulate", str(sc), "--games", "1024", "--batch", "32", "--workers", "1",
                  "--no-progress", "--json", str(js)]) == 1
     captured = capsys.readouterr()
