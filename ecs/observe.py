@@ -75,9 +75,7 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
         raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}") from None
     if out_dtype not in (np.dtype(np.float32), np.dtype(np.int32)):
         raise InvalidTypeError(f"observe dtype must be float32 or int32, got {dtype!r}")
-    if isinstance(ids, np.ndarray) and ids.dtype == np.bool_:   # (a mask is no id array)
-        raise UnknownEntityError(f"ids must be integers, got {ids!r}")
-    # (-1 pads; checked before the cast: a uint64 past int64 would wrap to it)
+    # (-1 pads; checked before the cast: a uint64 past int64 would wrap to it; a mask is no id array)
     arr = args.integer_array(ids, "entity", -1, MAX_ID, UnknownEntityError)
     if arr.ndim == 0:
         arr = arr.reshape(1)
