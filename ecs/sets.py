@@ -57,6 +57,17 @@ def distinct_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s[starts], np.diff(np.append(starts, s.size))
 
 
+def rank_by_first(n: int, inverse: np.ndarray) -> np.ndarray:
+    """(n,) the rank of each of ``n`` distinct values in the order the elements of an array
+    first name them, ``inverse`` being each element's value as its index among them (the
+    inverse ``distinct_inverse`` gives)."""
+    first = np.full(n, inverse.size, np.int64)
+    np.minimum.at(first, inverse, np.arange(inverse.size))
+    rank = np.empty(n, np.int64)
+    rank[np.argsort(first)] = np.arange(n)
+    return rank
+
+
 def repeats(x: np.ndarray) -> bool:
     """Whether some value stands twice in ``x``."""
     if x.size < 2:

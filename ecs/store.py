@@ -530,7 +530,7 @@ class Store:
             first = np.empty(uniq.size, np.int64)
             first[inv] = old
             if (first[inv] == old).all():   # ...and each (column, zone) is one (id, zone)
-                rank = _first_seen(uniq.size, inv)
+                rank = sets.rank_by_first(uniq.size, inv)
                 in_order = np.empty_like(uniq)
                 in_order[rank] = uniq // RADIX
                 base = self.next_id
@@ -538,7 +538,7 @@ class Store:
                 return rank[inv] + base
         # By (old id, zone): where an old id sat in different columns, its new id does too.
         uniq, inv = sets.distinct_inverse(old * RADIX + dest)
-        inv = _first_seen(uniq.size, inv)[inv]
+        inv = sets.rank_by_first(uniq.size, inv)[inv]
         return self._new_ids_at(uniq.size, inv, games, cols)[inv]
 
     def reissue_one(self, col: int) -> int:
@@ -1003,16 +1003,6 @@ def _locate(entity_id: np.ndarray, dir_: np.ndarray, chunks: np.ndarray, pages: 
         c = column_in(dir_, chunks, pages, spread, e, g)
         out[i] = c if 0 <= c < n_cols and entity_id[g, c] == e else -1
     return out
-
-
-def _first_seen(n: int, inv: np.ndarray) -> np.ndarray:
-    """(n,) the rank of each of ``n`` distinct values in the order rows first name them,
-    ``inv`` being each row's value (its index among them)."""
-    first = np.full(n, inv.size, np.int64)
-    np.minimum.at(first, inv, np.arange(inv.size))
-    rank = np.empty(n, np.int64)
-    rank[np.argsort(first)] = np.arange(n)
-    return rank
 
 
 def _unique_inverse(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

@@ -55,3 +55,12 @@ def test_distinct_of_one_value_is_a_copy() -> None:
     out = sets.distinct(x)
     out[0] = 8
     assert x[0] == 7
+
+
+@given(INTS)
+def test_rank_by_first_orders_values_as_first_named(x: np.ndarray) -> None:
+    """Value i's rank is its place among the distinct values in the order x first names them."""
+    values, inverse = sets.distinct_inverse(x)
+    in_order = list(dict.fromkeys(x.ravel().tolist()))
+    want = np.array([in_order.index(v) for v in values.tolist()], np.int64)
+    _same(sets.rank_by_first(values.size, inverse), want)
