@@ -32,6 +32,7 @@ class Rules(Protocol):
     @property
     def damageable_mask(self) -> int: ...
     wither_upkeep: bool
+    two_headed_giant: bool
     systems: tuple[type[System], ...]
 
     def validate_kind(self, kind: str) -> str: ...

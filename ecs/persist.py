@@ -606,6 +606,10 @@ def _check_parts(ck: _Checker) -> Parts:
         rules = get_ruleset(ruleset)
     except CounterError:
         raise ck.fail(f"unknown ruleset {ruleset!r}") from None
+    ck.require(rules.two_headed_giant or not ck["config.two_headed_giant"],
+               f"a {ruleset} game in Two-Headed Giant, a Magic variant (CR 810) the {ruleset} "
+               "ruleset does not have (earlier versions made one, playing Magic's "
+               "team rules)")
     names = [str(x) for x in ck["names"]]
     ck.require(len(set(names)) == len(names), "array 'names' names a card twice")
     seed_seq = _check_seed(ck)
@@ -750,7 +754,13 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     # Players' state and results.
     ck.range("store.life", a["life"], -MAX_LIFE, MAX_LIFE + 1)
     ck.range("store.reserve", a["reserve"], 0, MAX_COUNT + 1)
-    ck.require(a["active"].sum(axis=1) <= 1, "a game has two turn players")
+    act = a["active"]
+    if bool(ck["config.two_headed_giant"]) and P:   # the active team's players (805.4)
+        team = a["player_team"]
+        ck.require(~(act & (team[None, :] != team[np.argmax(act, axis=1)][:, None])).any(axis=1),
+                   "a game has turn players of two teams")
+    else:
+        ck.require(act.sum(axis=1) <= 1, "a game has two turn players")
     winner = a["winner"].astype(np.int64)
     ck.range("store.winner", winner, -2, P)
     won = np.flatnonzero(winner >= 0)

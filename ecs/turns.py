@@ -60,13 +60,18 @@ def active_player(world: Game) -> IntRead:
 def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
                      policy: Callable[..., Any] | None = None, games: Games = None) -> None:
     """Begin ``player``'s main phase (default: the next player in turn order after the
-    current turn player, skipping players who have lost) in the selected games.
+    current turn player, skipping players who have lost) in the selected games. In
+    Two-Headed Giant teams take turns (CR 805.4): the named player's team is the active
+    team, each of its players a turn player, and the default is the next player in turn
+    order not on the current turn's team.
 
     State-based actions are checked first (GA Main Phase 1; CR 117.5); then, in a
     precombat main phase, the beginning-of-phase rules act as one event: MTG rad
     counters (CR 728.1) and Grand Archive wither counters (GA Counters, Wither 1-5),
     the latter paying reserve as ``policy`` decides (see systems.wither_upkeep);
-    then state-based actions are checked again. A postcombat main phase (505.1a; in GA
+    then state-based actions are checked again. An active team's players' rad triggers
+    resolve one after the other in seat order, each with a check after it (728.1: one
+    trigger per player; the primary player orders them, 805.2; the first seated). A postcombat main phase (505.1a; in GA
     the return to the main phase after combat, Wither 5) only checks them.
     A policy that pays reserve a player doesn't have raises and changes nothing."""
     s = world.store
@@ -97,7 +102,7 @@ def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
     snap = world.snapshot() if policy is not None else None
     try:
         schedule.tick(world, world.schedule, world.max_passes, live)
-        (_turn_one if one else _turn)(world, gsel, q, pre, policy)
+        (_turn_one if one else _turn)(world, gsel, q, pre, policy, live)
         schedule.tick(world, world.schedule, world.max_passes, live)
     except BaseException:  # a policy's own error too, and an interrupt: the whole call is undone
         if snap is not None:
@@ -105,9 +110,11 @@ def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
         raise
 
 
-def _turn(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Callable[..., Any] | None) -> None:
-    """Between ``begin_main_phase``'s two checks: the turn player of the selected games
-    ``gsel`` still going (player index ``q``, or the next for -1) set, and the phase begun."""
+def _turn(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Callable[..., Any] | None,
+          live: np.ndarray | None) -> None:
+    """Between ``begin_main_phase``'s two checks: the turn players of the selected games
+    ``gsel`` still going (player index ``q``'s, or the next's for -1) set, and the phase
+    begun for each (``live``: the games those checks look at)."""
     s = world.store
     gsel = gsel[world.ongoing[gsel]]
     if q < 0:
@@ -116,15 +123,25 @@ def _turn(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Callable[
         p = np.full(gsel.size, q, np.int64)
         keep = ~s.a["lost"][gsel, p]
         gsel, p = gsel[keep], p[keep]
-    active = s.mut("active")
-    active[gsel] = False
-    active[gsel, p] = True
-    if pre and gsel.size:
-        schedule.begin_phase(world, world.schedule, gsel, p, policy)
+    turn = np.arange(s.n_players)[None, :] == p[:, None]     # (G, players)
+    if world.two_headed_giant:   # the team's turn (805.4)
+        team = s.a["player_team"]
+        turn = (team[None, :] == team[p][:, None]) & ~s.a["lost"][gsel]
+    s.mut("active")[gsel] = turn
+    if not (pre and gsel.size):
+        return
+    place = np.cumsum(turn, axis=1) - 1   # each turn player's seat among the team's
+    for k in range(int(turn.sum(axis=1).max())):
+        if k:   # the trigger before resolved: state-based actions (117.5)
+            schedule.tick(world, world.schedule, world.max_passes, live)
+        g, who = np.nonzero(turn & (place == k))
+        going = world.ongoing[gsel[g]]
+        schedule.begin_phase(world, world.schedule, gsel[g][going], who[going].astype(np.int64), policy)
 
 
-def _turn_one(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Callable[..., Any] | None) -> None:
-    """``_turn`` of a World of one game, in plain ints; the turn player's flags are
+def _turn_one(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Callable[..., Any] | None,
+              live: np.ndarray | None) -> None:
+    """``_turn`` of a World of one game, in plain ints; the turn players' flags are
     written only where they change."""
     s = world.store
     if not args.one_going(world):
@@ -133,11 +150,21 @@ def _turn_one(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Calla
     v = s.views()
     if v["lost"][0, q]:   # a player who lost in the first check takes no turn
         return
+    turn = [q]
+    if world.two_headed_giant:   # the team's turn (805.4)
+        team = v["player_team"]
+        turn = [i for i in range(s.n_players) if team[i] == team[q] and not v["lost"][0, i]]
     for i in range(s.n_players):
-        if v["active"][0, i] != (i == q):
-            s.write("active", (0, i), i == q)
-    if pre:
-        schedule.begin_phase(world, world.schedule, gsel, np.array([q], np.int64), policy)
+        if v["active"][0, i] != (i in turn):
+            s.write("active", (0, i), i in turn)
+    if not pre:
+        return
+    for k, p in enumerate(turn):
+        if k:   # the trigger before resolved: state-based actions (117.5)
+            schedule.tick(world, world.schedule, world.max_passes, live)
+            if not args.one_going(world):
+                return
+        schedule.begin_phase(world, world.schedule, gsel, np.array([p], np.int64), policy)
 
 
 def _next_one(world: Game) -> int:
@@ -145,15 +172,18 @@ def _next_one(world: Game) -> int:
     s = world.store
     n = s.n_players
     v = s.views()
-    active, lost = v["active"], v["lost"]
+    active, lost, team = v["active"], v["lost"], v["player_team"]
     turn = next((q for q in range(n) if active[0, q]), -1)
     after = [(turn + k) % n for k in range(1, n + 1)]
+    if world.two_headed_giant and turn >= 0:   # the next team's turn (805.4)
+        after = [q for q in after if team[q] != team[turn]] or after
     return next((q for q in after if not lost[0, q]), after[0])
 
 
 def _next_player(world: Game, gsel: np.ndarray) -> np.ndarray:
     """The player after the turn player in turn order (player index order), skipping
-    players who have lost; the first player still in when there is no turn player."""
+    players who have lost and, in Two-Headed Giant, the turn player's team (805.4); the
+    first player still in when there is no turn player."""
     s = world.store
     n = s.n_players
     if gsel.size == 1 and world.batch == 1 and store.SCALAR_PATHS:   # one game: plain reads
@@ -162,6 +192,9 @@ def _next_player(world: Game, gsel: np.ndarray) -> np.ndarray:
     cur = np.where(act.any(axis=1), np.argmax(act, axis=1), -1)
     cand = (cur[:, None] + 1 + np.arange(n)[None, :]) % n      # (G, n) in turn order
     alive = ~s.a["lost"][gsel[:, None], cand]
+    if world.two_headed_giant:
+        team = s.a["player_team"]
+        alive &= (team[cand] != team[np.maximum(cur, 0)][:, None]) | (cur < 0)[:, None]
     return cand[np.arange(gsel.size), np.argmax(alive, axis=1)].astype(np.int64)
 
 

@@ -92,6 +92,10 @@ class World:
         # systems, and the optional ones (one game's settled-tick probe) for a World of one game
         kernels.ready(optional=batch == 1, systems=self.ruleset.systems)
         self.two_headed_giant = args.flag(two_headed_giant, "two_headed_giant")
+        if self.two_headed_giant and not self.ruleset.two_headed_giant:
+            raise IllegalActionError(
+                f"two_headed_giant=True: Two-Headed Giant is a Magic variant (CR 810); the "
+                f"{self.ruleset.name} ruleset has no teams")
         self.max_passes = args.integer(max_passes, "max_passes", 1, MAX_PASSES)
         self.seed = seed
         # The root of all randomness: forks and shards get children of it, numbered by

@@ -938,3 +938,10 @@ def test_wither_pay_most_breaks_cost_ties_by_slot_as_a_world_of_each_game_does()
         s = World(ruleset="grand_archive", seed=7)
         sa, shand = board(s)
         assert upkeep(s, sa, [shand[n] for n in order]) == [kept[g]] == [["x"]]   # x: the lower slot
+
+
+def test_two_headed_giant_is_a_magic_variant_only():
+    """CR 810 (teams sharing life and poison) is Magic's: a Grand Archive World in it is
+    refused, where it played Magic's team rules on GA players."""
+    with pytest.raises(IllegalActionError, match="two_headed_giant=True.*CR 810.*grand_archive"):
+        World(ruleset="grand_archive", two_headed_giant=True)

@@ -433,6 +433,31 @@ def test_two_headed_giant_team_heads_are_checked(tmp_path):
         World.load(tmp_path / "bad.npz")
 
 
+def test_805_4_a_two_headed_giant_team_turn_saves_and_two_teams_turns_are_refused(tmp_path):
+    """Both players of the active team are turn players (805.4) and the file keeps them;
+    turn players of two teams are a contradiction."""
+    w = World(two_headed_giant=True, batch=2)
+    a1, b1, a2, b2 = (w.add_player(team=t) for t in (0, 1, 0, 1))
+    w.begin_main_phase(a2)
+    w.save(tmp_path / "w.npz")
+    back = World.load(tmp_path / "w.npz")
+    assert back.store.a["active"].tolist() == [[True, False, True, False]] * 2
+    assert back.active_player().tolist() == [a1, a1]
+    rewrite(tmp_path / "w.npz", tmp_path / "bad.npz",
+            _edit("store.active", lambda v, a: v.__setitem__((1, 1), True)))
+    with pytest.raises(SnapshotError, match="two teams"):
+        World.load(tmp_path / "bad.npz")
+
+
+def test_a_grand_archive_file_in_two_headed_giant_is_refused(tmp_path):
+    """Earlier versions made a GA World in Two-Headed Giant, a Magic variant (CR 810)."""
+    World(ruleset="grand_archive").save(tmp_path / "w.npz")
+    rewrite(tmp_path / "w.npz", tmp_path / "bad.npz",
+            lambda a: a.__setitem__("config.two_headed_giant", np.array(True)))
+    with pytest.raises(SnapshotError, match="grand_archive game in Two-Headed Giant"):
+        World.load(tmp_path / "bad.npz")
+
+
 # ---- bounds on the work a file can ask for -------------------------------------------
 @pytest.mark.parametrize("pool_size", [persist.MAX_POOL_SIZE + 1, 10**12])
 def test_a_huge_seed_pool_is_refused_before_any_work(saved, tmp_path, pool_size):

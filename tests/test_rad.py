@@ -186,3 +186,67 @@ def test_728_1_rad_life_loss_stops_at_the_life_bound(batch, tmp_path):
     assert np.all(w.life(p) == -MAX_LIFE) and np.all(w.count(p, "rad") == 0)
     w.save(tmp_path / "w.npz")
     assert np.all(World.load(tmp_path / "w.npz").life(p) == -MAX_LIFE)
+
+
+def thg(batch=1):
+    """A Two-Headed Giant game seated a1, b1, a2, b2 (teams 0 and 1)."""
+    w = World(two_headed_giant=True, batch=batch, seed=5)
+    return w, [w.add_player(team=t) for t in (0, 1, 0, 1)]
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_728_1_805_4_each_player_of_the_active_team_has_its_rad_trigger(batch):
+    """805.4: teams take turns, so the team's precombat main phase is each of its players';
+    728.1 triggers once per player with rad counters, each resolving on its own (the
+    first-seated player's first, 805.2) with state-based actions checked between (117.5);
+    the life lost is the team's (810.8)."""
+    w, (a1, b1, a2, b2) = thg(batch)
+    library(w, a1, "SL")
+    library(w, a2, "S")
+    w.put_counters(a1, "rad", 2)
+    w.put_counters(a2, "rad", 1)
+    w.clear_events()
+    w.begin_main_phase(a2)
+    assert np.all(w.life(a1) == 28) and np.all(w.life(b1) == 30)
+    assert np.all(w.count(a1, "rad") == 1) and np.all(w.count(a2, "rad") == 0)   # (a land milled)
+    t = w.event_table()
+    rad = t["kind"] >= 0
+    step_of = {p: set(t["step"][rad & (t["entity"] == p)].tolist()) for p in (a1, a2)}
+    assert len(step_of[a1]) == len(step_of[a2]) == 1 and min(step_of[a1]) < min(step_of[a2])
+    assert np.all(w.active_player() == a1)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_728_1_a_team_the_first_trigger_kills_resolves_no_second(batch):
+    """The check after the first rad trigger (117.5, 704.6a) ends the game: the second
+    player mills nothing."""
+    w, (a1, b1, a2, b2) = thg(batch)
+    library(w, a1, "S")
+    cards = library(w, a2, "S")
+    w.put_counters(a1, "rad", 1)
+    w.put_counters(a2, "rad", 1)
+    w.lose_life(a1, 29)
+    w.begin_main_phase(a2)   # (the team's turn: a1's trigger first)
+    assert np.all(w.has_lost(a1)) and np.all(w.has_lost(a2)) and np.all(w.count(a2, "rad") == 1)
+    assert all(w.library(a1, game=g) == [] and w.library(a2, game=g) == cards for g in range(batch))
+
+
+@pytest.mark.parametrize("seats", [(0, 1, 0, 1), (0, 0, 1, 1)])
+@pytest.mark.parametrize("batch", [1, 3])
+def test_805_4_the_next_main_phase_is_the_next_teams(batch, seats):
+    """805.4: the default next turn is the next player in turn order not on the current
+    turn's team (not the teammate), and every player of that team is a turn player;
+    ``active_player()`` names the team's first-seated player."""
+    w = World(two_headed_giant=True, batch=batch, seed=5)
+    players = [w.add_player(team=t) for t in seats]
+    first = {t: players[seats.index(t)] for t in (0, 1)}
+    team_of = dict(zip(players, seats))
+    w.begin_main_phase(players[3])
+    turns = [int(np.ravel(w.active_player())[0])]
+    for _ in range(4):
+        w.begin_main_phase()
+        turns.append(int(np.ravel(w.active_player())[0]))
+    t = team_of[players[3]]
+    assert turns == [first[t], first[1 - t], first[t], first[1 - t], first[t]]
+    want = [team_of[p] == t for p in players]
+    assert w.store.a["active"].tolist() == [want] * batch

@@ -68,6 +68,7 @@ class GrandArchive(Magic):
     zone_aliases: Mapping[str, str] = {"field": "battlefield", "banishment": "exile",
                                        "deck": "library", "effects stack": "stack"}
     wither_upkeep = True
+    two_headed_giant = False   # (810 is a Magic variant: GA has no teams)
 
     card_types = GA_TYPES
     #: Units on the field (GA Damage 4-5, Unit 1).

@@ -31,6 +31,8 @@ class Magic:
     damageable: tuple[str, ...] = ("creature", "planeswalker", "battle")
     #: Whether wither counters trigger at the beginning of a main phase (GA Wither).
     wither_upkeep = False
+    #: Whether it has the Two-Headed Giant variant (CR 810: teams share life and poison).
+    two_headed_giant = True
     #: The ordered systems: ZoneChange -> Annihilation -> CapEnforcement -> Lethality ->
     #: WitherUpkeep -> Rad -> EmptyDraw (704.5b).
     systems: tuple[type[System], ...] = (ZoneChange, Annihilation, CapEnforcement, Lethality,
