@@ -205,7 +205,7 @@ class Game:
     def deal_damage(self, c: Card, n: int, combat: bool, unpreventable: bool) -> None:
         if not (c.zone == "battlefield" and any(c.has(t) for t in UNITS)):
             raise ModelError("IllegalActionError", "not a unit on the field")
-        if n == 0:                                             # checked target, dealt nothing
+        if n <= 0:                             # checked target, dealt nothing (Damage 15: below 0 is 0)
             return
         if combat and c.count("bulwark"):
             c.add("bulwark", -1)                               # Bulwark 2-4

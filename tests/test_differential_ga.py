@@ -6,8 +6,8 @@ zone, GA state-based checks) and for MTG rad counters (libraries, draw, mill, 72
 Hypothesis builds a batch of 1-3 games that share players but not objects (each game's
 cards are added with ``games=[g]``; a player starts with zero to two champions on the
 field, so one may come to hold only another's), then plays rounds: in each round every ongoing game
-gets its own random action (applied with ``games=[g]``, or for draw, mill, move, destroy and
-sacrifice in a batch of one game sometimes without, as a user would), or the whole batch
+gets its own random action (applied with ``games=[g]``, or in a batch of one game sometimes
+without, as a user would, which takes the single-game paths), or the whole batch
 gets a global one (``tick()``, ``begin_main_phase()``, ``draw()`` or ``mill()`` for every
 ongoing game at once, with no ``games=``, which exercises the vectorized phase systems on
 games in different states and, in a World of one game, the one-card draw and mill path).
@@ -183,6 +183,8 @@ def card_action(data, pair: Pair, g: int) -> None:
     names = sorted(m.cards)
     pick = lambda: data.draw(st.sampled_from(names))       # noqa: E731
     ids = pair.ids(g)
+    # one game alone: sometimes no games= (the single-game paths), as a user would call
+    sel = None if w.batch == 1 and data.draw(st.booleans()) else [g]
     action = data.draw(st.sampled_from(["put", "put", "put", "remove", "damage", "damage",
                                         "recover", "enlighten", "reserve", "reserve", "cleanup", "begin",
                                         "begin", "level_up", "immortal", "destroy", "sacrifice",
@@ -190,37 +192,37 @@ def card_action(data, pair: Pair, g: int) -> None:
     if action == "put" and names:
         name, kind, n = pick(), data.draw(st.sampled_from(PUT_KINDS)), data.draw(st.integers(0, 3))
         c = m.cards[name]
-        pair.call(f"put {name} {kind} {n} (g{g})", lambda: w.put_counters(ids[name], kind, n, games=[g]),
+        pair.call(f"put {name} {kind} {n} (g{g})", lambda: w.put_counters(ids[name], kind, n, games=sel),
                   [(g, lambda: m.put(c, kind, n))])
     elif action == "remove" and names:
         name, kind, n = pick(), data.draw(st.sampled_from(GA_KINDS)), data.draw(st.integers(0, 3))
         c = m.cards[name]
-        pair.call(f"remove {name} {kind} {n} (g{g})", lambda: w.remove_counters(ids[name], kind, n, games=[g]),
+        pair.call(f"remove {name} {kind} {n} (g{g})", lambda: w.remove_counters(ids[name], kind, n, games=sel),
                   [(g, lambda: m.remove(c, kind, n))])
     elif action == "damage" and names:
-        name, n = pick(), data.draw(st.integers(0, 4))
+        name, n = pick(), data.draw(st.integers(-2, 4))   # (Damage 15: below 0 is 0)
         combat, unprev = data.draw(st.booleans()), data.draw(st.booleans())
         c = m.cards[name]
         pair.call(f"damage {name} {n} combat={combat} unpreventable={unprev} (g{g})",
-                  lambda: w.deal_damage(ids[name], n, combat=combat, unpreventable=unprev, games=[g]),
+                  lambda: w.deal_damage(ids[name], n, combat=combat, unpreventable=unprev, games=sel),
                   [(g, lambda: m.deal_damage(c, n, combat, unprev))])
     elif action == "recover" and names:
         name, n, cost = pick(), data.draw(st.integers(0, 4)), data.draw(st.booleans())
         c = m.cards[name]
         pair.call(f"recover {name} {n} cost={cost} (g{g})",
-                  lambda: w.recover(ids[name], n, games=[g], cost=cost),
+                  lambda: w.recover(ids[name], n, games=sel, cost=cost),
                   [(g, lambda: m.recover(c, n, cost))])
     elif action == "enlighten" and names:
         name = pick()
         c = m.cards[name]
-        pair.call(f"enlighten {name} (g{g})", lambda: w.activate_enlighten(ids[name], games=[g]),
+        pair.call(f"enlighten {name} (g{g})", lambda: w.activate_enlighten(ids[name], games=sel),
                   [(g, lambda: m.enlighten(c))])
     elif action == "reserve":
         p, n = data.draw(st.integers(0, len(pair.pids) - 1)), data.draw(st.integers(0, 4))
 
         def model():
             m.players[p].reserve = n
-        pair.call(f"set_reserve p{p} {n} (g{g})", lambda: w.set_reserve(pair.pids[p], n, games=[g]),
+        pair.call(f"set_reserve p{p} {n} (g{g})", lambda: w.set_reserve(pair.pids[p], n, games=sel),
                   [(g, model)])
     elif action == "cleanup":
         pair.call(f"cleanup (g{g})", lambda: w.cleanup(games=[g]), [(g, m.cleanup)])
@@ -239,13 +241,13 @@ def card_action(data, pair: Pair, g: int) -> None:
         def model_immortal():
             c.immortal = flag
         pair.call(f"set_immortal {name} {flag} (g{g})",
-                  lambda: w.set_immortal(ids[name], flag, games=[g]), [(g, model_immortal)])
-    elif action == "control" and any(m.cards[n].zone == "battlefield" for n in names):
-        name = data.draw(st.sampled_from([n for n in names if m.cards[n].zone == "battlefield"]))
+                  lambda: w.set_immortal(ids[name], flag, games=sel), [(g, model_immortal)])
+    elif action == "control" and names:   # (a card in any zone: Ending the Game 5 counts the field's)
+        name = pick()
         p = data.draw(st.integers(0, len(pair.pids) - 1))
         c = m.cards[name]
         pair.call(f"set_controller {name} p{p} (g{g})",
-                  lambda: w.set_controller(ids[name], pair.pids[p], games=[g]),
+                  lambda: w.set_controller(ids[name], pair.pids[p], games=sel),
                   [(g, lambda: m.set_controller(c, p))])
     elif action in ("destroy", "sacrifice") and names:
         chosen = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))

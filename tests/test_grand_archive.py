@@ -9,6 +9,7 @@ from ga_helpers import unchanged
 
 import ecs
 from ecs import (
+    Acted,
     CounterError,
     IllegalActionError,
     InvalidKindError,
@@ -945,3 +946,132 @@ def test_two_headed_giant_is_a_magic_variant_only():
     refused, where it played Magic's team rules on GA players."""
     with pytest.raises(IllegalActionError, match="two_headed_giant=True.*CR 810.*grand_archive"):
         World(ruleset="grand_archive", two_headed_giant=True)
+
+
+# ---- single-game and batch paths alike (each test kills a mutant the suite let live) ----
+def test_buff_4_one_buff_cancels_one_debuff_in_a_batch():
+    """Buff 4 / Debuff 4 on the batch path (ruleset.place): a single buff counter placed on
+    an object with one debuff counter removes itself and that debuff counter."""
+    w, (a, _), _ = ga(batch=2)
+    ally = w.add_object(a, "ally", power=2, life=3)
+    w.put_counters(ally, "debuff", 1)
+    w.put_counters(ally, "buff", 1)
+    assert [w.count(ally, k).tolist() for k in ("buff", "debuff")] == [[0, 0], [0, 0]]
+    assert w.stat(ally, "life").tolist() == [3, 3]
+
+
+def test_bulwark_4_1_unpreventable_combat_damage_in_a_batch_is_dealt():
+    """Counters: Bulwark 4.1 (and Damage 3): unpreventable combat damage is dealt and
+    removes one bulwark counter - on the batch path (ruleset.deal_damage) too."""
+    w, _, (champ, _) = ga(batch=2)
+    w.put_counters(champ, "bulwark", 1)
+    w.deal_damage(champ, 2, combat=True, unpreventable=True)
+    assert w.count(champ, "damage").tolist() == [2, 2]
+    assert w.count(champ, "bulwark").tolist() == [0, 0]
+
+
+def test_bulwark_4_1_unpreventable_combat_damage_to_several_units_is_dealt():
+    """Bulwark 4.1 on the few-targets path (deal_damage_few): one call dealing
+    unpreventable combat damage to a champion with a bulwark counter and to an ally."""
+    w, (a, _), (champ, _) = ga()
+    ally = w.add_object(a, "ally", power=1, life=5)
+    w.put_counters(champ, "bulwark", 1)
+    w.deal_damage([champ, ally], 2, combat=True, unpreventable=True)
+    assert w.counters(champ) == {"damage": 2}
+    assert w.damage(ally) == 2
+
+
+def test_ending_the_game_5_giving_away_a_champion_card_off_the_field_is_no_loss():
+    """Ending the Game 5 ("does not control a champion ... and previously controlled a
+    champion"; Champion 1: a champion is the object on the field): handing a champion
+    *card* that is not on the field to another player is not giving up a champion."""
+    w = World(ruleset="grand_archive", seed=7)
+    a, b = w.add_player(), w.add_player()
+    w.add_object(b, "champion", life=20, level=1)
+    card = w.add_object(a, "champion", life=20, level=1, zone="hand")
+    w.set_controller(card, b)
+    w.tick()
+    assert not w.has_lost(a) and w.result() == "ongoing"
+
+
+def test_recover_2_2_returns_what_was_removed_in_a_batch():
+    """Recover 2.1, 2.2: recovering more than there are removes those there are, and the
+    batch path returns that many (one per game)."""
+    w, _, (champ, _) = ga(batch=2)
+    w.deal_damage(champ, 1)
+    assert np.asarray(w.recover(champ, 3)).tolist() == [1, 1]
+    assert w.count(champ, "damage").tolist() == [0, 0]
+
+
+def test_enlighten_1_is_an_ability_of_objects_on_the_field_only():
+    """Enlighten 1 (docs/rules-grand-archive.md: "Enlighten is an ability of objects on the
+    field"): a card in hand with three enlighten counters can't activate it - on the
+    single-game path as on the batch path; nothing changes, nothing is drawn."""
+    w, (a, _), _ = ga()
+    w.add_object(a, "action", zone="deck", name="top")
+    card = w.add_object(a, "action", zone="hand")
+    w.put_counters(card, "enlighten", 3)
+    unchanged(w, lambda: w.activate_enlighten(card), IllegalActionError)
+
+
+def test_costs_a_payment_short_by_one_reserve_is_refused():
+    """Costs and Memory 1 / docs ("paying is all-or-nothing"): paying 3 with 2 reserve
+    raises and pays nothing, in a World of one game (the single-game path)."""
+    w, (a, _), _ = ga()
+    w.set_reserve(a, 2)
+    unchanged(w, lambda: w.pay_reserve(a, 3), InsufficientReserveError)
+    assert w.reserve(a) == 2
+
+
+def test_bulwark_1_non_combat_damage_in_a_batch_is_not_prevented():
+    """Counters: Bulwark 1 ("prevents an instance of combat damage"): non-combat damage is
+    dealt and spends no bulwark counter - on the batch path (ruleset.deal_damage) too."""
+    w, _, (champ, _) = ga(batch=2)
+    w.put_counters(champ, "bulwark", 1)
+    w.deal_damage(champ, 2)
+    assert w.count(champ, "damage").tolist() == [2, 2]
+    assert w.count(champ, "bulwark").tolist() == [1, 1]
+
+
+def test_bulwark_4_one_counter_per_prevented_instance_in_a_batch():
+    """Counters: Bulwark 4: "No more than one counter may be removed per damage instance
+    that is prevented", however many there are - on the batch path too."""
+    w, _, (champ, _) = ga(batch=2)
+    w.put_counters(champ, "bulwark", 2)
+    w.deal_damage(champ, 3, combat=True)
+    assert w.count(champ, "bulwark").tolist() == [1, 1]
+    assert w.count(champ, "damage").tolist() == [0, 0]
+
+
+def test_recover_2_1_1_recovering_zero_is_no_recover_event_in_a_batch():
+    """Recover 2.1.1 makes recovering a *non-zero* amount an event even with nothing to
+    remove; recovering 0 is none (as on the single-game path, ``if n > 0``)."""
+    w, _, (champ, _) = ga(batch=2)
+    w.clear_events()
+    w.recover(champ, 0)
+    assert [e for e in w.events() if isinstance(e, Acted)] == []
+    w.recover(champ, 1)
+    assert len([e for e in w.events() if isinstance(e, Acted)]) == 2   # one per game
+
+
+def test_recover_2_1_1_recovering_one_with_no_damage_counters_is_an_event():
+    """Recover 2.1.1: recovering a non-zero amount (here 1) with no damage counters is
+    still "recovering" (an Acted event), on the single-game path."""
+    w, _, (champ, _) = ga()
+    w.clear_events()
+    assert w.recover(champ, 1) == 0
+    assert [(e.cause, e.before, e.after) for e in w.events() if isinstance(e, Acted)] == [
+        ("ga.recover", 0, 0)]
+
+
+def test_immortality_declared_false_again_dies_on_the_single_game_path():
+    """Keywords: Immortality 1.1 applies only while the object has Immortality: an ally
+    declared immortal, then not (set_immortal(e, False), one game), dies by damage
+    (Types of Checks 2; Ally 6.1)."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=1, life=2)
+    w.set_immortal(ally)
+    w.set_immortal(ally, False)
+    w.deal_damage(ally, 2)
+    w.tick()
+    assert not w.exists(ally)
