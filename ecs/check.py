@@ -15,7 +15,7 @@ from typing import Any, Callable, ClassVar, Protocol
 import esper
 import numpy as np
 
-from .errors import InvalidCountError
+from .errors import IllegalActionError, InvalidCountError
 from .limits import MAX_COUNT
 
 
@@ -123,11 +123,11 @@ class Check:
         if not games.size:
             return
         # a host system's rows as perform's kernels take them (np.nonzero of a batch's plane
-        # gives strided ones)
-        games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
-        amounts = np.ascontiguousarray(amounts, np.int64)
+        # gives strided ones); ``ecs.decisions`` checks their values
+        games, cols = _ints(games, "games"), _ints(cols, "columns")
+        amounts = np.ascontiguousarray(np.broadcast_to(_ints(amounts, "amounts"), games.shape))
         if isinstance(kinds, np.ndarray):
-            self.removals.append(PerRowRemoval(kinds.astype(np.int64), games, cols, amounts,
+            self.removals.append(PerRowRemoval(_ints(kinds, "kinds"), games, cols, amounts,
                                                cause, settles))
         else:
             ks = (int(kinds),) if isinstance(kinds, (int, np.integer)) else tuple(map(int, kinds))
@@ -136,17 +136,17 @@ class Check:
     def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
              cause: str | np.ndarray) -> None:
         if games.size:   # filled, not np.broadcast_to: a few times cheaper for few rows
-            games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
+            games, cols = _ints(games, "games"), _ints(cols, "columns")
             if isinstance(zone, (int, np.integer)):
                 z = np.empty(games.shape, np.int64)
                 z.fill(zone)
             else:
-                z = np.asarray(zone, np.int64)
-            self.moves.append(Move(games, cols, z, cause))
+                z = np.ascontiguousarray(np.broadcast_to(_ints(zone, "zones"), games.shape))
+            self.moves.append(Move(games, cols, z, cause if isinstance(cause, str) else _ints(cause, "causes")))
 
     def lose(self, games: np.ndarray, players: np.ndarray, cause: str) -> None:
         if games.size:
-            self.losses.append(Loss(games, players, cause))
+            self.losses.append(Loss(_ints(games, "games"), _ints(players, "players"), cause))
 
     def add_to_players(self, name: str, games: np.ndarray, players: np.ndarray,
                        amounts: np.ndarray | int, cause: str = "") -> None:
@@ -161,8 +161,8 @@ class Check:
             raise InvalidCountError(f"{name} change {int(values[out].flat[0])} of a player is more "
                                     f"than {MAX_COUNT} in size")
         if games.size:
-            self.player_updates.append(
-                PlayerUpdate(name, games, players, np.broadcast_to(amounts, games.shape), cause))
+            self.player_updates.append(PlayerUpdate(name, _ints(games, "games"), _ints(players, "players"),
+                                                    np.broadcast_to(amounts, games.shape), cause))
 
     def empty(self) -> bool:
         return not (self.removals or self.moves or self.losses or self.player_updates)
@@ -189,12 +189,12 @@ class Check:
         return named
 
     def live_games(self, game: _Games) -> np.ndarray:
-        """(B,) bool: the games a system looks at in this check (never an ended game)."""
-        if self.live is None:
-            if "ongoing" not in self.memo:
-                self.memo["ongoing"] = game.ongoing
-            return self.memo["ongoing"]
-        return self.live
+        """(B,) bool: the games a system looks at in this check (never an ended game), read
+        only: every system of the check reads the same."""
+        live = self.memo.get("ongoing")
+        if live is None:
+            live = self.memo["ongoing"] = _read_only((game.ongoing if self.live is None else self.live).view())
+        return live
 
     def live_indices(self, game: _Games) -> np.ndarray:
         """The indices of ``live_games``, for the compiled systems (computed once a check)."""
@@ -210,6 +210,15 @@ class Check:
 def _read_only(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
+
+
+def _ints(x: Any, what: str) -> np.ndarray:
+    """``x`` as contiguous int64, IllegalActionError for values of another type (a float
+    cast would wrap a NaN to a count)."""
+    a = np.asarray(x)
+    if a.dtype.kind not in "iu":
+        raise IllegalActionError(f"a check's {what} must be integers, got {a.dtype} ({a!r:.60})")
+    return np.ascontiguousarray(a, np.int64)
 
 
 #: ``live_games`` and ``live_indices`` of a one-game world whose game is going on (shared:

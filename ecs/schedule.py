@@ -21,9 +21,10 @@ from typing import Any, Callable, Iterable, Sequence
 import esper
 import numpy as np
 
-from . import args, kernels, store
+from . import args, decisions, kernels, store
 from .check import MARKED, ONE_GAME, Check, PhaseContext, Probe, System, SystemType, When, one_game_check
 from .errors import IllegalActionError, SBALoopError
+from .events import CAUSE
 from .game import Game
 from .perform import perform
 
@@ -49,6 +50,14 @@ class Schedule:
             if not isinstance(s, esper.Processor) or not callable(getattr(s, "process", None)):
                 raise IllegalActionError(f"{s!r} is not a system (an esper.Processor with "
                                          "process(game, check))")
+            when = getattr(s, "when", When.EVERY_CHECK)
+            if not isinstance(when, When):   # (it would run at no moment)
+                raise IllegalActionError(f"system {type(s).__name__}: when = {when!r} is not an "
+                                         f"ecs.check.When ({', '.join(w.name for w in When)})")
+            unknown = [c for c in getattr(s, "causes", ()) if c not in CAUSE]
+            if unknown:
+                raise IllegalActionError(f"system {type(s).__name__}: causes {unknown} are not in "
+                                         "ecs.events.CAUSES")
         kernels.ready(systems=[type(s) for s in self.systems])   # (a host's systems' kernels)
         # The state-based systems in order, each with the index of the probe covering its
         # class (-1: none; it always runs), its part there, and the process covered (a
@@ -103,6 +112,7 @@ class Schedule:
             esper.process(game, check)
         finally:
             esper.switch_world(previous)
+        decisions.check(game, check)   # (a host's systems may be among them)
         return check
 
     def check(self, game: Game, live: np.ndarray | None, touched: np.ndarray | None
@@ -164,6 +174,7 @@ class Schedule:
                 system.process(game, check)
         finally:
             esper.switch_world(previous)
+        decisions.check(game, check)   # (not the probed path: the ruleset's systems alone)
         return check, marked
 
     def probed(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import esper
 import numpy as np
 import pytest
+from ga_helpers import unchanged
 
 from ecs import (
     CounterChanged,
@@ -12,12 +13,13 @@ from ecs import (
     DamageDealt,
     GameOverError,
     IllegalActionError,
+    InvalidCountError,
     StaleEntityError,
     Tapped,
     World,
     ZoneChanged,
 )
-from ecs.check import Check, System
+from ecs.check import Check, System, When
 
 
 def _two(batch: int = 1, **kw: object) -> tuple[World, int, int]:
@@ -217,3 +219,211 @@ def test_pt_counters_on_a_player_are_bad_input_122_1a() -> None:
         w.put_counters(p, "+1/+1")
     w.put_counters(p, "poison")
     assert w.counters(p) == {"poison": 1}
+
+
+# ---- a host system's decisions are checked before any is performed (704.3) -----------
+def _deciding(decide, batch: int = 1) -> tuple[World, dict[str, int]]:
+    """A World whose host system decides ``decide(game, check, ids)`` in its first check."""
+    done: list[int] = []
+
+    class Rule(System):
+        causes = ("remove",)
+
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            if not done:
+                done.append(1)
+                decide(game, check, ids)
+
+    w, p, q = _two(batch, seed=0)
+    ids = {"p": p, "q": q,
+           "torch": w.add_object(p, "artifact", counters={"charge": 3}),
+           "bear": w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})}
+    w.schedule = w.schedule.with_systems(Rule())
+    return w, ids
+
+
+def _col(game, e: int) -> np.ndarray:
+    return np.array([int(np.flatnonzero(game.store.a["entity_id"][0] == e)[0])])
+
+
+_ONE = np.array([0])
+BAD_DECISIONS = {
+    "a negative amount": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, _col(g, i["torch"]),
+                                                   np.array([-5]), "remove"), InvalidCountError),
+    "a float amount (NaN)": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, _col(g, i["torch"]),
+                                                      np.array([np.nan]), "remove"), IllegalActionError),
+    "one object twice in a removal": (lambda g, c, i: c.remove(g.store.kind_index["charge"], np.array([0, 0]),
+                                                               np.repeat(_col(g, i["torch"]), 2), np.array([2, 2]),
+                                                               "remove"), IllegalActionError),
+    "a kind the World lacks": (lambda g, c, i: c.remove(99, _ONE, _col(g, i["torch"]), _ONE + 1, "remove"),
+                               IllegalActionError),
+    "a player moved": (lambda g, c, i: c.move(_ONE, _col(g, i["p"]), 2, "remove"), IllegalActionError),
+    "a free column": (lambda g, c, i: c.move(_ONE, np.array([g.store.n_cols]), 2, "remove"), IllegalActionError),
+    "an unknown zone": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), 77, "remove"), IllegalActionError),
+    "the player zone": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), 9, "remove"), IllegalActionError),
+    "an unknown cause": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), 2, "melted"), IllegalActionError),
+    "player index -1": (lambda g, c, i: c.lose(_ONE, np.array([-1]), "704.5a"), IllegalActionError),
+    "player index 7": (lambda g, c, i: c.lose(_ONE, np.array([7]), "704.5a"), IllegalActionError),
+    "game -1": (lambda g, c, i: c.lose(np.array([-1]), _ONE, "704.5a"), IllegalActionError),
+    "a player field the World lacks": (lambda g, c, i: c.add_to_players("poison", _ONE, _ONE, 1),
+                                       IllegalActionError),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_DECISIONS))
+def test_a_host_systems_bad_decision_raises_and_changes_nothing(name: str) -> None:
+    """A decision perform could not apply as the rules read is refused before the check is
+    performed, with the bear's death (704.5f) it would have gone with: nothing changes."""
+    decide, exc = BAD_DECISIONS[name]
+    w, ids = _deciding(decide)
+    unchanged(w, w.tick, exc)
+    assert w.exists(ids["bear"]) and w.counters(ids["torch"]) == {"charge": 3}
+
+
+def test_a_host_decision_naming_an_empty_slot_is_refused() -> None:
+    """The slot of a token that ceased to exist (704.5d) holds no object to move."""
+    w, p, _ = _two(seed=0)
+    token = w.add_object(p, "creature", power=1, toughness=1, token=True)
+    w.add_object(p, "artifact")
+    w.move_zone(token, "graveyard")
+    w.tick()
+    col = int(np.flatnonzero(w.store.a["entity_id"][0, : w.store.n_cols] < 0)[0])
+    w.schedule = _deciding(lambda g, c, i: c.move(_ONE, np.array([col]), 2, "remove"))[0].schedule
+    unchanged(w, w.tick, IllegalActionError)
+
+
+def test_a_host_decision_in_an_ended_game_is_refused() -> None:
+    """A check acts in no game that has ended (704.3's games, api.md "custom systems")."""
+    w, ids = _deciding(lambda g, c, i: c.remove(g.store.kind_index["charge"], np.array([1]), _col(g, i["torch"]),
+                                                _ONE + 1, "remove"), batch=2)
+    w.lose_life(ids["q"], 20, games=[1])
+    plan = w.schedule
+    w.schedule = World(seed=0).schedule
+    w.tick()   # game 1 ends
+    w.schedule = plan
+    unchanged(w, w.tick, IllegalActionError)
+
+
+class _Melt(System):
+    """A host rule removing ``n`` ice counters from every object with some (cause remove)."""
+    causes = ("remove",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def process(self, game, check):  # type: ignore[no-untyped-def]
+        s = game.store
+        ice = s.plane("ice")
+        if ice is None:
+            return
+        live = ice.copy()
+        live[~check.live_games(game)] = 0
+        g, c = np.nonzero(live)
+        check.remove(s.kind_index["ice"], g, c, np.full(g.size, self.n), "remove")
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_3_two_host_removals_of_one_kind_add_up_whatever_their_order(batch: int) -> None:
+    """Two systems removing one kind for one reason in one check remove both amounts,
+    simultaneously, as one row; the systems' order changes nothing."""
+    logs = []
+    for order in ((1, 2), (2, 1)):
+        w, p, _ = _two(batch, seed=0)
+        t = w.add_object(p, "artifact", counters={"ice": 4})
+        w.schedule = w.schedule.with_systems(*(_Melt(n) for n in order))
+        w.clear_events()
+        w.tick()
+        assert np.all(w.count(t, "ice") == 0)
+        logs.append([(e.game, e.before, e.after) for e in w.events() if isinstance(e, CounterChanged)])
+    assert logs[0] == logs[1] == [(g, 4, 1) for g in range(batch)] + [(g, 1, 0) for g in range(batch)]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_the_live_games_a_system_reads_are_read_only(batch: int) -> None:
+    """Every system of a check reads the same games: one cannot narrow them for the next."""
+    class Narrow(System):
+        causes = ("remove",)
+
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            live = check.live_games(game)
+            live &= np.zeros(game.batch, bool)
+
+    w, p, _ = _two(batch, seed=0)
+    w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})
+    w.schedule = w.schedule.with_systems(Narrow(), before="Lethality")
+    with pytest.raises(ValueError, match="read-only"):
+        w.tick()
+
+
+@pytest.mark.parametrize("when", ["every check", None, 1])
+def test_a_system_whose_when_is_no_moment_is_refused(when: object) -> None:
+    """A ``when`` that is not an ecs.check.When would run the system at no moment."""
+    class Lost(System):
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            pass
+    Lost.when = when  # type: ignore[assignment]
+    with pytest.raises(IllegalActionError, match="When"):
+        World().schedule.with_systems(Lost())
+
+
+def test_a_system_declaring_an_unknown_cause_is_refused() -> None:
+    class Melted(System):
+        causes = ("melted",)
+
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            pass
+    with pytest.raises(IllegalActionError, match="melted"):
+        World().schedule.with_systems(Melted())
+
+
+# ---- host effects and schedules: one test per mutant the suite let live ----
+def test_with_systems_takes_before_or_after_not_both():
+    """``before=`` and ``after=`` together are refused."""
+    w = World(seed=0)
+    with pytest.raises(IllegalActionError):
+        w.schedule.with_systems(_Noop(), before="Lethality", after="Lethality")
+
+
+class _Noop(System):
+    def process(self, game, check):
+        pass
+
+
+def test_with_systems_after_a_class_listed_twice_goes_after_the_last():
+    """``after=`` a class listed twice inserts after its last instance."""
+    first, second, new = _Noop(), _Noop(), _Noop()
+    w = World(seed=0)
+    s = w.schedule.with_systems(first, second).with_systems(new, after=_Noop)
+    assert s.systems[-3:] == (first, second, new)
+
+
+def test_phase_systems_run_in_the_schedules_order():
+    """Main-phase systems run in the schedule's order."""
+    calls = []
+
+    class A(System):
+        when = When.MAIN_PHASE
+        def process(self, game, check):
+            calls.append("A")
+
+    class B(A):
+        def process(self, game, check):
+            calls.append("B")
+
+    w = World(seed=0)
+    p = w.add_player()
+    w.schedule = w.schedule.with_systems(A(), B())
+    w.begin_main_phase(p)
+    assert calls == ["A", "B"]
+
+
+def test_a_main_phase_is_its_own_event_step():
+    """A main phase's decisions are a new event step (728.1: one event)."""
+    w = World(seed=0)
+    p = w.add_player()
+    w.add_object(p, "sorcery", zone="library")
+    w.put_counters(p, "rad", 1)
+    step = w.step
+    w.begin_main_phase(p)
+    rows = w.event_table(since=step)
+    assert rows["step"].size and (rows["step"] > step).all()

@@ -505,3 +505,78 @@ def test_the_host_mark_follows_each_action_that_sets_or_ends_effects():
     mark = w.store.a["host_marked"]
     assert mark[games, [w.store.present(g, a) for g in games]].all()   # held everywhere
     assert not mark[games, [w.store.present(g, b) for g in games]].any()   # its effects all ended
+
+
+# ---- host effects and schedules: one test per mutant the suite let live ----
+@pytest.mark.parametrize("batch", [1, 2])
+def test_set_pt_and_set_hold_refuse_one_object_twice(batch):
+    """One object named twice with two values is ambiguous: refused, nothing changes."""
+    w = World(batch=batch, seed=0)
+    a = w.add_object(w.add_player(), "creature", power=2, toughness=2)
+    with pytest.raises(IllegalActionError):
+        w.set_pt([a, a], power=[1, 2])
+    with pytest.raises(IllegalActionError):
+        w.set_hold([a, a], on=[True, False])
+    assert np.all(w.power(a) == 2) and not np.any(w.is_held(a))
+
+
+def test_clear_pt_of_every_object_acts_in_the_selected_games_only():
+    """``clear_pt()`` of every object with ``games=`` ends the effects in those games only."""
+    w = World(batch=2, seed=0)
+    a = w.add_object(w.add_player(), "creature", power=2, toughness=2)
+    w.modify_pt(a, 1, 1)
+    w.clear_pt(games=[0])
+    assert w.power(a).tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_the_owner_is_the_controller_before_the_first_control_change(batch):
+    """The owner stays (108.3) while control passes twice (110.2)."""
+    w = World(batch=batch, seed=0)
+    p, q, r = w.add_player(), w.add_player(), w.add_player()
+    a = w.add_object(p, "creature", power=2, toughness=2)
+    games = None if batch == 1 else [0, 1]   # (a list: the general path)
+    w.set_controller(a, q, games=games)
+    w.set_controller(a, r, games=games)
+    assert np.all(w.owner(a) == p) and np.all(w.controller(a) == r)
+
+
+def test_the_64th_kind_can_not_be_prohibited_alone():
+    """Prohibitions name one of the first 63 kinds; the 64th raises and bans nothing."""
+    w = World(seed=0)
+    a = w.add_object(w.add_player(), "artifact")
+    for i in range(63):
+        w.put_counters(a, f"k{i}", 1)
+    with pytest.raises(IllegalActionError):
+        w.prohibit(a, "k63")
+    w.put_counters(a, "k0", 1)       # nothing else got prohibited
+    assert w.count(a, "k0") == 2
+
+
+def test_an_object_that_cant_have_counters_is_prohibited_in_one_game():
+    """An object made with ``no_counters`` reads as prohibited on the one-game path too (101.3)."""
+    w = World(seed=0)
+    a = w.add_object(w.add_player(), "artifact", no_counters=True)
+    assert w.is_prohibited(a) is True
+
+
+def test_cant_lose_names_the_player_not_its_column():
+    """"Can't lose" is the player's (its index), not its store column's."""
+    w = World(seed=0)
+    p = w.add_player()
+    w.add_object(p, "artifact")
+    q = w.add_player()               # (its column is 2, its index 1)
+    r = w.add_player()
+    w.set_cant_lose(q, "life")
+    assert w.cant_lose(q, "life") and not w.cant_lose(r, "life")
+
+
+def test_flags_must_be_bools():
+    """Host flags are bools: ints are refused (InvalidTypeError)."""
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    a = w.add_object(p, "creature", power=1, toughness=1)
+    with pytest.raises(InvalidTypeError):
+        w.set_hold(a, on=np.array([1, 0]))
+    with pytest.raises(InvalidTypeError):
+        w.set_cant_lose(p, "life", on=np.array([1, 0]))

@@ -1,0 +1,124 @@
+"""What a check decided, checked before ``perform`` applies it.
+
+The ruleset's systems decide within the state by construction; a host's system (an esper
+Processor the schedule runs, api.md "The schedule and custom systems") may name anything.
+``check`` refuses a decision ``perform`` could not apply as the rules read: a game that
+is not going on, a column that holds no object, a player column moved, a kind, zone,
+player or cause the World does not have, a negative amount, one object named twice in
+one removal. It raises before anything is written, so a bad decision changes nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import sets, zones
+from .check import Check, PerRowRemoval
+from .components import TYPE_BIT
+from .errors import IllegalActionError, InvalidCountError
+from .events import CAUSE
+from .game import Game
+from .limits import MAX_COUNT
+
+#: The per-player fields a decision may add to (``Check.add_to_players``).
+PLAYER_FIELDS = ("life", "reserve")
+
+
+def check(world: Game, decided: Check) -> None:
+    """IllegalActionError (InvalidCountError for an amount) naming the first decision of
+    ``decided`` that the World cannot apply; nothing is written either way."""
+    for r in decided.removals:
+        kinds = r.kinds if isinstance(r, PerRowRemoval) else np.array(r.kinds, np.int64)
+        what = f"a removal ({r.cause!r})"
+        _cause(r.cause, what)
+        _rows(world, r.games, r.cols, what, players=True)
+        n_kinds = len(world.store.kind_names)
+        bad = (kinds < 0) | (kinds >= n_kinds)
+        if bad.any():
+            raise IllegalActionError(f"{what} names kind index {int(kinds[bad][0])}: the World "
+                                     f"has {n_kinds} kinds")
+        amounts = np.broadcast_to(r.amounts, r.games.shape)
+        bad = (amounts < 0) | (amounts > MAX_COUNT)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InvalidCountError(
+                f"{what} of {int(amounts[i])} counters from entity {_id(world, r.games[i], r.cols[i])} "
+                f"in game {int(r.games[i])}: amounts are 0..{MAX_COUNT}")
+        slot = r.games * world.store.capacity + r.cols
+        if isinstance(r, PerRowRemoval):
+            slot = slot * max(n_kinds, 1) + kinds
+        if sets.repeats(slot):
+            raise IllegalActionError(f"{what} names an object twice for one kind: give each "
+                                     "object once, with the whole amount")
+    for m in decided.moves:
+        what = f"a move ({m.cause!r})" if isinstance(m.cause, str) else "a move"
+        if isinstance(m.cause, str):
+            _cause(m.cause, what)
+        elif np.any((m.cause < 0) | (m.cause >= len(CAUSE))):
+            raise IllegalActionError(f"{what} has a cause code outside 0..{len(CAUSE) - 1}")
+        _rows(world, m.games, m.cols, what, players=False)
+        bad = (m.zones < 0) | (m.zones >= len(zones.ZONES)) | (m.zones == zones.PLAYER)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise IllegalActionError(
+                f"{what} of entity {_id(world, m.games[i], m.cols[i])} to zone {int(m.zones[i])}: "
+                f"zones are 0..{zones.PLAYER - 1} ({', '.join(zones.ZONES[:zones.PLAYER])})")
+    for x in decided.losses:
+        _cause(x.cause, f"a loss ({x.cause!r})")
+        _players(world, x.games, x.players, f"a loss ({x.cause!r})")
+    for u in decided.player_updates:
+        what = f"a change of players' {u.field!r}"
+        if u.field not in PLAYER_FIELDS:
+            raise IllegalActionError(f"{what}: the fields a check may change are {PLAYER_FIELDS}")
+        if u.cause:
+            _cause(u.cause, what)
+        _players(world, u.games, u.players, what)
+
+
+def _cause(cause: str, what: str) -> None:
+    if cause not in CAUSE:
+        raise IllegalActionError(f"{what}: unknown cause {cause!r}; the causes are ecs.events.CAUSES")
+
+
+def _games(world: Game, games: np.ndarray, what: str) -> None:
+    """The games are going on (704.3: a check acts in no game that has ended)."""
+    bad = (games < 0) | (games >= world.batch)
+    if bad.any():
+        raise IllegalActionError(f"{what} names game {int(games[bad][0])}: the World has "
+                                 f"games 0..{world.batch - 1}")
+    ended = ~world.ongoing[games]
+    if ended.any():
+        raise IllegalActionError(f"{what} names game {int(games[ended][0])}, which has ended")
+
+
+def _rows(world: Game, games: np.ndarray, cols: np.ndarray, what: str, players: bool) -> None:
+    """Each row names an object (a player too where ``players``) in a game going on."""
+    _games(world, games, what)
+    s = world.store
+    bad = (cols < 0) | (cols >= s.n_cols)
+    if bad.any():
+        raise IllegalActionError(f"{what} names column {int(cols[bad][0])}: the store has "
+                                 f"columns 0..{s.n_cols - 1}")
+    free = s.a["entity_id"][games, cols] < 0
+    if free.any():
+        i = int(np.flatnonzero(free)[0])
+        raise IllegalActionError(f"{what} names column {int(cols[i])} of game {int(games[i])}, "
+                                 "which holds no object")
+    if not players:
+        player = (s.a["types"][games, cols] & TYPE_BIT["player"]) != 0
+        if player.any():
+            i = int(np.flatnonzero(player)[0])
+            raise IllegalActionError(f"{what} names player {_id(world, games[i], cols[i])} in game "
+                                     f"{int(games[i])}: a player is in no zone")
+
+
+def _players(world: Game, games: np.ndarray, players: np.ndarray, what: str) -> None:
+    _games(world, games, what)
+    n = world.store.n_players
+    bad = (players < 0) | (players >= n)
+    if bad.any():
+        raise IllegalActionError(f"{what} names player index {int(players[bad][0])}: the World "
+                                 f"has player indices 0..{n - 1}")
+
+
+def _id(world: Game, g: np.integer | int, c: np.integer | int) -> int:
+    return int(world.store.a["entity_id"][int(g), int(c)])
