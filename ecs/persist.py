@@ -45,6 +45,7 @@ import numpy as np
 from . import sets, zones
 from .components import (
     ALL_FIELDS,
+    BAN_ALL,
     CAP,
     CARD_FIELDS,
     GAME,
@@ -719,6 +720,13 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     ck.range("store.redirect", redirect, zones.LIBRARY, zones.PLAYER, " as a zone to go to instead of dying")
     ck.require(redirect != zones.BATTLEFIELD, "store.redirect holds the battlefield as a zone to go to "
                "instead of dying")
+    # A host's effects are on objects (a player's column has only its prohibitions), and a
+    # prohibition names one of the World's kinds (a plane below BAN_ALL) or every kind.
+    for f in HOST_EFFECT_FIELDS:
+        if f.name != "ban":
+            ck.require(a[f.name][:, pcol] == f.fill, f"a player has store.{f.name}, an effect on objects")
+    kinds_banned = np.uint64((1 << min(K, BAN_ALL)) - 1 | 1 << BAN_ALL)
+    ck.require((a["ban"] & ~kinds_banned) == 0, "store.ban prohibits a kind the World does not have")
     if not isinstance(rules, GrandArchive):
         for name in _GRAND_ARCHIVE_ONLY:
             ck.require(~a[name], f"store.{name} holds True in a {rules.name!r} World: only the "

@@ -342,6 +342,10 @@ CONTRADICTIONS = {
     "negative reserve": (_edit("store.reserve", lambda v, a: v.__setitem__((0, 0), -1)), "reserve"),
     "two turn players": (_edit("store.active", lambda v, a: v.__setitem__(0, True)),
                          "turn players"),
+    "a prohibition of a kind the World lacks": (_edit("store.ban", lambda v, a: v.__setitem__(
+        (0, _col(a, 2)), np.uint64(1 << 40))), "prohibits a kind"),
+    "a host effect on a player": (_edit("store.pt_set_power", lambda v, a: v.__setitem__(
+        (0, a["store.player_col"][0]), 3)), "an effect on objects"),
     "a winner who lost": (_edit("store.lost", lambda v, a: v.__setitem__(
         (2, a["store.winner"][2]), True)), "winner has lost"),
     "a winner outside the players": (_edit("store.winner", lambda v, a: v.__setitem__(0, 7)),
