@@ -77,7 +77,9 @@ class ZoneChanged:
     """An object left a zone (CR 400.7); ``new`` is the new object, None if it ceased to exist.
 
     ``lki`` holds the counters it had just before (704.8), for undying, persist and "put
-    the same number" effects (122.8, 122.9)."""
+    the same number" effects (122.8, 122.9); ``controller`` the player who controlled it
+    just before, who controls its leaves-the-battlefield triggers (603.3a, 603.10a; the
+    new object is its owner's, 110.2). None in rows of files saved before it was logged."""
     game: int
     old: int
     new: int | None
@@ -85,6 +87,7 @@ class ZoneChanged:
     to_zone: str
     cause: str
     lki: Mapping[str, int] = field(default_factory=dict)
+    controller: int | None = None
 
 
 @dataclass(frozen=True)
@@ -340,7 +343,7 @@ class EventLog:
                     for r, k, c in _tuples(self._lki, _LKI_COLUMNS, "row"):
                         lki.setdefault(r, {})[kind_names[k]] = c
                 out.append(ZoneChanged(g, e, other if other >= 0 else None, ZONES[frm], ZONES[to],
-                                       cause, lki.get(i, {})))
+                                       cause, lki.get(i, {}), players[before - 1] if before else None))
             elif ty == LOST:
                 out.append(PlayerLost(g, e, cause))
             elif ty == RESERVE:

@@ -845,8 +845,9 @@ def _check_log(ck: _Checker, K: int) -> None:
     # the columns a kind of event does not use hold their defaults
     ck.require(counter | acted | (c["kind"] == -1),
                "log.kind is set on an event that is not a counter's or an action's")
+    ck.range("log.before", c["before"][zone_], 0, P + 1, " as a zone change's controller (index + 1)")
     for name in ("before", "after"):
-        ck.require(counts | (c[name] == 0),
+        ck.require(counts | (zone_ if name == "before" else False) | (c[name] == 0),
                    f"log.{name} is set on an event that has no counts")
     for name in ("from_zone", "to_zone"):
         ck.require(zone_ | (c[name] == 0),

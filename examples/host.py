@@ -112,7 +112,7 @@ class Host:
                 acted = True
             elif dies and name in MODULAR and modular_target is not None and ev.lki.get("+1/+1"):
                 w.put_counters(modular_target, "+1/+1", ev.lki["+1/+1"], games=ev.game,
-                               by=int(np.atleast_1d(w.controller(ev.new))[ev.game]),
+                               by=ev.controller,   # who controlled it as it died (603.10a)
                                where="present")
                 acted = True
             elif name in SIEGES and ev.cause == "704.5v":   # defeated (310.11, 704.5v)

@@ -294,7 +294,8 @@ class RefGame:
         card["controller"] = obj["owner"]   # 110.2: a new object is its owner's
         new = self._enter(card, to_zone, {})
         self.events.append({"type": "zone", "old": e, "new": new, "from": obj["zone"],
-                            "to": to_zone, "counters": dict(obj["counters"] if lki is None else lki)})
+                            "to": to_zone, "counters": dict(obj["counters"] if lki is None else lki),
+                            "controller": obj["controller"]})   # (603.10a: as it left)
         return new
 
     def _to_graveyard_from_battlefield(self, e, lki=None):
@@ -702,7 +703,8 @@ class RefGame:
             obj = self.objects.pop(oid)  # 704.5d / 111.7: the token ceases to exist
             self.stale.add(oid)
             self.events.append({"type": "cease", "old": oid, "new": None, "from": obj["zone"],
-                                "to": None, "counters": dict(obj["counters"])})
+                                "to": None, "counters": dict(obj["counters"]),
+                                "controller": obj["controller"]})
         for pid in losers:
             if self.thg:
                 for q in self.team_players[self.team_of[pid]]:

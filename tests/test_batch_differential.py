@@ -166,7 +166,7 @@ class Harness:
             if event.new is not None:
                 rev[event.new] = logical
             return ("zone", logical, event.new is None, event.from_zone, event.to_zone,
-                    event.cause, tuple(sorted(event.lki.items())))
+                    event.cause, tuple(sorted(event.lki.items())), event.controller)
         if isinstance(event, PlayerLost):
             return ("lost", event.player, event.cause)
         if isinstance(event, Tapped):

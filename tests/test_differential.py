@@ -367,8 +367,8 @@ class Harness:
                 f"{name}: the engine logged no zone-change event for {e_old} "
                 f"({mev['from']} -> {mev['to']}); engine events: {eng}")
             ev = by_old[e_old].pop(0)
-            want = (mev["from"], mev["to"] or "none", mev["counters"])
-            got = (ev.from_zone, ev.to_zone, dict(ev.lki))
+            want = (mev["from"], mev["to"] or "none", mev["counters"], self.ids[mev["controller"]])
+            got = (ev.from_zone, ev.to_zone, dict(ev.lki), ev.controller)
             assert got == want, f"{name}: zone change of {e_old}: engine {got}, model {want} (704.8 LKI)"
             if mev["new"] is None:
                 assert ev.new is None, f"{e_old} should cease to exist (704.5d): {ev}"

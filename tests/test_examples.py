@@ -64,6 +64,25 @@ def test_modular_moves_last_known_counters_to_an_artifact_creature() -> None:
     assert last.by == p and q != p
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_603_10a_modular_of_a_creature_given_away_is_put_by_who_controlled_it(batch: int) -> None:
+    """603.3a, 603.10a: the trigger is controlled by the player who controlled the worker
+    as it died (``ZoneChanged.controller``), not its owner, whose the new object is (110.2)."""
+    w = World(batch=batch)
+    alice, bob = w.add_player(), w.add_player()
+    h = ex.Host(w)
+    worker = ex.modular_creature(w, alice, 1)
+    golem = w.add_object(bob, ("artifact", "creature"), power=3, toughness=3, name="Golem")
+    w.set_controller(worker, bob)
+    step = w.step
+    w.destroy(worker)
+    (died,) = [e for e in w.events_since(step) if type(e).__name__ == "ZoneChanged"][:1]
+    assert died.controller == bob and np.all(w.controller(died.new) == alice)
+    h.settle(modular_target=golem)
+    puts = [e for e in w.events_since(step) if getattr(e, "entity", None) == golem]
+    assert [e.by for e in puts] == [bob] * batch
+
+
 def test_siege_is_defeated_by_damage_and_exiled() -> None:
     """120.3h removes defense counters; 704.5v defeats the battle; the host exiles it."""
     w = World()

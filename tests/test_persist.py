@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ecs import SnapshotError, World, persist
+from ecs import SnapshotError, World, ZoneChanged, persist
 from ecs.components import ALL_FIELDS, GAME_COLUMN
 from ecs.host import marks
 
@@ -346,6 +346,8 @@ CONTRADICTIONS = {
         (0, _col(a, 2)), np.uint64(1 << 40))), "prohibits a kind"),
     "a host effect on a player": (_edit("store.pt_set_power", lambda v, a: v.__setitem__(
         (0, a["store.player_col"][0]), 3)), "an effect on objects"),
+    "a zone change's controller outside the players": (
+        _edit("log.before", lambda v, a: v.__setitem__(_first(a, 1), 50)), "controller"),
     "a winner who lost": (_edit("store.lost", lambda v, a: v.__setitem__(
         (2, a["store.winner"][2]), True)), "winner has lost"),
     "a winner outside the players": (_edit("store.winner", lambda v, a: v.__setitem__(0, 7)),
@@ -460,6 +462,18 @@ def test_a_grand_archive_file_in_two_headed_giant_is_refused(tmp_path):
             lambda a: a.__setitem__("config.two_headed_giant", np.array(True)))
     with pytest.raises(SnapshotError, match="grand_archive game in Two-Headed Giant"):
         World.load(tmp_path / "bad.npz")
+
+
+def test_603_10a_zone_changes_keep_their_controller_and_older_files_load_without(saved, tmp_path):
+    """A zone change's last-known controller (603.10a) is saved; a file from before it was
+    logged (0 in the column) loads, its zone changes naming none."""
+    w, _, path = saved
+    zone_events = [e for e in World.load(path).events() if isinstance(e, ZoneChanged)]
+    assert zone_events and zone_events == [e for e in w.events() if isinstance(e, ZoneChanged)]
+    assert all(e.controller is not None for e in zone_events)
+    older = tmp_path / "older.npz"
+    rewrite(path, older, lambda a: a.__setitem__("log.before", np.where(a["log.type"] == 1, 0, a["log.before"])))
+    assert {e.controller for e in World.load(older).events() if isinstance(e, ZoneChanged)} == {None}
 
 
 # ---- bounds on the work a file can ask for -------------------------------------------
