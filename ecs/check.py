@@ -123,11 +123,18 @@ class Check:
         if not games.size:
             return
         # a host system's rows as perform's kernels take them (np.nonzero of a batch's plane
-        # gives strided ones); ``ecs.decisions`` checks their values
-        games, cols = _ints(games, "games"), _ints(cols, "columns")
-        amounts = np.ascontiguousarray(np.broadcast_to(_ints(amounts, "amounts"), games.shape))
+        # gives strided ones), once they are integers (a cast wraps a NaN to a count);
+        # ``ecs.decisions`` checks their values
+        amounts = amounts if type(amounts) is np.ndarray else np.asarray(amounts)
+        if not (games.dtype.kind in "iu" and cols.dtype.kind in "iu" and amounts.dtype.kind in "iu"
+                and (not isinstance(kinds, np.ndarray) or kinds.dtype.kind in "iu")):
+            raise _not_integers("a removal", games, cols, amounts, kinds)
+        games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
+        amounts = np.ascontiguousarray(amounts, np.int64)
+        if amounts.shape != games.shape:   # (a host's one amount for every row)
+            amounts = np.ascontiguousarray(np.broadcast_to(amounts, games.shape))
         if isinstance(kinds, np.ndarray):
-            self.removals.append(PerRowRemoval(_ints(kinds, "kinds"), games, cols, amounts,
+            self.removals.append(PerRowRemoval(kinds.astype(np.int64), games, cols, amounts,
                                                cause, settles))
         else:
             ks = (int(kinds),) if isinstance(kinds, (int, np.integer)) else tuple(map(int, kinds))
@@ -136,17 +143,22 @@ class Check:
     def move(self, games: np.ndarray, cols: np.ndarray, zone: int | np.ndarray,
              cause: str | np.ndarray) -> None:
         if games.size:   # filled, not np.broadcast_to: a few times cheaper for few rows
-            games, cols = _ints(games, "games"), _ints(cols, "columns")
+            if not (games.dtype.kind in "iu" and cols.dtype.kind in "iu"):
+                raise _not_integers("a move", games, cols)
+            games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
             if isinstance(zone, (int, np.integer)):
                 z = np.empty(games.shape, np.int64)
                 z.fill(zone)
             else:
-                z = np.ascontiguousarray(np.broadcast_to(_ints(zone, "zones"), games.shape))
-            self.moves.append(Move(games, cols, z, cause if isinstance(cause, str) else _ints(cause, "causes")))
+                z = np.asarray(zone)
+                if z.dtype.kind not in "iu":
+                    raise _not_integers("a move", z)
+                z = np.ascontiguousarray(np.broadcast_to(z.astype(np.int64, copy=False), games.shape))
+            self.moves.append(Move(games, cols, z, cause))
 
     def lose(self, games: np.ndarray, players: np.ndarray, cause: str) -> None:
-        if games.size:
-            self.losses.append(Loss(_ints(games, "games"), _ints(players, "players"), cause))
+        if games.size:   # (``ecs.decisions`` checks a host's)
+            self.losses.append(Loss(games, players, cause))
 
     def add_to_players(self, name: str, games: np.ndarray, players: np.ndarray,
                        amounts: np.ndarray | int, cause: str = "") -> None:
@@ -160,9 +172,9 @@ class Check:
         if out.any():
             raise InvalidCountError(f"{name} change {int(values[out].flat[0])} of a player is more "
                                     f"than {MAX_COUNT} in size")
-        if games.size:
-            self.player_updates.append(PlayerUpdate(name, _ints(games, "games"), _ints(players, "players"),
-                                                    np.broadcast_to(amounts, games.shape), cause))
+        if games.size:   # (``ecs.decisions`` checks a host's games and players)
+            self.player_updates.append(
+                PlayerUpdate(name, games, players, np.broadcast_to(amounts, games.shape), cause))
 
     def empty(self) -> bool:
         return not (self.removals or self.moves or self.losses or self.player_updates)
@@ -212,13 +224,10 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _ints(x: Any, what: str) -> np.ndarray:
-    """``x`` as contiguous int64, IllegalActionError for values of another type (a float
-    cast would wrap a NaN to a count)."""
-    a = np.asarray(x)
-    if a.dtype.kind not in "iu":
-        raise IllegalActionError(f"a check's {what} must be integers, got {a.dtype} ({a!r:.60})")
-    return np.ascontiguousarray(a, np.int64)
+def _not_integers(what: str, *arrays: Any) -> IllegalActionError:
+    """The error for a decision given arrays of other than integers."""
+    bad = next(np.asarray(a) for a in arrays if np.asarray(a).dtype.kind not in "iu")
+    return IllegalActionError(f"{what}'s arrays must be integers, got {bad.dtype} ({bad!r:.60})")
 
 
 #: ``live_games`` and ``live_indices`` of a one-game world whose game is going on (shared:

@@ -53,7 +53,7 @@ def check(world: Game, decided: Check) -> None:
         what = f"a move ({m.cause!r})" if isinstance(m.cause, str) else "a move"
         if isinstance(m.cause, str):
             _cause(m.cause, what)
-        elif np.any((m.cause < 0) | (m.cause >= len(CAUSE))):
+        elif _integers(m.cause, what).size and np.any((m.cause < 0) | (m.cause >= len(CAUSE))):
             raise IllegalActionError(f"{what} has a cause code outside 0..{len(CAUSE) - 1}")
         _rows(world, m.games, m.cols, what, players=False)
         bad = (m.zones < 0) | (m.zones >= len(zones.ZONES)) | (m.zones == zones.PLAYER)
@@ -92,6 +92,9 @@ def _games(world: Game, games: np.ndarray, what: str) -> None:
 
 def _rows(world: Game, games: np.ndarray, cols: np.ndarray, what: str, players: bool) -> None:
     """Each row names an object (a player too where ``players``) in a game going on."""
+    if games.ndim != 1 or games.shape != cols.shape:
+        raise IllegalActionError(f"{what}: games and columns must be 1-D arrays of one length, "
+                                 f"got shapes {games.shape} and {cols.shape}")
     _games(world, games, what)
     s = world.store
     bad = (cols < 0) | (cols >= s.n_cols)
@@ -111,7 +114,19 @@ def _rows(world: Game, games: np.ndarray, cols: np.ndarray, what: str, players: 
                                      f"{int(games[i])}: a player is in no zone")
 
 
+def _integers(values: np.ndarray, what: str) -> np.ndarray:
+    """``values`` if they are integers (the Check's ``remove`` and ``move`` cast theirs)."""
+    values = np.asarray(values)
+    if values.dtype.kind not in "iu":
+        raise IllegalActionError(f"{what}: arrays must be integers, got {values.dtype} ({values!r:.60})")
+    return values
+
+
 def _players(world: Game, games: np.ndarray, players: np.ndarray, what: str) -> None:
+    games, players = _integers(games, what), _integers(players, what)
+    if games.ndim != 1 or games.shape != players.shape:
+        raise IllegalActionError(f"{what}: games and players must be 1-D arrays of one length, "
+                                 f"got shapes {games.shape} and {players.shape}")
     _games(world, games, what)
     n = world.store.n_players
     bad = (players < 0) | (players >= n)

@@ -265,6 +265,9 @@ BAD_DECISIONS = {
     "player index -1": (lambda g, c, i: c.lose(_ONE, np.array([-1]), "704.5a"), IllegalActionError),
     "player index 7": (lambda g, c, i: c.lose(_ONE, np.array([7]), "704.5a"), IllegalActionError),
     "game -1": (lambda g, c, i: c.lose(np.array([-1]), _ONE, "704.5a"), IllegalActionError),
+    "float players in a loss": (lambda g, c, i: c.lose(_ONE, np.array([0.5]), "704.5a"), IllegalActionError),
+    "games and columns of two lengths": (lambda g, c, i: c.move(np.array([0, 0]), _col(g, i["torch"]), 2, "remove"),
+                                         IllegalActionError),
     "a player field the World lacks": (lambda g, c, i: c.add_to_players("poison", _ONE, _ONE, 1),
                                        IllegalActionError),
 }
