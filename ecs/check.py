@@ -132,7 +132,7 @@ class Check:
         games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
         amounts = np.ascontiguousarray(amounts, np.int64)
         if amounts.shape != games.shape:   # (a host's one amount for every row)
-            amounts = np.ascontiguousarray(np.broadcast_to(amounts, games.shape))
+            amounts = np.ascontiguousarray(_rows_of(amounts, games, "a removal's amounts"))
         if isinstance(kinds, np.ndarray):
             self.removals.append(PerRowRemoval(kinds.astype(np.int64), games, cols, amounts,
                                                cause, settles))
@@ -153,7 +153,7 @@ class Check:
                 z = np.asarray(zone)
                 if z.dtype.kind not in "iu":
                     raise _not_integers("a move", z)
-                z = np.ascontiguousarray(np.broadcast_to(z.astype(np.int64, copy=False), games.shape))
+                z = np.ascontiguousarray(_rows_of(z.astype(np.int64, copy=False), games, "a move's zones"))
             self.moves.append(Move(games, cols, z, cause))
 
     def lose(self, games: np.ndarray, players: np.ndarray, cause: str) -> None:
@@ -175,6 +175,11 @@ class Check:
         if games.size:   # (``ecs.decisions`` checks a host's games and players)
             self.player_updates.append(
                 PlayerUpdate(name, games, players, np.broadcast_to(amounts, games.shape), cause))
+
+    def sizes(self) -> tuple[int, int, int, int]:
+        """How many decisions of each sort the check holds (``ecs.decisions.check``'s
+        ``since``: a system's own are those it added after)."""
+        return len(self.removals), len(self.moves), len(self.losses), len(self.player_updates)
 
     def empty(self) -> bool:
         return not (self.removals or self.moves or self.losses or self.player_updates)
@@ -222,6 +227,14 @@ class Check:
 def _read_only(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
+
+
+def _rows_of(values: np.ndarray, games: np.ndarray, what: str) -> np.ndarray:
+    """``values`` broadcast to one per row, IllegalActionError where they do not fit."""
+    try:
+        return np.broadcast_to(values, games.shape)
+    except ValueError:
+        raise IllegalActionError(f"{what}: {values.size} values for {games.size} rows") from None
 
 
 def _not_integers(what: str, *arrays: Any) -> IllegalActionError:

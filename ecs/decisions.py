@@ -23,10 +23,11 @@ from .limits import MAX_COUNT
 PLAYER_FIELDS = ("life", "reserve")
 
 
-def check(world: Game, decided: Check) -> None:
+def check(world: Game, decided: Check, since: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
     """IllegalActionError (InvalidCountError for an amount) naming the first decision of
-    ``decided`` that the World cannot apply; nothing is written either way."""
-    for r in decided.removals:
+    ``decided`` that the World cannot apply; nothing is written either way. ``since``:
+    ``Check.sizes()`` before a system decided, to check only its own decisions."""
+    for r in decided.removals[since[0]:]:
         kinds = r.kinds if isinstance(r, PerRowRemoval) else np.array(r.kinds, np.int64)
         what = f"a removal ({r.cause!r})"
         _cause(r.cause, what)
@@ -49,23 +50,27 @@ def check(world: Game, decided: Check) -> None:
         if sets.repeats(slot):
             raise IllegalActionError(f"{what} names an object twice for one kind: give each "
                                      "object once, with the whole amount")
-    for m in decided.moves:
+    for m in decided.moves[since[1]:]:
         what = f"a move ({m.cause!r})" if isinstance(m.cause, str) else "a move"
         if isinstance(m.cause, str):
             _cause(m.cause, what)
-        elif _integers(m.cause, what).size and np.any((m.cause < 0) | (m.cause >= len(CAUSE))):
+        elif _integers(m.cause, what).shape != m.games.shape:
+            raise IllegalActionError(f"{what}: {np.size(m.cause)} causes for {m.games.size} rows")
+        elif np.any((m.cause < 0) | (m.cause >= len(CAUSE))):
             raise IllegalActionError(f"{what} has a cause code outside 0..{len(CAUSE) - 1}")
         _rows(world, m.games, m.cols, what, players=False)
+        if sets.repeats(m.games * world.store.capacity + m.cols):   # (400.7: one new object)
+            raise IllegalActionError(f"{what} names an object twice: each object moves once")
         bad = (m.zones < 0) | (m.zones >= len(zones.ZONES)) | (m.zones == zones.PLAYER)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise IllegalActionError(
                 f"{what} of entity {_id(world, m.games[i], m.cols[i])} to zone {int(m.zones[i])}: "
                 f"zones are 0..{zones.PLAYER - 1} ({', '.join(zones.ZONES[:zones.PLAYER])})")
-    for x in decided.losses:
+    for x in decided.losses[since[2]:]:
         _cause(x.cause, f"a loss ({x.cause!r})")
         _players(world, x.games, x.players, f"a loss ({x.cause!r})")
-    for u in decided.player_updates:
+    for u in decided.player_updates[since[3]:]:
         what = f"a change of players' {u.field!r}"
         if u.field not in PLAYER_FIELDS:
             raise IllegalActionError(f"{what}: the fields a check may change are {PLAYER_FIELDS}")

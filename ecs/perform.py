@@ -110,10 +110,13 @@ def perform(world: Game, check: Check) -> np.ndarray:
     for u in check.player_updates:
         paid = u.field == "reserve"   # a payment is an event (GA Costs and Memory 1)
         had = s.a["reserve"][u.games, u.players].astype(np.int64) if paid else None
-        np.add.at(s.mut(u.field), (u.games, u.players), u.amounts)
+        who = u.players   # (Two-Headed Giant: a player's life is the team's, 810.8)
+        if u.field == "life" and world.two_headed_giant:
+            who = s.a["player_head"][who].astype(np.int64)
+        np.add.at(s.mut(u.field), (u.games, who), u.amounts)
         if u.field == "life":   # a system's change stops at the bound the actions refuse past
             life = s.mut("life")   # (written just above: no copy)
-            life[u.games, u.players] = np.clip(life[u.games, u.players], -MAX_LIFE, MAX_LIFE)
+            life[u.games, who] = np.clip(life[u.games, who], -MAX_LIFE, MAX_LIFE)
         if paid:
             world.log.record(RESERVE, u.cause, game=u.games,
                              entity=s.a["entity_id"][0, s.a["player_col"][u.players]],

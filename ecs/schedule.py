@@ -54,7 +54,11 @@ class Schedule:
             if not isinstance(when, When):   # (it would run at no moment)
                 raise IllegalActionError(f"system {type(s).__name__}: when = {when!r} is not an "
                                          f"ecs.check.When ({', '.join(w.name for w in When)})")
-            unknown = [c for c in getattr(s, "causes", ()) if c not in CAUSE]
+            causes = getattr(s, "causes", ())
+            if isinstance(causes, str):   # ("704.5j") for ("704.5j",)
+                raise IllegalActionError(f"system {type(s).__name__}: causes = {causes!r} is a string; "
+                                         f"give a tuple of names: ({causes!r},)")
+            unknown = [c for c in causes if c not in CAUSE]
             if unknown:
                 raise IllegalActionError(f"system {type(s).__name__}: causes {unknown} are not in "
                                          "ecs.events.CAUSES")
@@ -112,7 +116,7 @@ class Schedule:
             esper.process(game, check)
         finally:
             esper.switch_world(previous)
-        decisions.check(game, check)   # (a host's systems may be among them)
+        decisions.check(game, check)   # (a host's systems may be among them: esper runs them all)
         return check
 
     def check(self, game: Game, live: np.ndarray | None, touched: np.ndarray | None
@@ -162,19 +166,23 @@ class Schedule:
         else:
             marked = True
             acting = [probe.acting(game, live, touched, parts) for probe, parts in self._probes]
-        chosen = tuple(s for s, i, part, cls, covered in self._every
-                       if i < 0 or acting[i] & part or cls.process is not covered)
-        if not chosen:
+        running = tuple((s, i < 0 or cls.process is not covered) for s, i, part, cls, covered in self._every
+                        if i < 0 or acting[i] & part or cls.process is not covered)
+        if not running:
             return None, marked
         check = _new_check(game, live, touched)
         previous = esper.current_world
         esper.switch_world(self._context[When.EVERY_CHECK])
         try:
-            for system in chosen:
-                system.process(game, check)
+            for system, foreign in running:
+                if foreign:   # a host's system (or a process replaced): its decisions are checked
+                    since = check.sizes()
+                    system.process(game, check)
+                    decisions.check(game, check, since)
+                else:
+                    system.process(game, check)
         finally:
             esper.switch_world(previous)
-        decisions.check(game, check)   # (not the probed path: the ruleset's systems alone)
         return check, marked
 
     def probed(self) -> bool:

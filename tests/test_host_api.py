@@ -268,6 +268,12 @@ BAD_DECISIONS = {
     "float players in a loss": (lambda g, c, i: c.lose(_ONE, np.array([0.5]), "704.5a"), IllegalActionError),
     "games and columns of two lengths": (lambda g, c, i: c.move(np.array([0, 0]), _col(g, i["torch"]), 2, "remove"),
                                          IllegalActionError),
+    "one object moved twice": (lambda g, c, i: c.move(np.array([0, 0]), np.repeat(_col(g, i["torch"]), 2),
+                                                      np.array([4, 6]), "remove"), IllegalActionError),
+    "a cause per row of another length": (
+        lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), 4, np.array([2, 2, 2])), IllegalActionError),
+    "amounts of another length": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, _col(g, i["torch"]),
+                                                          np.array([1, 1]), "remove"), IllegalActionError),
     "a player field the World lacks": (lambda g, c, i: c.add_to_players("poison", _ONE, _ONE, 1),
                                        IllegalActionError),
 }
@@ -305,6 +311,51 @@ def test_a_host_decision_in_an_ended_game_is_refused() -> None:
     w.tick()   # game 1 ends
     w.schedule = plan
     unchanged(w, w.tick, IllegalActionError)
+
+
+def test_810_8_a_host_systems_life_change_of_a_teammate_is_the_teams() -> None:
+    """A Two-Headed Giant player's life is the team's (810.8): a system's change of the
+    second-seated player's life changes the team's total."""
+    done: list[int] = []
+
+    class Drain(System):
+        causes = ("remove",)
+
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            if not done:
+                done.append(1)
+                check.add_to_players("life", np.array([0]), np.array([2]), np.array([-3]))
+
+    w = World(two_headed_giant=True)
+    a1, b1, a2, b2 = (w.add_player(team=t) for t in (0, 1, 0, 1))
+    w.schedule = w.schedule.with_systems(Drain())
+    w.tick()
+    assert (w.life(a1), w.life(a2), w.life(b1)) == (27, 27, 30)
+
+
+def test_only_a_host_systems_own_decisions_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ruleset's systems decide within the state: beside a host's system, only the
+    host's decisions go through ``ecs.decisions.check``."""
+    import ecs.decisions
+    seen: list[tuple[int, int, int, int]] = []
+    real = ecs.decisions.check
+    monkeypatch.setattr(ecs.decisions, "check", lambda game, check, since=(0, 0, 0, 0): (
+        seen.append((len(check.removals) - since[0], len(check.moves) - since[1])), real(game, check, since))[1])
+    w, p, _ = _two(seed=0)
+    w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2, "+1/+1": 1, "ice": 1})
+    w.schedule = w.schedule.with_systems(_Melt(1))
+    w.tick()
+    assert seen and all(counts == (1, 0) or counts == (0, 0) for counts in seen)
+
+
+@pytest.mark.parametrize("causes", ["704.5j", "remove"])
+def test_causes_given_as_one_string_are_refused_with_the_fix(causes: str) -> None:
+    class Slip(System):
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            pass
+    Slip.causes = causes  # type: ignore[assignment]
+    with pytest.raises(IllegalActionError, match="a tuple of names"):
+        World().schedule.with_systems(Slip())
 
 
 class _Melt(System):
