@@ -5,7 +5,9 @@ Processor the schedule runs, api.md "The schedule and custom systems") may name 
 ``check`` refuses a decision ``perform`` could not apply as the rules read: a game that
 is not going on, a column that holds no object, a player column moved, a kind, zone,
 player or cause the World does not have, a negative amount, one object named twice in
-one removal. It raises before anything is written, so a bad decision changes nothing.
+one removal or move, arrays of other than integers or of lengths that do not fit. It
+raises before anything is written, so a bad decision changes nothing. The schedule calls
+it after each system the probe does not cover, on that system's own decisions.
 """
 from __future__ import annotations
 

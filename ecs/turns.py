@@ -71,8 +71,9 @@ def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
     the latter paying reserve as ``policy`` decides (see systems.wither_upkeep);
     then state-based actions are checked again. An active team's players' rad triggers
     resolve one after the other in seat order, each with a check after it (728.1: one
-    trigger per player; the primary player orders them, 805.2; the first seated). A postcombat main phase (505.1a; in GA
-    the return to the main phase after combat, Wither 5) only checks them.
+    trigger per player; the primary player, here the first seated, orders them: 805.2).
+    A postcombat main phase (505.1a; in GA the return to the main phase after combat,
+    Wither 5) only checks them.
     A policy that pays reserve a player doesn't have raises and changes nothing."""
     s = world.store
     if isinstance(precombat, (bool, np.bool_, str)) and precombat in _PHASES:
