@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import sets, zones
+from . import args, sets, zones
 from .check import Check, PerRowRemoval
 from .components import TYPE_BIT
 from .errors import IllegalActionError, InvalidCountError
@@ -30,40 +30,31 @@ def check(world: Game, decided: Check, since: tuple[int, int, int, int] = (0, 0,
     ``decided`` that the World cannot apply; nothing is written either way. ``since``:
     ``Check.sizes()`` before a system decided, to check only its own decisions."""
     for r in decided.removals[since[0]:]:
-        kinds = r.kinds if isinstance(r, PerRowRemoval) else np.array(r.kinds, np.int64)
         what = f"a removal ({r.cause!r})"
         _cause(r.cause, what)
         _rows(world, r.games, r.cols, what, players=True)
         n_kinds = len(world.store.kind_names)
-        bad = (kinds < 0) | (kinds >= n_kinds)
-        if bad.any():
-            raise IllegalActionError(f"{what} names kind index {int(kinds[bad][0])}: the World "
-                                     f"has {n_kinds} kinds")
-        amounts = np.broadcast_to(r.amounts, r.games.shape)
-        bad = (amounts < 0) | (amounts > MAX_COUNT)
+        kinds = _indices(r.kinds if isinstance(r, PerRowRemoval) else np.array(r.kinds, np.int64),
+                         f"{what}'s kind index", n_kinds)
+        bad = (r.amounts < 0) | (r.amounts > MAX_COUNT)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise InvalidCountError(
-                f"{what} of {int(amounts[i])} counters from entity {_id(world, r.games[i], r.cols[i])} "
+                f"{what} of {int(r.amounts[i])} counters from entity {_id(world, r.games[i], r.cols[i])} "
                 f"in game {int(r.games[i])}: amounts are 0..{MAX_COUNT}")
-        slot = r.games * world.store.capacity + r.cols
-        if isinstance(r, PerRowRemoval):
-            slot = slot * max(n_kinds, 1) + kinds
-        if sets.repeats(slot):
-            raise IllegalActionError(f"{what} names an object twice for one kind: give each "
-                                     "object once, with the whole amount")
+        if not isinstance(r, PerRowRemoval):
+            args.distinct_rows(world, r.games, r.cols, what)
+        elif sets.repeats((r.games * world.store.capacity + r.cols) * max(n_kinds, 1) + kinds):
+            raise IllegalActionError(f"{what} names the same object twice for one kind")
     for m in decided.moves[since[1]:]:
         what = f"a move ({m.cause!r})" if isinstance(m.cause, str) else "a move"
         if isinstance(m.cause, str):
             _cause(m.cause, what)
-        elif _integers(m.cause, what).shape != m.games.shape:
+        elif _indices(m.cause, f"{what}'s cause code", len(CAUSE)).shape != m.games.shape:
             raise IllegalActionError(f"{what}: {np.size(m.cause)} causes for {m.games.size} rows")
-        elif np.any((m.cause < 0) | (m.cause >= len(CAUSE))):
-            raise IllegalActionError(f"{what} has a cause code outside 0..{len(CAUSE) - 1}")
         _rows(world, m.games, m.cols, what, players=False)
-        if sets.repeats(m.games * world.store.capacity + m.cols):   # (400.7: one new object)
-            raise IllegalActionError(f"{what} names an object twice: each object moves once")
-        bad = (m.zones < 0) | (m.zones >= len(zones.ZONES)) | (m.zones == zones.PLAYER)
+        args.distinct_rows(world, m.games, m.cols, what)   # (400.7: one new object each)
+        bad = (m.zones < 0) | (m.zones >= zones.PLAYER)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise IllegalActionError(
@@ -86,12 +77,15 @@ def _cause(cause: str, what: str) -> None:
         raise IllegalActionError(f"{what}: unknown cause {cause!r}; the causes are ecs.events.CAUSES")
 
 
+def _indices(values: np.ndarray, what: str, n: int) -> np.ndarray:
+    """``values`` as indices 0..n-1 (integers: ``Check.lose`` and ``add_to_players`` keep a
+    host's arrays as given)."""
+    return args.integer_array(values, what, 0, n - 1, IllegalActionError)
+
+
 def _games(world: Game, games: np.ndarray, what: str) -> None:
     """The games are going on (704.3: a check acts in no game that has ended)."""
-    bad = (games < 0) | (games >= world.batch)
-    if bad.any():
-        raise IllegalActionError(f"{what} names game {int(games[bad][0])}: the World has "
-                                 f"games 0..{world.batch - 1}")
+    games = _indices(games, f"{what}'s game", world.batch)
     ended = ~world.ongoing[games]
     if ended.any():
         raise IllegalActionError(f"{what} names game {int(games[ended][0])}, which has ended")
@@ -104,10 +98,7 @@ def _rows(world: Game, games: np.ndarray, cols: np.ndarray, what: str, players: 
                                  f"got shapes {games.shape} and {cols.shape}")
     _games(world, games, what)
     s = world.store
-    bad = (cols < 0) | (cols >= s.n_cols)
-    if bad.any():
-        raise IllegalActionError(f"{what} names column {int(cols[bad][0])}: the store has "
-                                 f"columns 0..{s.n_cols - 1}")
+    _indices(cols, f"{what}'s column", s.n_cols)
     free = s.a["entity_id"][games, cols] < 0
     if free.any():
         i = int(np.flatnonzero(free)[0])
@@ -121,25 +112,12 @@ def _rows(world: Game, games: np.ndarray, cols: np.ndarray, what: str, players: 
                                      f"{int(games[i])}: a player is in no zone")
 
 
-def _integers(values: np.ndarray, what: str) -> np.ndarray:
-    """``values`` if they are integers (the Check's ``remove`` and ``move`` cast theirs)."""
-    values = np.asarray(values)
-    if values.dtype.kind not in "iu":
-        raise IllegalActionError(f"{what}: arrays must be integers, got {values.dtype} ({values!r:.60})")
-    return values
-
-
 def _players(world: Game, games: np.ndarray, players: np.ndarray, what: str) -> None:
-    games, players = _integers(games, what), _integers(players, what)
-    if games.ndim != 1 or games.shape != players.shape:
+    if np.ndim(games) != 1 or np.shape(games) != np.shape(players):
         raise IllegalActionError(f"{what}: games and players must be 1-D arrays of one length, "
-                                 f"got shapes {games.shape} and {players.shape}")
+                                 f"got shapes {np.shape(games)} and {np.shape(players)}")
     _games(world, games, what)
-    n = world.store.n_players
-    bad = (players < 0) | (players >= n)
-    if bad.any():
-        raise IllegalActionError(f"{what} names player index {int(players[bad][0])}: the World "
-                                 f"has player indices 0..{n - 1}")
+    _indices(players, f"{what}'s player index", world.store.n_players)
 
 
 def _id(world: Game, g: np.integer | int, c: np.integer | int) -> int:

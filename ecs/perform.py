@@ -11,6 +11,7 @@ import numpy as np
 
 from . import sets, zones
 from . import store as store_module
+from .args import sum_rows
 from .check import Check, Loss, PerRowRemoval
 from .counting import change, change_one, changed, slot_ids
 from .events import CAUSE, GAME_END, LOST, RESERVE
@@ -81,7 +82,7 @@ def perform(world: Game, check: Check) -> np.ndarray:
     # for two rules (704.5q, 704.5r) clamp at what is there, and the rows split the same
     # whatever the schedule's order.
     for (ks, why, settles, _), parts_ in sorted(groups.items(), key=lambda kv: (CAUSE[kv[0][1]], kv[0][0])):
-        rg, rc, at, amount = _merged(parts_) if len(parts_) > 1 else parts_[0]
+        rg, rc, at, amount = _merged(world, parts_) if len(parts_) > 1 else parts_[0]
         if len(ks) == 1:
             change(world, s.kind_names[ks[0]], rg, rc, -amount, why, at=at)
         elif rg.size == 1 and store_module.SCALAR_PATHS:   # one row (a pair): plain ints, kind by kind
@@ -125,19 +126,15 @@ def perform(world: Game, check: Check) -> np.ndarray:
     return sets.distinct(np.concatenate([tg * cap + tc for tg, tc in touched])) if touched else _NO_SLOTS
 
 
-def _merged(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+def _merged(world: Game, parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
     """Several decisions' rows (games, cols, flat slots, amounts) removing one kind for
     one reason, as one: an object two of them name loses both amounts, simultaneously
     (704.3; a host's systems share the cause ``remove``)."""
     rg, rc, at, amount = (np.concatenate(x) for x in zip(*parts))
-    slots, inverse = sets.distinct_inverse(at)
-    if slots.size == at.size:
+    if not sets.repeats(at):
         return rg, rc, at, amount
-    total = np.zeros(slots.size, np.int64)
-    np.add.at(total, inverse, amount)
-    row = np.empty(slots.size, np.int64)
-    row[inverse] = np.arange(at.size)   # (a row of each slot: they name the same game and column)
-    return rg[row], rc[row], slots, total
+    rg, rc, amount = sum_rows(world, rg, rc, amount)
+    return rg, rc, rg * world.store.capacity + rc, amount
 
 
 @kernel(array(np.bool_, 1), INDEX, INDEX, INDEX, INDEX)
