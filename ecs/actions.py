@@ -234,7 +234,6 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
                      f"is a player: {kind!r} counters change power/toughness, which players "
                      "don't have (CR 122.1a)")
     who = args.player_index(world, by) if by is not None else -1
-    c = counting.holder(world, kind, g, c)
     g, c, amount = args.sum_rows(world, g, c, amount)
     counting.check_room(world, kind, g, c, amount)   # a refused put does not take a step
     world.log.next_step()
@@ -321,16 +320,16 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
     if code is not None:
         ok &= (zs == code) & (zd == code)
     ok &= counting.allowed(world, kind, g, dcs)
-    scs, dcs = counting.holder(world, kind, g, scs), counting.holder(world, kind, g, dcs)
-    ok &= scs != dcs
+    hs, hd = counting.holder(world, kind, g, scs), counting.holder(world, kind, g, dcs)   # (810.10)
+    ok &= hs != hd
     k = s.kind_index.get(kind)
-    have = s.counts[k, g, scs].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+    have = s.counts[k, g, hs].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
     moved = np.where(ok, np.minimum(amount, have), 0)
     m = moved > 0
-    args.distinct_rows(world, np.concatenate([g[m], g[m]]), np.concatenate([scs[m], dcs[m]]), "move_counters")
+    args.distinct_rows(world, np.concatenate([g[m], g[m]]), np.concatenate([hs[m], hd[m]]), "move_counters")
     counting.check_room(world, kind, g[m], dcs[m], moved[m])
     world.log.next_step()
-    counting.change(world, kind, g[m], scs[m], -moved[m], "move")
+    counting.change(world, kind, g[m], hs[m], -moved[m], "move")
     counting.put(world, kind, g[m], dcs[m], moved[m], "move")
     out = moved.reshape(src_ids.shape)
     if s1 and s2:
@@ -383,9 +382,9 @@ def proliferate(world: Game, ids: Ids, games: Games = None, by: int | None = Non
     g, c, _ = args.sum_rows(world, g, c, np.zeros(g.size, np.int64))
     plan = []
     for k, kind in enumerate(s.kind_names):
-        cc = counting.holder(world, kind, g, c)
-        gk, ck, _ = args.sum_rows(world, g, cc, np.zeros(g.size, np.int64))
-        has = (s.counts[k, gk, ck] > 0) & counting.allowed(world, kind, gk, ck)   # 101.3: none put
+        gk, ck = counting.first_per_holder(world, kind, g, c) if counting.shared(world, kind) else (g, c)
+        held = counting.holder(world, kind, gk, ck)
+        has = (s.counts[k, gk, held] > 0) & counting.allowed(world, kind, gk, ck)   # 101.3: none put
         if has.any():
             counting.check_room(world, kind, gk[has], ck[has], np.ones(int(has.sum()), np.int64))
             plan.append((kind, gk[has], ck[has]))

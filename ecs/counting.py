@@ -42,7 +42,10 @@ def holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
     """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row that
-    can have them (``allowed``: where 101.3 puts none, none can pass the limit)."""
+    can have them (``allowed``: where 101.3 puts none, none can pass the limit). Rows of
+    players whose counters one holder holds (``shared``) add up there."""
+    if shared(game, kind):
+        g, c, amount = _held_totals(game, kind, g, c, amount)
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
         room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()), raises=True)
         return
@@ -51,6 +54,16 @@ def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.n
     have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
     if np.any(have + amount > MAX_COUNT):   # (rare) what can't have the kind gets none: no overflow there (101.3)
         _check_total(game, have, np.where(allowed(game, kind, g, c), amount, 0), g, c, f"{kind!r} counters")
+
+
+def _held_totals(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows' holders (``holder``), once each, with the amounts of their rows added."""
+    cap = game.store.capacity
+    flat, inv = sets.distinct_inverse(g * cap + holder(game, kind, g, c))
+    total = np.zeros(flat.size, np.int64)
+    np.add.at(total, inv, np.broadcast_to(np.asarray(amount, np.int64), inv.shape))
+    return flat // cap, flat % cap, total
 
 
 def room_one(game: Game, kind: str, g: int, col: int, n: int, raises: bool = False) -> int:
@@ -153,11 +166,23 @@ def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray 
     """Put counters (rows must be distinct): the room first, on every row that can have
     them (``check_room``; callers check it so before their step), then objects that can't
     have counters, or can't have counters of this kind, get none (101.3); the ruleset may
-    replace the placement (Grand Archive buff/debuff)."""
+    replace the placement (Grand Archive buff/debuff). Counters a player gets that the
+    team holds (``shared``) go on the team's pool, one event row for each player who gets
+    them (``_put_shared``)."""
+    if shared(game, kind):
+        _put_shared(game, kind, g, c, amount, cause, by)
+    else:
+        _put(game, kind, g, c, amount, cause, by)
+
+
+def _put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
+         cause: str, by: Any = -1, e: np.ndarray | None = None) -> None:
+    """``put`` on the columns that hold the counters, logged on ids ``e`` (None: the
+    columns' own)."""
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row (a single game's one target): plain int reads
         n = int(amount) if type(amount) is int else int(np.asarray(amount).item())
         by = int(by.item()) if isinstance(by, np.ndarray) else int(by)
-        put_one(game, kind, int(g[0]), int(c[0]), n, cause, by, (g, c))
+        put_one(game, kind, int(g[0]), int(c[0]), n, cause, by, (g, c), e=-1 if e is None else int(e[0]))
         return
     amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
     check_room(game, kind, g, c, amounts)
@@ -165,8 +190,45 @@ def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray 
     if not ok.all():
         g, c, amounts = g[ok], c[ok], amounts[ok]
         by = by[ok] if isinstance(by, np.ndarray) else by
+        e = e[ok] if e is not None else None
     if g.size:
-        game.ruleset.place(game, kind, g, c, amounts, cause, by)
+        game.ruleset.place(game, kind, g, c, amounts, cause, by, e)
+
+
+def _put_shared(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
+                cause: str, by: Any) -> None:
+    """810.10: "Effects that cause players to get poison counters happen to each player
+    individually. The poison counters are shared by the team." Each row's counters go on
+    its holder (``holder``), logged on the row's own player: a team's players one after
+    the other, in seat order, each row's before/after the team's count as it goes."""
+    order, held, place = _seated(game, kind, g, c)
+    g, c = g[order], c[order]
+    amounts = np.broadcast_to(np.asarray(amount, np.int64), order.shape)[order]
+    by = np.broadcast_to(np.asarray(by, np.int64), order.shape)[order]
+    cap = game.store.capacity
+    for turn in range(int(place.max(initial=-1)) + 1):   # a team's first player's, then the next's
+        m = place == turn
+        _put(game, kind, g[m], held[m], amounts[m], cause, by[m], slot_ids(game, g[m] * cap + c[m]))
+
+
+def first_per_holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows (``g``, ``c``), one per holder of their ``kind`` counters: of a
+    team's players, the first seated (701.34b: one of them gets the team's poison)."""
+    order, _, place = _seated(game, kind, g, c)
+    first = order[place == 0]
+    return g[first], c[first]
+
+
+def _seated(game: Game, kind: str, g: np.ndarray, c: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct rows' order by holder (``holder``) and, a team's players, by seat; the
+    holders in that order; each row's place (0, 1, ...) among its holder's rows."""
+    s = game.store
+    held = holder(game, kind, g, c)
+    seat = s.a["controller"][g, c]   # (a player's column holds its own index)
+    order = np.lexsort((seat, g * s.capacity + held))
+    held = held[order]
+    return order, held, sets.places_in_runs(g[order] * s.capacity + held)
 
 
 def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int = -1,
@@ -193,7 +255,8 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
         place(game, kind, g, col, have, n, cause, by, e)
         return
     gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
-    game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by)
+    game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by,
+                       np.array([e], np.int64) if e >= 0 else None)
 
 
 PLACE = ("place",)   # what the ruleset's ``place_one`` and ``place_few`` stand for (``scalar_hook``)
@@ -304,14 +367,15 @@ def set_one(game: Game, kind: str, g: int, col: int, was: int, now: int, cause: 
 
 
 def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarray | int,
-           cause: str, by: Any = -1, at: np.ndarray | None = None) -> None:
+           cause: str, by: Any = -1, at: np.ndarray | None = None, e: np.ndarray | None = None) -> None:
     """Add ``delta`` (negative: remove, clamped at 0) and record one event per change
-    (``at``: the rows' flat indices ``g * capacity + c``, if the caller has them)."""
+    (``at``: the rows' flat indices ``g * capacity + c``, if the caller has them; ``e``: the
+    ids to log the rows on, if not the slots' own: ``_put_shared``)."""
     s = game.store
     delta = np.asarray(delta, np.int64)   # broadcasts against the rows below
     if g.size == 1 and delta.size == 1 and np.size(by) == 1 and store_module.SCALAR_PATHS:
         change_one(game, kind, int(g[0]), int(c[0]), int(delta.item()), cause,
-                   int(by.item()) if isinstance(by, np.ndarray) else int(by))
+                   int(by.item()) if isinstance(by, np.ndarray) else int(by), -1 if e is None else int(e[0]))
         return
     k = s.kind_index.get(kind)
     if k is None:   # a new kind gets a plane only when counters are put
@@ -325,7 +389,7 @@ def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarra
     if not (d.flags.writeable and d.flags.c_contiguous):   # one compiled signature (a compile each)
         d = d.copy()
     before, after, every = add_clamped(s.mut("counts")[k].reshape(-1), at, d)
-    changed(game, k, g, slot_ids(game, at), before, after, every, cause, by)
+    changed(game, k, g, slot_ids(game, at) if e is None else e, before, after, every, cause, by)
 
 
 def slot_ids(game: Game, at: np.ndarray) -> np.ndarray:

@@ -297,9 +297,8 @@ def deal_damage(world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
     counting.check_room(world, "-1/-1", *m_rows[4])
     mg, mc, mn = summed(world, g[o.marked], c[o.marked], amount[o.marked])
     counting.check_marked_damage(world, mg, mc, mn)
-    # 810.10: each player gets poison counters, the team holds them: rows of one team add up
-    p_rows = _putters(world, g[poison], counting.holder(world, "poison", g[poison], c[poison]),
-                      amount[poison], by[poison], True)
+    # 810.10: each player gets poison counters, the team holds them (``counting.put``)
+    p_rows = _putters(world, g[poison], c[poison], amount[poison], by[poison], several)
     counting.check_room(world, "poison", *p_rows[4])
     life = _life_changes(world, g, c, amount, o.loses, by, o.gain)
     world.log.next_step()
@@ -327,22 +326,21 @@ def _as_is(world: Game, g: np.ndarray, c: np.ndarray, n: np.ndarray) -> Rows3:
 
 def _putters(world: Game, g: np.ndarray, c: np.ndarray, n: np.ndarray, by: np.ndarray,
              merge: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Rows3]:
-    """Counters damage puts (-1/-1, 120.3d; poison on a team's holder, 120.3b, 810.10),
-    rows summed per holder and putter (each source's controller, ``by``) where ``merge``
-    (rows may repeat a holder): (games, columns, amounts, putters, and the totals per
-    holder, for their room)."""
+    """Counters damage puts (-1/-1, 120.3d; poison, 120.3b), rows summed per target and
+    putter (each source's controller, ``by``) where ``merge`` (rows may repeat a target):
+    (games, columns, amounts, putters, and the totals per target, for their room)."""
     if not merge:
         return g, c, n, by, (g, c, n)
     total = args.sum_rows(world, g, c, n)
-    if total[0].size == g.size:   # one row per holder
+    if total[0].size == g.size:   # one row per target
         return g, c, n, by, total
     g2, c2, who, amounts, _ = args.merged_rows_by(world, g, c, by + 1, world.store.n_players + 1, n)
     return g2, c2, amounts, who - 1, total
 
 
 def _put(world: Game, kind: str, rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Rows3]) -> None:
-    """``counting.put`` of ``_putters``' rows, which takes one row per holder: where a
-    holder has rows of several putters, one put per putter (the players: a few)."""
+    """``counting.put`` of ``_putters``' rows, which takes one row per target: where a
+    target has rows of several putters, one put per putter (the players: a few)."""
     g, c, n, by, total = rows
     if total[0].size == g.size:
         counting.put(world, kind, g, c, n, "damage", by)

@@ -68,6 +68,17 @@ def rank_by_first(n: int, inverse: np.ndarray) -> np.ndarray:
     return rank
 
 
+def places_in_runs(x: np.ndarray) -> np.ndarray:
+    """(n,) for each element of ``x``, how many equal elements stand before it."""
+    x = np.ravel(x)
+    order = np.argsort(x, kind="stable")
+    at = np.arange(x.size)
+    start = np.maximum.accumulate(np.where(_starts(x[order]), at, 0))
+    out = np.empty(x.size, np.int64)
+    out[order] = at - start
+    return out
+
+
 def repeats(x: np.ndarray) -> bool:
     """Whether some value stands twice in ``x``."""
     if x.size < 2:

@@ -207,9 +207,14 @@ class RefGame:
             raise IllegalActionError(f"{p} is not a player")
         return self.players[p]
 
+    def head_id(self, p):
+        """The id of the player holding p's life and poison: the team's first player in 2HG
+        (810.10)."""
+        return self.team_players[self.team_of[p]][0] if self.thg else p
+
     def _head(self, p):
-        """The player holding p's life and poison: the team's first player in 2HG (810.10)."""
-        return self.players[self.team_players[self.team_of[p]][0]] if self.thg else self.players[p]
+        """The player holding p's life and poison (``head_id``)."""
+        return self.players[self.head_id(p)]
 
     def _over(self):
         return self.outcome != "ongoing"

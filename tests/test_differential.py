@@ -216,7 +216,7 @@ class Harness:
 
     def model_counters(self):
         """(model id, kind) -> count of every counter the model holds (in 2HG a team's
-        poison counters are held by its first player, 810.10, as the engine logs them)."""
+        poison counters are held by its first player, 810.10, where the events chain them)."""
         out = {}
         for e, holder in list(self.m.players.items()) + list(self.m.objects.items()):
             for kind, n in holder["counters"].items():
@@ -426,14 +426,17 @@ class Harness:
                 continue
             assert ev.entity in rev, f"{name}: counter event on an id never given out: {ev}"
             key = (rev[ev.entity], ev.kind)
+            if ev.kind == "poison" and key[0] in self.m.players:
+                # 810.10: the player who gets them is named, the team's count chains
+                key = (self.m.head_id(key[0]), ev.kind)
             # one row per cause, kind and entity in one event step (704.3); but an object
             # enters with its printed loyalty or defense counters and those it is given as
             # two puts (306.5b, 310.4b, 122.6), and one check removing the same kind by 704.5q
             # and by 704.5r logs a row for each (see the module's notes)
             if ev.cause != "enter":
-                assert (key, s, ev.cause) not in seen, (
+                assert (ev.entity, ev.kind, s, ev.cause) not in seen, (
                     f"{name}: two {ev.cause} events of {ev.kind} on {ev.entity} in one step: {evs}")
-                seen.add((key, s, ev.cause))
+                seen.add((ev.entity, ev.kind, s, ev.cause))
             assert 0 <= ev.before != ev.after >= 0, f"{name}: an event that changes nothing: {ev}"
             chains.setdefault(key, []).append((ev.before, ev.after))
         keys = set(chains) | set(counts_before) | set(after)

@@ -106,12 +106,12 @@ class GrandArchive(Magic):
                 "Bulwark a bulwark counter)")
 
     def place(self, world: Game, kind: str, g: np.ndarray, c: np.ndarray,
-              amount: np.ndarray, cause: str, by: object) -> None:
+              amount: np.ndarray, cause: str, by: object, e: np.ndarray | None = None) -> None:
         """Buff 4 / Debuff 4: every buff counter placed on an object with debuff counters
         removes itself and one debuff counter (and vice versa), as it is placed. The
         counters are placed first (one event, so "placed" triggers see all of them), then
         the cancelled ones are removed in the same step with cause ``ga.placement``."""
-        counting.change(world, kind, g, c, amount, cause, by)
+        counting.change(world, kind, g, c, amount, cause, by, e=e)
         if kind not in ("buff", "debuff"):
             return
         s = world.store
@@ -122,7 +122,8 @@ class GrandArchive(Magic):
         hit = m > 0
         if hit.any():
             for k in (kind, "debuff" if kind == "buff" else "buff"):
-                counting.change(world, k, g[hit], c[hit], -m[hit], "ga.placement")
+                counting.change(world, k, g[hit], c[hit], -m[hit], "ga.placement",
+                                e=None if e is None else e[hit])
 
     def place_one(self, world: Game, kind: str, g: int, col: int, have: int, n: int, cause: str,
                   by: int, e: int) -> None:

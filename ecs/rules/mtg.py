@@ -48,9 +48,11 @@ class Magic:
         return kind
 
     def place(self, world: Game, kind: str, g: np.ndarray, c: np.ndarray,
-              amount: np.ndarray, cause: str, by: Any) -> None:
-        """Put validated counters; a ruleset may replace the placement (GA buff/debuff)."""
-        counting.change(world, kind, g, c, amount, cause, by)
+              amount: np.ndarray, cause: str, by: Any, e: np.ndarray | None = None) -> None:
+        """Put validated counters; a ruleset may replace the placement (GA buff/debuff).
+        ``e``: the ids the events name, where not the columns' own (a Two-Headed Giant
+        player's poison, held by the team: ``counting.put``)."""
+        counting.change(world, kind, g, c, amount, cause, by, e=e)
 
     def place_one(self, world: Game, kind: str, g: int, col: int, have: int, n: int, cause: str,
                   by: int, e: int) -> None:

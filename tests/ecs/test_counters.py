@@ -156,11 +156,11 @@ def test_701_34a_proliferate_only_permanents_and_players(game):
 @pytest.mark.parametrize("batch", [1, 2])
 def test_701_34b_810_10_two_headed_giant_proliferate_gives_a_team_one_poison(batch):
     """701.34b: in Two-Headed Giant, if more than one player on a team is chosen, only one
-    of them is given an additional poison counter; the poison is the team's (810.10), so
-    choosing both teammates adds one to the team's pool, recorded as one CounterChanged
-    row (before 3, after 4) on the team's head, not one row per chosen teammate. A
+    of them is given an additional poison counter (we give it to the first seated of
+    them); the poison is the team's (810.10), so choosing both teammates adds one to the
+    team's pool, one CounterChanged row (before 3, after 4) on the player who got it. A
     player's own kinds (rad here) still get one each (701.34a), and 810.10d lets a player
-    whose only counters are the team's poison be chosen."""
+    whose only counters are the team's poison be chosen: a2 gets the team's (2 -> 3)."""
     w = World(two_headed_giant=True, batch=batch)
     a1, a2 = w.add_player(team=0), w.add_player(team=0)
     b1, b2 = w.add_player(team=1), w.add_player(team=1)
@@ -179,7 +179,46 @@ def test_701_34b_810_10_two_headed_giant_proliferate_gives_a_team_one_poison(bat
     assert all(isinstance(e, CounterChanged) and e.cause == "proliferate" and e.by == a1 for e in new)
     rows = sorted((e.game, e.entity, e.kind, e.before, e.after) for e in new)
     assert rows == sorted(r for g in range(batch) for r in (
-        (g, b1, "poison", 3, 4), (g, a1, "poison", 2, 3), (g, b2, "rad", 1, 2)))
+        (g, b1, "poison", 3, 4), (g, a2, "poison", 2, 3), (g, b2, "rad", 1, 2)))
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_810_10_each_player_who_gets_poison_is_named_and_the_team_holds_them(batch):
+    """810.10: "Effects that cause players to get poison counters happen to each player
+    individually. The poison counters are shared by the team." One put on both players of
+    a team (named second-seated first) is one CounterChanged row per player, in seat order,
+    each row the team's count before and after, all in the put's one step; a move onto a
+    player (122.5) names the player who got them, and the player it took them from is
+    the team, which loses them (810.10b), as a removal is: both logged on the team's
+    first player."""
+    w = World(two_headed_giant=True, batch=batch)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    w.clear_events()
+
+    def rows():
+        table = w.event_table()
+        out = sorted((e.game, e.entity, e.kind, e.before, e.after, e.cause, e.by) for e in w.events())
+        steps = set(table["step"].tolist())
+        w.clear_events()
+        return out, steps
+
+    w.put_counters([a2, a1, b2], "poison", [2, 3, 1], by=b1)
+    got, steps = rows()
+    assert got == sorted((g, *r) for g in range(batch) for r in (
+        (a1, "poison", 0, 3, "put", b1), (a2, "poison", 3, 5, "put", b1), (b2, "poison", 0, 1, "put", b1)))
+    assert len(steps) == 1
+    w.put_counters([a2, a1], "poison", 1)
+    assert [(e.entity, e.before, e.after) for e in w.events() if e.game == 0] == [(a1, 5, 6), (a2, 6, 7)]
+    w.clear_events()
+    w.move_counters(a2, b2, "poison", 4, zone=None)
+    got, _ = rows()
+    assert got == sorted((g, *r) for g in range(batch) for r in (
+        (a1, "poison", 7, 3, "move", None), (b2, "poison", 1, 5, "move", None)))
+    w.remove_counters(b2, "poison", 2)
+    got, _ = rows()
+    assert got == [(g, b1, "poison", 5, 3, "remove", None) for g in range(batch)]
+    assert np.all(w.count(b1, "poison") == 3) and np.all(w.count(a2, "poison") == 3)
 
 
 def test_122_6_entering_with_counters_is_putting_by_the_controller(game):

@@ -38,16 +38,19 @@ def test_810_10_infect_damage_to_each_player_of_a_team_adds_up_on_the_team(batch
     """810.10: "Effects that cause players to get poison counters happen to each player
     individually. The poison counters are shared by the team." Infect damage to both
     players of a team in one call (120.3b), one of them named twice, gives the team the
-    poison counters of every row (one event, 0 -> 15), which loses by 704.6b."""
+    poison counters of every row, which loses by 704.6b: one event for each player who
+    got them (b1 its 10, then b2 its 5, in seat order), each with the team's count."""
     w = World(two_headed_giant=True, batch=batch, seed=0)
     a1, _ = w.add_player(team=0), w.add_player(team=0)
     b1, b2 = w.add_player(team=1), w.add_player(team=1)
     rat = w.add_object(a1, "creature", power=1, toughness=1)
     w.clear_events()
-    w.deal_damage([b1, b2, b1], 5, rat, infect=True)
+    w.deal_damage([b2, b1, b1], 5, rat, infect=True)
     assert np.all(w.count(b2, "poison") == 15)
-    changes = [(e.kind, e.before, e.after) for e in w.events() if isinstance(e, CounterChanged)]
-    assert changes == [("poison", 0, 15)] * batch
+    changes = [(e.game, e.entity, e.kind, e.before, e.after) for e in w.events()
+               if isinstance(e, CounterChanged)]
+    assert sorted(changes) == sorted((g, p, "poison", *ba) for g in range(batch)
+                                     for p, ba in ((b1, (0, 10)), (b2, (10, 15))))
     w.tick()
     assert np.all(w.result() == a1)
 
