@@ -215,12 +215,13 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     input (IllegalActionError). ``where``/``skip_finished``: see ``ecs.args.rows``."""
     if by is None and args.count_one(n):
         col = args.one(world, e, games, where, skip_finished)
-        # One target of a single game: plain ints; the general path raises for a player
-        # given power/toughness counters, and puts a player's poison on the team (810.10).
-        if (col >= 0 and not (args.kind_pt(world, kind) and world.store.views()["types"][0, col] & _PLAYER)
-                and not counting.shared(world, kind)):
+        # One target of a single game: plain ints (a player's poison in Two-Headed Giant on
+        # the team's, 810.10); the general path raises for a player given power/toughness
+        # counters.
+        if col >= 0 and not (args.kind_pt(world, kind) and world.store.views()["types"][0, col] & _PLAYER):
             ident: Any = e   # (an integer: args.one found it)
-            counting.put_one(world, kind, 0, col, n, "put", e=int(ident), step=True)
+            counting.put_one(world, kind, 0, counting.holder_one(world, kind, 0, col), n, "put", e=int(ident),
+                             step=True)
             return
         targets = args.few(world, e, games, where, skip_finished) if col < 0 else None
         if targets is not None and _put_few(world, kind, targets, n):

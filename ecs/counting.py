@@ -40,6 +40,17 @@ def holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.where(is_player, head_col, c).astype(np.int64)
 
 
+def holder_one(game: Game, kind: str, g: int, col: int) -> int:
+    """``holder`` of one row of plain ints."""
+    if not shared(game, kind):
+        return col
+    v = game.store.views()
+    if not v["types"][g, col] & TYPE_BIT["player"]:
+        return col
+    a = game.store.a
+    return int(a["player_col"][a["player_head"][v["controller"][g, col]]])
+
+
 def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:
     """CountOverflowError unless ``amount`` more counters of ``kind`` fit on each row that
     can have them (``allowed``: where 101.3 puts none, none can pass the limit). Rows of

@@ -93,7 +93,7 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     ``col`` of a single game, from ``source`` (an id, or None), with the abilities
     ``given`` (deathtouch, wither, infect, lifelink: True, False, or None: the source's).
     False, having changed nothing, where the general path must do it: the errors (it
-    raises them), arguments of other types and Two-Headed Giant poison (the team's, 810.10)."""
+    raises them) and arguments of other types."""
     resolved = source_one(world, source, given)
     if resolved is None:
         return False
@@ -109,9 +109,10 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     a = s.views()
     # The counts written below, read once for their room and their change (-1: no room).
     minus_had = counting.room_one(world, "-1/-1", 0, col, amount) if minus else 0
-    poison_had = counting.room_one(world, "poison", 0, col, amount) if poisons and not world.two_headed_giant else 0
+    pool = counting.holder_one(world, "poison", 0, col) if poisons else col   # (2HG: the team's, 810.10)
+    poison_had = counting.room_one(world, "poison", 0, pool, amount) if poisons else 0
     marked: int = a["damage"][0, col] if marks else 0
-    if minus_had < 0 or poison_had < 0 or (poisons and world.two_headed_giant) or marked + amount > MAX_COUNT:
+    if minus_had < 0 or poison_had < 0 or marked + amount > MAX_COUNT:
         return False
     life = _life_one(world, ((col, amount, o),), by) if loses or gain else {}
     if life is None:
@@ -132,7 +133,7 @@ def deal_one(world: Game, e: int, col: int, amount: int, source: Any, given: tup
     if defense:
         counting.change_one(world, "defense", 0, col, -amount, "damage", e=e)
     if poisons:
-        counting.put_one(world, "poison", 0, col, amount, "damage", by, have=poison_had, e=e)
+        counting.put_one(world, "poison", 0, pool, amount, "damage", by, have=poison_had, e=e)
     for idx, total in life.items():
         s.write("life", (0, idx), total)
     return True

@@ -66,7 +66,7 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
     values = _masked(spot.take(s.counts[: s.n_kinds]).astype(np.int64), here)
     if world.two_headed_giant and "poison" in s.kind_index:
         k = s.kind_index["poison"]
-        holder = int(counting.holder(world, "poison", np.array([spot.g]), np.array([spot.col]))[0])
+        holder = counting.holder_one(world, "poison", spot.g, spot.col)
         if holder != spot.col:   # a player's: the team's, in its head's column (every game's)
             values[k] = _masked(s.counts[k, :, holder], here)
     if args.scalar(world):
@@ -82,7 +82,7 @@ def count(world: Game, e: int, kind: str) -> IntRead:
         k = s.kind_index.get(kind)
         return s.views()["counts"][k, 0, col] if k is not None else 0
     spot = args.column(world, e)
-    holder = int(counting.holder(world, kind, np.array([spot.g]), np.array([spot.col]))[0])
+    holder = counting.holder_one(world, kind, spot.g, spot.col)
     k = s.kind_index.get(kind)
     if k is None:
         values = np.zeros(world.batch, np.int64)
