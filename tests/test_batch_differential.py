@@ -38,6 +38,7 @@ import numpy as np
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from profiles import examples
+from state import full_state
 
 from ecs import CounterChanged, CounterError, DamageDealt, GameEnded, PlayerLost, Tapped, World, ZoneChanged, zones
 from ecs.host import marks
@@ -63,25 +64,6 @@ ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "destroy", "sacrif
 N_PLAYERS = 2
 
 
-def full_equal(a: World, b: World) -> bool:
-    """Same store arrays (dtype, shape, values), events, generator and seeds."""
-    return same_state(whole_state(a), whole_state(b))
-
-
-def whole_state(w: World) -> tuple[dict, dict]:
-    return w.snapshot(), w.event_table()
-
-
-def same_state(a: tuple[dict, dict], b: tuple[dict, dict]) -> bool:
-    (sa, ta), (sb, tb) = a, b
-    return (sa["store"].keys() == sb["store"].keys()
-            and all(x.dtype == sb["store"][k].dtype and np.array_equal(x, sb["store"][k])
-                    for k, x in sa["store"].items())
-            and all(np.array_equal(ta[k], tb[k]) for k in ta)
-            and (sa["rng"], sa["seed_seq"], sa["n_spawned"], sa["names"])
-            == (sb["rng"], sb["seed_seq"], sb["n_spawned"], sb["names"]))
-
-
 class Harness:
     """The batch, its B single Worlds, and the logical-object maps of every game."""
 
@@ -96,7 +78,7 @@ class Harness:
         self.known: list[list[int]] = [[] for _ in range(batch)]      # logicals of each game
         self.n_logical = 0
         self.log: list[str] = []
-        self.left: list[tuple[World, tuple[dict, dict]]] = []   # see branch()
+        self.left: list[tuple[World, dict]] = []   # see branch()
         # Swarm testing: an example may use a few kinds and actions only (see swarm()),
         # so rare interactions (stun and untap, caps and proliferate) come up often.
         self.kinds, self.actions = KINDS, ACTIONS
@@ -131,12 +113,12 @@ class Harness:
         keeps its state, checked by ``check_left``."""
         twin = self.batch.clone()
         left, self.batch = (self.batch, twin) if on_clone else (twin, self.batch)
-        self.left.append((left, whole_state(left)))
+        self.left.append((left, full_state(left)))
         self.log.append(f"# went on with the {'clone' if on_clone else 'source'}")
 
     def check_left(self) -> None:
         for i, (w, state) in enumerate(self.left):
-            assert same_state(whole_state(w), state), f"world left at branch {i} changed"
+            assert full_state(w) == state, f"world left at branch {i} changed"
 
     def players(self) -> list[int]:
         return list(range(N_PLAYERS))   # logical numbers of the players (created first)
@@ -262,7 +244,7 @@ class Harness:
         path = f"{tmp}/batch.npz"
         self.batch.save(path)
         loaded = World.load(path)
-        assert full_equal(loaded, self.batch)
+        assert full_state(loaded) == full_state(self.batch)
         for world, games in ((self.batch.select([g]), [0]), (self.batch.fork(g, 2), [0, 1]),
                              (loaded, [g])):
             obs, _ = world.observe(row, FEATURES, dtype=np.int32)

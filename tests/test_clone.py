@@ -10,9 +10,11 @@ import pytest
 from ecs import World
 
 try:
-    from test_search import busy_world, full_state, more_actions
+    from state import full_state
+    from test_search import busy_world, more_actions
 except ImportError:  # pragma: no cover - imported as a package
-    from tests.test_search import busy_world, full_state, more_actions
+    from tests.state import full_state
+    from tests.test_search import busy_world, more_actions
 
 
 def _arrays(w: World) -> dict:

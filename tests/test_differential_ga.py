@@ -34,10 +34,10 @@ from ecs.systems.wither_upkeep import pay_nothing
 
 try:
     import reference_ga as ref
-    from ga_helpers import same_state
+    from state import full_state
 except ImportError:  # pragma: no cover - imported as a package
     from tests import reference_ga as ref
-    from tests.ga_helpers import same_state
+    from tests.state import full_state
 
 #: move_zone destinations, by the GA names the engine takes (its zone_aliases) and the
 #: shared ones; the field and the graveyard (Champion 8) more often.
@@ -74,7 +74,7 @@ class Pair:
         """Apply to the engine and to the models (a list of (game, fn)); compare."""
         note(label)
         err = None
-        before = self.w.snapshot()
+        before = full_state(self.w)
         snaps = [ref_copy(m) for m in self.models]
         try:
             for _, fn in model_fns:
@@ -87,7 +87,7 @@ class Pair:
         except CounterError as e:
             assert err is not None, f"{label}: engine raised {e!r}, model did not"
             assert type(e).__name__ == err.kind, f"{label}: engine {e!r}, model {err}"
-            assert same_state(before, self.w.snapshot()), f"{label}: engine changed on error"
+            assert full_state(self.w) == before, f"{label}: engine changed on error"
             return
         assert err is None, f"{label}: model raised {err}, engine did not"
         self.compare(label)

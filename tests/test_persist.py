@@ -24,9 +24,11 @@ from ecs.components import ALL_FIELDS, GAME_COLUMN
 from ecs.host import marks
 
 try:
-    from test_search import busy_world, full_state, more_actions
+    from state import full_state
+    from test_search import busy_world, more_actions
 except ImportError:  # pragma: no cover - imported as a package
-    from tests.test_search import busy_world, full_state, more_actions
+    from tests.state import full_state
+    from tests.test_search import busy_world, more_actions
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,11 +13,11 @@ from ecs import CountOverflowError, SnapshotError, World
 from ecs.limits import MAX_LIFE, MAX_STAT
 
 try:
+    from state import full_state as state
     from test_persist import arrays_of, rewrite
-    from test_search import full_state as state
 except ImportError:  # pragma: no cover - imported as a package
+    from tests.state import full_state as state
     from tests.test_persist import arrays_of, rewrite
-    from tests.test_search import full_state as state
 
 
 def board(ruleset: str = "mtg") -> tuple[World, int, int, int]:

@@ -25,9 +25,11 @@ from profiles import examples
 from ecs import CounterError, SnapshotError, World, persist
 
 try:
-    from test_search import busy_world, full_state
+    from state import full_state
+    from test_search import busy_world
 except ImportError:  # pragma: no cover - imported as a package
-    from tests.test_search import busy_world, full_state
+    from tests.state import full_state
+    from tests.test_search import busy_world
 
 _FUZZ = settings(max_examples=examples(150), deadline=None,
                  suppress_health_check=[HealthCheck.too_slow])

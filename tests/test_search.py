@@ -23,20 +23,10 @@ from ecs import batch as batches
 from ecs import observe as observation
 from ecs.components import ALL_FIELDS, GAME_COLUMN
 
-
-def full_state(w: World) -> dict:
-    """Everything a World holds. The objects' fields and counts are read from the live
-    arrays too: a snapshot shares the last one's arrays where the store believes nothing
-    was written since, so a stale array would look equal through snapshots alone."""
-    snap = w.snapshot()
-    store = {k: (v.dtype.str, v.shape, v.tolist()) for k, v in snap["store"].items()}
-    s = w.store
-    live = {f.name: s.a[f.name][:, : s.n_cols].tolist() for f in ALL_FIELDS if f.shape == GAME_COLUMN}
-    live["counts"] = s.counts[: len(s.kind_names), :, : s.n_cols].tolist()
-    return {"store": store, "live": live, "events": {k: v.tolist() for k, v in w.event_table().items()},
-            "rows": w.log.rows, "step": w.log.step, "rng": snap["rng"], "names": snap["names"],
-            "seed_seq": snap["seed_seq"], "n_spawned": snap["n_spawned"],
-            "config": (w.ruleset.name, w.batch, w.two_headed_giant, w.max_passes)}
+try:
+    from state import full_state
+except ImportError:  # pragma: no cover - imported as a package
+    from tests.state import full_state
 
 
 def busy_world(batch: int = 3, seed: int = 11) -> tuple[World, dict]:
@@ -694,7 +684,6 @@ def _invariants_hold(w: World) -> None:
     """What the passes and ``alloc`` rely on: each field the store says holds its fill
     (``at_fill``) does, in every slot; columns past the used ones, and count planes past
     the kinds used, hold their fills."""
-    from ecs.components import ALL_FIELDS, GAME_COLUMN
     s = w.store
     for f in ALL_FIELDS:
         a = s.a[f.name]
