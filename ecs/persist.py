@@ -835,6 +835,7 @@ def _check_log(ck: _Checker, K: int) -> None:
     ck.range("log.after", c["after"][counts], 0, MAX_COUNT + 1)
     ck.require(c["before"][counter] != c["after"][counter], "a counter event changes nothing")
     ck.range("log.other", c["other"][counter], -1, P)
+    ck.range("log.other", c["other"][acted], 0, P, " as the player who acted")
     # zone changes: a real zone to a real zone (a new id) or to none (no new id)
     old, new, to = c["entity"][zone_], c["other"][zone_], c["to_zone"][zone_]
     ck.range("log.from_zone", c["from_zone"][zone_], 1, zones.PLAYER)

@@ -291,10 +291,13 @@ class World:
         ``esper.dispatch_event(name, world, event)`` to the handlers a host registered
         with ``esper.set_handler(name, func)``, in order; names are ``ecs.events.
         event_name`` (``"counter_changed"``, ``"zone_changed"``, ``"tapped"``,
-        ``"damage_dealt"``, ...). Returns the current step, to pass next time."""
+        ``"damage_dealt"``, ...). Returns the step it dispatched up to, to pass next time:
+        the events the handlers' own actions make (a trigger that triggers another, 603.2)
+        are dispatched by that next call."""
+        step = self.log.step
         for event in self.events_since(since):
             esper.dispatch_event(event_name(event), self, event)
-        return self.log.step
+        return step
 
     def clear_events(self) -> None:
         self.log.clear()

@@ -154,6 +154,34 @@ def test_dispatch_events_calls_esper_handlers_in_order() -> None:
     assert seen == [1, 3]
 
 
+def test_603_2_dispatch_events_hands_out_the_events_its_handlers_make_at_the_next_call() -> None:
+    """603.2: every event that matches a trigger makes it trigger, those a trigger's
+    resolution makes too: a handler that acts (a "whenever a charge counter is put"
+    trigger putting a +1/+1 counter) makes events the next dispatch_events hands out, so a
+    trigger that triggers another is not lost."""
+    w, p, _ = _two()
+    a = w.add_object(p, "creature", power=1, toughness=1)
+    b = w.add_object(p, "creature", power=1, toughness=1)
+    seen: list[tuple[int, str]] = []
+
+    def on_counter(world: World, event: CounterChanged) -> None:
+        seen.append((event.entity, event.kind))
+        if event.kind == "charge":
+            world.put_counters(b, "+1/+1")
+
+    esper.set_handler("counter_changed", on_counter)
+    try:
+        start = w.step
+        w.put_counters(a, "charge")
+        step = w.dispatch_events(start)
+        assert seen == [(a, "charge")] and step < w.step
+        assert w.dispatch_events(step) == w.step
+        assert w.dispatch_events(w.step) == w.step
+    finally:
+        esper.remove_handler("counter_changed", on_counter)
+    assert seen == [(a, "charge"), (b, "+1/+1")]
+
+
 class _Marker(System):
     causes = ("host",)
     calls: list[str] = []

@@ -9,6 +9,7 @@ import re
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
@@ -545,6 +546,16 @@ def test_a_lost_dask_scheduler_keeps_the_finished_games(monkeypatch: pytest.Monk
 
 
 # ---- Ctrl-C that a library swallows -----------------------------------------------
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """Python's own Ctrl-C handler, as an interactive run has it: a run started with Ctrl-C
+    ignored (a background job, ``nohup``) leaves it ignored, and these tests' Ctrl-C would
+    not arrive."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 def _swallowed_ctrl_c() -> None:
     """Ctrl-C arrives, and the code it lands in eats the KeyboardInterrupt, as numba's
     compiler does when it lands in Python code called from C that clears errors."""
@@ -555,6 +566,7 @@ def _swallowed_ctrl_c() -> None:
         pass
 
 
+@pytest.mark.usefixtures("ctrl_c")
 def test_ctrl_c_swallowed_before_the_run_still_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lost Ctrl-C: an interrupt while the kernels load vanished and the run
     went on for ever. The run remembers it and stops before playing."""
@@ -568,6 +580,7 @@ def test_ctrl_c_swallowed_before_the_run_still_stops_it(monkeypatch: pytest.Monk
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # restored
 
 
+@pytest.mark.usefixtures("ctrl_c")
 def test_ctrl_c_swallowed_in_a_shard_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Swallowed while a shard plays in this process: the run stops after that shard."""
     real = mc.play_shard

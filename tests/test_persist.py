@@ -383,7 +383,38 @@ CONTRADICTIONS = {
     "last-known count of zero": (_edit("log.lki_count", lambda v, a: v.__setitem__(0, 0)),
                                  "lki_count"),
     "a step past the log's": (_set("log.meta", lambda v: np.array([v[0], 0])), "log.step"),
+    "an event one step past the log's": (
+        _edit("log.step", lambda v, a: v.__setitem__(-1, a["log.meta"][1] + 1)), "log.step"),
+    "an event in a game past the batch": (
+        _edit("log.game", lambda v, a: v.__setitem__(0, a["config.batch"])), "log.game"),
+    "an event of no type": (_edit("log.type", lambda v, a: v.__setitem__(-1, 8)), "log.type"),
+    "an event of no cause": (_edit("log.cause", lambda v, a: v.__setitem__(0, 10**4)), "log.cause"),
+    "a counter put by a player past the players": (
+        _edit("log.other", lambda v, a: v.__setitem__(_first(a, 0), a["store.player_col"].size)), "log.other"),
+    "a zone change's controller one past the players": (
+        _edit("log.before", lambda v, a: v.__setitem__(_first(a, 1), a["store.player_col"].size + 1)),
+        "controller"),
+    "a zone change to the same id": (
+        _edit("log.other", lambda v, a: v.__setitem__(_first(a, 1), a["log.entity"][_first(a, 1)])),
+        "new object"),
+    "a damage event dealing more than asked": (
+        _edit("log.after", lambda v, a: v.__setitem__(_first(a, 7), a["log.before"][_first(a, 7)] + 1)),
+        "more than asked"),
+    "a damage source before none": (
+        _edit("log.other", lambda v, a: v.__setitem__(_first(a, 7), -2)), "log.other"),
+    "a tap event tapped twice over": (
+        _edit("log.before", lambda v, a: v.__setitem__(_first(a, 6), 2)), "log.before"),
+    "last-known counters of a row past the log": (
+        _edit("log.lki_row", lambda v, a: v.__setitem__(0, a["log.meta"][0])), "lki_row"),
+    "last-known counters of one kind twice": (
+        lambda a: _lki_kind_twice(a), "twice"),
 }
+
+
+def _lki_kind_twice(a):
+    """The first last-known row given again: one event with one kind's count twice."""
+    for key in ("log.lki_row", "log.lki_kind", "log.lki_count"):
+        a[key] = np.append(a[key], a[key][0])
 
 
 def _free_slot_in_a_zone(a):
@@ -455,6 +486,22 @@ def test_805_4_a_two_headed_giant_team_turn_saves_and_two_teams_turns_are_refuse
             _edit("store.active", lambda v, a: v.__setitem__((1, 1), True)))
     with pytest.raises(SnapshotError, match="two teams"):
         World.load(tmp_path / "bad.npz")
+
+
+@pytest.mark.parametrize("player", [-1, 2])
+def test_an_action_by_no_player_is_refused(tmp_path, player):
+    """An Acted row (a Grand Archive recover) names the player who acted: one past the
+    players made events() fail, -1 named the last player; both are refused on load."""
+    w = World("grand_archive")
+    p, _ = w.add_player(), w.add_player()
+    champion = w.add_object(p, "champion", life=20)
+    w.deal_damage(champion, 3)
+    w.recover(champion, 2)
+    w.save(tmp_path / "a.npz")
+    rewrite(tmp_path / "a.npz", tmp_path / "b.npz",
+            _edit("log.other", lambda v, a: v.__setitem__(_first(a, 5), player)))
+    with pytest.raises(SnapshotError, match="log.other.*player who acted"):
+        World.load(tmp_path / "b.npz")
 
 
 def test_a_grand_archive_file_in_two_headed_giant_is_refused(tmp_path):

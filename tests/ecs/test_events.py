@@ -53,8 +53,33 @@ def test_lki_rows_in_the_table():
 
 
 def test_clear_events():
+    """clear_events drops the rows and leaves the step (api.md: it never falls)."""
     w = World()
     p = w.add_player()
     w.put_counters(p, "energy", 2)
+    step = w.step
     w.clear_events()
     assert w.events() == [] and w.event_table()["type"].size == 0
+    assert w.step == step > 0
+
+
+def test_events_since_a_step_gives_the_rows_of_the_later_steps_however_the_log_is_held(tmp_path):
+    """events_since(k) is the rows of the steps after k: on the log as written, as a clone
+    holds it and as a saved file loads it (chunks of several steps each)."""
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    bears = [w.add_object(p, "creature", power=2, toughness=2) for _ in range(3)]
+    for i, bear in enumerate(bears):
+        w.put_counters(bear, "+1/+1", i + 1)
+        w.deal_damage(bear, 2, games=[i % 2])
+        w.tick()
+    w.lose_life(q, 3)
+    w.save(tmp_path / "w.npz")
+    steps = w.event_table()["step"].tolist()
+    for held in (w, w.clone(), World.load(tmp_path / "w.npz")):
+        events = held.events()
+        assert events == w.events()
+        assert held.events_since(None) == events
+        for k in range(w.step + 1):
+            want = [e for e, s in zip(events, steps) if s > k]
+            assert held.events_since(k) == want, k
