@@ -208,6 +208,32 @@ def test_structural_errors() -> None:
               'target = { name = "bear" }', "x.toml")
 
 
+def _one_effect(effect: str, top: str = "turns = 1") -> str:
+    return (f'ruleset = "mtg"\n{top}\n[[players]]\nname = "a"\n[[players]]\nname = "b"\n'
+            f'[[objects]]\nname = "bear"\ncontroller = "a"\ntypes = ["creature"]\npower = 2\n'
+            f'toughness = 2\n[[effects]]\n{effect}')
+
+
+def test_the_bounds_of_a_file_are_inclusive() -> None:
+    """An amount [2, 2] is one value; no effects in a turn whose main phase begins is a
+    run of main phases; work of exactly MAX_WORK per game is allowed, one more is not."""
+    put = 'action = "put_counters"\nkind = "charge"\nn = [2, 2]\ntarget = {name = "bear"}'
+    assert loads(_one_effect(put), "x.toml").effects[0].n == (2, 2)
+    sc = loads(_one_effect(put, "turns = 3\neffects_per_turn = 0\nbegin_main_phase = true"), "x.toml")
+    assert sc.effects_per_turn == 0 and sc.begin_main_phase
+    turns = scenario.MAX_WORK // 1000   # 999 effects and a main phase a turn, one object
+    work = "turns = {}\neffects_per_turn = 999\nbegin_main_phase = true"
+    assert loads(_one_effect(put, work.format(turns)), "x.toml").turns == turns
+    with pytest.raises(ScenarioError, match="turns"):
+        loads(_one_effect(put, work.format(turns + 1)), "x.toml")
+
+
+def test_a_player_target_takes_one_target() -> None:
+    with pytest.raises(ScenarioError, match=r"effects\[0\]\.targets: expected 1 for a player target"):
+        loads(_one_effect('action = "put_counters"\nkind = "poison"\ntargets = 2\ntarget = {player = "b"}'),
+              "x.toml")
+
+
 GA = """ruleset = "grand_archive"
 turns = 1
 [[players]]
