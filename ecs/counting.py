@@ -187,13 +187,12 @@ def put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray 
 
 
 def _put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
-         cause: str, by: Any = -1, e: np.ndarray | None = None) -> None:
-    """``put`` on the columns that hold the counters, logged on ids ``e`` (None: the
-    columns' own)."""
+         cause: str, by: Any = -1) -> None:
+    """``put`` of a kind that each row's own column holds."""
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row (a single game's one target): plain int reads
         n = int(amount) if type(amount) is int else int(np.asarray(amount).item())
         by = int(by.item()) if isinstance(by, np.ndarray) else int(by)
-        put_one(game, kind, int(g[0]), int(c[0]), n, cause, by, (g, c), e=-1 if e is None else int(e[0]))
+        put_one(game, kind, int(g[0]), int(c[0]), n, cause, by, (g, c))
         return
     amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)
     check_room(game, kind, g, c, amounts)
@@ -201,9 +200,8 @@ def _put(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray
     if not ok.all():
         g, c, amounts = g[ok], c[ok], amounts[ok]
         by = by[ok] if isinstance(by, np.ndarray) else by
-        e = e[ok] if e is not None else None
     if g.size:
-        game.ruleset.place(game, kind, g, c, amounts, cause, by, e)
+        game.ruleset.place(game, kind, g, c, amounts, cause, by)
 
 
 def _put_shared(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray | int,
@@ -212,14 +210,15 @@ def _put_shared(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.
     individually. The poison counters are shared by the team." Each row's counters go on
     its holder (``holder``), logged on the row's own player: a team's players one after
     the other, in seat order, each row's before/after the team's count as it goes."""
+    amounts = np.broadcast_to(np.asarray(amount, np.int64), g.shape)   # (room: checked by the callers)
     order, held, place = _seated(game, kind, g, c)
-    g, c = g[order], c[order]
-    amounts = np.broadcast_to(np.asarray(amount, np.int64), order.shape)[order]
+    g, c, amounts = g[order], c[order], amounts[order]
     by = np.broadcast_to(np.asarray(by, np.int64), order.shape)[order]
-    cap = game.store.capacity
+    e = slot_ids(game, g * game.store.capacity + c)
+    place[(amounts <= 0) | ~allowed(game, kind, g, held)] = -1   # 101.3: none put
     for turn in range(int(place.max(initial=-1)) + 1):   # a team's first player's, then the next's
         m = place == turn
-        _put(game, kind, g[m], held[m], amounts[m], cause, by[m], slot_ids(game, g[m] * cap + c[m]))
+        game.ruleset.place(game, kind, g[m], held[m], amounts[m], cause, by[m], e[m])
 
 
 def first_per_holder(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
