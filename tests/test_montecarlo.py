@@ -185,6 +185,7 @@ def test_losses_and_game_lengths_are_exact() -> None:
     first = np.where(hit.any(1), hit.argmax(1) + 1, T)
     assert np.array_equal(r.raw["lost"][:, 1], hit.any(1)) and not r.raw["lost"][:, 0].any()
     assert np.array_equal(r.raw["length"], first)
+    assert r.ticks == int(first.sum())   # one check a turn, of the games still going (docs)
     assert r.ended.k == r.loss["bob"].k and r.draw.k == 0
     lo, hi = r.loss["bob"].ci
     assert lo <= 1 - (1 - q) ** T <= hi
