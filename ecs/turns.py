@@ -257,6 +257,8 @@ def _top_cards(world: Game, player: Any, n: Amounts, games: Any, what: str
 def _to_zone(world: Game, gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
              width: int, zone: int, cause: str) -> Any:
     gi, c = np.nonzero(take)
+    by_rank = np.lexsort((rank[gi, c], gi))   # top card first: cards are drawn one at a time (121.2)
+    gi, c = gi[by_rank], c[by_rank]
     # made before anything moves; no wider than the cards there are (n may be 2**31 - 1)
     out = np.full((world.batch, min(width, rank.shape[1])), -1, np.int64)
     world.log.next_step()

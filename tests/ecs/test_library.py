@@ -81,3 +81,21 @@ def test_arrivals_past_the_positions_range_renumber_the_library():
     assert names(w, p) == ["d0", "d1", "d2", "X", "Y"]
     pos = w.store.a["position"][0, : w.store.n_cols]
     assert pos.max() < 10
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_121_2_cards_drawn_one_at_a_time_are_logged_and_numbered_in_the_order_drawn(batch):
+    """121.2: a player who draws several cards draws them one at a time: draw(p, 3) logs
+    its zone changes, and numbers the new objects, top card first, as three draws do."""
+    w = World(seed=1, batch=batch)
+    p, _ = w.add_player(), w.add_player()
+    cards = [w.add_object(p, "sorcery", zone="library", name=f"c{i}") for i in range(3)]
+    w.order_library(p, cards[::-1])   # c2 on top
+    w.clear_events()
+    drawn = w.draw(p, 3)
+    rows = drawn if batch > 1 else [drawn]
+    for g in range(batch):
+        assert [w.name(int(x)) for x in rows[g]] == ["c2", "c1", "c0"]
+        moved = [e for e in w.events() if e.game == g]
+        assert [e.old for e in moved] == cards[::-1]
+        assert [e.new for e in moved] == sorted(e.new for e in moved)
