@@ -533,7 +533,7 @@ def merged_rows(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray
     if g.size < 2:
         return g, c, amount, np.arange(g.size)
     cap = game.store.capacity
-    uniq, total, inv = _merged(g * cap + c, amount)
+    uniq, total, inv = sets.sums(g * cap + c, amount)
     return uniq // cap, uniq % cap, total, inv
 
 
@@ -543,20 +543,9 @@ def merged_rows_by(game: Game, g: np.ndarray, c: np.ndarray, key: np.ndarray, sp
     rows' games, columns, keys and amounts, ascending (a (game, column)'s side by side),
     and for each input row the index of the one it went into."""
     cap = game.store.capacity
-    uniq, total, inv = _merged((g * cap + c) * span + key, amount)
+    uniq, total, inv = sets.sums((g * cap + c) * span + key, amount)
     at = uniq // span
     return at // cap, at % cap, uniq % span, total, inv
-
-
-def _merged(flat: np.ndarray, amount: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct values of ``flat``, the sum of ``amount`` over each, and each row's."""
-    uniq, inv = sets.distinct_inverse(flat)
-    amount = np.asarray(amount, np.int64)
-    if amount.size and int(np.abs(amount).max()) * amount.size >= 2**53:   # past float64's exact sums
-        total = np.zeros(uniq.size, np.int64)
-        np.add.at(total, inv, amount)
-        return uniq, total, inv
-    return uniq, np.bincount(inv, weights=amount, minlength=uniq.size).astype(np.int64), inv
 
 
 def distinct_rows(game: Game, g: np.ndarray, c: np.ndarray, what: str) -> None:

@@ -71,9 +71,7 @@ def _held_totals(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rows' holders (``holder``), once each, with the amounts of their rows added."""
     cap = game.store.capacity
-    flat, inv = sets.distinct_inverse(g * cap + holder(game, kind, g, c))
-    total = np.zeros(flat.size, np.int64)
-    np.add.at(total, inv, np.broadcast_to(np.asarray(amount, np.int64), inv.shape))
+    flat, total, _ = sets.sums(g * cap + holder(game, kind, g, c), np.broadcast_to(amount, g.shape))
     return flat // cap, flat % cap, total
 
 

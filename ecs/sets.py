@@ -79,6 +79,18 @@ def places_in_runs(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def sums(x: np.ndarray, amount: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values of ``x``, the sum of ``amount`` (int64, exact) over each, and
+    for each element the index of its value among them."""
+    uniq, inv = distinct_inverse(x)
+    amount = np.asarray(amount, np.int64)
+    if amount.size and int(np.abs(amount).max()) * amount.size >= 2**53:   # past float64's exact sums
+        total = np.zeros(uniq.size, np.int64)
+        np.add.at(total, inv, amount)
+        return uniq, total, inv
+    return uniq, np.bincount(inv, weights=amount, minlength=uniq.size).astype(np.int64), inv
+
+
 def repeats(x: np.ndarray) -> bool:
     """Whether some value stands twice in ``x``."""
     if x.size < 2:

@@ -64,3 +64,21 @@ def test_rank_by_first_orders_values_as_first_named(x: np.ndarray) -> None:
     in_order = list(dict.fromkeys(x.ravel().tolist()))
     want = np.array([in_order.index(v) for v in values.tolist()], np.int64)
     _same(sets.rank_by_first(values.size, inverse), want)
+
+
+@given(INTS)
+def test_places_in_runs_count_the_equal_values_before_each(x: np.ndarray) -> None:
+    flat = x.ravel()
+    want = [int(np.sum(flat[:i] == v)) for i, v in enumerate(flat)]
+    assert sets.places_in_runs(x).tolist() == want
+
+
+@given(INTS, st.integers(0, 2**40))
+def test_sums_add_each_values_amounts_exactly(x: np.ndarray, big: int) -> None:
+    """The sums are exact int64 past float64's 2**53 too."""
+    amount = (np.arange(x.size, dtype=np.int64) % 7) * big
+    values, total, inverse = sets.sums(x, amount)
+    _same(values, np.unique(x))
+    want = [sum(int(a) for a, v in zip(amount, x.ravel()) if v == u) for u in values]
+    assert total.dtype == np.int64 and total.tolist() == want
+    _same(values[inverse], x.ravel())
