@@ -58,7 +58,8 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
       the default list;
     * ``has:<stat>`` for each of those stats (``has:level`` for both levels): 1 where the
       stat exists (a printed power or toughness, or a creature's the host set, 613.4b; a
-      planeswalker's loyalty, a battle's defense; a player's life; a printed level or
+      planeswalker's loyalty, a battle's defense, printed or on the battlefield, 306.5c,
+      310.4c; a player's life; a printed level or
       durability), else 0. The default list has the first five.
       A missing stat reads 0 in the value feature, as a real 0 does: the mask tells them
       apart, in both dtypes (not NaN: int32 has none, and a NaN in a float observation
@@ -156,8 +157,10 @@ class _Gathered(dict[Any, np.ndarray]):
                 got = self["zone"] == zones.PLAYER
             elif stat in ("power", "toughness"):   # as the reads decide (the ruleset's rule)
                 got = self.world.ruleset.pt_exists(self["types"], self[stat], self["pt_set_" + stat])
-            elif stat in _TYPED:   # a planeswalker's loyalty, a battle's defense
-                got = (self[stat] != NO_STAT) & ((self["types"] & _TYPED[stat]) != 0)
+            elif stat in _TYPED:   # a planeswalker's loyalty, a battle's defense: printed, or
+                # its counters on the battlefield (306.5c, 310.4c)
+                got = (((self[stat] != NO_STAT) | (self["zone"] == zones.BATTLEFIELD))
+                       & ((self["types"] & _TYPED[stat]) != 0))
             else:   # GA level, durability: where printed, whatever the types (``GrandArchive.stat``)
                 got = self[stat] != NO_STAT
             self[key] = got

@@ -130,24 +130,36 @@ def _counted_stat(world: Game, e: int, stat: str, type_name: str) -> Any:
     printed: int = v[stat][g, c]
     if not v["types"][g, c] & TYPE_BIT[type_name]:
         raise InvalidTypeError(f"entity {e} has no {stat} (it is not a {type_name})")
-    if printed == NO_STAT:
-        raise InvalidTypeError(f"entity {e} has no {stat} (a {type_name} without a printed {stat})")
     k = s.kind_index.get(stat)
     if spot is None:
-        if v["zone"][0, c] != zones.BATTLEFIELD:
-            return printed
-        return v["counts"][k, 0, c] if k is not None else 0
+        if v["zone"][0, c] == zones.BATTLEFIELD:
+            return v["counts"][k, 0, c] if k is not None else 0
+        if printed == NO_STAT:
+            raise _no_printed(e, stat, type_name)
+        return printed
+    zone = spot.take(s.a["zone"])
+    # on the battlefield the counters are the stat, printed or not (306.5c, 310.4c)
+    has = spot.here & ((zone == zones.BATTLEFIELD) | (printed != NO_STAT))
+    if not has.any():
+        raise _no_printed(e, stat, type_name)
     count = spot.take(s.counts[k]).astype(np.int64) if k is not None else np.zeros(world.batch, np.int64)
-    return args.out(world, _masked(stats.counted(spot.take(s.a["zone"]), int(printed), count), spot.here))
+    return args.out(world, _masked(stats.counted(zone, int(printed), count), has))
+
+
+def _no_printed(e: int, stat: str, type_name: str) -> InvalidTypeError:
+    return InvalidTypeError(f"entity {e} has no {stat} (a {type_name} without a printed {stat}, "
+                            "not on the battlefield)")
 
 
 def loyalty(world: Game, e: int) -> IntRead:
-    """Loyalty counters on the battlefield (306.5c), the printed number elsewhere (209.1)."""
+    """Loyalty counters on the battlefield (306.5c), the printed number elsewhere (209.1);
+    InvalidTypeError for a planeswalker without a printed loyalty off the battlefield."""
     return _counted_stat(world, e, "loyalty", "planeswalker")
 
 
 def defense(world: Game, e: int) -> IntRead:
-    """Defense counters on the battlefield (310.4c), the printed number elsewhere (310.4a)."""
+    """Defense counters on the battlefield (310.4c), the printed number elsewhere (310.4a);
+    InvalidTypeError for a battle without a printed defense off the battlefield."""
     return _counted_stat(world, e, "defense", "battle")
 
 

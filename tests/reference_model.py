@@ -782,7 +782,9 @@ class RefGame:
         battle's)."""
         obj = self._object(e)
         set_to = obj["pt_set"][("power", "toughness").index(stat)] if stat in ("power", "toughness") else None
-        if type_name not in obj["types"] or (obj[stat] is None and set_to is None):
+        # 306.5c, 310.4c: on the battlefield the counters are the loyalty or defense, printed or not
+        counted = stat in ("loyalty", "defense") and obj["zone"] == "battlefield"
+        if type_name not in obj["types"] or (obj[stat] is None and set_to is None and not counted):
             raise InvalidTypeError(f"entity {e} has no {stat}")   # (613.4b: a set value is one)
         return obj
 

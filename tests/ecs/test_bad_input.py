@@ -259,13 +259,14 @@ def test_per_game_amounts_follow_the_selection_not_the_batch():
 
 @pytest.mark.parametrize("read,types,kwargs,needle", [
     ("loyalty", "artifact", dict(loyalty=3), "it is not a planeswalker"),
-    ("loyalty", "planeswalker", dict(counters={"loyalty": 3}), "a planeswalker without a printed loyalty"),
+    ("loyalty", "planeswalker", dict(zone="graveyard"), "a planeswalker without a printed loyalty"),
     ("defense", "land", dict(defense=2), "it is not a battle"),
-    ("defense", "battle", {}, "a battle without a printed defense"),
+    ("defense", "battle", dict(zone="exile"), "a battle without a printed defense"),
 ])
 def test_a_missing_loyalty_or_defense_says_why(read, types, kwargs, needle):
-    """Loyalty (209.1, 306.5) and defense (310.4) are a planeswalker's and a battle's printed
-    numbers: a read of either names what is missing, the type or the printed number."""
+    """Loyalty (209.1, 306.5) and defense (310.4) are a planeswalker's and a battle's: off
+    the battlefield their printed numbers, so a read of either names what is missing, the
+    type or the printed number (on the battlefield the counters are the stat: test_reads)."""
     w = World(seed=0)
     e = w.add_object(w.add_player(), types, **kwargs)
     with pytest.raises(InvalidTypeError, match=needle):

@@ -1,10 +1,10 @@
 """Reads at their edges: the first id never given out, an id whose slot another object of
 another game took, objects of several types, a team's prohibitions (810.10c), the Grand
-Archive's zone names."""
+Archive's zone names, a loyalty or defense never printed (306.5c, 310.4c)."""
 import numpy as np
 import pytest
 
-from ecs import UnknownEntityError, World
+from ecs import InvalidTypeError, UnknownEntityError, World
 
 
 def test_the_next_id_was_never_given_out():
@@ -59,3 +59,32 @@ def test_a_grand_archive_zone_is_observed_by_either_name():
     champ = w.add_object(p, "champion", life=20)
     assert w.observe([champ], ["zone:field", "zone:battlefield"])[0][0, 0].tolist() == [1, 1]
     assert np.all(w.observe([champ], ["zone:graveyard"])[0] == 0)
+
+
+def test_306_5c_310_4c_on_the_battlefield_the_counters_are_the_stat_printed_or_not():
+    """A planeswalker or battle without a printed number (made so by an effect) has, on the
+    battlefield, the loyalty or defense of its counters, as 704.5i and 704.5v read them; off
+    it, none: one game, and a batch where it left in one game only."""
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    walker = w.add_object(p, "planeswalker", counters={"loyalty": 3})
+    siege = w.add_object(p, "battle", counters={"defense": 2})
+    assert w.loyalty(walker).tolist() == [3, 3] and w.defense(siege).tolist() == [2, 2]
+    obs, names = w.observe([walker, siege], ["loyalty", "has:loyalty", "defense", "has:defense"])
+    assert obs[:, 0, :2].tolist() == [[3, 1]] * 2 and obs[:, 1, 2:].tolist() == [[2, 1]] * 2
+    dead = w.move_zone(walker, "graveyard", games=[1])
+    assert w.loyalty(walker).tolist() == [3, 0]   # gone from game 1: its id names nothing there
+    with pytest.raises(InvalidTypeError, match="without a printed loyalty"):
+        w.loyalty(dead)   # in game 1's graveyard, and not in game 0
+    assert w.observe([dead], ["has:loyalty"])[0][:, 0, 0].tolist() == [0, 0]
+    one = World(seed=0)
+    q = one.add_player()
+    x = one.add_object(q, "planeswalker", counters={"loyalty": 1})
+    assert one.loyalty(x) == 1 and one.observe([x], ["has:loyalty"])[0][0, 0, 0] == 1
+    one.remove_counters(x, "loyalty", 1)
+    assert one.loyalty(x) == 0
+    one.tick()   # 704.5i
+    [gone] = one.objects(zone="graveyard")
+    with pytest.raises(InvalidTypeError, match="without a printed loyalty"):
+        one.loyalty(gone)
+    assert one.observe([gone], ["loyalty", "has:loyalty"])[0][0, 0].tolist() == [0, 0]
