@@ -1,11 +1,12 @@
 """Differential test of batches: a World of B games gives exactly the results of B
 independent single-game Worlds fed the same per-game actions.
 
-Hypothesis draws a board (two players and a few objects, the same in every game), then up
-to 25 actions. Each action names its games in one of the accepted forms (None, a mask, an
-index array in any order, one index) and draws a target and an amount for every selected
-game separately, so the games diverge: objects die in some games and live in others,
-tokens are created in some games only, players lose in some games.
+Hypothesis draws a board (two players, a few objects and the first player's library, the
+same in every game), then up to 25 actions. Each action names its games in one of the
+accepted forms (None, a mask, an index array in any order, one index) and draws a target
+and an amount for every selected game separately, so the games diverge: objects die in
+some games and live in others, tokens are created in some games only, players lose in
+some games, libraries are drawn, milled and ordered apart.
 
 Ids: a batch's games share ids, while single Worlds allocate their own, so objects are
 compared as *logical objects*: each game keeps a map logical object -> current id, in the
@@ -21,6 +22,8 @@ After every action:
 * the events of each game match, step by step (each step as a multiset, ids mapped to
   logical objects, last-known counters included);
 * ``tick()`` in the batch acts as many times as the longest single game;
+* a draw or mill returns the same cards in each game, in the order drawn (121.2), and a
+  move of counters the same amounts; a shuffled library is the same cards;
 * every logical object and player reads the same in every game, through ``observe``
   (counters of every kind, power, toughness, loyalty, defense, zone, tapped, damage, life,
   losses) and the game results are equal; at the end also through the per-object reads.
@@ -47,7 +50,7 @@ from ecs.host import marks
 KINDS = ["+1/+1", "shield", "stun", "-1/-1", "finality", "indestructible", "loyalty", "defense",
          "charge", "poison", "flying", "deathtouch"]
 FEATURES = (["present", "zone", "tapped", "damage", "power", "toughness", "loyalty", "defense",
-             "life", "lost", "token", "controller"] + [f"counter:{k}" for k in KINDS])
+             "life", "lost", "token", "controller"] + [f"counter:{k}" for k in KINDS + ["rad"]])
 ZONES = ["graveyard", "exile", "hand", "library", "battlefield"]
 OBJECT_SPECS = [
     dict(types={"creature"}, power=2, toughness=2),
@@ -57,10 +60,14 @@ OBJECT_SPECS = [
     dict(types={"battle"}, defense=2),
     dict(types={"artifact"}, counters={"charge": 2}),
     dict(types={"creature"}, power=3, toughness=3, counters={"+1/+1": 1}, zone="graveyard"),
+    dict(types={"sorcery"}, zone="library"),   # libraries: draws, mills and rad (728.1)
+    dict(types={"land"}, zone="library"),
 ]
+LIBRARY = [7, 8, 7]   # every board's first player starts with a library of these
 ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "destroy", "sacrifice", "move_zone",
            "tap", "untap", "proliferate", "set_cap", "life", "poison", "move_counters",
-           "add_object", "tick", "tick", "cleanup", "modify_pt", "host_flag", "main_phase"]
+           "add_object", "tick", "tick", "cleanup", "modify_pt", "host_flag", "main_phase",
+           "draw", "library_order"]
 N_PLAYERS = 2
 
 
@@ -79,12 +86,13 @@ class Harness:
         self.n_logical = 0
         self.log: list[str] = []
         self.left: list[tuple[World, dict]] = []   # see branch()
+        self.last: tuple | None = None              # see run()
         # Swarm testing: an example may use a few kinds and actions only (see swarm()),
         # so rare interactions (stun and untap, caps and proliferate) come up often.
         self.kinds, self.actions = KINDS, ACTIONS
         for _ in range(N_PLAYERS):
             self.create(lambda w, games: w.add_player(), range(batch), batch_games=None)
-        for i in specs:
+        for i in [*specs, *LIBRARY]:
             spec = OBJECT_SPECS[i]
             self.create(lambda w, games, spec=spec: w.add_object(0, games=games, **spec),
                         range(batch), batch_games=None)
@@ -255,6 +263,7 @@ class Harness:
     def run(self, batch_call, single_calls: dict[int, object]) -> None:
         """``batch_call()`` on the batch, ``single_calls[g]()`` on single World g; compare
         raising, roll back on error, then compare events and state."""
+        self.last = None   # (the batch's result, the singles') of a call that did not raise
         snaps = {g: self.singles[g].snapshot() for g in single_calls}
         errors: dict[int, type] = {}
         results = {}
@@ -396,12 +405,13 @@ def step(d, h: Harness) -> None:
         h.run(lambda: getattr(bw, method)(t, kind, a, games=games),
               {g: (lambda g=g, r=r: getattr(h.singles[g], method)(one(st_ids[g]), kind, amt(a[r])))
                for r, g in enumerate(sel)})
-    elif action == "poison":
+    elif action == "poison":   # or rad counters, which a precombat main phase acts on (728.1)
+        kind = d.choice(["poison", "rad"])
         t, st_ids = _pick(d, h, sel, 1, players=True)
         a = _amounts(d, sel, 1, hi=6)
-        h.log.append(f"put_counters({t.tolist()}, 'poison', {a.tolist()}, games={games!r})")
-        h.run(lambda: bw.put_counters(t, "poison", a, games=games),
-              {g: (lambda g=g, r=r: h.singles[g].put_counters(st_ids[g][0], "poison", int(a[r, 0])))
+        h.log.append(f"put_counters({t.tolist()}, {kind!r}, {a.tolist()}, games={games!r})")
+        h.run(lambda: bw.put_counters(t, kind, a, games=games),
+              {g: (lambda g=g, r=r: h.singles[g].put_counters(st_ids[g][0], kind, int(a[r, 0])))
                for r, g in enumerate(sel)})
     elif action == "life":
         t, st_ids = _pick(d, h, sel, 1, players=True)
@@ -446,11 +456,10 @@ def step(d, h: Harness) -> None:
               {g: (lambda g=g, r=r: h.singles[g].move_counters(s_src[g][0], s_dst[g][0], kind,
                                                                 int(a[r, 0])))
                for r, g in enumerate(sel)})
-        if hasattr(h, "last"):
+        if h.last is not None:
             moved, single_moved = h.last
             for r, g in enumerate(sel):
                 assert int(moved[r, 0]) == single_moved[g]
-            del h.last
     elif action == "add_object":
         spec = OBJECT_SPECS[d.integer(0, len(OBJECT_SPECS) - 1)]
         controller = d.integer(0, N_PLAYERS - 1)
@@ -504,9 +513,50 @@ def step(d, h: Harness) -> None:
                    for r, g in enumerate(sel)})
     elif action == "main_phase":   # checks state-based actions in the selected games only (117.5)
         p = d.integer(0, N_PLAYERS - 1)
-        h.log.append(f"begin_main_phase(player {p}, games={games!r})")
-        h.run(lambda: bw.begin_main_phase(bw.players()[p], games=games),
-              {g: (lambda g=g: h.singles[g].begin_main_phase(h.singles[g].players()[p])) for g in sel})
+        pre = d.integer(0, 3) > 0
+        h.log.append(f"begin_main_phase(player {p}, precombat={pre}, games={games!r})")
+        h.run(lambda: bw.begin_main_phase(bw.players()[p], precombat=pre, games=games),
+              {g: (lambda g=g: h.singles[g].begin_main_phase(h.singles[g].players()[p], precombat=pre))
+               for g in sel})
+    elif action == "draw":   # per-game amounts; the ids come back in the order drawn (121.2)
+        method = d.choice(["draw", "mill"])
+        p = d.integer(0, 3) // 3   # mostly the first player, whose library there is
+        a = _amounts(d, sel, 1, hi=3)
+        h.log.append(f"{method}(player {p}, {a.tolist()}, games={games!r})")
+        h.run(lambda: getattr(bw, method)(bw.players()[p], a, games=games),
+              {g: (lambda g=g, r=r: getattr(h.singles[g], method)(h.singles[g].players()[p], int(a[r, 0])))
+               for r, g in enumerate(sel)})
+        if h.last is not None:
+            got, single_got = h.last
+            for g in range(h.B):
+                drawn = [h.brev[g][int(x)] for x in got[g] if x >= 0]
+                assert drawn == [h.srev[g][x] for x in single_got.get(g, [])], f"{method} in game {g}"
+    elif action == "library_order":   # order (401.4) or shuffle a library in the selected games
+        p = d.integer(0, 3) // 3
+        stacks = {g: [h.brev[g][x] for x in bw.library(bw.players()[p], game=g)] for g in sel}
+        if d.boolean():   # a shuffle: the batch's generator, its order then given to each single
+            h.log.append(f"shuffle_library(player {p}, games={games!r})")
+            bw.shuffle_library(bw.players()[p], games=games)
+            for g in sel:
+                shuffled = [h.brev[g][x] for x in bw.library(bw.players()[p], game=g)]
+                assert sorted(shuffled) == sorted(stacks[g]), f"shuffle changed library {p} of game {g}"
+                h.singles[g].order_library(h.singles[g].players()[p], [h.sid[g][x] for x in shuffled])
+            h.check_events()
+            h.check_state()
+            return
+        # one row per game, so the games ordered are those whose library is as long as the first's
+        same = [g for g in sel if len(stacks[g]) == len(stacks[sel[0]])] if sel else []
+        orders = {g: d.permutation(stacks[g]) for g in same}
+        if same and stacks[same[0]] and d.integer(0, 4) == 0:   # not exactly the library: refused
+            g = same[-1]
+            orders[g] = orders[g][:-1] + [h.known[g][d.integer(0, len(h.known[g]) - 1)]]
+        ids = np.array([[h.bid[g][x] for x in orders[g]] for g in same], np.int64).reshape(
+            len(same), len(orders[same[0]]) if same else 0)
+        h.log.append(f"order_library(player {p}, {ids.tolist()}, games={same})")
+        h.run(lambda: bw.order_library(bw.players()[p], ids, games=np.array(same, np.int64)),
+              {g: (lambda g=g: h.singles[g].order_library(h.singles[g].players()[p],
+                                                          [h.sid[g][x] for x in orders[g]]))
+               for g in same})
     else:
         h.log.append(f"cleanup(games={games!r})")
         h.run(lambda: bw.cleanup(games=games), {g: h.singles[g].cleanup for g in sel})
