@@ -200,6 +200,197 @@ def test_a_game_over_before_the_first_turn_lasted_0_turns() -> None:
     assert (r.length.min, r.length.max) == (0, 0)
 
 
+# ---- rules the job must keep, each pinned by a certain result or a hand-written model ----------
+def _board(turns: int, players: str, objects: str, effects: str, top: str = "") -> str:
+    """A scenario file from its parts (``players``, ``objects`` and ``effects`` are the
+    bodies of their [[...]] tables, in order, separated by blank lines)."""
+    def tables(section: str, bodies: str) -> str:
+        return "".join(f"[[{section}]]\n{b.strip()}\n" for b in bodies.split("\n\n") if b.strip())
+    return (f'ruleset = "mtg"\nturns = {turns}\n{top}\n' + tables("players", players)
+            + tables("objects", objects) + tables("effects", effects))
+
+
+def test_an_object_that_never_leaves_the_graveyard_survives() -> None:
+    """Survival is "still the same object" (CR 400.7), wherever it started: a card that starts
+    in the graveyard and is never moved survives every game. Targets are picked on the
+    battlefield only: "destroy a creature" always destroys the bear, never the dead one."""
+    text = _board(3, 'name = "alice"\n\nname = "bob"',
+                  'name = "dead"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
+                  'toughness = 2\nzone = "graveyard"\n\n'
+                  'name = "bear"\ncontroller = "bob"\ntypes = ["creature"]\npower = 2\ntoughness = 2',
+                  'action = "destroy"\ntarget = { types = ["creature"] }')
+    r = mc.run(loads(text, "graveyard.toml"), games=256, seed=2, workers=1, keep_games=True)
+    assert r.survival["dead"].k == 256 and r.survival["bear"].k == 0
+    assert (r.raw["survivors"] == [1, 0]).all()
+
+
+def test_an_entry_of_copies_survives_while_at_least_one_copy_does() -> None:
+    """Three copies; each turn, with probability q, one copy still on the battlefield is
+    destroyed. A game's survivors are 3 - min(hits, 3), and the entry survives (docs: at
+    least one copy does) iff hits < 3. The entries before and after it are never touched."""
+    q, turns, games, seed = 0.5, 6, 1000, 11
+    solo = 'controller = "alice"\ntypes = ["creature"]\npower = 1\ntoughness = 1'
+    text = _board(turns, 'name = "alice"\n\nname = "bob"',
+                  f'name = "wolf"\n{solo}\n\nname = "bears"\n{solo}\ncount = 3\n\n'
+                  f'name = "owl"\n{solo}',
+                  f'action = "destroy"\nweight = {q}\ntarget = {{ name = "bears" }}\n\n'
+                  f'action = "nothing"\nweight = {1 - q}')
+    r = mc.run(loads(text, "copies.toml"), games=games, seed=seed, workers=1, keep_games=True)
+    hits = (block_uniforms(seed, games, turns, 4)[:, :, 0] < q).sum(axis=1)
+    left = 3 - np.minimum(hits, 3)
+    assert (left == 0).any() and (left == 3).any() and ((left == 1) | (left == 2)).any()
+    assert np.array_equal(r.raw["survivors"], np.stack([np.ones(games), left, np.ones(games)], 1))
+    assert r.survival["bears"] == mc.Estimate(int((hits < 3).sum()), games)
+    assert r.survival["wolf"].k == r.survival["owl"].k == games
+    d = r.survivors["bears"]
+    assert (d.min, d.max, d.mean) == (0, 3, pytest.approx(left.mean()))
+    assert r.to_dict()["survival"]["bears"]["copies"] == 3
+
+
+def test_a_random_player_target_is_a_player_still_in_the_game() -> None:
+    """Three players, 1 damage a turn to a random player (docs: "a random player still in the
+    game"). carol, at 1 life, loses at her first hit (704.5a) and is never picked again: the
+    others take the rest. The slow model: each turn the pick is uniform among the players still
+    in, the k-th of them in turn order for the uniform u in [k/n, (k+1)/n)."""
+    turns, games, seed = 10, 500, 4
+    text = _board(turns, 'name = "alice"\n\nname = "bob"\n\nname = "carol"\nlife = 1',
+                  'name = "bear"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
+                  'toughness = 2',
+                  'action = "deal_damage"\nn = 1\ntarget = { player = "any" }')
+    r = mc.run(loads(text, "any.toml"), games=games, seed=seed, workers=1, keep_games=True)
+    u = block_uniforms(seed, games, turns, 4)[:, :, 3]
+    life = np.tile([20, 20, 1], (games, 1))
+    for g in range(games):
+        for t in range(turns):
+            still = [p for p in range(3) if life[g, p] > 0]
+            life[g, still[min(int(u[g, t] * len(still)), len(still) - 1)]] -= 1
+    assert np.array_equal(r.raw["life"], life)
+    assert (r.raw["life"][:, 2] >= 0).all()                  # never hit after she lost
+    assert np.array_equal(r.raw["lost"], life <= 0) and r.raw["lost"][:, 2].mean() > 0.9
+    assert r.ended.k == 0 and r.draw.k == 0
+
+
+def test_a_player_who_lost_before_the_first_turn_is_never_a_random_target() -> None:
+    """carol starts at 0 life and has lost before turn 1: every gain of a random player goes
+    to alice or bob, who end with 40 + turns life between them in every game."""
+    turns = 8
+    text = _board(turns, 'name = "alice"\n\nname = "bob"\n\nname = "carol"\nlife = 0',
+                  'name = "bear"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
+                  'toughness = 2',
+                  'action = "gain_life"\nn = 1\ntarget = { player = "any" }')
+    r = mc.run(loads(text, "lost.toml"), games=256, seed=6, workers=1, keep_games=True)
+    assert (r.raw["life"][:, :2].sum(axis=1) == 40 + turns).all()
+    assert (r.raw["life"][:, 2] == 0).all() and r.raw["lost"][:, 2].all()
+    assert abs(r.raw["life"][:, 0].mean() - 20 - turns / 2) < 0.5   # half each, about
+
+
+@pytest.mark.parametrize("lo, hi", [(2, 5), (0, 1), (3, 3)])
+def test_an_amount_range_is_drawn_over_the_whole_range_and_nothing_outside(lo: int, hi: int
+                                                                          ) -> None:
+    """``n = [lo, hi]`` is inclusive, drawn uniformly per game (docs): one gain of n life in
+    one turn. Each game's n is lo + floor(u (hi - lo + 1)) for its amount uniform u; every
+    value of the range occurs, about equally often, and none outside it (a fixed seed:
+    the counts are always the same)."""
+    games, seed = 4000, 9
+    text = _board(1, 'name = "alice"\n\nname = "bob"', "",
+                  f'action = "gain_life"\nn = [{lo}, {hi}]\ntarget = {{ player = "alice" }}')
+    r = mc.run(loads(text, "range.toml"), games=games, seed=seed, workers=1, keep_games=True)
+    n = r.raw["life"][:, 0] - 20
+    u = block_uniforms(seed, games, 1, 4)[:, 0, 1]
+    assert np.array_equal(n, lo + (u * (hi - lo + 1)).astype(int))
+    values, counts = np.unique(n, return_counts=True)
+    assert values.tolist() == list(range(lo, hi + 1))
+    assert (abs(counts - games / values.size) < 0.1 * games / values.size).all()
+    assert (r.raw["life"][:, 1] == 20).all()
+
+
+def test_damage_wears_off_at_the_end_of_every_turn() -> None:
+    """A 2/2 and two effect draws a turn, each 1 damage to it with probability q: damage wears
+    off at cleanup (CR 514.2), so it dies (704.5g) iff both draws of one turn hit it, not at
+    its second damage over the game, nor never."""
+    q, turns, games, seed = 0.4, 6, 1000, 8
+    text = _board(turns, 'name = "alice"\n\nname = "bob"',
+                  'name = "bear"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
+                  'toughness = 2',
+                  f'action = "deal_damage"\nweight = {q}\nn = 1\ntarget = {{ name = "bear" }}\n\n'
+                  f'action = "nothing"\nweight = {1 - q}', top="effects_per_turn = 2")
+    r = mc.run(loads(text, "cleanup.toml"), games=games, seed=seed, workers=1, keep_games=True)
+    hit = (block_uniforms(seed, games, 2 * turns, 4)[:, :, 0] < q).reshape(games, turns, 2)
+    alive = ~hit.all(axis=2).any(axis=1)
+    assert alive.any() and (~alive).any() and (alive & (hit.sum(axis=(1, 2)) >= 2)).any()
+    assert np.array_equal(r.raw["survivors"][:, 0], alive.astype(int))
+
+
+def test_each_target_filter_field_narrows_the_candidates() -> None:
+    """Six objects; each effect's filter matches one of them only (docs: name, controller,
+    types: all of them, token, has; deal_damage: only what can be dealt damage, 120.3), and
+    each effect puts its own kind of counter: a kind is only ever on its one object, as many
+    as the effect was drawn (equal weights: the draw is floor(6 u))."""
+    turns, per, games, seed = 3, 2, 512, 13
+    objects = "\n\n".join(f'name = "{n}"\ncontroller = "{c}"\ntypes = {t}\n{extra}' for n, c, t, extra in [
+        ("golem", "alice", '["artifact", "creature"]', "power = 3\ntoughness = 10"),
+        ("bear", "alice", '["creature"]', "power = 2\ntoughness = 2"),
+        ("rock", "alice", '["artifact"]', ""),
+        ("ogre", "bob", '["creature"]', "power = 3\ntoughness = 3"),
+        ("sap", "alice", '["creature"]', "power = 1\ntoughness = 1\ntoken = true"),
+        ("knight", "alice", '["creature"]', 'power = 2\ntoughness = 2\ncounters = { shield = 1 }')])
+    filters = [("charge", 'types = ["artifact", "creature"]', "golem"),
+               ("time", 'controller = "bob"', "ogre"),
+               ("fade", "token = true", "sap"),
+               ("age", 'has = "shield"', "knight"),
+               ("lore", 'name = "bear"', "bear")]
+    effects = "\n\n".join(f'action = "put_counters"\nkind = "{k}"\ntarget = {{ {f} }}'
+                          for k, f, _ in filters)
+    effects += ('\n\naction = "deal_damage"\nn = 1\nwither = true\n'   # -1/-1 counters (120.3d)
+                'target = { controller = "alice", types = ["artifact"] }')
+    filters.append(("-1/-1", "", "golem"))          # rock is an artifact, but no creature
+    text = _board(turns, 'name = "alice"\n\nname = "bob"', objects, effects,
+                  top=f"effects_per_turn = {per}")
+    sc = loads(text, "filters.toml")
+    r = mc.run(sc, games=games, seed=seed, workers=1, keep_games=True)
+    assert r.error is None and all(e.k == games for e in r.survival.values())
+    drawn = (block_uniforms(seed, games, turns * per, 4)[:, :, 0] * 6).astype(int)
+    names = [o.name for o in sc.objects]
+    for i, (kind, _, on) in enumerate(filters):
+        counts = r.raw["counts"][:, :, sc.report_kinds.index(kind)]
+        want = np.zeros((games, len(names)), np.int64)
+        want[:, names.index(on)] = (drawn == i).sum(axis=1)
+        assert np.array_equal(counts, want), kind
+
+
+def test_both_players_losing_at_once_is_a_draw() -> None:
+    """Both at 9 poison, and every turn a proliferate of every player: both reach 10 at
+    once (704.5c) and lose together, a draw (104.4a) in turn 1 of every game."""
+    text = _board(3, 'name = "alice"\npoison = 9\n\nname = "bob"\npoison = 9', "",
+                  'action = "proliferate"\nplayers = true')
+    r = mc.run(loads(text, "draw.toml"), games=64, seed=1, workers=1, keep_games=True)
+    assert r.draw.k == r.ended.k == r.loss["alice"].k == r.loss["bob"].k == 64
+    assert (r.length.min, r.length.max) == (1, 1) and (r.raw["poison"] == 10).all()
+    assert r.ticks == 64
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_each_turn_begins_with_the_next_players_main_phase(turns: int) -> None:
+    """begin_main_phase = true: each turn begins with the next player's main phase, where
+    (GA wither) its controller pays 1 reserve per wither counter on a permanent or sacrifices
+    it. Turn 1 is alice's: she pays her 1 reserve; turn 2 bob's: with none he sacrifices his
+    ally. The main phase is a check of its own: 2 a turn with one effect draw."""
+    champ = 'types = ["champion"]\nlife = 20'
+    ally = 'types = ["ally"]\npower = 1\nlife = 2\ncounters = { wither = 1 }'
+    text = _board(turns, 'name = "alice"\nreserve = 1\n\nname = "bob"',
+                  f'name = "alice_champion"\ncontroller = "alice"\n{champ}\n\n'
+                  f'name = "bob_champion"\ncontroller = "bob"\n{champ}\n\n'
+                  f'name = "alice_ally"\ncontroller = "alice"\n{ally}\n\n'
+                  f'name = "bob_ally"\ncontroller = "bob"\n{ally}',
+                  'action = "nothing"', top="begin_main_phase = true"
+                  ).replace('ruleset = "mtg"', 'ruleset = "grand_archive"')
+    r = mc.run(loads(text, "main.toml"), games=64, seed=1, workers=1, keep_games=True)
+    assert r.survival["alice_ally"].k == 64 and (r.raw["reserve"][:, 0] == 0).all()
+    assert r.survival["bob_ally"].k == (64 if turns < 2 else 0)
+    assert r.counters["alice_ally"]["wither"].max == 0
+    assert r.ticks == 64 * 2 * turns and r.ended.k == 0
+
+
 # ---- the engine refusing an action in the middle of a run -----------------------------------
 #: In game 256 (of seed 1) the bear gets a second 1.5e9 +1/+1 counters: past int32.
 OVERFLOW = (BEAR.replace("turns = 10", "turns = 2").replace('kind = "-1/-1"', 'kind = "+1/+1"\n'
