@@ -99,13 +99,21 @@ def assert_probe_agrees(w: World, live: np.ndarray | None, touched: np.ndarray |
             assert bool(bit) == (not decided.empty()), (type(system).__name__, acting, decided)
 
 
+def bounded(w: World, acted: int) -> None:
+    """A tick done by hand stops as ``tick()`` does where its checks still act after
+    ``max_passes`` (SBALoopError there): a system that keeps deciding what was done (a
+    loss of a player who has lost) fails the test instead of looping on."""
+    if acted > w.max_passes:
+        raise AssertionError(f"the checks still act after {w.max_passes} passes (704.3)")
+
+
 def probe_through_a_tick(w: World) -> int:
     """Check the probe at every check of a tick done by hand as ``ecs.schedule.tick``
     does it (all systems run); returns the checks that acted."""
     live = touched = None
     acted = 0
     s = w.store
-    while True:
+    while True:   # (at most max_passes + 1 checks: ``bounded``)
         assert_probe_agrees(w, live, touched)
         check = w.schedule.run(w, Check(live=live, touched=touched))
         if np.count_nonzero(s.a["deathtouch_hit"]):
@@ -113,6 +121,7 @@ def probe_through_a_tick(w: World) -> int:
         if check.empty():
             return acted
         acted += 1
+        bounded(w, acted)
         w.log.next_step()
         touched = perform(w, check)
         live = check.games_named(w.batch) & w.ongoing
@@ -239,12 +248,13 @@ def test_ga_types_of_checks_a_clear_probe_bit_means_the_checks_decide_nothing(se
     twin = w.clone()
     live = touched = None
     acted = 0
-    while True:
+    while True:   # (at most max_passes + 1 checks: ``bounded``)
         assert_ga_probe_agrees(w, live, touched)
         check = w.schedule.run(w, Check(live=live, touched=touched))
         if check.empty():
             break
         acted += 1
+        bounded(w, acted)
         w.log.next_step()
         touched = perform(w, check)
         live = check.games_named(w.batch) & w.ongoing
