@@ -99,3 +99,71 @@ def test_121_2_cards_drawn_one_at_a_time_are_logged_and_numbered_in_the_order_dr
         moved = [e for e in w.events() if e.game == g]
         assert [e.old for e in moved] == cards[::-1]
         assert [e.new for e in moved] == sorted(e.new for e in moved)
+
+
+def decks(sizes: list[int]) -> tuple[World, int, list[list[int]]]:
+    """A batch of ``len(sizes)`` games where player p's library holds ``sizes[g]`` cards
+    in game g (all made in every game, the extra ones milled), shuffled: each game's own
+    order, top card first."""
+    w = World(batch=len(sizes), seed=7)
+    p, _ = w.add_player(), w.add_player()
+    for i in range(max(sizes)):
+        w.add_object(p, "sorcery", zone="library", name=f"c{i}",
+                     games=[g for g, n in enumerate(sizes) if n > i])
+    w.shuffle_library(p)
+    return w, p, [w.library(p, game=g) for g in range(len(sizes))]
+
+
+@pytest.mark.parametrize("act,zone", [("draw", "hand"), ("mill", "graveyard")])
+def test_121_2_cards_drawn_or_milled_in_a_batch_return_in_the_order_drawn(act: str, zone: str):
+    """121.2, 701.13: ``draw``/``mill`` of several cards in a batch of libraries of other
+    sizes, one amount per game: a (batch, largest amount) array of the new ids, each row
+    its game's cards in the order they left the library (top first), -1 after them where
+    the library ran out or the amount was smaller, and in games not selected."""
+    sizes = [5, 2, 0, 4]
+    w, p, libs = decks(sizes)
+    names = [[w.name(e) for e in lib] for lib in libs]
+    out = getattr(w, act)(p, np.array([3, 3, 2, 1]))
+    assert isinstance(out, np.ndarray) and out.shape == (4, 3) and out.dtype == np.int64
+    for g, n in enumerate([3, 3, 2, 1]):
+        k = min(n, sizes[g])
+        assert (out[g, k:] == -1).all(), g
+        assert [w.name(int(e)) for e in out[g, :k]] == names[g][:k], g
+        assert all(w.zone(int(e))[g] == zone for e in out[g, :k]), g
+        assert w.library(p, game=g) == libs[g][k:], g
+    assert w.store.a["drew_empty"][:, p].tolist() == ([False, True, True, False] if act == "draw"
+                                                     else [False] * 4)
+    w, p, libs = decks([6, 1, 5, 3])   # games 0 and 2, with their amounts
+    out = getattr(w, act)(p, [2, 4], games=[2, 0])
+    assert out.shape == (4, 4)
+    assert (out[[1, 3]] == -1).all()
+    assert [w.name(int(e)) for e in out[2, :2]] == [w.name(e) for e in libs[2][:2]]
+    assert [w.name(int(e)) for e in out[0]] == [w.name(e) for e in libs[0][:4]]
+    assert (out[2, 2:] == -1).all()
+    assert w.library(p, game=1) == libs[1] and w.library(p, game=3) == libs[3]
+
+
+@pytest.mark.parametrize("batch,n,games", [(1, 3, None), (1, 3, [0]), (1, 70, None), (3, 3, None),
+                                          (3, 70, None), (3, 3, [2, 0])])
+def test_401_4_objects_made_in_a_library_go_to_the_bottom_in_the_order_made(batch, n, games):
+    """``add_objects(n, zone="library")``: the new cards arrive at the bottom (401.4), below
+    the cards there, in the order made (the order of the ids returned), in one game (its
+    few objects' path and its many's) as in a batch, where a token that died in game 0
+    left its slots other than the other games'."""
+    w = World(batch=batch, seed=3)
+    p, q = w.add_player(), w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library", name=f"d{i}") for i in range(2)]
+    w.add_object(q, "sorcery", zone="library")   # (another library's arrivals count on too)
+    t = w.add_object(p, "creature", power=1, toughness=1, token=True)
+    w.sacrifice(t, games=[0])
+    w.tick()   # the token ceases to exist (704.5d): its slot in game 0 is free
+    made = w.add_objects(n, p, "sorcery", zone="library", games=games).tolist()
+    assert made == sorted(made)
+    later = w.add_object(p, "land", zone="library", games=games)
+    for g in range(batch) if games is None else games:
+        assert w.library(p, game=g) == deck + made + [later], g
+    if batch > 1:
+        w.order_library(p, (deck + made + [later])[::-1], games=games)
+        more = w.add_objects(2, p, "land", zone="library", games=games).tolist()
+        for g in range(batch) if games is None else games:
+            assert w.library(p, game=g) == (deck + made + [later])[::-1] + more, g
