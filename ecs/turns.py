@@ -63,7 +63,9 @@ def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
     current turn player, skipping players who have lost) in the selected games. In
     Two-Headed Giant teams take turns (CR 805.4): the named player's team is the active
     team, each of its players a turn player, and the default is the next player in turn
-    order not on the current turn's team.
+    order not on the current turn's team (of one team: that team again). ``precombat``:
+    True, "precombat" or "first" (CR 505.1: the first main phase is the precombat one);
+    False, "postcombat" or "second".
 
     State-based actions are checked first (GA Main Phase 1; CR 117.5); then, in a
     precombat main phase, the beginning-of-phase rules act as one event: MTG rad
@@ -81,7 +83,7 @@ def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
     else:
         who = "the next player" if player is None else f"player {player}"
         raise InvalidPhaseError(f"unknown main phase {precombat!r} for {who}: expected "
-                                "True/'precombat' or False/'postcombat' (CR 505.1)")
+                                "True/'precombat'/'first' or False/'postcombat'/'second' (CR 505.1)")
     if policy is not None and not callable(policy):
         raise IllegalActionError(f"policy must be a function, got {policy!r}")
     one = games is None and args.one_going(world)   # one game: plain ints

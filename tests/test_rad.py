@@ -250,3 +250,96 @@ def test_805_4_the_next_main_phase_is_the_next_teams(batch, seats):
     assert turns == [first[t], first[1 - t], first[t], first[1 - t], first[t]]
     want = [team_of[p] == t for p in players]
     assert w.store.a["active"].tolist() == [want] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_505_1_the_first_main_phase_is_the_precombat_one_the_second_the_postcombat_one(batch):
+    """505.1: a turn's first main phase is its precombat main phase, the second its
+    postcombat one: ``precombat`` takes either name, or True/False; only the precombat one
+    has the rad trigger (728.1, 505.1a). Anything else (another phase, another spelling, a
+    number) raises InvalidPhaseError and changes nothing."""
+    for phase, pre in [(True, True), ("precombat", True), ("first", True), (np.True_, True),
+                       (False, False), ("postcombat", False), ("second", False), (np.False_, False)]:
+        w, (p, q) = mtg(batch)
+        library(w, p, "SS")
+        w.put_counters(p, "rad", 1)
+        w.begin_main_phase(p, precombat=phase)
+        assert np.all(w.active_player() == p), phase
+        assert np.all(w.count(p, "rad") == 1 - pre) and np.all(w.life(p) == 20 - pre), phase
+        assert all(len(w.library(p, game=g)) == 2 - pre for g in range(batch)), phase
+    w, (p, q) = mtg(batch)
+    library(w, p, "SS")
+    w.put_counters(p, "rad", 1)
+    for bad in ("third", "First", "SECOND", "Precombat", "post-combat", "main", "combat", "",
+                1, 0, 1.0, np.int64(1), None, [True]):
+        err = unchanged(w, lambda bad=bad: w.begin_main_phase(p, precombat=bad), InvalidPhaseError)
+        assert repr(bad) in str(err)
+        unchanged(w, lambda bad=bad: w.begin_main_phase(precombat=bad), InvalidPhaseError)
+
+
+def thg_turns(w, calls):
+    """The turn players' flags (games, players) and ``active_player()`` of each game after
+    each of ``calls`` default ``begin_main_phase()`` calls."""
+    out = []
+    for _ in range(calls):
+        w.begin_main_phase()
+        out.append((w.store.a["active"].tolist(), np.ravel(w.active_player()).tolist()))
+    return out
+
+
+@pytest.mark.parametrize("seats", [(0, 1, 0, 1), (1, 0, 1, 0), (0, 0, 1, 1), (0, 1, 1, 0),
+                                   (0, 1, 2, 0, 1, 2)])
+def test_805_4_default_main_phases_in_a_batch_are_those_of_single_games(seats):
+    """805.4 (teams take turns) before any turn: the first default main phase is the team's
+    of the first seated player still in the game (turn order is seat order, player index
+    order); in a Two-Headed Giant batch as in single games of the same setup (each game of a batch
+    its own turns), and so are the next ones. With three teams the first seated team has
+    lost in game 1 before any turn, and turns pass it by."""
+    batch = 3
+    three = len(set(seats)) > 2
+
+    def setup(games):   # the World of ``games`` (indices into the batch of ``batch``)
+        w = World(two_headed_giant=True, batch=len(games), seed=5)
+        players = [w.add_player(team=t) for t in seats]
+        out = [i for i, g in enumerate(games) if three and g == 1]
+        if out:
+            w.lose_life(players[0], 30, games=out)   # (the team's life: 2 x 15)
+            w.tick()
+        return w, players
+
+    w, players = setup(list(range(batch)))
+    got = thg_turns(w, 5)
+    for g in range(batch):
+        one, _ = setup([g])
+        assert [(flags[g], heads[g]) for flags, heads in got] == [
+            (flags[0], heads[0]) for flags, heads in thg_turns(one, 5)], g
+    team = dict(zip(players, seats))
+    first = {t: players[seats.index(t)] for t in set(seats)}
+    order = [seats[0], *sorted(set(seats) - {seats[0]}, key=seats.index)]   # teams in turn order
+    for g in range(batch):
+        teams = order[1:] if three and g == 1 else order
+        want = [first[teams[k % len(teams)]] for k in range(5)]
+        assert [heads[g] for _, heads in got] == want, g
+        assert [flags[g] for flags, _ in got] == [
+            [team[p] == team[h] for p in players] for h in want], g
+
+
+@pytest.mark.parametrize("size", [1, 2])
+@pytest.mark.parametrize("batch", [1, 3])
+def test_805_4_a_world_of_one_team_takes_every_turn(batch, size):
+    """805.4 with one team: turns go to the next team in turn order, and the only team is
+    its own next, so every default main phase is its turn again (as one player's World of
+    normal play takes every turn): each a new turn, whose rad trigger acts (728.1)."""
+    w = World(two_headed_giant=True, batch=batch, seed=5)
+    players = [w.add_player(team=0) for _ in range(size)]
+    library(w, players[-1], "SSS")
+    for k in range(3):
+        w.put_counters(players[-1], "rad", 1)
+        w.begin_main_phase()
+        assert np.all(w.active_player() == players[0])
+        assert w.store.a["active"].tolist() == [[True] * size] * batch
+        assert np.all(w.life(players[0]) == 15 * size - 1 - k)
+    assert all(w.library(players[-1], game=g) == [] for g in range(batch))
+    w.begin_main_phase(players[-1], precombat="second")
+    w.begin_main_phase()
+    assert np.all(w.active_player() == players[0]) and w.ongoing.all()
