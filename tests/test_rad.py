@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from ga_helpers import unchanged
 
-from ecs import IllegalActionError, PlayerLost, World
+from ecs import IllegalActionError, PlayerLost, World, ZoneChanged
 from ecs.turns import InvalidPhaseError
 
 
@@ -343,3 +343,102 @@ def test_805_4_a_world_of_one_team_takes_every_turn(batch, size):
     w.begin_main_phase(players[-1], precombat="second")
     w.begin_main_phase()
     assert np.all(w.active_player() == players[0]) and w.ongoing.all()
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5b_a_player_who_lost_is_not_lost_again(batch):
+    """704.5b with three players: a player who drew from an empty library loses once, and
+    the game goes on; the flag stays, and later checks find nothing more to do for them
+    (a player who has lost leaves the game, 800.4a). A player who lost another way and
+    then draws from an empty library is not lost again either."""
+    w, (p, q, r) = mtg(batch, players=3)
+    w.draw(p)
+    assert w.tick() == 1
+    assert np.all(w.has_lost(p)) and w.ongoing.all()
+    lost = [(e.game, e.player, e.cause) for e in w.events() if isinstance(e, PlayerLost)]
+    assert lost == [(g, p, "draw") for g in range(batch)]
+    assert w.tick() == 0
+    w.begin_main_phase(q)   # (its checks too)
+    assert sum(isinstance(e, PlayerLost) for e in w.events()) == batch
+    w, (p, q, r) = mtg(batch, players=3)
+    w.lose_life(p, 20)
+    w.tick()
+    w.clear_events()
+    w.draw(p, 2)
+    assert w.tick() == 0 and w.events() == []
+    assert w.ongoing.all() and not np.any(w.has_lost(q)) and not np.any(w.has_lost(r))
+    w.draw(q)   # (a later draw from an empty library: that player loses, once)
+    assert w.tick() == 1
+    assert [(e.player, e.cause) for e in w.events() if isinstance(e, PlayerLost)] == [(q, "draw")] * batch
+    assert np.all(w.result() == r)
+
+
+def test_ga_ending_the_game_5_a_player_who_lost_is_not_lost_again():
+    """GA Ending the Game 5, the Grand Archive's empty draw, with three players: one loss,
+    and later checks (a main phase's too) find nothing more to do."""
+    w = World(ruleset="grand_archive")
+    players = [w.add_player() for _ in range(3)]
+    for p in players:
+        w.add_object(p, "champion", life=20)
+    w.draw(players[0])
+    w.tick()   # (and their champion leaves the game with them)
+    assert w.has_lost(players[0]) and w.ongoing.all()
+    assert w.tick() == 0
+    w.begin_main_phase(players[1])
+    assert [e.player for e in w.events() if isinstance(e, PlayerLost)] == [players[0]]
+
+
+def thg3(batch=1):
+    """A Two-Headed Giant game of three teams seated a1, b1, c1, a2, b2, c2."""
+    w = World(two_headed_giant=True, batch=batch, seed=5)
+    return w, [w.add_player(team=t) for t in (0, 1, 2, 0, 1, 2)]
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_728_1_a_player_who_lost_has_no_rad_trigger(batch):
+    """Three teams: the first rad trigger of team A's main phase takes the team's last life
+    and the check after it (117.5, 704.5a) makes both players lose (810.8a); the game goes
+    on between B and C, and a2's trigger does nothing (a player who left the game, 800.4a):
+    no mill, no life lost, no rad counter removed. In a batch where a1's trigger leaves
+    game 1 its life, a2's acts there."""
+    w, (a1, b1, c1, a2, b2, c2) = thg3(batch)
+    library(w, a1, "S")
+    cards = library(w, a2, "SS")
+    w.put_counters(a1, "rad", 1)
+    w.put_counters(a2, "rad", 2)
+    last = [g for g in range(batch) if g != 1]
+    w.lose_life(a1, 29, games=last)
+    w.clear_events()
+    w.begin_main_phase(a1)
+    for g in range(batch):
+        life, rad = np.ravel(w.life(a1))[g], np.ravel(w.count(a2, "rad"))[g]
+        lib = w.library(a2, game=g)
+        if g in last:
+            assert np.ravel(w.has_lost(a2))[g] and w.ongoing[g]
+            assert life == 0 and rad == 2 and lib == cards
+        else:
+            assert life == 30 - 1 - 2 and rad == 0 and lib == []
+    assert np.all(w.life(b1) == 30) and np.all(w.life(c1) == 30)
+    moved = [e.old for e in w.events() if isinstance(e, ZoneChanged) and e.game in last]
+    assert len(moved) == len(last)   # (a1's card alone)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_728_1_rad_of_a_player_who_lost_at_the_phase_system(batch):
+    """The rad system itself, run for the main phases of a player who has lost and of one
+    still in (three players, the game going on): it decides nothing for the first."""
+    from ecs.schedule import begin_phase
+    w, (p, q, r) = mtg(batch, players=3)
+    cards = library(w, p, "SS")
+    w.put_counters(p, "rad", 2)
+    w.put_counters(q, "rad", 1)
+    library(w, q, "S")
+    w.lose_life(p, 20)
+    w.tick()
+    w.clear_events()
+    games = np.arange(batch)
+    index = np.repeat(np.array([p, q], np.int64), batch)   # (the players' indices: their ids here)
+    begin_phase(w, w.schedule, np.r_[games, games], index, None)
+    assert np.all(w.count(p, "rad") == 2) and np.all(w.life(p) == 0)
+    assert all(w.library(p, game=g) == cards for g in range(batch))
+    assert np.all(w.count(q, "rad") == 0) and np.all(w.life(q) == 19)
