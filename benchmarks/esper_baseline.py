@@ -35,7 +35,8 @@ from . import naive_esper as nv
 KINDS = frozenset((nv.PLUS, nv.MINUS, nv.LOYALTY, nv.DEFENSE, nv.POISON))
 _OBSERVED_KINDS = tuple(sorted(KINDS))
 #: The ``World.observe`` features this baseline models (its objects have no printed
-#: loyalty or defense: a planeswalker's loyalty is its counters, so the stat reads 0).
+#: loyalty or defense: on the battlefield a planeswalker's loyalty and a battle's defense
+#: are their counters, 306.5c and 310.4c; elsewhere they have none).
 OBSERVED = ("present", "zone:battlefield", "zone:graveyard", "power", "toughness", "loyalty",
             "defense", "damage", "life", "lost", "has:power", "has:toughness", "has:loyalty",
             "has:defense", "has:life", *(f"counter:{k}" for k in _OBSERVED_KINDS))
@@ -207,11 +208,15 @@ class EsperGame(nv.NaiveGame):
             if card is not None:   # 122.1a
                 power = card.power + counts.get(nv.PLUS, 0) - counts.get(nv.MINUS, 0)
                 toughness = card.toughness + counts.get(nv.PLUS, 0) - counts.get(nv.MINUS, 0)
-            rows.append([1, zone is not None and zone.name == nv.BATTLEFIELD,
-                         zone is not None and zone.name == nv.GRAVEYARD, power, toughness, 0, 0,
+            here = zone is not None and zone.name == nv.BATTLEFIELD
+            walker = here and esper.has_component(ent, nv.Planeswalker)
+            battle = here and esper.has_component(ent, nv.Battle)
+            rows.append([1, here, zone is not None and zone.name == nv.GRAVEYARD, power, toughness,
+                         counts.get(nv.LOYALTY, 0) if walker else 0,
+                         counts.get(nv.DEFENSE, 0) if battle else 0,
                          0 if dmg is None else dmg.marked, 0 if player is None else player.life,
                          player is not None and player.lost, card is not None, card is not None,
-                         0, 0, player is not None, *(counts.get(k, 0) for k in _OBSERVED_KINDS)])
+                         walker, battle, player is not None, *(counts.get(k, 0) for k in _OBSERVED_KINDS)])
         return np.array([rows], np.float32)
 
     def clone(self) -> Self:
