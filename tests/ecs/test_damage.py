@@ -15,7 +15,7 @@ from ecs import (
     StaleEntityError,
     World,
 )
-from ecs.limits import MAX_COUNT
+from ecs.limits import MAX_COUNT, MAX_LIFE
 
 
 @pytest.fixture
@@ -405,3 +405,78 @@ def test_702_2b_a_source_per_game_deals_with_its_own_abilities_to_merged_rows():
         [(0, plain), (1, snake)]
     w.tick()
     assert w.exists(bear).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("few", [False, True])
+@pytest.mark.parametrize("result", ["damage", "-1/-1", "poison", "life"])
+def test_120_3_a_result_past_its_limit_is_refused_and_changes_nothing(game, result, few):
+    """Marked damage (120.3e), -1/-1 counters (120.3d), poison counters (120.3b) and a
+    life total (120.3a) one past their bounds: CountOverflowError, and nothing changes,
+    for one target or with another target dealt damage at once."""
+    w, p, q, bear = game
+    victim = w.add_player(life=-MAX_LIFE) if result == "life" else q if result == "poison" else bear
+    if result in ("damage", "-1/-1"):
+        w.deal_damage(bear, MAX_COUNT, wither=result == "-1/-1")
+    elif result == "poison":
+        w.deal_damage(q, MAX_COUNT, infect=True)
+    other = w.add_object(q, {"creature"}, power=5, toughness=5)
+    before = full_state(w)
+    with pytest.raises(CountOverflowError):
+        w.deal_damage([other, victim] if few else victim, 1, wither=result == "-1/-1", infect=result == "poison")
+    assert full_state(w) == before
+
+
+def test_120_1_a_player_is_no_source_of_damage(game):
+    w, _, q, bear = game
+    before = full_state(w)
+    with pytest.raises(IllegalActionError, match=f"entity {q} .*120.1"):
+        w.deal_damage(bear, 1, source=q)
+    assert full_state(w) == before
+
+
+@pytest.mark.parametrize("counters", [False, True])
+def test_702_2b_702_15b_a_sources_own_deathtouch_and_lifelink_deal_its_damage(game, counters):
+    """A named source's own abilities (printed, or keyword counters: 122.1b) decide its
+    damage to one target: lifelink gains its controller (the first player) the damage
+    dealt (120.3f), deathtouch destroys the creature dealt damage (704.5h)."""
+    w, p, q, bear = game
+    words = {"deathtouch", "lifelink"}
+    snake = w.add_object(p, {"creature"}, power=1, toughness=1,
+                         **({"counters": dict.fromkeys(words, 1)} if counters else {"keywords": words}))
+    victim = w.add_object(q, {"creature"}, power=4, toughness=4)
+    w.deal_damage(victim, 1, source=snake)
+    assert w.life(p) == 21 and w.damage(victim) == 1
+    w.tick()
+    assert not w.exists(victim) and w.exists(bear)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_810_8_810_10_damage_to_a_teammate_changes_the_teams_life_and_poison(batch):
+    """Two-Headed Giant: damage to either player of a team is lost from the team's shared
+    life total and lifelink gains the source's controller's team (810.8); infect damage
+    gives that player poison counters, which the team holds (810.10). One target at a
+    time, in one game and in a batch."""
+    w = World(two_headed_giant=True, batch=batch, seed=0)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    link = w.add_object(a2, "creature", power=1, toughness=1, keywords={"lifelink"})
+    w.deal_damage(b2, 3, link)
+    w.deal_damage(b2, 2, infect=True)
+    for x, life in ((a1, 33), (a2, 33), (b1, 27), (b2, 27)):
+        assert np.all(w.life(x) == life), x
+    assert np.all(w.count(b1, "poison") == 2) and np.all(w.count(b2, "poison") == 2)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1c_several_sources_at_once_remove_one_shield_counter_in_one_event(batch):
+    """Damage from two sources dealt at once to a permanent with shield counters is one
+    prevention (122.1c): one counter goes, in one event per game."""
+    w = World(batch=batch, seed=0)
+    p, q = w.add_player(), w.add_player()
+    wall = w.add_object(p, "creature", power=0, toughness=4, counters={"shield": 3})
+    a, b = (w.add_object(q, "creature", power=1, toughness=1) for _ in range(2))
+    w.clear_events()
+    w.deal_damage([wall, wall], [1, 2], source=[a, b] if batch == 1 else [[a, b]] * batch)
+    assert np.all(w.count(wall, "shield") == 2) and np.all(w.damage(wall) == 0)
+    assert sorted((e.game, e.before, e.after) for e in w.events() if isinstance(e, CounterChanged)) == \
+        [(g, 3, 2) for g in range(batch)]
