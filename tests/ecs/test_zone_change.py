@@ -1,4 +1,5 @@
 """Zone changes: new objects, ceasing counters, stale ids, LKI (CR 400.7, 122.2, 704.8)."""
+import numpy as np
 import pytest
 
 from ecs import StaleEntityError, World, ZoneChanged
@@ -151,3 +152,42 @@ def test_704_8_a_reused_column_keeps_no_kind_of_its_old_object():
     w.destroy(new)
     (ev,) = [e for e in w.events() if isinstance(e, ZoneChanged)]
     assert ev.lki == {"+1/+1": 1}
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_306_5b_a_planeswalker_entering_the_battlefield_gets_its_printed_loyalty(batch):
+    """In one game and in each game of a batch, with a move of another object at once."""
+    w = World(batch=batch)
+    p = w.add_player()
+    card = w.add_object(p, {"planeswalker"}, zone="hand", loyalty=3)
+    rock = w.add_object(p, {"artifact"}, zone="hand")
+    pw = int(np.atleast_2d(w.move_zone([card, rock], "battlefield"))[0, 0])   # (one id in every game)
+    assert np.all(w.count(pw, "loyalty") == 3)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ga_champion_8_a_banished_champion_sent_to_a_graveyard_stays_the_same_object(batch):
+    """A champion card in banishment that would be put into a graveyard is banished
+    instead (GA Champion 8): it stays where it is, the same object with its counters, no
+    zone change (new id -1, no event): 400.7 does not make it new."""
+    w = World(ruleset="grand_archive", batch=batch, seed=0)
+    a, b = w.add_player(), w.add_player()
+    w.add_object(b, "champion", life=20)
+    card = w.add_object(a, "champion", life=20, zone="banishment", counters={"buff": 2})
+    w.clear_events()
+    assert w.move_zone(card, "graveyard") == -1
+    assert np.all(w.exists(card)) and np.all(w.zone(card) == "exile")
+    assert np.all(w.count(card, "buff") == 2) and w.events() == []
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_614_1a_122_1h_a_card_put_into_a_graveyard_from_the_hand_does_not_die(batch):
+    """A host's "if it would die" redirect and a finality counter (122.1h) replace only a
+    permanent's move from the battlefield to a graveyard: a card with both discarded
+    from the hand goes to the graveyard, in one game and in a batch."""
+    w = World(batch=batch)
+    p = w.add_player()
+    card = w.add_object(p, {"creature"}, zone="hand", power=1, toughness=1, counters={"finality": 1})
+    w.set_redirect(card, "exile")
+    new = w.move_zone(card, "graveyard")
+    assert np.all(w.zone(new) == "graveyard")
