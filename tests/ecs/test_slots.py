@@ -441,3 +441,20 @@ def test_a_single_games_new_object_takes_its_lowest_free_slot_as_in_a_batch(slot
     assert (col, e) == (int(cols[0, 0]), int(ids[0]))
     assert one.n_cols == general.n_cols and one.capacity >= one.n_cols
     assert one.a["entity_id"].tolist() == general.a["entity_id"].tolist()
+
+
+def test_704_5d_a_token_ceasing_to_exist_as_another_object_dies_frees_its_slot():
+    """One check in which a token in a graveyard ceases to exist (704.5d) and a creature
+    dies (704.5f) moves both at once: the token's slot is free for each game's next
+    object, which holds nothing of the token; the dead creature's holds its card."""
+    w, p, _ = _world(batch=2)
+    tok = w.add_object(p, "creature", power=3, toughness=1, token=True, keywords=["flying"])
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    col, n = int(w.store.locate(0, tok)), w.store.n_cols
+    w.move_zone(tok, "graveyard")
+    w.put_counters(bear, "-1/-1", 2)
+    w.tick()
+    assert not w.exists(tok).any() and len(w.objects(zone="graveyard")) == 1
+    new = w.add_object(p, "artifact")
+    assert w.store.locate([0, 1], new).tolist() == [col, col] and w.store.n_cols == n
+    assert list(w.keywords(new)) == [frozenset()] * 2
