@@ -22,6 +22,7 @@ from ecs import (
     ZoneChanged,
 )
 from ecs.check import Check, System, When
+from ecs.limits import MAX_COUNT
 
 
 def _two(batch: int = 1, **kw: object) -> tuple[World, int, int]:
@@ -311,6 +312,18 @@ BAD_DECISIONS = {
                                                           np.array([1, 1]), "remove"), IllegalActionError),
     "a player field the World lacks": (lambda g, c, i: c.add_to_players("poison", _ONE, _ONE, 1),
                                        IllegalActionError),
+    # one past each bound, and what only the removals and the moves were not checked for
+    "an amount one past MAX_COUNT": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE,
+                                                              _col(g, i["torch"]), np.array([MAX_COUNT + 1]),
+                                                              "remove"), InvalidCountError),
+    "a life change one past MAX_COUNT": (lambda g, c, i: c.add_to_players("life", _ONE, _ONE, MAX_COUNT + 1),
+                                         InvalidCountError),
+    "player index 2 of 2 players": (lambda g, c, i: c.lose(_ONE, np.array([2]), "704.5a"), IllegalActionError),
+    "an unknown cause of a removal": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE,
+                                                               _col(g, i["torch"]), _ONE + 1, "melted"),
+                                      IllegalActionError),
+    "float zones in a move": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), np.array([2.0]), "remove"),
+                              IllegalActionError),
 }
 
 
@@ -322,6 +335,17 @@ def test_a_host_systems_bad_decision_raises_and_changes_nothing(name: str) -> No
     w, ids = _deciding(decide)
     unchanged(w, w.tick, exc)
     assert w.exists(ids["bear"]) and w.counters(ids["torch"]) == {"charge": 3}
+
+
+def test_704_3_a_host_removal_of_a_kind_per_row_may_name_one_object_for_two_kinds() -> None:
+    """One object in two rows of a per-row removal, for two kinds: two removals, both
+    performed with the check (one object named twice for one kind is refused)."""
+    w, ids = _deciding(lambda g, c, i: c.remove(
+        np.array([g.store.kind_index["charge"], g.store.kind_index["stun"]]), np.array([0, 0]),
+        np.repeat(_col(g, i["torch"]), 2), np.array([1, 2]), "remove"))
+    w.put_counters(ids["torch"], "stun", 3)
+    w.tick()
+    assert w.counters(ids["torch"]) == {"charge": 2, "stun": 1} and not w.exists(ids["bear"])
 
 
 def test_a_host_decision_naming_an_empty_slot_is_refused() -> None:
