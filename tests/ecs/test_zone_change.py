@@ -191,3 +191,34 @@ def test_614_1a_122_1h_a_card_put_into_a_graveyard_from_the_hand_does_not_die(ba
     w.set_redirect(card, "exile")
     new = w.move_zone(card, "graveyard")
     assert np.all(w.zone(new) == "graveyard")
+
+
+def test_ga_champion_8_a_kept_row_leaves_each_other_row_its_own_cause():
+    """A check moving a banished champion card to a graveyard (it stays, GA Champion 8)
+    and another card there for another reason: the card's zone change carries its own
+    decision's cause, not the kept row's."""
+    from ecs import zones
+    from ecs.check import System
+
+    w = World(ruleset="grand_archive", seed=0)
+    a, b = w.add_player(), w.add_player()
+    w.add_object(b, "champion", life=20)
+    champ = w.add_object(a, "champion", life=20, zone="banishment")
+    card = w.add_object(a, "ally", power=1, life=1, zone="hand")
+    cols = {e: int(w.store.locate(0, e)) for e in (champ, card)}
+    done = []
+
+    class Discard(System):
+        causes = ("host", "sacrifice")
+
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            if not done:
+                done.append(1)
+                check.move(np.array([0]), np.array([cols[champ]]), zones.GRAVEYARD, "host")
+                check.move(np.array([0]), np.array([cols[card]]), zones.GRAVEYARD, "sacrifice")
+
+    w.schedule = w.schedule.with_systems(Discard())
+    w.clear_events()
+    w.tick()
+    assert [(e.old, e.cause) for e in w.events() if isinstance(e, ZoneChanged)] == [(card, "sacrifice")]
+    assert w.zone(champ) == "exile"
