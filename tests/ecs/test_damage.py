@@ -480,3 +480,37 @@ def test_122_1c_several_sources_at_once_remove_one_shield_counter_in_one_event(b
     assert np.all(w.count(wall, "shield") == 2) and np.all(w.damage(wall) == 0)
     assert sorted((e.game, e.before, e.after) for e in w.events() if isinstance(e, CounterChanged)) == \
         [(g, 3, 2) for g in range(batch)]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("few", [False, True])
+def test_120_3e_damage_marked_on_a_damaged_creature_adds_up(batch, few):
+    """Marked damage adds to what is marked (120.3e, until cleanup: 514.2), for one target
+    or several at once, in one game and in a batch."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear, wall = (w.add_object(p, {"creature"}, power=2, toughness=9) for _ in range(2))
+    w.deal_damage(bear, 2)
+    w.deal_damage([bear, wall] if few else bear, 3)
+    assert np.all(w.damage(bear) == 5)
+
+
+@pytest.mark.parametrize("few", [False, True])
+def test_120_8_zero_damage_to_several_targets_is_not_dealt(game, few):
+    """0 damage is no damage event and nothing to prevent (120.8): a shield counter stays."""
+    w, p, _, bear = game
+    wall = w.add_object(p, {"creature"}, power=0, toughness=4, counters={"shield": 1})
+    w.clear_events()
+    w.deal_damage([bear, wall] if few else wall, 0)
+    assert w.events() == [] and w.counters(wall) == {"shield": 1}
+
+
+def test_120_3f_without_a_source_lifelink_gains_no_one_and_wither_counters_have_no_putter(game):
+    """Lifelink gains the source's controller life (120.3f) and wither's -1/-1 counters are
+    put by it (120.3d): damage given these abilities but no source gains no player life,
+    and its counters' events name no player."""
+    w, p, q, bear = game
+    w.clear_events()
+    w.deal_damage(bear, 1, lifelink=True, wither=True)
+    assert (w.life(p), w.life(q)) == (20, 20) and w.counters(bear) == {"-1/-1": 1}
+    assert [e.by for e in w.events() if isinstance(e, CounterChanged)] == [None]
