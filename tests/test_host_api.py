@@ -531,3 +531,25 @@ def test_a_main_phase_is_its_own_event_step():
     w.begin_main_phase(p)
     rows = w.event_table(since=step)
     assert rows["step"].size and (rows["step"] > step).all()
+
+
+def test_704_3_a_host_system_acts_only_in_the_games_a_check_looks_at() -> None:
+    """A main phase begun in some games of a batch checks state-based actions there only
+    (117.5): a host's state-based action reading ``live_games`` acts in those games and
+    leaves the others as they are until their own check."""
+
+    class Melt(System):
+        causes = ("host",)
+
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            k = game.store.kind_index["charge"]
+            g, c = np.nonzero((game.store.counts[k] > 0) & check.live_games(game)[:, None])
+            check.move(g, c, 4, "host")   # (the graveyard)
+
+    w, p, _ = _two(2, seed=0)
+    torch = w.add_object(p, "artifact", counters={"charge": 1})
+    w.schedule = w.schedule.with_systems(Melt())
+    w.begin_main_phase(p, games=[0])
+    assert w.exists(torch).tolist() == [False, True]
+    w.tick()
+    assert w.exists(torch).tolist() == [False, False]
