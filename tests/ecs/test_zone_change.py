@@ -222,3 +222,15 @@ def test_ga_champion_8_a_kept_row_leaves_each_other_row_its_own_cause():
     w.tick()
     assert [(e.old, e.cause) for e in w.events() if isinstance(e, ZoneChanged)] == [(card, "sacrifice")]
     assert w.zone(champ) == "exile"
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1h_one_finality_counter_exiles_a_dying_permanent(batch):
+    """A permanent with one finality counter that would die is exiled (122.1h), in one
+    game and in each game of a batch, dying with another at once."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"finality": 1})
+    other = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.destroy([bear, other])
+    assert len(w.objects(zone="exile")) == 1 and len(w.objects(zone="graveyard")) == 1
