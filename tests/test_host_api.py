@@ -301,6 +301,7 @@ BAD_DECISIONS = {
     "player index -1": (lambda g, c, i: c.lose(_ONE, np.array([-1]), "704.5a"), IllegalActionError),
     "player index 7": (lambda g, c, i: c.lose(_ONE, np.array([7]), "704.5a"), IllegalActionError),
     "game -1": (lambda g, c, i: c.lose(np.array([-1]), _ONE, "704.5a"), IllegalActionError),
+    "game 1 of 1": (lambda g, c, i: c.lose(_ONE + 1, _ONE, "704.5a"), IllegalActionError),
     "float players in a loss": (lambda g, c, i: c.lose(_ONE, np.array([0.5]), "704.5a"), IllegalActionError),
     "games and columns of two lengths": (lambda g, c, i: c.move(np.array([0, 0]), _col(g, i["torch"]), 2, "remove"),
                                          IllegalActionError),
@@ -346,6 +347,14 @@ def test_704_3_a_host_removal_of_a_kind_per_row_may_name_one_object_for_two_kind
     w.put_counters(ids["torch"], "stun", 3)
     w.tick()
     assert w.counters(ids["torch"]) == {"charge": 2, "stun": 1} and not w.exists(ids["bear"])
+
+
+def test_a_host_systems_bad_decision_after_the_rules_decided_a_loss_is_refused() -> None:
+    """A host system's decisions are checked, its own only, after the ruleset's systems
+    decided in the same check (a loss, 704.5a): nothing changes."""
+    w, ids = _deciding(lambda g, c, i: c.add_to_players("poison", _ONE, _ONE, 1))
+    w.lose_life(ids["q"], 20)
+    unchanged(w, w.tick, IllegalActionError)
 
 
 def test_a_host_decision_naming_an_empty_slot_is_refused() -> None:
