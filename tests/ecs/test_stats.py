@@ -1,0 +1,105 @@
+"""ecs.stats: power/toughness from counters of every +X/+Y kind (122.1a), read in one game,
+in a batch, by ``observe`` and by the state-based check, exactly (int64, never wrapped);
+Grand Archive's LV likewise."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecs import InvalidKindError, World
+from ecs.kinds import pt_modifier
+from ecs.limits import MAX_STAT
+from ecs.rules.mtg import Magic
+
+INT32_MAX = 2**31 - 1
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1a_each_kind_changes_power_and_toughness_by_its_own_x_and_y(batch):
+    """122.1a: a +X/+Y counter adds X to power and Y to toughness, a -X/-Y one subtracts:
+    with X and Y unequal (+1/+2, -2/-1, -0/-2) each stat takes its own number, in one
+    game's reads, a batch's and ``observe``; and the state-based check sees the same
+    toughness (704.5f: a 1/3 whose -0/-2 counters bring it to 0 dies)."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=1, toughness=1)
+    counters = {"+1/+2": 2, "-2/-1": 1, "-0/-2": 1}
+    for kind, n in counters.items():
+        w.put_counters(bear, kind, n)
+    want = [1 + sum(n * pt_modifier(k)[i] for k, n in counters.items()) for i in (0, 1)]
+    assert [int(np.max(w.power(bear))), int(np.max(w.toughness(bear)))] == want == [1, 2]
+    obs, _ = w.observe([bear], ["power", "toughness"], dtype=np.int32)
+    assert obs[:, 0].tolist() == [want] * batch
+    thopter = w.add_object(p, "creature", power=0, toughness=3)
+    w.put_counters(thopter, "-0/-2", 1, games=[batch - 1])
+    w.tick()
+    assert np.all(w.exists(bear)) and np.all(w.exists(thopter))   # toughness 2 and 1: alive
+    w.put_counters(thopter, "-0/-2", 1, games=[batch - 1])   # 3 - 4 = -1 there (704.5f)
+    w.tick()
+    assert np.atleast_1d(w.exists(thopter)).tolist() == [True] * (batch - 1) + [False]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1a_many_counters_of_a_plus_2_kind_read_exactly_never_wrapped(batch):
+    """122.1a: 2**31 - 1 +2/+0 counters add 2 * (2**31 - 1) to power: the reads give the
+    exact sum (int64) in one game and a batch, a float32 observation its magnitude and an
+    int32 one its upper bound, never a wrapped value."""
+    w = World(batch=batch)
+    p = w.add_player()
+    big = w.add_object(p, "creature", power=3, toughness=1)
+    w.put_counters(big, "+2/+0", INT32_MAX)
+    want = 3 + 2 * INT32_MAX
+    assert np.atleast_1d(w.power(big)).tolist() == [want] * batch
+    assert np.atleast_1d(w.toughness(big)).tolist() == [1] * batch
+    obs, _ = w.observe([big], ["power"], dtype=np.int32)
+    assert obs.ravel().tolist() == [INT32_MAX] * batch
+    assert w.observe([big], ["power"])[0].ravel().tolist() == [np.float32(want)] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ga_level_past_int32_reads_exactly_never_wrapped(batch):
+    """Grand Archive LV (Level Counters 1-2) is the base level plus the level counters on a
+    champion: a base level of MAX_STAT and 2**31 - 1 counters read as their exact sum, and
+    an int32 observation reads its upper bound, not a wrapped (negative) level."""
+    w = World(ruleset="grand_archive", batch=batch)
+    p = w.add_player()
+    champ = w.add_object(p, "champion", life=20, level=MAX_STAT)
+    w.put_counters(champ, "level", INT32_MAX)
+    assert np.atleast_1d(w.stat(champ, "level")).tolist() == [MAX_STAT + INT32_MAX] * batch
+    obs, _ = w.observe([champ], ["level"], dtype=np.int32)
+    assert obs.ravel().tolist() == [INT32_MAX] * batch
+
+
+def _ruleset_changing_toughness_by(change: int) -> Magic:
+    class Growth(Magic):
+        def pt_modifier(self, kind):
+            return (0, change) if kind == "growth" else super().pt_modifier(kind)
+    return Growth()
+
+
+def test_122_1a_a_change_per_counter_of_max_stat_in_size_is_counted():
+    """A ruleset's change per counter of exactly MAX_STAT (either sign) is within the bound:
+    read, observed and checked (704.5f) as 122.1a says."""
+    for change in (MAX_STAT, -MAX_STAT):
+        w = World()
+        w.ruleset = _ruleset_changing_toughness_by(change)
+        p = w.add_player()
+        bear = w.add_object(p, "creature", power=1, toughness=1, counters={"growth": 1})
+        assert w.toughness(bear) == 1 + change
+        assert w.observe([bear], ["toughness"], dtype=np.int32)[0].ravel().tolist() == [1 + change]
+        w.tick()
+        assert w.exists(bear) == (change > 0)
+
+
+def test_122_1a_a_negative_change_per_counter_past_max_stat_is_refused_by_name():
+    """A ruleset's change per counter past MAX_STAT in size is refused when counted, a
+    negative one as a positive one: InvalidKindError naming the kind and the change."""
+    w = World()
+    w.ruleset = _ruleset_changing_toughness_by(-MAX_STAT - 1)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=1, toughness=1, counters={"growth": 1})
+    with pytest.raises(InvalidKindError, match=f"'growth'.*{-MAX_STAT - 1}"):
+        w.toughness(bear)
+    with pytest.raises(InvalidKindError, match=f"'growth'.*{-MAX_STAT - 1}"):
+        w.tick()
+    assert w.exists(bear) and w.count(bear, "growth") == 1
