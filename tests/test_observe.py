@@ -2,6 +2,8 @@
 apart from a real 0 by its ``has:<stat>`` mask."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -357,3 +359,45 @@ def test_ids_past_int64_or_not_integers_are_refused_not_wrapped(ids):
     w.add_object(p, "creature", power=2, toughness=2)
     with pytest.raises(UnknownEntityError, match=r"^entity (\d+ is outside -1\.\.|must be an integer)"):
         w.observe(ids, ["present", "power"])
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_pads_observed_before_any_object_is_made_are_rows_of_zeros(batch):
+    """A -1 pad is no object: in a World with no object yet (every slot free) its row is
+    all zeros, ``present`` included, as it is once objects exist."""
+    w = World(batch=batch)
+    obs, names = w.observe([-1, -1])
+    assert obs.shape == (batch, 2, len(names)) and not obs.any()
+    p = w.add_player()
+    obs, _ = w.observe([-1, p], ["present"])
+    assert obs[:, :, 0].tolist() == [[0, 1]] * batch
+
+
+def test_zone_features_name_a_zone_of_the_ruleset():
+    """``zone:<name>`` is one of the zones an object can be in, or a ruleset's name for
+    one: another name (a player's pseudo-zone, another ruleset's name) is an unknown
+    feature, InvalidTypeError as for any other."""
+    w = World()
+    p = w.add_player()
+    for name in ("zone:player", "zone:none", "zone:field", "zone:nowhere"):
+        with pytest.raises(InvalidTypeError, match=f"unknown feature '{name}'"):
+            w.observe([p], [name])
+
+
+def test_one_id_observes_as_a_list_of_it_and_ids_or_features_of_another_shape_are_refused():
+    """One id is a list of one; ids of a shape other than (m,) or (batch, m) raise
+    InvalidGameError naming the shape (a (1, m) array is not broadcast to every game), and
+    one string of features raises InvalidTypeError, not read as its letters."""
+    from ecs import InvalidGameError
+    w = World(batch=2)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    one, names = w.observe(bear, ["present", "power"])
+    assert names == ["present", "power"] and one.tolist() == w.observe([bear], names)[0].tolist() == [[[1, 2]]] * 2
+    for ids in (np.array([[bear, p]]), np.array([[bear]] * 3), np.array([[[bear]]] * 2)):
+        with pytest.raises(InvalidGameError, match=re.escape(f"ids of shape {ids.shape}")):
+            w.observe(ids, ["present"])
+    for features in ("", "present"):
+        with pytest.raises(InvalidTypeError, match="not one string"):
+            w.observe([bear], features)
+
