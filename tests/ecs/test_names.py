@@ -112,3 +112,25 @@ def test_a_saved_worlds_names_load_as_a_table(tmp_path) -> None:
     back = World.load(tmp_path / "w.npz")
     assert back.name(bear) == "Bear" and back.names == w.names
     assert back.names.intern("Elf") == 3 and "Elf" not in w.names
+
+
+def test_a_snapshots_table_adds_no_name_and_its_copy_does():
+    """A snapshot is a value: its table of names refuses a new name (TypeError) and still
+    gives a known name's index; ``copy()`` of it is a table to add names to, which leaves
+    the snapshot's and the World's as they were."""
+    w = _named(2)
+    snap = w.snapshot()
+    with pytest.raises(TypeError, match="read-only"):
+        snap["names"].intern("Elf")
+    assert snap["names"].intern("token 1") == 1 and list(snap["names"]) == ["token 0", "token 1"]
+    mine = snap["names"].copy()
+    assert mine.intern("Elf") == 2 and "Elf" not in snap["names"] and "Elf" not in w.names
+
+
+def test_tables_are_equal_when_they_hold_the_same_names_in_the_same_order():
+    """Two tables are equal when each index names the same card in both (``==`` as their
+    lists): the same names in another order, or fewer, make another table."""
+    assert Names(["Elf", "Bear"]) == Names(["Elf", "Bear"]) == Names(["Elf", "Bear"]).copy()
+    assert Names(["Elf", "Bear"]) != Names(["Bear", "Elf"])
+    assert Names(["Elf", "Bear"]) != Names(["Elf", "Ape"])
+    assert Names(["Elf"]) != Names(["Elf", "Bear"])
