@@ -401,3 +401,18 @@ def test_one_id_observes_as_a_list_of_it_and_ids_or_features_of_another_shape_ar
         with pytest.raises(InvalidTypeError, match="not one string"):
             w.observe([bear], features)
 
+
+
+def test_ga_a_printed_negative_level_is_a_level():
+    """A level is printed where it is not NO_STAT, negative too (a printed stat may be as
+    low as -MAX_STAT): ``has:level`` is 1 and ``level``/``base_level`` read as
+    ``stat(e, "level")`` and ``base_level(e)`` (LV: the base level plus a champion's level
+    counters, Level Counters 1-2)."""
+    w = World(ruleset="grand_archive")
+    p = w.add_player()
+    ally = w.add_object(p, "ally", power=1, life=1, level=-1)
+    champ = w.add_object(p, "champion", life=20, level=-2)
+    w.put_counters(champ, "level", 3)
+    obs, _ = w.observe([ally, champ], ["has:level", "level", "base_level"], dtype=np.int32)
+    assert obs[0].tolist() == [[1, w.stat(e, "level"), w.base_level(e)] for e in (ally, champ)]
+    assert obs[0, :, 1].tolist() == [-1, 1]
