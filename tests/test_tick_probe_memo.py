@@ -156,3 +156,15 @@ def test_the_probe_memo_names_what_falls_only_where_no_game_ends():
     memo.clear()
     assert settled.acting(w, None, None, settled.GA_CHECKS, memo) == settled.GA_CHECKS
     assert PROBED_FALLING not in memo
+
+
+def test_the_general_paths_get_no_memo_from_the_probe():
+    """The probe fills the memo on the scalar paths only: with them cleared the systems find
+    what dies (and what falls) themselves, so the comparisons above compare two paths."""
+    for build, parts in ((_deaths_and_a_hold, settled.DEATHS | settled.LOSSES), (_ga_falls, settled.GA_CHECKS)):
+        w, _ = build()
+        memo: dict[str, object] = {}
+        with general():
+            assert settled.acting(w, None, None, parts, memo) == parts & ~settled.LOSSES
+        assert memo == {}
+        assert settled.acting(w, None, None, parts, memo) == parts & ~settled.LOSSES and memo

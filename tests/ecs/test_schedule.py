@@ -5,6 +5,7 @@ always check (``scalar_paths.general``) gives the same states, events and tick r
 from __future__ import annotations
 
 import abc
+import copy
 import pickle
 from typing import Any, Callable
 
@@ -17,7 +18,7 @@ from profiles import examples
 from scalar_paths import general
 
 from ecs import IllegalActionError, World
-from ecs.check import Check, System, SystemType
+from ecs.check import Check, System, SystemType, When
 from ecs.schedule import Schedule
 from ecs.systems.lethality import Lethality
 
@@ -299,7 +300,6 @@ def test_a_copied_world_runs_its_systems_once_the_original_is_gone(how: str) -> 
     original: its beginning-of-main-phase system (rad, 728.1) and a host's own system
     run, though the original and its schedule were freed (the schedule's esper contexts
     are its own, made again for the copy)."""
-    import copy
     import gc
 
     def made() -> tuple[World, int, int]:
@@ -364,3 +364,106 @@ def test_a_systems_life_change_stops_at_max_life_and_a_huge_one_is_refused(monke
     with pytest.raises(InvalidCountError, match=f"life change {2**62} of a player is more than {2**31 - 1}"):
         w.tick()
     assert w.life(p) == MAX_LIFE and w.count(p, "boon") == 1
+
+
+def test_a_tick_of_some_games_leaves_the_others_to_the_next_tick() -> None:
+    """A tick of the games an action selected (begin_main_phase's, of game 0) marks nothing
+    settled: the next tick of every game checks game 1, where a creature is at toughness 0
+    (704.5f)."""
+    w = World(batch=2, seed=1)
+    p, _ = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=1, toughness=1)
+    w.put_counters(bear, "-1/-1", 1, games=[1])
+    w.begin_main_phase(p, games=[0])
+    assert w.exists(bear).tolist() == [True, True]
+    assert w.tick() == 1 and w.exists(bear).tolist() == [True, False]
+
+
+def test_a_tick_may_make_max_passes_checks_that_act() -> None:
+    """704.3: a token at toughness 0 dies in one check and ceases to exist in the next; a
+    tick allowed two checks makes both, and one allowed a single check raises SBALoopError."""
+    from ecs import SBALoopError
+    for passes in (2, 1):
+        w = World(seed=2)
+        p = w.add_player()
+        token = w.add_object(p, "creature", power=1, toughness=0, token=True)
+        w.max_passes = passes
+        if passes == 2:
+            assert w.tick() == 2 and not w.exists(token)
+        else:
+            with pytest.raises(SBALoopError, match="after 1 checks"):
+                w.tick()
+
+
+class _Windfall(System):
+    """A host's beginning-of-main-phase rule: the turn player gains ``life`` life."""
+    when = When.MAIN_PHASE
+    causes = ("remove",)
+    life = 2**62
+
+    def process(self, world: Any, check: Check) -> None:
+        phase = check.phase
+        assert phase is not None
+        check.add_to_players("life", phase.games, phase.player,
+                             np.full(phase.games.size, self.life, np.int64), "remove")
+
+
+def test_a_main_phase_systems_decisions_are_checked_before_anything_is_applied() -> None:
+    """A host's phase system (``When.MAIN_PHASE``) is checked as a state-based one is: a
+    life change past MAX_COUNT in size is refused at the decision (InvalidCountError), and
+    so is a removal from a column no object has (IllegalActionError), nothing changed; a
+    fitting decision is applied at the beginning of the main phase."""
+    from ecs import InvalidCountError
+    w = World(seed=0)
+    w.schedule = w.schedule.with_systems(_Windfall())
+    p, _ = w.add_player(), w.add_player()
+    with pytest.raises(InvalidCountError, match=f"life change {2**62}"):
+        w.begin_main_phase(p)
+    assert w.life(p) == 20
+
+    class Stray(_Windfall):   # a removal from a column no object has
+        def process(self, world: Any, check: Check) -> None:
+            games = check.phase.games if check.phase is not None else np.zeros(0, np.int64)
+            check.remove(0, games, np.full(games.size, 10**6, np.int64), np.ones(games.size, np.int64), "remove")
+
+    w.schedule = Schedule([*w.ruleset.systems, Stray])
+    with pytest.raises(IllegalActionError, match="column 1000000 is outside"):
+        w.begin_main_phase(p)
+    assert w.life(p) == 20
+    w.schedule = Schedule([*w.ruleset.systems, type("Smaller", (_Windfall,), {"life": 3})])
+    before = esper.current_world
+    w.begin_main_phase(p)
+    assert w.life(p) == 23
+    assert esper.current_world == before   # (the schedule's esper context was left)
+
+
+class _Own(Schedule):
+    """A host's schedule class, made from its systems alone."""
+
+
+def test_a_schedule_subclass_pickles_and_copies_as_itself() -> None:
+    s = _Own(World().ruleset.systems)
+    for made in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert type(made) is _Own and [type(x) for x in made.systems] == [type(x) for x in s.systems]
+
+
+@pytest.mark.parametrize("batch", [1, 70])
+def test_704_5a_a_loss_a_perform_causes_is_found_by_the_recheck(batch: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host's system (Boon, here draining 5 life) takes a player to -2 life in the first
+    check while a token dies; the re-check finds the token in the graveyard (704.5d) and the
+    player's loss (704.5a). With 70 games of ~1,000 columns the re-check's probe takes its
+    games in two chunks: the loss in the last game (the second chunk) is found after the
+    first chunk's 704.5d."""
+    monkeypatch.setattr(Boon, "life", -5)
+    w = World(batch=batch, seed=2)
+    w.schedule = Schedule([*w.ruleset.systems, Boon])
+    p, q = w.add_player(life=3), w.add_player()
+    if batch > 1:
+        w.add_objects(1_000, q, "artifact")
+    token = w.add_object(q, "creature", power=1, toughness=0, token=True)
+    w.put_counters(p, "boon", 1, games=[batch - 1])
+    assert w.tick() == 2
+    assert not np.any(w.exists(token))   # died (704.5f), then ceased to exist (704.5d)
+    lost = np.atleast_1d(w.has_lost(p))
+    assert lost[-1] and not lost[:-1].any()
+    assert w.tick() == 0

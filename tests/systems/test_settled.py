@@ -165,6 +165,22 @@ def test_704_3_a_replaced_process_is_not_trusted() -> None:
     assert w.has_lost(a) and not w.has_lost(b)
 
 
+def test_704_3_a_replaced_process_has_its_decisions_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A covered system whose ``process`` was replaced runs as a host's does: what it
+    decides is checked before anything is applied (a removal from a column no object has:
+    IllegalActionError naming it), and nothing changes."""
+    def stray(self: Any, world: Any, pending: Check) -> None:
+        pending.remove(0, np.array([0]), np.array([10**6]), np.array([1]), "704.5r")
+
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=1, toughness=1, counters={"+1/+1": 1})
+    monkeypatch.setattr(CapEnforcement, "process", stray)
+    with pytest.raises(ecs.IllegalActionError, match="column 1000000 is outside"):
+        w.tick()
+    assert w.counters(bear) == {"+1/+1": 1}
+
+
 GA_TYPES = [("champion",), ("ally",), ("ally",), ("weapon",), ("weapon", "item"), ("item",),
             ("regalia",)]
 GA_KINDS = ["buff", "debuff", "buff", "damage", "durability", "durability", "charge"]
@@ -288,3 +304,76 @@ def test_704_3_where_the_probe_kernel_is_not_compiled_the_systems_run(
     np.testing.assert_array_equal(w.store.counts, twin.store.counts)
     for name, column in twin.event_table().items():
         np.testing.assert_array_equal(w.event_table()[name], column, err_msg=name)
+
+
+def test_704_6a_a_two_headed_giant_team_loses_once_a_teammates_cant_lose_ends() -> None:
+    """810.8: a teammate's "can't lose" keeps the team at 0 life in; once it ends, the next
+    check finds the team's loss (704.6a). The probe's player rules of a Two-Headed Giant game
+    are made from the flags' values at each call, never kept from an earlier one."""
+    w = World(two_headed_giant=True)
+    a, b = w.add_player(team=0), w.add_player(team=0)
+    c, _ = w.add_player(team=1), w.add_player(team=1)
+    w.set_cant_lose(b, "life")
+    w.lose_life(a, 30)
+    assert w.tick() == 0 and w.tick() == 0 and not w.has_lost(a)
+    w.set_cant_lose(b, "life", False)
+    assert w.tick() == 1
+    assert w.has_lost(a) and w.has_lost(b) and w.result() == c   # the other team wins (104.2a)
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_704_3_a_schedule_assigned_after_a_settled_tick_checks_with_its_own_systems(write: bool) -> None:
+    """Settled under a schedule without Lethality (the probe asked about CapEnforcement
+    alone), a creature at toughness 0 lives; under the ruleset's schedule, assigned after
+    that tick (no restore between), the next tick asks the probe about every system of the
+    new schedule and the creature dies (704.5f), with or without a write between."""
+    w = World(seed=1)
+    p, _ = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    other = w.add_object(p, "artifact")
+    full = w.schedule
+    w.schedule = Schedule([CapEnforcement])
+    w.put_counters(bear, "-1/-1", 2)
+    assert w.tick() == 0 and w.exists(bear)
+    w.schedule = full
+    if write:   # (a write: the probe's cached arguments are re-armed, not reused as they are)
+        w.put_counters(other, "charge", 1)
+    assert w.tick() == 1 and not w.exists(bear)
+
+
+def test_704_5a_b_the_one_player_of_a_game_loses() -> None:
+    """A World of one player: life 0 (704.5a) and a draw from an empty library (704.5b) each
+    end its game, in which that player lost (104.4a: every player lost, a draw)."""
+    for act in ("life", "draw"):
+        w = World()
+        p = w.add_player()
+        if act == "life":
+            w.lose_life(p, 20)
+        else:
+            w.draw(p, 1)
+        assert w.tick() == 1 and w.has_lost(p) and w.result() == "draw", act
+
+
+def test_704_3_wide_checks_and_rechecks_run_the_systems() -> None:
+    """Past the probe's width (``settled.WIDE`` objects in a first check, ``WIDE_TOUCHED``
+    touched slots in a re-check) it answers "all" without looking, every time it is asked:
+    the systems decide, and what dies dies (704.5f), a token in the graveyard ceases (704.5d),
+    and a deathtouch mark is cleared after the check (704.5h: "since the last check")."""
+    w = World(seed=4)
+    p, q = w.add_player(), w.add_player()
+    w.add_objects(settled.WIDE, q, "artifact")
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    wall = w.add_object(p, "creature", power=0, toughness=4, counters={"indestructible": 1})
+    w.put_counters(bear, "-1/-1", 2)
+    w.deal_damage(wall, 1, deathtouch=True)
+    parts = settled.ZONE_CHANGE | settled.DEATHS
+    assert settled.acting(w, None, None, parts) == settled.acting(w, None, None, parts) == parts
+    assert w.tick() == 1 and not w.exists(bear)
+    w.remove_counters(wall, "indestructible", 1)
+    assert w.tick() == 0 and w.exists(wall)
+
+    w = World(seed=4)
+    p = w.add_player()
+    tokens = w.add_objects(settled.WIDE_TOUCHED + 1, p, "creature", power=1, toughness=0, token=True)
+    assert w.tick() == 2
+    assert not any(w.exists(int(t)) for t in tokens)
