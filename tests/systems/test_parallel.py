@@ -179,9 +179,42 @@ def test_a_forked_child_splits_on_threads_of_its_own(split_always: None) -> None
     assert os.waitstatus_to_exitcode(status) == 0
 
 
-@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+@pytest.mark.parametrize("bad", [0, -1, 1025, 1.5, True, "2"])
 def test_set_threads_refuses_what_is_no_count(bad: Any) -> None:
     before = parallel.threads()
     with pytest.raises(ecs.CounterError, match="threads"):
         parallel.set_threads(bad)
     assert parallel.threads() == before
+
+
+def test_an_error_in_a_part_is_raised_by_split_once_every_part_ended(split_always: None) -> None:
+    """A part's own exception reaches the caller of ``split`` (not a failed join), after
+    the other parts ended: none is running when it is raised."""
+    parallel.set_threads(3)
+    running: list[int] = []
+
+    def run(part: np.ndarray) -> tuple[np.ndarray]:
+        running.append(1)
+        time.sleep(0.01)
+        if 4 in part:
+            raise ZeroDivisionError("part 4")
+        running.pop()
+        return (part,)
+
+    with pytest.raises(ZeroDivisionError, match="part 4"):
+        parallel.split(run, np.arange(12, dtype=np.int64), 1)
+    assert running == [1]   # (only the part that raised did not end normally)
+
+
+def test_the_pool_has_a_thread_less_than_the_threads_and_is_reused(split_always: None) -> None:
+    """The caller is one of the threads: the pool has ``threads() - 1``, kept from one
+    split to the next, and started anew for another number of threads."""
+    parallel.set_threads(3)
+    parallel.split(lambda part: (part,), np.arange(8, dtype=np.int64), 1)
+    pool = parallel._executor()
+    assert pool._max_workers == 2
+    parallel.split(lambda part: (part,), np.arange(8, dtype=np.int64), 1)
+    assert parallel._executor() is pool
+    parallel.set_threads(2)
+    parallel.split(lambda part: (part,), np.arange(8, dtype=np.int64), 1)
+    assert parallel._executor() is not pool and parallel._executor()._max_workers == 1
