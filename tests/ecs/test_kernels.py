@@ -397,7 +397,9 @@ def test_no_kernel_may_use_an_optional_one() -> None:
         kernels.KERNELS[:] = declared
 
 
-@njit(cache=True)
+# Not cached: numba's key of a cached function of this module sees no edit of ecs/kernels.py
+# (its intrinsics), and the test would go on running the code an old edit compiled.
+@njit(cache=False)
 def _views(a3: np.ndarray, a1: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
     return kernels.flat(a3), kernels.head(a1, m)
 
@@ -421,7 +423,7 @@ def test_flat_and_head_are_views_as_reshape_and_slice() -> None:
     assert not f.flags.writeable and not h.flags.writeable
 
 
-@njit(cache=True)
+@njit(cache=False)   # (not cached: as ``_views``)
 def _made(n: int, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
     a = kernels.empty(n, np.int64)
     b = kernels.empty((rows, n), np.bool_)
@@ -508,3 +510,102 @@ def _row_copy(a: np.ndarray) -> None:
     a[0] = a[1]
     a[1, :] += 1
     a[0, 1] = a[1, 0]
+
+
+def test_an_address_table_refuses_an_array_not_of_its_declared_type() -> None:
+    """``at`` trusts a table's row: ``addresses`` takes only C-contiguous arrays of the
+    declared dtype and rank (TypeError naming the row otherwise), and ints as they are."""
+    declared = [kernels.array(np.int8, 2), kernels.I64]
+    table = kernels.addresses([np.zeros((2, 3), np.int8), 7], declared)
+    assert table[0, 1:3].tolist() == [2, 3] and table[1, 0] == 7 and not table.flags.writeable
+    for bad in (np.zeros((2, 3), np.int16), np.zeros((3, 2), np.int8).T, np.zeros(6, np.int8),
+                [[0, 0, 0]]):
+        with pytest.raises(TypeError, match="row 0 of an address table: expected a C-contiguous"):
+            kernels.addresses([bad, 7], declared)
+
+
+_TOY_DIGESTED = """
+import numpy as np
+
+PAIR = (1, 2)
+TABLE = np.arange(3)
+FACTOR = 2
+
+
+def made(k):
+    def inner(x):
+        return x + k
+    return inner
+
+
+def tupled(x):
+    return x + PAIR[1]
+
+
+def tabled(x):
+    return x + TABLE[1]
+
+
+def nested(a):
+    return sum(v * FACTOR for v in a)
+"""
+
+
+def test_the_source_digest_sees_constants_in_tuples_arrays_closures_and_inner_code(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a kernel's cache key adds to numba's (``kernels._sources``) changes with a
+    value its code reads: an element of a tuple, an array's contents, a closure's cell and
+    a constant read only inside a generator (an inner code object), its files unchanged."""
+    (tmp_path / "toy_digested.py").write_text(_TOY_DIGESTED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import toy_digested as toy
+    assert kernels._sources(toy.made(1)) != kernels._sources(toy.made(2))
+    for fn, name, value in ((toy.tupled, "PAIR", (1, 3)), (toy.tabled, "TABLE", np.array([0, 5, 2])),
+                            (toy.nested, "FACTOR", 3)):
+        before = kernels._sources(fn)
+        monkeypatch.setattr(toy, name, value)
+        assert kernels._sources(fn) != before, name
+
+
+def test_grown_keeps_the_rows_written_and_has_room_for_what_is_needed() -> None:
+    """A pass's outputs grow to at least twice their size, or to what is needed where that
+    is more (a cap table of many rows asks for more than twice at once): the rows written
+    are kept, and an output with room is returned as it is."""
+    kernels.ready()
+    out = np.arange(4, dtype=np.int64)
+    assert kernels.grown(out, 3, 4) is out
+    for need, size in ((5, 8), (8, 8), (100, 100)):
+        bigger = kernels.grown(out, 3, need)
+        assert bigger.size == size and bigger[:3].tolist() == [0, 1, 2], need
+
+
+def test_needed_holds_the_kernels_used_directly_or_not() -> None:
+    """``needed`` (what ``ready`` compiles or loads) holds every kernel its kernels use, at
+    any depth, in declaration order: here a system's kernel that a system's kernel uses,
+    which a kernel of no system uses."""
+    class Owner:
+        pass
+
+    declared = kernels.KERNELS[:]
+    try:
+        kernels.KERNELS[:] = []
+        leaf = kernels.kernel(types.int64, system=Owner)(_one)
+        middle = kernels.kernel(types.int64, uses=(leaf,), system=Owner)(_two)
+        top = kernels.kernel(types.int64, uses=(middle,))(_leaf)
+        assert [k.dispatcher for k in kernels.needed(False, ())] == [leaf, middle, top]
+        assert [k.dispatcher for k in kernels.needed(False, (Owner,))] == [leaf, middle, top]
+    finally:
+        kernels.KERNELS[:] = declared
+
+
+def test_numbas_messages_are_colored_again_after_a_compile() -> None:
+    """``ready`` compiles with numba's error messages uncolored (``_plain_errors``) and puts
+    its color scheme back as it was: no compile of this process (the kernels', the first
+    time a World was made) left the plain markup on it."""
+    from numba.core import errors
+    scheme: Any = errors.termcolor()   # (numba's one scheme)
+    assert "_markup" not in vars(scheme)
+    with kernels._plain_errors():
+        if hasattr(scheme, "_markup"):
+            assert scheme._markup("x", "red") == "x"
+    assert "_markup" not in vars(scheme)
