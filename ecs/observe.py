@@ -59,8 +59,8 @@ def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
     * ``has:<stat>`` for each of those stats (``has:level`` for both levels): 1 where the
       stat exists (a printed power or toughness, or a creature's the host set, 613.4b; a
       planeswalker's loyalty, a battle's defense, printed or on the battlefield, 306.5c,
-      310.4c; a player's life; a printed level or
-      durability), else 0. The default list has the first five.
+      310.4c; a player's life; a printed level or durability), else 0. The default list
+      has the first five.
       A missing stat reads 0 in the value feature, as a real 0 does: the mask tells them
       apart, in both dtypes (not NaN: int32 has none, and a NaN in a float observation
       poisons whatever sums it, e.g. a network's input layer);
