@@ -14,6 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from scenario_text import scenario_text
 
 from ecs import limits
 from ecs import montecarlo as mc
@@ -201,20 +202,11 @@ def test_a_game_over_before_the_first_turn_lasted_0_turns() -> None:
 
 
 # ---- rules the job must keep, each pinned by a certain result or a hand-written model ----------
-def _board(turns: int, players: str, objects: str, effects: str, top: str = "") -> str:
-    """A scenario file from its parts (``players``, ``objects`` and ``effects`` are the
-    bodies of their [[...]] tables, in order, separated by blank lines)."""
-    def tables(section: str, bodies: str) -> str:
-        return "".join(f"[[{section}]]\n{b.strip()}\n" for b in bodies.split("\n\n") if b.strip())
-    return (f'ruleset = "mtg"\nturns = {turns}\n{top}\n' + tables("players", players)
-            + tables("objects", objects) + tables("effects", effects))
-
-
 def test_an_object_that_never_leaves_the_graveyard_survives() -> None:
     """Survival is "still the same object" (CR 400.7), wherever it started: a card that starts
     in the graveyard and is never moved survives every game. Targets are picked on the
     battlefield only: "destroy a creature" always destroys the bear, never the dead one."""
-    text = _board(3, 'name = "alice"\n\nname = "bob"',
+    text = scenario_text(3, 'name = "alice"\n\nname = "bob"',
                   'name = "dead"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
                   'toughness = 2\nzone = "graveyard"\n\n'
                   'name = "bear"\ncontroller = "bob"\ntypes = ["creature"]\npower = 2\ntoughness = 2',
@@ -230,7 +222,7 @@ def test_an_entry_of_copies_survives_while_at_least_one_copy_does() -> None:
     least one copy does) iff hits < 3. The entries before and after it are never touched."""
     q, turns, games, seed = 0.5, 6, 1000, 11
     solo = 'controller = "alice"\ntypes = ["creature"]\npower = 1\ntoughness = 1'
-    text = _board(turns, 'name = "alice"\n\nname = "bob"',
+    text = scenario_text(turns, 'name = "alice"\n\nname = "bob"',
                   f'name = "wolf"\n{solo}\n\nname = "bears"\n{solo}\ncount = 3\n\n'
                   f'name = "owl"\n{solo}',
                   f'action = "destroy"\nweight = {q}\ntarget = {{ name = "bears" }}\n\n'
@@ -253,7 +245,7 @@ def test_a_random_player_target_is_a_player_still_in_the_game() -> None:
     others take the rest. The slow model: each turn the pick is uniform among the players still
     in, the k-th of them in turn order for the uniform u in [k/n, (k+1)/n)."""
     turns, games, seed = 10, 500, 4
-    text = _board(turns, 'name = "alice"\n\nname = "bob"\n\nname = "carol"\nlife = 1',
+    text = scenario_text(turns, 'name = "alice"\n\nname = "bob"\n\nname = "carol"\nlife = 1',
                   'name = "bear"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
                   'toughness = 2',
                   'action = "deal_damage"\nn = 1\ntarget = { player = "any" }')
@@ -274,7 +266,7 @@ def test_a_player_who_lost_before_the_first_turn_is_never_a_random_target() -> N
     """carol starts at 0 life and has lost before turn 1: every gain of a random player goes
     to alice or bob, who end with 40 + turns life between them in every game."""
     turns = 8
-    text = _board(turns, 'name = "alice"\n\nname = "bob"\n\nname = "carol"\nlife = 0',
+    text = scenario_text(turns, 'name = "alice"\n\nname = "bob"\n\nname = "carol"\nlife = 0',
                   'name = "bear"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
                   'toughness = 2',
                   'action = "gain_life"\nn = 1\ntarget = { player = "any" }')
@@ -292,7 +284,7 @@ def test_an_amount_range_is_drawn_over_the_whole_range_and_nothing_outside(lo: i
     value of the range occurs, about equally often, and none outside it (a fixed seed:
     the counts are always the same)."""
     games, seed = 4000, 9
-    text = _board(1, 'name = "alice"\n\nname = "bob"', "",
+    text = scenario_text(1, 'name = "alice"\n\nname = "bob"', "",
                   f'action = "gain_life"\nn = [{lo}, {hi}]\ntarget = {{ player = "alice" }}')
     r = mc.run(loads(text, "range.toml"), games=games, seed=seed, workers=1, keep_games=True)
     n = r.raw["life"][:, 0] - 20
@@ -309,7 +301,7 @@ def test_damage_wears_off_at_the_end_of_every_turn() -> None:
     off at cleanup (CR 514.2), so it dies (704.5g) iff both draws of one turn hit it, not at
     its second damage over the game, nor never."""
     q, turns, games, seed = 0.4, 6, 1000, 8
-    text = _board(turns, 'name = "alice"\n\nname = "bob"',
+    text = scenario_text(turns, 'name = "alice"\n\nname = "bob"',
                   'name = "bear"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
                   'toughness = 2',
                   f'action = "deal_damage"\nweight = {q}\nn = 1\ntarget = {{ name = "bear" }}\n\n'
@@ -344,7 +336,7 @@ def test_each_target_filter_field_narrows_the_candidates() -> None:
     effects += ('\n\naction = "deal_damage"\nn = 1\nwither = true\n'   # -1/-1 counters (120.3d)
                 'target = { controller = "alice", types = ["artifact"] }')
     filters.append(("-1/-1", "", "golem"))          # rock is an artifact, but no creature
-    text = _board(turns, 'name = "alice"\n\nname = "bob"', objects, effects,
+    text = scenario_text(turns, 'name = "alice"\n\nname = "bob"', objects, effects,
                   top=f"effects_per_turn = {per}")
     sc = loads(text, "filters.toml")
     r = mc.run(sc, games=games, seed=seed, workers=1, keep_games=True)
@@ -361,7 +353,7 @@ def test_each_target_filter_field_narrows_the_candidates() -> None:
 def test_both_players_losing_at_once_is_a_draw() -> None:
     """Both at 9 poison, and every turn a proliferate of every player: both reach 10 at
     once (704.5c) and lose together, a draw (104.4a) in turn 1 of every game."""
-    text = _board(3, 'name = "alice"\npoison = 9\n\nname = "bob"\npoison = 9', "",
+    text = scenario_text(3, 'name = "alice"\npoison = 9\n\nname = "bob"\npoison = 9', "",
                   'action = "proliferate"\nplayers = true')
     r = mc.run(loads(text, "draw.toml"), games=64, seed=1, workers=1, keep_games=True)
     assert r.draw.k == r.ended.k == r.loss["alice"].k == r.loss["bob"].k == 64
@@ -377,7 +369,7 @@ def test_each_turn_begins_with_the_next_players_main_phase(turns: int) -> None:
     ally. The main phase is a check of its own: 2 a turn with one effect draw."""
     champ = 'types = ["champion"]\nlife = 20'
     ally = 'types = ["ally"]\npower = 1\nlife = 2\ncounters = { wither = 1 }'
-    text = _board(turns, 'name = "alice"\nreserve = 1\n\nname = "bob"',
+    text = scenario_text(turns, 'name = "alice"\nreserve = 1\n\nname = "bob"',
                   f'name = "alice_champion"\ncontroller = "alice"\n{champ}\n\n'
                   f'name = "bob_champion"\ncontroller = "bob"\n{champ}\n\n'
                   f'name = "alice_ally"\ncontroller = "alice"\n{ally}\n\n'

@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from scenario_text import scenario_text
 
 from ecs import montecarlo, scenario
 from ecs.errors import CounterError
@@ -208,10 +209,11 @@ def test_structural_errors() -> None:
               'target = { name = "bear" }', "x.toml")
 
 
-def _one_effect(effect: str, top: str = "turns = 1") -> str:
-    return (f'ruleset = "mtg"\n{top}\n[[players]]\nname = "a"\n[[players]]\nname = "b"\n'
-            f'[[objects]]\nname = "bear"\ncontroller = "a"\ntypes = ["creature"]\npower = 2\n'
-            f'toughness = 2\n[[effects]]\n{effect}')
+def _one_effect(effect: str, turns: int = 1, top: str = "") -> str:
+    """Two players, a bear and one effect."""
+    return scenario_text(turns, 'name = "a"\n\nname = "b"',
+                         'name = "bear"\ncontroller = "a"\ntypes = ["creature"]\npower = 2\ntoughness = 2',
+                         effect, top)
 
 
 def test_the_bounds_of_a_file_are_inclusive() -> None:
@@ -219,13 +221,13 @@ def test_the_bounds_of_a_file_are_inclusive() -> None:
     run of main phases; work of exactly MAX_WORK per game is allowed, one more is not."""
     put = 'action = "put_counters"\nkind = "charge"\nn = [2, 2]\ntarget = {name = "bear"}'
     assert loads(_one_effect(put), "x.toml").effects[0].n == (2, 2)
-    sc = loads(_one_effect(put, "turns = 3\neffects_per_turn = 0\nbegin_main_phase = true"), "x.toml")
+    sc = loads(_one_effect(put, 3, "effects_per_turn = 0\nbegin_main_phase = true"), "x.toml")
     assert sc.effects_per_turn == 0 and sc.begin_main_phase
     turns = scenario.MAX_WORK // 1000   # 999 effects and a main phase a turn, one object
-    work = "turns = {}\neffects_per_turn = 999\nbegin_main_phase = true"
-    assert loads(_one_effect(put, work.format(turns)), "x.toml").turns == turns
+    work = "effects_per_turn = 999\nbegin_main_phase = true"
+    assert loads(_one_effect(put, turns, work), "x.toml").turns == turns
     with pytest.raises(ScenarioError, match="turns"):
-        loads(_one_effect(put, work.format(turns + 1)), "x.toml")
+        loads(_one_effect(put, turns + 1, work), "x.toml")
 
 
 def test_a_player_target_takes_one_target() -> None:
