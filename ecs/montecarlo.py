@@ -850,11 +850,23 @@ class _Pool:
             if any(p.exitcode is not None for p in list(procs)):
                 _break(self.executor)   # a pool with a dead worker is broken anyway
             return None
-        client = getattr(self.executor, "_client", None)
-        status = str(getattr(client, "status", ""))
-        if status in ("closing", "closed", "Status.closing", "Status.closed"):
-            return f"the Dask client lost its scheduler ({status.removeprefix('Status.')})"
+        status = self._client_status()
+        if status in ("closing", "closed"):
+            return f"the Dask client lost its scheduler ({status})"
         return None
+
+    def _client_status(self) -> str:
+        client = getattr(self.executor, "_client", None)
+        return str(getattr(client, "status", "")).removeprefix("Status.")
+
+    def settle(self, stop: _Interrupts) -> None:
+        """Wait while a Dask client reconnects to its scheduler: it cancels every future
+        when the connection drops, and shards resubmitted meanwhile would spend their retries
+        on that one loss. It closes itself when its timeout runs out (then ``lost`` says so)."""
+        deadline = time.monotonic() + 2 * CONNECT_TIMEOUT
+        while self._client_status() == "connecting" and time.monotonic() < deadline:
+            stop.check()
+            time.sleep(0.05)
 
     def refused(self, e: Exception) -> str:
         """Why the executor refused a submission."""
@@ -997,7 +1009,8 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
     or a ProcessPoolExecutor of any start method); without one, ``scheduler`` names a Dask
     scheduler, else ``workers`` local processes (default: every core; 1 runs in this
     process). A shard whose worker is lost is resubmitted up to RETRIES times (a local pool
-    of our own is replaced); past that, the run stops with ``error`` set. Ctrl-C stops the
+    of our own is replaced; a Dask client that reconnects to its scheduler is waited for
+    first); past that, the run stops with ``error`` set. Ctrl-C stops the
     run too (``interrupted``); either way the games that finished are returned.
     An action the engine refuses in some game (a count past its limit) stops the run too,
     with ``error`` saying so (the games of that game's shard are not counted).
@@ -1110,8 +1123,9 @@ def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _P
                         except Exception as e:  # whatever it is, it takes no work
                             error = pool.refused(e)
                     else:
-                        error = (f"games {fb * BLOCK:,}..{(fb + nb) * BLOCK - 1:,} were lost "
-                                 f"{attempt + 1} times: {type(exc).__name__}: {exc}").rstrip(": ")
+                        error = pool.lost() or (
+                            f"games {fb * BLOCK:,}..{(fb + nb) * BLOCK - 1:,} were lost "
+                            f"{attempt + 1} times: {type(exc).__name__}: {exc}").rstrip(": ")
                 if error is None:
                     error = fill()
             if not started:
@@ -1123,6 +1137,8 @@ def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _P
             done, _ = cf.wait(pending, timeout=0.25, return_when=cf.FIRST_COMPLETED)
             if not done:
                 error = pool.lost()
+            elif any(f.cancelled() for f in done):
+                pool.settle(stop)
         abandon = error is not None
         if abandon:
             _harvest(pending, col)

@@ -706,6 +706,53 @@ def test_a_shard_lost_for_good_stops_the_run_with_the_finished_games() -> None:
     assert r.to_dict()["error"] == r.error and r.survival["bear"].n == r.games
 
 
+class ReconnectingExecutor(ThreadPoolExecutor):
+    """Loses its scheduler when shard ``block`` is submitted, as a Dask client's executor
+    does: the client turns ``connecting`` and cancels every future it holds (and those
+    submitted meanwhile), then after ``delay`` s is ``running`` again or gives up
+    (``closed``, and refuses work). ``cancelled`` holds the attempt number of each shard
+    it cancelled (0: its first submission)."""
+
+    def __init__(self, block: int, then: str, delay: float = 0.3) -> None:
+        super().__init__(2)
+        self.block, self.then, self.delay = block, then, delay
+        self.cancelled: list[int] = []
+        self._client = type("Client", (), {"status": "running"})()
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if self._client.status == "running" and args[2] == self.block and not self.cancelled:
+            self._client.status = "connecting"
+            threading.Timer(self.delay, setattr, (self._client, "status", self.then)).start()
+        if self._client.status == "closed":
+            raise RuntimeError("Client is closed")
+        if self._client.status == "connecting":
+            self.cancelled.append(args[-1])
+            f: Future[object] = Future()
+            f.cancel()
+            f.set_running_or_notify_cancel()
+            return f
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_dask_reconnection_costs_no_retries(reference: mc.Result) -> None:
+    """A scheduler connection that drops and comes back: the shards it cancelled are
+    resubmitted once it is back, not spent while it reconnects; the result is the same."""
+    with ReconnectingExecutor(block=3, then="running") as ex:
+        r = mc.run("mtg_skirmish", games=300, seed=7, executor=ex, batch=96, keep_games=True)
+    assert ex.cancelled and set(ex.cancelled) == {0} and r.error is None
+    _same(reference, r)
+
+
+def test_a_dask_scheduler_that_never_comes_back_is_named() -> None:
+    """The client gives up reconnecting: the run stops with the finished games and says the
+    scheduler was lost, not that a shard was cancelled RETRIES + 1 times."""
+    with ReconnectingExecutor(block=20, then="closed") as ex:
+        r = mc.run("bear_decay", games=3200, seed=7, executor=ex, batch=32)
+    assert ex.cancelled and set(ex.cancelled) == {0}
+    assert not r.complete and 10 * 32 <= r.games < 3200
+    assert r.error == "the Dask client lost its scheduler (closed)"
+
+
 def test_a_lost_dask_scheduler_keeps_the_finished_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """The scheduler dies mid-run: the client gives up reconnecting, and the run returns the
     games that finished instead of waiting for ever or raising."""
