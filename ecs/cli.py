@@ -377,8 +377,10 @@ class _Terminate:
 
     def __call__(self, signum: int, frame: Any) -> None:
         self.got = True
+        if montecarlo.interrupt():  # a run stops as Ctrl-C stops it, even with Ctrl-C ignored
+            return
         on_int = signal.getsignal(signal.SIGINT)
-        if callable(on_int):       # a run's Ctrl-C handler, or Python's (KeyboardInterrupt)
+        if callable(on_int):       # Python's handler (KeyboardInterrupt)
             on_int(signal.SIGINT, frame)
         else:                      # Ctrl-C ignored (a background job): stop all the same
             raise KeyboardInterrupt

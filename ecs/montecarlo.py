@@ -770,31 +770,50 @@ class _Interrupts:
     run checks it. While the run waits on an executor the handler only sets the flag: a
     KeyboardInterrupt raised inside concurrent.futures could leave a lock held or a future
     cancelled under the pool's feet. Installed in the main thread over Python's default
-    handler only (an application's own SIGINT handling is left alone)."""
+    handler only (an application's own SIGINT handling is left alone: it may call
+    ``interrupt``)."""
 
     def __init__(self) -> None:
         self.flag = threading.Event()
         self.raising = True
         self._old: Any = None
+        self._thread = threading.get_ident()
 
     def __call__(self, signum: int, frame: Any) -> None:
         self.flag.set()
-        if self.raising:
+        if self.raising and threading.get_ident() == self._thread:
             raise KeyboardInterrupt
 
     def __enter__(self) -> "_Interrupts":
         if threading.current_thread() is threading.main_thread() and \
                 signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             self._old = signal.signal(signal.SIGINT, self)
+        _running.append(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
+        _running.remove(self)
         if self._old is not None:
             signal.signal(signal.SIGINT, self._old)
 
     def check(self) -> None:
         if self.flag.is_set():
             raise KeyboardInterrupt
+
+
+_running: list[_Interrupts] = []    # the runs in progress in this process, newest last
+
+
+def interrupt() -> bool:
+    """Stop the newest run in progress in this process as Ctrl-C does: it returns the games
+    that finished, ``interrupted`` set. For an application's own signal handling (SIGTERM, a
+    SIGINT handler of its own, under which a run leaves SIGINT alone); called in the run's
+    thread (a signal handler is), it raises KeyboardInterrupt there as Ctrl-C would, from
+    another thread it only asks the run to stop. False when no run is in progress."""
+    if not _running:
+        return False
+    _running[-1](signal.SIGINT, None)
+    return True
 
 
 def dask_executor(scheduler: str) -> tuple[Executor, Callable[[], None]]:
@@ -1167,5 +1186,5 @@ def _bar(total: int, enabled: bool) -> Any:
 
 
 __all__ = ["BLOCK", "ArgumentError", "Distribution", "Estimate", "Histogram", "Result",
-           "SchedulerError", "Tally", "check", "max_batch", "pick", "plan", "play_shard", "run",
-           "wilson"]
+           "SchedulerError", "Tally", "check", "interrupt", "max_batch", "pick", "plan",
+           "play_shard", "run", "wilson"]

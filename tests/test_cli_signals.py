@@ -126,6 +126,23 @@ def test_sigterm_to_the_main_process_stops_its_workers_and_reports() -> None:
     assert _group_gone(p.pid, 10)
 
 
+def test_sigterm_with_ctrl_c_ignored_stops_the_run_as_ctrl_c_would() -> None:
+    """A background job (``cmd &`` in a script) starts with SIGINT ignored, so the run installs
+    no Ctrl-C handler of its own; SIGTERM still reaches it through ``montecarlo.interrupt``
+    and stops it between shards: the workers stopped, the finished games printed, 143."""
+    code = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)\n" + RUN_CLI
+    p = _start(code, *SIMULATE)
+    err = _Stderr(p)
+    err.wait_for_progress()
+    os.kill(p.pid, signal.SIGTERM)
+    out = _finish(p, 60)[0]
+    text = err.text()
+    assert p.returncode == 143, text
+    assert "Traceback" not in text and "Error" not in text, text
+    assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out and "Survival" in out
+    assert _group_gone(p.pid, 10)
+
+
 def test_workers_exit_when_the_main_process_is_killed() -> None:
     """SIGKILL leaves nobody to stop the workers: they notice their parent is gone and exit."""
     p = _start(RUN_CLI, *SIMULATE)

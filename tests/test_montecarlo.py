@@ -824,3 +824,41 @@ def test_ctrl_c_swallowed_in_a_shard_stops_the_run(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(mc, "play_shard", play_and_swallow)
     r = mc.run("bear_decay", games=10**6, batch=64, workers=1)
     assert r.interrupted and r.games == 64
+
+
+# ---- an application's own signal handling ---------------------------------------------
+@pytest.fixture
+def own_sigint() -> Iterator[None]:
+    """SIGINT handled by the application: a run leaves it alone."""
+    old = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+@pytest.mark.usefixtures("own_sigint")
+def test_interrupt_stops_a_run_as_ctrl_c_does() -> None:
+    """``interrupt()`` from the run's thread (as an application's signal handler calls it):
+    the run stops at once with the games that finished; no run, nothing to stop."""
+    def stop(n: int) -> None:
+        assert mc.interrupt()
+
+    r = mc.run("bear_decay", games=10**6, batch=64, workers=1, on_shard=stop)
+    assert r.interrupted and r.games == 64 and r.error is None
+    assert not mc.interrupt()
+
+
+def test_interrupt_from_another_thread_stops_the_run_at_a_shard() -> None:
+    """From another thread it only asks: the run stops before its next shard."""
+    first = threading.Event()
+    asked: list[bool] = []
+
+    def ask() -> None:
+        first.wait(60)
+        asked.append(mc.interrupt())
+
+    t = threading.Thread(target=ask)
+    t.start()
+    r = mc.run("bear_decay", games=10**6, batch=64, workers=1,
+               on_shard=lambda n: (first.set(), time.sleep(0.2)))
+    t.join()
+    assert asked == [True] and r.interrupted and 64 <= r.games < 10**6
