@@ -394,6 +394,9 @@ def parse(data: Mapping[str, Any], source: str = "<scenario>") -> Scenario:
     c.table(data, "", TOP_KEYS, ("ruleset", "turns", "players", "effects"))
     ruleset = c.str_(data["ruleset"], "ruleset", RULESETS)
     two_headed_giant = c.bool_(data.get("two_headed_giant", False), "two_headed_giant")
+    if two_headed_giant and ruleset == "grand_archive":
+        raise c.fail("two_headed_giant", "false for grand_archive (Two-Headed Giant is a "
+                     "Magic variant, 810)", True)
     players, pindex, teams = _players(c, data["players"], two_headed_giant)
     objects = _objects(c, data.get("objects", []), pindex)
     effects = _effects(c, data["effects"], pindex, objects)

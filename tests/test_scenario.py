@@ -278,6 +278,16 @@ def test_grand_archive_player_life_and_poison_are_refused(change: tuple[str, str
         assert w in str(err.value), (w, str(err.value))
 
 
+def test_two_headed_giant_is_refused_for_grand_archive() -> None:
+    """810: Two-Headed Giant is a Magic variant. The file loaded and its run failed naming
+    `ruleset`, the field the user had right."""
+    change = ('ruleset = "grand_archive"', 'ruleset = "grand_archive"\ntwo_headed_giant = true')
+    with pytest.raises(ScenarioError) as err:
+        loads(GA.replace(*change), "ga.toml")
+    assert str(err.value).startswith("ga.toml: two_headed_giant: expected false for grand_archive")
+    assert str(err.value).endswith("got True")
+
+
 def test_a_file_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     """Some editors start a UTF-8 file with a BOM: "not valid TOML: Invalid statement (at
     line 1, column 1)"."""
