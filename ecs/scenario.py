@@ -427,8 +427,9 @@ def parse(data: Mapping[str, Any], source: str = "<scenario>") -> Scenario:
 
 
 #: What can nest in TOML (strings and comments are skipped: their brackets and dots are text).
-_NESTING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\''
-                      r"|#[^\n]*|[][{}.=,\n]")
+#: A multi-line string may end in one or two quotes of its own (""""" closes one ending in "").
+_NESTING = re.compile(r'"""(?:[^"\\]|\\[\s\S]|""?(?!"))*"{3,5}|\'\'\'(?:[^\']|\'\'?(?!\'))*\'{3,5}'
+                      r'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*|[][{}.=,\n]')
 
 
 def _too_deep(text: str) -> int | None:

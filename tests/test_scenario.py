@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -361,6 +362,16 @@ def test_brackets_and_dots_in_strings_and_comments_are_not_nesting() -> None:
                         "notes = \'\'\'\n" + "[[.]]" * 200 + "\n\'\'\'")
     with pytest.raises(ScenarioError, match=r"notes: expected one of the keys"):
         loads(text, "strings.toml")        # parsed (and refused for its unknown key only)
+
+
+@pytest.mark.parametrize("string", ['"""ends in quotes"""""', '"""an escaped \\""" [{."""',
+                                    "'''ends in quotes'''''", '""""""'])
+def test_a_multi_line_string_ends_where_toml_ends_it(string: str) -> None:
+    """One or two quotes before the closing three are the string's own, and so is an escaped
+    quote: the scanner ended the string early, took the rest of the line for a string or
+    nesting, and refused a valid file for the brackets of its comment."""
+    text = GOOD.replace('"every feature once"', string + '  # "see" ' + "[." * 40)
+    assert loads(text, "quotes.toml").description == tomllib.loads(text)["description"]
 
 
 def test_only_a_regular_file_of_bounded_size_is_read(tmp_path: Path) -> None:
