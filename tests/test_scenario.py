@@ -364,13 +364,14 @@ def test_brackets_and_dots_in_strings_and_comments_are_not_nesting() -> None:
         loads(text, "strings.toml")        # parsed (and refused for its unknown key only)
 
 
-@pytest.mark.parametrize("string", ['"""ends in quotes"""""', '"""an escaped \\""" [{."""',
-                                    "'''ends in quotes'''''", '""""""'])
+@pytest.mark.parametrize("string", ['"""ends in a quote""""', '"""ends in two"""""',
+                                    '"""an escaped \\""" [{."""', "'''ends in a quote''''",
+                                    '""""""'])
 def test_a_multi_line_string_ends_where_toml_ends_it(string: str) -> None:
     """One or two quotes before the closing three are the string's own, and so is an escaped
     quote: the scanner ended the string early, took the rest of the line for a string or
     nesting, and refused a valid file for the brackets of its comment."""
-    text = GOOD.replace('"every feature once"', string + '  # "see" ' + "[." * 40)
+    text = GOOD.replace('"every feature once"', string + '  # "see" \'it\' ' + "[." * 40)
     assert loads(text, "quotes.toml").description == tomllib.loads(text)["description"]
 
 
