@@ -203,10 +203,11 @@ class Schedule:
         """A new Schedule: these systems plus the host's ``systems``, inserted in order
         just before the system ``before`` or just after ``after`` (a system class, a
         class name or one of this schedule's instances), or at the end if neither is
-        given. A host's esper Processor so joins the state-based check: it decides into
-        the same ``Check`` on the same snapshot, and perform applies it with the others
-        as one event (704.3). This schedule is unchanged (a World uses the new one once
-        assigned: ``world.schedule = world.schedule.with_systems(...)``)."""
+        given (where several systems match: before the first, after the last). A host's
+        esper Processor so joins the state-based check: it decides into the same ``Check``
+        on the same snapshot, and perform applies it with the others as one event (704.3).
+        This schedule is unchanged (a World uses the new one once assigned:
+        ``world.schedule = world.schedule.with_systems(...)``)."""
         if before is not None and after is not None:
             raise IllegalActionError("give before= or after=, not both")
         at = len(self.systems)

@@ -505,12 +505,14 @@ class _Noop(System):
         pass
 
 
-def test_with_systems_after_a_class_listed_twice_goes_after_the_last():
-    """``after=`` a class listed twice inserts after its last instance."""
+def test_with_systems_next_to_a_class_listed_twice_goes_beside_both():
+    """``after=`` a class listed twice inserts after its last instance, ``before=`` before
+    its first: never between them."""
     first, second, new = _Noop(), _Noop(), _Noop()
     w = World(seed=0)
-    s = w.schedule.with_systems(first, second).with_systems(new, after=_Noop)
-    assert s.systems[-3:] == (first, second, new)
+    s = w.schedule.with_systems(first, second)
+    assert s.with_systems(new, after=_Noop).systems[-3:] == (first, second, new)
+    assert s.with_systems(new, before=_Noop).systems[-3:] == (new, first, second)
 
 
 def test_phase_systems_run_in_the_schedules_order():
