@@ -13,7 +13,7 @@ from scenario_text import scenario_text
 from ecs import montecarlo, scenario
 from ecs.errors import CounterError
 from ecs.rules import RULESETS
-from ecs.scenario import DEFAULT, Effect, Filter, Scenario, ScenarioError, embedded, load, loads
+from ecs.scenario import DEFAULT, Effect, Filter, ObjectSpec, PlayerSpec, Scenario, ScenarioError, embedded, load, loads
 
 GOOD = """
 name = "good"
@@ -84,25 +84,105 @@ weight = 0
 """
 
 
-def test_a_good_file_loads_into_typed_fields() -> None:
-    sc = loads(GOOD, "good.toml")
-    assert isinstance(sc, Scenario) and sc.name == "good" and sc.turns == 5
-    assert sc.effects_per_turn == 2 and sc.source == "good.toml"
-    alice, bob = sc.players
-    assert (alice.life, alice.poison, alice.team, bob.life, bob.team) == (30, 2, 0, None, None)
-    bear, elves = sc.objects
-    assert bear.counters == (("+1/+1", 1),) and bear.caps == (("-1/-1", 3),)
-    assert dict(bear.stats) == {"power": 2, "toughness": 2}
-    assert elves.types == ("creature",) and elves.token and elves.count == 2000
-    assert sc.n_objects == 2001
-    put, dmg, move, prolif, mz, nothing = sc.effects
-    assert put == Effect("put_counters", 2.5, "-1/-1", (1, 3),
-                         Filter(names=(0, 1), types=("creature",), token=False), targets=4)
-    assert dmg.target == Filter(player=-1) and dmg.flags == ("infect",) and dmg.n == (2, 2)
-    assert move.source == Filter(has="+1/+1") and move.target == Filter(controller=1)
-    assert prolif.targets is None and prolif.players and prolif.target is None
-    assert mz.zone == "exile" and nothing.weight == 0
-    assert sc.report_kinds == ("+1/+1", "-1/-1")
+# Every other feature: Two-Headed Giant, every action and damage flag, every stat a kind,
+# a report, zones, keywords and reserve.
+FULL = scenario_text(
+    3,
+    'name = "a"\nlife = 40\npoison = 1\nreserve = 2\nteam = "x"\n\n'
+    'name = "b"\nteam = "y"\n\nname = "c"\nteam = "x"\n\nname = "d"\nteam = "y"',
+    'name = "bear"\ncontroller = "a"\ntypes = ["artifact", "creature"]\ntoughness = 3\npower = -1\n'
+    'keywords = ["trample"]\ncounters = { "+1/+1" = 2, shield = 1 }\ncaps = { "-1/-1" = 4 }\n\n'
+    'name = "walker"\ncontroller = "b"\ntypes = "planeswalker"\nloyalty = 0\nzone = "graveyard"\n\n'
+    'name = "spire"\ncontroller = "c"\ntypes = ["battle"]\ndefense = 5\n\n'
+    'name = "saprolings"\ncontroller = "d"\ntypes = ["creature"]\npower = 1\ntoughness = 1\n'
+    'token = true\ncount = 3\nlevel = 2',
+    'action = "remove_counters"\nkind = "+1/+1"\nn = 1\ntargets = 1\ntarget = { player = "b" }\n\n'
+    'action = "deal_damage"\nweight = 3\nn = [0, 4]\ndeathtouch = true\nwither = true\n'
+    'infect = false\nunpreventable = true\ncombat = true\ntargets = 2\n'
+    'target = { name = "bear", controller = "a", types = ["creature"], token = false, has = "shield" }\n\n'
+    'action = "move_counters"\nkind = "shield"\nn = [1, 2]\nsource = { name = ["bear", "saprolings"] }\n'
+    'target = { types = "creature", token = true }\n\n'
+    'action = "proliferate"\ntargets = 2\ntarget = { has = "+1/+1" }\n\n'
+    'action = "destroy"\ntarget = { name = "saprolings" }\ntargets = "all"\n\n'
+    'action = "sacrifice"\ntarget = { controller = "d" }\n\n'
+    'action = "move_zone"\nzone = "library"\ntarget = {}\n\n'
+    'action = "lose_life"\nn = 2\ntarget = { player = "any" }\n\n'
+    'action = "gain_life"\nweight = 0.5\nn = [1, 5]\ntarget = { player = "c" }\n\n'
+    'action = "begin_main_phase"\nweight = 0\n\n'
+    'action = "nothing"\nweight = 1e3',
+    'name = "full"\ndescription = """every other feature"""\neffects_per_turn = 3\n'
+    'begin_main_phase = true\ntwo_headed_giant = true\n[report]\nkinds = ["+1/+1", "charge"]')
+
+# Only what is required: every other field takes its default.
+MINIMAL = scenario_text(1, 'name = "a"', 'name = "o"\ncontroller = "a"',
+                        'action = "proliferate"\n\naction = "put_counters"\nkind = "charge"\ntarget = {}')
+
+LOADED = [
+    # (a file, its source, what it loads to, its number of objects)
+    (GOOD, "good.toml", Scenario(
+        "good", "mtg", 5,
+        (PlayerSpec("alice", 30, 2, team=0), PlayerSpec("bob")),
+        (ObjectSpec("bear", 0, ("creature",), stats=(("power", 2), ("toughness", 2)),
+                    counters=(("+1/+1", 1),), caps=(("-1/-1", 3),)),
+         ObjectSpec("elves", 1, ("creature",), stats=(("power", 1), ("toughness", 1)), token=True,
+                    count=2000)),
+        (Effect("put_counters", 2.5, "-1/-1", (1, 3),
+                Filter(names=(0, 1), types=("creature",), token=False), targets=4),
+         Effect("deal_damage", 1.0, n=(2, 2), target=Filter(player=-1), flags=("infect",)),
+         Effect("move_counters", 1.0, "+1/+1", target=Filter(controller=1),
+                source=Filter(has="+1/+1")),
+         Effect("proliferate", 1.0, targets=None, players=True),
+         Effect("move_zone", 1.0, target=Filter(token=True), zone="exile"),
+         Effect("nothing", 0.0)),
+        "every feature once", effects_per_turn=2, report_kinds=("+1/+1", "-1/-1"),
+        source="good.toml", teams=("red",)), 2001),
+    (FULL, "full.toml", Scenario(
+        "full", "mtg", 3,
+        (PlayerSpec("a", 40, 1, 2, 0), PlayerSpec("b", team=1), PlayerSpec("c", team=0),
+         PlayerSpec("d", team=1)),
+        (ObjectSpec("bear", 0, ("artifact", "creature"), stats=(("power", -1), ("toughness", 3)),
+                    keywords=("trample",), counters=(("+1/+1", 2), ("shield", 1)),
+                    caps=(("-1/-1", 4),)),
+         ObjectSpec("walker", 1, ("planeswalker",), "graveyard", (("loyalty", 0),)),
+         ObjectSpec("spire", 2, ("battle",), stats=(("defense", 5),)),
+         ObjectSpec("saprolings", 3, ("creature",),
+                    stats=(("power", 1), ("toughness", 1), ("level", 2)), token=True, count=3)),
+        (Effect("remove_counters", 1.0, "+1/+1", target=Filter(player=1)),
+         Effect("deal_damage", 3.0, n=(0, 4), targets=2,
+                target=Filter((0,), 0, ("creature",), False, "shield"),
+                flags=("deathtouch", "wither", "unpreventable", "combat")),
+         Effect("move_counters", 1.0, "shield", (1, 2), Filter(types=("creature",), token=True),
+                source=Filter(names=(0, 3))),
+         Effect("proliferate", 1.0, target=Filter(has="+1/+1"), targets=2),
+         Effect("destroy", 1.0, target=Filter(names=(3,)), targets=None),
+         Effect("sacrifice", 1.0, target=Filter(controller=3)),
+         Effect("move_zone", 1.0, target=Filter(), zone="library"),
+         Effect("lose_life", 1.0, n=(2, 2), target=Filter(player=-1)),
+         Effect("gain_life", 0.5, n=(1, 5), target=Filter(player=2)),
+         Effect("begin_main_phase", 0.0),
+         Effect("nothing", 1000.0)),
+        "every other feature", effects_per_turn=3, begin_main_phase=True, two_headed_giant=True,
+        report_kinds=("+1/+1", "charge"), source="full.toml", teams=("x", "y")), 6),
+    (MINIMAL, "boards/min.toml", Scenario(
+        "min", "mtg", 1, (PlayerSpec("a"),), (ObjectSpec("o", 0),),
+        (Effect("proliferate", 1.0, targets=None),
+         Effect("put_counters", 1.0, "charge", target=Filter())),
+        report_kinds=("charge",), source="boards/min.toml"), 1),
+]
+
+
+@pytest.mark.parametrize("text, source, want, n_objects", LOADED, ids=["good", "full", "minimal"])
+def test_a_good_file_loads_exactly_as_written(text: str, source: str, want: Scenario,
+                                              n_objects: int) -> None:
+    """Every field comes back as the file wrote it, and an absent one as its default (the
+    name: the file's; the report: every kind the file names)."""
+    sc = loads(text, source)
+    assert sc == want
+    assert sc.n_objects == n_objects
+
+
+def test_a_scenario_without_a_name_or_a_file_is_named_scenario() -> None:
+    assert loads(MINIMAL).name == "scenario" and loads(MINIMAL).source == "<scenario>"
 
 
 @pytest.mark.parametrize("name", sorted(embedded()))
