@@ -209,9 +209,9 @@ def test_a_file_path_loads(tmp_path: Path) -> None:
     assert load(str(f)).name == "good"
 
 
-def _bad(old: str, new: str) -> str:
-    assert old in GOOD, old
-    return GOOD.replace(old, new, 1)
+def _bad(old: str, new: str, base: str = GOOD) -> str:
+    assert old in base, old
+    return base.replace(old, new, 1)
 
 
 BAD = [
@@ -257,14 +257,88 @@ BAD = [
     (('power = 2', 'loyalty = -1'), ["objects[0].loyalty", "0..1073741824", "-1"]),
     # Two-Headed Giant without a team was refused by the engine under "objects"
     (('turns = 5', 'turns = 5\ntwo_headed_giant = true'), ["players[1].team", "CR 810.1"]),
+    # each field's wrong type or value, one past each bound, an unknown key at each level
+    (('turns = 5\n', ''), [": turns: expected a value (the field is required)"]),
+    (('turns = 5', 'turns = 5\ntwo_headed_giant = 1'), [": two_headed_giant: expected true or false, got 1"]),
+    (('description = "every feature once"', 'description = 3'), [": description: expected a string, got 3"]),
+    (('effects_per_turn = 2', 'effects_per_turn = 2\nreport = ["+1/+1"]'),
+     [": report: expected a table, got ['+1/+1']"]),
+    (('effects_per_turn = 2', 'effects_per_turn = 2\n[report]\nkinds = ["+1/+1", "Plus One"]'),
+     ["report.kinds[1]: expected a counter kind", "'Plus One'"]),
+    (('name = "bob"', 'name = ""'), ["players[1].name: expected a non-empty string, got ''"]),
+    (('life = 30', 'life = 2147483648'),
+     ["players[0].life: expected an integer in -2147483648..2147483647, got 2147483648"]),
+    (('life = 30', 'life = -2147483649'), ["players[0].life: expected an integer in -2147483648..", "-2147483649"]),
+    (('poison = 2', 'poison = true'), ["players[0].poison: expected an integer in 0..2147483647, got True"]),
+    (('poison = 2', 'reserve = -1'), ["players[0].reserve: expected an integer in 0..2147483647, got -1"]),
+    (('name = "elves"', 'name = "bear"'), ["objects[1].name: expected an object name not used before, got 'bear'"]),
+    (('controller = "alice"\n', ''), ["objects[0].controller: expected a value (the field is required)"]),
+    (('power = 2', 'defense = -1'), ["objects[0].defense: expected an integer in 0..1073741824, got -1"]),
+    (('token = true', 'zone = "moon"'), ["objects[1].zone: expected one of battlefield, field,", "'moon'"]),
+    (('toughness = 2\n', 'toughness = 2\nkeywords = ["flying", ""]\n'),
+     ["objects[0].keywords: expected a string or a list of strings"]),
+    (('counters = { "+1/+1" = 1 }', 'counters = { "+1/+1" = 2147483648 }'),
+     ["objects[0].counters.'+1/+1': expected an integer in 0..2147483647, got 2147483648"]),
+    (('target = { name = ["bear", "elves"], types = ["creature"], token = false }\n', ''),
+     ["effects[0].target: expected a value (the field is required)"]),
+    (('name = ["bear", "elves"]', 'name = 3'),
+     ["effects[0].target.name: expected a string or a list of strings, got 3"]),
+    (('types = ["creature"], token = false', 'types = ["creatur"], token = false'),
+     ["effects[0].target.types: expected card types", "'creatur'"]),
+    (('n = [1, 3]', 'n = [1, 2, 3]'), ["effects[0].n: expected an integer or an inclusive range", "[1, 2, 3]"]),
+    (('n = [1, 3]', 'n = [1, -1]'), ["effects[0].n[1]: expected an integer in 0..2147483647, got -1"]),
+    (('n = 2\ninfect', 'n = true\ninfect'),
+     ["effects[1].n: expected an integer or an inclusive range [low, high], got True"]),
+    (('target = { player = "any" }', 'target = { player = "any", token = true }'),
+     ["effects[1].target.token: expected one of the keys player (unknown key)"]),
+    (('kind = "+1/+1"\nsource', 'kind = "Plus One"\nsource'),
+     ["effects[2].kind: expected a counter kind", "'Plus One'"]),
+    (('source = { has = "+1/+1" }', 'source = { has = "Plus One" }'),
+     ["effects[2].source.has: expected a counter kind", "'Plus One'"]),
+    (('target = { controller = "bob" }', 'target = { controller = "carol" }'),
+     ["effects[2].target.controller: expected one of alice, bob, got 'carol'"]),
+    (('players = true', 'players = 1'), ["effects[3].players: expected true or false, got 1"]),
+    (('zone = "exile"', 'zone = "field"'), ["effects[4].zone: expected one of graveyard,", "'field'"]),
+    (('zone = "exile"\n', ''), ["effects[4].zone: expected a value (the field is required)"]),
+    (('target = { token = true }', 'target = { token = "yes" }'),
+     ["effects[4].target.token: expected true or false, got 'yes'"]),
+    (('target = { token = true }', 'target = [{ token = true }]'),
+     ["effects[4].target: expected a table, got [{'token': True}]"]),
+    (('weight = 0', 'weight = true'), ["effects[5].weight: expected a finite number >= 0, got True"]),
+    (('weight = 0', 'weight = inf'), ["effects[5].weight: expected a finite number >= 0, got inf"]),
+    (('weight = 0', 'weight = nan'), ["effects[5].weight: expected a finite number >= 0, got nan"]),
+]
+# (the change to FULL, words the message must contain)
+BAD_FULL = [
+    (('begin_main_phase = true', 'begin_main_phase = "yes"'),
+     [": begin_main_phase: expected true or false, got 'yes'"]),
+    (('kinds = ["+1/+1", "charge"]', 'kinds = ["+1/+1"]\nkind = "charge"'),
+     ["report.kind: expected one of the keys kinds (unknown key)"]),
+    (('reserve = 2', 'reserve = 2\nmana = 3'),
+     ["players[0].mana: expected one of the keys name, life, poison, reserve, team (unknown key)"]),
+    (('level = 2', 'level = 1073741825'), ["objects[3].level: expected an integer in -1073741824..1073741824"]),
+    (('deathtouch = true', 'deathtouch = "yes"'), ["effects[1].deathtouch: expected true or false, got 'yes'"]),
+    (('source = { name = ["bear", "saprolings"] }', 'source = { name = ["bear", "saps"] }'),
+     ["effects[2].source.name: expected one of bear, walker, spire, saprolings, got 'saps'"]),
+    (('targets = 2\ntarget = { has', 'targets = 65\ntarget = { has'),
+     ["effects[3].targets: expected an integer in 1..64, got 65"]),
+    (('targets = "all"', 'targets = "every"'), ["effects[4].targets: expected an integer in 1..64, got 'every'"]),
+    (('target = { controller = "d" }', 'target = { controller = "d", zone = "hand" }'),
+     ["effects[5].target.zone: expected one of the keys name, controller, types, token, has, player (unknown key)"]),
+    (('n = 2\ntarget = { player = "any" }', 'target = { player = "any" }'),
+     ["effects[7].n: expected a value (the field is required)"]),
+    (('weight = 0.5\n', 'weight = 0.5\ntargets = 1\n'),
+     ["effects[8].targets: expected one of the keys action, weight, n, target (unknown key)"]),
 ]
 
 
-@pytest.mark.parametrize("change, words", BAD, ids=[c[0][1][:30] or c[0][0][:30] for c in BAD])
-def test_a_bad_file_names_the_file_the_field_and_the_expectation(change: tuple[str, str],
+@pytest.mark.parametrize("base, change, words", [(GOOD, *c) for c in BAD] + [(FULL, *c) for c in BAD_FULL],
+                         ids=[c[0][1][:30] or c[0][0][:30] for c in BAD]
+                         + ["full: " + (c[0][1][:30] or c[0][0][:30]) for c in BAD_FULL])
+def test_a_bad_file_names_the_file_the_field_and_the_expectation(base: str, change: tuple[str, str],
                                                                  words: list[str]) -> None:
     with pytest.raises(ScenarioError) as err:
-        loads(_bad(*change), "bad.toml")
+        loads(_bad(*change, base), "bad.toml")
     msg = str(err.value)
     assert msg.startswith("bad.toml: "), msg
     for w in words + ["expected"]:
@@ -289,6 +363,38 @@ def test_structural_errors() -> None:
         loads('ruleset = "mtg"\nturns = 1\n[[players]]\nname = "a"\n[[effects]]\naction = "destroy"\n'
               'target = { name = "bear" }', "x.toml")
 
+
+
+NOTHING = 'action = "nothing"'
+SHAPES = [
+    # (a file, the message after its name): a table where an array of tables is expected,
+    # and the other way round, at each level; a required section missing
+    (scenario_text(1, "", "", NOTHING), "players: expected a value (the field is required)"),
+    (scenario_text(1, "", "", NOTHING, 'players = { name = "a" }'),
+     "players: expected a non-empty array of tables ([[players]]), got {'name': 'a'}"),
+    (scenario_text(1, "", "", NOTHING, 'players = ["a"]'), "players[0]: expected a table, got 'a'"),
+    (scenario_text(1, 'name = "a"', "", NOTHING, 'objects = { name = "o" }'),
+     "objects: expected an array of tables ([[objects]]), got {'name': 'o'}"),
+    (scenario_text(1, 'name = "a"', "", NOTHING, 'objects = ["o"]'), "objects[0]: expected a table, got 'o'"),
+    (scenario_text(1, 'name = "a"', "", ""), "effects: expected a value (the field is required)"),
+    (scenario_text(1, 'name = "a"', "", "", 'effects = { action = "nothing" }'),
+     "effects: expected a non-empty array of tables ([[effects]]), got {'action': 'nothing'}"),
+    (scenario_text(1, 'name = "a"', "", "", "effects = []"),
+     "effects: expected a non-empty array of tables ([[effects]]), got []"),
+    (scenario_text(1, 'name = "a"', "", "", 'effects = ["nothing"]'),
+     "effects[0].action: expected a table with an action, got 'nothing'"),
+    (scenario_text(1, 'name = "a"', "", "weight = 1"),
+     "effects[0].action: expected a table with an action, got {'weight': 1}"),
+    (scenario_text(1, 'name = "a"', "", NOTHING, '[[report]]\nkinds = ["+1/+1"]'),
+     "report: expected a table, got [{'kinds': ['+1/+1']}]"),
+]
+
+
+@pytest.mark.parametrize("text, message", SHAPES, ids=[m.split(",")[0] for _, m in SHAPES])
+def test_a_file_of_the_wrong_shape_names_the_field(text: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as err:
+        loads(text, "shape.toml")
+    assert str(err.value) == f"shape.toml: {message}"
 
 def _one_effect(effect: str, turns: int = 1, top: str = "") -> str:
     """Two players, a bear and one effect."""
