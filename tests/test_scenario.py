@@ -6,12 +6,14 @@ import os
 import threading
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scenario_text import scenario_text
 
 from ecs import montecarlo, scenario
 from ecs.errors import CounterError
+from ecs.limits import MAX_STAT
 from ecs.rules import RULESETS
 from ecs.scenario import DEFAULT, Effect, Filter, ObjectSpec, PlayerSpec, Scenario, ScenarioError, embedded, load, loads
 
@@ -542,6 +544,27 @@ def test_deep_nesting_is_refused_before_parsing(text: str) -> None:
         loads(text, "deep.toml")
 
 
+
+@pytest.mark.parametrize("deep", [
+    lambda n: "x = " + "[" * n + "]" * n,                          # arrays
+    lambda n: "x = " + "{ a = " * (n - 1) + "{}" + " }" * (n - 1),  # inline tables
+    lambda n: "x" + ".a" * n + " = 1",                              # a dotted key: a level a dot
+    lambda n: "[" + ".".join(["t"] * n) + "]",                      # a table's header: its bracket, its dots
+    lambda n: "x = { a" + ".a" * (n - 1) + " = 1.5 }",             # a number's dot is not the key's
+    lambda n: "y = 1.5\nx" + ".a" * n + " = 1",                    # nor the line's before
+], ids=["arrays", "inline tables", "dotted key", "header", "key and number", "number and key"])
+def test_nesting_is_accepted_to_its_bound_and_refused_one_past(deep: Any) -> None:
+    """MAX_DEPTH levels are parsed (the file is refused for its unknown key only); one more
+    is refused naming the line where it happens."""
+    d = scenario.MAX_DEPTH
+    with pytest.raises(ScenarioError, match=r"^deep.toml: a: expected one of the keys .* \(unknown key\)$"):
+        loads(f"a = 1\nb = 2\n{deep(d)}\nc = 3\n", "deep.toml")
+    with pytest.raises(ScenarioError) as err:
+        loads(f"a = 1\nb = 2\n{deep(d + 1)}\nc = 3\n", "deep.toml")
+    line = 3 + deep(d).count("\n")
+    assert str(err.value) == f"deep.toml: line {line}: expected tables, arrays and dotted keys nested at most {d} " \
+                             "levels deep"
+
 def test_brackets_and_dots_in_strings_and_comments_are_not_nesting() -> None:
     text = GOOD.replace('description = "every feature once"',
                         'description = "' + "[{." * 200 + '"  # ' + "[." * 200 + "\n"
@@ -573,6 +596,9 @@ def test_only_a_regular_file_of_bounded_size_is_read(tmp_path: Path) -> None:
     big.write_text(GOOD + "#" * (scenario.MAX_BYTES + 1 - len(GOOD)))
     with pytest.raises(ScenarioError, match=r"big.toml: expected a scenario of at most 1,048,576"):
         load(big)
+    with pytest.raises(ScenarioError, match=r"^big.toml: expected a scenario of at most 1,048,576 bytes, "
+                       r"got 1,048,577 characters$"):
+        loads(big.read_text(), "big.toml")     # text given to loads() is bounded too
     latin = tmp_path / "latin.toml"
     latin.write_bytes(GOOD.replace("every feature once", "caf\xe9").encode("latin-1"))
     with pytest.raises(ScenarioError, match=r"latin.toml: expected UTF-8 text, got byte 0xe9 at "):
@@ -625,6 +651,68 @@ def test_the_work_a_file_asks_for_is_bounded() -> None:
     with pytest.raises(ScenarioError, match=r"^e.toml: effects: expected at most 1000 effects"):
         loads(effects, "e.toml")
 
+
+
+_SIZE = dict(players=2, effects=1, counts=(1,), turns=1, per_turn=1)
+
+
+def _sized(**size: object) -> str:
+    """A file of so many players, effects, object entries (their counts), turns and effects
+    a turn (`_SIZE` for those not given)."""
+    z: dict[str, Any] = {**_SIZE, **size}
+    return scenario_text(
+        z["turns"], "\n\n".join(f'name = "p{i}"' for i in range(z["players"])),
+        "\n\n".join(f'name = "o{i}"\ncontroller = "p0"\ncount = {n}' for i, n in enumerate(z["counts"])),
+        "\n\n".join([NOTHING] * z["effects"]), f"effects_per_turn = {z['per_turn']}")
+
+
+MP, ME, MO, MT = scenario.MAX_PLAYERS, scenario.MAX_EFFECTS, scenario.MAX_OBJECTS, scenario.MAX_TURNS
+SIZES = [
+    # (a file at a bound, the same one past it, the message after the file's name)
+    (dict(players=MP), dict(players=MP + 1), f"players: expected at most {MP} players, got {MP + 1}"),
+    (dict(effects=ME), dict(effects=ME + 1), f"effects: expected at most {ME} effects, got {ME + 1}"),
+    (dict(counts=(MO,)), dict(counts=(MO + 1,)), f"objects[0].count: expected an integer in 1..{MO}, got {MO + 1}"),
+    (dict(counts=(MO // 2, MO // 2)), dict(counts=(MO // 2, MO // 2 + 1)),
+     f"objects[1].count: expected at most {MO} objects in all entries together ({MO // 2} before this one), "
+     f"got {MO // 2 + 1}"),
+    (dict(turns=MT, per_turn=0), dict(turns=MT + 1, per_turn=0),
+     f"turns: expected an integer in 1..{MT}, got {MT + 1}"),
+    (dict(per_turn=1000), dict(per_turn=1001), "effects_per_turn: expected an integer in 0..1000, got 1001"),
+]
+
+
+@pytest.mark.parametrize("edge, past, message", SIZES, ids=[m.split(":")[0] for *_, m in SIZES])
+def test_each_size_is_accepted_at_its_bound_and_refused_one_past(edge: dict[str, Any], past: dict[str, Any],
+                                                                 message: str) -> None:
+    sc = loads(_sized(**edge), "size.toml")
+    assert dict(players=len(sc.players), effects=len(sc.effects), counts=tuple(o.count for o in sc.objects),
+                turns=sc.turns, per_turn=sc.effects_per_turn) == {**_SIZE, **edge}
+    with pytest.raises(ScenarioError) as err:
+        loads(_sized(**past), "size.toml")
+    assert str(err.value) == f"size.toml: {message}"
+
+
+ZONES = ("battlefield", "field", "graveyard", "exile", "banishment", "hand", "library", "command", "memory")
+EDGES = [
+    # (the change to GOOD at a bound, where the value lands, the value): one past each is in BAD
+    (('life = 30', 'life = -2147483648'), lambda sc: sc.players[0].life, -2**31),
+    (('life = 30', 'life = 2147483647'), lambda sc: sc.players[0].life, 2**31 - 1),
+    (('power = 2', 'power = -1073741824'), lambda sc: sc.objects[0].stats[0], ("power", -MAX_STAT)),
+    (('toughness = 2', 'toughness = 1073741824'), lambda sc: sc.objects[0].stats[1], ("toughness", MAX_STAT)),
+    (('power = 2', 'loyalty = 0'), lambda sc: sc.objects[0].stats[1], ("loyalty", 0)),
+    (('counters = { "+1/+1" = 1 }', 'counters = { "+1/+1" = 2147483647 }'),
+     lambda sc: sc.objects[0].counters, (("+1/+1", 2**31 - 1),)),
+    (('targets = 4', 'targets = 64'), lambda sc: sc.effects[0].targets, 64),
+    (('n = [1, 3]', 'n = [0, 2147483647]'), lambda sc: sc.effects[0].n, (0, 2**31 - 1)),
+    (('weight = 2.5', 'weight = 1e308'), lambda sc: sc.effects[0].weight, 1e308),
+    *[(('token = true', f'token = true\nzone = "{z}"'), lambda sc: sc.objects[1].zone, z) for z in ZONES],
+    *[(('zone = "exile"', f'zone = "{z}"'), lambda sc: sc.effects[4].zone, z) for z in ZONES[2:]],
+]
+
+
+@pytest.mark.parametrize("change, where, value", EDGES, ids=[c[1] for c, *_ in EDGES])
+def test_each_value_is_accepted_at_its_bound(change: tuple[str, str], where: Any, value: object) -> None:
+    assert where(loads(_bad(*change), "edge.toml")) == value
 
 def test_a_reported_kind_of_another_ruleset_fails_before_any_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
