@@ -202,6 +202,7 @@ def test_embedded_scenarios_hold_the_default_both_rulesets_and_a_2000_object_boa
     assert {"mtg", "grand_archive"} <= {s.ruleset for s in scs}
     assert max(s.n_objects for s in scs) >= 2000
     assert all(names[n] for n in names)  # every one has a description
+    assert names == {n: s.description for n, s in zip(names, scs)}
 
 
 def test_a_file_path_loads(tmp_path: Path) -> None:
@@ -209,6 +210,13 @@ def test_a_file_path_loads(tmp_path: Path) -> None:
     f.write_text(GOOD)
     assert load(f).source == str(f)
     assert load(str(f)).name == "good"
+
+
+def test_a_file_named_as_an_embedded_scenario_is_the_file(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path(DEFAULT).write_text(GOOD)
+    assert load(DEFAULT).name == "good" and load(DEFAULT).source == DEFAULT
 
 
 def _bad(old: str, new: str, base: str = GOOD) -> str:
@@ -445,7 +453,9 @@ target = { name = "champ" }
 
 @pytest.mark.parametrize("change, words", [
     (('name = "bob"', 'name = "bob"\nlife = 20'), ["players[1].life", "no player life", "20"]),
+    (('name = "bob"', 'name = "bob"\nlife = 0'), ["players[1].life", "no player life", "got 0"]),
     (('name = "bob"', 'name = "bob"\npoison = 3'), ["players[1].poison", "Magic's", "3"]),
+    (('name = "bob"', 'name = "bob"\npoison = 1'), ["players[1].poison", "Magic's", "got 1"]),
     (('action = "deal_damage"\nn = 1\ntarget = { name = "champ" }',
       'action = "lose_life"\nn = 1\ntarget = { player = "bob" }'),
      ["effects[0].action", "'lose_life'"]),
@@ -476,6 +486,31 @@ def test_two_headed_giant_is_refused_for_grand_archive() -> None:
     assert str(err.value).startswith("ga.toml: two_headed_giant: expected false for grand_archive")
     assert str(err.value).endswith("got True")
 
+
+
+BEAR = 'name = "bear"\ncontroller = "a"\ntypes = ["creature"]\npower = 2\ntoughness = 2'
+
+
+@pytest.mark.parametrize("text, kinds", [
+    (scenario_text(1, 'name = "a"', 'name = "o"\ncontroller = "a"\nloyalty = 1\ndefense = 2\ndurability = 3\n'
+                   'counters = { shield = 1 }\ncaps = { lore = 3 }', NOTHING),
+     ("shield", "lore", "loyalty", "defense", "durability")),
+    (scenario_text(1, 'name = "a"', BEAR, 'action = "move_counters"\nkind = "charge"\n'
+                   'source = { has = "shield" }\ntarget = { has = "lore" }'), ("charge", "lore", "shield")),
+    (scenario_text(1, 'name = "a"', BEAR, 'action = "deal_damage"\nn = 1\nwither = true\ntarget = {}'),
+     ("-1/-1",)),
+    (scenario_text(1, 'name = "a"', BEAR, 'action = "deal_damage"\nn = 1\ninfect = true\ntarget = {}'),
+     ("-1/-1",)),
+    (scenario_text(1, 'name = "a"', BEAR, 'action = "deal_damage"\nn = 1\ninfect = true\n'
+                   'target = { player = "a" }'), ()),    # poison, a player's: not an object's kind
+    (scenario_text(1, 'name = "a"', BEAR, 'action = "deal_damage"\nn = 1\ntarget = {}'), ()),
+    (GA, ("damage",)),                                   # Grand Archive damage is counters
+], ids=["stats, counters, caps", "kind and has", "wither", "infect", "infect to a player", "damage", "ga damage"])
+def test_the_report_is_every_kind_the_file_names_or_implies(text: str, kinds: tuple[str, ...]) -> None:
+    """Without [report] kinds: in order of first mention, the kinds of counters and caps,
+    those of stats that are counters, an effect's kind and filters' `has`, and the counters
+    damage puts on objects."""
+    assert loads(text, "kinds.toml").report_kinds == kinds
 
 def test_a_file_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     """Some editors start a UTF-8 file with a BOM: "not valid TOML: Invalid statement (at
@@ -565,11 +600,16 @@ def test_nesting_is_accepted_to_its_bound_and_refused_one_past(deep: Any) -> Non
     assert str(err.value) == f"deep.toml: line {line}: expected tables, arrays and dotted keys nested at most {d} " \
                              "levels deep"
 
-def test_brackets_and_dots_in_strings_and_comments_are_not_nesting() -> None:
-    text = GOOD.replace('description = "every feature once"',
-                        'description = "' + "[{." * 200 + '"  # ' + "[." * 200 + "\n"
-                        "notes = \'\'\'\n" + "[[.]]" * 200 + "\n\'\'\'")
-    with pytest.raises(ScenarioError, match=r"notes: expected one of the keys"):
+@pytest.mark.parametrize("value", [
+    '"' + "[{." * 200 + '"',                # a string
+    '["\\\\", "' + "[{." * 200 + '"]',       # after one ending in an escaped backslash
+    "'" + "[{." * 200 + "'",                # a literal string
+    "'''\n" + "[[.]]" * 200 + "\n'''",  # a multi-line one
+    "[" + ", ".join(["1.5"] * 200) + "]",   # numbers: each one's dot is its own
+], ids=["string", "escaped backslash", "literal", "multi-line literal", "numbers"])
+def test_brackets_and_dots_in_values_and_comments_are_not_nesting(value: str) -> None:
+    text = GOOD.replace('description = "every feature once"', f"notes = {value}  # " + "[." * 200)
+    with pytest.raises(ScenarioError, match=r"^strings.toml: notes: expected one of the keys"):
         loads(text, "strings.toml")        # parsed (and refused for its unknown key only)
 
 
