@@ -6,10 +6,10 @@ problem is reported as a `ScenarioError` naming the file, the field
 """
 from __future__ import annotations
 
-import math
 import os
 import re
 import stat
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -313,8 +313,9 @@ def _effects(c: _Checker, raw: Any, players: dict[str, int], objects: tuple[Obje
         req, opt = ACTIONS[action]
         e = c.table(e, w, ("action", "weight") + req + opt, req)
         weight = e.get("weight", 1.0)
+        # (compared, not converted: an integer past a float's range raises OverflowError)
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or \
-                not math.isfinite(weight) or weight < 0:
+                not abs(weight) <= sys.float_info.max or weight < 0:
             raise c.fail(f"{w}.weight", "a finite number >= 0", weight)
         target = _filter(c, e["target"], f"{w}.target", players, objects,
                          action in PLAYER_ACTIONS) if "target" in e else None

@@ -317,6 +317,8 @@ BAD = [
     (('weight = 0', 'weight = true'), ["effects[5].weight: expected a finite number >= 0, got True"]),
     (('weight = 0', 'weight = inf'), ["effects[5].weight: expected a finite number >= 0, got inf"]),
     (('weight = 0', 'weight = nan'), ["effects[5].weight: expected a finite number >= 0, got nan"]),
+    # an integer past a float's range raised OverflowError
+    (('weight = 0', 'weight = 1' + '0' * 400), ["effects[5].weight: expected a finite number >= 0, got 1" + "0" * 400]),
 ]
 # (the change to FULL, words the message must contain)
 BAD_FULL = [
