@@ -466,6 +466,8 @@ def loads(text: str, source: str = "<scenario>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{source}: not valid TOML: {e}") from None
+    except ValueError as e:   # tomllib's own int() of an integer of thousands of digits
+        raise ScenarioError(f"{source}: not valid TOML: {str(e).split(';')[0]}") from None
     return parse(data, source)
 
 

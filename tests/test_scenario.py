@@ -360,6 +360,10 @@ def test_a_bad_file_names_the_file_the_field_and_the_expectation(base: str, chan
 def test_structural_errors() -> None:
     with pytest.raises(ScenarioError, match=r"x.toml: not valid TOML"):
         loads("turns = = 3", "x.toml")
+    # an integer of more digits than int() reads (TOML's are 64-bit) raised tomllib's ValueError
+    with pytest.raises(ScenarioError, match=r"^x.toml: not valid TOML: Exceeds the limit \(\d+ digits\) for "
+                       r"integer string conversion: value has 5000 digits$"):
+        loads("turns = " + "9" * 5000, "x.toml")
     with pytest.raises(ScenarioError, match=r"x.toml: players: expected a non-empty array"):
         loads('ruleset = "mtg"\nturns = 1\nplayers = []\n[[effects]]\naction = "nothing"', "x.toml")
     with pytest.raises(ScenarioError, match=r"x.toml: effects: expected at least one effect with a weight > 0"):
