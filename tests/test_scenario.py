@@ -3,6 +3,7 @@ ScenarioError naming the file, the field and what was expected, before any game 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import tomllib
 from pathlib import Path
@@ -750,7 +751,7 @@ EDGES = [
      lambda sc: sc.objects[0].counters, (("+1/+1", 2**31 - 1),)),
     (('targets = 4', 'targets = 64'), lambda sc: sc.effects[0].targets, 64),
     (('n = [1, 3]', 'n = [0, 2147483647]'), lambda sc: sc.effects[0].n, (0, 2**31 - 1)),
-    (('weight = 2.5', 'weight = 1e308'), lambda sc: sc.effects[0].weight, 1e308),
+    (('weight = 2.5', 'weight = 1.7976931348623157e308'), lambda sc: sc.effects[0].weight, sys.float_info.max),
     *[(('token = true', f'token = true\nzone = "{z}"'), lambda sc: sc.objects[1].zone, z) for z in ZONES],
     *[(('zone = "exile"', f'zone = "{z}"'), lambda sc: sc.effects[4].zone, z) for z in ZONES[2:]],
 ]
