@@ -87,7 +87,7 @@ weight = 0
 """
 
 
-# Every other feature: Two-Headed Giant, every action and damage flag, every stat a kind,
+# Every other feature: Two-Headed Giant, every action and damage flag, the other stats,
 # a report, zones, keywords and reserve.
 FULL = scenario_text(
     3,
