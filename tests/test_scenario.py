@@ -381,7 +381,6 @@ def test_structural_errors() -> None:
               'target = { name = "bear" }', "x.toml")
 
 
-
 NOTHING = 'action = "nothing"'
 SHAPES = [
     # (a file, the message after its name): a table where an array of tables is expected,
@@ -412,6 +411,7 @@ def test_a_file_of_the_wrong_shape_names_the_field(text: str, message: str) -> N
     with pytest.raises(ScenarioError) as err:
         loads(text, "shape.toml")
     assert str(err.value) == f"shape.toml: {message}"
+
 
 def _one_effect(effect: str, turns: int = 1, top: str = "") -> str:
     """Two players, a bear and one effect."""
@@ -494,7 +494,6 @@ def test_two_headed_giant_is_refused_for_grand_archive() -> None:
     assert str(err.value).endswith("got True")
 
 
-
 BEAR = 'name = "bear"\ncontroller = "a"\ntypes = ["creature"]\npower = 2\ntoughness = 2'
 
 
@@ -518,6 +517,7 @@ def test_the_report_is_every_kind_the_file_names_or_implies(text: str, kinds: tu
     those of stats that are counters, an effect's kind and filters' `has`, and the counters
     damage puts on objects."""
     assert loads(text, "kinds.toml").report_kinds == kinds
+
 
 def test_a_file_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     """Some editors start a UTF-8 file with a BOM: "not valid TOML: Invalid statement (at
@@ -586,7 +586,6 @@ def test_deep_nesting_is_refused_before_parsing(text: str) -> None:
         loads(text, "deep.toml")
 
 
-
 @pytest.mark.parametrize("deep", [
     lambda n: "x = " + "[" * n + "]" * n,                          # arrays
     lambda n: "x = " + "{ a = " * (n - 1) + "{}" + " }" * (n - 1),  # inline tables
@@ -606,6 +605,7 @@ def test_nesting_is_accepted_to_its_bound_and_refused_one_past(deep: Any) -> Non
     line = 3 + deep(d).count("\n")
     assert str(err.value) == f"deep.toml: line {line}: expected tables, arrays and dotted keys nested at most {d} " \
                              "levels deep"
+
 
 @pytest.mark.parametrize("value", [
     '"' + "[{." * 200 + '"',                # a string
@@ -699,7 +699,6 @@ def test_the_work_a_file_asks_for_is_bounded() -> None:
         loads(effects, "e.toml")
 
 
-
 _SIZE = dict(players=2, effects=1, counts=(1,), turns=1, per_turn=1)
 
 
@@ -760,6 +759,7 @@ EDGES = [
 @pytest.mark.parametrize("change, where, value", EDGES, ids=[c[1] for c, *_ in EDGES])
 def test_each_value_is_accepted_at_its_bound(change: tuple[str, str], where: Any, value: object) -> None:
     assert where(loads(_bad(*change), "edge.toml")) == value
+
 
 def test_a_reported_kind_of_another_ruleset_fails_before_any_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
