@@ -27,7 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    """The command's environment: this checkout first on the path, and stdout buffered as
+    in a shell pipeline. With PYTHONUNBUFFERED every print is written at once, so a closed
+    stdout would fail in the first print, never in main()'s flush of what is buffered."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return {**env, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
 def test_scenarios_lists_the_embedded_ones(capsys: pytest.CaptureFixture[str]) -> None:
