@@ -9,12 +9,14 @@ import re
 import socket
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from ecs import cli, limits, montecarlo
+from ecs import cli, limits, montecarlo, warmup
 from ecs.cli import main
 from ecs.scenario import DEFAULT, embedded
 
@@ -35,16 +37,18 @@ def _env() -> dict[str, str]:
 
 
 def test_scenarios_lists_the_embedded_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each embedded scenario's name, the default one marked, and its description under it."""
     assert main(["scenarios"]) == 0
     out = capsys.readouterr().out
-    for name in embedded():
-        assert name in out
-    assert f"{DEFAULT} (default)" in out
+    for name, description in embedded().items():
+        mark = " (default)" if name == DEFAULT else ""
+        assert f"{name}{mark}\n    {description}\n" in out, name
+    assert out.count("(default)") == 1
 
 
 def test_simulate_prints_a_summary_and_writes_json_and_png(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    js, png = tmp_path / "r.json", tmp_path / "r.png"
+    js, png = tmp_path / "r.json", tmp_path / "r.PNG"    # (the suffix's case does not matter)
     rc = main(["simulate", "bear_decay", "--games", "200", "--seed", "3", "--workers", "1",
                "--batch", "64", "--json", str(js), "--plot", str(png), "--no-progress"])
     assert rc == 0
@@ -58,9 +62,14 @@ def test_simulate_prints_a_summary_and_writes_json_and_png(
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
 
 
-def test_json_to_stdout_is_json_alone(capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_to_stdout_is_json_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
     """With --json - the table went to stdout too and the JSON did not parse. Now
-    stdout is the JSON object (with its schema version) and the table goes to stderr."""
+    stdout is the JSON object (with its schema version) and the table goes to stderr.
+    ``-`` is no file: the current folder need not be writable (os.access faked: root may
+    write anywhere)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p).resolve() != tmp_path.resolve())
     assert main(["simulate", "--games", "40", "--workers", "1", "--no-progress",
                  "--json", "-"]) == 0
     captured = capsys.readouterr()
@@ -69,6 +78,92 @@ def test_json_to_stdout_is_json_alone(capsys: pytest.CaptureFixture[str]) -> Non
     assert d["scenario"] == DEFAULT and d["games"] == 40 and d["complete"] is True
     assert d["interrupted"] is False and d["error"] is None
     assert captured.err.startswith(f"Scenario {DEFAULT} ")
+
+
+def test_simulate_with_no_option_plays_the_defaults(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """No option: the default scenario, 10,000 games, seed 1, a worker a core, the batch chosen
+    for them, a progress bar and the kernels' compile notes on stderr, no JSON, no chart."""
+    runs: list[tuple[Any, ...]] = []
+    real = montecarlo.run
+
+    def run(*a: Any, **k: Any) -> montecarlo.Result:
+        runs.append((a, k))
+        return real(*a, **k)
+
+    monkeypatch.setattr(montecarlo, "run", run)
+    monkeypatch.chdir(ROOT / "tests")     # (no file written here)
+    assert main(["simulate"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Scenario {DEFAULT} (mtg, 47 objects, 12 turns): 10,000 games, seed 1\n")
+    assert f", workers {os.cpu_count()}, batch " in out and "Survival" in out
+    assert runs == [((None,), {"games": 10_000, "seed": 1, "workers": None, "batch": None,
+                               "progress": True, "scheduler": None, "status": sys.stderr})]
+
+
+#: A table row of a probability: its label, p, the interval's ends, then the player's means.
+_ROW = re.compile(r"  (\S.*?) +(\d\.\d{4})  \[(\d\.\d{4}), (\d\.\d{4})\] *(.*)")
+
+
+def _shown(text: str, value: float) -> bool:
+    """``text``, a number of the table, is ``value`` at the precision it is printed with."""
+    places = len(text.partition(".")[2])
+    return abs(float(text.replace(",", "")) - value) <= 0.5 * 10 ** -places + 1e-9
+
+
+#: bear_decay without its -1/-1 counters: no counter is left at the end of any game.
+QUIET = (ROOT / "ecs" / "scenarios" / "bear_decay.toml").read_text().replace(
+    'action = "put_counters"\nweight = 0.3\nkind = "-1/-1"\ntarget = { name = "bear" }',
+    'action = "nothing"\nweight = 0.3')
+
+
+@pytest.mark.parametrize("scenario", ["mtg_skirmish", "quiet"])
+def test_the_table_and_the_json_show_the_same_numbers(scenario: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Every figure of the table is the JSON's at the table's precision: the games, seed,
+    workers and batch; each entry's survival and each player's loss with their intervals and
+    means; the draw, the games over by the end, the length, the survivors of an entry of many
+    copies, and the counters some game had (no table of them if none had any). The JSON file
+    ends its last line."""
+    js = tmp_path / "r.json"
+    if scenario == "quiet":
+        assert "put_counters" not in QUIET
+        (tmp_path / "quiet.toml").write_text(QUIET)
+        scenario = str(tmp_path / "quiet.toml")
+    assert main(["simulate", scenario, "--games", "256", "--seed", "2", "--workers", "1",
+                 "--no-progress", "--json", str(js)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    text = js.read_text()
+    assert text.endswith("}\n")
+    d = json.loads(text)
+    assert table[0].endswith(f"): {d['games']} games, seed {d['seed']}")
+    assert f"workers {d['throughput']['workers']}, batch {d['throughput']['batch']}" in table[1]
+    rows = {re.sub(r" \(any of \d+\)$", "", m[1]): m.groups()[1:]
+            for line in table if (m := _ROW.fullmatch(line))}
+    expected = {**{name: (e, []) for name, e in d["survival"].items()},
+                **{p: (e, [d[s][p]["mean"] for s in ("life", "poison")]) for p, e in d["loss"].items()},
+                "draw": (d["draw"], []), "game over by the end": (d["ended"], [])}
+    assert rows.keys() == expected.keys()
+    for name, (p, lo, hi, means) in rows.items():
+        e, stats = expected[name]
+        assert _shown(p, e["p"]) and _shown(lo, e["ci95"][0]) and _shown(hi, e["ci95"][1]), name
+        assert len(means.split()) == len(stats) and all(map(_shown, means.split(), stats)), name
+    many = [d["survivors"][name] for name, e in d["survival"].items() if e["copies"] > 1]
+    survivors = [m for line in table
+                 if (m := re.fullmatch(r" +survivors +mean ([\d.]+), 5%-95% ([\d,]+)-([\d,]+)", line))]
+    length = [m for line in table
+              if (m := re.fullmatch(r" +game length \(turns\) +mean ([\d.]+), 5% (\d+), 95% (\d+)", line))]
+    assert len(survivors) == len(many) and len(length) == 1
+    for m, dist in zip(survivors + length, many + [d["length"]]):
+        assert all(map(_shown, m.groups(), (dist["mean"], dist["p5"], dist["p95"]))), m[0]
+    kinds = {(n, k) for n, ks in d["counters"].items() for k, dist in ks.items() if dist["max"] > 0}
+    header = [i for i, line in enumerate(table) if line.startswith("Counters at the end")]
+    assert len(header) == (1 if kinds else 0)
+    shown = {(n, k): rest for n, k, *rest in (line.split() for line in table[header[0] + 1:])} if kinds else {}
+    assert shown.keys() == kinds
+    for (n, k), texts in shown.items():
+        dist = d["counters"][n][k]
+        assert all(map(_shown, texts, (dist["mean"], dist["p5"], dist["p95"]))), (n, k)
 
 
 def test_the_json_schema_is_documented_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,12 +178,14 @@ def test_the_json_schema_is_documented_in_the_help(capsys: pytest.CaptureFixture
         assert re.search(rf"\b{key}\b", text), key
 
 
-def test_summary_columns_line_up_with_long_labels(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("scenario", ["mtg_skirmish", "bear_decay"])
+def test_summary_columns_line_up_with_long_labels(scenario: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Every probability row starts its confidence interval in the same column, also for
-    an entry of many copies ("saprolings (any of 40)")."""
-    assert main(["simulate", "mtg_skirmish", "--games", "64", "--workers", "1"]) == 0
+    an entry of many copies ("saprolings (any of 40)"), and with names all shorter than
+    the table's own labels ("game over by the end")."""
+    assert main(["simulate", scenario, "--games", "64", "--workers", "1"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if "]" in line]
-    assert any("(any of" in r for r in rows)
+    assert any("game over by the end" in r for r in rows)
     assert len({r.index("[") for r in rows}) == 1
 
 
@@ -137,14 +234,35 @@ def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path,
     assert "missing.toml: cannot read the scenario" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args", [["simulate", "--games", "0"], ["simulate", "--workers", "x"],
-                                  ["simulate", "--games", str(montecarlo.MAX_GAMES + 1)],
-                                  ["simulate", "--seed", "-1"], ["simulate", "--seed", str(2**63)],
-                                  ["demo", "--objects", "3000000"], ["frobnicate"], []])
+@pytest.mark.parametrize("args", [["frobnicate"], []])
 def test_bad_arguments_exit_2(args: list[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(args)
     assert e.value.code == 2
+
+
+#: Each count option: its command, its bounds.
+BOUNDS = [("simulate", "--games", 1, montecarlo.MAX_GAMES), ("simulate", "--seed", 0, 2**63 - 1),
+          ("simulate", "--workers", 1, 4096), ("simulate", "--batch", 1, montecarlo.MAX_GAMES),
+          ("demo", "--objects", 1, 2 * limits.MAX_OBJECTS), ("demo", "--batch", 1, 100_000)]
+
+
+@pytest.mark.parametrize("command, option, lo, hi", BOUNDS, ids=[f"{c} {o}" for c, o, *_ in BOUNDS])
+def test_a_count_option_takes_its_bounds_and_refuses_one_past_them(
+        command: str, option: str, lo: int, hi: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """One past either bound, or not a number, is refused with the usage line, the option,
+    its range and what was given (exit 2); both bounds are taken (here parsed, not played:
+    2^53 games or 2 million creatures take long)."""
+    for bad, said in ((lo - 1, f" in {lo}..{hi:,}, got {lo - 1}"), (hi + 1, f" in {lo}..{hi:,}, got {hi + 1}"),
+                      ("x", ", got 'x'")):
+        with pytest.raises(SystemExit) as e:
+            main([command, option, str(bad)])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"usage: tcg-counters {command}")
+        assert f"error: argument {option}: expected an integer{said}\n" in err, err
+    for good in (lo, hi):
+        assert getattr(cli.parser().parse_args([command, option, str(good)]), option[2:]) == good
 
 
 def test_a_bad_seed_is_named_with_the_usage_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,6 +280,17 @@ def test_demo_is_bounded_by_the_engine(capsys: pytest.CaptureFixture[str]) -> No
     option (above) and the second, past the engine's slots, in one line, exit 2."""
     assert main(["demo", "--objects", "1000000", "--batch", "1000"]) == 2
     _one_line_error(capsys, "--objects 1000000 --batch 1000", f"{limits.MAX_SLOTS:,} slots")
+
+
+def test_demo_takes_the_engines_slots_exactly(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A board of exactly the engine's slots is ticked, one more creature is refused: here
+    with the limit lowered to 3 games x (40 creatures + 2 players) (2^27 slots take GBs)."""
+    monkeypatch.setattr(limits, "MAX_SLOTS", 3 * (40 + 2))
+    assert main(["demo", "--objects", "40", "--batch", "3"]) == 0
+    assert "40 creatures x 3 games" in capsys.readouterr().out
+    assert main(["demo", "--objects", "41", "--batch", "3"]) == 2
+    _one_line_error(capsys, "--objects 41 --batch 3: expected at most 126 slots", "got 129")
 
 
 # ---- options checked before the run ---------------------------------------------
@@ -186,10 +315,13 @@ def _one_line_error(capsys: pytest.CaptureFixture[str], *words: str) -> None:
         assert w in err, (w, err)
 
 
+@pytest.mark.parametrize("left", [None, types.ModuleType("matplotlib")], ids=["missing", "no spec"])
 def test_plot_without_matplotlib_fails_first(
-        monkeypatch: pytest.MonkeyPatch, no_run: list[Any], tmp_path: Path,
+        left: Any, monkeypatch: pytest.MonkeyPatch, no_run: list[Any], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib", None)   # import matplotlib fails
+    """Not installed (``import matplotlib`` fails), or a module of that name without a spec
+    (a stub) in its place: one line, before any game."""
+    monkeypatch.setitem(sys.modules, "matplotlib", left)
     assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
                  "--plot", str(tmp_path / "r.png")]) == 2
     _one_line_error(capsys, "--plot needs matplotlib", "pip install")
@@ -197,8 +329,11 @@ def test_plot_without_matplotlib_fails_first(
 
 
 @pytest.mark.parametrize("option", ["--json", "--plot"])
-def test_an_output_into_a_missing_folder_fails_first(option: str, no_run: list[Any], tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_output_that_cannot_be_written_fails_first(
+        option: str, no_run: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing folder, a folder, a name too long, a folder or a file not writable: one line
+    naming the option and the path, exit 2, before any game, no file written."""
     out = tmp_path / "no" / "such" / "r.out"
     assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
                  option, str(out)]) == 2
@@ -211,6 +346,16 @@ def test_an_output_into_a_missing_folder_fails_first(option: str, no_run: list[A
     assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
                  option, str(long)]) == 2
     _one_line_error(capsys, option, "too long")
+    # Root may write anywhere: os.access answers as it would to a user without the right.
+    locked, old = tmp_path / "locked", tmp_path / "old.out"
+    locked.mkdir()
+    old.write_text("kept")
+    for path, denied in ((locked / "r.out", locked), (old, old)):
+        monkeypatch.setattr(os, "access", lambda p, mode, denied=denied: Path(p) != denied)
+        assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
+                     option, str(path)]) == 2
+        _one_line_error(capsys, f"{option} {path}: not writable")
+    assert no_run == [] and list(locked.iterdir()) == [] and old.read_text() == "kept"
 
 
 @pytest.mark.parametrize("name, words", [
@@ -262,6 +407,24 @@ def test_an_engine_error_reports_the_games_that_finished(
                      r".*entity \d+ \(bear\) in game 256 ", captured.err)
     d = json.loads(js.read_text())
     assert (d["games"], d["complete"]) == (256, False) and "in game 256" in d["error"]
+
+
+def test_a_run_with_no_game_finished_reports_none(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Game 256 stops the only shard (512 games): no game finished. The header says 0 games
+    and why, with no statistics under it; the JSON says so too (its statistics null)."""
+    sc, js = tmp_path / "rare.toml", tmp_path / "r.json"
+    sc.write_text(OVERFLOW)
+    assert main(["simulate", str(sc), "--games", "512", "--batch", "512", "--workers", "1",
+                 "--no-progress", "--json", str(js)]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0] == "Scenario rare (mtg, 1 object, 2 turns): 0 games, seed 1"
+    assert lines[1].startswith("  STOPPED EARLY: 0 of 512 games finished (the engine refused")
+    assert len(lines) == 4 and "Traceback" not in captured.err
+    d = json.loads(js.read_text())
+    assert (d["games"], d["requested"], d["complete"]) == (0, 512, False)
+    assert d["survival"]["bear"]["p"] is None and d["length"]["mean"] is None
 
 
 def test_a_closed_stdout_while_the_json_is_written_is_quiet() -> None:
@@ -345,13 +508,30 @@ def test_demo_prints_timings_with_the_kernels_loaded_first(
     """The first tick was timed with the kernels' loading in it (90 ms vs 0.4 ms):
     a small board is ticked first, and its time is reported on its own line."""
     boards: list[int] = []
-    real = cli._board
+    real, watch = cli._board, warmup.watch
     monkeypatch.setattr(cli, "_board", lambda n, b: boards.append(n) or real(n, b))
+    notes: list[Any] = []       # where the kernels' compile notes go (on a first run only)
+    monkeypatch.setattr(warmup, "watch", lambda stream: notes.append(stream) or watch(stream))
     assert main(["demo", "--objects", "3000"]) == 0
     out = capsys.readouterr().out
-    assert boards == [64, 3000]
+    assert boards == [64, 3000] and notes == [sys.stderr]
     assert out.startswith("kernels: ") and "3,000 creatures" in out
     assert "first tick" in out and "objects/s" in out
+
+
+@pytest.mark.parametrize("args, objects, batch", [([], 10_000, 1), (["--objects", "1001", "--batch", "3"], 1001, 3)])
+def test_demo_leaves_the_creatures_its_counters_do_not_kill(
+        args: list[str], objects: int, batch: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """``demo`` (10,000 creatures in 1 game unless told) puts 0-2 +1/+1 and 0-3 -1/-1 counters
+    on each 2/2 (its own seeded draws, one creature a column, game by game): those with two
+    -1/-1 more than +1/+1 die (CR 704.5f), the rest are left, counted over every game."""
+    assert main(["demo", *args]) == 0
+    out = capsys.readouterr().out
+    rng = np.random.default_rng(1)
+    plus, minus = rng.integers(0, 3, (batch, objects)), rng.integers(0, 4, (batch, objects))
+    left = int((2 + plus - minus > 0).sum())
+    assert f"board: {objects:,} creatures x {batch} game{'s' if batch > 1 else ''}; " in out
+    assert out.endswith(f"; {left:,} permanents left\n"), out
 
 
 def test_demo_options_have_help(capsys: pytest.CaptureFixture[str]) -> None:
