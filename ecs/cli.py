@@ -286,20 +286,22 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     rc = 130 if r.interrupted else 1 if r.error else 0
     if r.error and not r.interrupted:
         print(f"{PROG}: the run stopped early: {r.error}", file=sys.stderr)
+    writing = ""                # the output being written: its option and path, as given
     try:
         if args.json:
+            writing = f"--json {args.json}"
             text = json.dumps(r.to_dict(), indent=2, allow_nan=False)
             if args.json == "-":
                 print(text, file=out)
             else:
                 Path(args.json).write_text(text + "\n", encoding="utf-8")
         if args.plot and r.games:
+            writing = f"--plot {args.plot}"
             plot(r, args.plot)
     except BrokenPipeError:
         raise                   # stdout was closed (``| head``): main() stops quietly, 141
-    except OSError as e:
-        print(f"{PROG}: cannot write {e.filename or 'the output'}: {e.strerror or e}",
-              file=sys.stderr)
+    except OSError as e:        # (a full disk's error names no file)
+        print(f"{PROG}: cannot write {writing}: {e.strerror or e}", file=sys.stderr)
         return rc or 1
     return rc
 

@@ -427,6 +427,23 @@ def test_a_run_with_no_game_finished_reports_none(tmp_path: Path,
     assert d["survival"]["bear"]["p"] is None and d["length"]["mean"] is None
 
 
+@pytest.mark.parametrize("option, name", [("--json", "r.json"), ("--plot", "r.png")])
+def test_an_output_that_fails_while_written_is_named_after_the_table(
+        option: str, name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A disk that fills up while the output is written (``/dev/full`` under the output's
+    name): the table is printed, then one line naming the option, the path and the reason;
+    exit 1 (the run was done: an output could not be written)."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    out = tmp_path / name
+    out.symlink_to("/dev/full")
+    assert main(["simulate", "bear_decay", "--games", "32", "--workers", "1", "--no-progress",
+                 option, str(out)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Scenario bear_decay ") and "Survival" in captured.out
+    assert captured.err == f"tcg-counters: cannot write {option} {out}: No space left on device\n"
+
+
 def test_a_closed_stdout_while_the_json_is_written_is_quiet() -> None:
     """``simulate --json - | head -c 10``: the JSON's write failing with EPIPE was caught as a
     file that could not be written (exit 1, "cannot write the output: Broken pipe")."""
