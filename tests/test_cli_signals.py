@@ -12,8 +12,12 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from ecs import cli, montecarlo
+from ecs.scenario import DEFAULT
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -141,6 +145,95 @@ def test_sigterm_with_ctrl_c_ignored_stops_the_run_as_ctrl_c_would() -> None:
     assert "Traceback" not in text and "Error" not in text, text
     assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out and "Survival" in out
     assert _group_gone(p.pid, 10)
+
+
+#: Python run in the child after its Ctrl-C set-up: ``demo`` (no run of montecarlo, nothing for
+#: ``interrupt`` to stop) waits for a signal where it builds its first board; then the
+#: status main() returned, and a SIGTERM of its own, which ends the process (the default
+#: action) once the command's handler is gone.
+OUTSIDE_A_RUN = """
+import os, signal, sys
+from ecs import cli
+def wait_for_a_signal(objects, batch):
+    print("waiting", file=sys.stderr, flush=True)
+    signal.pause()
+cli._board = wait_for_a_signal
+print(cli.main(["demo"]), flush=True)
+os.kill(os.getpid(), signal.SIGTERM)
+"""
+
+CTRL_C = {"ignored": "signal.signal(signal.SIGINT, signal.SIG_IGN)",
+          "python's": "pass",
+          "the program's": "def on_int(signum, frame):\n"
+                           "    print('Ctrl-C', file=sys.stderr)\n"
+                           "    raise KeyboardInterrupt\n"
+                           "signal.signal(signal.SIGINT, on_int)"}
+
+
+@pytest.mark.parametrize("ctrl_c, sig, status, said", [
+    ("ignored", signal.SIGTERM, 143, "tcg-counters: terminated\n"),
+    ("python's", signal.SIGTERM, 143, "tcg-counters: terminated\n"),
+    ("the program's", signal.SIGTERM, 143, "Ctrl-C\ntcg-counters: terminated\n"),
+    ("python's", signal.SIGINT, 130, "tcg-counters: interrupted\n")],
+    ids=["sigterm-ctrl-c-ignored", "sigterm", "sigterm-own-ctrl-c-handler", "ctrl-c"])
+def test_a_signal_outside_a_run_ends_the_command_and_its_handler_goes(
+        ctrl_c: str, sig: int, status: int, said: str) -> None:
+    """Outside a run SIGTERM ends the command as Ctrl-C would (through Ctrl-C's handler, the
+    program's own if it has one), also with Ctrl-C ignored: one line, status 143; Ctrl-C
+    itself 130. Afterwards SIGTERM has its default action again."""
+    p = _start(f"import signal, sys\n{CTRL_C[ctrl_c]}\n{OUTSIDE_A_RUN}")
+    assert p.stderr is not None and p.stderr.readline() == "waiting\n"
+    os.kill(p.pid, sig)
+    out, err = _finish(p, 60)
+    assert (out, err, p.returncode) == (f"{status}\n", said, -signal.SIGTERM)
+
+
+def test_a_programs_own_sigterm_handler_is_left_alone(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """main() called by a program that handles SIGTERM itself: the program's handler gets a
+    SIGTERM sent during the command, which finishes, and is still in place afterwards."""
+    got: list[int] = []
+    real = cli.embedded
+
+    def embedded() -> dict[str, str]:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real()
+
+    def handler(signum: int, frame: Any) -> None:
+        got.append(signum)
+
+    monkeypatch.setattr(cli, "embedded", embedded)
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        assert cli.main(["scenarios"]) == 0
+        assert signal.getsignal(signal.SIGTERM) is handler
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert got == [signal.SIGTERM] and DEFAULT in capsys.readouterr().out
+
+
+def test_main_runs_in_a_thread_other_than_the_main_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the main thread installs signal handlers: from another thread the command runs
+    with none of its own (it raised ValueError)."""
+    status: list[int] = []
+    thread = threading.Thread(target=lambda: status.append(cli.main(["scenarios"])))
+    thread.start()
+    thread.join(60)
+    assert status == [0] and DEFAULT in capsys.readouterr().out
+
+
+def test_ctrl_c_before_any_game_finished_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C while the scenario is checked (its kernels loading; faked here): nothing to
+    report, one line, status 130, no output written."""
+    def interrupted(sc: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(montecarlo, "check", interrupted)
+    js = tmp_path / "r.json"
+    assert cli.main(["simulate", "bear_decay", "--workers", "1", "--json", str(js)]) == 130
+    assert capsys.readouterr() == ("", "tcg-counters: stopped before any game finished\n")
+    assert not js.exists()
 
 
 def test_workers_exit_when_the_main_process_is_killed() -> None:
