@@ -412,11 +412,12 @@ def test_an_engine_error_reports_the_games_that_finished(
 def test_a_run_with_no_game_finished_reports_none(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """Game 256 stops the only shard (512 games): no game finished. The header says 0 games
-    and why, with no statistics under it; the JSON says so too (its statistics null)."""
-    sc, js = tmp_path / "rare.toml", tmp_path / "r.json"
+    and why, with no statistics under it; the JSON says so too (its statistics null); no
+    chart is drawn (of nothing)."""
+    sc, js, png = tmp_path / "rare.toml", tmp_path / "r.json", tmp_path / "r.png"
     sc.write_text(OVERFLOW)
     assert main(["simulate", str(sc), "--games", "512", "--batch", "512", "--workers", "1",
-                 "--no-progress", "--json", str(js)]) == 1
+                 "--no-progress", "--json", str(js), "--plot", str(png)]) == 1
     captured = capsys.readouterr()
     lines = captured.out.splitlines()
     assert lines[0] == "Scenario rare (mtg, 1 object, 2 turns): 0 games, seed 1"
@@ -425,6 +426,7 @@ def test_a_run_with_no_game_finished_reports_none(tmp_path: Path,
     d = json.loads(js.read_text())
     assert (d["games"], d["requested"], d["complete"]) == (0, 512, False)
     assert d["survival"]["bear"]["p"] is None and d["length"]["mean"] is None
+    assert not png.exists()
 
 
 @pytest.mark.parametrize("option, name", [("--json", "r.json"), ("--plot", "r.png")])
