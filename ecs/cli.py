@@ -215,7 +215,7 @@ def plot(r: montecarlo.Result, path: str) -> None:
 def _importable(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):  # ValueError: a module blanked out in sys.modules
+    except (ImportError, ValueError):  # ValueError: a module in sys.modules without a spec (a stub)
         return False
 
 
