@@ -137,7 +137,8 @@ def summary(r: montecarlo.Result) -> str:
     out = [f"Scenario {sc.name} ({sc.ruleset}, {_n(sc.n_objects, 'object')}, "
            f"{_n(sc.turns, 'turn')}): {_n(r.games, 'game')}, seed {r.seed}"]
     if r.interrupted:
-        out.append(f"  INTERRUPTED: {r.games:,} of {r.requested:,} games finished")
+        also = f"; an error stopped it too ({r.error})" if r.error else ""
+        out.append(f"  INTERRUPTED: {r.games:,} of {r.requested:,} games finished{also}")
     elif r.error:
         out.append(f"  STOPPED EARLY: {r.games:,} of {r.requested:,} games finished ({r.error})")
     out.append(f"  {r.elapsed:.2f} s, {r.games_per_s:,.0f} games/s, {r.ticks_per_s:,.0f} "
@@ -284,7 +285,7 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
         return 130
     print(summary(r), file=sys.stderr if args.json == "-" else out)
     rc = 130 if r.interrupted else 1 if r.error else 0
-    if r.error and not r.interrupted:
+    if r.error:                 # (also when interrupted: the exit status says only that)
         print(f"{PROG}: the run stopped early: {r.error}", file=sys.stderr)
     writing = ""                # the output being written: its option and path, as given
     try:
@@ -298,6 +299,8 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
         if args.plot and r.games:
             writing = f"--plot {args.plot}"
             plot(r, args.plot)
+        elif args.plot:
+            print(f"{PROG}: no chart written to {args.plot}: no game finished", file=sys.stderr)
     except BrokenPipeError:
         raise                   # stdout was closed (``| head``): main() stops quietly, 141
     except OSError as e:        # (a full disk's error names no file)

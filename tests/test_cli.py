@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -427,6 +428,24 @@ def test_a_run_with_no_game_finished_reports_none(tmp_path: Path,
     assert (d["games"], d["requested"], d["complete"]) == (0, 512, False)
     assert d["survival"]["bear"]["p"] is None and d["length"]["mean"] is None
     assert not png.exists()
+    assert f"tcg-counters: no chart written to {png}: no game finished" in captured.err
+
+
+def test_an_error_in_an_interrupted_run_is_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A run both interrupted and stopped by an engine error (a Result may be both) exits 130
+    and named the error nowhere but in the JSON: the table and stderr show it too."""
+    real = montecarlo.run
+    monkeypatch.setattr(montecarlo, "run", lambda *a, **k: replace(real(*a, **k), interrupted=True))
+    sc = tmp_path / "rare.toml"
+    sc.write_text(OVERFLOW)
+    assert main(["simulate", str(sc), "--games", "1024", "--batch", "32", "--workers", "1",
+                 "--no-progress"]) == 130
+    captured = capsys.readouterr()
+    assert re.search(r"  INTERRUPTED: 256 of 1,024 games finished; an error stopped it too \(the "
+                     r"engine refused an action: CountOverflowError: .* in game 256 ", captured.out)
+    assert re.search(r"^tcg-counters: the run stopped early: the engine refused an action: "
+                     r"CountOverflowError: .* in game 256 ", captured.err, re.M)
 
 
 @pytest.mark.parametrize("option, name", [("--json", "r.json"), ("--plot", "r.png")])
