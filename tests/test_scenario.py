@@ -319,7 +319,11 @@ BAD = [
     (('weight = 0', 'weight = inf'), ["effects[5].weight: expected a finite number >= 0, got inf"]),
     (('weight = 0', 'weight = nan'), ["effects[5].weight: expected a finite number >= 0, got nan"]),
     # an integer past a float's range raised OverflowError
-    (('weight = 0', 'weight = 1' + '0' * 400), ["effects[5].weight: expected a finite number >= 0, got 1" + "0" * 400]),
+    (('weight = 0', 'weight = 1' + '0' * 400),
+     ["effects[5].weight: expected a finite number >= 0, got 1" + "0" * 59 + "... (401 characters)"]),
+    # a long value is cut in the message (its size said)
+    (('token = true', 'zone = "' + "m" * 100 + '"'),
+     ["objects[1].zone: expected one of battlefield,", "got '" + "m" * 59 + "... (102 characters)"]),
 ]
 # (the change to FULL, words the message must contain)
 BAD_FULL = [
