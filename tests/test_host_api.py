@@ -227,6 +227,17 @@ def test_skip_finished_drops_ended_games_from_games() -> None:
     assert w.life(q).tolist() == [20, 22]
 
 
+def test_skip_finished_does_not_look_for_an_id_in_an_ended_game() -> None:
+    """An object that left an ended game is not looked for there: the other games act."""
+    w, p, q = _two(batch=2)
+    c = w.add_object(p, "creature", power=1, toughness=1)
+    w.destroy(c, games=[0])
+    w.lose_life(p, 20, games=[0])
+    w.tick()
+    w.put_counters(c, "charge", games=[0, 1], skip_finished=True)
+    assert w.count(c, "charge").tolist() == [0, 1]
+
+
 def test_scalar_reads_false_reads_one_game_as_a_batch() -> None:
     w, p, _ = _two(scalar_reads=False)
     assert isinstance(w.life(p), np.ndarray) and w.life(p).tolist() == [20]
@@ -328,6 +339,22 @@ BAD_DECISIONS = {
                                       IllegalActionError),
     "float zones in a move": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), np.array([2.0]), "remove"),
                               IllegalActionError),
+    # the error names what is wrong: the array, the value, the lengths
+    "float kinds of a per-row removal": (lambda g, c, i: c.remove(np.array([float(g.store.kind_index["charge"])]),
+                                                                  _ONE, _col(g, i["torch"]), _ONE + 1, "remove"),
+                                         IllegalActionError, "a removal's arrays must be integers, got float64"),
+    "float columns in a move": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]).astype(float), 2, "remove"),
+                                IllegalActionError, "a move's arrays must be integers, got float64"),
+    "zones per row of another length": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), np.array([4, 6]),
+                                                               "remove"),
+                                        IllegalActionError, "a move's zones: 2 values for 1 rows"),
+    "a life change one past -MAX_COUNT": (lambda g, c, i: c.add_to_players("life", _ONE, _ONE, -MAX_COUNT - 1),
+                                          InvalidCountError, f"life change {-MAX_COUNT - 1} of a player"),
+    "the second of two life changes past MAX_COUNT": (
+        lambda g, c, i: c.add_to_players("life", np.array([0, 0]), np.array([0, 1]), np.array([1, MAX_COUNT + 1])),
+        InvalidCountError, f"life change {MAX_COUNT + 1} of a player is more than {MAX_COUNT} in size"),
+    "float life changes": (lambda g, c, i: c.add_to_players("life", _ONE, _ONE, np.array([1.5])),
+                           InvalidCountError, "life changes of players must be integers, got float64"),
 }
 
 
@@ -335,9 +362,10 @@ BAD_DECISIONS = {
 def test_a_host_systems_bad_decision_raises_and_changes_nothing(name: str) -> None:
     """A decision perform could not apply as the rules read is refused before the check is
     performed, with the bear's death (704.5f) it would have gone with: nothing changes."""
-    decide, exc = BAD_DECISIONS[name]
+    decide, exc, *needle = BAD_DECISIONS[name]
     w, ids = _deciding(decide)
-    unchanged(w, w.tick, exc)
+    err = unchanged(w, w.tick, exc)
+    assert all(n in str(err) for n in needle), str(err)
     assert w.exists(ids["bear"]) and w.counters(ids["torch"]) == {"charge": 3}
 
 
