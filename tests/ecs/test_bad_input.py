@@ -5,6 +5,7 @@ import pytest
 from ecs import (
     CounterError,
     CountOverflowError,
+    GameOverError,
     IllegalActionError,
     InvalidCountError,
     InvalidGameError,
@@ -77,6 +78,22 @@ BAD = [
     (lambda w, p, b, g: w.set_cant_lose([p, p], "life", [True, False]), IllegalActionError, "twice"),
     # entering with counters past the limit: a count past it, as add_objects says (CR 122.6)
     (lambda w, p, b, g: w.move_zone(b, "exile", counters={"charge": 2**31}), InvalidCountError, "2147483648"),
+    # the value named is the one out of range, not the first given
+    (lambda w, p, b, g: w.put_counters(b, "charge", [1, -2]), InvalidCountError, "amount -2 is outside"),
+    # games= that is a bool, a mask of another length, or names a game twice
+    (lambda w, p, b, g: w.put_counters(b, "charge", 1, games=True), InvalidGameError, "games=True"),
+    (lambda w, p, b, g: w.put_counters(b, "charge", 1, games=np.array([True, False, False])), InvalidGameError,
+     "game mask of shape (3,) for a batch of 2"),
+    (lambda w, p, b, g: w.put_counters(b, "charge", 1, games=[1, 1]), InvalidGameError,
+     "games=[1, 1] names a game twice"),
+    # ids of a (G, m) array for another number of games
+    (lambda w, p, b, g: w.put_counters(np.full((3, 1), b), "charge"), InvalidGameError,
+     "ids of shape (3, 1): expected (m,) or (2, m)"),
+    # an id not made yet is unknown, also where="present" (which skips ids that left)
+    (lambda w, p, b, g: w.put_counters(w.store.next_id, "charge", where="present"), UnknownEntityError,
+     "does not exist in this World"),
+    (lambda w, p, b, g: w.put_counters(-1, "charge", games=[0], skip_finished=True), UnknownEntityError,
+     "entity -1 is outside"),
 ]
 
 
@@ -161,6 +178,10 @@ def refused(w, fn, error, needle):
     (lambda w, p: w.spawn_seeds(2**40), InvalidGameError, str(2**40)),
     (lambda w, p: w.fork(0, 2**31), InvalidGameError, str(2**31)),
     (lambda w, p: w.deal_damage(p, 1, combat="yes"), InvalidTypeError, "combat"),
+    (lambda w, p: w.add_object(p, "artifact", token=1), IllegalActionError, "token must be True or False, got 1"),
+    # a card type of another ruleset (GA's champion) is not a Magic one (300.1)
+    (lambda w, p: w.add_object(p, {"creature", "champion"}), InvalidTypeError,
+     "card types ['champion'] do not exist in the mtg ruleset"),
 ])
 def test_refused_before_anything_is_made(make, error, needle):
     w = World(batch=2)
@@ -255,6 +276,49 @@ def test_per_game_amounts_follow_the_selection_not_the_batch():
     assert w.count(x, "charge").tolist() == [7, 0, 5]
     refused(w, lambda: w.put_counters(x, "charge", np.array([1, 2, 3]), games=[0, 2]),
             InvalidCountError, "3 amounts for 2 selected games")
+
+
+@pytest.mark.parametrize("ids,n,end", [
+    (2, [1, 2, 3], "amounts of shape (3,) do not fit (2, 2) (selected games, objects)"),
+    (3, [5, 7], "amounts of shape (2,) do not fit (2, 3) (selected games, objects): a 1-D amount array has "
+                "one amount per id; one per game is a (games, 1) array, n[:, None]"),
+])
+def test_amounts_of_another_shape_say_what_they_had_to_fit(ids, n, end):
+    """ecs.args: a 1-D amount array with several ids has one amount per id; where its
+    length is the number of games, the message says how to give one per game."""
+    w = World(batch=2)
+    p = w.add_player()
+    objs = [w.add_object(p, {"artifact"}) for _ in range(ids)]
+    before = full_state(w)
+    with pytest.raises(InvalidCountError) as info:
+        w.put_counters(objs, "charge", n)
+    assert str(info.value).endswith(end), str(info.value)
+    assert full_state(w) == before
+
+
+def test_the_error_names_the_first_object_that_is_not_a_permanent():
+    """701.21a: only a permanent can be sacrificed; of several, the first refused is named."""
+    w = World(batch=2)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    cards = [w.add_object(p, {"creature"}, zone="graveyard", power=1, toughness=1) for _ in range(2)]
+    refused(w, lambda: w.sacrifice([bear, *cards]), IllegalActionError,
+            f"entity {cards[0]} in game 0 is not a permanent")
+
+
+@pytest.mark.parametrize("ids", [lambda x: x, lambda x: [x], lambda x: np.array([x, x])])
+def test_a_game_that_ended_is_left_as_it_ended_104_1(ids):
+    """games=None selects the games still going: in a single game that ended (104.1) a
+    put on one id, or on a few, changes nothing; naming the game raises GameOverError."""
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    x = w.add_object(p, {"artifact"})
+    w.lose_life(q, 20)
+    w.tick()
+    before = state(w)
+    w.put_counters(ids(x), "charge")
+    assert state(w) == before
+    refused(w, lambda: w.put_counters(ids(x), "charge", games=[0]), GameOverError, "game 0 has ended")
 
 
 @pytest.mark.parametrize("read,types,kwargs,needle", [
