@@ -26,9 +26,16 @@ def test_122_1a_pt_counters_on_battlefield_and_creature_cards_elsewhere(game):
     assert (w.power(card), w.toughness(card)) == (3, 3)
 
 
-def test_122_1a_noncreature_has_no_power(game):
+@pytest.mark.parametrize("types,printed", [
+    ({"artifact"}, {}),
+    # 208.3: a noncreature has none even with a power and toughness printed (a Vehicle);
+    # a kindred card is not a creature (308.1)
+    ({"artifact"}, dict(power=3, toughness=3)),
+    ({"kindred", "artifact"}, dict(power=3, toughness=3)),
+])
+def test_122_1a_noncreature_has_no_power(game, types, printed):
     w, p, _, _ = game
-    rock = w.add_object(p, {"artifact"})
+    rock = w.add_object(p, types, **printed)
     w.put_counters(rock, "+1/+1", 1)
     assert w.counters(rock) == {"+1/+1": 1}
     with pytest.raises(InvalidTypeError, match=rf"^entity {rock} has no power$"):

@@ -14,6 +14,7 @@ from ecs import (
     InvalidGameError,
     StaleEntityError,
     World,
+    ZoneChanged,
 )
 from ecs.limits import MAX_COUNT, MAX_LIFE
 
@@ -310,6 +311,14 @@ def test_122_1c_shield_replaces_destroy_but_not_sacrifice(game):
     other = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"shield": 1})
     w.sacrifice(other)
     assert not w.exists(other)
+
+
+def test_701_21a_a_sacrificed_permanent_goes_to_the_graveyard(game):
+    w, _, _, bear = game
+    w.clear_events()
+    w.sacrifice(bear)
+    moved = [(e.old, e.from_zone, e.to_zone) for e in w.events() if isinstance(e, ZoneChanged)]
+    assert moved == [(bear, "battlefield", "graveyard")]
 
 
 def test_shield_ruling_sba_still_destroy_a_shielded_creature(game):
