@@ -451,3 +451,104 @@ def test_704_3_a_check_that_finds_most_objects_decides_for_each(batch):
     lki = np.isin(t["lki_row"], died)
     assert lki.sum() == n * batch
     assert (t["lki_kind"][lki] == w.store.kind_index["-1/-1"]).all() and (t["lki_count"][lki] == 3).all()
+
+
+def test_704_5r_caps_trim_permanents_only():
+    """704.5r: the cap is a state-based action on permanents; a card in a graveyard keeps
+    every counter past its cap (as 704.5q leaves its pairs, above)."""
+    w, p, _ = board()
+    card = w.add_object(p, {"artifact"}, zone="graveyard", caps={"charge": 1}, counters={"charge": 3})
+    assert w.tick() == 0
+    assert w.counters(card) == {"charge": 3}
+
+
+# What each game of a batch holds for a rule (the cause its event names), set up before a
+# main phase begun in game 1 only
+_IN_BOTH_GAMES = {
+    "704.5q": ("704.5q", lambda w, p, q: w.put_counters(
+        w.add_object(p, {"artifact"}, counters={"+1/+1": 1}), "-1/-1", 1)),
+    "704.5d": ("704.5d", lambda w, p, q: w.move_zone(
+        w.add_object(p, {"artifact"}, token=True), "graveyard")),
+    "704.5r": ("704.5r", lambda w, p, q: w.put_counters(
+        w.add_object(p, {"artifact"}, caps={"charge": 1}), "charge", 2)),
+    "704.5f": ("704.5f", lambda w, p, q: w.put_counters(
+        w.add_object(p, {"creature"}, power=1, toughness=1), "-1/-1", 1)),
+    "704.5a": ("704.5a", lambda w, p, q: w.lose_life(q, 20)),
+    "704.5b": ("draw", lambda w, p, q: w.draw(q)),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(_IN_BOTH_GAMES))
+def test_704_3_a_main_phase_of_one_game_checks_that_game_only(rule):
+    """117.5, 704.3: beginning a main phase in game 1 of a batch checks the state-based
+    actions of game 1 alone; game 0, which holds the same, waits for a check of its own."""
+    cause, setup = _IN_BOTH_GAMES[rule]
+    w, p, q = board(batch=2)
+    setup(w, p, q)
+    w.clear_events()
+    w.begin_main_phase(p, games=[1])
+    assert cause in {e.cause for e in w.events() if e.game == 1}
+    assert [e for e in w.events() if e.game == 0] == []
+    w.clear_events()
+    assert w.tick() >= 1
+    assert cause in {e.cause for e in w.events() if e.game == 0}
+
+
+def test_704_5r_a_recheck_trims_each_permanent_by_its_own_caps():
+    """704.5r, 704.3: the re-check after a cap trimmed one permanent (to three charge
+    counters) reads that permanent's own caps alone: another's lower cap of the kind (one)
+    takes nothing from either of them."""
+    w, p, _ = board(batch=2)   # (a one-game re-check asks the probe about the whole board)
+    high = w.add_object(p, {"artifact"}, caps={"charge": 3}, counters={"charge": 5})
+    low = w.add_object(p, {"artifact"}, caps={"charge": 1}, counters={"charge": 1})
+    assert w.tick() == 1
+    assert w.counters(high)["charge"].tolist() == [3, 3] and w.counters(low)["charge"].tolist() == [1, 1]
+
+
+def test_704_3_a_recheck_leaves_a_game_that_ended_as_it_ended():
+    """104.2a, 704.3: a check where a cap (704.5r) brings a creature to toughness 0 in both
+    games of a batch while a player loses game 0 (704.5a): the re-check, of game 1 only,
+    kills the creature there (704.5f); in the ended game it stays."""
+    w, p, q = board(batch=2)
+    x = w.add_object(p, {"creature"}, power=1, toughness=1, caps={"+0/+1": 0},
+                     counters={"+0/+1": 1, "-1/-1": 1})
+    w.lose_life(q, 20, games=[0])
+    assert w.tick() == 2
+    assert w.result().tolist() == [p, -1]
+    assert w.exists(x).tolist() == [True, False]
+    assert [(e.game, e.cause) for e in w.events() if e.cause in ("704.5r", "704.5f")] == [
+        (0, "704.5r"), (1, "704.5r"), (1, "704.5f")]
+
+
+def test_704_5f_g_a_creature_with_no_printed_toughness_counts_it_as_0():
+    """704.5f, 704.5g: a creature with no printed toughness has toughness 0 and dies; with
+    one +1/+1 counter (122.1a) its toughness is 1, and one damage is lethal."""
+    w, p, _ = board()
+    bare = w.add_object(p, {"creature"})
+    grown = w.add_object(p, {"creature"}, counters={"+1/+1": 1})
+    w.deal_damage(grown, 1)
+    w.tick()
+    causes = {e.old: e.cause for e in w.events() if hasattr(e, "old")}
+    assert causes == {bare: "704.5f", grown: "704.5g"}
+
+
+# What holds a creature at toughness 1 once a cap (704.5r) trims its +0/+2 counter: a
+# host's layer 7c effect (613.4c), or a third kind of P/T counter (122.1a)
+_HELD_AT_1 = {
+    "613.4c": (lambda w, x: w.modify_pt(x, toughness=1), {}),
+    "122.1a": (lambda w, x: None, {"+0/+1": 1}),
+}
+
+
+@pytest.mark.parametrize("by", sorted(_HELD_AT_1))
+def test_704_3_a_recheck_reads_the_whole_toughness(by):
+    """704.3, 704.5f: the re-check after a cap trims a 1/1's +0/+2 counter sums its
+    toughness as the first check does: its -1/-1 counter and what else it has leave it at
+    1, and it stays (in a batch, where the re-check reads the touched permanents alone)."""
+    effect, counters = _HELD_AT_1[by]
+    w, p, _ = board(batch=2)
+    x = w.add_object(p, {"creature"}, power=1, toughness=1, caps={"+0/+2": 0},
+                     counters={"-1/-1": 1, "+0/+2": 1, **counters})
+    effect(w, x)
+    assert w.tick() == 1
+    assert w.exists(x).all() and w.toughness(x).tolist() == [1, 1]
