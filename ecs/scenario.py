@@ -145,10 +145,12 @@ class _Checker:
         self.source = source
 
     def fail(self, where: str, expected: str, got: Any = ...) -> ScenarioError:
-        shown = repr(got)
-        if len(shown) > 80:     # (TOML takes integers of thousands of digits, strings of any size)
-            shown = f"{shown[:60]}... ({len(shown):,} characters)"
-        tail = "" if got is ... else f", got {shown}"
+        tail = ""
+        if got is not ...:
+            shown = repr(got)
+            if len(shown) > 80:     # (TOML takes integers of thousands of digits, strings of any size)
+                shown = f"{shown[:60]}... ({len(shown):,} characters)"
+            tail = f", got {shown}"
         return ScenarioError(f"{self.source}: {where}: expected {expected}{tail}")
 
     def table(self, v: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()

@@ -493,7 +493,7 @@ def test_two_headed_giant_is_refused_for_grand_archive() -> None:
     `ruleset`, the field the user had right."""
     change = ('ruleset = "grand_archive"', 'ruleset = "grand_archive"\ntwo_headed_giant = true')
     with pytest.raises(ScenarioError) as err:
-        loads(GA.replace(*change), "ga.toml")
+        loads(_bad(*change, GA), "ga.toml")
     assert str(err.value).startswith("ga.toml: two_headed_giant: expected false for grand_archive")
     assert str(err.value).endswith("got True")
 

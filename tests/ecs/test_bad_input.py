@@ -144,12 +144,13 @@ def full_state(w):
 
 
 def refused(w, fn, error, needle):
-    """``fn()`` raises ``error`` (a CounterError) naming ``needle`` and changes nothing."""
+    """``fn()`` raises ``error`` (a CounterError) naming ``needle`` and changes nothing; returns the error."""
     before = full_state(w)
     with pytest.raises(error) as info:
         fn()
     assert isinstance(info.value, CounterError) and needle in str(info.value)
     assert full_state(w) == before
+    return info.value
 
 
 @pytest.mark.parametrize("make,error,needle", [
@@ -289,11 +290,8 @@ def test_amounts_of_another_shape_say_what_they_had_to_fit(ids, n, end):
     w = World(batch=2)
     p = w.add_player()
     objs = [w.add_object(p, {"artifact"}) for _ in range(ids)]
-    before = full_state(w)
-    with pytest.raises(InvalidCountError) as info:
-        w.put_counters(objs, "charge", n)
-    assert str(info.value).endswith(end), str(info.value)
-    assert full_state(w) == before
+    err = refused(w, lambda: w.put_counters(objs, "charge", n), InvalidCountError, end)
+    assert str(err).endswith(end), str(err)
 
 
 def test_the_error_names_the_first_object_that_is_not_a_permanent():
