@@ -1,5 +1,6 @@
 """The event log: objects and columnar arrays agree; steps group simultaneous rows."""
 import numpy as np
+import pytest
 
 from ecs import CounterChanged, GameEnded, PlayerLost, World, ZoneChanged
 from ecs.events import CAUSES, COUNTER, ZONE
@@ -83,3 +84,56 @@ def test_events_since_a_step_gives_the_rows_of_the_later_steps_however_the_log_i
         for k in range(w.step + 1):
             want = [e for e, s in zip(events, steps) if s > k]
             assert held.events_since(k) == want, k
+
+
+def _quiet_batch() -> tuple[World, int, int, int]:
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.tick()
+    return w, p, q, bear
+
+
+NOOP_ACTIONS = {
+    "a put of 0": lambda w, p, q, e: w.put_counters(e, "+1/+1", 0),
+    "a removal of counters it lacks": lambda w, p, q, e: w.remove_counters(e, "-1/-1", 2),
+    "0 damage (120.8)": lambda w, p, q, e: w.deal_damage(e, 0),
+    "a put in no game": lambda w, p, q, e: w.put_counters(e, "+1/+1", 1, games=[]),
+    "a destroy in no game": lambda w, p, q, e: w.destroy(e, games=[]),
+    "a move in no game": lambda w, p, q, e: w.move_zone(e, "graveyard", games=[]),
+    "objects made in no game": lambda w, p, q, e: w.add_object(p, "creature", power=1, toughness=1,
+                                                               games=[]),
+    "a proliferate of nothing": lambda w, p, q, e: w.proliferate(p, []),
+}
+
+
+def test_an_accepted_action_that_changes_nothing_takes_a_step_of_its_own():
+    """api.md: each accepted call of an action that logs events takes a step, rows or none,
+    so the rows with ``step == w.step`` after a call are that call's and no earlier one's."""
+    for name, act in NOOP_ACTIONS.items():
+        w, p, q, bear = _quiet_batch()
+        before, rows = w.step, len(w.events())
+        act(w, p, q, bear)
+        assert (w.step, len(w.events())) == (before + 1, rows), name
+
+
+def test_a_put_where_present_of_an_id_gone_takes_a_step_and_writes_nothing():
+    w, p, q, bear = _quiet_batch()
+    w.destroy(bear, games=[0])
+    before, rows = w.step, len(w.events())
+    w.put_counters(bear, "+1/+1", 1, where="present", games=[0])
+    assert (w.step, len(w.events())) == (before + 1, rows)
+
+
+def test_a_refused_call_life_cleanup_and_a_quiet_tick_take_no_step():
+    """A refused call changes nothing, its step neither; life changes and cleanup (514.2)
+    log no events, and a tick with nothing to do (704.3) none either."""
+    w, p, q, bear = _quiet_batch()
+    before = w.step
+    with pytest.raises(ValueError):
+        w.put_counters(bear, "+1/+1", -1)
+    w.lose_life(q, 1)
+    w.gain_life(q, 1)
+    w.cleanup()
+    w.tick()
+    assert w.step == before and w.life(q).tolist() == [20, 20]
