@@ -27,6 +27,9 @@ import numbers
 import re
 
 MAX_COUNT = 2**31 - 1  # docs: counts are int32; nothing wraps
+# the host's rules of tests/host_rules.py, restated: Doom exiles at 3 doom counters, Curse
+# makes a player with 3 curse counters lose
+HOST_DOOM = HOST_CURSE = 3
 
 # 122.1b: the keywords a keyword counter can be (variants start with one of these).
 KEYWORDS = (
@@ -153,9 +156,11 @@ def set_count(counters, kind, value):
 class RefGame:
     """One MTG game. Same action and read methods as ecs.World with batch == 1."""
 
-    def __init__(self, ruleset="mtg", batch=1, seed=None, two_headed_giant=False):
+    def __init__(self, ruleset="mtg", batch=1, seed=None, two_headed_giant=False, host_rules=False):
         assert ruleset == "mtg" and batch == 1, "the reference model is one MTG game"
         self.thg = bool(two_headed_giant)
+        # the host's own state-based rules of tests/host_rules.py, checked with 704's (704.3)
+        self.host_rules = host_rules
         self.next_id = 0
         self.players = {}     # id -> player dict
         self.team_of = {}     # player id -> team label
@@ -635,8 +640,12 @@ class RefGame:
                     self.reached["704.5c"] += 1
             if safe and (head["life"] <= 0 or poison >= (15 if self.thg else 10)):
                 self.reached["can't lose"] += 1
+            if self.host_rules and pl["counters"].get("curse", 0) >= HOST_CURSE:
+                losers.add(pid)  # the host's Curse (not a reason a player can be kept from)
+                self.reached["host curse"] += 1
         cease = []       # 704.5d: tokens in a zone other than the battlefield
         leave = []       # permanents put into the graveyard (or destroyed) by this check
+        exiled = []      # permanents the host's Doom exiles
         removals = {}    # object id -> {kind: n}
         for oid, obj in self.objects.items():
             c = obj["counters"]
@@ -671,12 +680,23 @@ class RefGame:
                 self.reached["704.5v"] += 1
             if dies and not obj["hold"]:   # the host holds it (704.5v's exception)
                 leave.append(oid)
+            if self.host_rules and c.get("doom", 0) >= HOST_DOOM:
+                if oid in leave:   # docs: of two moves, the cause first in CAUSES (704.5x)
+                    self.reached["host doom and a death"] += 1
+                else:
+                    exiled.append(oid)
+                    self.reached["host doom"] += 1
             rem = {}
             n = min(c.get("+1/+1", 0), c.get("-1/-1", 0))
             if n:
                 rem["+1/+1"] = n  # 704.5q / 122.3
                 rem["-1/-1"] = n
                 self.reached["704.5q"] += 1
+            thaw = min(c.get("ice", 0), c.get("fire", 0)) if self.host_rules else 0
+            if thaw:
+                rem["ice"] = rem.get("ice", 0) + thaw   # the host's Thaw
+                rem["fire"] = rem.get("fire", 0) + thaw
+                self.reached["host thaw"] += 1
             for kind, cap in obj["caps"].items():
                 if c.get(kind, 0) > cap:
                     # 704.5r / 122.4; docs: removals from caps and annihilation add up
@@ -693,10 +713,10 @@ class RefGame:
         # "since the last time state-based actions were checked" (704.5h): a new check begins
         for obj in self.objects.values():
             obj["deathtouch_hit"] = False
-        performed = bool(losers or cease or leave or removals)
+        performed = bool(losers or cease or leave or exiled or removals)
         # ---- perform everything together (704.3) ----
         for oid, rem in removals.items():
-            if oid in leave:
+            if oid in leave or oid in exiled:
                 continue  # docs: it leaves; its counters cease to exist (122.2)
             c = self.objects[oid]["counters"]
             for kind, n in rem.items():
@@ -704,6 +724,8 @@ class RefGame:
         for oid in leave:
             # 704.8: the last known information is the state before this check
             self._to_graveyard_from_battlefield(oid, lki=dict(self.objects[oid]["counters"]))
+        for oid in exiled:
+            self._change_zone(oid, "exile", lki=dict(self.objects[oid]["counters"]))
         for oid in cease:
             obj = self.objects.pop(oid)  # 704.5d / 111.7: the token ceases to exist
             self.stale.add(oid)

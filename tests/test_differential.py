@@ -48,8 +48,10 @@ from ecs import World
 from ecs.host import marks
 
 try:
-    import reference_model as ref  # tests/ is on sys.path (pytest rootdir conftest)
+    import host_rules  # tests/ is on sys.path (pytest rootdir conftest)
+    import reference_model as ref
 except ImportError:  # pragma: no cover - imported as a package
+    from tests import host_rules
     from tests import reference_model as ref
 
 MAX = ref.MAX_COUNT
@@ -67,6 +69,8 @@ HOT_KINDS = (["+1/+1"] * 4 + ["-1/-1"] * 4 + ["shield"] * 2 + ["stun"] * 2 + ["f
              + ["indestructible", "loyalty", "defense", "charge"])
 CAP_KINDS = ["+1/+1", "+1/+1", "-1/-1", "-1/-1", "charge", "shield", "loyalty", "defense", "stun"]
 PLAYER_KINDS = ["poison"] * 4 + ["energy", "experience", "rad"]
+# the kinds of the host's rules (tests/host_rules.py), drawn in the games that have them
+HOST_OBJECT_KINDS = ["ice", "fire", "doom"]
 BAD_KINDS = ["", "Charge", "two  spaces", " lead", "trail ", "x_y", "a" * 41, "+1/+1 ",
              "1/1", "+1/-1", "-1/+1", 7, None, b"charge"]
 BAD_COUNTS = [-1, -(2**31), 2**31, 2**40, True, 1.5, "1", None]
@@ -152,19 +156,27 @@ class I:  # noqa: E742 (the id wrapper of the generated actions)
 class Harness:
     """The engine World, the reference game and the id map between them."""
 
-    def __init__(self, data, n_players=2, thg=False, bad_rate=0.06, check_atomic=True):
+    def __init__(self, data, n_players=2, thg=False, bad_rate=0.06, check_atomic=True,
+                 host=False):
         self.data = data
         self.bad_rate = bad_rate
         self.check_atomic = check_atomic
         self.thg = thg
+        self.host = host
         self.faults_left = 0
         self.w = World(ruleset="mtg", seed=0, two_headed_giant=thg)
-        self.m = ref.RefGame(two_headed_giant=thg)
+        self.m = ref.RefGame(two_headed_giant=thg, host_rules=host)
         self.ids = {}      # model id -> engine id
         self.players = []  # model ids
         self.stale = []    # model ids that went stale
         self.seen = set()  # the rules (model.reached) already made hypothesis events
         self.lines = [f"w = World(ruleset='mtg', seed=0, two_headed_giant={thg})"]
+        if host:   # each of the host's systems at a place drawn among the ruleset's (704.3)
+            systems = list(self.w.ruleset.systems)
+            for system in host_rules.HOST_SYSTEMS:
+                systems.insert(self.draw(st.integers(0, len(systems))), system)
+            self.w.schedule = ecs.Schedule(systems)
+            self.note(f"w.schedule = Schedule([{', '.join(c.__name__ for c in systems)}])")
         for i in range(n_players):
             team = (i // 2) if thg else None
             life = self.draw(st.sampled_from([None] * 6 + [3, 20]))
@@ -477,6 +489,8 @@ class Harness:
             return self.draw(st.sampled_from(BAD_KINDS))
         if pool is OBJECT_KINDS and self.draw(st.integers(0, 2)):
             pool = HOT_KINDS
+        if self.host and pool in (OBJECT_KINDS, HOT_KINDS, PLAYER_KINDS) and self.draw(st.booleans()):
+            pool = ["curse"] if pool is PLAYER_KINDS else HOST_OBJECT_KINDS
         return self.draw(st.sampled_from(pool))
 
     def pick_count(self, hi=4):
@@ -491,11 +505,18 @@ class Harness:
         0 or 1 by -1/-1 counters (704.5f), as many +1/+1 as -1/-1 (704.5q)."""
         m = self.m
         if e in m.players:
+            if kind == "curse":   # the host's Curse
+                return [ref.HOST_CURSE - 1, ref.HOST_CURSE]
             return [] if kind != "poison" else list(range(12, 17)) if self.thg else list(range(8, 12))
         if e not in m.objects:
             return []
         obj, out = m.objects[e], []
         c = obj["counters"]
+        if kind == "doom":   # the host's Doom
+            out += [ref.HOST_DOOM - 1, ref.HOST_DOOM]
+        if kind in ("ice", "fire"):   # the host's Thaw: as many of the other kind, or one more
+            other = c.get("fire" if kind == "ice" else "ice", 0)
+            out += [other, other + 1]
         if kind in obj["caps"]:
             out += [obj["caps"][kind], obj["caps"][kind] + 1, obj["caps"][kind] + 1]
         if kind == "-1/-1" and "creature" in obj["types"]:
@@ -722,9 +743,31 @@ class Harness:
         """A few actions in a row that bring a rule about: each is an ordinary step."""
         m = self.m
         what = self.draw(st.sampled_from(["shield", "stun", "pair", "pair", "lethal", "finality",
-                                          "off", "poison", "poison"]))
+                                          "off", "poison", "poison"]
+                                         + ["thaw", "doom", "curse"] * 3 * self.host))
         creature = self._preferring(lambda o: o["zone"] == "battlefield" and "creature" in o["types"])
-        if what == "shield":  # 122.1c, 615.12
+        if what == "thaw":  # the host's Thaw, with 704.5q now and then
+            obj = self.pick_object(self._mostly_permanent())
+            first, second = self.draw(st.permutations(["ice", "fire"]))
+            self.step("put_counters", (obj, first, self.draw(st.integers(1, 3))))
+            if self.draw(st.booleans()):
+                self.step("put_counters", (obj, "-1/-1", self.pick_amount(obj, "-1/-1")))
+            self.step("put_counters", (obj, second, self.pick_amount(obj, second)))
+            self.step("tick", ())
+        elif what == "doom":  # the host's Doom, with a death by 704.5f-h now and then
+            obj = self.pick_object(creature)
+            self.step("put_counters", (obj, "doom", self.draw(st.integers(1, ref.HOST_DOOM))))
+            self.step("put_counters", (obj, "doom", self.pick_amount(obj, "doom")))
+            if self.draw(st.booleans()):
+                self.step("deal_damage", (obj, self.draw(st.sampled_from(self.lethal(obj, {})))))
+            self.step("tick", ())
+        elif what == "curse":  # the host's Curse, with 704.5a now and then
+            p = self.pick_player()
+            self.step("put_counters", (p, "curse", self.pick_amount(p, "curse")))
+            if self.draw(st.integers(0, 2)) == 0:
+                self.step("lose_life", (p, max(0, self.m.life(p.v))))
+            self.step("tick", ())
+        elif what == "shield":  # 122.1c, 615.12
             obj = self.pick_object(creature)
             self.step("put_counters", (obj, "shield", self.draw(st.integers(1, 2))))
             if self.draw(st.integers(0, 3)) == 0:
@@ -853,6 +896,20 @@ def test_rejected_actions_change_nothing(data):
     Harness(data, n_players=2, bad_rate=0.4, check_atomic=True).run(max_steps=30)
 
 
+@examples
+@given(st.data())
+def test_a_hosts_own_systems_match_reference(data):
+    """A host's own state-based systems (tests/host_rules.py: Thaw removes counters, Doom
+    moves permanents, Curse makes players lose), each at a place drawn among the
+    ruleset's, in two- and three-player and Two-Headed Giant games: one check decides
+    everything on one state and performs it together whatever the systems' order (704.3);
+    removals of one kind add up; an object two rules move goes where the cause first in
+    CAUSES sends it (704.5f-v before the host's); a player two rules make lose loses once
+    (810.8a: in 2HG the team); plus everything of the tests above."""
+    n_players, thg = data.draw(st.sampled_from([(2, False), (3, False), (4, True)]))
+    Harness(data, n_players=n_players, thg=thg, host=True).run()
+
+
 # ---------------------------------------------------------------------------------------
 # Coverage: the rules the docstrings above name are reached (counted by the model, which
 # notes each rule it applies), on a fixed-seed run of the same strategy
@@ -861,7 +918,7 @@ TWO_PLAYER_RULES = {
     "704.5a": 10, "704.5c": 10, "704.5d": 10, "704.5f": 10, "704.5g": 10, "704.5h": 3,
     "704.5i": 10, "704.5v": 5, "704.5q": 10, "704.5r": 10, "704.5r one over the cap": 3,
     "704.5q and 704.5r add up": 2, "+1/+1 and -1/-1 off the battlefield": 10,
-    "poison 8-11 at a check": 10, "122.1c shield prevents damage": 10,
+    "poison 8-11 at a check": 10, "122.1c shield prevents damage": 5,
     "122.1c shield replaces destroy": 5, "615.12 unpreventable vs shield": 3, "122.1d stun": 10,
     "122.1h finality": 10, "702.12b indestructible vs 704.5g/h": 10, "104.2a win": 10,
 }
@@ -871,10 +928,15 @@ THG_RULES = {
     "701.34b one poison per team": 10, "704.5q": 10, "704.5r": 10, "704.5r one over the cap": 5,
     "122.1c shield prevents damage": 5, "+1/+1 and -1/-1 off the battlefield": 10,
 }
+#: the same in two-player games with the host's systems (tests/host_rules.py)
+HOST_RULES = {
+    "host thaw": 10, "host doom": 10, "host doom and a death": 2, "host curse": 10, "704.5q": 10,
+    "704.5f": 10, "704.5a": 5,
+}
 COVERAGE_EXAMPLES = 150
 
 
-def _reached(n_players, thg):
+def _reached(n_players, thg, host=False):
     """The model's rule counts summed over a fixed-seed run of the property tests' games."""
     total = collections.Counter()
 
@@ -882,7 +944,7 @@ def _reached(n_players, thg):
               phases=[Phase.generate], suppress_health_check=list(HealthCheck))
     @given(st.data())
     def games(data):
-        h = Harness(data, n_players=n_players, thg=thg)
+        h = Harness(data, n_players=n_players, thg=thg, host=host)
         try:
             h.run()
         finally:
@@ -892,16 +954,17 @@ def _reached(n_players, thg):
     return total
 
 
-@pytest.mark.parametrize("n_players, thg, wanted", [(2, False, TWO_PLAYER_RULES), (4, True, THG_RULES)],
-                         ids=["two players", "two-headed giant"])
-def test_the_rules_named_are_reached(n_players, thg, wanted):
+@pytest.mark.parametrize("n_players, thg, host, wanted", [
+    (2, False, False, TWO_PLAYER_RULES), (4, True, False, THG_RULES), (2, False, True, HOST_RULES)],
+    ids=["two players", "two-headed giant", "a host's systems"])
+def test_the_rules_named_are_reached(n_players, thg, host, wanted):
     """Each rule the property tests name is applied at least a few times on a fixed-seed run
     of their strategy (so a generator that stops reaching one fails here, not silently).
     The run is a process of its own: hypothesis draws from the constants of the modules
     loaded, so in a test session the same seed draws other games as other tests run first."""
     code = ("import json, sys; import ecs; sys.path.insert(0, sys.argv[1]); "
             "import test_differential as t; "
-            f"print(json.dumps(t._reached({n_players}, {thg})))")
+            f"print(json.dumps(t._reached({n_players}, {thg}, {host})))")
     run = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
