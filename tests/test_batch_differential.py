@@ -38,6 +38,7 @@ import tempfile
 from collections import Counter
 
 import numpy as np
+from host_rules import HOST_SYSTEMS
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from profiles import examples
@@ -45,12 +46,16 @@ from state import full_state
 
 from ecs import CounterChanged, CounterError, DamageDealt, GameEnded, PlayerLost, Tapped, World, ZoneChanged, zones
 from ecs.host import marks
+from ecs.schedule import Schedule
 
 # Hypothesis favours the first elements of a list: the per-game replacement effects come early.
 KINDS = ["+1/+1", "shield", "stun", "-1/-1", "finality", "indestructible", "loyalty", "defense",
          "charge", "poison", "flying", "deathtouch"]
 FEATURES = (["present", "zone", "tapped", "damage", "power", "toughness", "loyalty", "defense",
              "life", "lost", "token", "controller"] + [f"counter:{k}" for k in KINDS + ["rad"]])
+# the kinds of a host's own systems (tests/host_rules.py), in the examples that install them
+HOST_KINDS = ["ice", "fire", "doom"]
+HOST_FEATURES = [f"counter:{k}" for k in HOST_KINDS + ["curse"]]
 ZONES = ["graveyard", "exile", "hand", "library", "battlefield"]
 OBJECT_SPECS = [
     dict(types={"creature"}, power=2, toughness=2),
@@ -74,10 +79,14 @@ N_PLAYERS = 2
 class Harness:
     """The batch, its B single Worlds, and the logical-object maps of every game."""
 
-    def __init__(self, batch: int, specs: list[int]) -> None:
+    def __init__(self, batch: int, specs: list[int], systems: list | None = None) -> None:
+        """``systems``: a schedule for the batch and every single World (a host's own)."""
         self.B = batch
         self.batch = World(batch=batch, seed=0)
         self.singles = [World(seed=0) for _ in range(batch)]
+        if systems is not None:
+            for w in (self.batch, *self.singles):
+                w.schedule = Schedule(systems)
         self.bid: list[dict[int, int]] = [{} for _ in range(batch)]   # logical -> batch id
         self.sid: list[dict[int, int]] = [{} for _ in range(batch)]   # logical -> single id
         self.brev: list[dict[int, int]] = [{} for _ in range(batch)]  # batch id -> logical
@@ -89,7 +98,9 @@ class Harness:
         self.last: tuple | None = None              # see run()
         # Swarm testing: an example may use a few kinds and actions only (see swarm()),
         # so rare interactions (stun and untap, caps and proliferate) come up often.
-        self.kinds, self.actions = KINDS, ACTIONS
+        self.kinds, self.actions = (KINDS + HOST_KINDS * 4 if systems else KINDS), ACTIONS
+        self.features = FEATURES + HOST_FEATURES if systems else FEATURES
+        self.player_kinds = ["poison", "rad"] + ["curse"] * bool(systems)
         for _ in range(N_PLAYERS):
             self.create(lambda w, games: w.add_player(), range(batch), batch_games=None)
         for i in [*specs, *LIBRARY]:
@@ -188,13 +199,13 @@ class Harness:
         ids = np.full((self.B, M), -1, np.int64)
         for g in range(self.B):
             ids[g, : len(self.known[g])] = [self.bid[g][x] for x in self.known[g]]
-        b_obs, names = self.batch.observe(ids, FEATURES, dtype=np.int32)
+        b_obs, names = self.batch.observe(ids, self.features, dtype=np.int32)
         result = self.batch.result()
         for w in (self.batch, *self.singles):   # what a zone change reads to end the host's effects (400.7)
             assert np.array_equal(w.store.a["host_marked"], marks(w.store.a)), "the host's mark is off"
         for g, w in enumerate(self.singles):
             row = [self.sid[g][x] for x in self.known[g]] + [-1] * (M - len(self.known[g]))
-            s_obs, _ = w.observe(row, FEATURES, dtype=np.int32)
+            s_obs, _ = w.observe(row, self.features, dtype=np.int32)
             if not np.array_equal(b_obs[g], s_obs[0]):
                 bad = np.argwhere(b_obs[g] != s_obs[0])[0]
                 raise AssertionError(
@@ -247,7 +258,7 @@ class Harness:
         """select([g]), fork(g, 2) and a save/load round trip of the batch still read like
         single World g (ids are unchanged by all three)."""
         row = np.array([self.bid[g][x] for x in self.known[g]], np.int64)
-        single, _ = self.singles[g].observe([self.sid[g][x] for x in self.known[g]], FEATURES,
+        single, _ = self.singles[g].observe([self.sid[g][x] for x in self.known[g]], self.features,
                                             dtype=np.int32)
         path = f"{tmp}/batch.npz"
         self.batch.save(path)
@@ -255,7 +266,7 @@ class Harness:
         assert full_state(loaded) == full_state(self.batch)
         for world, games in ((self.batch.select([g]), [0]), (self.batch.fork(g, 2), [0, 1]),
                              (loaded, [g])):
-            obs, _ = world.observe(row, FEATURES, dtype=np.int32)
+            obs, _ = world.observe(row, self.features, dtype=np.int32)
             for k in games:
                 assert np.array_equal(obs[k], single[0]), f"derived World differs in game {k}"
 
@@ -381,7 +392,7 @@ def _amounts(d, games: list[int], m: int = 1, hi: int = 4):
 def swarm(d, h: Harness) -> None:
     """Half of the examples draw from a few counter kinds and actions only."""
     if d.boolean():
-        h.kinds = d.subset(KINDS, 1, 4)
+        h.kinds = d.subset(h.kinds, 1, 4)
         h.actions = d.subset(sorted(set(ACTIONS)), 2, 6) + ["tick"]
         h.log.append(f"# swarm: kinds {h.kinds}, actions {h.actions}")
 
@@ -406,7 +417,7 @@ def step(d, h: Harness) -> None:
               {g: (lambda g=g, r=r: getattr(h.singles[g], method)(one(st_ids[g]), kind, amt(a[r])))
                for r, g in enumerate(sel)})
     elif action == "poison":   # or rad counters, which a precombat main phase acts on (728.1)
-        kind = d.choice(["poison", "rad"])
+        kind = d.choice(h.player_kinds)
         t, st_ids = _pick(d, h, sel, 1, players=True)
         a = _amounts(d, sel, 1, hi=6)
         h.log.append(f"put_counters({t.tolist()}, {kind!r}, {a.tolist()}, games={games!r})")
@@ -567,8 +578,15 @@ def step(d, h: Harness) -> None:
 _EXAMPLES = examples(60)
 
 
-def run_sequence(d: Draw, batch: int, specs: list[int], n: int) -> None:
-    h = Harness(batch, specs)
+def run_sequence(d: Draw, batch: int, specs: list[int], n: int, host: bool = False) -> None:
+    systems = None
+    if host:   # each of a host's systems at a place drawn among the ruleset's
+        systems = list(World().ruleset.systems)
+        for system in HOST_SYSTEMS:
+            systems.insert(d.integer(0, len(systems)), system)
+    h = Harness(batch, specs, systems)
+    if systems:
+        h.log.append(f"# schedule: {[c.__name__ for c in systems]}")
     swarm(d, h)
     h.check_state()
     try:
@@ -601,3 +619,15 @@ def test_long_uniform_runs_of_a_batch_equal_single_games(seed, batch, specs):
     simplicity-biased draws): rare interactions such as stun and untap, or shield and
     damage, in some games only, come up here. The failing calls are printed."""
     run_sequence(Draw(rng=np.random.default_rng(seed)), batch, specs, 60)
+
+
+@settings(max_examples=max(_EXAMPLES // 2, 5))
+@given(seed=st.integers(0, 2**63 - 1), batch=st.integers(2, 4),
+       specs=st.lists(st.integers(0, len(OBJECT_SPECS) - 1), min_size=3, max_size=6))
+def test_a_batch_with_a_hosts_own_systems_equals_single_games(seed, batch, specs):
+    """A host's state-based systems (tests/host_rules.py) at drawn places in the schedule of
+    the batch and of each single World: each decides a game from that game alone and only
+    in the games a check names (704.3, a re-check of the games the last perform changed),
+    so the batch still plays each game as a World of its own would. Uniform choices, as
+    the long runs above."""
+    run_sequence(Draw(rng=np.random.default_rng(seed)), batch, specs, 60, host=True)
