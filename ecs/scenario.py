@@ -295,6 +295,8 @@ def _filter(c: _Checker, raw: Any, w: str, players: dict[str, int], objects: tup
     names = tuple(x.name for x in objects)
     idx = tuple(names.index(c.str_(n, f"{w}.name", names))
                 for n in c.strs(raw.get("name", []), f"{w}.name"))
+    if "name" in raw and not idx:   # one of no names is none: no filter means any
+        raise c.fail(f"{w}.name", "an entry's name or a non-empty list of them", raw["name"])
     ctrl = raw.get("controller")
     return Filter(
         idx, None if ctrl is None else players[c.str_(ctrl, f"{w}.controller", tuple(players))],

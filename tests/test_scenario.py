@@ -294,6 +294,9 @@ BAD = [
      ["effects[0].target: expected a value (the field is required)"]),
     (('name = ["bear", "elves"]', 'name = 3'),
      ["effects[0].target.name: expected a string or a list of strings, got 3"]),
+    # one of no names matches nothing: refused, where it matched every object as no `name`
+    (('name = ["bear", "elves"]', 'name = []'),
+     ["effects[0].target.name: expected an entry's name or a non-empty list of them, got []"]),
     (('types = ["creature"], token = false', 'types = ["creatur"], token = false'),
      ["effects[0].target.types: expected card types", "'creatur'"]),
     (('n = [1, 3]', 'n = [1, 2, 3]'), ["effects[0].n: expected an integer or an inclusive range", "[1, 2, 3]"]),
