@@ -7,6 +7,7 @@ the file system and other writers.
 digest as ``save`` does, write a valid ``.npz``.
 """
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -325,6 +326,12 @@ CONTRADICTIONS = {
     "text that is not Unicode": (
         _edit("names", lambda v, a: v.reshape(-1).view(np.uint32).__setitem__(0, 0xD800)),
         "Unicode"),
+    "text naming the last surrogate": (
+        _edit("names", lambda v, a: v.reshape(-1).view(np.uint32).__setitem__(0, 0xDFFF)),
+        "Unicode"),
+    "text past the last code point": (
+        _edit("names", lambda v, a: v.reshape(-1).view(np.uint32).__setitem__(0, 0x110000)),
+        "Unicode"),
     # slots: a free slot holds nothing, only permanents are tapped or damaged
     "counters on a free slot": (
         _edit("store.counts", lambda v, a: v.__setitem__(
@@ -536,6 +543,69 @@ def test_a_huge_seed_pool_is_refused_before_any_work(saved, tmp_path, pool_size)
         World.load(bad)
 
 
+@pytest.mark.parametrize("key, value, message", [
+    ("seed.pool_size", 3, "pool size 3 is outside 4.."),
+    ("seed.spawn_key", np.array([0, persist.MAX_COUNTER + 1], np.int64), "spawn key"),
+    ("seed.n_spawned", -1, "n_spawned -1 outside"),
+])
+def test_a_seed_no_seed_sequence_or_world_has_is_refused(saved, tmp_path, key, value, message):
+    """A pool of fewer than 4 words (SeedSequence refuses it with a ValueError, not the
+    file's error), a spawn key past 2**62 or a negative spawn counter: each is refused
+    naming the file and the value, before any World is built."""
+    _, _, path = saved
+    bad = tmp_path / "bad.npz"
+    rewrite(path, bad, _set(key, np.array(value, np.int64)))
+    with pytest.raises(SnapshotError, match=f"^{re.escape(str(bad))}: .*{message}"):
+        World.load(bad)
+
+
+def test_the_digest_covers_each_arrays_dtype_and_shape():
+    """The same bytes as another dtype or shape are another array: the digest tells them
+    apart, so a file whose header was changed and not its data fails its checksum."""
+    same = persist.digest({"a": np.zeros(4, np.int32)})
+    for other in (np.zeros(4, np.uint32), np.zeros(2, np.int64), np.zeros((2, 2), np.int32)):
+        assert other.tobytes() == np.zeros(4, np.int32).tobytes()
+        assert persist.digest({"a": other}) != same
+    assert persist.digest({"a": np.zeros(4, np.int32), "digest": np.array("x")}) == same
+
+
+def test_saving_parts_whose_max_passes_is_past_int64_is_refused(tmp_path):
+    """``persist.save`` of parts no file may hold raises SnapshotError and writes nothing
+    (the int64 it would not fit in raised OverflowError)."""
+    w = World(seed=1)
+    parts = persist.Parts(w.ruleset.name, w.batch, w.two_headed_giant, 2**63, w.snapshot())
+    with pytest.raises(SnapshotError, match="max_passes past int64"):
+        persist.save(parts, tmp_path / "w.npz")
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_generator_holding_half_a_draw_round_trips(tmp_path):
+    """PCG64 keeps the other half of a 64-bit draw after one 32-bit draw (has_uint32 and
+    uinteger): the file keeps both, and the loaded World draws the same numbers."""
+    w = World(seed=3)
+    w.rng.integers(0, 10, dtype=np.uint32)
+    state = w.rng.bit_generator.state
+    assert state["has_uint32"] == 1 and state["uinteger"] > 1
+    w.save(tmp_path / "w.npz")
+    loaded = World.load(tmp_path / "w.npz")
+    assert loaded.rng.bit_generator.state == state
+    assert (loaded.rng.integers(0, 2**32, 5, dtype=np.uint32).tolist()
+            == w.rng.integers(0, 2**32, 5, dtype=np.uint32).tolist())
+
+
+def test_a_member_listed_twice_is_refused(saved, tmp_path):
+    """An archive naming one array twice (the zip directory allows it; the last would win)
+    is refused, whichever copy a reader would take."""
+    _, _, path = saved
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(path.read_bytes())
+    with pytest.warns(UserWarning, match="Duplicate name"), zipfile.ZipFile(bad, "a") as zf:
+        with zf.open("names.npy", "w") as m:
+            np.lib.format.write_array(m, np.array(["Other"]))
+    with pytest.raises(SnapshotError, match="member 'names.npy' is not one array"):
+        World.load(bad)
+
+
 @pytest.mark.parametrize("seed, message", [
     (np.random.SeedSequence(1, pool_size=persist.MAX_POOL_SIZE + 1), "pool size"),
     (10**persist.MAX_ENTROPY_DIGITS, "entropy"),
@@ -721,7 +791,8 @@ def test_only_leftovers_of_dead_writers_of_that_name_are_removed(saved, tmp_path
     names = {"dead": f".world.npz{persist._TMP}{dead}-ab12",
              "alive": f".world.npz{persist._TMP}{os.getpid()}-cd34",
              "other target": f".other.npz{persist._TMP}{dead}-ef56",
-             "not a pid": f".world.npz{persist._TMP}x1-0000"}
+             "not a pid": f".world.npz{persist._TMP}x1-0000",
+             "no random part": f".world.npz{persist._TMP}{dead}"}
     for name in names.values():
         (tmp_path / name).write_bytes(b"partial")
     w.save(path)
