@@ -216,6 +216,8 @@ def _set(key, value):
     (_set("config.ruleset", np.array("poker")), "ruleset"),
     (_set("seed.entropy", np.array("12x")), "entropy"),
     (_set("rng", lambda v: np.zeros(6, np.uint64)), "PCG64"),
+    (_set("log.meta", lambda v: np.array([-1, v[1]])), "log.meta: -1 rows"),
+    (_set("seed.entropy", lambda v: v.reshape(1, -1)), r"'seed.entropy' has shape \(1, 1\), expected \(\) or"),
     (lambda a: a.update(extra=np.zeros(1)), "unexpected"),
 ])
 def test_damaged_contents_raise_a_clear_snapshot_error(saved, tmp_path, change, message):
@@ -591,6 +593,81 @@ def test_a_generator_holding_half_a_draw_round_trips(tmp_path):
     assert loaded.rng.bit_generator.state == state
     assert (loaded.rng.integers(0, 2**32, 5, dtype=np.uint32).tolist()
             == w.rng.integers(0, 2**32, 5, dtype=np.uint32).tolist())
+
+
+def _archive(dst, arrays, key, write):
+    """A save file of ``arrays`` as ``save`` stores them, but member ``key`` written by
+    ``write(member, array)``."""
+    with zipfile.ZipFile(dst, "w") as zf:
+        for name, arr in arrays.items():
+            with zf.open(name + ".npy", "w") as m:
+                (write if name == key else np.lib.format.write_array)(m, arr)
+
+
+def test_a_fortran_ordered_member_is_refused_naming_it(saved, tmp_path):
+    """A member NumPy wrote in Fortran order (its values and digest right) is refused as
+    such, not read in C order as other values."""
+    _, _, path = saved
+    arrays = arrays_of(path)
+    assert min(arrays["store.counts"].shape) > 1
+    _archive(tmp_path / "bad.npz", arrays, "store.counts",
+             lambda m, arr: np.lib.format.write_array(m, np.asfortranarray(arr)))
+    with pytest.raises(SnapshotError, match="'store.counts.npy' is not a plain C-ordered array"):
+        World.load(tmp_path / "bad.npz")
+
+
+def test_a_member_longer_than_its_header_says_is_refused_naming_it(saved, tmp_path):
+    _, _, path = saved
+
+    def padded(m, arr):
+        np.lib.format.write_array(m, arr)
+        m.write(bytes(8))
+    _archive(tmp_path / "bad.npz", arrays_of(path), "names", padded)
+    with pytest.raises(SnapshotError, match="'names.npy' is [0-9]+ bytes in the archive, its header says"):
+        World.load(tmp_path / "bad.npz")
+
+
+def _resized(arrays, dim, size, fill):
+    """Every array with dimension ``dim`` (``persist._SPEC``) cut or grown to ``size``
+    along it, grown with ``fill(key)``."""
+    for key, (_, shape) in persist._SPEC.items():
+        if shape and dim in shape:
+            axis, arr = shape.index(dim), arrays[key]
+            if size <= arr.shape[axis]:
+                arrays[key] = arr.take(range(size), axis=axis)
+            else:
+                more = list(arr.shape)
+                more[axis] = size - arr.shape[axis]
+                arrays[key] = np.concatenate([arr, np.full(more, fill(key), arr.dtype)], axis=axis)
+
+
+def test_a_file_of_no_games_is_refused(tmp_path):
+    """A World has at least one game: a file of none, each array cut to it, is refused."""
+    World(seed=1).save(tmp_path / "w.npz")
+
+    def none(a):
+        _resized(a, "B", 0, None)
+        a["config.batch"] = np.array(0, np.int64)
+        a["store.meta"] = np.array([0, *a["store.meta"][1:]])
+    rewrite(tmp_path / "w.npz", tmp_path / "bad.npz", none)
+    with pytest.raises(SnapshotError, match="config.batch 0 is not positive"):
+        World.load(tmp_path / "bad.npz")
+
+
+def test_more_columns_than_ids_are_refused(tmp_path):
+    """A column is made for an id: a file with a (free) column more than the ids issued
+    is refused, as store.meta contradicting itself."""
+    World(seed=1, batch=2).save(tmp_path / "w.npz")
+    fields = {f.name: f.fill for f in ALL_FIELDS}
+
+    def one_more(a):
+        n, next_id = a["store.meta"][1:]
+        assert n == next_id == 0
+        _resized(a, "n", 1, lambda key: fields.get(key[6:], 0))
+        a["store.meta"] = np.array([a["store.meta"][0], 1, 0])
+    rewrite(tmp_path / "w.npz", tmp_path / "bad.npz", one_more)
+    with pytest.raises(SnapshotError, match="store.meta: 1 columns and 0 ids do not fit"):
+        World.load(tmp_path / "bad.npz")
 
 
 def test_a_member_listed_twice_is_refused(saved, tmp_path):
