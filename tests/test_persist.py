@@ -216,7 +216,11 @@ def _set(key, value):
     (_set("config.ruleset", np.array("poker")), "ruleset"),
     (_set("seed.entropy", np.array("12x")), "entropy"),
     (_set("rng", lambda v: np.zeros(6, np.uint64)), "PCG64"),
+    (_set("rng", lambda v: np.where(np.arange(6) == 4, np.uint64(2), v)), "PCG64"),        # has_uint32
+    (_set("rng", lambda v: np.where(np.arange(6) == 5, np.uint64(2**32), v)), "PCG64"),    # uinteger
     (_set("log.meta", lambda v: np.array([-1, v[1]])), "log.meta: -1 rows"),
+    (_set("config.max_passes", np.array(0, np.int64)), "config.max_passes 0 is outside 1.."),
+    (_set("config.max_passes", np.array(2**31, np.int64)), f"config.max_passes {2**31} is outside 1.."),
     (_set("seed.entropy", lambda v: v.reshape(1, -1)), r"'seed.entropy' has shape \(1, 1\), expected \(\) or"),
     (lambda a: a.update(extra=np.zeros(1)), "unexpected"),
 ])

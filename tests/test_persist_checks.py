@@ -126,6 +126,19 @@ def test_a_copy_of_a_snapshot_restores_only_into_a_world_of_its_configuration(so
         assert state(other) == before
 
 
+@pytest.mark.parametrize("batch", [1.0, np.int64(1), np.array([1])])
+def test_a_copy_whose_configuration_is_not_plain_values_is_refused(batch):
+    """A copy's configuration is (str, int, bool) as ``snapshot()`` gives it: a batch size
+    that only compares equal to this World's (a float, a NumPy value) does not fit."""
+    w, _, _, _ = board()
+    before = state(w)
+    snap = w.snapshot()
+    with pytest.raises(SnapshotError, match="does not fit"):
+        w.restore({**snap, "config": ("mtg", batch, False)})
+    assert state(w) == before
+    w.restore({**snap, "config": ("mtg", 1, False)})   # (the same values, plain, fit)
+
+
 def test_team_keys_a_world_cannot_have_are_refused():
     """Without the configuration (a snapshot made by hand), the team keys tell: every
     Two-Headed Giant player names a team (810.1), and outside it a player has its own key
