@@ -23,6 +23,7 @@ import pytest
 from ecs import SnapshotError, World, ZoneChanged, persist
 from ecs.components import ALL_FIELDS, GAME_COLUMN
 from ecs.host import marks
+from ecs.zones import ZONES
 
 try:
     from state import full_state
@@ -312,6 +313,17 @@ CONTRADICTIONS = {
     "a token player (704.5d would remove it)": (
         _edit("store.token", lambda v, a: v.__setitem__((slice(None), a["store.player_col"][0]), True)),
         "player has store.token"),
+    "an id not issued yet (the next object would get it too)": (
+        _edit("store.entity_id", lambda v, a: v.__setitem__((slice(None), _col(a, 2)), a["store.meta"][2])),
+        "'store.entity_id' holds"),
+    "id 0 (the first player's) in an object's slot too": (
+        _edit("store.entity_id", lambda v, a: v.__setitem__((0, _col(a, 2)), 0)), "one id in two slots of a game"),
+    "a player with an owner": (
+        _edit("store.owner", lambda v, a: v.__setitem__((slice(None), a["store.player_col"][0]), 1)),
+        "a player has store.owner"),
+    "an object in a zone one past the last": (
+        _edit("store.zone", lambda v, a: v.__setitem__((0, _col(a, 2)), len(ZONES))),
+        f"'store.zone' holds {len(ZONES)}, outside"),
     "a player listed twice": (
         _edit("store.player_col", lambda v, a: v.__setitem__(1, v[0])), "twice|not a player"),
     "an unknown type bit": (
