@@ -324,6 +324,18 @@ CONTRADICTIONS = {
     "an object in a zone one past the last": (
         _edit("store.zone", lambda v, a: v.__setitem__((0, _col(a, 2)), len(ZONES))),
         f"'store.zone' holds {len(ZONES)}, outside"),
+    "an object owned by one past the players": (
+        _edit("store.owner", lambda v, a: v.__setitem__((slice(None), _col(a, 3)), a["store.player_col"].size)),
+        "'store.owner' holds 2"),
+    "a name index one past the names": (
+        _edit("store.name_id", lambda v, a: v.__setitem__((0, _col(a, 3)), a["names"].size)), "'store.name_id' holds"),
+    "a live object in no zone": (
+        _edit("store.zone", lambda v, a: v.__setitem__((0, _col(a, 3)), 0)), "an object is in no zone"),
+    "negative damage marked": (
+        _edit("store.damage", lambda v, a: v.__setitem__((0, _col(a, 3)), -1)), "'store.damage' holds -1"),
+    "a deathtouch hit on a card in a graveyard": (
+        _edit("store.deathtouch_hit", lambda v, a: v.__setitem__(
+            tuple(np.argwhere(a["store.zone"] == 4)[0]), True)), "off the battlefield has store.deathtouch_hit"),
     "a player listed twice": (
         _edit("store.player_col", lambda v, a: v.__setitem__(1, v[0])), "twice|not a player"),
     "an unknown type bit": (
@@ -365,10 +377,17 @@ CONTRADICTIONS = {
     "a cap on an absent object": (lambda a: _cap_where_absent(a), "absent object has a cap"),
     "two caps of one kind on one object": (lambda a: _duplicate_cap(a), "two caps"),
     "a cap below none": (_edit("store.cap_val", lambda v, a: v.__setitem__((0, 0), -5)), "cap"),
+    "a cap one below none": (_edit("store.cap_val", lambda v, a: v.__setitem__((0, 0), -2)), "a cap below -1"),
+    "a cap on a column past the store's": (
+        _edit("store.cap_col", lambda v, a: v.__setitem__(0, a["store.meta"][1])), "'store.cap_col' holds"),
+    "a cap of a kind past the World's": (
+        _edit("store.cap_kind", lambda v, a: v.__setitem__(0, a["store.kind_names"].size)), "'store.cap_kind' holds"),
     # players' state and results
     "negative reserve": (_edit("store.reserve", lambda v, a: v.__setitem__((0, 0), -1)), "reserve"),
     "two turn players": (_edit("store.active", lambda v, a: v.__setitem__(0, True)),
                          "turn players"),
+    "a prohibition of the kind one past the World's": (_edit("store.ban", lambda v, a: v.__setitem__(
+        (0, _col(a, 2)), np.uint64(1 << a["store.kind_names"].size))), "prohibits a kind"),
     "a prohibition of a kind the World lacks": (_edit("store.ban", lambda v, a: v.__setitem__(
         (0, _col(a, 2)), np.uint64(1 << 40))), "prohibits a kind"),
     "a host effect on a player": (_edit("store.pt_set_power", lambda v, a: v.__setitem__(

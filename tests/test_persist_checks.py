@@ -217,6 +217,7 @@ def test_a_team_life_total_of_2_63_in_size_is_refused_naming_it(life):
     ("redirect", 9, "redirect' holds 9"),         # the "player" zone
     ("redirect", 0, "redirect' holds 0"),         # no zone
     ("redirect", 100, "redirect' holds 100"),
+    ("redirect", 3, "redirect holds the battlefield"),   # (dying there is what it replaces)
     ("redirect", -2, "redirect' holds -2"),
     ("pt_set_power", MAX_STAT + 1, f"pt_set_power' holds {MAX_STAT + 1}"),
     ("pt_set_toughness", -MAX_STAT - 1, f"pt_set_toughness' holds {-MAX_STAT - 1}"),
