@@ -396,6 +396,8 @@ CONTRADICTIONS = {
         _edit("log.before", lambda v, a: v.__setitem__(_first(a, 1), 50)), "controller"),
     "a winner who lost": (_edit("store.lost", lambda v, a: v.__setitem__(
         (2, a["store.winner"][2]), True)), "winner has lost"),
+    "a winner below a draw (-2)": (_edit("store.winner", lambda v, a: v.__setitem__(0, -3)),
+                                   "'store.winner' holds -3"),
     "a winner outside the players": (_edit("store.winner", lambda v, a: v.__setitem__(0, 7)),
                                      "store.winner"),
     "a player head in a game without teams": (
@@ -444,6 +446,14 @@ CONTRADICTIONS = {
     "a damage event dealing more than asked": (
         _edit("log.after", lambda v, a: v.__setitem__(_first(a, 7), a["log.before"][_first(a, 7)] + 1)),
         "more than asked"),
+    "damage to an entity not issued yet": (
+        _edit("log.entity", lambda v, a: v.__setitem__(_first(a, 7), a["store.meta"][2])), "'log.entity' holds"),
+    "damage from a source not issued yet": (
+        _edit("log.other", lambda v, a: v.__setitem__(_first(a, 7), a["store.meta"][2])), "'log.other' holds"),
+    "a tap event that leaves it tapped twice over": (
+        _edit("log.after", lambda v, a: v.__setitem__(_first(a, 6), 2)), "'log.after' holds 2"),
+    "a game won by no one below none (-1)": (
+        _edit("log.entity", lambda v, a: v.__setitem__(_first(a, 3), -2)), "end names a non-player"),
     "a damage source before none": (
         _edit("log.other", lambda v, a: v.__setitem__(_first(a, 7), -2)), "log.other"),
     "a tap event tapped twice over": (
@@ -513,6 +523,22 @@ def test_two_headed_giant_team_heads_are_checked(tmp_path):
     rewrite(tmp_path / "w.npz", tmp_path / "bad.npz",
             _edit("store.player_head", lambda v, a: v.__setitem__(1, 1)))
     with pytest.raises(SnapshotError, match="head"):
+        World.load(tmp_path / "bad.npz")
+
+
+def test_104_2a_a_two_headed_giant_game_is_won_by_its_teams_first_player(tmp_path):
+    """A team that wins wins together (CR 104.2a): the file names its first player as the
+    winner, and one naming the team's other player is refused."""
+    w = World(two_headed_giant=True)
+    a, b, c = w.add_player(team=0), w.add_player(team=0), w.add_player(team=1)
+    w.lose_life(c, 30)
+    w.tick()
+    assert w.result() == a
+    w.save(tmp_path / "w.npz")
+    assert World.load(tmp_path / "w.npz").result() == a
+    rewrite(tmp_path / "w.npz", tmp_path / "bad.npz",
+            _edit("store.winner", lambda v, arrays: v.__setitem__(0, list(w.players()).index(b))))
+    with pytest.raises(SnapshotError, match="winner is not its team's first player"):
         World.load(tmp_path / "bad.npz")
 
 
