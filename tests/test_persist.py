@@ -454,6 +454,16 @@ CONTRADICTIONS = {
         _edit("log.after", lambda v, a: v.__setitem__(_first(a, 6), 2)), "'log.after' holds 2"),
     "a game won by no one below none (-1)": (
         _edit("log.entity", lambda v, a: v.__setitem__(_first(a, 3), -2)), "end names a non-player"),
+    "a counter put by a player below none (-1)": (
+        _edit("log.other", lambda v, a: v.__setitem__(_first(a, 0), -2)), "'log.other' holds -2"),
+    "a zone change into the player zone": (
+        _edit("log.to_zone", lambda v, a: v.__setitem__(_first(a, 1), 9)), "'log.to_zone' holds 9"),
+    "a zone change to an id not issued yet": (
+        _edit("log.other", lambda v, a: v.__setitem__(_first(a, 1), a["store.meta"][2])), "new object"),
+    "a zone change into a zone with no new object": (
+        _edit("log.other", lambda v, a: v.__setitem__(_first(a, 1), -1)), "new object"),
+    "a counter event naming a zone": (
+        _edit("log.to_zone", lambda v, a: v.__setitem__(_first(a, 0), 3)), "to_zone is set on an event that is not"),
     "a damage source before none": (
         _edit("log.other", lambda v, a: v.__setitem__(_first(a, 7), -2)), "log.other"),
     "a tap event tapped twice over": (
@@ -558,19 +568,24 @@ def test_805_4_a_two_headed_giant_team_turn_saves_and_two_teams_turns_are_refuse
         World.load(tmp_path / "bad.npz")
 
 
-@pytest.mark.parametrize("player", [-1, 2])
-def test_an_action_by_no_player_is_refused(tmp_path, player):
+@pytest.mark.parametrize("column, value, message", [
+    ("log.other", -1, "log.other.*player who acted"),
+    ("log.other", 2, "log.other.*player who acted"),
+    ("log.kind", "K", "'log.kind' holds"),   # one past the World's kinds
+])
+def test_an_action_by_no_player_or_of_no_kind_is_refused(tmp_path, column, value, message):
     """An Acted row (a Grand Archive recover) names the player who acted: one past the
-    players made events() fail, -1 named the last player; both are refused on load."""
+    players made events() fail, -1 named the last player; both are refused on load, and
+    so is a kind the World does not have."""
     w = World("grand_archive")
     p, _ = w.add_player(), w.add_player()
     champion = w.add_object(p, "champion", life=20)
     w.deal_damage(champion, 3)
     w.recover(champion, 2)
     w.save(tmp_path / "a.npz")
-    rewrite(tmp_path / "a.npz", tmp_path / "b.npz",
-            _edit("log.other", lambda v, a: v.__setitem__(_first(a, 5), player)))
-    with pytest.raises(SnapshotError, match="log.other.*player who acted"):
+    rewrite(tmp_path / "a.npz", tmp_path / "b.npz", _edit(column, lambda v, a: v.__setitem__(
+        _first(a, 5), a["store.kind_names"].size if value == "K" else value)))
+    with pytest.raises(SnapshotError, match=message):
         World.load(tmp_path / "b.npz")
 
 
