@@ -426,6 +426,8 @@ CONTRADICTIONS = {
         _edit("log.from_zone", lambda v, a: v.__setitem__(_first(a, 1), 0)), "from_zone"),
     "last-known counters of a counter event": (
         _edit("log.lki_row", lambda v, a: v.__setitem__(0, _first(a, 0))), "not a zone change"),
+    "last-known counters of a kind past the World's": (
+        _edit("log.lki_kind", lambda v, a: v.__setitem__(0, a["store.kind_names"].size)), "'log.lki_kind' holds"),
     "last-known count of zero": (_edit("log.lki_count", lambda v, a: v.__setitem__(0, 0)),
                                  "lki_count"),
     "a step past the log's": (_set("log.meta", lambda v: np.array([v[0], 0])), "log.step"),
@@ -464,6 +466,8 @@ CONTRADICTIONS = {
         _edit("log.other", lambda v, a: v.__setitem__(_first(a, 1), -1)), "new object"),
     "a counter event naming a zone": (
         _edit("log.to_zone", lambda v, a: v.__setitem__(_first(a, 0), 3)), "to_zone is set on an event that is not"),
+    "a loss naming another player": (
+        _edit("log.other", lambda v, a: v.__setitem__(_first(a, 2), 0)), "log.other is set on a loss"),
     "a damage source before none": (
         _edit("log.other", lambda v, a: v.__setitem__(_first(a, 7), -2)), "log.other"),
     "a tap event tapped twice over": (
