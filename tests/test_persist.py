@@ -22,6 +22,7 @@ import pytest
 
 from ecs import SnapshotError, World, ZoneChanged, persist
 from ecs.components import ALL_FIELDS, GAME_COLUMN
+from ecs.events import CAUSES
 from ecs.host import marks
 from ecs.zones import ZONES
 
@@ -436,6 +437,8 @@ CONTRADICTIONS = {
     "an event in a game past the batch": (
         _edit("log.game", lambda v, a: v.__setitem__(0, a["config.batch"])), "log.game"),
     "an event of no type": (_edit("log.type", lambda v, a: v.__setitem__(-1, 8)), "log.type"),
+    "an event of the cause one past the last": (
+        _edit("log.cause", lambda v, a: v.__setitem__(0, len(CAUSES))), f"'log.cause' holds {len(CAUSES)}"),
     "an event of no cause": (_edit("log.cause", lambda v, a: v.__setitem__(0, 10**4)), "log.cause"),
     "a counter put by a player past the players": (
         _edit("log.other", lambda v, a: v.__setitem__(_first(a, 0), a["store.player_col"].size)), "log.other"),
@@ -528,6 +531,18 @@ def test_a_redigested_file_that_contradicts_itself_is_refused(saved, tmp_path, n
     rewrite(path, bad, change)
     with pytest.raises(SnapshotError, match=message):
         World.load(bad)
+
+
+def test_a_players_column_counted_from_the_end_is_refused(tmp_path):
+    """Column -1 is the last column to NumPy: a file naming the last player's column so
+    would pass every check of that column, and is refused as a column out of range."""
+    w = World(seed=1)
+    w.add_player(), w.add_player()
+    w.save(tmp_path / "w.npz")
+    rewrite(tmp_path / "w.npz", tmp_path / "bad.npz",
+            _set("store.player_col", lambda v: v - np.array([0, v.size], v.dtype)))
+    with pytest.raises(SnapshotError, match="'store.player_col' holds -1"):
+        World.load(tmp_path / "bad.npz")
 
 
 def test_two_headed_giant_team_heads_are_checked(tmp_path):
