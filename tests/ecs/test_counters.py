@@ -4,8 +4,10 @@ import contextlib
 import numpy as np
 import pytest
 from scalar_paths import general
+from state import full_state
 
-from ecs import CounterChanged, IllegalActionError, InvalidTypeError, World, crossed
+from ecs import CounterChanged, CountOverflowError, IllegalActionError, InvalidTypeError, World, crossed
+from ecs.limits import MAX_COUNT
 
 
 @pytest.fixture
@@ -328,3 +330,82 @@ def test_amounts_of_many_rows_naming_one_player_add_up_exactly() -> None:
     amounts[-3:] = 1
     w.gain_life(np.full(n, p), amounts)
     assert w.life(p) == int(amounts.sum()) == 9_007_201_398_030_338
+
+
+def test_a_put_past_the_limit_names_the_object_game_and_amount_that_overflow():
+    """A count is int32 (docs/rules-mtg.md, Counts): of several rows put at once, the
+    error names the one that would pass MAX_COUNT (its entity, its game, its amount), not
+    the first row, and nothing changes."""
+    w = World(batch=3)
+    p = w.add_player()
+    rock, bear = w.add_objects(2, p, {"artifact"}).tolist()
+    w.put_counters(bear, "charge", np.array([0, MAX_COUNT - 1, 0]))
+    before = full_state(w)
+    with pytest.raises(CountOverflowError,
+                       match=rf"^putting 2 'charge' counters on entity {bear} in game 1 would pass {MAX_COUNT}$"):
+        w.put_counters([rock, bear], "charge", np.array([[1, 1], [3, 2], [1, 1]]))
+    assert full_state(w) == before
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_810_10_teammates_poison_that_fits_alone_but_not_together_is_refused(batch):
+    """810.10: the team holds its players' poison counters, so one put on both players of
+    a team adds up there: a team one below MAX_COUNT can't get one counter for each of
+    them (CountOverflowError naming the team's count), though each alone would fit; and
+    nothing changes."""
+    w = World(two_headed_giant=True, batch=batch)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    w.put_counters(a2, "poison", MAX_COUNT - 1)
+    before = full_state(w)
+    with pytest.raises(CountOverflowError, match=rf"^putting 2 'poison' counters on entity {a1} in game 0 "):
+        w.put_counters([a1, a2], "poison", 1)
+    assert full_state(w) == before
+    w.put_counters(a1, "poison", 1)
+    assert np.all(w.count(a2, "poison") == MAX_COUNT)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_101_3_a_prohibition_of_any_counters_stops_every_kind_and_outlasts_allowing_one(batch, path):
+    """"Can't have counters put on it" (prohibit with no kind): puts of any kind, one
+    target or several, and wither's -1/-1 counters put none there (101.3), while the
+    counters it has stay; allowing one kind leaves the prohibition of all in place, and
+    allowing everything ends it."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"charge": 1})
+    rock = w.add_object(p, {"artifact"})
+    with general() if path == "general" else contextlib.nullcontext():
+        w.prohibit(bear)
+        w.allow(bear, "charge")
+        assert np.all(w.is_prohibited(bear, "charge"))
+        w.put_counters(bear, "charge", 2)
+        w.put_counters([bear, rock], "lore", 1)
+        w.deal_damage(bear, 1, wither=True)
+        assert [np.all(w.count(e, kind) == n) for e, kind, n in (
+            (bear, "charge", 1), (bear, "lore", 0), (bear, "-1/-1", 0), (rock, "lore", 1))] == [True] * 4
+        w.allow(bear)
+        w.put_counters(bear, "charge", 1)
+        assert np.all(w.count(bear, "charge") == 2)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_810_10c_a_player_who_cant_get_poison_stops_the_whole_team_getting_it(batch, path):
+    """810.10c: "If an effect says that a player can't get poison counters, no player on
+    that player's team can get poison counters." The second-seated player's prohibition
+    stops puts on the first too, alone or with a teammate, and infect damage (120.3b);
+    the other team still gets them, and the player's own kinds (rad) are not the team's."""
+    w = World(two_headed_giant=True, batch=batch)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, _ = w.add_player(team=1), w.add_player(team=1)
+    with general() if path == "general" else contextlib.nullcontext():
+        w.prohibit(a2, "poison")
+        w.put_counters(a1, "poison", 2)
+        w.put_counters([a1, a2], "poison", 1)
+        w.deal_damage(a1, 3, infect=True)
+        w.put_counters([a1, b1], "rad", 1)
+        w.put_counters(b1, "poison", 1)
+    assert [np.all(w.count(e, kind) == n) for e, kind, n in (
+        (a1, "poison", 0), (a2, "poison", 0), (a1, "rad", 1), (b1, "poison", 1))] == [True] * 4

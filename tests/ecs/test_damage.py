@@ -523,3 +523,39 @@ def test_120_3f_without_a_source_lifelink_gains_no_one_and_wither_counters_have_
     w.deal_damage(bear, 1, lifelink=True, wither=True)
     assert (w.life(p), w.life(q)) == (20, 20) and w.counters(bear) == {"-1/-1": 1}
     assert [e.by for e in w.events() if isinstance(e, CounterChanged)] == [None]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_120_3a_a_life_total_may_reach_its_bound_and_the_error_names_the_player_past_it(batch):
+    """Damage to players (120.3a) takes their life down to -MAX_LIFE, the bound itself
+    included; one more is refused with a CountOverflowError naming that player (not the
+    first target) and the total it would have, and changes nothing."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player(life=-MAX_LIFE + 3)
+    w.deal_damage([p, q], 3)
+    assert np.all(w.life(q) == -MAX_LIFE) and np.all(w.life(p) == 17)
+    before = full_state(w)
+    with pytest.raises(CountOverflowError, match=rf"^life of player {q} in game 0 would be {-MAX_LIFE - 1}, "
+                                                 rf"past -{MAX_LIFE}\.\.{MAX_LIFE}$"):
+        w.deal_damage([p, q], 1)
+    assert full_state(w) == before
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_120_3a_120_3f_810_8_life_lost_and_gained_by_one_total_at_once_adds_up(batch):
+    """The life results of one damage action add up on each total they change: a source
+    with lifelink dealing damage to its own controller loses and gains that player the same
+    amount (120.3a, 120.3f: no change), and in Two-Headed Giant damage to both players of
+    a team at once is lost from the team's one total twice (810.8)."""
+    w = World(batch=batch)
+    p = w.add_player()
+    leech = w.add_object(p, "creature", power=3, toughness=3, keywords={"lifelink"})
+    w.deal_damage(p, 3, leech)
+    assert np.all(w.life(p) == 20)
+    w = World(two_headed_giant=True, batch=batch)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    team = w.life(a1)
+    w.deal_damage([a1, a2], 3)
+    w.deal_damage([a2, a1], [2, 5])
+    assert np.all(w.life(a1) == team - 13) and np.all(w.life(a2) == team - 13)
