@@ -409,3 +409,21 @@ def test_810_10c_a_player_who_cant_get_poison_stops_the_whole_team_getting_it(ba
         w.put_counters(b1, "poison", 1)
     assert [np.all(w.count(e, kind) == n) for e, kind, n in (
         (a1, "poison", 0), (a2, "poison", 0), (a1, "rad", 1), (b1, "poison", 1))] == [True] * 4
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_101_3_removing_counters_that_are_not_there_changes_nothing(path):
+    """Removing counters an object doesn't have is impossible and ignored (101.3): of
+    several objects in a batch, only those that had them change, one event each; a kind
+    never used stays unused (no plane, no observation feature of it)."""
+    w = World(batch=2)
+    p = w.add_player()
+    bear, rock = w.add_objects(2, p, {"artifact"}).tolist()
+    w.put_counters(bear, "charge", np.array([2, 0]))
+    features = w.observation_features()
+    w.clear_events()
+    with general() if path == "general" else contextlib.nullcontext():
+        w.remove_counters([bear, rock], "charge", 1)
+        w.remove_counters([bear, rock], "oil", 1)
+    assert w.observation_features() == features
+    assert [(e.game, e.entity, e.before, e.after) for e in w.events()] == [(0, bear, 2, 1)]

@@ -559,3 +559,51 @@ def test_120_3a_120_3f_810_8_life_lost_and_gained_by_one_total_at_once_adds_up(b
     w.deal_damage([a1, a2], 3)
     w.deal_damage([a2, a1], [2, 5])
     assert np.all(w.life(a1) == team - 13) and np.all(w.life(a2) == team - 13)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_702_2b_702_15b_abilities_given_false_override_the_sources_own(batch):
+    """A flag given as False overrides the source's ability (docs/api.md): a deathtouch,
+    lifelink source dealt damage "without" them gains its controller no life (120.3f) and
+    its 1 damage to a 4/4 does not destroy it (702.2b); given None, its own apply."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player()
+    snake = w.add_object(p, {"creature"}, power=1, toughness=1, keywords={"deathtouch", "lifelink"})
+    victim = w.add_object(q, {"creature"}, power=4, toughness=4)
+    w.deal_damage(victim, 1, source=snake, deathtouch=False, lifelink=False)
+    w.tick()
+    assert np.all(w.exists(victim)) and np.all(w.life(p) == 20) and np.all(w.damage(victim) == 1)
+    w.deal_damage(victim, 1, source=snake)
+    w.tick()
+    assert not np.any(w.exists(victim)) and np.all(w.life(p) == 21)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("few", [False, True])
+def test_122_1c_a_players_shield_counter_prevents_no_damage(batch, few):
+    """A shield counter prevents damage to the permanent it is on (122.1c): a player given
+    one (a counter of any kind can be put on a player, 122.1) still loses life to damage
+    (120.3a), and keeps the counter."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.put_counters(q, "shield", 1)
+    w.deal_damage([q, bear] if few else q, 3)
+    assert np.all(w.life(q) == 17) and np.all(w.count(q, "shield") == 1)
+
+
+def test_120_3d_101_3_each_putter_is_named_where_a_target_cant_have_the_counters():
+    """Wither damage from two sources at once (120.3d): each source's controller puts its
+    -1/-1 counters; where one target can't have them (101.3) none are put there, and the
+    other target's counters still name their own putter."""
+    w = World(seed=0)
+    p, q = w.add_player(), w.add_player()
+    wall, bear = (w.add_object(p, "creature", power=0, toughness=9) for _ in range(2))
+    mine = w.add_object(p, "creature", power=1, toughness=1)
+    theirs = w.add_object(q, "creature", power=1, toughness=1)
+    w.prohibit(wall, "-1/-1")
+    w.clear_events()
+    w.deal_damage([wall, bear], [1, 2], source=[mine, theirs], wither=True)
+    assert w.counters(wall) == {} and w.counters(bear) == {"-1/-1": 2}
+    assert [(e.entity, e.by, e.before, e.after) for e in w.events() if isinstance(e, CounterChanged)] == \
+        [(bear, q, 0, 2)]
