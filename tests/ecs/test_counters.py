@@ -427,3 +427,61 @@ def test_101_3_removing_counters_that_are_not_there_changes_nothing(path):
         w.remove_counters([bear, rock], "oil", 1)
     assert w.observation_features() == features
     assert [(e.game, e.entity, e.before, e.after) for e in w.events()] == [(0, bear, 2, 1)]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_306_5b_310_4b_only_planeswalkers_and_battles_enter_with_their_printed_counters(batch):
+    """A planeswalker enters with its printed loyalty in loyalty counters (306.5b), a
+    battle with its printed defense in defense counters (310.4b): a creature with a
+    loyalty printed (a card that stopped being a planeswalker) and an artifact with a
+    defense printed enter with none, alone or beside the ones that do."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=1, toughness=1, loyalty=3)
+    rock = w.add_object(p, {"artifact"}, defense=2)
+    pw = w.add_object(p, {"planeswalker"}, loyalty=4)
+    sieges = w.add_objects(2, p, {"battle"}, defense=5).tolist()
+    pair = w.add_objects(2, p, {"artifact"}, defense=5).tolist()
+    for e in (bear, rock, *pair):
+        assert w.counters(e) == {}
+    assert np.all(w.count(pw, "loyalty") == 4) and all(np.all(w.count(e, "defense") == 5) for e in sieges)
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_rows_naming_one_object_add_up_to_one_change(path):
+    """One action's rows naming one object are one change of the sum (one event, before
+    and after), for puts and removals alike, whether the object is named first or not."""
+    w = World()
+    p = w.add_player()
+    rock, bear = w.add_objects(2, p, {"artifact"}).tolist()
+    w.clear_events()
+    with general() if path == "general" else contextlib.nullcontext():
+        w.put_counters([bear, rock, bear], "charge", 2)
+        w.remove_counters([bear, bear], "charge", 1)
+    assert w.count(bear, "charge") == 2 and w.count(rock, "charge") == 2
+    assert [(e.entity, e.before, e.after, e.cause) for e in w.events()] == \
+        [(rock, 0, 2, "put"), (bear, 0, 4, "put"), (bear, 4, 2, "remove")]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_122_4_caps_of_two_kinds_on_one_object_are_set_and_ended_each_alone(batch, path):
+    """122.4: "can't have more than N counters of a certain kind" is per kind: an object
+    with caps of two kinds keeps each; setting one again replaces that cap alone, and
+    ending the other ends that one alone (704 removes all but N as it checks)."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    with general() if path == "general" else contextlib.nullcontext():
+        w.set_cap(bear, "charge", 2)
+        w.set_cap(bear, "lore", 3)
+        w.set_cap(bear, "charge", 4)
+        for kind in ("charge", "lore"):
+            w.put_counters(bear, kind, 9)
+        w.tick()
+        assert np.all(w.count(bear, "charge") == 4) and np.all(w.count(bear, "lore") == 3)
+        w.clear_cap(bear, "charge")
+        for kind in ("charge", "lore"):
+            w.put_counters(bear, kind, 1)
+        w.tick()
+        assert np.all(w.count(bear, "charge") == 5) and np.all(w.count(bear, "lore") == 3)
