@@ -607,3 +607,19 @@ def test_120_3d_101_3_each_putter_is_named_where_a_target_cant_have_the_counters
     assert w.counters(wall) == {} and w.counters(bear) == {"-1/-1": 2}
     assert [(e.entity, e.by, e.before, e.after) for e in w.events() if isinstance(e, CounterChanged)] == \
         [(bear, q, 0, 2)]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("few", [False, True])
+def test_122_1c_damage_a_shield_prevents_is_recorded_as_not_dealt(batch, few):
+    """A damage event a shield counter prevents (122.1c) is recorded with the amount that
+    would have been dealt and 0 dealt; beside it, damage to a target without one is dealt
+    in full."""
+    w = World(batch=batch)
+    p = w.add_player()
+    wall = w.add_object(p, {"creature"}, power=0, toughness=4, counters={"shield": 1})
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.clear_events()
+    w.deal_damage([wall, bear] if few else wall, 3)
+    got = sorted((e.game, e.target, e.amount, e.dealt) for e in w.events() if isinstance(e, DamageDealt))
+    assert got == sorted((g, e, 3, n) for g in range(batch) for e, n in ((wall, 0), (bear, 3))[:1 + few])
