@@ -623,3 +623,20 @@ def test_122_1c_damage_a_shield_prevents_is_recorded_as_not_dealt(batch, few):
     w.deal_damage([wall, bear] if few else wall, 3)
     got = sorted((e.game, e.target, e.amount, e.dealt) for e in w.events() if isinstance(e, DamageDealt))
     assert got == sorted((g, e, 3, n) for g in range(batch) for e, n in ((wall, 0), (bear, 3))[:1 + few])
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("few", [False, True])
+def test_510_2_combat_damage_is_recorded_as_combat_damage(batch, few):
+    """Combat damage (510.2) is recorded with the cause "combat damage", other damage with
+    "damage": what "deals combat damage" triggers tell apart."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=9)
+    targets = [q, bear] if few else q
+    w.clear_events()
+    w.deal_damage(targets, 1, combat=True)
+    w.deal_damage(targets, 1)
+    causes = [e.cause for e in w.events() if isinstance(e, DamageDealt)]
+    rows = batch * (1 + few)
+    assert causes == ["combat damage"] * rows + ["damage"] * rows
