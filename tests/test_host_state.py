@@ -13,10 +13,11 @@ from ecs import (
     InvalidCountError,
     InvalidTypeError,
     InvalidZoneError,
+    StaleEntityError,
     World,
 )
 from ecs.host import marks
-from ecs.limits import MAX_COUNT
+from ecs.limits import MAX_COUNT, MAX_STAT
 
 
 @pytest.fixture
@@ -580,3 +581,226 @@ def test_flags_must_be_bools():
         w.set_hold(a, on=np.array([1, 0]))
     with pytest.raises(InvalidTypeError):
         w.set_cant_lose(p, "life", on=np.array([1, 0]))
+
+
+# ---- bounds, atomicity and the single-game paths of the host's effects -------------------
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("value", [MAX_STAT + 1, -MAX_STAT - 1])
+def test_613_4_a_value_one_past_max_stat_is_refused_and_max_stat_is_taken(batch, value):
+    """A set or modified power/toughness is at most MAX_STAT in size, either sign: one past
+    it raises InvalidCountError and changes nothing, on the single-game scalar path and the
+    batch's; the bound itself is taken."""
+    w = World(batch=batch, seed=0)
+    bear = w.add_object(w.add_player(), "creature", power=2, toughness=2)
+    for call in (lambda: w.set_pt(bear, value), lambda: w.set_pt(bear, toughness=value),
+                 lambda: w.modify_pt(bear, value), lambda: w.modify_pt(bear, 0, value)):
+        unchanged(w, call, InvalidCountError)
+    edge = value - 1 if value > 0 else value + 1
+    w.set_pt(bear, edge, edge)
+    assert np.all(w.power(bear) == edge) and np.all(w.toughness(bear) == edge)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_613_4c_modifications_adding_up_past_max_stat_below_zero_are_refused_whole(batch):
+    """Modifications add up (613.4c) to at most MAX_STAT in size, below zero too: a
+    toughness change that would pass -MAX_STAT raises naming the entity and the game and
+    writes nothing, not even the power change beside it."""
+    w = World(batch=batch, seed=0)
+    p = w.add_player()
+    w.add_object(p, "artifact")   # (the bear's column is not its game's index)
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.modify_pt(bear, 0, -MAX_STAT)
+    last = batch - 1
+    down = -1 if batch == 1 else np.array([0, -1])   # (one per game: over in the last only)
+    err = unchanged(w, lambda: w.modify_pt(bear, 1, down), InvalidCountError)
+    assert (f"toughness modifications of entity {bear} in game {last} would come to {-MAX_STAT - 1}"
+            in str(err)), str(err)
+
+
+def test_514_2_clearing_one_objects_effects_in_one_game_ends_both_layers(game):
+    """``clear_pt(e)`` in one game ends the set (7b) and modified (7c) values of ``e``
+    only; its counters stay (they are no effect)."""
+    w, p, _, bear = game
+    other = w.add_object(p, "creature", power=2, toughness=2)
+    w.put_counters(bear, "+1/+1", 1)
+    w.set_pt(bear, 0, 1)
+    w.modify_pt([bear, other], 1, 1)
+    w.clear_pt(bear)
+    assert (w.power(bear), w.toughness(bear)) == (3, 3)
+    assert (w.power(other), w.toughness(other)) == (3, 3)
+    assert _marks_exact(w)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("action", ["set_pt", "modify_pt", "clear_pt", "set_hold", "set_redirect",
+                                    "set_controller"])
+def test_an_effect_on_objects_named_for_a_player_is_refused(batch, action):
+    """Power/toughness effects, holds, redirects and control changes apply to objects: a
+    player named raises IllegalActionError naming it and changes nothing, in one game and
+    a batch."""
+    w = World(batch=batch, seed=0)
+    p, q = w.add_player(), w.add_player()
+    w.add_object(p, "creature", power=2, toughness=2)
+    call = {"set_pt": lambda: w.set_pt(p, 1, 1), "modify_pt": lambda: w.modify_pt(p, 1, 1),
+            "clear_pt": lambda: w.clear_pt(p), "set_hold": lambda: w.set_hold(p),
+            "set_redirect": lambda: w.set_redirect(p, "exile"),
+            "set_controller": lambda: w.set_controller(p, q)}[action]
+    err = unchanged(w, call, IllegalActionError)
+    assert f"entity {p} in game 0 is a player: {action} applies to objects" in str(err)
+
+
+@pytest.mark.parametrize("on", [1, 0, "yes", None])
+def test_host_flags_in_one_game_must_be_bools(on):
+    """A hold or a "can't lose" flag is a bool on the single-game path too: another value
+    raises InvalidTypeError and changes nothing."""
+    w = World(seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=1, toughness=1)
+    unchanged(w, lambda: w.set_hold(bear, on), InvalidTypeError)
+    unchanged(w, lambda: w.set_cant_lose(p, "life", on), InvalidTypeError)
+
+
+def _one_column_two_objects():
+    """A World of two games where one column holds object ``a`` in game 0 and another
+    object ``b`` in game 1."""
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    a = w.add_object(p, "artifact", games=[0])
+    b = w.add_object(p, "artifact", games=[1])
+    assert w.store.present(0, a) == w.store.present(1, b)
+    return w, a, b
+
+
+def test_704_5v_a_hold_is_read_in_the_games_the_object_is_in_only():
+    """``is_held`` of an object absent from a game is False there, whatever another object
+    in its column there is under."""
+    w, a, b = _one_column_two_objects()
+    w.set_hold(b, games=[1])
+    assert w.is_held(a).tolist() == [False, False] and w.is_held(b).tolist() == [False, True]
+
+
+@pytest.mark.parametrize("kind", ["charge", None])
+def test_101_3_a_prohibition_is_read_in_the_games_the_object_is_in_only(kind):
+    """``is_prohibited`` of an object absent from a game is False there, whatever the other
+    object in its column there can't have."""
+    w, a, b = _one_column_two_objects()
+    w.prohibit(b, kind, games=[1])
+    assert w.is_prohibited(a, kind).tolist() == [False, False]
+    assert w.is_prohibited(b, kind).tolist() == [False, True]
+
+
+def test_101_3_an_object_that_cant_have_counters_is_prohibited_in_a_batch():
+    """An object made with ``no_counters`` reads as prohibited on the batch path too."""
+    w = World(batch=2, seed=0)
+    a = w.add_object(w.add_player(), "artifact", no_counters=True)
+    assert w.is_prohibited(a).tolist() == [True, True]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1_a_second_prohibition_adds_to_the_first(batch):
+    """Prohibitions of two kinds on one object both hold (101.3): the second does not
+    replace the first."""
+    w = World(batch=batch, seed=0)
+    bear = w.add_object(w.add_player(), "creature", power=2, toughness=2)
+    w.prohibit(bear, "-1/-1")
+    w.prohibit(bear, "+1/+1")
+    assert np.all(w.is_prohibited(bear, "-1/-1")) and np.all(w.is_prohibited(bear, "+1/+1"))
+    w.put_counters(bear, "-1/-1")
+    w.put_counters(bear, "+1/+1")
+    assert w.counters(bear) == {}
+
+
+def test_a_prohibition_refused_for_a_stale_target_makes_no_new_kind():
+    """A prohibition naming an object gone from one game raises StaleEntityError before it
+    makes its kind's counter plane: nothing changes, the kinds included."""
+    w = World(batch=2, seed=0)
+    bear = w.add_object(w.add_player(), "creature", power=2, toughness=2)
+    w.destroy(bear, games=[1])
+    kinds = list(w.store.kind_names)
+    unchanged(w, lambda: w.prohibit(bear, "brand new"), StaleEntityError)
+    assert list(w.store.kind_names) == kinds
+
+
+def test_400_7_in_one_game_the_mark_follows_each_host_action_and_a_zone_change_ends_effects():
+    """The single-game paths mark as the batch's do: every effect set marks its object, the
+    last one ended unmarks it. A zone change of several objects then ends the effects of
+    those leaving (400.7): objects made in the freed slots start with none."""
+    w = World(seed=0)
+    p = w.add_player()
+    a, b, c, d = (w.add_object(p, "creature", power=2, toughness=2, token=True) for _ in range(4))
+    pairs = [(a, lambda: w.set_pt(a, 5, 5), lambda: w.clear_pt(a)),
+             (a, lambda: w.modify_pt(a, 1, 1), lambda: w.modify_pt(a, -1, -1)),
+             (b, lambda: w.set_hold(b), lambda: w.set_hold(b, False)),
+             (c, lambda: w.set_redirect(c, "exile"), lambda: w.set_redirect(c, None)),
+             (d, lambda: w.prohibit(d, "charge"), lambda: w.allow(d, "charge")),
+             (d, lambda: w.prohibit(d), lambda: w.allow(d))]
+    col = {e: w.store.present(0, e) for e in (a, b, c, d)}
+    for e, start, end in pairs:
+        start()
+        assert _marks_exact(w) and w.store.a["host_marked"][0, col[e]]
+        end()
+        assert _marks_exact(w) and not w.store.a["host_marked"].any()
+    w.set_pt(a, 5, 5)
+    w.set_hold(b)
+    w.set_redirect(c, "exile")
+    w.prohibit(d, "charge")
+    assert _marks_exact(w) and int(w.store.a["host_marked"].sum()) == 4
+    w.set_hold(b, False)
+    w.destroy([a, b, c, d])   # tokens: they cease to exist, freeing their slots (704.5d)
+    w.tick()
+    made = [w.add_object(p, "creature", power=1, toughness=1) for _ in range(4)]
+    assert _marks_exact(w) and not w.store.a["host_marked"].any()
+    for e in made:
+        assert (w.power(e), w.toughness(e)) == (1, 1)
+        assert not w.is_held(e) and not w.is_prohibited(e, "charge")
+    w.destroy(made)
+    assert len(w.objects(zone="graveyard")) == 4   # (no redirect left)
+
+
+def test_allowing_a_kind_ends_its_prohibition_where_some_games_have_none():
+    """``allow`` over games of which some have the prohibition ends it in those, and the
+    others stay as they were (allowed)."""
+    w = World(batch=2, seed=0)
+    bear = w.add_object(w.add_player(), "creature", power=2, toughness=2)
+    w.prohibit(bear, "charge", games=[0])
+    w.allow(bear, "charge")
+    w.put_counters(bear, "charge")
+    assert w.count(bear, "charge").tolist() == [1, 1] and not w.is_prohibited(bear, "charge").any()
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_6_cant_lose_is_a_players_and_is_refused_for_an_object_and_a_player_named_twice(batch):
+    """"Can't lose" flags a player (704.5a, 704.6a): on an object it raises naming the
+    object, and one player named twice with two flags is ambiguous: refused, nothing
+    changes (no flag set on the object's controller)."""
+    w = World(batch=batch, seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    err = unchanged(w, lambda: w.set_cant_lose(bear, "life"), IllegalActionError)
+    assert f"entity {bear} in game 0 is not a player" in str(err)
+    unchanged(w, lambda: w.set_cant_lose([p, p], "life", np.array([True, False])), IllegalActionError)
+    assert not np.any(w.cant_lose(p, "life"))
+
+
+def test_cant_lose_in_a_batch_names_the_player_not_its_column():
+    """The batch path flags the player (its index), not its store column's index."""
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    w.add_object(p, "artifact")
+    q = w.add_player()               # (its column is 2, its index 1)
+    r = w.add_player()
+    w.set_cant_lose(q, "poison", np.array([True, False]))
+    assert w.cant_lose(q, "poison").tolist() == [True, False]
+    assert not w.cant_lose(r, "poison").any() and not w.cant_lose(p, "poison").any()
+
+
+@pytest.mark.parametrize("reason", [["life"], np.array(["life"]), None, 1])
+def test_a_reason_to_not_lose_that_is_no_name_is_refused(reason):
+    """The reason is one of the names "life" and "poison": a list, an array or another
+    value raises InvalidTypeError naming it (not a TypeError of a look-up), and changes
+    nothing."""
+    w = World(seed=0)
+    p = w.add_player()
+    unchanged(w, lambda: w.set_cant_lose(p, reason), InvalidTypeError)
+    with pytest.raises(InvalidTypeError, match="unknown reason"):
+        w.cant_lose(p, reason)
