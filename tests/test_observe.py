@@ -416,3 +416,79 @@ def test_ga_a_printed_negative_level_is_a_level():
     obs, _ = w.observe([ally, champ], ["has:level", "level", "base_level"], dtype=np.int32)
     assert obs[0].tolist() == [[1, w.stat(e, "level"), w.base_level(e)] for e in (ally, champ)]
     assert obs[0, :, 1].tolist() == [-1, 1]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int16, bool, "no such dtype", object])
+def test_an_observation_dtype_other_than_float32_or_int32_is_refused(dtype):
+    """``dtype`` is float32 or int32: another, or a name NumPy does not know, raises
+    InvalidTypeError naming it."""
+    w = World()
+    p = w.add_player()
+    with pytest.raises(InvalidTypeError, match="observe dtype must be float32 or int32"):
+        w.observe([p], ["present"], dtype=dtype)
+
+
+def test_the_next_id_not_yet_made_is_unknown():
+    """An id is known once made: the next one is not yet, ``UnknownEntityError`` naming it
+    (not a row of zeros as for an id that existed and is gone)."""
+    from ecs import UnknownEntityError
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    with pytest.raises(UnknownEntityError, match=f"entity {bear + 1} does not exist"):
+        w.observe([bear, bear + 1], ["present"])
+
+
+def test_an_id_in_different_columns_in_different_games_is_observed_in_each_games_own():
+    """An object made in every game after one made in one game only sits in different
+    columns in the two games: each game observes it where it is there, as the reads do."""
+    w = World(batch=2)
+    p = w.add_player()
+    w.add_object(p, "artifact", games=[0])
+    bear = w.add_object(p, "creature", power=2, toughness=3)
+    w.put_counters(bear, "+1/+1", [1, 2])
+    obs, _ = w.observe([bear], ["present", "type:creature", "power", "toughness"], dtype=np.int32)
+    assert obs[:, 0].tolist() == [[1, 1, 3, 4], [1, 1, 4, 5]]
+    assert w.power(bear).tolist() == [3, 4]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_306_5c_310_4c_a_permanent_without_a_printed_value_has_its_loyalty_or_defense_counters(batch):
+    """A planeswalker (or battle) with no printed loyalty (defense) has the stat on the
+    battlefield, its counters (306.5c, 310.4c): ``has:loyalty`` is 1 and ``loyalty`` reads
+    them, as ``loyalty()`` does; in a graveyard it has none."""
+    w = World(batch=batch)
+    p = w.add_player()
+    walker = w.add_object(p, "planeswalker")
+    battle = w.add_object(p, "battle")
+    w.put_counters(walker, "loyalty", 2)
+    w.put_counters(battle, "defense", 3)
+    names = ["has:loyalty", "loyalty", "has:defense", "defense"]
+    obs, _ = w.observe([walker, battle], names, dtype=np.int32)
+    assert obs[:, 0].tolist() == [[1, 2, 0, 0]] * batch and obs[:, 1].tolist() == [[0, 0, 1, 3]] * batch
+    assert np.all(w.loyalty(walker) == 2) and np.all(w.defense(battle) == 3)
+    gone = w.move_zone(walker, "graveyard")
+    assert not w.observe([gone], names)[0].any()
+
+
+def test_zone_features_apart_and_a_rulesets_names_for_zones():
+    """Zone features need not be side by side in the list, and a ruleset's own name for a
+    zone (Grand Archive's field, banishment) is its zone's feature."""
+    w = World(ruleset="grand_archive")
+    p = w.add_player()
+    champ = w.add_object(p, "champion", life=20, level=1)
+    item = w.add_object(p, "item", zone="banishment")
+    names = ["zone:field", "present", "zone:banishment", "zone:battlefield", "zone:hand"]
+    obs, _ = w.observe([champ, item], names, dtype=np.int32)
+    assert obs[0].tolist() == [[1, 1, 0, 1, 0], [0, 1, 1, 0, 0]]
+
+
+@pytest.mark.parametrize("feature", ["type:wizard", "keyword:teleport", "colour", 3, None],
+                         ids=["type", "keyword", "name", "int", "None"])
+def test_an_unknown_feature_is_refused_naming_it(feature):
+    """A card type, keyword or feature that does not exist, or a name that is no string,
+    raises InvalidTypeError naming it (not a KeyError or AttributeError of a look-up)."""
+    w = World()
+    p = w.add_player()
+    with pytest.raises(InvalidTypeError, match=re.escape(repr(feature))):
+        w.observe([p], ["present", feature])
