@@ -5,6 +5,7 @@ state-based actions (704.5v, 614.1a)."""
 import numpy as np
 import pytest
 from ga_helpers import unchanged
+from state import full_state
 
 from ecs import (
     CounterError,
@@ -543,7 +544,8 @@ def test_the_owner_is_the_controller_before_the_first_control_change(batch):
 
 
 def test_the_64th_kind_can_not_be_prohibited_alone():
-    """Prohibitions name one of the first 63 kinds; the 64th raises and bans nothing."""
+    """Prohibitions name one of the first 63 kinds; the 64th raises and bans nothing, and
+    allowing it (never used) is no error."""
     w = World(seed=0)
     a = w.add_object(w.add_player(), "artifact")
     for i in range(63):
@@ -552,6 +554,9 @@ def test_the_64th_kind_can_not_be_prohibited_alone():
         w.prohibit(a, "k63")
     w.put_counters(a, "k0", 1)       # nothing else got prohibited
     assert w.count(a, "k0") == 2
+    before = full_state(w)
+    w.allow(a, "k63")                # never used: nothing to allow, no error, no new kind
+    assert full_state(w) == before
 
 
 def test_an_object_that_cant_have_counters_is_prohibited_in_one_game():
