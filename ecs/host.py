@@ -1,4 +1,4 @@
-"""What a host engine tells the core about the rest of the game .
+"""What a host engine tells the core about the rest of the game.
 
 A simulator that embeds the core keeps its own continuous effects, control changes and
 replacement effects; these actions hand the core the parts its state-based actions and
