@@ -41,9 +41,8 @@ class Thaw(System):
         if ice is None or fire is None:
             return
         pairs = np.where(_on_battlefield(game, check), np.minimum(ice, fire), 0)
-        g, c = np.nonzero(pairs)
-        check.remove((s.kind_index["ice"], s.kind_index["fire"]), g, c,
-                     pairs[g, c].astype(np.int64), "remove")
+        g, c = np.nonzero(pairs)   # (rows as a host gives them: strided in a batch, int32 amounts)
+        check.remove((s.kind_index["ice"], s.kind_index["fire"]), g, c, pairs[g, c], "remove")
 
 
 class Doom(System):

@@ -12,6 +12,7 @@ from typing import Any, Callable
 import esper
 import numpy as np
 import pytest
+from host_rules import Thaw
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from profiles import examples
@@ -262,22 +263,6 @@ def test_a_schedule_of_anything_but_systems_is_refused(systems: Any) -> None:
     anything else raises IllegalActionError, a CounterError, naming what it got."""
     with pytest.raises(IllegalActionError, match="system"):
         Schedule(systems)
-
-
-class Thaw(System):
-    """A host's system as docs/api.md writes one: ice and fire counters on a permanent
-    annihilate in pairs, rows from ``np.nonzero`` of the whole (games, columns) plane."""
-    causes = ("remove",)
-
-    def process(self, world: Any, check: Check) -> None:
-        s = world.store
-        ice, fire = s.plane("ice"), s.plane("fire")
-        if ice is None or fire is None:
-            return
-        pairs = np.minimum(ice, fire)
-        pairs[~check.live_games(world)] = 0
-        g, c = np.nonzero(pairs)   # (strided rows in a batch)
-        check.remove((s.kind_index["ice"], s.kind_index["fire"]), g, c, pairs[g, c], "remove")
 
 
 @pytest.mark.parametrize("batch", [1, 2])
