@@ -137,3 +137,160 @@ def test_a_refused_call_life_cleanup_and_a_quiet_tick_take_no_step():
     w.cleanup()
     w.tick()
     assert w.step == before and w.life(q).tolist() == [20, 20]
+
+
+def test_event_name_is_the_snake_case_of_the_class():
+    """dispatch_events dispatches under these names (api.md), no leading underscore."""
+    from ecs.events import DamageDealt, Tapped, event_name
+    assert event_name(CounterChanged(0, 1, "charge", 0, 1, "put")) == "counter_changed"
+    assert event_name(ZoneChanged(0, 1, 2, "hand", "graveyard", "zone")) == "zone_changed"
+    assert event_name(Tapped(0, 1, False, True, "tap")) == "tapped"
+    assert event_name(DamageDealt(0, 1, None, 3, 1, "damage")) == "damage_dealt"
+
+
+def test_120_3_unsourced_damage_names_no_source_and_what_a_shield_prevented():
+    """A damage event with no source names None; ``prevented`` is what would have been
+    dealt less what was (122.1c: a shield counter prevents it all)."""
+    from ecs.events import DamageDealt
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=5, counters={"shield": 1})
+    w.clear_events()
+    w.deal_damage(bear, 3)
+    (ev,) = [e for e in w.events() if isinstance(e, DamageDealt)]
+    assert (ev.target, ev.source, ev.amount, ev.dealt) == (bear, None, 3, 0)
+    assert ev.prevented == 3
+
+
+def test_tap_and_untap_events_carry_the_state_before_and_after():
+    from ecs.events import Tapped
+    w = World()
+    p = w.add_player()
+    rock = w.add_object(p, {"artifact"})
+    w.clear_events()
+    w.tap(rock)
+    w.untap(rock)
+    assert w.events() == [Tapped(0, rock, False, True, "tap"), Tapped(0, rock, True, False, "untap")]
+
+
+def test_104_4a_a_game_all_its_players_lose_at_once_is_a_draw_with_no_winner():
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    w.lose_life(p, 20)
+    w.lose_life(q, 20)
+    w.clear_events()
+    w.tick()
+    ends = [e for e in w.events() if isinstance(e, GameEnded)]
+    assert ends == [GameEnded(0, None, "104.4a")]
+
+
+def test_each_row_type_reads_as_its_event_with_each_column_in_its_field():
+    """One row of each type with a distinct value in every column: the event object takes
+    each from its column (``before``/``after`` in order; -1 and 0 as None where a field is
+    optional: no player, no source, no winner, no kind, no controller in older files)."""
+    from ecs.events import (ACTION, DAMAGE, GAME_END, LOST, RESERVE, TAP, Acted, DamageDealt,
+                            EventLog, ReserveChanged, Tapped)
+    kinds, players = ["+1/+1", "charge", "damage"], np.array([50, 60, 70])
+    log = EventLog()
+    log.record(RESERVE, "ga.reserve", game=0, entity=60, before=5, after=2)
+    log.record(ACTION, "ga.recover", game=0, entity=9, kind=0, before=4, after=1, other=2)
+    log.record(ACTION, "ga.level_up", game=0, entity=9, kind=-1, before=1, after=2, other=1)
+    log.record(TAP, "untap", game=0, entity=9, before=1, after=0)
+    log.record(DAMAGE, "damage", game=0, entity=9, before=5, after=2, other=-1)
+    log.record(DAMAGE, "damage", game=0, entity=9, before=5, after=5, other=0)
+    log.record(COUNTER, "put", game=0, entity=9, kind=1, before=1, after=3, other=0)
+    log.record(COUNTER, "put", game=0, entity=9, kind=1, before=3, after=4)
+    log.record(ZONE, "zone", game=0, entity=9, before=0, other=-1, from_zone=3, to_zone=0)
+    log.record(ZONE, "zone", game=0, entity=9, before=3, other=11, from_zone=2, to_zone=4)
+    log.record(LOST, "704.5a", game=0, entity=60)
+    log.record(GAME_END, "104.4a", game=0, entity=-1)
+    log.record(GAME_END, "104.2a", game=0, entity=0)
+    assert log.objects(kinds, players) == [
+        ReserveChanged(0, 60, 5, 2, "ga.reserve"),
+        Acted(0, 9, 70, "+1/+1", 4, 1, "ga.recover"),
+        Acted(0, 9, 60, None, 1, 2, "ga.level_up"),
+        Tapped(0, 9, True, False, "untap"),
+        DamageDealt(0, 9, None, 5, 2, "damage"),
+        DamageDealt(0, 9, 0, 5, 5, "damage"),
+        CounterChanged(0, 9, "charge", 1, 3, "put", 50),
+        CounterChanged(0, 9, "charge", 3, 4, "put", None),
+        ZoneChanged(0, 9, None, "battlefield", "none", "zone", {}, None),
+        ZoneChanged(0, 9, 11, "hand", "graveyard", "zone", {}, 70),
+        PlayerLost(0, 60, "704.5a"),
+        GameEnded(0, None, "104.4a"),
+        GameEnded(0, 0, "104.2a"),
+    ]
+
+
+#: The cause codes as the first saved files hold them: a code names the same cause in every
+#: version (new causes are appended), or an older file's events would read as other causes.
+SAVED_CAUSES = (
+    "put", "remove", "move", "proliferate", "enter", "damage", "shield", "stun",
+    "destroy", "sacrifice", "zone", "cleanup",
+    "704.5a", "704.5c", "704.5d", "704.5f", "704.5g", "704.5h", "704.5i", "704.5q",
+    "704.5r", "704.5v", "704.6a", "704.6b", "104.4a", "104.2a",
+    "ga.placement", "ga.damage", "ga.durability", "ga.champion", "ga.recover", "ga.enlighten",
+    "ga.wither", "rad", "draw", "mill",
+    "ga.reserve", "ga.level_up", "ga.left_game",
+    "tap", "untap", "combat damage", "704.5j", "host",
+)
+
+
+def test_cause_codes_keep_their_meaning_across_versions():
+    assert CAUSES[:len(SAVED_CAUSES)] == SAVED_CAUSES
+    assert len(set(CAUSES)) == len(CAUSES)
+
+
+def test_704_8_the_lki_of_the_rows_since_a_step_is_their_own():
+    """events_since(k) and event_table(k) after earlier rows: each zone change carries its
+    own object's last-known counters, and the table's lki_row indexes the rows it returns."""
+    w = World(batch=2)
+    p = w.add_player()
+    a = w.add_object(p, {"artifact"}, counters={"charge": 1})
+    b = w.add_object(p, {"artifact"}, counters={"charge": 2})
+    c = w.add_object(p, {"artifact"}, counters={"charge": 3})
+    for single in (False, True):
+        w.clear_events()
+        w.destroy(a, games=[0] if single else None)
+        k = w.step
+        w.destroy(b, games=[0] if single else None)
+        w.destroy(c, games=[0] if single else None)
+        moved = [e for e in w.events_since(k) if isinstance(e, ZoneChanged)]
+        assert [(e.old, e.lki) for e in moved] == [(b, {"charge": 2})] * (1 if single else 2) + [
+            (c, {"charge": 3})] * (1 if single else 2)
+        t = w.event_table(k)
+        got = sorted((int(t["entity"][r]), int(n)) for r, n in zip(t["lki_row"], t["lki_count"]))
+        assert got == sorted([(b, 2), (c, 3)] * (1 if single else 2))
+        a, b, c = (w.add_object(p, {"artifact"}, counters={"charge": n}) for n in (1, 2, 3))
+
+
+def test_a_snapshot_of_the_log_is_read_only_and_a_long_logs_holds_few_chunks():
+    """EventLog.snapshot is a value: its chunks' arrays can't be written; and it holds some
+    log2 of a long log's rows' chunks, as a clone does."""
+    from math import log2
+
+    from ecs.events import EventLog
+    log = EventLog()
+    for i in range(200):
+        log.next_step()
+        log.one(COUNTER, 0, 0, i, 0, 0, 1)
+        log.record(COUNTER, "put", game=np.arange(3), entity=np.arange(3) + i, kind=0,
+                   before=np.arange(3), after=np.arange(3) + 1)
+    snap = log.snapshot()
+    assert len(snap["chunks"]) <= 2 + log2(snap["rows"])
+    for ch in snap["chunks"]:
+        for v in ch.values():
+            with pytest.raises(ValueError):
+                v[...] = 0
+
+
+def test_a_recorded_column_is_a_copy_of_the_callers_array():
+    """``record`` keeps as they are only the columns named ``fresh``: a caller may reuse
+    the arrays it passed, and the log reads as recorded."""
+    from ecs.events import EventLog
+    log = EventLog()
+    game, entity, after = np.array([0, 1], np.int64), np.array([7, 8], np.int64), np.array([2, 3], np.int64)
+    log.record(COUNTER, "put", game=game, entity=entity, kind=0, before=0, after=after)
+    game[:], entity[:], after[:] = 5, 5, 5
+    t = log.table()
+    assert (t["game"].tolist(), t["entity"].tolist(), t["after"].tolist()) == ([0, 1], [7, 8], [2, 3])
