@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from ecs import StaleEntityError, World, ZoneChanged
+from ecs.components import ALL_FIELDS, GAME_COLUMN
 
 
 def test_400_7_122_2_moved_object_is_new_and_its_counters_cease():
@@ -234,3 +235,119 @@ def test_122_1h_one_finality_counter_exiles_a_dying_permanent(batch):
     other = w.add_object(p, {"creature"}, power=2, toughness=2)
     w.destroy([bear, other])
     assert len(w.objects(zone="exile")) == 1 and len(w.objects(zone="graveyard")) == 1
+
+
+# One object's move takes the single-game path (``relocation.move_one``); two at once, or a
+# batch's, the general one: each rule below holds on both.
+PATHS = [(1, False), (1, True), (2, False)]   # (batch, with another object moving at once)
+
+
+def _dying(w: World, e: int, with_other: bool, move=lambda w, es: w.destroy(es)):  # type: ignore[no-untyped-def]
+    """``move`` of ``e`` (and another creature of its controller's, ``with_other``)."""
+    if not with_other:
+        return move(w, e)
+    other = w.add_object(w.controller(e) if w.batch == 1 else int(w.controller(e)[0]), {"creature"},
+                         power=1, toughness=1)
+    return np.atleast_2d(move(w, [e, other]))[0, 0]
+
+
+@pytest.mark.parametrize("batch, with_other", PATHS)
+def test_614_1a_122_1h_a_redirect_replaces_dying_first_and_finality_only_what_still_dies(batch, with_other):
+    """A host's "if it would die, put it into <zone> instead" goes first: a permanent with a
+    finality counter redirected to its owner's hand goes there, not to exile (122.1h
+    replaces only a move to the graveyard); one redirected to exile is exiled."""
+    for zone in ("hand", "exile"):
+        w = World(batch=batch)
+        p = w.add_player()
+        bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"finality": 1})
+        w.set_redirect(bear, zone)
+        w.clear_events()
+        _dying(w, bear, with_other)
+        (ev, *_) = [e for e in w.events() if isinstance(e, ZoneChanged)]
+        assert (ev.old, ev.from_zone, ev.to_zone) == (bear, "battlefield", zone)
+        assert len(w.objects(zone=zone)) == 1
+
+
+@pytest.mark.parametrize("batch, with_other", PATHS)
+def test_122_1h_a_finality_counter_does_not_replace_a_bounce(batch, with_other):
+    """Finality replaces a move from the battlefield to a graveyard only: a permanent with
+    one returned to its owner's hand goes there."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"finality": 1})
+    new = _dying(w, bear, with_other, lambda w, es: w.move_zone(es, "hand"))
+    assert np.all(w.zone(new) == "hand")
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5d_111_8_a_token_ceases_to_exist_and_frees_a_clean_slot(batch):
+    """A token put into a graveyard ceases to exist at the next check (704.5d): the event
+    names no new object, and the game's next object in its slot keeps nothing of it (not a
+    token, not its name or its power)."""
+    w = World(batch=batch)
+    p = w.add_player()
+    tok = w.add_object(p, {"creature"}, power=3, toughness=3, token=True, name="Goblin")
+    gone = int(w.store.locate(0, tok))
+    w.move_zone(tok, "graveyard")
+    w.clear_events()
+    w.tick()
+    assert [(e.cause, e.new) for e in w.events()] == [("704.5d", None)] * batch
+    rock = w.add_object(p, {"artifact"})
+    assert int(w.store.locate(0, rock)) == gone
+    plain = World(batch=batch)   # the same artifact in a slot no object held
+    plain.add_object(plain.add_player(), {"artifact"})
+    assert int(plain.store.locate(0, plain.store.next_id - 1)) == gone
+    for f in ALL_FIELDS:
+        if f.shape == GAME_COLUMN and f.name != "entity_id":
+            assert np.array_equal(w.store.a[f.name][:, gone], plain.store.a[f.name][:, gone]), f.name
+    card = w.move_zone(rock, "graveyard")
+    w.tick()
+    assert np.all(w.exists(card))   # not a token: it stays in the graveyard
+
+
+@pytest.mark.parametrize("batch, together", [(1, False), (1, True), (2, True)])
+def test_401_4_cards_put_into_a_library_go_to_its_bottom_in_order(batch, together):
+    w = World(batch=batch)
+    p = w.add_player()
+    top = w.add_object(p, {"artifact"}, zone="library")
+    cards = [w.add_object(p, {"artifact"}, zone="hand") for _ in range(2)]
+    if together:
+        new = [int(x) for x in np.atleast_2d(w.move_zone(cards, "library"))[0]]
+    else:
+        new = [int(np.atleast_1d(w.move_zone(c, "library"))[0]) for c in cards]
+    for g in range(batch):
+        assert w.library(p, g)[-2:] == new and w.library(p, g)[0] == top
+
+
+def test_move_objects_leaves_the_callers_array_and_the_log_its_own():
+    """``move_objects`` applies replacements to a copy of the destinations it is given, and
+    the zone-change rows keep their own copy of the destinations it returns."""
+    from ecs import zones
+    from ecs.events import ZONE
+    from ecs.relocation import move_objects
+    w = World(batch=2)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.set_redirect(bear, "exile")
+    cols = np.full(2, int(w.store.locate(0, bear)), np.int64)
+    dest = np.full(2, zones.GRAVEYARD, np.int64)
+    w.clear_events()
+    _, to = move_objects(w, np.arange(2, dtype=np.int64), cols, dest, "destroy")
+    assert dest.tolist() == [zones.GRAVEYARD] * 2 and to.tolist() == [zones.EXILE] * 2
+    to[:] = zones.HAND
+    t = w.event_table()
+    assert t["to_zone"][t["type"] == ZONE].tolist() == [zones.EXILE] * 2
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ga_champion_8_a_kept_row_leaves_each_other_row_its_zone(batch):
+    """Moved with a banished champion card that stays (GA Champion 8), another card goes to
+    the graveyard and gets the counters it arrives with."""
+    w = World(ruleset="grand_archive", batch=batch, seed=0)
+    a, b = w.add_player(), w.add_player()
+    w.add_object(b, "champion", life=20)
+    champ = w.add_object(a, "champion", life=20, zone="banishment")
+    card = w.add_object(a, "ally", power=1, life=1, zone="hand")
+    new = np.atleast_2d(w.move_zone([champ, card], "graveyard", counters={"buff": 1}))[0]
+    assert new[0] == -1 and np.all(w.zone(int(new[1])) == "graveyard")
+    assert np.all(w.count(int(new[1]), "buff") == 1)
