@@ -351,3 +351,32 @@ def test_ga_champion_8_a_kept_row_leaves_each_other_row_its_zone(batch):
     new = np.atleast_2d(w.move_zone([champ, card], "graveyard", counters={"buff": 1}))[0]
     assert new[0] == -1 and np.all(w.zone(int(new[1])) == "graveyard")
     assert np.all(w.count(int(new[1]), "buff") == 1)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_614_1a_a_redirect_sends_only_its_own_permanent_elsewhere(batch):
+    """Two permanents destroyed at once, one redirected to its owner's library: it goes to
+    the library's bottom, the other to the graveyard, holding no library position (every
+    slot outside a library holds 0, ecs.library)."""
+    w = World(batch=batch)
+    p = w.add_player()
+    a, b = (w.add_object(p, {"creature"}, power=1, toughness=1) for _ in range(2))
+    w.set_redirect(a, "library")
+    w.destroy([a, b])
+    (shelved,), (dead,) = w.objects(zone="library"), w.objects(zone="graveyard")
+    for g in range(batch):
+        assert w.library(p, g) == [shelved]
+        assert w.store.a["position"][g, int(w.store.locate(g, dead))] == 0
+
+
+def test_306_5b_only_the_rows_entering_the_battlefield_get_their_printed_loyalty():
+    """One move of two planeswalker cards, one to the battlefield and one to the graveyard:
+    the one entering gets its loyalty counters (306.5b), the other none."""
+    from ecs import zones
+    from ecs.relocation import move_objects
+    w = World()
+    p = w.add_player()
+    cards = [w.add_object(p, {"planeswalker"}, zone="hand", loyalty=3) for _ in range(2)]
+    cols = np.array([int(w.store.locate(0, c)) for c in cards], np.int64)
+    new, _ = move_objects(w, np.zeros(2, np.int64), cols, np.array([zones.BATTLEFIELD, zones.GRAVEYARD]), "zone")
+    assert w.counters(int(new[0])) == {"loyalty": 3} and w.counters(int(new[1])) == {}
