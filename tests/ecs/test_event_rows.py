@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
-from ecs.events import CAUSE, COUNTER, TAP, ZONE, EventLog
+from ecs.events import CAUSE, COUNTER, LOG_COLUMNS, TAP, ZONE, EventLog
 
 VALUE = st.integers(-2, 10**6)
 
@@ -150,3 +150,41 @@ def test_a_single_games_rows_read_as_recorded_equal_their_packed_chunk(script: l
     for since in (None, *range(0, log.step + 2)):
         a, b = log.table(since), packed.table(since)
         assert a.keys() == b.keys() and all(a[k].dtype == np.int64 and np.array_equal(a[k], b[k]) for k in a), since
+
+
+def test_rows_since_a_step_in_a_log_of_tuples_and_chunks() -> None:
+    """A single game's rows (tuples) around a batch's chunk, over three steps: the table
+    since each step is the rows of the later steps, its last-known counters with them."""
+    import copy
+    log, every = EventLog(), EventLog()
+    for op in (("step",), ("one", 1), ("one", 2), ("step",), ("chunk", 3), ("step",), ("one", 3), ("one", 4)):
+        _do(log, op)
+        _do(every, op)
+    assert every.chunks is not None and every.lki is not None   # (packed: read as chunks)
+    full = every.table()
+    for since in range(log.step + 1):
+        keep = full["step"] > since
+        first = int(np.argmax(keep)) if keep.any() else full["step"].size
+        t = copy.deepcopy(log).table(since)   # (each on the log as recorded)
+        for k in LOG_COLUMNS:
+            assert t[k].tolist() == full[k][keep].tolist(), (since, k)
+        lki = full["lki_row"] >= first
+        assert t["lki_row"].tolist() == (full["lki_row"][lki] - first).tolist(), since
+        assert t["lki_count"].tolist() == full["lki_count"][lki].tolist(), since
+
+
+def test_a_clone_joins_chunks_up_to_a_bound() -> None:
+    """Compacting joins at most ``_JOIN_ROWS`` rows into one chunk: two batch chunks whose
+    rows together pass it stay as recorded (a clone does not copy them)."""
+    from ecs.events import _JOIN_ROWS
+    from ecs.events import _FEW
+    log = EventLog()
+    for _ in range(_FEW):   # (enough chunks before them that a clone compacts the list)
+        _do(log, ("chunk", 2))
+    n = _JOIN_ROWS // 2 + 1
+    for _ in range(2):
+        log.record(COUNTER, "put", game=np.zeros(n, np.int64), entity=np.arange(n), kind=0,
+                   after=np.ones(n, np.int64))
+    held = [ch["entity"] for ch in log.chunks[-2:]]
+    c = log.clone()
+    assert all(ch["entity"] is v for ch, v in zip(c.chunks[-2:], held))
