@@ -176,8 +176,7 @@ def test_rows_since_a_step_in_a_log_of_tuples_and_chunks() -> None:
 def test_a_clone_joins_chunks_up_to_a_bound() -> None:
     """Compacting joins at most ``_JOIN_ROWS`` rows into one chunk: two batch chunks whose
     rows together pass it stay as recorded (a clone does not copy them)."""
-    from ecs.events import _JOIN_ROWS
-    from ecs.events import _FEW
+    from ecs.events import _FEW, _JOIN_ROWS
     log = EventLog()
     for _ in range(_FEW):   # (enough chunks before them that a clone compacts the list)
         _do(log, ("chunk", 2))

@@ -3,7 +3,23 @@ import numpy as np
 import pytest
 
 from ecs import CounterChanged, GameEnded, PlayerLost, World, ZoneChanged
-from ecs.events import CAUSES, COUNTER, ZONE
+from ecs.events import (
+    ACTION,
+    CAUSES,
+    COUNTER,
+    DAMAGE,
+    GAME_END,
+    LOST,
+    RESERVE,
+    TAP,
+    ZONE,
+    Acted,
+    DamageDealt,
+    EventLog,
+    ReserveChanged,
+    Tapped,
+    event_name,
+)
 
 
 def test_columnar_table_matches_event_objects():
@@ -141,7 +157,6 @@ def test_a_refused_call_life_cleanup_and_a_quiet_tick_take_no_step():
 
 def test_event_name_is_the_snake_case_of_the_class():
     """dispatch_events dispatches under these names (api.md), no leading underscore."""
-    from ecs.events import DamageDealt, Tapped, event_name
     assert event_name(CounterChanged(0, 1, "charge", 0, 1, "put")) == "counter_changed"
     assert event_name(ZoneChanged(0, 1, 2, "hand", "graveyard", "zone")) == "zone_changed"
     assert event_name(Tapped(0, 1, False, True, "tap")) == "tapped"
@@ -151,7 +166,6 @@ def test_event_name_is_the_snake_case_of_the_class():
 def test_120_3_unsourced_damage_names_no_source_and_what_a_shield_prevented():
     """A damage event with no source names None; ``prevented`` is what would have been
     dealt less what was (122.1c: a shield counter prevents it all)."""
-    from ecs.events import DamageDealt
     w = World()
     p = w.add_player()
     bear = w.add_object(p, {"creature"}, power=2, toughness=5, counters={"shield": 1})
@@ -163,7 +177,6 @@ def test_120_3_unsourced_damage_names_no_source_and_what_a_shield_prevented():
 
 
 def test_tap_and_untap_events_carry_the_state_before_and_after():
-    from ecs.events import Tapped
     w = World()
     p = w.add_player()
     rock = w.add_object(p, {"artifact"})
@@ -188,8 +201,6 @@ def test_each_row_type_reads_as_its_event_with_each_column_in_its_field():
     """One row of each type with a distinct value in every column: the event object takes
     each from its column (``before``/``after`` in order; -1 and 0 as None where a field is
     optional: no player, no source, no winner, no kind, no controller in older files)."""
-    from ecs.events import (ACTION, DAMAGE, GAME_END, LOST, RESERVE, TAP, Acted, DamageDealt,
-                            EventLog, ReserveChanged, Tapped)
     kinds, players = ["+1/+1", "charge", "damage"], np.array([50, 60, 70])
     log = EventLog()
     log.record(RESERVE, "ga.reserve", game=0, entity=60, before=5, after=2)
@@ -269,7 +280,6 @@ def test_a_snapshot_of_the_log_is_read_only_and_a_long_logs_holds_few_chunks():
     log2 of a long log's rows' chunks, as a clone does."""
     from math import log2
 
-    from ecs.events import EventLog
     log = EventLog()
     for i in range(200):
         log.next_step()
@@ -287,7 +297,6 @@ def test_a_snapshot_of_the_log_is_read_only_and_a_long_logs_holds_few_chunks():
 def test_a_recorded_column_is_a_copy_of_the_callers_array():
     """``record`` keeps as they are only the columns named ``fresh``: a caller may reuse
     the arrays it passed, and the log reads as recorded."""
-    from ecs.events import EventLog
     log = EventLog()
     game, entity, after = np.array([0, 1], np.int64), np.array([7, 8], np.int64), np.array([2, 3], np.int64)
     log.record(COUNTER, "put", game=game, entity=entity, kind=0, before=0, after=after)
