@@ -1,0 +1,68 @@
+"""Main phases and turn players (ecs.turns): who takes the turn (CR 102.1, 805.4 in
+Two-Headed Giant), what a main phase refuses, and the reads of the turn player."""
+from __future__ import annotations
+
+import pytest
+from ga_helpers import unchanged
+
+from ecs import IllegalActionError, World
+
+
+def three(batch: int = 1) -> tuple[World, list[int]]:
+    """A game (or a batch) of three players, none with a library."""
+    w = World(batch=batch, seed=5)
+    return w, [w.add_player() for _ in range(3)]
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_800_4a_a_player_who_has_lost_takes_no_more_turns(batch):
+    """A player who has lost left the game (800.4a): a main phase named for them raises,
+    naming the player and the game they lost, and changes nothing; in a batch where they
+    lost one game only, the other games may still give them their turn."""
+    w, (p, q, r) = three(batch)
+    out = 1 if batch > 1 else 0
+    w.lose_life(p, 20, games=[out])
+    w.tick()
+    assert w.ongoing.all()
+    err = unchanged(w, lambda: w.begin_main_phase(p), IllegalActionError)
+    assert f"player {p} has lost game {out} and takes no more turns" in str(err)
+    if batch > 1:
+        w.begin_main_phase(p, games=[0, 2])
+        assert w.active_player().tolist() == [p, -1, p]
+
+
+def test_a_main_phase_needs_a_player():
+    """A World without players has no turn player to give a main phase to."""
+    w = World()
+    err = unchanged(w, lambda: w.begin_main_phase(), IllegalActionError)
+    assert "needs a player" in str(err)
+
+
+def test_104_2a_a_game_the_first_check_ends_gets_no_turn_player():
+    """A batch where the opponent is at 0 life in game 1: the main phase's first check
+    ends that game (704.5a, 104.2a), whose state is then frozen, so it gets no turn player
+    there; game 0 goes on with the named player's turn."""
+    w = World(batch=2, seed=5)
+    p, q = w.add_player(), w.add_player()
+    w.lose_life(q, 20, games=[1])
+    w.begin_main_phase(p)
+    assert w.ongoing.tolist() == [True, False] and w.result().tolist() == [-1, p]
+    assert w.active_player().tolist() == [p, -1]
+    assert w.store.a["active"].tolist() == [[True, False], [False, False]]
+
+
+def test_102_1_the_default_turn_player_of_one_selected_game_is_that_games_next():
+    """Each game of a batch has its own turns: a default main phase in one selected game
+    goes to the next player in that game's turn order (after its own turn player, skipping
+    the players who lost there), whatever the other games' turns."""
+    w, (p, q, r) = three(batch=2)
+    w.begin_main_phase(q, games=[0])
+    w.begin_main_phase(games=[1])   # game 1: no turn yet, so the first player
+    assert w.active_player().tolist() == [q, p]
+    w.lose_life(q, 20, games=[1])
+    w.tick()
+    w.begin_main_phase(games=[1])   # after p comes q, who has lost there: r
+    w.begin_main_phase(games=[0])   # after q comes r
+    assert w.active_player().tolist() == [r, r]
+    w.begin_main_phase(games=[1])
+    assert w.active_player().tolist() == [r, p]
