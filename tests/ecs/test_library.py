@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ga_helpers import unchanged
 
-from ecs import World
+from ecs import IllegalActionError, InvalidGameError, World
 
 
 def names(w: World, player: int, game: int = 0) -> list[str]:
@@ -167,3 +168,77 @@ def test_401_4_objects_made_in_a_library_go_to_the_bottom_in_the_order_made(batc
         more = w.add_objects(2, p, "land", zone="library", games=games).tolist()
         for g in range(batch) if games is None else games:
             assert w.library(p, game=g) == (deck + made + [later])[::-1] + more, g
+
+
+def test_401_4_a_shuffle_orders_each_games_library_at_random_and_no_other():
+    """``shuffle_library`` puts the player's library of each selected game in a random
+    order of the World's generator, each game its own: of 10 cards (10! orders) no two of
+    four games come out alike, nor in the order they were made; the other player's library
+    and an unselected game keep theirs, and a card that arrives after goes to the bottom."""
+    w = World(batch=5, seed=7)
+    p, q = w.add_player(), w.add_player()
+    made = [w.add_object(p, "sorcery", zone="library") for _ in range(10)]
+    theirs = [w.add_object(q, "sorcery", zone="library") for _ in range(3)]
+    w.shuffle_library(p, games=[0, 1, 2, 3])
+    libs = [w.library(p, game=g) for g in range(5)]
+    assert all(sorted(lib) == made for lib in libs)
+    assert len({tuple(lib) for lib in libs[:4]}) == 4 and made not in libs[:4]
+    assert libs[4] == made
+    assert all(w.library(q, game=g) == theirs for g in range(5))
+    last = w.add_object(p, "land", zone="library")
+    assert [w.library(p, game=g) for g in range(5)] == [lib + [last] for lib in libs]
+
+
+def test_701_13_milling_an_empty_library_is_no_draw():
+    """Milling from an empty library mills nothing and, not being a draw, never makes the
+    player lose (704.5b is for draws): one card or several, in one game or a batch."""
+    for batch in (1, 2):
+        w = World(batch=batch, seed=1)
+        p, _ = w.add_player(), w.add_player()
+        out = w.mill(p)
+        assert out == [] if batch == 1 else np.all(out == -1)
+        assert np.all(w.mill(p, 3) == -1) if batch > 1 else w.mill(p, 3) == []
+        assert w.tick() == 0 and not np.any(w.has_lost(p))
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_401_order_library_takes_exactly_that_library(batch):
+    """``order_library`` takes every card of the player's library exactly once: a list
+    as long as the library that names a card of the player's hand, or of the other
+    player's library, in place of one of its cards raises, naming the ids, the player and
+    the game, and changes nothing; so does a library that differs in the selected game."""
+    w = World(batch=batch, seed=3)
+    p, q = w.add_player(), w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library") for _ in range(3)]
+    hand = w.add_object(p, "sorcery", zone="hand")
+    other = w.add_object(q, "sorcery", zone="library")
+    for stray in (hand, other):
+        ids = [deck[0], stray, deck[2]]
+        err = unchanged(w, lambda ids=ids: w.order_library(p, ids), IllegalActionError)
+        assert f"ids {ids} are not exactly the library of player {p} in game 0" in str(err)
+    if batch > 1:
+        w.mill(p, games=[1])   # game 1's library: deck[1:]
+        err = unchanged(w, lambda: w.order_library(p, deck[::-1], games=[1]), IllegalActionError)
+        assert f"library of player {p} in game 1" in str(err)
+        w.order_library(p, deck[::-1], games=[0])
+        assert w.library(p, game=0) == deck[::-1] and w.library(p, game=1) == deck[1:]
+
+
+def test_121_1_a_draw_or_mill_takes_only_the_selected_games():
+    """``games`` selects where a one-card draw or mill acts, in a World of one game as in
+    a batch: no game selected, nothing moves; a game that isn't there raises
+    InvalidGameError and changes nothing. A huge amount returns no wider an array than
+    the World has slots (the library runs out first)."""
+    w = World(seed=1)
+    p, _ = w.add_player(), w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library") for _ in range(3)]
+    for act in (w.draw, w.mill):
+        assert act(p, games=[]) == []
+        unchanged(w, lambda act=act: act(p, games=[1]), InvalidGameError)
+    assert w.library(p) == deck and not w.store.a["drew_empty"].any()
+    b = World(batch=2, seed=1)
+    p, _ = b.add_player(), b.add_player()
+    [b.add_object(p, "sorcery", zone="library") for _ in range(3)]
+    out = b.draw(p, 1000)
+    assert out.shape == (2, 3 + 2) and (out[:, 3:] == -1).all()   # (3 cards, 2 players' slots)
+    assert b.store.a["drew_empty"][:, p].all()
