@@ -3,35 +3,49 @@ another game took, objects of several types, a team's prohibitions (810.10c), th
 Archive's zone names, a loyalty or defense never printed (306.5c, 310.4c)."""
 import numpy as np
 import pytest
+from state import full_state
 
 from ecs import InvalidTypeError, UnknownEntityError, World
 
 
 def test_the_next_id_was_never_given_out():
-    """api.md: an id that never existed raises UnknownEntityError, the first unused one too."""
+    """api.md: an id that never existed raises UnknownEntityError, the first unused one too;
+    so does a bool, which is no id (though True equals the id 1 here)."""
     w = World()
     p = w.add_player()
     x = w.add_object(p, "creature", power=1, toughness=1)
     for read in (w.exists, lambda e: w.observe([e])):
         with pytest.raises(UnknownEntityError):
             read(x + 1)
+    assert x == 1 and w.exists(x)
+    with pytest.raises(UnknownEntityError, match="True"):
+        w.exists(True)
 
 
 def test_reads_of_an_id_in_a_game_where_its_slot_holds_another_object_are_none():
     """A token that left game 1 (704.5d) frees its slot there, and game 1's next object
-    takes it: the token's reads in game 1 are none, not the new object's damage and
-    counters."""
+    takes it: the token's reads in game 1 are none, not the new object's damage,
+    counters, keywords, tapped status, power and toughness, zone, controller or owner; a kind of
+    counter held in some games only is read in every game (0 where none)."""
     w = World(batch=2, seed=0)
-    p = w.add_player()
-    w.add_player()
+    p, q = w.add_player(), w.add_player()
     x = w.add_object(p, "creature", power=5, toughness=5, token=True)
     w.destroy(x, games=[1])
     w.tick()
     y = w.add_object(p, "creature", power=5, toughness=5, games=[1])
     w.deal_damage(y, 2, games=[1])
     w.put_counters(y, "charge", 3, games=[1])
+    w.put_counters(y, "flying", 1, games=[1])   # (a keyword counter, 122.1b)
+    w.set_controller(y, q, games=[1])
+    w.tap(y, games=[1])
     assert w.damage(x).tolist() == [0, 0] and "charge" not in w.counters(x)
-    assert w.damage(y).tolist() == [0, 2]
+    assert w.count(x, "charge").tolist() == [0, 0] and w.is_tapped(x).tolist() == [False, False]
+    assert w.power(x).tolist() == [5, 0] and w.toughness(x).tolist() == [5, 0]
+    assert w.zone(x).tolist() == ["battlefield", "none"]
+    assert w.controller(x).tolist() == [p, -1] and w.owner(x).tolist() == [p, -1]
+    assert w.keywords(x).tolist() == [frozenset()] * 2
+    assert w.damage(y).tolist() == [0, 2] and w.counters(y)["charge"].tolist() == [0, 3]
+    assert w.keywords(y).tolist() == [frozenset(), {"flying"}]
 
 
 def test_objects_of_several_types_are_those_of_every_one():
@@ -88,3 +102,54 @@ def test_306_5c_310_4c_on_the_battlefield_the_counters_are_the_stat_printed_or_n
     with pytest.raises(InvalidTypeError, match="without a printed loyalty"):
         one.loyalty(gone)
     assert one.observe([gone], ["loyalty", "has:loyalty"])[0][0, 0].tolist() == [0, 0]
+
+
+def test_a_batchs_reads_are_the_callers_own_arrays():
+    """A read of a batch is an array of its own: a caller that writes into it (scales
+    life, clears a loss flag, blanks ids of ``object_mask``) changes nothing in the World."""
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    x = w.add_object(p, "creature", power=2, toughness=2)
+    w.lose_life(q, 20, games=[1])
+    w.tick()
+    before = full_state(w)
+    life, lost = w.life(q), w.has_lost(q)
+    ids, mask = w.object_mask()
+    assert life.tolist() == [20, 0] and lost.tolist() == [False, True] and x in ids[0]
+    life[:] = 7
+    lost[:] = False
+    ids[:] = -1
+    mask[:] = False
+    assert full_state(w) == before
+    assert w.life(q).tolist() == [20, 0] and w.has_lost(q).tolist() == [False, True]
+    assert w.objects() == [x]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_810_10_a_players_poison_counters_read_as_the_teams(batch):
+    """In Two-Headed Giant poison counters are the team's (810.10): ``counters`` and
+    ``count`` of either teammate read the team's total, in one game and in a batch;
+    other kinds stay the player's own, and the other team has none."""
+    w = World(two_headed_giant=True, batch=batch, seed=0)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, _ = w.add_player(team=1), w.add_player(team=1)
+    w.put_counters(a2, "poison", 3)
+    w.put_counters(a1, "poison", 2)
+    w.put_counters(a2, "rad", 1)
+    for p, own in ((a1, {}), (a2, {"rad": 1})):
+        assert np.all(w.count(p, "poison") == 5) and np.all(w.count(p, "rad") == own.get("rad", 0))
+        got = {k: np.ravel(v).tolist() for k, v in w.counters(p).items()}
+        assert got == {k: [n] * batch for k, n in {"poison": 5, **own}.items()}
+    assert np.all(w.count(b1, "poison") == 0) and w.counters(b1) == {}
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_108_3_the_owner_stays_when_control_changes(batch):
+    """108.3: an object's owner is the player it started under, the first player too; a
+    control change (``set_controller``) changes its controller, not its owner."""
+    w = World(batch=batch, seed=0)
+    p, q = w.add_player(), w.add_player()
+    x = w.add_object(p, "artifact")
+    w.set_controller(x, q)
+    assert np.all(w.owner(x) == p) and np.all(w.controller(x) == q)
+    assert w.objects(controller=q) == [x] and w.objects(controller=p) == []
