@@ -87,7 +87,9 @@ def test_arrivals_past_the_positions_range_renumber_the_library():
 @pytest.mark.parametrize("batch", [1, 2])
 def test_121_2_cards_drawn_one_at_a_time_are_logged_and_numbered_in_the_order_drawn(batch):
     """121.2: a player who draws several cards draws them one at a time: draw(p, 3) logs
-    its zone changes, and numbers the new objects, top card first, as three draws do."""
+    its zone changes, and numbers the new objects, top card first, as three draws do. (The
+    games here hold one order: a card moved in several games gets one new id in all of
+    them, docs/design.md, so where the orders differ one game's new ids need not rise.)"""
     w = World(seed=1, batch=batch)
     p, _ = w.add_player(), w.add_player()
     cards = [w.add_object(p, "sorcery", zone="library", name=f"c{i}") for i in range(3)]
