@@ -170,8 +170,8 @@ def test_a_batch_whose_games_share_ids_waits_longer_between_sweeps(monkeypatch):
 
 
 def test_an_index_pickled_with_a_dense_page_table_loads():
-    """An index pickled before the chunks (a page table over every page made) maps its
-    ids as it did."""
+    """An index pickled before the chunks (a page table over every page made, and no
+    views of its arrays) maps its ids as it did."""
     import pickle
 
     w, p, _ = _world(batch=2)
@@ -180,7 +180,7 @@ def test_an_index_pickled_with_a_dense_page_table_loads():
     state = index.__getstate__()
     page_of = np.full(int(index.page_at[: index.rows].max()) + 1, -1, np.int32)
     page_of[index.page_at[: index.rows]] = np.arange(index.rows)
-    for name in ("dir", "chunks", "n_chunks", "page_at"):
+    for name in ("dir", "chunks", "n_chunks", "page_at", "_pv"):
         del state[name]
     old = IdIndex.__new__(IdIndex)
     old.__setstate__(pickle.loads(pickle.dumps({**state, "page_of": page_of})))

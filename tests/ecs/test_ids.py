@@ -1,0 +1,152 @@
+"""The id index (ecs.ids) on its own: what it maps after adds, sweeps, clones and
+assigns, where the store's tests reach these paths only in some orders."""
+import numpy as np
+
+from ecs import ids as ids_module
+from ecs.ids import _MIN_ROWS, PAGE, IdIndex
+
+
+def _none(games=1, cols=8):
+    """Slots holding no id: every page an add does not write to is droppable."""
+    slots = np.full((games, cols), -1, np.int64)
+    return lambda: slots
+
+
+def _spread_index(batch=3):
+    """An index of ``batch`` games holding id 0 in one column in every game and id 1
+    in a column of its own in each (a spread id)."""
+    index = IdIndex(batch)
+    index.add(0, np.array([0], np.int64), _none(batch))
+    games = np.arange(batch, dtype=np.int64)
+    index.add_per_game(1, 1, np.zeros(batch, np.int64), games, games + 1, _none(batch))
+    return index
+
+
+def test_single_game_adds_over_many_pages_read_back_by_one_and_by_lookup():
+    """One id at a time (a single game's zone changes) over pages whose rows grow the
+    index's tables between sweeps (a wide store's slots put the sweeps off): both lookups
+    see every id where it was put."""
+    index = IdIndex(1)
+    n = 6 * PAGE
+    cols = np.arange(n, dtype=np.int64) % 50
+    slots = np.full((1, 64 * PAGE), -1, np.int64)   # no sweep below 64 * PAGE // (8 * PAGE) pages
+    slots[0, :n] = np.arange(n)
+    for e in range(n):
+        index.add_one(e, int(cols[e]), lambda: slots)
+    every = np.arange(n, dtype=np.int64)
+    assert np.array_equal(index.lookup(every), cols)
+    assert [index.one(e) for e in range(n)] == cols.tolist()
+
+
+def test_an_add_that_starts_inside_a_page_keeps_that_page_through_its_sweep():
+    """New ids from the middle of a page over many pages, with a sweep due and none of
+    the page's earlier ids in a slot: the page the add starts in is kept, so its new ids
+    map as the later pages' do."""
+    index = IdIndex(1)
+    half = PAGE // 2
+    index.add(0, np.full(half, 3, np.int64), _none())       # page 0, half made, none held
+    cols = np.arange(10 * PAGE, dtype=np.int64) % 7
+    index.add(half, cols, _none())                           # pages 0-10: a sweep is due
+    new = np.arange(half, half + cols.size, dtype=np.int64)
+    assert np.array_equal(index.lookup(new), cols)
+    assert index.one(half) == 0 and index.one(int(new[-1])) == int(cols[-1])
+
+
+def test_a_row_freed_by_a_sweep_holds_nothing_of_its_old_page():
+    """A sweep drops pages no slot holds; the next page takes a freed row, and its ids
+    not made yet map to -1 (in no game), not to the dropped page's columns."""
+    index = IdIndex(1)
+    index.add(0, np.full(4 * PAGE, 7, np.int64), _none())   # four pages, all gone
+    first = 4 * PAGE
+    index.add(first, np.full(PAGE // 2, 2, np.int64), _none())   # a new page: a sweep
+    assert index.rows == 1
+    page = np.arange(first, first + PAGE, dtype=np.int64)
+    assert index.lookup(page).tolist() == [2] * (PAGE // 2) + [-1] * (PAGE // 2)
+
+
+def test_the_first_pages_are_held_without_a_sweep(monkeypatch):
+    """Below a few pages the index does not sweep the slots (a pass over every game's)
+    for each new page."""
+    sweeps = []
+    real = ids_module._rows_held
+    monkeypatch.setattr(ids_module, "_rows_held", lambda *a: sweeps.append(1) or real(*a))
+    index = IdIndex(1)
+    for p in range(_MIN_ROWS):
+        index.add(p * PAGE, np.zeros(PAGE, np.int64), _none())
+    assert sweeps == [] and index.rows == _MIN_ROWS
+
+
+def test_an_id_in_no_game_takes_no_spread_row():
+    """Ids given slot by slot, one of them in no slot at all: it maps to -1, and only
+    the id whose games disagree takes a spread row."""
+    index = IdIndex(2)
+    games, at = np.array([0, 1, 0, 1]), np.array([0, 0, 2, 2])
+    index.add_per_game(0, 3, at, games, np.array([4, 4, 5, 6]), _none(2))
+    assert index.n_spread == 1
+    assert index.lookup(np.array([1], np.int64)).tolist() == [-1]
+    assert index.lookup(np.array([0, 1, 2, 2]), np.array([0, 0, 0, 1])).tolist() == [4, -1, 5, 6]
+
+
+def test_one_spread_id_is_found_as_spread():
+    """``any_spread`` of an index holding a single spread id (its first spread row), and
+    ``one`` of it in each game."""
+    index = _spread_index()
+    assert index.n_spread == 1
+    assert [index.one(1, g) for g in range(3)] == [1, 2, 3] and index.one(0, 2) == 0
+    assert index.any_spread(np.array([0, 1], np.int64))
+    assert not index.any_spread(np.array([0], np.int64))
+
+
+def test_clones_that_each_make_a_spread_id_keep_their_own():
+    """An index and its clone each make the same next id, spread over different columns:
+    neither one's spread row reaches the other's (copy on write)."""
+    index = _spread_index()
+    twin = index.clone()
+    games = np.arange(3, dtype=np.int64)
+    twin.add_per_game(2, 1, np.zeros(3, np.int64), games, games + 10, _none(3))
+    index.add_per_game(2, 1, np.zeros(3, np.int64), games, games + 20, _none(3))
+    e = np.full(3, 2, np.int64)
+    assert twin.lookup(e, games).tolist() == [10, 11, 12]
+    assert index.lookup(e, games).tolist() == [20, 21, 22]
+    assert twin.lookup(np.ones(3, np.int64), games).tolist() == [1, 2, 3]
+
+
+def test_an_index_assigned_in_place_writes_its_next_id_in_place():
+    """An index assigned another's entries of the same shapes holds them in its own
+    arrays, and its next id in a page it holds is written there (no copy: the views of a
+    single game's reads stay good), without reaching the index it was assigned from."""
+    mine, theirs = IdIndex(1), IdIndex(1)
+    for index, col in ((mine, 1), (theirs, 2)):
+        index.add(0, np.full(4, col, np.int64), _none())
+    pages = mine.pages
+    mine.assign(theirs)
+    assert mine.pages is pages and mine.lookup(np.arange(4)).tolist() == [2] * 4
+    mine.add_one(4, 5, _none())
+    assert mine.pages is pages and mine.one(4) == 5 and theirs.one(4) == -1
+
+
+def test_an_index_assigned_one_of_other_games_takes_its_games():
+    """``assign`` of an index over another number of games (a restore of a snapshot of
+    another batch): the spread table follows the games of the one assigned."""
+    mine = IdIndex(3)
+    mine.assign(IdIndex(1))
+    assert mine.spread.shape == (0, 1)
+    mine.add_per_game(0, 1, np.zeros(1, np.int64), np.zeros(1, np.int64), np.array([2]), _none(1))
+    assert mine.one(0) == 2
+
+
+def test_spread_rows_just_restored_are_not_swept_for_the_next_spread_id(monkeypatch):
+    """An index made from slots holding spread ids (a restore) counts them as kept by a
+    sweep: the next spread id grows the table, not a pass over every game's slots that
+    would find each of them still there."""
+    spread = 2 * _MIN_ROWS
+    slots = np.full((2, 2 * spread), -1, np.int64)
+    slots[0, :spread] = slots[1, spread:] = np.arange(spread)   # each id in two columns
+    index = IdIndex.of_slots(slots)
+    assert index.n_spread == spread
+    sweeps = []
+    real = ids_module._spread_kept
+    monkeypatch.setattr(ids_module, "_spread_kept", lambda *a: sweeps.append(1) or real(*a))
+    index.add_per_game(spread, 1, np.zeros(2, np.int64), np.arange(2), np.array([0, 1]), lambda: slots)
+    assert sweeps == [] and index.n_spread == spread + 1
+    assert index.lookup(np.full(2, spread), np.arange(2)).tolist() == [0, 1]
