@@ -150,3 +150,63 @@ def test_spread_rows_just_restored_are_not_swept_for_the_next_spread_id(monkeypa
     index.add_per_game(spread, 1, np.zeros(2, np.int64), np.arange(2), np.array([0, 1]), lambda: slots)
     assert sweeps == [] and index.n_spread == spread + 1
     assert index.lookup(np.full(2, spread), np.arange(2)).tolist() == [0, 1]
+
+
+def test_a_sweep_waits_for_an_eighth_more_pages_than_the_last_kept(monkeypatch):
+    """A sweep that keeps every page (all in use) is followed by no other until the
+    pages held are an eighth more than it kept: the sweeps' cost is amortized over the
+    pages made in between."""
+    index = IdIndex(1)
+    slots = np.full((1, 128), -1, np.int64)       # one id of each page made: all in use
+    made = 64
+    slots[0, :made] = np.arange(made) * PAGE
+    index.add(0, np.zeros(made * PAGE, np.int64), lambda: slots)
+    sweeps = []
+    real = ids_module._rows_held
+    monkeypatch.setattr(ids_module, "_rows_held", lambda *a: sweeps.append(1) or real(*a))
+
+    def new_page():
+        nonlocal made
+        slots[0, made] = made * PAGE
+        index.add(made * PAGE, np.zeros(PAGE, np.int64), lambda: slots)
+        made += 1
+    new_page()                                    # due: a sweep that keeps all 64 pages
+    assert len(sweeps) == 1 and index.rows == 65
+    for _ in range(64 // 8 - 1):                  # up to 64 + 64 // 8 pages held: none
+        new_page()
+    assert len(sweeps) == 1
+    new_page()
+    assert len(sweeps) == 2 and index.rows == 64 + 64 // 8 + 1
+    assert index.lookup(slots[0, :made]).tolist() == [0] * made
+
+
+def test_copies_of_one_game_take_spread_ids_in_each_copy():
+    """An index of copies of one game (a fork) maps the spread ids the copies then make,
+    one column per copy."""
+    slots = np.array([[0, -1, -1, 1]], np.int64)
+    index = IdIndex.of_copies(slots, 3)
+    assert index.lookup(np.array([0, 1, 0]), np.array([0, 1, 2])).tolist() == [0, 3, 0]
+    games = np.arange(3, dtype=np.int64)
+    index.add_per_game(2, 1, np.zeros(3, np.int64), games, np.array([1, 2, 1]), lambda: slots)
+    assert index.lookup(np.full(3, 2), games).tolist() == [1, 2, 1]
+
+
+def test_a_spread_sweep_leaves_the_pages_of_ids_dropped_before_it_alone():
+    """Spread ids whose page a sweep of pages dropped, then a sweep of the spread rows:
+    their entries are gone with their page, and every page held keeps its entries."""
+    slots = np.full((2, 17), -1, np.int64)
+    slots[0, :4] = slots[1, 4:8] = np.arange(4)        # four spread ids, page 0
+    slots[:, 8:12] = PAGE + np.arange(4)                 # page 1: one column each
+    index = IdIndex.of_slots(slots)
+    assert index.n_spread == 4 and index.rows == 2
+    slots[:, :8] = -1                                    # the spread ids are gone
+    new = np.arange(2 * PAGE, 7 * PAGE, dtype=np.int64)
+    slots[:, 12:] = new[::PAGE]                          # an id of each new page stays
+    index.add(2 * PAGE, new % 16, lambda: slots)         # five pages: page 0 dropped
+    assert index.rows == 6
+    games = np.arange(2, dtype=np.int64)
+    index.add_per_game(7 * PAGE, 1, np.zeros(2, np.int64), games, games, lambda: slots)
+    assert index.n_spread == 1                           # the spread rows swept
+    assert np.array_equal(index.lookup(new), new % 16)
+    assert index.lookup(PAGE + np.arange(4)).tolist() == [8, 9, 10, 11]
+    assert index.lookup(np.full(2, 7 * PAGE), games).tolist() == [0, 1]
