@@ -210,3 +210,28 @@ def test_a_spread_sweep_leaves_the_pages_of_ids_dropped_before_it_alone():
     assert np.array_equal(index.lookup(new), new % 16)
     assert index.lookup(PAGE + np.arange(4)).tolist() == [8, 9, 10, 11]
     assert index.lookup(np.full(2, 7 * PAGE), games).tolist() == [0, 1]
+
+
+def test_a_free_slot_and_the_id_minus_one_name_no_page():
+    """-1 (a free slot; no id) is in no page: looked up it maps to -1 whatever pages are
+    held, and a sweep keeps no page for the free slots it reads (here the last page of a
+    full chunk, whose ids are all gone)."""
+    index = IdIndex(1)
+    made = np.arange(128 * PAGE, dtype=np.int64)         # a chunk of pages, in one add
+    index.add(0, made % 9 + 1, _none())
+    assert index.lookup(np.array([-1, made[-1]])).tolist() == [-1, int(made[-1]) % 9 + 1]
+    slots = np.array([[-1, 5]], np.int64)                  # a free slot, and id 5 (page 0)
+    index.add(made.size, np.zeros(PAGE, np.int64), lambda: slots)
+    assert index.rows == 2                                 # page 0 and the new page
+    assert index.lookup(made[[5, -1]]).tolist() == [1 + 5 % 9, -1]
+
+
+def test_ids_past_the_pages_of_an_index_made_from_slots_map_to_minus_one():
+    """An index made from slots (a restore) knows the chunks of the ids in them only: an
+    id in a later chunk (made after, or gone before, the snapshot) maps to -1."""
+    slots = np.array([[3, PAGE + 1, -1]], np.int64)
+    index = IdIndex.of_slots(slots)
+    later = np.array([128 * PAGE + 2, 3, PAGE + 1], np.int64)
+    assert index.lookup(later).tolist() == [-1, 0, 1]
+    assert index.lookup(later, np.zeros(3, np.int64)).tolist() == [-1, 0, 1]
+    assert index.one(int(later[0])) == -1
