@@ -22,6 +22,7 @@ from ecs.check import Check, System
 from ecs.game import Game
 
 DOOM, CURSE = 3, 3   # the counts at which Doom exiles and Curse makes a player lose
+OBJECT_KINDS, PLAYER_KINDS = ["ice", "fire", "doom"], ["curse"]   # the kinds the rules read
 
 
 def _on_battlefield(game: Game, check: Check) -> np.ndarray:

@@ -39,6 +39,8 @@ from collections import Counter
 
 import numpy as np
 from host_rules import HOST_SYSTEMS
+from host_rules import OBJECT_KINDS as HOST_KINDS
+from host_rules import PLAYER_KINDS as HOST_PLAYER_KINDS
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from profiles import examples
@@ -53,9 +55,8 @@ KINDS = ["+1/+1", "shield", "stun", "-1/-1", "finality", "indestructible", "loya
          "charge", "poison", "flying", "deathtouch"]
 FEATURES = (["present", "zone", "tapped", "damage", "power", "toughness", "loyalty", "defense",
              "life", "lost", "token", "controller"] + [f"counter:{k}" for k in KINDS + ["rad"]])
-# the kinds of a host's own systems (tests/host_rules.py), in the examples that install them
-HOST_KINDS = ["ice", "fire", "doom"]
-HOST_FEATURES = [f"counter:{k}" for k in HOST_KINDS + ["curse"]]
+# the counters of a host's own systems (tests/host_rules.py), in the examples that install them
+HOST_FEATURES = [f"counter:{k}" for k in HOST_KINDS + HOST_PLAYER_KINDS]
 ZONES = ["graveyard", "exile", "hand", "library", "battlefield"]
 OBJECT_SPECS = [
     dict(types={"creature"}, power=2, toughness=2),
@@ -100,7 +101,7 @@ class Harness:
         # so rare interactions (stun and untap, caps and proliferate) come up often.
         self.kinds, self.actions = (KINDS + HOST_KINDS * 4 if systems else KINDS), ACTIONS
         self.features = FEATURES + HOST_FEATURES if systems else FEATURES
-        self.player_kinds = ["poison", "rad"] + ["curse"] * bool(systems)
+        self.player_kinds = ["poison", "rad"] + (HOST_PLAYER_KINDS if systems else [])
         for _ in range(N_PLAYERS):
             self.create(lambda w, games: w.add_player(), range(batch), batch_games=None)
         for i in [*specs, *LIBRARY]:

@@ -69,8 +69,6 @@ HOT_KINDS = (["+1/+1"] * 4 + ["-1/-1"] * 4 + ["shield"] * 2 + ["stun"] * 2 + ["f
              + ["indestructible", "loyalty", "defense", "charge"])
 CAP_KINDS = ["+1/+1", "+1/+1", "-1/-1", "-1/-1", "charge", "shield", "loyalty", "defense", "stun"]
 PLAYER_KINDS = ["poison"] * 4 + ["energy", "experience", "rad"]
-# the kinds of the host's rules (tests/host_rules.py), drawn in the games that have them
-HOST_OBJECT_KINDS = ["ice", "fire", "doom"]
 BAD_KINDS = ["", "Charge", "two  spaces", " lead", "trail ", "x_y", "a" * 41, "+1/+1 ",
              "1/1", "+1/-1", "-1/+1", 7, None, b"charge"]
 BAD_COUNTS = [-1, -(2**31), 2**31, 2**40, True, 1.5, "1", None]
@@ -490,7 +488,8 @@ class Harness:
         if pool is OBJECT_KINDS and self.draw(st.integers(0, 2)):
             pool = HOT_KINDS
         if self.host and pool in (OBJECT_KINDS, HOT_KINDS, PLAYER_KINDS) and self.draw(st.booleans()):
-            pool = ["curse"] if pool is PLAYER_KINDS else HOST_OBJECT_KINDS
+            # the host's rules' kinds (tests/host_rules.py), in the games that have them
+            pool = host_rules.PLAYER_KINDS if pool is PLAYER_KINDS else host_rules.OBJECT_KINDS
         return self.draw(st.sampled_from(pool))
 
     def pick_count(self, hi=4):
