@@ -11,6 +11,7 @@ the Grand Archive names (field, banishment, deck, effects stack).
 """
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass, field
 
 UNITS = ("champion", "ally")
@@ -84,6 +85,7 @@ class Game:
         self.active = -1
         self._seq = 0
         self._made = 0                # objects made: the next one's slot
+        self.reached: collections.Counter[str] = collections.Counter()   # rule -> times applied
 
     # ---- setup -----------------------------------------------------------------------
     def add(self, name: str, ctrl: int, types, zone: str = "battlefield", **stats) -> Card:
@@ -103,6 +105,7 @@ class Game:
         to that stat" (GA Counters: Durability 1; Stats: Durability 3; Weapon 4.i)."""
         if c.zone == "battlefield" and self.ga and c.durability:
             c.counters["durability"] = c.durability
+            self.reached["Durability 1"] += 1
 
     @property
     def over(self) -> bool:
@@ -131,7 +134,9 @@ class Game:
         """
         if self.ga and c.has("champion") and zone == "graveyard":
             zone = "exile"                                     # GA Champion 8
+            self.reached["Champion 8"] += 1
         if zone == c.zone:                                     # banished where it is
+            self.reached["Champion 8 in banishment"] += 1
             return
         if c.zone == "library":
             self.players[c.owner].library.remove(c.name)
@@ -170,6 +175,7 @@ class Game:
         if self.ga and kind in ("buff", "debuff"):             # Buff 4 / Debuff 4
             other = "debuff" if kind == "buff" else "buff"
             m = min(c.count(kind), c.count(other))
+            self.reached["Buff 4 / Debuff 4"] += m > 0
             c.add(kind, -m)
             c.add(other, -m)
 
@@ -197,8 +203,10 @@ class Game:
             raise ModelError("IllegalActionError", "not on the field")
         for c in {c.name: c for c in cards}.values():
             if c.immortal:
+                self.reached["Immortality 1 destroy"] += 1
                 continue
             banish = sacrifice and (c.has("champion") or c.has("regalia"))
+            self.reached["Sacrifice 2"] += banish
             self.move(c, "exile" if banish else "graveyard")
 
     # ---- GA actions ----------------------------------------------------------------------
@@ -209,18 +217,22 @@ class Game:
             return
         if combat and c.count("bulwark"):
             c.add("bulwark", -1)                               # Bulwark 2-4
+            self.reached["Bulwark 2 unpreventable" if unpreventable else "Bulwark 2"] += 1
             if not unpreventable:
                 return
         if c.has("champion"):
             c.add("damage", n)                                 # Damage 1
+            self.reached["Damage 1"] += 1
         else:
             c.damage += n                                      # Damage 12
+            self.reached["Damage 12"] += 1
 
     def recover(self, c: Card, n: int, cost: bool) -> None:
         if not (self.ga and c.has("champion") and c.zone == "battlefield"):
             raise ModelError("IllegalActionError", "not a champion on the field")
         if cost and c.count("damage") < n:
             raise ModelError("UnpayableCostError", "too few damage counters")
+        self.reached["Recover 2"] += min(n, c.count("damage")) > 0
         c.add("damage", -min(n, c.count("damage")))           # Recover 2.1, 2.2
 
     def enlighten(self, c: Card) -> None:
@@ -229,6 +241,7 @@ class Game:
         if c.count("enlighten") < 3:
             raise ModelError("UnpayableCostError", "fewer than 3 enlighten counters")
         c.add("enlighten", -3)
+        self.reached["Enlighten"] += 1
         self.draw(c.ctrl, 1)
 
     def draw(self, p: int, n: int) -> None:
@@ -248,6 +261,7 @@ class Game:
         for c in self.cards.values():
             c.damage = 0
             if c.zone == "battlefield" and c.has("ally") and not c.has("champion"):
+                self.reached["Types of Checks 6"] += c.count("damage") > 0
                 c.counters.pop("damage", None)                 # Types of Checks 6
 
     def level_up(self, c: Card, level: int, life: int, power) -> None:
@@ -256,6 +270,7 @@ class Game:
         if level != c.level + 1:                               # Leveling Up 2
             raise ModelError("IllegalActionError", "not the next level")
         c.level, c.life, c.power = level, life, power          # counters stay (7.ii)
+        self.reached["Leveling Up 2"] += 1
 
     # ---- state-based checks -------------------------------------------------------------
     def _lose(self, losers: list[int]) -> None:
@@ -270,6 +285,7 @@ class Game:
             for c in self.cards.values():
                 if c.ctrl in losers and c.owner != c.ctrl:
                     c.ctrl = c.owner
+                    self.reached["Ending the Game 8"] += 1
 
     def tick(self) -> None:
         while not self.over and self._check():
@@ -282,6 +298,9 @@ class Game:
             controls = {c.ctrl for c in on_field if c.has("champion")}
             losers = [i for i, p in enumerate(ps) if not p.lost and (
                 p.drew_empty or (p.champion_left and i not in controls))]
+            for i in losers:
+                self.reached["Ending the Game 5 empty draw" if ps[i].drew_empty
+                             else "Ending the Game 5 no champion"] += 1
             if losers:                                          # Types of Checks 1: first
                 self._lose(losers)
                 return True
@@ -290,7 +309,13 @@ class Game:
             broken = [c for c in on_field if (c.has("weapon") or c.has("siegeable"))
                       and c.durability is not None and c.count("durability") == 0
                       and not c.immortal]
+            spared = [c for c in on_field if c.immortal and any(c.has(t) for t in UNITS)
+                      and c.life is not None and c.damage + c.count("damage") >= c.stat("life")]
+            self.reached["Immortality 1 lethal damage"] += len(spared)
+            self.reached["Types of Checks lethal damage"] += len(dies)
+            self.reached["Durability 0"] += len(broken)
             leave = [c for c in self.cards.values() if ps[c.owner].lost]   # Ending the Game 7
+            self.reached["Ending the Game 7"] += len(leave)
             for c in dies + [c for c in broken if c not in dies]:
                 self.move(c, "graveyard")
             for c in leave:
@@ -300,9 +325,12 @@ class Game:
                     # Ending the Game 9: it has "left the field of play", so its controller
                     # (another player's, who held it) "previously controlled a champion" (5).
                     ps[c.ctrl].champion_left = True
+                    self.reached["Ending the Game 9"] += c.ctrl != c.owner
                 del self.cards[c.name]
             return bool(dies or broken or leave)
         losers = [i for i, p in enumerate(ps) if not p.lost and (p.life <= 0 or p.drew_empty)]
+        for i in losers:
+            self.reached["704.5a" if ps[i].life <= 0 else "704.5b"] += 1
         if losers:
             self._lose(losers)
         return bool(losers)
@@ -341,8 +369,10 @@ class Game:
         self.players[p].reserve = budget
         for c in cand:
             if c in paid or c.immortal:                         # Immortality 1.2
+                self.reached["Wither 3 paid" if c in paid else "Immortality 1.2 wither"] += 1
                 c.counters.pop("wither")                        # Wither 4
             else:                                               # Sacrifice 2
+                self.reached["Wither 4 sacrificed"] += 1
                 self.move(c, "exile" if (c.has("champion") or c.has("regalia")) else "graveyard")
 
     def _rad(self, p: int, pay: str) -> None:
@@ -351,5 +381,7 @@ class Game:
         if not r:
             return
         nonland = sum(not c.has("land") for c in self.mill(p, r))   # CR 728.1
+        self.reached["728.1 rad"] += 1
+        self.reached["728.1 rad, a nonland milled"] += nonland > 0
         pl.life -= nonland
         self.remove(pl, "rad", nonland)

@@ -911,14 +911,17 @@ def test_a_hosts_own_systems_match_reference(data):
 
 # ---------------------------------------------------------------------------------------
 # Coverage: the rules the docstrings above name are reached (counted by the model, which
-# notes each rule it applies), on a fixed-seed run of the same strategy
+# notes each rule it applies), on a fixed-seed run of the same strategy. The games drawn
+# move with hypothesis's release and with the constants of the modules loaded, so each
+# minimum is at most about a third of what the run reaches today (a rule reached 11 times
+# wants 3): it fails when a generator stops reaching a rule, not when the draws move.
 #: rule (RefGame.reached) -> how often a fixed-seed run must reach it, in two-player games
 TWO_PLAYER_RULES = {
-    "704.5a": 10, "704.5c": 10, "704.5d": 10, "704.5f": 10, "704.5g": 10, "704.5h": 3,
+    "704.5a": 6, "704.5c": 10, "704.5d": 10, "704.5f": 10, "704.5g": 4, "704.5h": 3,
     "704.5i": 10, "704.5v": 5, "704.5q": 10, "704.5r": 10, "704.5r one over the cap": 3,
-    "704.5q and 704.5r add up": 2, "+1/+1 and -1/-1 off the battlefield": 10,
-    "poison 8-11 at a check": 10, "122.1c shield prevents damage": 5,
-    "122.1c shield replaces destroy": 5, "615.12 unpreventable vs shield": 3, "122.1d stun": 10,
+    "704.5q and 704.5r add up": 1, "+1/+1 and -1/-1 off the battlefield": 10,
+    "poison 8-11 at a check": 10, "122.1c shield prevents damage": 2,
+    "122.1c shield replaces destroy": 5, "615.12 unpreventable vs shield": 2, "122.1d stun": 3,
     "122.1h finality": 10, "702.12b indestructible vs 704.5g/h": 10, "104.2a win": 10,
 }
 #: the same in Two-Headed Giant games (810)
@@ -929,7 +932,7 @@ THG_RULES = {
 }
 #: the same in two-player games with the host's systems (tests/host_rules.py)
 HOST_RULES = {
-    "host thaw": 10, "host doom": 10, "host doom and a death": 2, "host curse": 10, "704.5q": 10,
+    "host thaw": 5, "host doom": 5, "host doom and a death": 2, "host curse": 10, "704.5q": 10,
     "704.5f": 10, "704.5a": 5,
 }
 COVERAGE_EXAMPLES = 150
