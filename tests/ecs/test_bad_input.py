@@ -333,3 +333,23 @@ def test_a_missing_loyalty_or_defense_says_why(read, types, kwargs, needle):
     e = w.add_object(w.add_player(), types, **kwargs)
     with pytest.raises(InvalidTypeError, match=needle):
         getattr(w, read)(e)
+
+
+@pytest.mark.parametrize("ruleset,make,error,needle", [
+    # printed loyalty (306.5b), defense (310.4b) and GA durability are counts: never negative
+    ("mtg", lambda w, p: w.add_object(p, {"planeswalker"}, loyalty=-1), InvalidCountError, "loyalty -1"),
+    ("mtg", lambda w, p: w.add_object(p, {"battle"}, defense=-1), InvalidCountError, "defense -1"),
+    ("grand_archive", lambda w, p: w.add_object(p, {"item"}, durability=-1), InvalidCountError,
+     "durability -1"),
+    # GA life is toughness by another name: both at once is ambiguous
+    ("grand_archive", lambda w, p: w.add_object(p, {"champion"}, life=20, toughness=20),
+     InvalidTypeError, "toughness or life"),
+    ("mtg", lambda w, p: w.add_object(p, {"creature"}, keywords={"flyng"}), InvalidTypeError, "'flyng'"),
+    ("mtg", lambda w, p: w.add_object(p, {"creature"}, counters=[("charge", 1)]), InvalidCountError,
+     "counters must be a mapping"),
+    ("mtg", lambda w, p: w.add_object(p, {"creature"}, caps=5), InvalidCountError, "caps must be a mapping"),
+])
+def test_an_object_of_bad_characteristics_is_refused_before_it_is_made(ruleset, make, error, needle):
+    w = World(ruleset, batch=2)
+    p = w.add_player()
+    refused(w, lambda: make(w, p), error, needle)
