@@ -1,11 +1,15 @@
 """The World's player and host actions (``ecs.actions``): what each checks, which
 games it acts in, and what it writes, where the other test files leave it open."""
+import contextlib
+
 import numpy as np
 import pytest
+from scalar_paths import general
 from state import full_state
 
-from ecs import IllegalActionError, World
+from ecs import CountOverflowError, IllegalActionError, World
 from ecs import actions
+from ecs.limits import MAX_COUNT
 
 
 # ---- add_player ---------------------------------------------------------------------
@@ -39,3 +43,48 @@ def test_a_team_outside_two_headed_giant_shares_no_life():
     p, q = w.add_player(team=0), w.add_player(team=0)
     w.lose_life(q, 3)
     assert (w.life(p), w.life(q)) == (20, 17)
+
+
+# ---- add_objects ----------------------------------------------------------------------
+@pytest.mark.parametrize("batch", [1, 2])
+def test_306_5b_an_object_may_enter_with_exactly_max_count_counters(batch):
+    """306.5b: a planeswalker enters with its printed loyalty as counters, and with any
+    it is given (122.6): together up to MAX_COUNT fit, one more is refused."""
+    w = World(batch=batch)
+    p = w.add_player()
+    pw = w.add_object(p, {"planeswalker"}, loyalty=4, counters={"loyalty": MAX_COUNT - 4})
+    assert np.all(w.count(pw, "loyalty") == MAX_COUNT)
+    with pytest.raises(CountOverflowError, match="loyalty"):
+        w.add_object(p, {"planeswalker"}, loyalty=4, counters={"loyalty": MAX_COUNT - 3})
+
+
+def test_209_1_printed_loyalty_off_the_battlefield_is_no_counters_so_no_overflow():
+    """Off the battlefield a printed loyalty is only printed (209.1): given counters up to
+    MAX_COUNT are all the card has, whatever its loyalty."""
+    w = World()
+    p = w.add_player()
+    card = w.add_object(p, {"planeswalker"}, zone="library", loyalty=4,
+                        counters={"loyalty": MAX_COUNT})
+    assert w.count(card, "loyalty") == MAX_COUNT
+
+
+def test_122_4_caps_given_as_an_object_is_made_hold_per_game_and_a_negative_one_is_none():
+    """``caps=``: "can't have more than N" from the start (122.4, enforced by 704.5r); a
+    cap of 0 allows none, a negative cap is no cap (game 1 here keeps its 3)."""
+    w = World(batch=2)
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 3}, caps={"charge": [0, -7]})
+    w.tick()
+    assert w.count(x, "charge").tolist() == [0, 3]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_122_4_a_cap_given_without_counters_holds(path):
+    """An object made with a cap and no counters still has the cap (704.5r)."""
+    w = World()
+    p = w.add_player()
+    with general() if path == "general" else contextlib.nullcontext():
+        x = w.add_object(p, {"artifact"}, caps={"charge": 1})
+    w.put_counters(x, "charge", 3)
+    w.tick()
+    assert w.count(x, "charge") == 1
