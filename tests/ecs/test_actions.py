@@ -88,3 +88,38 @@ def test_122_4_a_cap_given_without_counters_holds(path):
     w.put_counters(x, "charge", 3)
     w.tick()
     assert w.count(x, "charge") == 1
+
+
+# ---- move_zone ------------------------------------------------------------------------
+def test_306_5b_entering_by_a_move_with_counters_counts_the_printed_loyalty():
+    """A planeswalker put onto the battlefield with loyalty counters also gets its printed
+    loyalty (306.5b): up to MAX_COUNT together fit, one more is refused before it moves."""
+    w = World()
+    p = w.add_player()
+    pw = w.add_object(p, {"planeswalker"}, zone="hand", loyalty=4)
+    before = full_state(w)
+    with pytest.raises(CountOverflowError, match=f"entity {pw} in game 0 .*'loyalty'"):
+        w.move_zone(pw, "battlefield", counters={"loyalty": MAX_COUNT - 3})
+    assert full_state(w) == before
+    new = w.move_zone(pw, "battlefield", counters={"loyalty": MAX_COUNT - 4})
+    assert w.count(new, "loyalty") == MAX_COUNT
+
+
+def test_122_1h_counters_given_to_a_move_that_finality_replaces_are_not_put():
+    """Only an object that arrives in the zone named gets the move's counters: one a
+    finality counter exiles instead (122.1h) gets none."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"finality": 1})
+    new = w.move_zone(x, "graveyard", counters={"charge": 2})
+    assert (w.zone(new), w.counters(new)) == ("exile", {})
+
+
+# ---- cleanup --------------------------------------------------------------------------
+def test_514_2_cleanup_removes_damage_in_the_selected_games_only():
+    w = World(batch=2)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=1, toughness=5)
+    w.deal_damage(bear, 2)
+    w.cleanup(games=[0])
+    assert w.damage(bear).tolist() == [0, 2]
