@@ -7,7 +7,7 @@ import pytest
 from scalar_paths import general
 from state import full_state
 
-from ecs import CountOverflowError, IllegalActionError, World
+from ecs import CounterChanged, CountOverflowError, IllegalActionError, Tapped, World
 from ecs import actions
 from ecs.limits import MAX_COUNT
 
@@ -123,3 +123,41 @@ def test_514_2_cleanup_removes_damage_in_the_selected_games_only():
     w.deal_damage(bear, 2)
     w.cleanup(games=[0])
     assert w.damage(bear).tolist() == [0, 2]
+
+
+# ---- tap, untap -----------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_122_1d_tap_and_untap_record_only_what_changes(path):
+    """Tapping a tapped permanent or untapping an untapped one is no event; a tapped one
+    with a stun counter stays tapped and loses the counter instead (122.1d: a ``stun``
+    Tapped event, tapped before and after, then the counter's removal), an untapped one
+    keeps its stun counter."""
+    w = World()
+    p = w.add_player()
+    tapped, plain, stunned, idle = (w.add_object(p, {"artifact"}) for _ in range(4))
+    w.tap([tapped, stunned])
+    w.put_counters([stunned, idle], "stun")
+    w.clear_events()
+    with general() if path == "general" else contextlib.nullcontext():
+        w.tap([tapped, plain])
+        assert w.events() == [Tapped(0, plain, False, True, "tap")]
+        w.clear_events()
+        w.untap([tapped, plain, stunned, idle])
+    assert w.events() == [Tapped(0, stunned, True, True, "stun"),
+                          CounterChanged(0, stunned, "stun", 1, 0, "stun"),
+                          Tapped(0, tapped, True, False, "untap"),
+                          Tapped(0, plain, True, False, "untap")]
+    assert [w.is_tapped(x) for x in (tapped, plain, stunned, idle)] == [False, False, True, False]
+    assert (w.count(stunned, "stun"), w.count(idle, "stun")) == (0, 1)
+
+
+# ---- move_counters --------------------------------------------------------------------
+def test_122_5_move_counters_in_selected_games_returns_a_count_for_every_game():
+    """Single ids in a batch: how many moved in each game of the batch, 0 in the games
+    not selected."""
+    w = World(batch=3)
+    p = w.add_player()
+    a = w.add_object(p, {"artifact"}, counters={"charge": 2})
+    b = w.add_object(p, {"artifact"})
+    assert w.move_counters(a, b, "charge", 1, games=[2]).tolist() == [0, 0, 1]
+    assert w.count(b, "charge").tolist() == [0, 0, 1]

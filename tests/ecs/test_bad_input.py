@@ -353,3 +353,15 @@ def test_an_object_of_bad_characteristics_is_refused_before_it_is_made(ruleset, 
     w = World(ruleset, batch=2)
     p = w.add_player()
     refused(w, lambda: make(w, p), error, needle)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("ids", [lambda b, p: p, lambda b, p: [b, p]])
+def test_122_1a_power_toughness_counters_on_a_player_are_refused(batch, ids):
+    """122.1a: +X/+Y counters modify an object's power and toughness; a player has none,
+    so putting them on a player (alone or among objects) is refused, naming the player."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    refused(w, lambda: w.put_counters(ids(bear, p), "+1/+1"), IllegalActionError,
+            f"entity {p} in game 0 is a player: '+1/+1' counters change power/toughness")
