@@ -9,7 +9,7 @@ from state import full_state
 
 from ecs import CounterChanged, CountOverflowError, IllegalActionError, Tapped, World
 from ecs import actions
-from ecs.limits import MAX_COUNT
+from ecs.limits import MAX_COUNT, MAX_LIFE
 
 
 # ---- add_player ---------------------------------------------------------------------
@@ -161,3 +161,44 @@ def test_122_5_move_counters_in_selected_games_returns_a_count_for_every_game():
     b = w.add_object(p, {"artifact"})
     assert w.move_counters(a, b, "charge", 1, games=[2]).tolist() == [0, 0, 1]
     assert w.count(b, "charge").tolist() == [0, 0, 1]
+
+
+# ---- lose_life, gain_life ---------------------------------------------------------------
+def _path(path):
+    return general() if path == "general" else contextlib.nullcontext()
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_119_life_is_a_players_and_refused_for_an_object(path):
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    before = full_state(w)
+    with _path(path), pytest.raises(IllegalActionError, match=f"entity {bear} in game 0 is not a player"):
+        w.lose_life([p, bear], 1)
+    assert full_state(w) == before
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_life_reaches_max_life_and_no_further(path):
+    w = World()
+    p = w.add_player(life=MAX_LIFE - 1)
+    with _path(path):
+        before = full_state(w)
+        with pytest.raises(CountOverflowError, match=f"life of player {p} in game 0 would be {MAX_LIFE + 1}"):
+            w.gain_life([p, p], 1)
+        assert full_state(w) == before
+        w.gain_life(p, 1)
+    assert w.life(p) == MAX_LIFE
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_810_8_each_teammates_life_loss_is_the_teams(path):
+    """810.8: a Two-Headed Giant team has one life total (30); life either player loses
+    comes off it, rows for both teammates adding up."""
+    w = World(two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1 = w.add_player(team=1)
+    with _path(path):
+        w.lose_life([a1, a2, a2], 2)
+    assert (w.life(a1), w.life(a2), w.life(b1)) == (24, 24, 15)
