@@ -202,3 +202,34 @@ def test_810_8_each_teammates_life_loss_is_the_teams(path):
     with _path(path):
         w.lose_life([a1, a2, a2], 2)
     assert (w.life(a1), w.life(a2), w.life(b1)) == (24, 24, 15)
+
+
+def test_122_5_move_counters_on_the_general_path_moves_only_what_it_can():
+    """The general path as the single-game one (test_counters): nothing moves onto the
+    same object, one that can't have counters, or between objects not both in ``zone``;
+    more than the source has moves what it has (101.3); an overflow of the destination or
+    an object named twice is refused before anything moves; a Two-Headed Giant team's
+    poison moved between teammates stays the team's (810.10)."""
+    w = World(seed=0)
+    p = w.add_player()
+    a = w.add_object(p, {"artifact"}, counters={"charge": 2})
+    b, c = w.add_object(p, {"artifact"}), w.add_object(p, {"artifact"})
+    grave = w.add_object(p, {"artifact"}, zone="graveyard", counters={"charge": 3})
+    sealed = w.add_object(p, {"artifact"}, no_counters=True)
+    full = w.add_object(p, {"artifact"}, counters={"charge": MAX_COUNT})
+    with general():
+        assert [w.move_counters(a, a, "charge"), w.move_counters(a, sealed, "charge"),
+                w.move_counters(grave, b, "charge"), w.move_counters(a, grave, "charge")] == [0, 0, 0, 0]
+        assert w.move_counters(grave, b, "charge", zone=None) == 1
+        assert w.move_counters(a, b, "charge", 5) == 2
+        assert (w.counters(a), w.counters(b)) == ({}, {"charge": 3})
+        before = full_state(w)
+        with pytest.raises(CountOverflowError, match=f"entity {full} in game 0"):
+            w.move_counters(b, full, "charge")
+        with pytest.raises(IllegalActionError, match="names the same object twice"):
+            w.move_counters([b, b], [a, c], "charge")
+        assert full_state(w) == before
+        t = World(two_headed_giant=True)
+        a1, a2 = t.add_player(team=0), t.add_player(team=0)
+        t.put_counters(a1, "poison", 2)
+        assert t.move_counters(a1, a2, "poison") == 0 and t.count(a2, "poison") == 2
