@@ -7,8 +7,7 @@ import pytest
 from scalar_paths import general
 from state import full_state
 
-from ecs import CounterChanged, CountOverflowError, IllegalActionError, Tapped, World
-from ecs import actions
+from ecs import CounterChanged, CountOverflowError, IllegalActionError, Tapped, World, actions
 from ecs.limits import MAX_COUNT, MAX_LIFE
 
 
