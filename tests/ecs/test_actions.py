@@ -231,4 +231,4 @@ def test_122_5_move_counters_on_the_general_path_moves_only_what_it_can():
         t = World(two_headed_giant=True)
         a1, a2 = t.add_player(team=0), t.add_player(team=0)
         t.put_counters(a1, "poison", 2)
-        assert t.move_counters(a1, a2, "poison") == 0 and t.count(a2, "poison") == 2
+        assert t.move_counters(a1, a2, "poison", zone=None) == 0 and t.count(a2, "poison") == 2
