@@ -232,3 +232,19 @@ def test_122_5_move_counters_on_the_general_path_moves_only_what_it_can():
         a1, a2 = t.add_player(team=0), t.add_player(team=0)
         t.put_counters(a1, "poison", 2)
         assert t.move_counters(a1, a2, "poison", zone=None) == 0 and t.count(a2, "poison") == 2
+
+
+# ---- proliferate ----------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_701_34a_proliferate_names_who_put_and_skips_a_prohibited_kind(path):
+    """Each counter proliferate puts is put by ``by`` (122.6a); a kind the object can't
+    get (101.3: a prohibition) gets none, the others still one each."""
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 1, "oil": 2})
+    w.prohibit(x, "oil")
+    w.clear_events()
+    with _path(path):
+        w.proliferate([x], by=q)
+    assert w.counters(x) == {"charge": 2, "oil": 2}
+    assert w.events() == [CounterChanged(0, x, "charge", 1, 2, "proliferate", q)]
