@@ -248,3 +248,16 @@ def test_701_34a_proliferate_names_who_put_and_skips_a_prohibited_kind(path):
         w.proliferate([x], by=q)
     assert w.counters(x) == {"charge": 2, "oil": 2}
     assert w.events() == [CounterChanged(0, x, "charge", 1, 2, "proliferate", q)]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_a_proliferate_that_would_pass_max_count_changes_no_kind(path):
+    """One kind past MAX_COUNT refuses the whole proliferate: the kinds before it in
+    order get no counter either."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 1, "oil": MAX_COUNT})
+    before = full_state(w)
+    with _path(path), pytest.raises(CountOverflowError, match=f"entity {x} in game 0"):
+        w.proliferate([x])
+    assert full_state(w) == before
