@@ -261,3 +261,18 @@ def test_a_proliferate_that_would_pass_max_count_changes_no_kind(path):
     with _path(path), pytest.raises(CountOverflowError, match=f"entity {x} in game 0"):
         w.proliferate([x])
     assert full_state(w) == before
+
+
+# ---- remove_counters ------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_810_10_removing_poison_from_both_teammates_takes_it_from_the_team(path):
+    """The team's poison counters are shared (810.10): removing one from each teammate
+    takes two from the team's pool, one change on the first seated player."""
+    w = World(two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    w.put_counters(a1, "poison", 3)
+    w.clear_events()
+    with _path(path):
+        w.remove_counters([a1, a2], "poison", 1)
+    assert (w.count(a1, "poison"), w.count(a2, "poison")) == (1, 1)
+    assert w.events() == [CounterChanged(0, a1, "poison", 3, 1, "remove")]
