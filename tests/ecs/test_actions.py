@@ -276,3 +276,14 @@ def test_810_10_removing_poison_from_both_teammates_takes_it_from_the_team(path)
         w.remove_counters([a1, a2], "poison", 1)
     assert (w.count(a1, "poison"), w.count(a2, "poison")) == (1, 1)
     assert w.events() == [CounterChanged(0, a1, "poison", 3, 1, "remove")]
+
+
+def test_122_5_a_move_that_would_pass_max_count_is_refused_on_the_single_game_path():
+    w = World()
+    p = w.add_player()
+    a = w.add_object(p, {"artifact"}, counters={"charge": 1})
+    full = w.add_object(p, {"artifact"}, counters={"charge": MAX_COUNT})
+    before = full_state(w)
+    with pytest.raises(CountOverflowError, match=f"entity {full} in game 0"):
+        w.move_counters(a, full, "charge")
+    assert full_state(w) == before
