@@ -2,17 +2,19 @@
 import pytest
 
 from ecs import InvalidKindError
-from ecs.kinds import keyword_of, pt_modifier, validate_kind
+from ecs.kinds import MAX_KIND_LENGTH, keyword_of, pt_modifier, validate_kind
 
 
 @pytest.mark.parametrize("kind", ["+1/+1", "-1/-1", "+1/+0", "-0/-2", "+10/+10", "charge",
-                                  "first strike", "hexproof from black", "time-lapse", "p1p1"])
+                                  "first strike", "hexproof from black", "time-lapse", "p1p1",
+                                  "x" * MAX_KIND_LENGTH, "+999/+999", "-0/-999"])
 def test_accepted(kind):
     assert validate_kind(kind) == kind
 
 
 @pytest.mark.parametrize("kind", ["", "Charge", " charge", "charge ", "a  b", "1/1", "+1/1",
-                                  "x" * 41, "ch@rge", "+1/-1", "-1/+1", None, 3, b"charge"])
+                                  "x" * (MAX_KIND_LENGTH + 1), "ch@rge", "+1/-1", "-1/+1", None, 3, b"charge",
+                                  "time_lapse", "+1000/+1000", "+1/+1000", "charge\n"])
 def test_rejected(kind):
     with pytest.raises(InvalidKindError, match="kind"):
         validate_kind(kind)
@@ -53,3 +55,11 @@ def test_the_grammar_is_ascii_only(kind):
     with pytest.raises(InvalidKindError, match="malformed"):
         validate_kind(kind)
     assert pt_modifier(kind) is None
+
+
+@pytest.mark.parametrize("kind", ["Charge", "ch@rge", "time_lapse", "+1000/+0"])
+def test_a_malformed_kind_is_named_in_the_error(kind):
+    """The refusal names the value it refuses (quoted), so a failing simulation shows it."""
+    with pytest.raises(InvalidKindError) as info:
+        validate_kind(kind)
+    assert repr(kind) in str(info.value)

@@ -82,3 +82,13 @@ def test_sums_add_each_values_amounts_exactly(x: np.ndarray, big: int) -> None:
     want = [sum(int(a) for a, v in zip(amount, x.ravel()) if v == u) for u in values]
     assert total.dtype == np.int64 and total.tolist() == want
     _same(values[inverse], x.ravel())
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_sums_past_float64s_exact_range_are_exact(sign: int) -> None:
+    """2**53 + 1 is no float64: amounts whose sum passes 2**53 (of either sign) are added
+    as int64, not rounded through float."""
+    x = np.array([3, 3, 5], np.int64)
+    amount = sign * np.array([2**53, 1, 1], np.int64)
+    values, total, _ = sets.sums(x, amount)
+    assert values.tolist() == [3, 5] and total.tolist() == [sign * (2**53 + 1), sign]
