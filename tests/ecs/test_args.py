@@ -1,0 +1,138 @@
+"""ecs.args, the one validation layer: numbers are integers of their own dtype's range
+(never a bool, never wrapped on the way to int64), and a refusal names the value it
+refuses and changes nothing."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from ga_helpers import unchanged
+
+from ecs import (
+    GameOverError,
+    IllegalActionError,
+    InvalidCountError,
+    InvalidGameError,
+    StaleEntityError,
+    UnknownEntityError,
+    World,
+)
+from ecs.args import room_for_objects
+from ecs.limits import MAX_SLOTS
+
+
+@pytest.fixture(params=[1, 2], ids=["one game", "batch"])
+def game(request):
+    """A World of one game (scalar paths) or two, a player and a bear with a charge counter."""
+    w = World(batch=request.param)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"charge": 1})
+    return w, p, bear
+
+
+def test_107_1_an_array_of_bools_is_no_amount(game):
+    """107.1: amounts are integers; a bool array (whose values NumPy would read as 0 and 1)
+    is refused as a bool is."""
+    w, _, bear = game
+    flags = np.ones(w.batch, bool)
+    err = unchanged(w, lambda: w.put_counters(bear, "charge", flags), InvalidCountError)
+    assert "amount must be an integer" in str(err)
+
+
+@pytest.mark.parametrize("ids", [np.array([True]), np.array([True, False])])
+def test_an_array_of_bools_is_no_id(game, ids):
+    w, _, _ = game
+    err = unchanged(w, lambda: w.put_counters(ids, "charge", 1), UnknownEntityError)
+    assert "entity must be an integer" in str(err)
+
+
+def test_the_first_amount_out_of_range_is_the_one_named(game):
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters([bear, bear], "charge", [-2, -3]), InvalidCountError)
+    assert "amount -2 is outside" in str(err)
+
+
+@pytest.mark.parametrize("where", ["all", "present"])
+def test_an_id_past_int32_is_named_as_given_never_wrapped(game, where):
+    """An id of 2**32 + bear's is no object: refused naming that id, not read as
+    ``bear`` (what it would wrap to in an int32)."""
+    w, _, bear = game
+    big = 2**32 + bear
+    for ids in ([bear, big], np.array([bear, big], np.uint64)):
+        err = unchanged(w, lambda: w.put_counters(ids, "charge", 1, where=where), UnknownEntityError)
+        assert f"entity {big} " in str(err)
+
+
+@pytest.mark.parametrize("batch", [1, 2, 64])
+def test_a_world_may_fill_max_slots_and_no_more(batch):
+    """``MAX_SLOTS`` games x columns is within the bound; one column more is refused (the
+    check made before anything is allocated, here on a store's two numbers alone)."""
+    cols = 5
+    game = SimpleNamespace(store=SimpleNamespace(n_cols=cols, batch=batch))
+    room_for_objects(game, MAX_SLOTS // batch - cols, "add_objects")
+    with pytest.raises(InvalidCountError, match=f"add_objects: {MAX_SLOTS // batch - cols + 1} more objects"):
+        room_for_objects(game, MAX_SLOTS // batch - cols + 1, "add_objects")
+
+
+@pytest.mark.parametrize("act,named", [
+    (lambda w, b: w.put_counters(b, "charge", -1), "put 'charge' counters on entity {b}: amount -1 is outside"),
+    (lambda w, b: w.remove_counters(b, "charge", [1, 2, 3]),
+     "remove 'charge' counters from entity {b}: 3 amounts for {n} selected games"),
+    (lambda w, b: w.deal_damage(b, -4), "damage to entity {b}: amount -4 is outside"),
+])
+def test_107_1_an_amount_refused_is_named_with_the_action_kind_and_entity(game, act, named):
+    w, _, bear = game
+    err = unchanged(w, lambda: act(w, bear), InvalidCountError)
+    assert str(err).startswith(named.format(b=bear, n=w.batch))
+
+
+def _ended_in_game_1(w: World, p: int) -> None:
+    """704.5c: ``p`` loses game 1 of the batch to ten poison counters; the others go on."""
+    w.put_counters(p, "poison", 10, games=[1])
+    w.tick()
+
+
+@pytest.mark.parametrize("games", [[0, 1], [1, 0], 1])
+def test_an_action_on_an_ended_game_names_that_game(games):
+    """104.1: an ended game's state is frozen: an action naming it is refused, naming it
+    (not another game of the selection), and no game changes."""
+    w = World(batch=3)
+    p, _ = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    _ended_in_game_1(w, p)
+    err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, games=games), GameOverError)
+    assert str(err).startswith("game 1 has ended")
+
+
+@pytest.mark.parametrize("games", [np.array([[0, 1]]), [[0], [1]]])
+def test_games_of_two_dimensions_are_refused(game, games):
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, games=games), InvalidGameError)
+    assert "expected None, an index, a mask or an index array" in str(err)
+
+
+def test_400_7_a_target_gone_from_one_game_is_named_with_that_game():
+    """400.7: an object that left the battlefield in game 1 only is a new object there: an
+    action on every game is refused naming the id and game 1, and changes nothing."""
+    w = World(batch=3)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.move_zone(bear, "graveyard", games=[1])
+    err = unchanged(w, lambda: w.put_counters(bear, "charge", 1), StaleEntityError)
+    assert str(err).startswith(f"entity {bear} does not exist in game 1 ")
+
+
+def test_an_id_never_made_is_unknown_not_stale(game):
+    """An id this World never gave is no object that left: UnknownEntityError itself."""
+    w, _, bear = game
+    for ids in (999, [bear, 999]):
+        err = unchanged(w, lambda: w.put_counters(ids, "charge", 1), UnknownEntityError)
+        assert type(err) is UnknownEntityError and str(err) == "entity 999 does not exist in this World"
+
+
+@pytest.mark.parametrize("where", ["anywhere", "All", None])
+def test_where_is_all_or_present_and_anything_else_is_named(game, where):
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, where=where), IllegalActionError)
+    assert f"where must be one of ('all', 'present'), got {where!r}" in str(err)
