@@ -103,3 +103,18 @@ def test_122_1a_a_negative_change_per_counter_past_max_stat_is_refused_by_name()
     with pytest.raises(InvalidKindError, match=f"'growth'.*{-MAX_STAT - 1}"):
         w.tick()
     assert w.exists(bear) and w.count(bear, "growth") == 1
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_613_4_a_set_value_then_modifications_then_counters(batch):
+    """613.4b sets power (5, over the printed 2), 613.4c adds modifications (+3 toughness)
+    and counters (+1/+1, 122.1a): 6/6 in one game's reads, a batch's and ``observe``."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"+1/+1": 1})
+    w.set_pt(bear, power=5)
+    w.modify_pt(bear, toughness=3)
+    want = [5 + 1, 2 + 3 + 1]
+    assert [np.atleast_1d(w.power(bear)).tolist(), np.atleast_1d(w.toughness(bear)).tolist()] == \
+        [[want[0]] * batch, [want[1]] * batch]
+    assert w.observe([bear], ["power", "toughness"], dtype=np.int32)[0][:, 0].tolist() == [want] * batch
