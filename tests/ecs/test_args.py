@@ -43,7 +43,7 @@ def test_107_1_an_array_of_bools_is_no_amount(game):
 @pytest.mark.parametrize("ids", [np.array([True]), np.array([True, False])])
 def test_an_array_of_bools_is_no_id(game, ids):
     w, _, _ = game
-    err = unchanged(w, lambda: w.put_counters(ids, "charge", 1), UnknownEntityError)
+    err = unchanged(w, lambda ids=ids: w.put_counters(ids, "charge", 1), UnknownEntityError)
     assert "entity must be an integer" in str(err)
 
 
@@ -60,7 +60,7 @@ def test_an_id_past_int32_is_named_as_given_never_wrapped(game, where):
     w, _, bear = game
     big = 2**32 + bear
     for ids in ([bear, big], np.array([bear, big], np.uint64)):
-        err = unchanged(w, lambda: w.put_counters(ids, "charge", 1, where=where), UnknownEntityError)
+        err = unchanged(w, lambda ids=ids: w.put_counters(ids, "charge", 1, where=where), UnknownEntityError)
         assert f"entity {big} " in str(err)
 
 
@@ -127,7 +127,7 @@ def test_an_id_never_made_is_unknown_not_stale(game):
     """An id this World never gave is no object that left: UnknownEntityError itself."""
     w, _, bear = game
     for ids in (999, [bear, 999]):
-        err = unchanged(w, lambda: w.put_counters(ids, "charge", 1), UnknownEntityError)
+        err = unchanged(w, lambda ids=ids: w.put_counters(ids, "charge", 1), UnknownEntityError)
         assert type(err) is UnknownEntityError and str(err) == "entity 999 does not exist in this World"
 
 
