@@ -18,7 +18,8 @@ from ecs import (
     World,
     events,
 )
-from ecs.errors import InsufficientReserveError, InvalidCountError, UnpayableCostError
+from ecs.errors import CountOverflowError, InsufficientReserveError, InvalidCountError, UnpayableCostError
+from ecs.limits import MAX_COUNT
 
 
 def ga(batch=1, players=2):
@@ -279,17 +280,18 @@ def test_ending_the_game_5_a_player_who_still_controls_a_champion_does_not_lose(
     assert w.has_lost(a) and w.result() == b
 
 
-def test_ending_the_game_5_a_champion_card_leaving_the_hand_is_no_loss():
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ending_the_game_5_a_champion_card_leaving_the_hand_is_no_loss(batch):
     """Ending the Game 5 asks for a champion the player controlled on the field: a champion
     card moved from the hand (banished instead of put into the graveyard, Champion 8) is
     not one, so a player who never had a champion on the field plays on."""
-    w = World(ruleset="grand_archive")
+    w = World(ruleset="grand_archive", batch=batch)
     a, b = w.add_player(), w.add_player()
     w.add_object(b, "champion", life=20)
     card = w.add_object(a, "champion", life=20, zone="hand")
     moved = w.move_zone(card, "graveyard")
-    assert w.zone(moved) == "exile"   # (banishment: the exile zone under its GA name)
-    assert w.tick() == 0 and not w.has_lost(a) and w.result() == "ongoing"
+    assert np.all(w.zone(moved) == "exile")   # (banishment: the exile zone under its GA name)
+    assert w.tick() == 0 and not np.any(w.has_lost(a)) and w.ongoing.all()
 
 
 def test_bulwark_prevents_one_instance_of_combat_damage():
@@ -372,12 +374,15 @@ def test_recover_as_a_cost_needs_enough_damage_counters():
     assert w.recover(champ, 4, cost=True) == 4
 
 
-def test_recover_names_a_champion_on_the_field():
-    """Recover 2: damage counters are removed from the player's champion."""
-    w, (a, _), _ = ga()
+@pytest.mark.parametrize("batch", [1, 2])
+def test_recover_names_a_champion_on_the_field(batch):
+    """Recover 2: damage counters are removed from the player's champion: an ally, a
+    player or a champion card off the field is refused, changing nothing."""
+    w, (a, _), _ = ga(batch=batch)
     ally = w.add_object(a, "ally", power=1, life=4)
-    unchanged(w, lambda: w.recover(ally, 1), IllegalActionError)
-    unchanged(w, lambda: w.recover(a, 1), IllegalActionError)
+    card = w.add_object(a, "champion", life=20, level=1, zone="banishment", counters={"damage": 1})
+    for target in (ally, a, card):
+        unchanged(w, lambda target=target: w.recover(target, 1), IllegalActionError)
 
 
 # ---- durability -----------------------------------------------------------------------
@@ -1075,3 +1080,148 @@ def test_immortality_declared_false_again_dies_on_the_single_game_path():
     w.deal_damage(ally, 2)
     w.tick()
     assert not w.exists(ally)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_buff_4_a_buff_cancels_only_as_many_debuff_counters_as_were_placed(batch):
+    """Buff 4 ("each buff counter placed ... removes itself and one debuff counter"): one
+    buff counter placed on an object with three debuff counters leaves two, on the
+    single-game and the batch path (ruleset.place) alike."""
+    w, (a, _), _ = ga(batch=batch)
+    ally = w.add_object(a, "ally", power=4, life=5)
+    w.put_counters(ally, "debuff", 3)
+    w.put_counters(ally, "buff", 1)
+    assert np.all(w.count(ally, "debuff") == 3 - 1) and np.all(w.count(ally, "buff") == 0)
+    assert np.all(w.stat(ally, "life") == 5 - 2)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_damage_4_5_a_unit_off_the_field_is_not_dealt_damage(batch):
+    """Damage 4-5, Unit 1: only units on the field can be dealt damage; an ally card in
+    hand refuses it (IllegalActionError naming it) and nothing changes, in a batch too."""
+    w, (a, _), _ = ga(batch=batch)
+    card = w.add_object(a, "ally", power=1, life=3, zone="hand")
+    err = unchanged(w, lambda: w.deal_damage(card, 1), IllegalActionError)
+    assert f"entity {card}" in str(err)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_bulwark_3_zero_combat_damage_spends_no_bulwark_counter(batch):
+    """Counters: Bulwark 3 (a bulwark counter prevents non-zero combat damage) and Damage:
+    0 damage is not dealt: 0 combat damage to a champion with a bulwark counter keeps the
+    counter, puts no damage counter and is no DamageDealt event, on either path."""
+    w, _, (champ, _) = ga(batch=batch)
+    w.put_counters(champ, "bulwark", 1)
+    w.clear_events()
+    w.deal_damage(champ, 0, combat=True)
+    assert np.all(w.count(champ, "bulwark") == 1) and np.all(w.count(champ, "damage") == 0)
+    assert w.events() == []
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_damage_13_a_champion_that_is_also_an_ally_gets_damage_counters_only(batch):
+    """Damage 12-13: damage to a champion is damage counters; an object that is a
+    champion and an ally is a champion, so its damage is counters, none marked."""
+    w, (a, _), _ = ga(batch=batch)
+    both = w.add_object(a, ("champion", "ally"), life=9, level=0)
+    w.deal_damage(both, 2)
+    assert np.all(w.count(both, "damage") == 2) and np.all(w.damage(both) == 0)
+
+
+@pytest.mark.parametrize("batch, few", [(1, False), (1, True), (2, False)])
+@pytest.mark.parametrize("unit", ["champion", "ally"])
+def test_damage_past_max_count_raises_and_changes_nothing(batch, few, unit):
+    """Damage 12-13: a champion's damage counters and an ally's marked damage are int32
+    like counts: damage that would pass MAX_COUNT raises CountOverflowError before
+    anything changes (no step, no DamageDealt event, nor damage to the other target), on
+    the one-target, few-targets and batch paths alike."""
+    w, (a, _), (champ, foe) = ga(batch=batch)
+    target = champ if unit == "champion" else w.add_object(a, "ally", power=1, life=3)
+    w.deal_damage(target, MAX_COUNT - 1)
+    unchanged(w, lambda: w.deal_damage([foe, target] if few else target, 2), CountOverflowError)
+
+
+@pytest.mark.parametrize("batch, few", [(1, False), (1, True), (2, False)])
+def test_damage_13_an_allys_marked_damage_adds_up(batch, few):
+    """Damage 13 (an ally's damage is marked until clean-up): damage dealt to an ally
+    that already has marked damage adds to it, on the one-target, few-targets and batch
+    paths alike."""
+    w, (a, _), (_, foe) = ga(batch=batch)
+    ally = w.add_object(a, "ally", power=1, life=9)
+    w.deal_damage(ally, 1)
+    w.deal_damage([ally, foe] if few else ally, 2)
+    assert np.all(w.damage(ally) == 1 + 2)
+
+
+@pytest.mark.parametrize("batch, few", [(1, False), (1, True), (2, False)])
+def test_bulwark_3_a_prevented_instance_is_a_combat_damage_event_that_dealt_nothing(batch, few):
+    """Counters: Bulwark 3 and Damage 4: combat damage a bulwark counter prevents is still
+    a DamageDealt event (cause "combat damage") of the amount, with 0 dealt, on the
+    one-target, few-targets and batch paths alike; the unguarded ally is dealt its own."""
+    w, (a, _), (champ, _) = ga(batch=batch)
+    ally = w.add_object(a, "ally", power=1, life=5)
+    w.put_counters(champ, "bulwark", 1)
+    w.clear_events()
+    w.deal_damage([champ, ally] if few else champ, 2, combat=True)
+    got = sorted((e.game, e.target, e.amount, e.dealt, e.cause) for e in w.events()
+                 if isinstance(e, events.DamageDealt))
+    assert got == sorted([(g, champ, 2, 0, "combat damage") for g in range(batch)]
+                         + ([(0, ally, 2, 2, "combat damage")] if few else []))
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_types_of_checks_6_cleanup_removes_the_damage_counters_of_ally_objects_only(batch):
+    """Types of Checks 6 ("remove all ally damage counters") reads Card Types - Ally 1: an
+    ally object is the ally on the field. Clean-up removes its damage counters; an ally
+    card in the hand and an ally that is also a champion (a champion's damage stays,
+    Damage 13) keep theirs."""
+    w, (a, _), _ = ga(batch=batch)
+    ally = w.add_object(a, "ally", power=1, life=9, counters={"damage": 2})
+    card = w.add_object(a, "ally", power=1, life=9, zone="hand", counters={"damage": 2})
+    both = w.add_object(a, ("champion", "ally"), life=9, level=0, counters={"damage": 2})
+    w.cleanup()
+    kept = {name: np.atleast_1d(w.count(x, "damage")).tolist()
+            for name, x in (("ally", ally), ("card", card), ("both", both))}
+    assert kept == {"ally": [0] * batch, "card": [2] * batch, "both": [2] * batch}
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_champion_8_only_a_champion_going_to_the_graveyard_is_banished(batch):
+    """Champion 8 replaces a champion card's move to a graveyard only: a champion returned
+    from the field to its owner's hand goes to the hand."""
+    w, _, (champ, _) = ga(batch=batch)
+    back = w.move_zone(champ, "hand")
+    assert np.all(w.zone(back) == "hand")
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_reserve_past_max_count_raises_and_changes_nothing(batch):
+    """Reserve is an int32 count: a gain that would pass MAX_COUNT raises
+    InvalidCountError and leaves it as it was, on either path."""
+    w, (a, _), _ = ga(batch=batch)
+    w.set_reserve(a, MAX_COUNT)
+    unchanged(w, lambda: w.gain_reserve(a, 1), InvalidCountError)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_costs_and_memory_1_setting_reserve_replaces_it_and_paying_zero_is_no_event(batch):
+    """set_reserve sets the total (it adds nothing to what was there); a payment is an
+    event (Costs and Memory 1), paying 0 is none - on the single-game and batch paths."""
+    w, (a, _), _ = ga(batch=batch)
+    w.set_reserve(a, 5)
+    w.set_reserve(a, 3)
+    assert np.all(w.reserve(a) == 3)
+    w.clear_events()
+    w.pay_reserve(a, 0)
+    assert w.events() == [] and np.all(w.reserve(a) == 3)
+
+
+def test_recover_2_2_a_list_of_champions_returns_and_logs_what_was_removed():
+    """Recover 2.1, 2.2: recovering 3 from a champion with 1 damage counter removes 1; a
+    list of champions in a batch returns that per game and champion, and each Acted
+    event's before/after are the counts there (1 -> 0)."""
+    w, _, (champ, _) = ga(batch=2)
+    w.deal_damage(champ, 1)
+    w.clear_events()
+    assert np.asarray(w.recover([champ], 3)).tolist() == [[1], [1]]
+    assert [(e.game, e.before, e.after) for e in w.events() if isinstance(e, Acted)] == [(0, 1, 0), (1, 1, 0)]
