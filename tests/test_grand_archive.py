@@ -1225,3 +1225,18 @@ def test_recover_2_2_a_list_of_champions_returns_and_logs_what_was_removed():
     w.clear_events()
     assert np.asarray(w.recover([champ], 3)).tolist() == [[1], [1]]
     assert [(e.game, e.before, e.after) for e in w.events() if isinstance(e, Acted)] == [(0, 1, 0), (1, 1, 0)]
+
+
+def test_enlighten_1_in_a_batch_logs_the_counts_and_takes_one_object_per_game():
+    """Enlighten 1 on the batch path: each game's Acted event has the counts before and
+    after the three are removed (5 -> 2); two objects of one game at once are refused
+    (each activation draws for its controller in turn), changing nothing."""
+    w, (a, _), (champ, _) = ga(batch=2)
+    deck(w, a, 3)
+    item = w.add_object(a, "item", counters={"enlighten": 3})
+    w.put_counters(champ, "enlighten", 5)
+    unchanged(w, lambda: w.activate_enlighten([champ, item]), IllegalActionError)
+    w.clear_events()
+    w.activate_enlighten(champ)
+    assert [(e.game, e.cause, e.before, e.after) for e in w.events() if isinstance(e, Acted)] == [
+        (0, "ga.enlighten", 5, 5 - 3), (1, "ga.enlighten", 5, 5 - 3)]
