@@ -76,6 +76,7 @@ def test_wilson_interval_known_values() -> None:
 def test_distribution_mean_and_percentiles() -> None:
     d = mc.Distribution.of(np.arange(101))
     assert (d.mean, d.p5, d.p95, d.min, d.max) == (50, 5, 95, 0, 100)
+    assert d.to_dict() == {"mean": 50, "p5": 5, "p95": 95, "min": 0, "max": 100}
     assert mc.Distribution.of(np.zeros(0)).to_dict()["mean"] is None  # JSON-safe
 
 
@@ -92,6 +93,7 @@ def test_pick_is_uniform_distinct_and_vectorized() -> None:
     srt = np.sort(np.where(valid, idx, -1 - np.arange(3)), axis=1)
     assert (np.diff(srt, axis=1) != 0).all()                # distinct within a game
     assert (idx[~valid.any(1)] == 0).all()
+    assert (idx[~valid] == np.broadcast_to(idx[:, :1], idx.shape)[~valid]).all()  # pads
     full = np.ones((90_000, 6), bool)
     idx, _ = mc.pick(full, rng.random((90_000, 2)), 2)
     freq = np.bincount(idx.ravel(), minlength=6) / idx.size
@@ -190,6 +192,24 @@ def test_losses_and_game_lengths_are_exact() -> None:
     assert r.ended.k == r.loss["bob"].k and r.draw.k == 0
     lo, hi = r.loss["bob"].ci
     assert lo <= 1 - (1 - q) ** T <= hi
+
+
+def test_a_game_that_ended_takes_no_more_of_its_turns_effects() -> None:
+    """Two effect draws a turn, each 10 damage to bob (life 10) with probability q: the
+    draw that kills him ends the game (704.5a), even at a turn's first draw; the turn's
+    second draw neither hits him again nor counts a check. A game ticks once a draw up
+    to its first hit, and lasts to that draw's turn."""
+    q, turns, games, seed = 0.2, 4, 1000, 12
+    text = scenario_text(turns, 'name = "alice"\n\nname = "bob"\nlife = 10', "",
+                  f'action = "deal_damage"\nweight = {q}\nn = 10\ntarget = {{ player = "bob" }}'
+                  f'\n\naction = "nothing"\nweight = {1 - q}', top="effects_per_turn = 2")
+    r = mc.run(loads(text, "twice.toml"), games=games, seed=seed, workers=1, keep_games=True)
+    hit = block_uniforms(seed, games, 2 * turns, 4)[:, :, 0] < q
+    draws = np.where(hit.any(1), hit.argmax(1) + 1, 2 * turns)
+    assert (hit.any(1) & (draws % 2 == 1)).any()      # some games end at a first draw
+    assert np.array_equal(r.raw["life"][:, 1], np.where(hit.any(1), 0, 10))
+    assert np.array_equal(r.raw["ticks"], draws) and r.ticks == int(draws.sum())
+    assert np.array_equal(r.raw["length"], (draws + 1) // 2)
 
 
 def test_a_game_over_before_the_first_turn_lasted_0_turns() -> None:
@@ -294,6 +314,62 @@ def test_an_amount_range_is_drawn_over_the_whole_range_and_nothing_outside(lo: i
     assert values.tolist() == list(range(lo, hi + 1))
     assert (abs(counts - games / values.size) < 0.1 * games / values.size).all()
     assert (r.raw["life"][:, 1] == 20).all()
+
+
+@pytest.mark.parametrize("effect, counters, left", [
+    ('action = "put_counters"\nkind = "+1/+1"', 4, 2), ('action = "proliferate"', 4, 2),
+    ('action = "destroy"', 0, 0), ('action = "move_zone"\nzone = "graveyard"', 0, 0)],
+    ids=["put", "proliferate", "destroy", "move_zone"])
+def test_more_targets_than_candidates_touch_every_candidate_once_and_nothing_else(
+        effect: str, counters: int, left: int) -> None:
+    """One turn, one effect on up to 3 target bears with two bears on the battlefield, a
+    +1/+1 counter each (docs: up to ``targets`` distinct matches): each bear gets one more
+    counter (proliferate, 701.34a: one more of each kind it has), or is destroyed, or put
+    into the graveyard, once; the wolf before them in the file, no match, is never touched."""
+    solo = 'types = ["creature"]\npower = 2\ntoughness = 2'
+    text = scenario_text(1, 'name = "alice"\n\nname = "bob"',
+                  f'name = "wolf"\ncontroller = "alice"\n{solo}\n\n'
+                  f'name = "bears"\ncontroller = "bob"\n{solo}\ncount = 2\n'
+                  'counters = { "+1/+1" = 1 }',
+                  f'{effect}\ntargets = 3\ntarget = {{ name = "bears" }}')
+    r = mc.run(loads(text, "targets.toml"), games=64, workers=1, keep_games=True)
+    assert (r.raw["survivors"] == [1, left]).all()
+    assert (r.raw["counts"].sum(axis=2) == [0, counters]).all()
+
+
+def test_122_5_move_counters_moves_from_a_random_source_to_a_random_target() -> None:
+    """Each turn, with probability 1/2, one +1/+1 counter moves (CR 122.5) from one of bob's
+    two creatures (the source uniform picks it) to alice's "t", else "t" is destroyed; once
+    "t" is gone nothing moves, and nothing ever lands on "x", the entry before it (no match).
+    The slow model of each game against the run's."""
+    turns, games, seed = 3, 512, 14
+    body = 'types = ["creature"]\npower = 1\ntoughness = 1'
+    text = scenario_text(turns, 'name = "alice"\n\nname = "bob"',
+                  f'name = "x"\ncontroller = "alice"\n{body}\n\n'
+                  f'name = "t"\ncontroller = "alice"\n{body}\n\n'
+                  f'name = "s1"\ncontroller = "bob"\n{body}\ncounters = {{ "+1/+1" = 3 }}\n\n'
+                  f'name = "s2"\ncontroller = "bob"\n{body}\ncounters = {{ "+1/+1" = 3 }}',
+                  'action = "move_counters"\nkind = "+1/+1"\nsource = { controller = "bob" }\n'
+                  'target = { name = "t" }\n\naction = "destroy"\ntarget = { name = "t" }')
+    sc = loads(text, "move.toml")
+    r = mc.run(sc, games=games, seed=seed, workers=1, keep_games=True)
+    u = block_uniforms(seed, games, turns, 4)
+    want = np.tile([0, 0, 3, 3], (games, 1))
+    alive, late = np.ones(games, bool), np.zeros(games, bool)
+    for g in range(games):
+        for t in range(turns):
+            if u[g, t, 0] >= 0.5:
+                alive[g], want[g, 1] = False, 0
+            elif not alive[g]:
+                late[g] = True     # a move with no target left
+            else:
+                src = 2 + int(u[g, t, 2] * 2)
+                want[g, src] -= 1
+                want[g, 1] += 1
+    assert alive.any() and late.any() and (want[:, 1] >= 2).any()
+    assert (want[:, 2] != want[:, 3]).any()          # both sources were picked
+    assert np.array_equal(r.raw["counts"][:, :, sc.report_kinds.index("+1/+1")], want)
+    assert np.array_equal(r.raw["survivors"][:, 1], alive.astype(int))
 
 
 def test_damage_wears_off_at_the_end_of_every_turn() -> None:
@@ -445,6 +521,23 @@ def test_a_batch_past_what_a_world_holds_is_refused_before_any_game(
         mc.run(sc, games=64, workers=1, batch=0)
 
 
+def test_a_run_without_a_finished_game_reports_every_figure_as_null() -> None:
+    """The one shard fails (OVERFLOW's game 256) and no game counts: every probability and
+    statistic is undefined, null in JSON (which has no NaN), and the kept arrays are empty,
+    of the shapes and types of a finished run's."""
+    sc = loads(OVERFLOW, "overflow.toml")
+    r = mc.run(sc, games=1024, workers=1, batch=1024, keep_games=True)
+    ok = mc.run(sc, games=32, workers=1, keep_games=True)
+    assert r.games == 0 and r.error is not None and ok.complete and r.raw.keys() == ok.raw.keys()
+    for k, v in ok.raw.items():
+        assert (r.raw[k].shape, r.raw[k].dtype) == ((0,) + v.shape[1:], v.dtype), k
+    d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    assert d["survival"]["bear"] == {"p": None, "ci95": [None, None], "k": 0, "n": 0, "copies": 1}
+    assert d["loss"]["alice"] == {"p": None, "ci95": [None, None], "k": 0, "n": 0}
+    nothing = dict.fromkeys(("mean", "p5", "p95", "min", "max"))
+    assert d["counters"]["bear"]["+1/+1"] == d["length"] == d["life"]["bob"] == nothing
+
+
 # ---- determinism -------------------------------------------------------------------------------
 def _same(a: mc.Result, b: mc.Result) -> None:
     assert a.raw.keys() == b.raw.keys()
@@ -489,6 +582,29 @@ def test_dask_cluster_gives_the_local_result(reference: mc.Result) -> None:
 
 
 # ---- the result object, interruption, the big and GA scenarios ---------------------------------
+def test_every_figure_is_that_of_the_games_played(reference: mc.Result) -> None:
+    """Each entry's survival, survivors and counters of each kind, each player's loss and
+    stats, the draws, endings, lengths and checks: each is the figure of its own column of
+    the per-game arrays (entries, kinds and players in their scenario's order)."""
+    r, raw, sc = reference, reference.raw, reference.scenario
+    for i, o in enumerate(sc.objects):
+        assert r.survival[o.name] == mc.Estimate.of(raw["survivors"][:, i] > 0), o.name
+        assert r.survivors[o.name] == mc.Distribution.of(raw["survivors"][:, i]), o.name
+        for j, kind in enumerate(sc.report_kinds):
+            want = mc.Distribution.of(raw["counts"][:, i, j])
+            assert r.counters[o.name][kind] == want, (o.name, kind)
+    for i, p in enumerate(sc.players):
+        assert r.loss[p.name] == mc.Estimate.of(raw["lost"][:, i]), p.name
+        for stat in mc.PLAYER_STATS[sc.ruleset]:
+            assert r.player_stats[stat][p.name] == mc.Distribution.of(raw[stat][:, i]), stat
+    assert (r.draw, r.ended) == (mc.Estimate.of(raw["draw"]), mc.Estimate.of(raw["ended"]))
+    assert r.length == mc.Distribution.of(raw["length"]) and r.ticks == raw["ticks"].sum()
+    # the columns differ, so that one read for another shows
+    assert r.loss["alice"] != r.loss["bob"] and r.player_stats["life"]["alice"] != \
+        r.player_stats["life"]["bob"]
+    assert len({str(ks) for ks in r.counters.values()}) == len(sc.objects)
+
+
 def test_result_to_dict_is_json(reference: mc.Result) -> None:
     d = json.loads(json.dumps(reference.to_dict(), allow_nan=False))
     assert d["games"] == d["requested"] == 300 and d["complete"] is True
