@@ -9,8 +9,8 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -521,6 +521,37 @@ def test_a_batch_past_what_a_world_holds_is_refused_before_any_game(
         mc.run(sc, games=64, workers=1, batch=0)
 
 
+def test_run_takes_its_counts_bounds_and_refuses_past_them_and_bools() -> None:
+    """Seed 0 and 1 game are taken; 0 games, seed -1 or 2^63, and True or 1.0 (not counts,
+    though Python adds them as numbers) are refused, naming the argument and the value."""
+    r = mc.run("bear_decay", games=1, seed=0, workers=1)
+    assert r.complete and (r.games, r.seed) == (1, 0)
+    for name, bad in (("games", 0), ("games", True), ("seed", -1), ("seed", 2**63),
+                      ("seed", 1.0), ("batch", True)):
+        with pytest.raises(mc.ArgumentError, match=f"^{name} must be an integer in ") as e:
+            mc.run("bear_decay", workers=1, **{name: bad})
+        assert (e.value.name, e.value.value) == (name, bad)
+
+
+def test_a_run_of_one_shard_plays_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One shard (64 games, batch 64) with 2 workers: no pool is started for it (none could
+    be here), it plays in this process, reported as 1 worker."""
+    monkeypatch.setattr(mc, "ProcessPoolExecutor", None)
+    r = mc.run("bear_decay", games=64, workers=2, batch=64)
+    assert r.complete and r.workers == 1
+
+
+def test_a_batch_at_the_bound_or_past_a_short_run_is_accepted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``max_batch`` itself is a batch a World holds; a bigger one is refused only when the
+    run's shards would be that big (a shard is never bigger than the run)."""
+    monkeypatch.setattr(mc, "max_batch", lambda sc: 2 * mc.BLOCK)
+    assert mc.run("bear_decay", games=64, workers=1, batch=64).batch == 64
+    assert mc.run("bear_decay", games=40, workers=1, batch=10_000).batch == 64
+    with pytest.raises(mc.ArgumentError, match="batch must be at most 64 games"):
+        mc.run("bear_decay", games=65, workers=1, batch=96)
+
+
 def test_a_run_without_a_finished_game_reports_every_figure_as_null() -> None:
     """The one shard fails (OVERFLOW's game 256) and no game counts: every probability and
     statistic is undefined, null in JSON (which has no NaN), and the kept arrays are empty,
@@ -704,6 +735,28 @@ def test_ticks_count_the_games_asked_for_not_the_padding() -> None:
     assert r.ticks == 40 * T and r.batch == 64
 
 
+def test_progress_and_on_shard_count_the_games_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """40 games in shards of 32: the second shard's 24 padding games are played but not
+    reported, to ``on_shard`` nor to the progress bar, which ends at the 40 games asked."""
+    class Bar:
+        def __init__(self, total: int) -> None:
+            self.total, self.steps, self.closed = total, [], False
+
+        def update(self, n: int) -> None:
+            self.steps.append(n)
+
+        def close(self) -> None:
+            self.closed = True
+
+    bars: list[Bar] = []
+    monkeypatch.setattr(mc, "_bar", lambda total, enabled: bars.append(Bar(total)) or bars[-1])
+    seen: list[int] = []
+    r = mc.run(loads(BEAR, "bear.toml"), games=40, workers=1, batch=32, progress=True,
+               on_shard=seen.append)
+    assert seen == [32, 8] and r.games == 40
+    assert [(b.total, b.steps, b.closed) for b in bars] == [(40, [32, 8], True)]
+
+
 def test_the_batch_reported_is_the_one_used() -> None:
     assert mc.run("bear_decay", games=100, workers=1, batch=40).batch == 64      # whole blocks
     assert mc.run("bear_decay", games=40, workers=1, batch=1000).batch == 64    # 2 blocks at most
@@ -850,6 +903,94 @@ class ReconnectingExecutor(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
+class HeldExecutor(Executor):
+    """Plays a shard only when told, in the caller's thread, so that shards finish in the
+    test's order: ``release(block)`` plays the shard starting at ``block``; ``plays`` maps a
+    submission (block, attempt) to the shards released as it arrives; shards of ``lose``
+    fail at once, as a killed worker's do. It plays 2 shards at once (for the window)."""
+    _max_workers = 2
+
+    def __init__(self, plays: dict[tuple[int, int], list[int]] | None = None,
+                 lose: tuple[int, ...] = ()) -> None:
+        self.plays, self.lose = plays or {}, set(lose)
+        self.held: dict[int, tuple[Future[object], Callable[..., object], tuple[object, ...]]] = {}
+        self.futures: dict[int, Future[object]] = {}    # each block's latest
+        self.submitted: list[tuple[int, int]] = []
+        self.played: list[int] = []
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        block, attempt = args[2], args[-1]
+        self.submitted.append((block, attempt))
+        f: Future[object] = Future()
+        self.futures[block] = f
+        if block in self.lose:
+            f.set_exception(RuntimeError("KilledWorker: the worker died"))
+        else:
+            self.held[block] = (f, fn, args)
+        for b in self.plays.get((block, attempt), []):
+            self.release(b)
+        return f
+
+    def release(self, block: int) -> None:
+        f, fn, args = self.held.pop(block)
+        self.played.append(block)
+        if f.set_running_or_notify_cancel():
+            f.set_result(fn(*args))
+
+
+def test_raw_games_are_in_game_order_whatever_order_shards_finish() -> None:
+    """Three shards finish last first (each one's on_shard lets the one before it play):
+    the kept games are still in game order, those of the local run."""
+    ex = HeldExecutor(plays={(2, 0): [2]})
+    r = mc.run("bear_decay", games=96, seed=3, executor=ex, batch=32, keep_games=True,
+               on_shard=lambda n: ex.held and ex.release(max(ex.held)))
+    assert ex.played == [2, 1, 0]
+    _same(mc.run("bear_decay", games=96, seed=3, workers=1, keep_games=True), r)
+
+
+def test_a_run_submits_a_window_of_shards_and_ctrl_c_keeps_those_that_finished() -> None:
+    """A run of 100 shards submits a window of them, not all: two per shard the executor
+    plays at once, and one more. Ctrl-C (here from on_shard) as the first is folded in:
+    the shard that finished meanwhile counts too (not told to on_shard: the run is
+    stopping), and those still waiting are cancelled."""
+    ex = HeldExecutor(plays={(1, 0): [0]})
+    seen: list[int] = []
+
+    def stop(n: int) -> None:
+        seen.append(n)
+        ex.release(1)
+        raise KeyboardInterrupt
+
+    r = mc.run("bear_decay", games=100 * mc.BLOCK, executor=ex, batch=mc.BLOCK, on_shard=stop)
+    assert ex.submitted == [(b, 0) for b in range(2 * ex._max_workers + 1)]
+    assert r.interrupted and r.games == 2 * mc.BLOCK and seen == [mc.BLOCK]
+    assert sorted(ex.held) == [2, 3, 4] and all(ex.futures[b].cancelled() for b in ex.held)
+
+
+def test_a_shard_that_finishes_as_a_lost_one_stops_the_run_counts() -> None:
+    """Block 0's shard is lost every time: its third loss (RETRIES) stops the run. Block
+    1's shard finishes with it and block 2's while it is folded in: both count; block 3's,
+    never played, is cancelled."""
+    ex = HeldExecutor(plays={(0, mc.RETRIES): [1]}, lose=(0,))
+    r = mc.run("bear_decay", games=4 * mc.BLOCK, executor=ex, batch=mc.BLOCK,
+               on_shard=lambda n: ex.held.get(2) and ex.release(2))
+    assert r.error is not None and not r.interrupted, r.error
+    assert r.error.startswith(f"games 0..31 were lost {mc.RETRIES + 1} times: RuntimeError")
+    assert r.games == 2 * mc.BLOCK and ex.played == [1, 2]
+    assert list(ex.held) == [3] and ex.futures[3].cancelled()
+
+
+def test_interrupt_as_the_shards_in_flight_finish_marks_the_run_interrupted() -> None:
+    """interrupt() (from on_shard) as every shard in flight has finished: no more are
+    submitted and nothing is left to wait for; the run returns with those games, marked
+    interrupted (not as if it had played them all)."""
+    ex = HeldExecutor(plays={(4, 0): [0, 1, 2, 3, 4]})
+    r = mc.run("bear_decay", games=10 * mc.BLOCK, executor=ex, batch=mc.BLOCK,
+               on_shard=lambda n: mc.interrupt())
+    assert r.interrupted and r.error is None and not r.complete
+    assert r.games == 5 * mc.BLOCK and len(ex.submitted) == 5
+
+
 def test_a_dask_reconnection_costs_no_retries(reference: mc.Result) -> None:
     """A scheduler connection that drops and comes back: the shards it cancelled are
     resubmitted once it is back, not spent while it reconnects; the result is the same."""
@@ -978,3 +1119,18 @@ def test_interrupt_from_another_thread_stops_the_run_at_a_shard() -> None:
                on_shard=lambda n: (first.set(), time.sleep(0.2)))
     t.join()
     assert asked == [True] and r.interrupted and 64 <= r.games < 10**6
+
+
+def test_interrupt_stops_the_newest_run_only() -> None:
+    """A run started inside another (here from its on_shard): interrupt() stops the inner,
+    newest one; the outer one plays on to its end."""
+    inner: list[mc.Result] = []
+
+    def nested(n: int) -> None:
+        if not inner:
+            inner.append(mc.run("bear_decay", games=10**6, batch=64, workers=1,
+                                on_shard=lambda n: mc.interrupt()))
+
+    r = mc.run("bear_decay", games=128, batch=64, workers=1, on_shard=nested)
+    assert inner[0].interrupted and inner[0].games == 64
+    assert r.complete and r.games == 128
