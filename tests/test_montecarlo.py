@@ -500,6 +500,15 @@ def test_the_game_named_is_the_first_that_fails() -> None:
     assert mc.run(sc, games=257, workers=1).error is not None
 
 
+def test_check_tries_each_effect_on_the_board_as_it_starts() -> None:
+    """OVERFLOW's effects twice: two effects of 1.5e9 +1/+1 counters each, fine alone (both
+    in one game pass int32: the run's error, in the game that draws both). check() tries
+    every effect on the starting board, not on the last one's, and takes the scenario."""
+    sc = loads(OVERFLOW + OVERFLOW[OVERFLOW.index("[[effects]]"):], "twice.toml")
+    assert [e.action for e in sc.effects] == ["put_counters", "nothing"] * 2
+    mc.check(sc)
+
+
 def test_a_batch_past_what_a_world_holds_is_refused_before_any_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Shards of 30,000 games of 5,000 tokens pass the engine's MAX_SLOTS (games x columns):
