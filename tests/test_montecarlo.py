@@ -572,6 +572,7 @@ def test_a_run_without_a_finished_game_reports_every_figure_as_null() -> None:
     for k, v in ok.raw.items():
         assert (r.raw[k].shape, r.raw[k].dtype) == ((0,) + v.shape[1:], v.dtype), k
     d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    assert (d["games"], d["requested"], d["complete"]) == (0, 1024, False)
     assert d["survival"]["bear"] == {"p": None, "ci95": [None, None], "k": 0, "n": 0, "copies": 1}
     assert d["loss"]["alice"] == {"p": None, "ci95": [None, None], "k": 0, "n": 0}
     nothing = dict.fromkeys(("mean", "p5", "p95", "min", "max"))
