@@ -199,7 +199,7 @@ def test_a_game_that_ended_takes_no_more_of_its_turns_effects() -> None:
     draw that kills him ends the game (704.5a), even at a turn's first draw; the turn's
     second draw neither hits him again nor counts a check. A game ticks once a draw up
     to its first hit, and lasts to that draw's turn."""
-    q, turns, games, seed = 0.2, 4, 1000, 12
+    q, turns, games, seed = 0.2, 4, 256, 12
     text = scenario_text(turns, 'name = "alice"\n\nname = "bob"\nlife = 10', "",
                   f'action = "deal_damage"\nweight = {q}\nn = 10\ntarget = {{ player = "bob" }}'
                   f'\n\naction = "nothing"\nweight = {1 - q}', top="effects_per_turn = 2")
