@@ -292,8 +292,9 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
                   zone: str | None = "battlefield") -> Any:
     """Move ``n`` counters of ``kind`` from ``src`` to ``dst`` (CR 122.5); returns how many
     moved in each game. Nothing happens where the objects are the same, ``src`` has none,
-    ``dst`` can't have counters, or either is no longer in ``zone`` (None: any zone).
-    More than ``src`` has moves what it has (101.3)."""
+    ``dst`` can't have counters, or either is no longer in ``zone`` (None: any zone; a
+    player is in none, so a move from or to a player takes ``zone=None``). More than
+    ``src`` has moves what it has (101.3)."""
     s = world.store
     kind = args.kind(world, kind)
     if games is None and args.count_one(n) and not counting.shared(world, kind):

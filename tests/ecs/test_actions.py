@@ -234,6 +234,23 @@ def test_122_5_move_counters_on_the_general_path_moves_only_what_it_can():
         assert t.move_counters(a1, a2, "poison", zone=None) == 0 and t.count(a2, "poison") == 2
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_5_a_player_is_in_no_zone_so_moves_from_or_to_one_take_zone_none(batch):
+    """docs/api.md: nothing moves where either is not in ``zone`` ("battlefield" by
+    default), and a player is in no zone: a move between players, or from a player to a
+    permanent, moves only with ``zone=None``."""
+    w = World(batch=batch, seed=0)
+    a, b = w.add_player(), w.add_player()
+    x = w.add_object(a, {"artifact"})
+    w.put_counters(a, "charge", 3)
+    assert np.all(w.move_counters(a, b, "charge") == 0)
+    assert np.all(w.move_counters(a, x, "charge") == 0)
+    assert np.all(w.count(a, "charge") == 3)
+    assert np.all(w.move_counters(a, b, "charge", 2, zone=None) == 2)
+    assert np.all(w.move_counters(a, x, "charge", zone=None) == 1)
+    assert [np.all(w.count(e, "charge") == n) for e, n in ((a, 0), (b, 2), (x, 1))] == [True] * 3
+
+
 # ---- proliferate ----------------------------------------------------------------------
 @pytest.mark.parametrize("path", ["scalar", "general"])
 def test_701_34a_proliferate_names_who_put_and_skips_a_prohibited_kind(path):
