@@ -1,0 +1,145 @@
+"""ecs.decisions: a host system's decisions are checked before ``perform`` applies any
+(704.3: the check's results are performed together), each sort from its own start, and a
+refusal names the row that is wrong: its entity, game, value."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+from ga_helpers import unchanged
+
+from ecs import IllegalActionError, InvalidCountError, World
+from ecs.check import Check, System
+from ecs.decisions import check
+from ecs.events import CAUSES
+from ecs.limits import MAX_COUNT
+
+
+def _board(batch: int = 2) -> tuple[World, dict[str, int]]:
+    """Two players, a torch with 3 charge counters and an artifact with 1, in ``batch`` games."""
+    w = World(batch=batch, seed=0)
+    p, q = w.add_player(), w.add_player()
+    return w, {"p": p, "q": q, "torch": w.add_object(p, "artifact", counters={"charge": 3}),
+               "lamp": w.add_object(q, "artifact", counters={"charge": 1})}
+
+
+def _col(w: World, e: int) -> int:
+    return int(np.flatnonzero(w.store.a["entity_id"][0, : w.store.n_cols] == e)[0])
+
+
+def _ints(*values: int) -> np.ndarray:
+    return np.array(values, np.int64)
+
+
+# one bad decision of each sort (removals, moves, losses, player updates: ``Check.sizes``)
+_BAD: dict[int, Callable[[Check, World, dict[str, int]], None]] = {
+    0: lambda c, w, i: c.remove(w.store.kind_index["charge"], _ints(0), _ints(_col(w, i["torch"])), _ints(-1),
+                                "remove"),
+    1: lambda c, w, i: c.move(_ints(0), _ints(_col(w, i["torch"])), 77, "remove"),
+    2: lambda c, w, i: c.lose(_ints(0), _ints(5), "704.5a"),
+    3: lambda c, w, i: c.add_to_players("life", _ints(0), _ints(5), _ints(-1)),
+}
+
+
+@pytest.mark.parametrize("sort", sorted(_BAD))
+def test_704_3_each_sort_of_decision_is_checked_from_its_own_start(sort: int) -> None:
+    """``since`` counts each sort apart (``Check.sizes()`` before the host's system
+    decided): a bad decision past its own sort's start is refused whatever the others'
+    starts, and one before it (the ruleset's, checked by construction) is not looked at."""
+    w, ids = _board()
+    decided = Check()
+    _BAD[sort](decided, w, ids)
+    with pytest.raises((IllegalActionError, InvalidCountError)):
+        check(w, decided, tuple(0 if i == sort else 5 for i in range(4)))  # type: ignore[arg-type]
+    check(w, decided, tuple(1 if i == sort else 0 for i in range(4)))  # type: ignore[arg-type]
+
+
+def test_704_3_a_removal_of_none_or_of_more_than_there_are_is_performed() -> None:
+    """Amounts 0..MAX_COUNT are removals perform applies: none removes nothing, and a removal
+    of more counters than there are removes what there is (as removals of one kind
+    clamp, docs/design.md "One check, one event")."""
+    w, ids = _board(batch=1)
+    kind = w.store.kind_index["charge"]
+    decided = Check()
+    decided.remove(kind, _ints(0, 0), _ints(_col(w, ids["torch"]), _col(w, ids["lamp"])), _ints(0, MAX_COUNT),
+                   "remove")
+    check(w, decided)
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+        kind, _ints(0, 0), _ints(_col(game, ids["torch"]), _col(game, ids["lamp"])), _ints(0, MAX_COUNT),
+        "remove")))
+    w.tick()
+    assert w.counters(ids["torch"]) == {"charge": 3} and w.counters(ids["lamp"]) == {}
+
+
+def _once(decide: Callable[[Any, Check], None]) -> System:
+    """A host system that decides ``decide(game, check)`` in the first check it runs in."""
+    done: list[int] = []
+
+    class Rule(System):
+        causes = ("remove",)
+
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            if not done:
+                done.append(1)
+                decide(game, check)
+
+    return Rule()
+
+
+def test_a_removal_per_row_may_name_one_column_in_two_games() -> None:
+    """A per-row removal names an object once per kind in each game: the same kind from
+    column c of game 1 and column c + 1 of game 0 are two objects, both removed from."""
+    w, ids = _board()
+    kind = w.store.kind_index["charge"]
+    torch, lamp = _col(w, ids["torch"]), _col(w, ids["lamp"])
+    assert lamp == torch + 1
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+        _ints(kind, kind), _ints(1, 0), _ints(torch, lamp), _ints(1, 1), "remove")))
+    w.tick()
+    assert w.count(ids["torch"], "charge").tolist() == [3, 2]
+    assert w.count(ids["lamp"], "charge").tolist() == [0, 1]
+
+
+def test_a_refused_removal_amount_names_its_entity_game_and_value() -> None:
+    """The first bad row of a removal, in the second game, is the one the error names."""
+    w, ids = _board()
+    kind = w.store.kind_index["charge"]
+    torch, lamp = _col(w, ids["torch"]), _col(w, ids["lamp"])
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+        kind, _ints(0, 1), _ints(torch, lamp), _ints(1, -4), "remove")))
+    err = unchanged(w, w.tick, InvalidCountError)
+    assert f"of -4 counters from entity {ids['lamp']} in game 1:" in str(err), str(err)
+
+
+def test_a_move_cause_code_past_the_last_cause_is_refused() -> None:
+    """Per-row cause codes are indices of ``ecs.events.CAUSES``: one past the last is no cause."""
+    w, ids = _board()
+    torch = _col(w, ids["torch"])
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.move(
+        _ints(0), _ints(torch), 4, _ints(len(CAUSES)))))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert f"cause code {len(CAUSES)} is outside 0..{len(CAUSES) - 1}" in str(err), str(err)
+
+
+def test_a_refused_move_names_the_entity_and_zone_of_its_first_bad_row() -> None:
+    """Two rows, the second (in game 1) to a zone there is not: the error names that one."""
+    w, ids = _board()
+    torch, lamp = _col(w, ids["torch"]), _col(w, ids["lamp"])
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.move(
+        _ints(0, 1), _ints(torch, lamp), _ints(4, 77), "remove")))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert f"a move ('remove') of entity {ids['lamp']} to zone 77:" in str(err), str(err)
+
+
+@pytest.mark.parametrize("decide", [
+    lambda c: c.lose(_ints(0), _ints(1), "melted"),
+    lambda c: c.add_to_players("life", _ints(0), _ints(1), _ints(-1), "melted"),
+], ids=["a loss", "a life change"])
+def test_a_loss_or_player_change_for_an_unknown_cause_is_refused(decide: Callable[[Check], None]) -> None:
+    """A cause names an event's reason (``ecs.events.CAUSES``): a loss (704.5a's, ...) or a
+    change of life for a cause the World does not have is refused and changes nothing."""
+    w, _ = _board()
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: decide(c)))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert "unknown cause 'melted'" in str(err), str(err)
