@@ -143,3 +143,54 @@ def test_a_loss_or_player_change_for_an_unknown_cause_is_refused(decide: Callabl
     w.schedule = w.schedule.with_systems(_once(lambda game, c: decide(c)))
     err = unchanged(w, w.tick, IllegalActionError)
     assert "unknown cause 'melted'" in str(err), str(err)
+
+
+def test_704_3_a_decision_naming_a_going_and_an_ended_game_is_refused_naming_the_ended() -> None:
+    """A check acts in no game that has ended: one row in an ended game (game 1) is enough
+    for the whole decision to be refused, and the error names that game."""
+    w, ids = _board()
+    kind, torch = w.store.kind_index["charge"], _col(w, ids["torch"])
+    w.lose_life(ids["q"], 20, games=1)
+    w.tick()   # game 1 ends (704.5a)
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+        kind, _ints(0, 1), _ints(torch, torch), _ints(1, 1), "remove")))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert "names game 1, which has ended" in str(err), str(err)
+
+
+def test_a_decision_naming_a_free_slot_names_that_column_and_game() -> None:
+    """A token that ceased to exist in game 1 only (704.5d) leaves its column free there:
+    a move of the torch in game 0 and of that column in game 1 is refused for the second."""
+    w, ids = _board()
+    token = w.add_object(ids["p"], "creature", power=1, toughness=1, token=True)
+    col, torch = _col(w, token), _col(w, ids["torch"])
+    w.move_zone(token, "graveyard", games=1)
+    w.tick()
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.move(
+        _ints(0, 1), _ints(torch, col), 4, "remove")))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert f"names column {col} of game 1, which holds no object" in str(err), str(err)
+
+
+@pytest.mark.parametrize("games, cols", [(np.zeros((1, 1), np.int64), None), (_ints(0, 1), "one")],
+                         ids=["2-D rows", "games and columns of two lengths"])
+def test_rows_of_a_decision_are_1_d_arrays_of_one_length(games: np.ndarray, cols: Any) -> None:
+    """Rows are pairs (game, column): 2-D arrays, or games and columns that broadcast
+    (two games, one column), are refused rather than read some way."""
+    w, ids = _board()
+    torch = _col(w, ids["torch"])
+    rows = np.full(games.shape, torch) if cols is None else _ints(torch)
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+        game.store.kind_index["charge"], games, rows, np.ones(games.shape, np.int64), "remove")))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert "games and columns must be 1-D arrays of one length" in str(err), str(err)
+
+
+@pytest.mark.parametrize("games, players", [(_ints(0), _ints(2)), (_ints(2), _ints(0))],
+                         ids=["player index 2 of 2", "game 2 of 2"])
+def test_a_change_of_players_life_naming_no_player_is_refused(games: np.ndarray, players: np.ndarray) -> None:
+    """A life change names a player index and a game the World has, like a loss."""
+    w, ids = _board()
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.add_to_players("life", games, players, -1)))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert "is outside 0..1" in str(err), str(err)
