@@ -194,3 +194,22 @@ def test_a_change_of_players_life_naming_no_player_is_refused(games: np.ndarray,
     w.schedule = w.schedule.with_systems(_once(lambda game, c: c.add_to_players("life", games, players, -1)))
     err = unchanged(w, w.tick, IllegalActionError)
     assert "is outside 0..1" in str(err), str(err)
+
+
+def test_a_move_of_a_player_names_the_player_and_game() -> None:
+    """A player is in no zone: a move naming the torch in game 0 and player q in game 1 is
+    refused, and the error names q and game 1."""
+    w, ids = _board()
+    torch, q = _col(w, ids["torch"]), _col(w, ids["q"])
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.move(_ints(0, 1), _ints(torch, q), 4, "remove")))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert f"names player {ids['q']} in game 1: a player is in no zone" in str(err), str(err)
+
+
+def test_a_loss_of_2_d_games_and_players_is_refused() -> None:
+    """Games and players of a loss are 1-D arrays of one length, not any broadcastable shape."""
+    w, _ = _board()
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.lose(
+        np.zeros((1, 1), np.int64), np.ones((1, 1), np.int64), "704.5a")))
+    err = unchanged(w, w.tick, IllegalActionError)
+    assert "games and players must be 1-D arrays of one length" in str(err), str(err)
