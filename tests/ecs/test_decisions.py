@@ -213,3 +213,16 @@ def test_a_loss_of_2_d_games_and_players_is_refused() -> None:
         np.zeros((1, 1), np.int64), np.ones((1, 1), np.int64), "704.5a")))
     err = unchanged(w, w.tick, IllegalActionError)
     assert "games and players must be 1-D arrays of one length" in str(err), str(err)
+
+
+def test_a_refused_removal_names_the_entity_in_its_own_game() -> None:
+    """Ids differ between games once an object changed zones in one of them (400.7): the
+    error names the new object of game 1, not what the same column holds in game 0."""
+    w, ids = _board()
+    new = int(np.asarray(w.move_zone(ids["lamp"], "graveyard", games=1)).reshape(-1)[0])
+    col = int(np.flatnonzero(w.store.a["entity_id"][1, : w.store.n_cols] == new)[0])
+    assert new != ids["lamp"] and w.store.a["entity_id"][0, col] == ids["lamp"]
+    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+        game.store.kind_index["charge"], _ints(1), _ints(col), _ints(-2), "remove")))
+    err = unchanged(w, w.tick, InvalidCountError)
+    assert f"of -2 counters from entity {new} in game 1:" in str(err), str(err)
