@@ -6,6 +6,7 @@ returns one value per game as a NumPy array (plain Python values when batch == 1
 """
 import numpy as np
 import pytest
+from ga_helpers import unchanged
 
 from ecs import (
     DRAW,
@@ -484,3 +485,38 @@ def test_errors_of_per_game_targets_say_what_to_do():
         w.put_counters(b, "+1/+1", 1)
     w.put_counters(b, "+1/+1", 1, where="present")
     assert w.count(b, "+1/+1").tolist() == [1, 1, 1, 0, 1, 1, 1, 1]
+
+
+# ---- fork, select and seeds ---------------------------------------------------------------
+@pytest.mark.parametrize("copy", [lambda w: w.fork(0, 0), lambda w: w.fork(4, 1), lambda w: w.select([]),
+                                  lambda w: w.select(np.zeros(4, bool))],
+                         ids=["fork of no games", "fork of game 4 of 4", "select of none", "select of a false mask"])
+def test_a_refused_fork_or_select_hands_out_no_seed_and_changes_nothing(batch, copy):
+    """A fork or select refused for its arguments takes no child of the seed sequence: the
+    next fork gets the child it would have got (the same seed and actions, the same Worlds)."""
+    w = batch[0]
+    unchanged(w, lambda: copy(w), InvalidGameError)
+    assert w.n_spawned == 0 and w.fork(0, 1).seed_seq.spawn_key == (0,)
+
+
+def test_seeds_a_world_hands_out_keep_its_pool_size():
+    """Children of a World seeded by a SeedSequence of another pool size are what
+    ``SeedSequence.spawn`` gives: the same entropy, pool size and spawn keys."""
+    root = np.random.SeedSequence(5, pool_size=8)
+    w = World(seed=np.random.SeedSequence(5, pool_size=8))
+    got = w.spawn_seeds(2) + [w.fork(0, 1).seed_seq]
+    for a, b in zip(got, root.spawn(3)):
+        assert (a.pool_size, a.spawn_key) == (b.pool_size, b.spawn_key)
+        assert a.generate_state(4).tolist() == b.generate_state(4).tolist()
+
+
+def test_a_fork_may_hold_up_to_max_slots_slots(batch, monkeypatch):
+    """``ecs.limits.MAX_SLOTS`` bounds the games times the columns of a fork: exactly the
+    bound is made, one game more is refused (naming both) and changes nothing."""
+    import ecs.batch
+    w = batch[0]
+    cols = w.store.n_cols
+    monkeypatch.setattr(ecs.batch, "MAX_SLOTS", 3 * cols)
+    assert w.fork(1, 3).batch == 3
+    err = unchanged(w, lambda: w.fork(1, 4), InvalidGameError)
+    assert f"a fork of 4 games x {cols} columns would pass the bound of {3 * cols} slots" in str(err)

@@ -229,3 +229,28 @@ def test_restore_leaves_room_for_more_objects():
     counts = c.store.counts
     c.add_object(p, {"creature"}, power=1, toughness=1)
     assert c.store.counts is counts       # the next object did not reallocate
+
+
+@pytest.mark.parametrize("copy", ["clone", "fork", "select"])
+def test_clone_fork_and_select_keep_the_configuration_and_the_schedule(copy):
+    """A copy ticks as its source does: the same check limit, scalar_reads setting and
+    schedule (a host's systems included)."""
+    w = World(batch=2, seed=4, max_passes=7, scalar_reads=False)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.schedule = w.schedule.with_systems()
+    c = {"clone": w.clone, "fork": lambda: w.fork(1, 1), "select": lambda: w.select([1])}[copy]()
+    assert (c.max_passes, c.scalar_reads, c.two_headed_giant) == (7, False, False)
+    assert c.schedule is w.schedule
+    assert type(c.power(bear)) is np.ndarray
+
+
+def test_a_generator_taken_from_rng_follows_restore():
+    """``rng`` is restored in place: a generator a host keeps draws, after ``restore``, the
+    numbers the snapshot's state gives, as ``world.rng`` does."""
+    w = World(seed=8)
+    rng = w.rng
+    snap = w.snapshot()
+    first = rng.random(3).tolist()
+    w.restore(snap)
+    assert rng.random(3).tolist() == first and w.rng is rng

@@ -136,6 +136,17 @@ def test_events_since_keeps_last_known_information() -> None:
     assert w.events_since(w.step) == []
 
 
+@pytest.mark.parametrize("since", [-1, True, 1.5, "0"])
+def test_events_since_and_event_table_refuse_a_step_that_is_no_step(since: object) -> None:
+    """A step is a non-negative integer (``World.step``): anything else is refused, naming
+    it, rather than read as some step (-1 or True would hand out events silently)."""
+    w, p, _ = _two()
+    w.put_counters(p, "poison")
+    for read, what in ((w.events_since, "step"), (w.event_table, "since")):
+        with pytest.raises(InvalidCountError, match=f"^{what} "):
+            read(since)  # type: ignore[operator]
+
+
 def test_dispatch_events_calls_esper_handlers_in_order() -> None:
     w, p, _ = _two()
     c = w.add_object(p, "creature", power=1, toughness=1)
@@ -521,6 +532,16 @@ def test_a_system_declaring_an_unknown_cause_is_refused() -> None:
 
 
 # ---- host effects and schedules: one test per mutant the suite let live ----
+def test_a_worlds_schedule_is_replaced_by_a_schedule_only() -> None:
+    """``world.schedule = ...`` takes an ``ecs.Schedule``; a list of its systems is refused,
+    naming it, and the World keeps the schedule it had."""
+    w = World()
+    plan = w.schedule
+    with pytest.raises(IllegalActionError, match=r"schedule must be an ecs.Schedule, got \("):
+        w.schedule = tuple(plan.systems)  # type: ignore[assignment]
+    assert w.schedule is plan
+
+
 def test_with_systems_takes_before_or_after_not_both():
     """``before=`` and ``after=`` together are refused."""
     w = World(seed=0)
