@@ -532,6 +532,14 @@ def test_a_system_declaring_an_unknown_cause_is_refused() -> None:
 
 
 # ---- host effects and schedules: one test per mutant the suite let live ----
+def test_a_world_makes_at_least_one_check_a_tick() -> None:
+    """``max_passes`` bounds the checks of a tick (704.3 repeats them until none acts): 0
+    would be a tick that checks nothing, and is refused naming the value."""
+    with pytest.raises(InvalidCountError, match="max_passes 0 is outside 1.."):
+        World(max_passes=0)
+    assert World(max_passes=1).max_passes == 1
+
+
 def test_a_worlds_schedule_is_replaced_by_a_schedule_only() -> None:
     """``world.schedule = ...`` takes an ``ecs.Schedule``; a list of its systems is refused,
     naming it, and the World keeps the schedule it had."""
