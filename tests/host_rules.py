@@ -15,6 +15,8 @@ writes nothing; each is a rule of the host's, not of the Comprehensive Rules:
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from ecs import zones
@@ -72,3 +74,19 @@ class Curse(System):
 
 
 HOST_SYSTEMS = (Thaw, Doom, Curse)
+
+
+def once(decide: Callable[[Game, Check], None]) -> System:
+    """A host system that decides ``decide(game, check)`` in the first check it runs in
+    and nothing after (the tests of what a host may decide: one decision, then quiet)."""
+    done: list[int] = []
+
+    class Once(System):
+        causes = ("remove",)
+
+        def process(self, game: Game, check: Check) -> None:
+            if not done:
+                done.append(1)
+                decide(game, check)
+
+    return Once()

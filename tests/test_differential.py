@@ -33,15 +33,12 @@ Each failing example prints the engine calls that reproduce it (hypothesis ``not
 from __future__ import annotations
 
 import collections
-import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, event, given, note, settings
+from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 from profiles import examples as profile_examples
+from reach import assert_reached, fixed_seed
 
 import ecs
 from ecs import World
@@ -773,7 +770,9 @@ class Harness:
                 self.step("destroy", (obj,))
             else:
                 flags = {f: True for f in self.draw(st.lists(st.sampled_from(
-                    ["unpreventable", "unpreventable", "wither", "deathtouch"]), max_size=2, unique=True))}
+                    ["wither", "deathtouch"]), max_size=1))}
+                if self.draw(st.booleans()):   # 615.12, in half of them
+                    flags["unpreventable"] = True
                 self.step("deal_damage", (obj, self.draw(st.sampled_from(self.lethal(obj, flags)))), flags)
         elif what == "stun":  # 122.1d
             obj = self.pick_object(self._mostly_permanent())
@@ -785,9 +784,11 @@ class Harness:
                                    self._preferring(lambda o: o["zone"] != "battlefield"))
             for kind in self.draw(st.permutations(["+1/+1", "-1/-1"])):
                 self.step("put_counters", (obj, kind, self.pick_amount(obj, kind)))
-            if self.draw(st.booleans()):
-                kind = self.draw(st.sampled_from(["+1/+1", "-1/-1"]))
-                have = m.objects[obj.v]["counters"].get(kind, 0) if obj.v in m.objects else 0
+            if self.draw(st.booleans()):   # a cap, mostly on the kind of more, which 704.5q leaves
+                counts = m.objects[obj.v]["counters"] if obj.v in m.objects else {}
+                more = max(["+1/+1", "-1/-1"], key=lambda k: counts.get(k, 0))
+                kind = more if self.draw(st.integers(0, 3)) else self.draw(st.sampled_from(["+1/+1", "-1/-1"]))
+                have = counts.get(kind, 0)
                 self.step("set_cap", (obj, kind, max(0, have - self.draw(st.sampled_from([0, 1, 1, 2])))))
             self.step("tick", ())
         elif what == "lethal":  # 704.5g, 704.5h, 702.12b
@@ -911,29 +912,30 @@ def test_a_hosts_own_systems_match_reference(data):
 
 # ---------------------------------------------------------------------------------------
 # Coverage: the rules the docstrings above name are reached (counted by the model, which
-# notes each rule it applies), on a fixed-seed run of the same strategy. The games drawn
-# move with hypothesis's release and with the constants of the modules loaded, so each
-# minimum is at most about a third of what the run reaches today (a rule reached 11 times
-# wants 3): it fails when a generator stops reaching a rule, not when the draws move.
-#: rule (RefGame.reached) -> how often a fixed-seed run must reach it, in two-player games
+# notes each rule it applies), on a fixed-seed run of the same strategy (tests/reach.py:
+# each minimum about a third of what the run reaches).
+#: rule (RefGame.reached) -> how often a fixed-seed run must reach it, in two-player games.
+#: Reached too few times to guard here (reached more in the runs below, or carried by
+#: their hand-written tests): 704.5c, 704.5g, 704.5h, 122.1c's shield replacing destroy,
+#: 615.12.
 TWO_PLAYER_RULES = {
-    "704.5a": 6, "704.5c": 10, "704.5d": 10, "704.5f": 10, "704.5g": 4, "704.5h": 3,
-    "704.5i": 10, "704.5v": 5, "704.5q": 10, "704.5r": 10, "704.5r one over the cap": 3,
-    "704.5q and 704.5r add up": 1, "+1/+1 and -1/-1 off the battlefield": 10,
-    "poison 8-11 at a check": 10, "122.1c shield prevents damage": 2,
-    "122.1c shield replaces destroy": 5, "615.12 unpreventable vs shield": 2, "122.1d stun": 3,
-    "122.1h finality": 6, "702.12b indestructible vs 704.5g/h": 10, "104.2a win": 10,
+    "704.5a": 9, "704.5d": 10, "704.5f": 10, "704.5i": 8, "704.5v": 9, "704.5q": 10,
+    "704.5r": 8, "704.5r one over the cap": 3, "704.5q and 704.5r add up": 4,
+    "+1/+1 and -1/-1 off the battlefield": 10, "poison 8-11 at a check": 9,
+    "122.1c shield prevents damage": 3, "122.1d stun": 5, "122.1h finality": 10,
+    "702.12b indestructible vs 704.5g/h": 7, "104.2a win": 10,
 }
 #: the same in Two-Headed Giant games (810)
 THG_RULES = {
     "704.6a": 10, "704.6b": 10, "team poison 12-16 at a check": 10, "704.5c ignored in 2HG": 10,
-    "701.34b one poison per team": 10, "704.5q": 10, "704.5r": 8, "704.5r one over the cap": 5,
-    "122.1c shield prevents damage": 3, "+1/+1 and -1/-1 off the battlefield": 10,
+    "701.34b one poison per team": 10, "704.5q": 10, "704.5r": 3, "704.5r one over the cap": 3,
+    "704.5g": 10, "122.1c shield prevents damage": 4, "615.12 unpreventable vs shield": 3,
+    "+1/+1 and -1/-1 off the battlefield": 10,
 }
 #: the same in two-player games with the host's systems (tests/host_rules.py)
 HOST_RULES = {
-    "host thaw": 5, "host doom": 3, "host doom and a death": 2, "host curse": 5, "704.5q": 10,
-    "704.5f": 10, "704.5a": 5,
+    "host thaw": 5, "host doom": 6, "host doom and a death": 9, "host curse": 3, "704.5q": 10,
+    "704.5f": 10, "704.5a": 10, "704.5c": 5, "704.5g": 10,
 }
 COVERAGE_EXAMPLES = 150
 
@@ -942,8 +944,7 @@ def _reached(n_players, thg, host=False):
     """The model's rule counts summed over a fixed-seed run of the property tests' games."""
     total = collections.Counter()
 
-    @settings(max_examples=COVERAGE_EXAMPLES, derandomize=True, database=None, deadline=None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @fixed_seed(COVERAGE_EXAMPLES)
     @given(st.data())
     def games(data):
         h = Harness(data, n_players=n_players, thg=thg, host=host)
@@ -961,18 +962,8 @@ def _reached(n_players, thg, host=False):
     ids=["two players", "two-headed giant", "a host's systems"])
 def test_the_rules_named_are_reached(n_players, thg, host, wanted):
     """Each rule the property tests name is applied at least a few times on a fixed-seed run
-    of their strategy (so a generator that stops reaching one fails here, not silently).
-    The run is a process of its own: hypothesis draws from the constants of the modules
-    loaded, so in a test session the same seed draws other games as other tests run first."""
-    code = ("import json, sys; import ecs; sys.path.insert(0, sys.argv[1]); "
-            "import test_differential as t; "
-            f"print(json.dumps(t._reached({n_players}, {thg}, {host})))")
-    run = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)],
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    total = collections.Counter(json.loads(run.stdout.splitlines()[-1]))
-    short = {rule: (total[rule], n) for rule, n in wanted.items() if total[rule] < n}
-    assert not short, f"rules reached too rarely (reached, wanted): {short}; all: {dict(total)}"
+    of their strategy (tests/reach.py)."""
+    assert_reached("test_differential", f"_reached({n_players}, {thg}, {host})", wanted)
 
 
 # ---------------------------------------------------------------------------------------

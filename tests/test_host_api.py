@@ -2,12 +2,11 @@
 damage events, events since a step, host systems, batched-loop selection, rule gaps."""
 from __future__ import annotations
 
-from typing import Any
-
 import esper
 import numpy as np
 import pytest
 from ga_helpers import unchanged
+from host_rules import once
 
 from ecs import (
     CounterChanged,
@@ -275,28 +274,13 @@ def test_pt_counters_on_a_player_are_bad_input_122_1a() -> None:
 
 
 # ---- a host system's decisions are checked before any is performed (704.3) -----------
-def _once(decide: Any) -> System:
-    """A host system that decides ``decide(game, check)`` in the first check it runs in."""
-    done: list[int] = []
-
-    class Rule(System):
-        causes = ("remove",)
-
-        def process(self, game, check):  # type: ignore[no-untyped-def]
-            if not done:
-                done.append(1)
-                decide(game, check)
-
-    return Rule()
-
-
 def _deciding(decide, batch: int = 1) -> tuple[World, dict[str, int]]:
     """A World whose host system decides ``decide(game, check, ids)`` in its first check."""
     w, p, q = _two(batch, seed=0)
     ids = {"p": p, "q": q,
            "torch": w.add_object(p, "artifact", counters={"charge": 3}),
            "bear": w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})}
-    w.schedule = w.schedule.with_systems(_once(lambda game, check: decide(game, check, ids)))
+    w.schedule = w.schedule.with_systems(once(lambda game, check: decide(game, check, ids)))
     return w, ids
 
 
@@ -428,7 +412,7 @@ def test_810_8_a_host_systems_life_change_of_a_teammate_is_the_teams() -> None:
     second-seated player's life changes the team's total."""
     w = World(two_headed_giant=True)
     a1, b1, a2, b2 = (w.add_player(team=t) for t in (0, 1, 0, 1))
-    w.schedule = w.schedule.with_systems(_once(lambda game, check: check.add_to_players(
+    w.schedule = w.schedule.with_systems(once(lambda game, check: check.add_to_players(
         "life", np.array([0]), np.array([2]), np.array([-3]))))
     w.tick()
     assert (w.life(a1), w.life(a2), w.life(b1)) == (27, 27, 30)

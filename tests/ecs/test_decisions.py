@@ -8,9 +8,10 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 from ga_helpers import unchanged
+from host_rules import once
 
 from ecs import IllegalActionError, InvalidCountError, World
-from ecs.check import Check, System
+from ecs.check import Check
 from ecs.decisions import check
 from ecs.events import CAUSES
 from ecs.limits import MAX_COUNT
@@ -65,26 +66,11 @@ def test_704_3_a_removal_of_none_or_of_more_than_there_are_is_performed() -> Non
     decided.remove(kind, _ints(0, 0), _ints(_col(w, ids["torch"]), _col(w, ids["lamp"])), _ints(0, MAX_COUNT),
                    "remove")
     check(w, decided)
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.remove(
         kind, _ints(0, 0), _ints(_col(game, ids["torch"]), _col(game, ids["lamp"])), _ints(0, MAX_COUNT),
         "remove")))
     w.tick()
     assert w.counters(ids["torch"]) == {"charge": 3} and w.counters(ids["lamp"]) == {}
-
-
-def _once(decide: Callable[[Any, Check], None]) -> System:
-    """A host system that decides ``decide(game, check)`` in the first check it runs in."""
-    done: list[int] = []
-
-    class Rule(System):
-        causes = ("remove",)
-
-        def process(self, game, check):  # type: ignore[no-untyped-def]
-            if not done:
-                done.append(1)
-                decide(game, check)
-
-    return Rule()
 
 
 def test_a_removal_per_row_may_name_one_column_in_two_games() -> None:
@@ -94,7 +80,7 @@ def test_a_removal_per_row_may_name_one_column_in_two_games() -> None:
     kind = w.store.kind_index["charge"]
     torch, lamp = _col(w, ids["torch"]), _col(w, ids["lamp"])
     assert lamp == torch + 1
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.remove(
         _ints(kind, kind), _ints(1, 0), _ints(torch, lamp), _ints(1, 1), "remove")))
     w.tick()
     assert w.count(ids["torch"], "charge").tolist() == [3, 2]
@@ -106,7 +92,7 @@ def test_a_refused_removal_amount_names_its_entity_game_and_value() -> None:
     w, ids = _board()
     kind = w.store.kind_index["charge"]
     torch, lamp = _col(w, ids["torch"]), _col(w, ids["lamp"])
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.remove(
         kind, _ints(0, 1), _ints(torch, lamp), _ints(1, -4), "remove")))
     err = unchanged(w, w.tick, InvalidCountError)
     assert f"of -4 counters from entity {ids['lamp']} in game 1:" in str(err), str(err)
@@ -116,7 +102,7 @@ def test_a_move_cause_code_past_the_last_cause_is_refused() -> None:
     """Per-row cause codes are indices of ``ecs.events.CAUSES``: one past the last is no cause."""
     w, ids = _board()
     torch = _col(w, ids["torch"])
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.move(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.move(
         _ints(0), _ints(torch), 4, _ints(len(CAUSES)))))
     err = unchanged(w, w.tick, IllegalActionError)
     assert f"cause code {len(CAUSES)} is outside 0..{len(CAUSES) - 1}" in str(err), str(err)
@@ -126,7 +112,7 @@ def test_a_refused_move_names_the_entity_and_zone_of_its_first_bad_row() -> None
     """Two rows, the second (in game 1) to a zone there is not: the error names that one."""
     w, ids = _board()
     torch, lamp = _col(w, ids["torch"]), _col(w, ids["lamp"])
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.move(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.move(
         _ints(0, 1), _ints(torch, lamp), _ints(4, 77), "remove")))
     err = unchanged(w, w.tick, IllegalActionError)
     assert f"a move ('remove') of entity {ids['lamp']} to zone 77:" in str(err), str(err)
@@ -140,7 +126,7 @@ def test_a_loss_or_player_change_for_an_unknown_cause_is_refused(decide: Callabl
     """A cause names an event's reason (``ecs.events.CAUSES``): a loss (704.5a's, ...) or a
     change of life for a cause the World does not have is refused and changes nothing."""
     w, _ = _board()
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: decide(c)))
+    w.schedule = w.schedule.with_systems(once(lambda game, c: decide(c)))
     err = unchanged(w, w.tick, IllegalActionError)
     assert "unknown cause 'melted'" in str(err), str(err)
 
@@ -152,7 +138,7 @@ def test_704_3_a_decision_naming_a_going_and_an_ended_game_is_refused_naming_the
     kind, torch = w.store.kind_index["charge"], _col(w, ids["torch"])
     w.lose_life(ids["q"], 20, games=1)
     w.tick()   # game 1 ends (704.5a)
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.remove(
         kind, _ints(0, 1), _ints(torch, torch), _ints(1, 1), "remove")))
     err = unchanged(w, w.tick, IllegalActionError)
     assert "names game 1, which has ended" in str(err), str(err)
@@ -166,7 +152,7 @@ def test_a_decision_naming_a_free_slot_names_that_column_and_game() -> None:
     col, torch = _col(w, token), _col(w, ids["torch"])
     w.move_zone(token, "graveyard", games=1)
     w.tick()
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.move(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.move(
         _ints(0, 1), _ints(torch, col), 4, "remove")))
     err = unchanged(w, w.tick, IllegalActionError)
     assert f"names column {col} of game 1, which holds no object" in str(err), str(err)
@@ -180,7 +166,7 @@ def test_rows_of_a_decision_are_1_d_arrays_of_one_length(games: np.ndarray, cols
     w, ids = _board()
     torch = _col(w, ids["torch"])
     rows = np.full(games.shape, torch) if cols is None else _ints(torch)
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.remove(
         game.store.kind_index["charge"], games, rows, np.ones(games.shape, np.int64), "remove")))
     err = unchanged(w, w.tick, IllegalActionError)
     assert "games and columns must be 1-D arrays of one length" in str(err), str(err)
@@ -191,7 +177,7 @@ def test_rows_of_a_decision_are_1_d_arrays_of_one_length(games: np.ndarray, cols
 def test_a_change_of_players_life_naming_no_player_is_refused(games: np.ndarray, players: np.ndarray) -> None:
     """A life change names a player index and a game the World has, like a loss."""
     w, ids = _board()
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.add_to_players("life", games, players, -1)))
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.add_to_players("life", games, players, -1)))
     err = unchanged(w, w.tick, IllegalActionError)
     assert "is outside 0..1" in str(err), str(err)
 
@@ -201,7 +187,7 @@ def test_a_move_of_a_player_names_the_player_and_game() -> None:
     refused, and the error names q and game 1."""
     w, ids = _board()
     torch, q = _col(w, ids["torch"]), _col(w, ids["q"])
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.move(_ints(0, 1), _ints(torch, q), 4, "remove")))
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.move(_ints(0, 1), _ints(torch, q), 4, "remove")))
     err = unchanged(w, w.tick, IllegalActionError)
     assert f"names player {ids['q']} in game 1: a player is in no zone" in str(err), str(err)
 
@@ -209,7 +195,7 @@ def test_a_move_of_a_player_names_the_player_and_game() -> None:
 def test_a_loss_of_2_d_games_and_players_is_refused() -> None:
     """Games and players of a loss are 1-D arrays of one length, not any broadcastable shape."""
     w, _ = _board()
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.lose(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.lose(
         np.zeros((1, 1), np.int64), np.ones((1, 1), np.int64), "704.5a")))
     err = unchanged(w, w.tick, IllegalActionError)
     assert "games and players must be 1-D arrays of one length" in str(err), str(err)
@@ -222,7 +208,7 @@ def test_a_refused_removal_names_the_entity_in_its_own_game() -> None:
     new = int(np.asarray(w.move_zone(ids["lamp"], "graveyard", games=1)).reshape(-1)[0])
     col = int(np.flatnonzero(w.store.a["entity_id"][1, : w.store.n_cols] == new)[0])
     assert new != ids["lamp"] and w.store.a["entity_id"][0, col] == ids["lamp"]
-    w.schedule = w.schedule.with_systems(_once(lambda game, c: c.remove(
+    w.schedule = w.schedule.with_systems(once(lambda game, c: c.remove(
         game.store.kind_index["charge"], _ints(1), _ints(col), _ints(-2), "remove")))
     err = unchanged(w, w.tick, InvalidCountError)
     assert f"of -2 counters from entity {new} in game 1:" in str(err), str(err)
