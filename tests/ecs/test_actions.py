@@ -304,3 +304,20 @@ def test_122_5_a_move_that_would_pass_max_count_is_refused_on_the_single_game_pa
     with pytest.raises(CountOverflowError, match=f"entity {full} in game 0"):
         w.move_counters(a, full, "charge")
     assert full_state(w) == before
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_701_34a_proliferate_chooses_an_object_named_twice_once(path):
+    """701.34a: proliferate chooses permanents and players; naming one twice chooses it
+    once: one more counter of each kind, one event, the chosen in the order of the store
+    on both paths."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 1})
+    y = w.add_object(p, {"artifact"}, counters={"charge": 1})
+    w.clear_events()
+    with _path(path):
+        w.proliferate([y, x, x])
+    assert (w.count(x, "charge"), w.count(y, "charge")) == (2, 2)
+    assert w.events() == [CounterChanged(0, x, "charge", 1, 2, "proliferate"),
+                          CounterChanged(0, y, "charge", 1, 2, "proliferate")]
