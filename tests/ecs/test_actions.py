@@ -321,3 +321,25 @@ def test_701_34a_proliferate_chooses_an_object_named_twice_once(path):
     assert (w.count(x, "charge"), w.count(y, "charge")) == (2, 2)
     assert w.events() == [CounterChanged(0, x, "charge", 1, 2, "proliferate"),
                           CounterChanged(0, y, "charge", 1, 2, "proliferate")]
+
+
+# ---- destroy --------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["one", "few", "general"])
+def test_122_1c_702_12b_a_shield_counter_goes_only_where_destroy_would_destroy(path):
+    """122.1c: a shield counter replaces destroying its permanent, which stays; an
+    indestructible permanent is not destroyed (702.12b), so it keeps its shield; one
+    without a shield goes to the graveyard, whichever others have one. One id at a
+    time, a few at once and the general path alike."""
+    w = World()
+    p = w.add_player()
+    plain, shielded = (w.add_object(p, {"creature"}, power=1, toughness=1, counters=c)
+                       for c in (None, {"shield": 1}))
+    sturdy = w.add_object(p, {"creature"}, power=1, toughness=1, keywords=["indestructible"],
+                          counters={"shield": 1})
+    targets = [plain, shielded, sturdy]
+    with _path(path):
+        for x in targets if path == "one" else [targets]:
+            w.destroy(x)
+    assert [w.exists(x) for x in targets] == [False, True, True]
+    assert (w.counters(shielded), w.counters(sturdy)) == ({}, {"shield": 1})
+    assert len(w.objects(zone="graveyard")) == 1
