@@ -365,3 +365,14 @@ def test_122_1a_power_toughness_counters_on_a_player_are_refused(batch, ids):
     bear = w.add_object(p, {"creature"}, power=2, toughness=2)
     refused(w, lambda: w.put_counters(ids(bear, p), "+1/+1"), IllegalActionError,
             f"entity {p} in game 0 is a player: '+1/+1' counters change power/toughness")
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_120_1_a_damage_source_of_id_minus_one_is_refused(batch):
+    """A source is an object's id (120.1): -1, the id of nothing, is bad input naming the
+    game, not an object that left."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    refused(w, lambda: w.deal_damage(bear, 1, source=-1), InvalidTypeError,
+            "source -1 for a target in game 0: a source is an object's id")
