@@ -343,3 +343,36 @@ def test_122_1c_702_12b_a_shield_counter_goes_only_where_destroy_would_destroy(p
     assert [w.exists(x) for x in targets] == [False, True, True]
     assert (w.counters(shielded), w.counters(sturdy)) == ({}, {"shield": 1})
     assert len(w.objects(zone="graveyard")) == 1
+
+
+# ---- deal_damage ----------------------------------------------------------------------
+def test_120_3_sources_one_per_game_with_skip_finished_are_one_per_game_of_the_batch():
+    """``skip_finished=True`` lets ``games=`` name a game that has ended, left out
+    (docs/api.md): a source given per game is one per game named, the finished one's
+    included, and the finished game is dealt no damage."""
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=1, toughness=5)
+    s = w.add_object(q, {"creature"}, power=1, toughness=1)
+    w.lose_life(p, 20, games=[1])
+    w.tick()
+    w.deal_damage(bear, 1, source=[s, s], games=[0, 1], skip_finished=True)
+    assert w.damage(bear).tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("path", ["one", "few", "general"])
+@pytest.mark.parametrize("action,needle", [
+    ("destroy", "is not a permanent (CR 701.8a)"), ("sacrifice", "is not a permanent (CR 701.21a)"),
+    ("tap", "is not a permanent"), ("untap", "is not a permanent")])
+def test_701_8a_701_21a_only_permanents_are_destroyed_sacrificed_tapped_or_untapped(path, action, needle):
+    """Destroy (701.8a), sacrifice (701.21a), tap and untap act on permanents: a card in a
+    hand, alone or named with a permanent, is refused, naming it, and nothing changes."""
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    card = w.add_object(p, {"creature"}, zone="hand", power=2, toughness=2)
+    before = full_state(w)
+    with _path(path), pytest.raises(IllegalActionError) as info:
+        getattr(w, action)(card if path == "one" else [bear, card])
+    assert f"entity {card} in game 0 {needle}" in str(info.value)
+    assert full_state(w) == before
