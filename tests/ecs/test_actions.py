@@ -376,3 +376,16 @@ def test_701_8a_701_21a_only_permanents_are_destroyed_sacrificed_tapped_or_untap
         getattr(w, action)(card if path == "one" else [bear, card])
     assert f"entity {card} in game 0 {needle}" in str(info.value)
     assert full_state(w) == before
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_a_permanent_named_twice_is_tapped_and_untapped_once(path):
+    """Rows naming one permanent are one tap (one ``Tapped`` event), and one untap."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"})
+    w.clear_events()
+    with _path(path):
+        w.tap([x, x])
+        w.untap([x, x])
+    assert w.events() == [Tapped(0, x, False, True, "tap"), Tapped(0, x, True, False, "untap")]
