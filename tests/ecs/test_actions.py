@@ -389,3 +389,19 @@ def test_a_permanent_named_twice_is_tapped_and_untapped_once(path):
         w.tap([x, x])
         w.untap([x, x])
     assert w.events() == [Tapped(0, x, False, True, "tap"), Tapped(0, x, True, False, "untap")]
+
+
+# ---- sacrifice ------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["one", "few", "general"])
+def test_sacrifice_goes_where_the_ruleset_sends_it_on_every_path(path):
+    """Where a sacrificed permanent goes is the ruleset's: Grand Archive Sacrifice 2 banishes
+    a regalia (exile) and sends an ally to the graveyard, one id at a time as a few at once."""
+    w = World("grand_archive")
+    p = w.add_player()
+    reg = w.add_object(p, ("item", "regalia"))
+    ally = w.add_object(p, "ally", power=1, life=1)
+    w.clear_events()
+    with _path(path):
+        for x in [reg, ally] if path == "one" else [[reg, ally]]:
+            w.sacrifice(x)
+    assert sorted((e.old, e.to_zone) for e in w.events()) == [(reg, "exile"), (ally, "graveyard")]
