@@ -405,3 +405,26 @@ def test_sacrifice_goes_where_the_ruleset_sends_it_on_every_path(path):
         for x in [reg, ally] if path == "one" else [[reg, ally]]:
             w.sacrifice(x)
     assert sorted((e.old, e.to_zone) for e in w.events()) == [(reg, "exile"), (ally, "graveyard")]
+
+
+# ---- move_zone ------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["one", "few", "general"])
+@pytest.mark.parametrize("case", ["player", "already there", "named twice"])
+def test_400_7_move_zone_refuses_a_player_an_object_already_there_and_one_named_twice(path, case):
+    """A zone change moves an object to another zone (400.7): a player (in no zone), an
+    object already in the zone, or an object named twice in one game is bad input,
+    named, and nothing moves, to the battlefield (one id) or another zone (a few)."""
+    w = World()
+    p = w.add_player()
+    card = w.add_object(p, {"artifact"}, zone="hand")
+    there = w.add_object(p, {"artifact"}, zone="graveyard" if path == "few" else "battlefield")
+    zone = "graveyard" if path == "few" else "battlefield"
+    bad, needle = {"player": (p, f"entity {p} in game 0 is a player, not an object"),
+                   "already there": (there, f"entity {there} in game 0 is already in the {zone}"),
+                   "named twice": (card, "move_zone names the same object twice in one game")}[case]
+    ids = bad if path == "one" and case != "named twice" else [card, bad]
+    before = full_state(w)
+    with _path(path), pytest.raises(IllegalActionError) as info:
+        w.move_zone(ids, zone)
+    assert needle in str(info.value)
+    assert full_state(w) == before
