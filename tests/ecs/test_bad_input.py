@@ -376,3 +376,20 @@ def test_120_1_a_damage_source_of_id_minus_one_is_refused(batch):
     bear = w.add_object(p, {"creature"}, power=2, toughness=2)
     refused(w, lambda: w.deal_damage(bear, 1, source=-1), InvalidTypeError,
             "source -1 for a target in game 0: a source is an object's id")
+
+
+@pytest.mark.parametrize("act,error,needle", [
+    (lambda w, p, x: w.move_zone(x, "battlefield", counters=[("charge", 1)]), InvalidCountError,
+     "counters must be a mapping"),
+    (lambda w, p, x: w.move_zone(x, "graveyard", counters={"a  b": 1}), InvalidKindError, "a  b"),
+    # 122.6a: whoever puts the entering counters is a player
+    (lambda w, p, x: w.move_zone(x, "battlefield", counters={"charge": 1}, by=x), IllegalActionError,
+     "entity {x} is not a player"),
+    (lambda w, p, x: w.add_object(p, {"artifact"}, counters={"charge": 1}, put_by=x), IllegalActionError,
+     "entity {x} is not a player"),
+])
+def test_a_move_or_a_new_object_with_bad_counters_or_putter_is_refused_before_anything_moves(act, error, needle):
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, zone="hand")
+    refused(w, lambda: act(w, p, x), error, needle.format(x=x))
