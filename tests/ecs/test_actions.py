@@ -428,3 +428,17 @@ def test_400_7_move_zone_refuses_a_player_an_object_already_there_and_one_named_
         w.move_zone(ids, zone)
     assert needle in str(info.value)
     assert full_state(w) == before
+
+
+@pytest.mark.parametrize("path", ["one", "few", "general"])
+def test_111_8_a_token_leaves_the_battlefield_but_stays_in_any_other_zone(path):
+    """111.8: a token that has left the battlefield can't move to another zone: moved
+    again it stays (-1); a token on the battlefield moves (a new object, 400.7)."""
+    w = World()
+    p = w.add_player()
+    on, off = w.add_object(p, {"artifact"}, token=True), w.add_object(p, {"artifact"}, token=True, zone="hand")
+    with _path(path):
+        new = [w.move_zone(x, "graveyard") for x in (on, off)] if path == "one" else \
+            w.move_zone([on, off], "graveyard").tolist()
+    assert new[1] == -1 and new[0] not in (-1, on)
+    assert (w.zone(new[0]), w.zone(off)) == ("graveyard", "hand")
