@@ -118,3 +118,21 @@ def test_613_4_a_set_value_then_modifications_then_counters(batch):
     assert [np.atleast_1d(w.power(bear)).tolist(), np.atleast_1d(w.toughness(bear)).tolist()] == \
         [[want[0]] * batch, [want[1]] * batch]
     assert w.observe([bear], ["power", "toughness"], dtype=np.int32)[0][:, 0].tolist() == [want] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ga_level_counters_on_a_non_champion_leave_its_level_printed(batch):
+    """Grand Archive Level 1 ("Level counters on champions give that champion +1 Level for
+    each level counter on that champion") and Level Counters 1 (+1 LV "on the champion"):
+    an ally's level counters add nothing, its LV stays its printed level, in one game's
+    reads, a batch's and ``observe``; a champion's rises by its counters."""
+    w = World(ruleset="grand_archive", batch=batch)
+    p = w.add_player()
+    champ = w.add_object(p, "champion", life=20, level=1)
+    ally = w.add_object(p, "ally", power=1, life=1, level=2)
+    w.put_counters([champ, ally], "level", 3)
+    want = [1 + 3, 2]
+    assert [np.atleast_1d(w.stat(e, "level")).tolist() for e in (champ, ally)] == \
+        [[want[0]] * batch, [want[1]] * batch]
+    obs, _ = w.observe([champ, ally], ["level"], dtype=np.int32)
+    assert obs[..., 0].tolist() == [want] * batch
