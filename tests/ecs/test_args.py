@@ -123,11 +123,13 @@ def test_400_7_a_target_gone_from_one_game_is_named_with_that_game():
     assert str(err).startswith(f"entity {bear} does not exist in game 1 ")
 
 
-def test_an_id_never_made_is_unknown_not_stale(game):
-    """An id this World never gave is no object that left: UnknownEntityError itself."""
+@pytest.mark.parametrize("where", ["all", "present"])
+def test_an_id_never_made_is_unknown_not_stale(game, where):
+    """An id this World never gave is no object that left: UnknownEntityError itself, with
+    ``where="present"`` (which skips ids that left) too."""
     w, _, bear = game
     for ids in (999, [bear, 999]):
-        err = unchanged(w, lambda ids=ids: w.put_counters(ids, "charge", 1), UnknownEntityError)
+        err = unchanged(w, lambda ids=ids: w.put_counters(ids, "charge", 1, where=where), UnknownEntityError)
         assert type(err) is UnknownEntityError and str(err) == "entity 999 does not exist in this World"
 
 
@@ -136,3 +138,17 @@ def test_where_is_all_or_present_and_anything_else_is_named(game, where):
     w, _, bear = game
     err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, where=where), IllegalActionError)
     assert f"where must be one of ('all', 'present'), got {where!r}" in str(err)
+
+
+@pytest.mark.parametrize("act", [
+    lambda w, b, p: w.add_object(p, "creature", power=1, toughness=1),
+    lambda w, b, p: w.put_counters(b, "charge", 1, by=p),
+    lambda w, b, p: w.life(p),
+], ids=["controller", "by", "life"])
+@pytest.mark.parametrize("player", [1.0, "alice"])
+def test_a_player_that_is_no_integer_is_named_as_no_id(game, act, player):
+    """A player argument (an object's controller, who puts counters, whose life) must be an
+    id: anything else is refused naming it, and nothing changes."""
+    w, _, bear = game
+    err = unchanged(w, lambda: act(w, bear, player), UnknownEntityError)
+    assert str(err) == f"player must be an id, got {player!r}"

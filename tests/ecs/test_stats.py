@@ -136,3 +136,19 @@ def test_ga_level_counters_on_a_non_champion_leave_its_level_printed(batch):
         [[want[0]] * batch, [want[1]] * batch]
     obs, _ = w.observe([champ, ally], ["level"], dtype=np.int32)
     assert obs[..., 0].tolist() == [want] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1b_each_keyword_counter_grants_its_own_keyword_and_variants(batch):
+    """122.1b: a keyword counter (or a variant's, "hexproof from black") makes its object
+    gain that keyword and no other; a kind that merely starts with a keyword's letters
+    ("reaches") is no keyword counter. Asked for several keywords in one ``observe``,
+    each reads its own counters."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bird, ward, other = (w.add_object(p, "creature", power=1, toughness=1) for _ in range(3))
+    w.put_counters(bird, "flying", 1)
+    w.put_counters(ward, "hexproof from black", 1)
+    w.put_counters(other, "reaches", 1)
+    obs, _ = w.observe([bird, ward, other], ["keyword:flying", "keyword:hexproof", "keyword:reach"])
+    assert obs.tolist() == [[[1, 0, 0], [0, 1, 0], [0, 0, 0]]] * batch
