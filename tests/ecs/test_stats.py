@@ -152,3 +152,18 @@ def test_122_1b_each_keyword_counter_grants_its_own_keyword_and_variants(batch):
     w.put_counters(other, "reaches", 1)
     obs, _ = w.observe([bird, ward, other], ["keyword:flying", "keyword:hexproof", "keyword:reach"])
     assert obs.tolist() == [[[1, 0, 0], [0, 1, 0], [0, 0, 0]]] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_702_12b_an_indestructible_counter_keeps_its_object_only_while_there(batch):
+    """122.1b and 702.12b: a permanent with an indestructible counter can't be destroyed;
+    one whose counter was removed, and one that never had one, are destroyed (destroyed
+    together, with ``where="present"``: the rows path, in one game too)."""
+    w = World(batch=batch)
+    p = w.add_player()
+    kept, removed, plain = (w.add_object(p, "creature", power=1, toughness=1) for _ in range(3))
+    w.put_counters([kept, removed], "indestructible", 1)
+    w.remove_counters(removed, "indestructible", 1)
+    w.destroy([kept, removed, plain], where="present")
+    assert [np.atleast_1d(w.exists(e)).tolist() for e in (kept, removed, plain)] == \
+        [[True] * batch] + [[False] * batch] * 2   # (400.7: the others are new objects now)
