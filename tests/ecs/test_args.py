@@ -19,7 +19,7 @@ from ecs import (
     World,
 )
 from ecs.args import room_for_objects
-from ecs.limits import MAX_SLOTS
+from ecs.limits import MAX_ID, MAX_SLOTS
 
 
 @pytest.fixture(params=[1, 2], ids=["one game", "batch"])
@@ -152,3 +152,17 @@ def test_a_player_that_is_no_integer_is_named_as_no_id(game, act, player):
     w, _, bear = game
     err = unchanged(w, lambda: act(w, bear, player), UnknownEntityError)
     assert str(err) == f"player must be an id, got {player!r}"
+
+
+@pytest.mark.parametrize("skip_finished", [False, True])
+def test_id_minus_1_pads_only_where_present(game, skip_finished):
+    """-1 pads an id array with ``where="present"`` (skipped there); anywhere else it is
+    outside the id space 0..MAX_ID, refused naming it as such (not as an object that left)
+    and nothing changes."""
+    w, _, bear = game
+    for ids in ([bear, -1], np.array([[bear, -1]] * w.batch)):
+        err = unchanged(w, lambda ids=ids: w.put_counters(ids, "charge", 1, skip_finished=skip_finished),
+                        UnknownEntityError)
+        assert type(err) is UnknownEntityError and str(err).startswith(f"entity -1 is outside 0..{MAX_ID}")
+    w.put_counters([bear, -1], "charge", 1, where="present", skip_finished=skip_finished)
+    assert np.atleast_1d(w.count(bear, "charge")).tolist() == [1 + 1] * w.batch
