@@ -166,3 +166,22 @@ def test_id_minus_1_pads_only_where_present(game, skip_finished):
         assert type(err) is UnknownEntityError and str(err).startswith(f"entity -1 is outside 0..{MAX_ID}")
     w.put_counters([bear, -1], "charge", 1, where="present", skip_finished=skip_finished)
     assert np.atleast_1d(w.count(bear, "charge")).tolist() == [1 + 1] * w.batch
+
+
+def test_701_8a_the_first_object_that_is_no_permanent_is_named_with_its_game():
+    """701.8a: only permanents are destroyed. Given one row of ids per game, the refusal
+    names the first id that is no permanent and the game it is in (here game 1's first, in
+    a graveyard: game 0's are both on the battlefield), and nothing changes."""
+    w = World(batch=2)
+    p = w.add_player()
+    bears = [w.add_object(p, "creature", power=2, toughness=2) for _ in range(2)]
+    cards = [w.add_object(p, "creature", power=2, toughness=2, zone=z) for z in ("graveyard", "hand")]
+    err = unchanged(w, lambda: w.destroy(np.array([bears, cards])), IllegalActionError)
+    assert str(err).startswith(f"entity {cards[0]} in game 1 is not a permanent")
+
+
+@pytest.mark.parametrize("skip", [1, "yes", None, np.array([True])])
+def test_skip_finished_is_true_or_false_and_anything_else_is_named(game, skip):
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, skip_finished=skip), IllegalActionError)
+    assert str(err) == f"skip_finished must be True or False, got {skip!r}"
