@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from ga_helpers import unchanged
+from state import full_state
 
 from ecs import (
     GameOverError,
@@ -185,3 +186,23 @@ def test_skip_finished_is_true_or_false_and_anything_else_is_named(game, skip):
     w, _, bear = game
     err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, skip_finished=skip), IllegalActionError)
     assert str(err) == f"skip_finished must be True or False, got {skip!r}"
+
+
+def test_104_1_an_action_on_every_game_still_going_acts_on_none_after_the_end():
+    """104.1 / GA Ending the Game 5: once the one game ended (a player whose champion died,
+    Damage 3), ``games=None`` selects no game: paying, gaining or setting reserve and
+    setting a cap act on nothing, raise nothing and change nothing."""
+    w = World(ruleset="grand_archive")
+    a, b = w.add_player(), w.add_player()
+    champ = w.add_object(a, "champion", life=20, level=1)
+    ally = w.add_object(b, "ally", power=1, life=1)
+    w.deal_damage(champ, 20)
+    w.tick()
+    w.tick()
+    assert w.result() == b
+    before = full_state(w)
+    w.pay_reserve(b, 1)
+    w.gain_reserve(b, 1)
+    w.set_reserve(b, 1)
+    w.set_cap(ally, "buff", 1)
+    assert full_state(w) == before
