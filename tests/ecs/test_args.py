@@ -206,3 +206,26 @@ def test_104_1_an_action_on_every_game_still_going_acts_on_none_after_the_end():
     w.set_reserve(b, 1)
     w.set_cap(ally, "buff", 1)
     assert full_state(w) == before
+
+
+def test_400_7_a_read_of_an_object_gone_from_every_game_is_stale(game):
+    """400.7: an object that changed zones is a new object: a read of its old id, gone from
+    every game, raises StaleEntityError naming it (not some other slot's value)."""
+    w, _, bear = game
+    w.move_zone(bear, "graveyard")
+    for read in (lambda: w.count(bear, "charge"), lambda: w.zone(bear), lambda: w.power(bear)):
+        with pytest.raises(StaleEntityError, match=f"entity {bear} no longer exists"):
+            read()
+
+
+@pytest.mark.parametrize("act", [
+    lambda w: w.count(-1, "charge"),
+    lambda w: w.zone(-1),
+    lambda w: w.put_counters(-1, "charge", 1),
+], ids=["count", "zone", "put"])
+def test_a_negative_id_is_outside_the_id_space(game, act):
+    """Ids are 0..MAX_ID: -1 names no object, never made nor gone (UnknownEntityError itself,
+    naming it), and nothing changes."""
+    w, _, _ = game
+    err = unchanged(w, lambda: act(w), UnknownEntityError)
+    assert type(err) is UnknownEntityError and str(err) == f"entity -1 is outside 0..{MAX_ID}"
