@@ -229,3 +229,16 @@ def test_a_negative_id_is_outside_the_id_space(game, act):
     w, _, _ = game
     err = unchanged(w, lambda: act(w), UnknownEntityError)
     assert type(err) is UnknownEntityError and str(err) == f"entity -1 is outside 0..{MAX_ID}"
+
+
+def test_120_3_a_skipped_target_leaves_each_kept_one_its_own_source(game):
+    """120.3: damage is dealt by its source. With one source per target and
+    ``where="present"``, the padding (-1) cell is skipped and the target kept is dealt its
+    damage by its own source (the second), in every game."""
+    w, p, bear = game
+    first, second = (w.add_object(p, "creature", power=1, toughness=1) for _ in range(2))
+    w.clear_events()
+    sources = np.array([[first, second]] * w.batch)   # (games, targets): one per target
+    w.deal_damage([-1, bear], 1, source=sources, where="present")
+    dealt = [(e.game, e.target, e.source) for e in w.events() if type(e).__name__ == "DamageDealt"]
+    assert dealt == [(g, bear, second) for g in range(w.batch)]
