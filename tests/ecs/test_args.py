@@ -242,3 +242,16 @@ def test_120_3_a_skipped_target_leaves_each_kept_one_its_own_source(game):
     w.deal_damage([-1, bear], 1, source=sources, where="present")
     dealt = [(e.game, e.target, e.source) for e in w.events() if type(e).__name__ == "DamageDealt"]
     assert dealt == [(g, bear, second) for g in range(w.batch)]
+
+
+@pytest.mark.parametrize("rows", [1, 3])
+def test_ids_of_one_row_per_game_for_other_games_are_refused_where_present(rows):
+    """A (G, m) id array has one row per selected game, with ``where="present"`` too: a
+    World of two games given 1 or 3 rows is refused naming the shape (not broadcast, nor
+    a NumPy error), and nothing changes."""
+    w = World(batch=2)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    ids = np.full((rows, 1), bear)
+    err = unchanged(w, lambda: w.put_counters(ids, "charge", 1, where="present"), InvalidGameError)
+    assert str(err) == f"ids of shape ({rows}, 1): expected (m,) or (2, m)"
