@@ -167,3 +167,20 @@ def test_702_12b_an_indestructible_counter_keeps_its_object_only_while_there(bat
     w.destroy([kept, removed, plain], where="present")
     assert [np.atleast_1d(w.exists(e)).tolist() for e in (kept, removed, plain)] == \
         [[True] * batch] + [[False] * batch] * 2   # (400.7: the others are new objects now)
+
+
+@pytest.mark.parametrize("zone", ["graveyard", "exile", "library", "hand"])
+@pytest.mark.parametrize("batch", [1, 2])
+def test_209_1_loyalty_off_the_battlefield_is_the_printed_number(batch, zone):
+    """209.1 and 306.5c: a planeswalker card's loyalty off the battlefield is its printed
+    loyalty, whatever counters it has (122.1b: cards in other zones may have them); on the
+    battlefield it is the loyalty counters. One game's reads, a batch's and ``observe``."""
+    w = World(batch=batch)
+    p = w.add_player()
+    card = w.add_object(p, "planeswalker", loyalty=3, zone=zone, counters={"loyalty": 5})
+    walker = w.add_object(p, "planeswalker", loyalty=3)
+    w.put_counters(walker, "loyalty", 2)
+    want = [3, 3 + 2]
+    assert [np.atleast_1d(w.loyalty(e)).tolist() for e in (card, walker)] == [[v] * batch for v in want]
+    obs, _ = w.observe([card, walker], ["loyalty"], dtype=np.int32)
+    assert obs[..., 0].tolist() == [want] * batch
