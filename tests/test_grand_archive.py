@@ -19,7 +19,7 @@ from ecs import (
     events,
 )
 from ecs.errors import CountOverflowError, InsufficientReserveError, InvalidCountError, UnpayableCostError
-from ecs.limits import MAX_COUNT
+from ecs.limits import MAX_COUNT, MAX_STAT
 
 
 def ga(batch=1, players=2):
@@ -1240,3 +1240,111 @@ def test_enlighten_1_in_a_batch_logs_the_counts_and_takes_one_object_per_game():
     w.activate_enlighten(champ)
     assert [(e.game, e.cause, e.before, e.after) for e in w.events() if isinstance(e, Acted)] == [
         (0, "ga.enlighten", 5, 5 - 3), (1, "ga.enlighten", 5, 5 - 3)]
+
+
+@pytest.mark.parametrize("batch, few", [(1, False), (1, True), (2, False)])
+def test_damage_zero_damage_is_an_accepted_call_that_takes_a_step_and_logs_nothing(batch, few):
+    """Damage (0 damage is not dealt) with docs/api.md, Events: dealing 0 damage to a
+    unit is accepted, so it takes an event step of its own and logs no event, on the
+    one-target, few-targets and batch paths alike."""
+    w, _, (champ, foe) = ga(batch=batch)
+    w.clear_events()
+    step = w.step
+    w.deal_damage([champ, foe] if few else champ, 0)
+    assert w.step == step + 1 and w.events() == []
+
+
+def test_damage_4_5_a_unit_off_the_field_among_several_targets_is_not_dealt_damage():
+    """Damage 4-5, Unit 1: an ally card in hand named with a champion on the field is
+    refused (IllegalActionError naming the card), and the champion is dealt nothing."""
+    w, (a, _), (champ, _) = ga()
+    card = w.add_object(a, "ally", power=1, life=3, zone="hand")
+    err = unchanged(w, lambda: w.deal_damage([champ, card], 1), IllegalActionError)
+    assert f"entity {card}" in str(err)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_enlighten_1_the_objects_controller_activates_and_draws(batch):
+    """Enlighten 1 ("Remove 3 enlighten counters from [CARDNAME]: Draw a card."): the
+    ability is its controller's, so an item that player b controls and player a owns
+    draws b's top card, and the Acted event names b as the player who acted."""
+    w, (a, b), _ = ga(batch=batch)
+    deck(w, a, 1)
+    [top] = deck(w, b, 1)
+    item = w.add_object(a, "item", counters={"enlighten": 3})
+    w.set_controller(item, b)
+    w.clear_events()
+    w.activate_enlighten(item)
+    assert [(e.game, e.player) for e in w.events() if isinstance(e, Acted)] == [(g, b) for g in range(batch)]
+    assert all(w.library(b, g) == [] and len(w.library(a, g)) == 1 for g in range(batch))
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_durability_1_off_the_field_the_stat_is_the_printed_one(batch):
+    """Stats: Durability 1 (an object's durability is its durability counters, which it
+    gets as it enters the field, Durability 1): off the field a weapon's durability is
+    the printed stat, whatever counters the card holds."""
+    w, (a, _), _ = ga(batch=batch)
+    sword = w.add_object(a, "weapon", power=1, durability=3, zone="hand")
+    assert np.all(w.stat(sword, "durability") == 3)
+    w.put_counters(sword, "durability", 1)
+    assert np.all(w.stat(sword, "durability") == 3)
+
+
+@pytest.mark.parametrize("stat", ["durability", "level"])
+def test_buff_2_a_missing_stat_stays_missing_in_a_batch(stat):
+    """Buff 2, Durability 4: a stat that is not printed does not exist, in a batch too
+    (InvalidTypeError where no game has it), whatever counters of its kind it holds."""
+    w, (a, _), _ = ga(batch=2)
+    item = w.add_object(a, "item", counters={stat: 1})
+    with pytest.raises(InvalidTypeError, match=f"no {stat} stat"):
+        w.stat(item, stat)
+    if stat == "level":
+        with pytest.raises(InvalidTypeError, match="no level stat"):
+            w.base_level(item)
+
+
+def test_immortality_1_a_player_is_not_declared_immortal():
+    """Keywords: Immortality 1 (an object's static ability): set_immortal of a player
+    is refused in a single game too, naming the player, and changes nothing."""
+    w, (a, _), _ = ga()
+    err = unchanged(w, lambda: w.set_immortal(a), IllegalActionError)
+    assert f"entity {a}" in str(err) and "player" in str(err)
+
+
+def test_recover_2_a_champion_named_twice_is_refused():
+    """Recover 2: two amounts to recover from one champion in one call (which is meant?)
+    are refused, changing nothing."""
+    w, _, (champ, _) = ga()
+    w.deal_damage(champ, 3)
+    unchanged(w, lambda: w.recover([champ, champ], [1, 2]), IllegalActionError)
+
+
+@pytest.mark.parametrize("life", [-MAX_STAT - 1, MAX_STAT + 1])
+def test_leveling_up_a_life_past_max_stat_either_way_is_refused(life):
+    """Leveling Up 7.ii.d: a level up's life is the new card's, a stat within -MAX_STAT..MAX_STAT
+    (ecs.limits): one past it on either side raises InvalidCountError naming it, and
+    changes nothing."""
+    w, _, (champ, _) = ga()
+    err = unchanged(w, lambda: w.level_up(champ, 2, life=life), InvalidCountError)
+    assert "life" in str(err) and str(life) in str(err)
+
+
+def test_leveling_up_1_only_a_champion_levels_up():
+    """Leveling Up 1 ("A champion can be incrementally leveled"): an ally with a printed
+    level 1 is not leveled into level 2 (IllegalActionError naming it), nor is a champion
+    without a level stat (its error says so); nothing changes."""
+    w, (a, _), _ = ga()
+    ally = w.add_object(a, "ally", power=1, life=2, level=1)
+    err = unchanged(w, lambda: w.level_up(ally, 2, life=3), IllegalActionError)
+    assert f"entity {ally} is not a champion" in str(err)
+    nolevel = w.add_object(a, "champion", life=20)
+    err = unchanged(w, lambda: w.level_up(nolevel, 1, life=20), IllegalActionError)
+    assert "no level stat" in str(err)
+
+
+def test_zone_aliases_effects_stack():
+    """GA zone names: the effects stack is the stack."""
+    w, (a, _), _ = ga()
+    x = w.add_object(a, "action", zone="effects stack")
+    assert w.zone(x) == "stack" and w.objects("effects stack") == [x]
