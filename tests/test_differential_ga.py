@@ -417,7 +417,7 @@ def play(data, ruleset: str) -> Pair:
 
 #: examples of each property test under the "ci" profile; the coverage test below plays
 #: COVERAGE_EXAMPLES more of each, compared the same way, on a fixed seed
-examples = settings(max_examples=profile_examples(80))
+examples = settings(max_examples=profile_examples(40))
 
 
 @examples
