@@ -229,15 +229,17 @@ def card_action(data, pair: Pair, g: int) -> None:
                   [(g, lambda: m.deal_damage(c, n, combat, unprev))])
     elif action == "recover" and names:
         name, n, cost = pick(), data.draw(st.integers(0, 4)), data.draw(st.booleans())
-        c = m.cards[name]
         put_first(data, pair, g, name, "damage", sel)
+        m = pair.models[g]   # (a refused call puts the models back: these are new objects)
+        c = m.cards[name]
         pair.call(f"recover {name} {n} cost={cost} (g{g})",
                   lambda: w.recover(ids[name], n, games=sel, cost=cost),
                   [(g, lambda: m.recover(c, n, cost))])
     elif action == "enlighten" and names:
         name = pick()
-        c = m.cards[name]
         put_first(data, pair, g, name, "enlighten", sel)
+        m = pair.models[g]
+        c = m.cards[name]
         pair.call(f"enlighten {name} (g{g})", lambda: w.activate_enlighten(ids[name], games=sel),
                   [(g, lambda: m.enlighten(c))])
     elif action == "reserve":
