@@ -2,7 +2,7 @@
 against them (``ecs.store.SCALAR_PATHS``)."""
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Iterator
 
 from ecs import store
@@ -16,3 +16,8 @@ def general() -> Iterator[None]:
         yield
     finally:
         store.SCALAR_PATHS = True
+
+
+def run_on(path: str) -> AbstractContextManager[None]:
+    """A test parametrized over ``"scalar"`` and ``"general"``: the calls inside take that path."""
+    return general() if path == "general" else nullcontext()

@@ -1,10 +1,9 @@
 """The World's player and host actions (``ecs.actions``): what each checks, which
 games it acts in, and what it writes, where the other test files leave it open."""
-import contextlib
 
 import numpy as np
 import pytest
-from scalar_paths import general
+from scalar_paths import general, run_on
 from state import full_state
 
 from ecs import CounterChanged, CountOverflowError, IllegalActionError, Tapped, World, actions
@@ -82,7 +81,7 @@ def test_122_4_a_cap_given_without_counters_holds(path):
     """An object made with a cap and no counters still has the cap (704.5r)."""
     w = World()
     p = w.add_player()
-    with general() if path == "general" else contextlib.nullcontext():
+    with run_on(path):
         x = w.add_object(p, {"artifact"}, caps={"charge": 1})
     w.put_counters(x, "charge", 3)
     w.tick()
@@ -137,7 +136,7 @@ def test_122_1d_tap_and_untap_record_only_what_changes(path):
     w.tap([tapped, stunned])
     w.put_counters([stunned, idle], "stun")
     w.clear_events()
-    with general() if path == "general" else contextlib.nullcontext():
+    with run_on(path):
         w.tap([tapped, plain])
         assert w.events() == [Tapped(0, plain, False, True, "tap")]
         w.clear_events()
@@ -163,17 +162,13 @@ def test_122_5_move_counters_in_selected_games_returns_a_count_for_every_game():
 
 
 # ---- lose_life, gain_life ---------------------------------------------------------------
-def _path(path):
-    return general() if path == "general" else contextlib.nullcontext()
-
-
 @pytest.mark.parametrize("path", ["scalar", "general"])
 def test_119_life_is_a_players_and_refused_for_an_object(path):
     w = World()
     p = w.add_player()
     bear = w.add_object(p, {"creature"}, power=2, toughness=2)
     before = full_state(w)
-    with _path(path), pytest.raises(IllegalActionError, match=f"entity {bear} in game 0 is not a player"):
+    with run_on(path), pytest.raises(IllegalActionError, match=f"entity {bear} in game 0 is not a player"):
         w.lose_life([p, bear], 1)
     assert full_state(w) == before
 
@@ -182,7 +177,7 @@ def test_119_life_is_a_players_and_refused_for_an_object(path):
 def test_life_reaches_max_life_and_no_further(path):
     w = World()
     p = w.add_player(life=MAX_LIFE - 1)
-    with _path(path):
+    with run_on(path):
         before = full_state(w)
         with pytest.raises(CountOverflowError, match=f"life of player {p} in game 0 would be {MAX_LIFE + 1}"):
             w.gain_life([p, p], 1)
@@ -198,7 +193,7 @@ def test_810_8_each_teammates_life_loss_is_the_teams(path):
     w = World(two_headed_giant=True)
     a1, a2 = w.add_player(team=0), w.add_player(team=0)
     b1 = w.add_player(team=1)
-    with _path(path):
+    with run_on(path):
         w.lose_life([a1, a2, a2], 2)
     assert (w.life(a1), w.life(a2), w.life(b1)) == (24, 24, 15)
 
@@ -261,7 +256,7 @@ def test_701_34a_proliferate_names_who_put_and_skips_a_prohibited_kind(path):
     x = w.add_object(p, {"artifact"}, counters={"charge": 1, "oil": 2})
     w.prohibit(x, "oil")
     w.clear_events()
-    with _path(path):
+    with run_on(path):
         w.proliferate([x], by=q)
     assert w.counters(x) == {"charge": 2, "oil": 2}
     assert w.events() == [CounterChanged(0, x, "charge", 1, 2, "proliferate", q)]
@@ -275,7 +270,7 @@ def test_a_proliferate_that_would_pass_max_count_changes_no_kind(path):
     p = w.add_player()
     x = w.add_object(p, {"artifact"}, counters={"charge": 1, "oil": MAX_COUNT})
     before = full_state(w)
-    with _path(path), pytest.raises(CountOverflowError, match=f"entity {x} in game 0"):
+    with run_on(path), pytest.raises(CountOverflowError, match=f"entity {x} in game 0"):
         w.proliferate([x])
     assert full_state(w) == before
 
@@ -289,7 +284,7 @@ def test_810_10_removing_poison_from_both_teammates_takes_it_from_the_team(path)
     a1, a2 = w.add_player(team=0), w.add_player(team=0)
     w.put_counters(a1, "poison", 3)
     w.clear_events()
-    with _path(path):
+    with run_on(path):
         w.remove_counters([a1, a2], "poison", 1)
     assert (w.count(a1, "poison"), w.count(a2, "poison")) == (1, 1)
     assert w.events() == [CounterChanged(0, a1, "poison", 3, 1, "remove")]
@@ -316,7 +311,7 @@ def test_701_34a_proliferate_chooses_an_object_named_twice_once(path):
     x = w.add_object(p, {"artifact"}, counters={"charge": 1})
     y = w.add_object(p, {"artifact"}, counters={"charge": 1})
     w.clear_events()
-    with _path(path):
+    with run_on(path):
         w.proliferate([y, x, x])
     assert (w.count(x, "charge"), w.count(y, "charge")) == (2, 2)
     assert w.events() == [CounterChanged(0, x, "charge", 1, 2, "proliferate"),
@@ -337,7 +332,7 @@ def test_122_1c_702_12b_a_shield_counter_goes_only_where_destroy_would_destroy(p
     sturdy = w.add_object(p, {"creature"}, power=1, toughness=1, keywords=["indestructible"],
                           counters={"shield": 1})
     targets = [plain, shielded, sturdy]
-    with _path(path):
+    with run_on(path):
         for x in targets if path == "one" else [targets]:
             w.destroy(x)
     assert [w.exists(x) for x in targets] == [False, True, True]
@@ -372,7 +367,7 @@ def test_701_8a_701_21a_only_permanents_are_destroyed_sacrificed_tapped_or_untap
     bear = w.add_object(p, {"creature"}, power=2, toughness=2)
     card = w.add_object(p, {"creature"}, zone="hand", power=2, toughness=2)
     before = full_state(w)
-    with _path(path), pytest.raises(IllegalActionError) as info:
+    with run_on(path), pytest.raises(IllegalActionError) as info:
         getattr(w, action)(card if path == "one" else [bear, card])
     assert f"entity {card} in game 0 {needle}" in str(info.value)
     assert full_state(w) == before
@@ -385,7 +380,7 @@ def test_a_permanent_named_twice_is_tapped_and_untapped_once(path):
     p = w.add_player()
     x = w.add_object(p, {"artifact"})
     w.clear_events()
-    with _path(path):
+    with run_on(path):
         w.tap([x, x])
         w.untap([x, x])
     assert w.events() == [Tapped(0, x, False, True, "tap"), Tapped(0, x, True, False, "untap")]
@@ -401,7 +396,7 @@ def test_sacrifice_goes_where_the_ruleset_sends_it_on_every_path(path):
     reg = w.add_object(p, ("item", "regalia"))
     ally = w.add_object(p, "ally", power=1, life=1)
     w.clear_events()
-    with _path(path):
+    with run_on(path):
         for x in [reg, ally] if path == "one" else [[reg, ally]]:
             w.sacrifice(x)
     assert sorted((e.old, e.to_zone) for e in w.events()) == [(reg, "exile"), (ally, "graveyard")]
@@ -424,7 +419,7 @@ def test_400_7_move_zone_refuses_a_player_an_object_already_there_and_one_named_
                    "named twice": (card, "move_zone names the same object twice in one game")}[case]
     ids = bad if path == "one" and case != "named twice" else [card, bad]
     before = full_state(w)
-    with _path(path), pytest.raises(IllegalActionError) as info:
+    with run_on(path), pytest.raises(IllegalActionError) as info:
         w.move_zone(ids, zone)
     assert needle in str(info.value)
     assert full_state(w) == before
@@ -437,7 +432,7 @@ def test_111_8_a_token_leaves_the_battlefield_but_stays_in_any_other_zone(path):
     w = World()
     p = w.add_player()
     on, off = w.add_object(p, {"artifact"}, token=True), w.add_object(p, {"artifact"}, token=True, zone="hand")
-    with _path(path):
+    with run_on(path):
         new = [w.move_zone(x, "graveyard") for x in (on, off)] if path == "one" else \
             w.move_zone([on, off], "graveyard").tolist()
     assert new[1] == -1 and new[0] not in (-1, on)

@@ -1,9 +1,8 @@
 """Putting, removing, moving and proliferating counters (CR 122, 701.34)."""
-import contextlib
 
 import numpy as np
 import pytest
-from scalar_paths import general
+from scalar_paths import run_on
 from state import full_state
 
 from ecs import CounterChanged, CountOverflowError, IllegalActionError, InvalidTypeError, World, crossed
@@ -288,7 +287,7 @@ def test_122_4_ending_a_cap_an_object_does_not_have_changes_nothing(batch, path)
     p = w.add_player()
     bear, other = w.add_objects(2, p, {"creature"}, power=2, toughness=2).tolist()
     before, features = w.snapshot()["store"], w.observation_features()
-    with general() if path == "general" else contextlib.nullcontext():
+    with run_on(path):
         w.clear_cap(bear, "charge")
         w.clear_cap(other, "lore")
         w.set_cap(bear, "oil", 3, games=[])   # (no game: no cap given)
@@ -376,7 +375,7 @@ def test_101_3_a_prohibition_of_any_counters_stops_every_kind_and_outlasts_allow
     p = w.add_player()
     bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"charge": 1})
     rock = w.add_object(p, {"artifact"})
-    with general() if path == "general" else contextlib.nullcontext():
+    with run_on(path):
         w.prohibit(bear)
         w.allow(bear, "charge")
         assert np.all(w.is_prohibited(bear, "charge"))
@@ -400,7 +399,7 @@ def test_810_10c_a_player_who_cant_get_poison_stops_the_whole_team_getting_it(ba
     w = World(two_headed_giant=True, batch=batch)
     a1, a2 = w.add_player(team=0), w.add_player(team=0)
     b1, _ = w.add_player(team=1), w.add_player(team=1)
-    with general() if path == "general" else contextlib.nullcontext():
+    with run_on(path):
         w.prohibit(a2, "poison")
         w.put_counters(a1, "poison", 2)
         w.put_counters([a1, a2], "poison", 1)
@@ -422,7 +421,7 @@ def test_101_3_removing_counters_that_are_not_there_changes_nothing(path):
     w.put_counters(bear, "charge", np.array([2, 0]))
     features = w.observation_features()
     w.clear_events()
-    with general() if path == "general" else contextlib.nullcontext():
+    with run_on(path):
         w.remove_counters([bear, rock], "charge", 1)
         w.remove_counters([bear, rock], "oil", 1)
     assert w.observation_features() == features
@@ -455,7 +454,7 @@ def test_rows_naming_one_object_add_up_to_one_change(path):
     p = w.add_player()
     rock, bear = w.add_objects(2, p, {"artifact"}).tolist()
     w.clear_events()
-    with general() if path == "general" else contextlib.nullcontext():
+    with run_on(path):
         w.put_counters([bear, rock, bear], "charge", 2)
         w.remove_counters([bear, bear], "charge", 1)
     assert w.count(bear, "charge") == 2 and w.count(rock, "charge") == 2
@@ -472,7 +471,7 @@ def test_122_4_caps_of_two_kinds_on_one_object_are_set_and_ended_each_alone(batc
     w = World(batch=batch)
     p = w.add_player()
     bear = w.add_object(p, {"creature"}, power=2, toughness=2)
-    with general() if path == "general" else contextlib.nullcontext():
+    with run_on(path):
         w.set_cap(bear, "charge", 2)
         w.set_cap(bear, "lore", 3)
         w.set_cap(bear, "charge", 4)
