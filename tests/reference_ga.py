@@ -304,14 +304,13 @@ class Game:
             if losers:                                          # Types of Checks 1: first
                 self._lose(losers)
                 return True
-            dies = [c for c in on_field if any(c.has(t) for t in UNITS) and c.life is not None
-                    and c.damage + c.count("damage") >= c.stat("life") and not c.immortal]
+            lethal = [c for c in on_field if any(c.has(t) for t in UNITS) and c.life is not None
+                      and c.damage + c.count("damage") >= c.stat("life")]
+            dies = [c for c in lethal if not c.immortal]
             broken = [c for c in on_field if (c.has("weapon") or c.has("siegeable"))
                       and c.durability is not None and c.count("durability") == 0
                       and not c.immortal]
-            spared = [c for c in on_field if c.immortal and any(c.has(t) for t in UNITS)
-                      and c.life is not None and c.damage + c.count("damage") >= c.stat("life")]
-            self.reached["Immortality 1 lethal damage"] += len(spared)
+            self.reached["Immortality 1 lethal damage"] += len(lethal) - len(dies)
             self.reached["Types of Checks lethal damage"] += len(dies)
             self.reached["Durability 0"] += len(broken)
             leave = [c for c in self.cards.values() if ps[c.owner].lost]   # Ending the Game 7
