@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from ecs import (
+    CounterChanged,
     CounterError,
     GameOverError,
     InvalidGameError,
@@ -461,6 +462,23 @@ def test_select_keeps_finished_games_and_renumbers_events():
     assert sorted(set(table["game"].tolist())) == [0, 1]
     assert (table["game"] == 0).sum() == (orig["game"] == 2).sum()
     assert table["lki_row"].size == np.isin(orig["game"][orig["lki_row"]], [1, 2]).sum()
+
+
+def test_select_has_its_own_generator_from_the_next_seed_sequence_child_and_keeps_the_step():
+    """select, as fork, takes the next child of the seed sequence (never the source's own
+    generator) and keeps the step counter: the events after a step read before it are
+    the new World's new ones."""
+    w, ids = busy_world(seed=9)
+    spawned, step = w.n_spawned, w.step
+    s = w.select([2, 0])
+    assert w.n_spawned == spawned + 1 and s.n_spawned == 0
+    assert s.seed_seq.spawn_key == (spawned,)
+    child = np.random.SeedSequence(9).spawn(spawned + 1)[spawned]
+    assert s.rng.random(4).tolist() == np.random.default_rng(child).random(4).tolist()
+    assert s.step == step and s.events_since(step) == []
+    s.put_counters(ids["walker"], "loyalty", 1, games=[1])
+    assert s.step > step
+    assert [(type(e), e.game) for e in s.events_since(step)] == [(CounterChanged, 1)]
 
 
 @pytest.mark.parametrize("games, error", [
