@@ -239,6 +239,22 @@ def test_clone_keeps_the_seed_sequence_of_an_unseeded_world():
     assert c.rng.random(3).tolist() == w.rng.random(3).tolist()
 
 
+def test_a_world_seeded_by_a_child_seed_keeps_its_spawn_key_in_clones_and_snapshots():
+    """A shard's World seeded by a child from ``spawn_seeds`` (a SeedSequence with a spawn
+    key): its clone and a World restored from its snapshot draw from that child, not from
+    the root it came from, and hand out that child's children."""
+    kid = World(seed=5).spawn_seeds(2)[1]
+    expect_draws = np.random.default_rng(np.random.SeedSequence(5).spawn(2)[1]).random(3).tolist()
+    expect_seeds = [k.generate_state(4).tolist() for k in np.random.SeedSequence(5).spawn(2)[1].spawn(2)]
+    w = World(seed=kid)
+    restored = World(seed=6)
+    restored.restore(w.snapshot())
+    for x in (w.clone(), restored, w):
+        assert x.seed_seq.spawn_key == (1,)
+        assert x.rng.random(3).tolist() == expect_draws
+        assert [k.generate_state(4).tolist() for k in x.spawn_seeds(2)] == expect_seeds
+
+
 # ---- seeds ---------------------------------------------------------------------------------------
 def test_spawn_seeds_are_seedsequence_children_and_part_of_the_state():
     w = World(seed=5)
