@@ -499,6 +499,15 @@ def test_a_refused_fork_or_select_hands_out_no_seed_and_changes_nothing(batch, c
     assert w.n_spawned == 0 and w.fork(0, 1).seed_seq.spawn_key == (0,)
 
 
+def test_fork_refuses_an_events_option_that_is_not_true_or_false(batch):
+    """``events`` is a flag: a string (whose truth says nothing) is refused, naming it, before
+    any seed is handed out; a NumPy bool is taken."""
+    w = batch[0]
+    err = unchanged(w, lambda: w.fork(0, 2, events="no"), IllegalActionError)
+    assert "fork's events must be True or False, got 'no'" in str(err)
+    assert w.fork(0, 2, events=np.False_).events() == []
+
+
 def test_seeds_a_world_hands_out_keep_its_pool_size():
     """Children of a World seeded by a SeedSequence of another pool size are what
     ``SeedSequence.spawn`` gives: the same entropy, pool size and spawn keys."""

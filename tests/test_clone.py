@@ -245,6 +245,19 @@ def test_clone_fork_and_select_keep_the_configuration_and_the_schedule(copy):
     assert type(c.power(bear)) is np.ndarray
 
 
+@pytest.mark.parametrize("copy", ["clone", "fork", "select"])
+def test_810_10a_a_copy_of_a_two_headed_giant_world_keeps_its_teams(copy):
+    """A clone, fork or select of a Two-Headed Giant World plays Two-Headed Giant too: a
+    player's poison counters are the team's (810.10a), in the copy as in its source."""
+    w = World(batch=2, seed=4, two_headed_giant=True)
+    a, b, c, d = (w.add_player(team=t) for t in (0, 0, 1, 1))
+    x = {"clone": w.clone, "fork": lambda: w.fork(1, 2), "select": lambda: w.select([1, 0])}[copy]()
+    assert x.two_headed_giant
+    x.put_counters(a, "poison", 2)
+    assert [x.count(p, "poison").tolist() for p in (a, b, c, d)] == [[2, 2], [2, 2], [0, 0], [0, 0]]
+    assert x.snapshot()["config"] == ("mtg", 2, True)
+
+
 def test_a_generator_taken_from_rng_follows_restore():
     """``rng`` is restored in place: a generator a host keeps draws, after ``restore``, the
     numbers the snapshot's state gives, as ``world.rng`` does."""
