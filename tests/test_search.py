@@ -165,6 +165,21 @@ def test_restore_makes_ids_created_after_the_snapshot_unknown():
     assert w.add_object(ids["p"], {"creature"}, power=1, toughness=1) == elf  # same id again
 
 
+def test_a_loaded_world_fits_the_snapshots_of_the_world_it_was_saved_from(tmp_path):
+    """load builds a World of one game and restores the file's games into it: it then has
+    the saved World's batch size, so it takes that World's snapshots (and copies of them,
+    checked against its own configuration), as a World built the same way does."""
+    w, ids = busy_world()
+    w.save(tmp_path / "w.npz")
+    loaded = World.load(tmp_path / "w.npz")
+    assert loaded.snapshot()["config"] == w.snapshot()["config"] == ("mtg", 3, False)
+    more_actions(w, ids)
+    after = full_state(w)
+    for snap in (w.snapshot(), dict(w.snapshot())):
+        loaded.restore(snap)
+        assert full_state(loaded) == after
+
+
 def _damaged(snap: dict, other: World) -> dict:
     """Snapshots restore must refuse, by what is wrong with them."""
     store = snap["store"]
