@@ -162,6 +162,16 @@ def test_clones_of_clones_draw_the_same_numbers_and_spawn_the_same_seeds():
     assert w.seed_seq.n_children_spawned == 0 and cc.seed_seq.n_children_spawned == 0
 
 
+def test_a_clone_snapshots_the_generator_state_it_was_made_with_before_it_draws():
+    """A clone builds its generator on first use; until then its snapshot (and so its save
+    file and its own clones) holds the state its source's generator had, not a fresh one."""
+    w = World(seed=3)
+    w.rng.random(5)
+    c = w.clone()
+    assert c._rng is None and c.snapshot()["rng"] == w.snapshot()["rng"]
+    assert c.clone().rng.random(2).tolist() == c.rng.random(2).tolist() == w.rng.random(2).tolist()
+
+
 def test_the_same_actions_on_a_clone_and_its_source_give_the_same_state():
     w, ids = busy_world()
     c = w.clone()
