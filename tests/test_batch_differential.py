@@ -28,6 +28,11 @@ After every action:
   (counters of every kind, power, toughness, loyalty, defense, zone, tapped, damage, life,
   losses) and the game results are equal; at the end also through the per-object reads.
 
+A main phase checks state-based actions in its selected games only (117.5): most main phases
+first leave state-based work (a lethal -1/-1 counter or damage, a player out of life or
+poisoned, a draw from an empty library) in a selected game and in a left-out one, so that
+a check of the wrong games shows.
+
 Before an action the batch may be cloned, the sequence going on with the clone or with its
 source (``Harness.branch``): the one left behind must end exactly as it was left, though
 the two shared their arrays until one wrote them (copy on write, ``Store.mut``).
@@ -44,9 +49,11 @@ from host_rules import PLAYER_KINDS as HOST_PLAYER_KINDS
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from profiles import examples
+from reach import assert_reached, fixed_seed
 from state import full_state
 
 from ecs import CounterChanged, CounterError, DamageDealt, GameEnded, PlayerLost, Tapped, World, ZoneChanged, zones
+from ecs.components import TYPE_BIT
 from ecs.host import marks
 from ecs.schedule import Schedule
 
@@ -72,7 +79,7 @@ OBJECT_SPECS = [
 LIBRARY = [7, 8, 7]   # every board's first player starts with a library of these
 ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "destroy", "sacrifice", "move_zone",
            "tap", "untap", "proliferate", "set_cap", "life", "poison", "move_counters",
-           "add_object", "tick", "tick", "cleanup", "modify_pt", "host_flag", "main_phase",
+           "add_object", "tick", "tick", "cleanup", "modify_pt", "host_flag", "main_phase", "main_phase",
            "draw", "library_order"]
 N_PLAYERS = 2
 
@@ -97,6 +104,7 @@ class Harness:
         self.log: list[str] = []
         self.left: list[tuple[World, dict]] = []   # see branch()
         self.last: tuple | None = None              # see run()
+        self.reached: Counter = Counter()           # the cases the coverage guard counts
         # Swarm testing: an example may use a few kinds and actions only (see swarm()),
         # so rare interactions (stun and untap, caps and proliferate) come up often.
         self.kinds, self.actions = (KINDS + HOST_KINDS * 4 if systems else KINDS), ACTIONS
@@ -390,6 +398,51 @@ def _amounts(d, games: list[int], m: int = 1, hi: int = 4):
     return a
 
 
+def _pending_work(d, h: Harness):
+    """For a main phase: a selection of games that leaves some ongoing game out (a mask, an
+    index array in any order, or one index), and state-based work left pending (no check
+    after it) in a selected game, a left-out game and maybe others: lethal -1/-1 counters
+    or damage (maybe deathtouch) on a creature, a player's life lost, ten poison counters or
+    a draw from an empty library (704.5a, b, c, f, g, h).
+    A main phase must then check the selected games only (117.5), leaving the others' work
+    for a later check. None with fewer than two games going."""
+    going = [int(g) for g in np.flatnonzero(h.batch.ongoing)]
+    if len(going) < 2:
+        return None
+    sel = d.subset(going, 1, len(going) - 1)
+    out = [g for g in going if g not in sel]
+    pend = sorted({d.choice(sel), d.choice(out)} | {g for g in going if d.boolean()})
+    s = h.batch.store
+    cols = {g: [(x, s.present(g, h.bid[g][x])) for x in h.known[g][N_PLAYERS:]] for g in pend}
+    creatures = {g: [x for x, c in cols[g] if c >= 0 and s.a["zone"][g, c] == zones.BATTLEFIELD
+                     and s.a["types"][g, c] & TYPE_BIT["creature"]] for g in pend}
+    how = d.choice(["-1/-1", "damage", "life", "poison", "draw"])
+    if how in ("-1/-1", "damage") and not all(creatures.values()):
+        how = "life"
+    lo, hi = {"-1/-1": (1, 4), "damage": (1, 5), "life": (15, 25), "poison": (10, 10), "draw": (1, 3)}[how]
+    a = _amounts(d, pend, 1, hi=hi - lo) + lo
+    mask = np.isin(np.arange(h.B), pend)
+    if how == "draw":   # from the second player's library, mostly empty (704.5b)
+        h.log.append(f"draw(player 1, {a.tolist()}, games={mask!r})")
+        h.run(lambda: h.batch.draw(h.batch.players()[1], a, games=mask),
+              {g: (lambda g=g, r=r: h.singles[g].draw(h.singles[g].players()[1], int(a[r, 0])))
+               for r, g in enumerate(pend)})
+    else:
+        xs = {g: (d.integer(0, N_PLAYERS - 1) if how in ("life", "poison")
+                  else creatures[g][d.integer(0, len(creatures[g]) - 1)]) for g in pend}
+        t = np.array([[h.bid[g][xs[g]]] for g in pend], np.int64).reshape(len(pend), 1)
+        flags = {"deathtouch": d.boolean()} if how == "damage" else {}   # (704.5h: one damage is lethal)
+        method, kind = {"damage": ("deal_damage", ()), "life": ("lose_life", ())}.get(how, ("put_counters", (how,)))
+        h.log.append(f"{method}({t.tolist()}, {kind}, {a.tolist()}, games={mask!r}, **{flags})")
+        h.run(lambda: getattr(h.batch, method)(t, *kind, a, games=mask, **flags),
+              {g: (lambda g=g, r=r: getattr(h.singles[g], method)(h.sid[g][xs[g]], *kind, int(a[r, 0]), **flags))
+               for r, g in enumerate(pend)})
+    form = d.choice(["mask", "index", "int"] if len(sel) == 1 else ["mask", "index"])
+    if form == "mask":
+        return np.isin(np.arange(h.B), sel), sel
+    return (sel[0], sel) if form == "int" else (np.array(sel, np.int64), sel)
+
+
 def swarm(d, h: Harness) -> None:
     """Half of the examples draw from a few counter kinds and actions only."""
     if d.boolean():
@@ -524,6 +577,13 @@ def step(d, h: Harness) -> None:
                   {g: (lambda g=g, r=r: h.singles[g].set_cant_lose(st_ids[g][0], "life", bool(on[r, 0])))
                    for r, g in enumerate(sel)})
     elif action == "main_phase":   # checks state-based actions in the selected games only (117.5)
+        if d.integer(0, 3) > 0:   # mostly with work pending both in a selected and in a left-out game
+            games, sel = _pending_work(d, h) or (games, sel)
+        if sel and len(sel) < int(h.batch.ongoing.sum()):
+            pending = [w.clone().tick() > 0 for w in h.singles]   # (a clone: the single is left as it is)
+            left_out = set(np.flatnonzero(h.batch.ongoing).tolist()) - set(sel)
+            if any(pending[g] for g in sel) and any(pending[g] for g in left_out):
+                h.reached["main phase: work pending in a selected and a left-out game"] += 1
         p = d.integer(0, N_PLAYERS - 1)
         pre = d.integer(0, 3) > 0
         h.log.append(f"begin_main_phase(player {p}, precombat={pre}, games={games!r})")
@@ -579,7 +639,10 @@ def step(d, h: Harness) -> None:
 _EXAMPLES = examples(60)
 
 
-def run_sequence(d: Draw, batch: int, specs: list[int], n: int, host: bool = False) -> None:
+def run_sequence(d: Draw, batch: int, specs: list[int], n: int, host: bool = False,
+                 reached: Counter | None = None) -> None:
+    """``n`` actions on a Harness of ``batch`` games; ``reached``: a Counter the cases the
+    run reached are added to (``Harness.reached``)."""
     systems = None
     if host:   # each of a host's systems at a place drawn among the ruleset's
         systems = list(World().ruleset.systems)
@@ -603,6 +666,8 @@ def run_sequence(d: Draw, batch: int, specs: list[int], n: int, host: bool = Fal
             h.check_derived(d.integer(0, batch - 1), tmp)
     finally:
         note("\n".join(h.log))
+        if reached is not None:
+            reached.update(h.reached)
 
 
 @settings(max_examples=_EXAMPLES)
@@ -632,3 +697,31 @@ def test_a_batch_with_a_hosts_own_systems_equals_single_games(seed, batch, specs
     so the batch still plays each game as a World of its own would. Uniform choices, as
     the long runs above."""
     run_sequence(Draw(rng=np.random.default_rng(seed)), batch, specs, 60, host=True)
+
+
+# Coverage (tests/reach.py): a fixed-seed run of the strategy reaches main phases whose check
+# must leave out games that have state-based work of their own (a check of every game, of
+# none, or of other games than the selected ones then differs from the single Worlds).
+#: case (Harness.reached) -> how often the fixed-seed run must reach it (about a third of it)
+MAIN_PHASE_CASES = {"main phase: work pending in a selected and a left-out game": 8}
+COVERAGE_EXAMPLES = 24
+
+
+def _reached():
+    """The cases counted over a fixed-seed run of the uniform long runs' strategy."""
+    total: Counter = Counter()
+
+    @fixed_seed(COVERAGE_EXAMPLES)
+    @given(seed=st.integers(0, 2**63 - 1), batch=st.integers(2, 4),
+           specs=st.lists(st.integers(0, len(OBJECT_SPECS) - 1), min_size=3, max_size=6))
+    def games(seed, batch, specs):
+        run_sequence(Draw(rng=np.random.default_rng(seed)), batch, specs, 60, reached=total)
+
+    games()
+    return total
+
+
+def test_main_phases_of_some_games_are_reached_with_work_left_out():
+    """117.5, 704.3: main phases begun in some games while both a selected game and a
+    left-out one have state-based work are reached on a fixed-seed run (tests/reach.py)."""
+    assert_reached("test_batch_differential", "_reached()", MAIN_PHASE_CASES)
