@@ -241,3 +241,19 @@ def test_an_object_two_checks_destroy_at_once_moves_once_by_the_first_cause():
         w.tick()
         assert [(e.game, e.cause) for e in w.events() if isinstance(e, ZoneChanged)] == \
             [(g, "ga.damage") for g in range(batch)]
+
+
+def test_704_5g_damage_marked_again_after_a_settled_tick_is_checked():
+    """704.3: whenever a player would receive priority the game checks again. A tick that
+    found nothing to do leaves the state settled; damage marked after it in the same field
+    written before the tick (one game: a plain write through the views) unsettles it, and
+    the next tick puts the creature with lethal damage into the graveyard (704.5g)."""
+    w = World(seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.deal_damage(bear, 1)
+    w.tick()                                            # nothing to do: settled
+    assert w.zone(bear) == "battlefield"
+    w.deal_damage(bear, 1)
+    w.tick()
+    assert not w.exists(bear)
