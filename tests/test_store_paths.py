@@ -257,3 +257,19 @@ def test_704_5g_damage_marked_again_after_a_settled_tick_is_checked():
     w.deal_damage(bear, 1)
     w.tick()
     assert not w.exists(bear)
+
+
+def test_a_clone_that_moved_a_card_before_any_counter_existed_can_have_counters():
+    """122.1: counters can be put on a permanent; a clone is "an independent World equal to
+    this one". A clone whose first write is a zone change (400.7), made while no kind of
+    counter was used yet, copies the count planes it shares with its source; a counter put
+    afterwards, of the World's first kind, is there, and not on the source."""
+    for batch in (1, 2):
+        w = World(batch=batch, seed=0)
+        p = w.add_player()
+        bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+        elf = w.add_object(p, {"creature"}, power=1, toughness=1)
+        c = w.clone()
+        c.move_zone(bear, "hand")
+        c.put_counters(elf, "+1/+1", 1)
+        assert np.all(c.count(elf, "+1/+1") == 1) and np.all(w.count(elf, "+1/+1") == 0)
