@@ -273,3 +273,17 @@ def test_a_clone_that_moved_a_card_before_any_counter_existed_can_have_counters(
         c.move_zone(bear, "hand")
         c.put_counters(elf, "+1/+1", 1)
         assert np.all(c.count(elf, "+1/+1") == 1) and np.all(w.count(elf, "+1/+1") == 0)
+
+
+def test_704_5f_an_object_made_after_a_settled_tick_is_checked():
+    """704.3: the game checks again whenever a player would receive priority. An object made
+    after a tick that found nothing to do (one game: its slot written in place) unsettles
+    the state: a creature with toughness 0 made then goes to the graveyard at the next
+    tick (704.5f)."""
+    w = World(seed=0)
+    p = w.add_player()
+    w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.tick()                                            # nothing to do: settled
+    zero = w.add_object(p, {"creature"}, power=1, toughness=0)
+    w.tick()
+    assert not w.exists(zero)
