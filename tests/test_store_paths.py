@@ -287,3 +287,54 @@ def test_704_5f_an_object_made_after_a_settled_tick_is_checked():
     zero = w.add_object(p, {"creature"}, power=1, toughness=0)
     w.tick()
     assert not w.exists(zero)
+
+
+def test_an_object_made_after_restoring_a_smaller_state_starts_clean():
+    """docs/batches-and-search.md, restore(): "back to exactly that state". A restore in
+    place to fewer columns and kinds leaves nothing of the later objects behind: the next
+    object, made in the column a later one held, has no counters (122.1), not even of a
+    kind the snapshot did not know yet, and is untapped and undamaged."""
+    for batch in (1, 2):
+        w = World(batch=batch, seed=0)
+        p = w.add_player()
+        w.add_object(p, {"creature"}, power=2, toughness=2, counters={"+1/+1": 1})
+        snap = w.snapshot()
+        elf = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"+1/+1": 2, "shield": 3})
+        w.tap(elf)
+        w.deal_damage(elf, 1)
+        w.restore(snap)
+        new = w.add_object(p, {"creature"}, power=1, toughness=1)
+        assert w.counters(new) == {}, batch
+        w.put_counters(new, "shield", 1)
+        assert np.all(w.count(new, "shield") == 1), batch
+        assert not np.any(w.is_tapped(new)) and np.all(w.damage(new) == 0), batch
+
+
+def test_a_clone_restoring_a_snapshot_without_counters_can_have_counters():
+    """122.1 after a restore into a clone (its arrays shared, so the restore makes new
+    ones) of a snapshot taken before any counter was put: the first kind gets a plane."""
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    snap = w.snapshot()
+    c = w.clone()
+    c.restore(snap)
+    c.put_counters(bear, "+1/+1", 1)
+    assert c.count(bear, "+1/+1").tolist() == [1, 1]
+    assert w.count(bear, "+1/+1").tolist() == [0, 0]
+
+
+def test_a_clones_snapshot_holds_what_its_source_wrote_before_the_clone():
+    """A clone is "an independent World equal to this one" (docs/batches-and-search.md):
+    its snapshot holds the counter its source put after its own last snapshot, so a World
+    restoring it has it too (122.1)."""
+    for batch in (1, 2):
+        w = World(batch=batch, seed=0)
+        p = w.add_player()
+        bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"+1/+1": 1})
+        _held = w.snapshot()   # (held: a later snapshot may share its arrays)
+        w.put_counters(bear, "+1/+1", 1)
+        later = w.clone().snapshot()
+        other = World(batch=batch, seed=0)
+        other.restore(later)
+        assert np.all(other.count(bear, "+1/+1") == 2), batch
