@@ -116,7 +116,8 @@ def test_a_snapshot_restored_again_is_trusted_only_if_it_was_read_only():
         mine["store"]["counts"][k, 0, col] = edited
         w.restore(mine)
         assert w.count(c, "+1/+1") == edited
-    w.restore(snap)
+    w.restore(snap)   # (after the copy: the engine's snapshot read as the copy left the arrays)
+    assert w.count(c, "+1/+1") == 1
     w.put_counters(c, "+1/+1", 2)
     w.restore(snap)   # (the engine's snapshot again: only the counts are rewritten)
     assert w.count(c, "+1/+1") == 1
@@ -141,3 +142,22 @@ def test_a_store_keeps_no_snapshot_its_caller_dropped():
     assert w.counters(c).get("+1/+1") is None
     w.restore(later)
     assert w.counters(c)["+1/+1"].tolist() == [2, 2]
+
+
+def test_a_restore_takes_the_snapshots_kind_names_as_its_own():
+    """122.1: counters of a kind used after a restore are the store's, not the snapshot's:
+    restoring the snapshot again (a search's undo), or in another World, gives the kinds it
+    was taken with, whatever kinds were used in between."""
+    w = World(seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"+1/+1": 1})
+    snap = w.snapshot()
+    w.put_counters(bear, "shield", 1)
+    w.restore(snap)                      # other kind names than the store's
+    w.put_counters(bear, "stun", 1)      # a kind new since the snapshot
+    w.restore(snap)
+    other = World(seed=0)
+    other.restore(snap)
+    for world in (w, other):
+        assert world.counters(bear) == {"+1/+1": 1}
+        assert world.store.kind_names == ["+1/+1"]
