@@ -338,3 +338,40 @@ def test_a_clones_snapshot_holds_what_its_source_wrote_before_the_clone():
         other = World(batch=batch, seed=0)
         other.restore(later)
         assert np.all(other.count(bear, "+1/+1") == 2), batch
+
+
+def test_a_snapshot_after_a_clone_holds_what_was_written_before_the_clone():
+    """docs/batches-and-search.md, snapshot(): the whole state. A counter put after the
+    last snapshot and before a clone was taken (alive or dropped) is in the source's next
+    snapshot: a World restoring it has it (122.1)."""
+    for keep in (True, False):
+        w = World(batch=2, seed=0)
+        p = w.add_player()
+        bear = w.add_object(p, {"creature"}, power=2, toughness=2, counters={"+1/+1": 1})
+        _held = w.snapshot()   # (held: a later snapshot may share its arrays)
+        w.put_counters(bear, "+1/+1", 1)
+        c = w.clone()
+        if not keep:
+            del c
+        later = w.snapshot()
+        other = World(batch=2, seed=0)
+        other.restore(later)
+        assert other.count(bear, "+1/+1").tolist() == [2, 2], keep
+
+
+def test_a_snapshot_after_a_new_cap_holds_the_cap():
+    """122.4 (a maximum number of counters) and snapshot(): the whole state. A new cap
+    entry replaces the caps' arrays without writing any in place; the next snapshot holds
+    it, so a World restoring it keeps the cap (its check takes the excess off)."""
+    for batch in (1, 2):
+        w = World(batch=batch, seed=0)
+        p = w.add_player()
+        rock = w.add_object(p, {"artifact"}, counters={"charge": 1})
+        _held = w.snapshot()   # (held: a later snapshot may share its arrays)
+        w.set_cap(rock, "charge", 2)
+        later = w.snapshot()
+        other = World(batch=batch, seed=0)
+        other.restore(later)
+        other.put_counters(rock, "charge", 5)
+        other.tick()                                    # (122.4: the excess is removed)
+        assert np.all(other.count(rock, "charge") == 2), batch
