@@ -375,3 +375,19 @@ def test_a_snapshot_after_a_new_cap_holds_the_cap():
         other.put_counters(rock, "charge", 5)
         other.tick()                                    # (122.4: the excess is removed)
         assert np.all(other.count(rock, "charge") == 2), batch
+
+
+def test_a_snapshot_after_a_new_object_in_a_new_column_restores_it():
+    """snapshot(): the whole state. An object made since the last snapshot in a column past
+    the used ones (the arrays have room: nothing is reallocated) widens every array of the
+    next snapshot, which a World restores with the new object in it."""
+    for batch in (1, 2):
+        w = World(batch=batch, seed=0)
+        p = w.add_player()
+        w.add_object(p, {"creature"}, power=2, toughness=2)
+        _held = w.snapshot()   # (held: a later snapshot may share its arrays)
+        elf = w.add_object(p, {"creature"}, power=1, toughness=1)
+        later = w.snapshot()
+        other = World(batch=batch, seed=0)
+        other.restore(later)
+        assert np.all(other.exists(elf)) and np.all(other.toughness(elf) == 1), batch
