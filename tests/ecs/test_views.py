@@ -199,3 +199,18 @@ def test_a_store_that_grows_or_restores_into_new_arrays_keeps_no_old_one_alive()
         assert w.count(a, "+1/+1") == 2
         gc.collect()
         assert [r() is None for r in old] == [True] * len(old), replace
+
+
+def test_a_store_whose_clones_are_gone_writes_after_a_restore() -> None:
+    """With the tests' read-only guard: views made while a clone shared the arrays are
+    read-only; once the clone is gone a restore gives the arrays back to this store, and
+    its single-game writes (a counter, 122.1; a tap) go through views made afresh."""
+    w, a, _ = _world()
+    snap = w.snapshot()
+    c = w.clone()
+    assert (w.count(a, "+1/+1"), w.is_tapped(a)) == (2, False)   # views of shared arrays
+    del c
+    w.restore(snap)
+    w.put_counters(a, "+1/+1", 1)
+    w.tap(a)
+    assert (w.count(a, "+1/+1"), w.is_tapped(a)) == (3, True)
