@@ -452,3 +452,66 @@ def test_704_5a_a_loss_a_perform_causes_is_found_by_the_recheck(batch: int, monk
     lost = np.atleast_1d(w.has_lost(p))
     assert lost[-1] and not lost[:-1].any()
     assert w.tick() == 0
+
+
+def test_704_5h_a_tick_of_some_games_keeps_the_deathtouch_marks_of_the_others() -> None:
+    """Deathtouch damage marks are "since the last check" of their game: a tick of game 0
+    alone (begin_main_phase's selection) leaves game 1's mark, and the next tick of every
+    game destroys the creature dealt deathtouch damage there (704.5h)."""
+    w = World(batch=2, seed=1)
+    p, q = w.add_player(), w.add_player()
+    viper = w.add_object(q, "creature", power=1, toughness=1, keywords=["deathtouch"])
+    bear = w.add_object(p, "creature", power=2, toughness=4)
+    w.deal_damage(bear, 1, source=viper, games=[1])
+    w.begin_main_phase(p, games=[0])
+    assert w.exists(bear).tolist() == [True, True]
+    assert w.tick() == 1 and w.exists(bear).tolist() == [True, False]
+
+
+def test_a_tick_of_some_games_leaves_a_game_that_ended_in_it_as_it_ended_704_3() -> None:
+    """begin_main_phase of game 0 checks its state-based actions before and after the
+    phase: where the first check ends the game (704.5a) while a 1/0 token dies (704.5f),
+    the check after the phase looks at no ended game, and the token stays in the graveyard
+    as the game ended (in game 1, not selected, nothing happens)."""
+    w = World(batch=2, seed=1)
+    p, q = w.add_player(), w.add_player()
+    token = w.add_object(q, "creature", power=1, toughness=0, token=True)
+    w.lose_life(q, 20, games=[0])
+    w.begin_main_phase(p, games=[0])
+    assert w.result().tolist() == [p, -1]
+    assert len(w.objects("graveyard", game=0)) == 1 and w.exists(token).tolist() == [False, True]
+
+
+def test_704_3_each_check_that_acts_is_its_own_event_step() -> None:
+    """A 1/0 token dies in one check (704.5f) and ceases to exist in the next (704.5d): each
+    check's rows are one step, the second's the next one."""
+    w = World(seed=2)
+    p = w.add_player()
+    w.add_object(p, "creature", power=1, toughness=0, token=True)
+    step = w.step
+    assert w.tick() == 2
+    rows = w.event_table(since=step)
+    assert rows["step"].tolist() == [step + 1, step + 2] and w.step == step + 2
+
+
+def test_a_quiet_main_phase_takes_no_event_step() -> None:
+    """A beginning of a main phase where no phase system decides anything (no rad counters,
+    728.1) records nothing and takes no step, as a quiet tick."""
+    w = World(seed=0)
+    p, _ = w.add_player(), w.add_player()
+    w.add_object(p, "creature", power=2, toughness=2)
+    w.tick()
+    step = w.step
+    w.begin_main_phase(p)
+    assert w.step == step and not w.events_since(step)
+
+
+def test_704_3_annihilation_alone_in_one_game_calls_for_no_recheck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a one-game World a check that only annihilates +1/+1 and -1/-1 pairs (704.5q, a
+    settling removal) is the tick's last: no second check is made."""
+    w, ids = _board()
+    w.put_counters(ids["bear"], "+1/+1", 2)
+    w.put_counters(ids["bear"], "-1/-1", 1)
+    made = _checks(w, monkeypatch)
+    assert w.tick() == 1 and len(made) == 1
+    assert w.counters(ids["bear"]) == {"+1/+1": 1}
