@@ -287,3 +287,36 @@ def test_ga_ending_the_game_8_control_returns_only_in_a_game_that_goes_on() -> N
     w.tick()
     assert w.has_lost(a).tolist() == [True, True] and w.result().tolist() == [c, -1]
     assert w.controller(ally).tolist() == [a, c]
+
+
+def test_704_3_a_checks_rows_go_removals_moves_losses_then_the_games_end() -> None:
+    """One check where a cap removes counters (704.5r), a creature dies (704.5f) and a player
+    at 0 life loses (704.5a), ending the game (104.2a): its rows, one step, go in perform's
+    order - the counters removed from what stays, the zone change, the loss, the end."""
+    from ecs.events import COUNTER, GAME_END, LOST, ZONE
+    w = World(seed=0)
+    p, q = w.add_player(), w.add_player()
+    w.add_object(p, "artifact", counters={"charge": 3}, caps={"charge": 1})
+    w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})
+    w.lose_life(q, 20)
+    step = w.step
+    assert w.tick() == 1
+    rows = w.event_table(since=step)
+    assert rows["type"].tolist() == [COUNTER, ZONE, LOST, GAME_END] and set(rows["step"].tolist()) == {step + 1}
+
+
+def test_704_5r_a_cap_on_what_stays_is_kept_beside_one_on_what_dies() -> None:
+    """One check: a 2/2 with three -1/-1 counters and a cap of one dies (704.5f; its
+    counters go with it, 704.8) while an artifact with three charge counters and a cap of
+    one keeps one (704.5r): the cap's rows of each kind apply to their own object only."""
+    w = World(seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 3}, caps={"-1/-1": 1})
+    torch = w.add_object(p, "artifact", counters={"charge": 3}, caps={"charge": 1})
+    step = w.step
+    assert w.tick() == 1
+    assert not w.exists(bear) and w.counters(torch) == {"charge": 1}
+    rows = w.events_since(step)
+    assert [(e.entity, e.kind, e.before, e.after, e.cause) for e in rows if isinstance(e, CounterChanged)] == [
+        (torch, "charge", 3, 1, "704.5r")]
+    assert [dict(e.lki) for e in rows if isinstance(e, ZoneChanged)] == [{"-1/-1": 3}]
