@@ -320,3 +320,18 @@ def test_704_5r_a_cap_on_what_stays_is_kept_beside_one_on_what_dies() -> None:
     assert [(e.entity, e.kind, e.before, e.after, e.cause) for e in rows if isinstance(e, CounterChanged)] == [
         (torch, "charge", 3, 1, "704.5r")]
     assert [dict(e.lki) for e in rows if isinstance(e, ZoneChanged)] == [{"-1/-1": 3}]
+
+
+def test_704_5g_a_creature_two_caps_trim_dies_once_at_the_recheck() -> None:
+    """A 2/2 with three +1/+1 and three charge counters, caps of one each, and 3 damage:
+    the first check removes two of each kind (704.5r, two kinds: two changes of one
+    permanent); the re-check looks at it once and it dies once (704.5g), to one new object."""
+    w = World(seed=0)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"+1/+1": 3, "charge": 3},
+                        caps={"+1/+1": 1, "charge": 1})
+    w.deal_damage(bear, 3)
+    step = w.step
+    assert w.tick() == 2 and not w.exists(bear)
+    left = [(e.old, e.cause, dict(e.lki)) for e in w.events_since(step) if isinstance(e, ZoneChanged)]
+    assert left == [(bear, "704.5g", {"+1/+1": 1, "charge": 1})] and len(w.objects("graveyard")) == 1
