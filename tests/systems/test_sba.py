@@ -552,3 +552,136 @@ def test_704_3_a_recheck_reads_the_whole_toughness(by):
     effect(w, x)
     assert w.tick() == 1
     assert w.exists(x).all() and w.toughness(x).tolist() == [1, 1]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("how", ["keyword", "counter"])
+def test_704_5f_702_12b_indestructible_does_not_save_a_creature_at_0_toughness(how, batch):
+    """702.12b: indestructible stops 704.5g and 704.5h only; a creature with it (the
+    keyword, or an indestructible counter, 122.1b) at 0 toughness still dies (704.5f)."""
+    w, p, _ = board(batch=batch)
+    kw = {"keywords": ("indestructible",)} if how == "keyword" else {"counters": {"indestructible": 1}}
+    x = w.add_object(p, {"creature"}, power=1, toughness=1, **kw)
+    w.put_counters(x, "-1/-1", 1)
+    w.tick()
+    assert not np.any(w.exists(x))
+    assert [e.cause for e in w.events() if hasattr(e, "old")] == ["704.5f"] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5i_a_planeswalker_with_loyalty_stays_when_loyalty_is_the_first_kind(batch):
+    """704.5i: a planeswalker dies with no loyalty counters; with two it stays, also where
+    loyalty is the first counter kind the game uses (the kind at index 0)."""
+    w, p, _ = board(batch=batch)
+    pw = w.add_object(p, {"planeswalker"}, loyalty=2)
+    assert w.store.kind_index["loyalty"] == 0
+    assert w.tick() == 0
+    assert np.all(w.exists(pw))
+    w.remove_counters(pw, "loyalty", 2)
+    w.tick()
+    assert not np.any(w.exists(pw))
+    assert [e.cause for e in w.events() if hasattr(e, "old")] == ["704.5i"] * batch
+
+
+def test_704_5g_122_1a_each_game_sums_every_toughness_kind_of_its_own():
+    """122.1a, 704.5g: a creature's toughness sums every kind of +X/+Y counter on it, each
+    game of a batch its own: a 1/1 with +0/+1, +0/+2 and +0/+4 counters in both games and a
+    +0/+3 counter in game 0 has toughness 1 + 1 + 2 + 3 + 4 = 11 there and 8 in game 1, so
+    8 damage is lethal in game 1 alone."""
+    w, p, _ = board(batch=2)
+    x = w.add_object(p, {"creature"}, power=1, toughness=1, counters={"+0/+1": 1, "+0/+2": 1})
+    w.put_counters(x, "+0/+3", 1, games=[0])
+    w.put_counters(x, "+0/+4", 1)
+    assert w.toughness(x).tolist() == [11, 8]
+    w.deal_damage(x, 8)
+    w.tick()
+    assert w.exists(x).tolist() == [True, False]
+    assert [(e.game, e.cause) for e in w.events() if hasattr(e, "old")] == [(1, "704.5g")]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5i_v_a_planeswalker_and_a_battle_with_counters_stay(batch):
+    """704.5i, 704.5v: a planeswalker with loyalty counters and a battle with defense
+    counters stay, each read by its own kind; with none of its kind, each dies."""
+    w, p, q = board(batch=batch)
+    pw = w.add_object(p, {"planeswalker"}, loyalty=3)
+    bt = w.add_object(q, {"battle"}, defense=2)
+    assert w.tick() == 0
+    assert np.all(w.exists(pw)) and np.all(w.exists(bt))
+    w.remove_counters(bt, "defense", 2)
+    w.tick()
+    assert np.all(w.exists(pw)) and not np.any(w.exists(bt))
+    w.remove_counters(pw, "loyalty", 3)
+    w.tick()
+    assert not np.any(w.exists(pw))
+    assert [e.cause for e in w.events() if hasattr(e, "old")] == ["704.5v"] * batch + ["704.5i"] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5g_613_4c_a_hosts_toughness_change_counts_in_the_first_check(batch):
+    """613.4c, 704.5f, 704.5g: a host's toughness modification counts where the check
+    sums toughness: a 1/1 given +2 takes 2 damage and stays; a 1/1 given -1 dies (704.5f)."""
+    w, p, _ = board(batch=batch)
+    big = w.add_object(p, {"creature"}, power=1, toughness=1)
+    small = w.add_object(p, {"creature"}, power=1, toughness=1)
+    w.modify_pt(big, toughness=2)
+    w.modify_pt(small, toughness=-1)
+    w.deal_damage(big, 2)
+    w.tick()
+    assert np.all(w.exists(big)) and not np.any(w.exists(small))
+    assert [e.cause for e in w.events() if hasattr(e, "old")] == ["704.5f"] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5d_a_token_past_the_last_permanent_ceases_to_exist(batch):
+    """704.5d: a token in a graveyard ceases to exist wherever its slot is, also past every
+    permanent of a board wider than a block of columns (where the battlefield passes stop)."""
+    from ecs.systems.base import BLOCK_COLUMNS
+
+    w, p, _ = board(batch=batch)
+    w.add_objects(BLOCK_COLUMNS + 10, p, "artifact")
+    tok = w.move_zone(w.add_object(p, {"artifact"}, token=True), "graveyard")
+    w.clear_events()
+    assert w.tick() == 1
+    assert not np.any(w.exists(tok))
+    assert [e.cause for e in w.events() if hasattr(e, "old")] == ["704.5d"] * batch
+
+
+def test_704_5r_each_game_trims_by_its_own_cap():
+    """704.5r, 122.4: a cap set per game trims each game's permanent to that game's cap:
+    three charge counters under a cap of one in game 0 and of three in game 1."""
+    w, p, _ = board(batch=2)
+    x = w.add_object(p, {"artifact"}, counters={"charge": 3}, caps={"charge": [1, 3]})
+    assert w.tick() == 1
+    assert w.counters(x)["charge"].tolist() == [1, 3]
+    assert [(e.game, e.cause) for e in w.events() if e.cause == "704.5r"] == [(0, "704.5r")]
+
+
+@pytest.mark.parametrize("by, cause", [("life", "704.6a"), ("poison", "704.6b")])
+def test_704_6a_b_a_two_headed_giant_teams_loss_names_its_rule(by, cause):
+    """704.6a, 704.6b: a team at 0 life loses by 704.6a, a team with fifteen poison
+    counters by 704.6b; both of its players lose, each named with that rule."""
+    w = World(two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    if by == "life":
+        w.lose_life(a1, 30)
+    else:
+        w.put_counters(a1, "poison", 15)
+    w.tick()
+    assert w.has_lost(a1) and w.has_lost(a2)
+    assert sorted((e.player, e.cause) for e in w.events() if type(e).__name__ == "PlayerLost") == [
+        (a1, cause), (a2, cause)]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5f_a_creature_card_in_a_graveyard_is_not_put_there_again(batch):
+    """704.5f applies to creatures on the battlefield: a 0/0 dies once, and the re-check
+    after its move reads its slot, now a creature card in the graveyard, which stays."""
+    w, p, _ = board(batch=batch)
+    x = w.add_object(p, {"creature"}, power=0, toughness=0)
+    w.clear_events()
+    w.tick()
+    moves = [(e.cause, e.to_zone) for e in w.events() if hasattr(e, "old")]
+    assert moves == [("704.5f", "graveyard")] * batch
+    assert not np.any(w.exists(x)) and len(w.objects("graveyard")) == 1
