@@ -54,3 +54,15 @@ def test_games_named_leave_out_settling_removals():
     p.remove(0, np.array([3]), np.array([0]), np.array([1]), "704.5q", settles=True)
     p.remove(1, np.array([2]), np.array([0]), np.array([1]), "704.5r")
     assert np.flatnonzero(p.games_named(6)).tolist() == [2]
+
+
+def test_chunks_cover_every_game_once_across_chunk_boundaries(monkeypatch):
+    """With a chunk of two games' rows (CHUNK_ELEMENTS over the columns), every game is in
+    exactly one chunk, in order, as slices of the batch and as indices of the live games."""
+    w = world(7, 3)
+    monkeypatch.setattr(base, "CHUNK_ELEMENTS", 2 * 3)
+    chunks = base.game_chunks(w, 3)
+    assert [range(*r.indices(7)) for r in chunks] == [range(0, 2), range(2, 4), range(4, 6), range(6, 7)]
+    live = np.zeros(7, bool)
+    live[[0, 2, 5]] = True
+    assert [r.tolist() for r in base.game_chunks(w, 3, live)] == [[0, 2], [5]]
