@@ -1348,3 +1348,67 @@ def test_zone_aliases_effects_stack():
     w, (a, _), _ = ga()
     x = w.add_object(a, "action", zone="effects stack")
     assert w.zone(x) == "stack" and w.objects("effects stack") == [x]
+
+
+def test_types_of_checks_1_an_ended_games_board_stays_as_it_ended_in_a_batch():
+    """Types of Checks 1, Ending the Game 5: in game 0 of three a player loses by the
+    game-ending pass (their only champion sacrificed), so the game ends before the damage
+    check; its lethally damaged ally stays there, while in games 1 and 2 it dies."""
+    w, (a, b), (_, cb) = ga(batch=3)
+    ally = w.add_object(a, "ally", power=1, life=1)
+    w.deal_damage(ally, 1)
+    w.sacrifice(cb, games=[0])
+    w.tick()
+    assert w.result().tolist() == [a, -1, -1]
+    assert w.exists(ally).tolist() == [True, False, False]
+    assert [(e.game, e.cause) for e in w.events() if getattr(e, "old", None) == ally] == [
+        (1, "ga.damage"), (2, "ga.damage")]
+
+
+def test_ending_the_game_7_an_object_a_loser_owns_leaves_from_another_players_control():
+    """Ending the Game 7: every object a player who lost owns leaves the game, also one
+    another player controls; one the loser controlled but another player owns stays,
+    back with its owner (Ending the Game 8)."""
+    w, (a, b, c), (ca, *_) = ga(players=3)
+    lent = w.add_object(a, "ally", power=1, life=2)
+    borrowed = w.add_object(b, "ally", power=1, life=2)
+    w.set_controller(lent, b)
+    w.set_controller(borrowed, a)
+    w.sacrifice(ca)
+    w.clear_events()
+    w.tick()
+    assert w.has_lost(a) and w.result() == "ongoing"
+    assert not w.exists(lent) and w.exists(borrowed) and w.controller(borrowed) == b
+    left = [e.old for e in w.events() if isinstance(e, ecs.ZoneChanged) and e.cause == "ga.left_game"]
+    assert lent in left and borrowed not in left
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_types_of_checks_2_a_hosts_set_and_modified_life_count(batch):
+    """Types of Checks 2 with a host's effects (ecs.host): an ally of printed life 1 whose
+    life a host sets to 3 takes 2 damage and stays; one whose life a host lowers by 1 is at
+    0 life and dies; an ally without a life stat has no life to reach and stays."""
+    w, (a, _), _ = ga(batch=batch)
+    tall = w.add_object(a, "ally", power=1, life=1)
+    weak = w.add_object(a, "ally", power=1, life=1)
+    bare = w.add_object(a, "ally", power=1)
+    w.set_pt(tall, toughness=3)
+    w.modify_pt(weak, toughness=-1)
+    w.deal_damage(tall, 2)
+    w.clear_events()
+    w.tick()
+    assert np.all(w.exists(tall)) and np.all(w.exists(bare)) and not np.any(w.exists(weak))
+    assert [(e.old, e.cause) for e in w.events() if isinstance(e, ecs.ZoneChanged)] == [(weak, "ga.damage")] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_durability_3_a_weapon_entering_with_0_durability_is_destroyed(batch):
+    """Durability 1, 3: a weapon with a durability stat of 0 enters with no durability
+    counters, the first object of its game to have the stat, and is destroyed."""
+    w, (a, _), _ = ga(batch=batch)
+    blade = w.add_object(a, "weapon", power=1, durability=0)
+    w.clear_events()
+    w.tick()
+    assert not np.any(w.exists(blade))
+    assert [(e.old, e.cause) for e in w.events() if isinstance(e, ecs.ZoneChanged)] == [
+        (blade, "ga.durability")] * batch
