@@ -442,3 +442,27 @@ def test_728_1_rad_of_a_player_who_lost_at_the_phase_system(batch):
     assert np.all(w.count(p, "rad") == 2) and np.all(w.life(p) == 0)
     assert all(w.library(p, game=g) == cards for g in range(batch))
     assert np.all(w.count(q, "rad") == 0) and np.all(w.life(q) == 19)
+
+
+def test_728_1_rad_of_a_player_seated_after_an_object_was_made():
+    """728.1: the trigger reads the rad counters of the player whose main phase it is, on
+    that player's own column (a player added after an object sits past it)."""
+    w = World(seed=5)
+    p = w.add_player()
+    w.add_object(p, "artifact")
+    q = w.add_player()
+    library(w, q, "SS")
+    w.put_counters(q, "rad", 2)
+    w.begin_main_phase(q)
+    assert w.life(q) == 18 and w.counters(q) == {} and w.library(q) == []
+
+
+def test_728_1_in_a_batch_a_game_whose_library_is_empty_mills_nothing():
+    """728.1 with 101.3: in a batch, the player with rad counters mills their nonland card
+    in game 0 and loses 1 life there; in game 1 their library is empty, nothing is milled
+    and nothing changes."""
+    w, (p, _) = mtg(batch=2)
+    w.add_object(p, "sorcery", zone="library", games=[0])
+    w.put_counters(p, "rad", 1)
+    w.begin_main_phase(p)
+    assert w.life(p).tolist() == [19, 20] and w.count(p, "rad").tolist() == [0, 1]

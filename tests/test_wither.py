@@ -3,6 +3,7 @@ down where the rules are open)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from ga_helpers import unchanged
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -168,12 +169,19 @@ def test_wither_1_only_the_turn_players_objects():
     assert w.active_player() == b and w.counters(theirs) == {} and w.reserve(b) == 4
 
 
-def test_wither_only_for_objects_on_the_field():
-    """Wither 1 counts objects the player controls (on the field), not cards elsewhere."""
-    w, (a, _), _ = ga()
+@pytest.mark.parametrize("batch", [1, 2])
+def test_wither_only_for_objects_on_the_field(batch):
+    """Wither 1 counts objects the player controls on the field, not their cards in a
+    graveyard or hand (which still record them as controller): nothing is paid, sacrificed
+    or removed, in one game or a batch."""
+    w, (a, _), _ = ga(batch=batch)
     card = w.add_object(a, "ally", power=1, life=2, zone="graveyard", counters={"wither": 1})
+    held = w.add_object(a, "ally", power=1, life=2, zone="hand", counters={"wither": 2})
+    w.clear_events()
     w.begin_main_phase(a)
-    assert w.counters(card) == {"wither": 1}
+    assert np.all(w.count(card, "wither") == 1) and np.all(w.zone(card) == "graveyard")
+    assert np.all(w.count(held, "wither") == 2) and np.all(w.zone(held) == "hand")
+    assert [e for e in w.events() if type(e).__name__ in ("ZoneChanged", "CounterChanged")] == []
 
 
 def test_state_based_checks_come_before_the_trigger():
@@ -313,3 +321,15 @@ def test_default_policy_never_chooses_an_avoidable_loss_then_keeps_the_most(data
                sum(1 for i in kept if i in others), -spent)
         assert got == best, (g, cost, immortal, reserve)
         assert got[0] == best[0]   # in particular: lost only when every choice loses
+
+
+def test_paying_reserve_the_player_does_not_have_names_the_game_of_the_batch():
+    """Wither 3: in a batch where the main phase begins in game 1 alone, a payment past the
+    reserve there raises an error naming game 1 (the batch's game, not the row of the
+    policy's arrays), and nothing happens."""
+    w, (a, _), _ = ga(batch=2)
+    w.add_object(a, "ally", power=1, life=2, counters={"wither": 2})
+    w.set_reserve(a, np.array([5, 1]))
+    err = unchanged(w, lambda: w.begin_main_phase(a, games=[1], policy=lambda world, g, ids, cost, r: cost > 0),
+                    InsufficientReserveError)
+    assert "in game 1 " in str(err) and "can't pay 2 reserve" in str(err) and "they have 1" in str(err)
