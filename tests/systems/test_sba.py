@@ -685,3 +685,17 @@ def test_704_5f_a_creature_card_in_a_graveyard_is_not_put_there_again(batch):
     moves = [(e.cause, e.to_zone) for e in w.events() if hasattr(e, "old")]
     assert moves == [("704.5f", "graveyard")] * batch
     assert not np.any(w.exists(x)) and len(w.objects("graveyard")) == 1
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5i_v_a_cap_that_takes_the_last_counters_kills_at_the_recheck(batch):
+    """704.5r then 704.5i, 704.5v: caps of 0 loyalty and 0 defense counters trim a
+    planeswalker's and a battle's counters; the re-check finds them with none and they
+    die (in a batch the re-check reads the touched permanents alone)."""
+    w, p, q = board(batch=batch)
+    pw = w.add_object(p, {"planeswalker"}, loyalty=2, caps={"loyalty": 0})
+    bt = w.add_object(q, {"battle"}, defense=2, caps={"defense": 0})
+    w.clear_events()
+    assert w.tick() == 2
+    assert not np.any(w.exists(pw)) and not np.any(w.exists(bt))
+    assert sorted(e.cause for e in w.events()) == sorted(["704.5r", "704.5r", "704.5i", "704.5v"] * batch)
