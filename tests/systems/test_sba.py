@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import ecs.systems
-from ecs import SBALoopError, World
-from ecs.check import Check
+from ecs import SBALoopError, World, zones
+from ecs.check import Check, System
 from ecs.schedule import Schedule
 
 
@@ -699,3 +699,33 @@ def test_704_5i_v_a_cap_that_takes_the_last_counters_kills_at_the_recheck(batch)
     assert w.tick() == 2
     assert not np.any(w.exists(pw)) and not np.any(w.exists(bt))
     assert sorted(e.cause for e in w.events()) == sorted(["704.5r", "704.5r", "704.5i", "704.5v"] * batch)
+
+
+class _Fade(System):
+    """A host's rule for the test below: a card off the battlefield loses its fade counters."""
+    causes = ("remove",)
+
+    def process(self, game, check: Check) -> None:
+        s = game.store
+        fade = s.plane("fade")
+        if fade is None:
+            return
+        on = fade * (s.a["zone"][:, : s.n_cols] != zones.BATTLEFIELD) * check.live_games(game)[:, None]
+        g, c = np.nonzero(on)
+        check.remove(s.kind_index["fade"], g, c, on[g, c].astype(np.int64), "remove")
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5f_q_r_a_recheck_of_a_card_off_the_battlefield_leaves_it(batch):
+    """704.5f, 704.5q and 704.5r apply to permanents (400.1): where a host's system removes
+    counters from a 0/0 creature card in a graveyard, the re-check that reads its slot
+    leaves it there with its pair and the charge counter past its cap."""
+    w, p, _ = board(batch=batch)
+    w.schedule = w.schedule.with_systems(_Fade)
+    card = w.add_object(p, {"creature"}, zone="graveyard", power=0, toughness=0, caps={"charge": 0},
+                        counters={"fade": 1, "+1/+1": 1, "-1/-1": 1, "charge": 1})
+    w.clear_events()
+    assert w.tick() == 1
+    assert np.all(w.zone(card) == "graveyard") and np.all(w.count(card, "fade") == 0)
+    assert all(np.all(w.count(card, k) == 1) for k in ("+1/+1", "-1/-1", "charge"))
+    assert [e.cause for e in w.events()] == ["remove"] * batch
