@@ -20,9 +20,11 @@ def _col(game: Any, e: int) -> np.ndarray:
     return np.array([int(np.flatnonzero(game.store.a["entity_id"][0] == e)[0])])
 
 
-def _first(w: World, *systems: System | type[System]) -> None:
-    """Put a host's ``systems`` before the ruleset's (their decisions come first in the check)."""
-    w.schedule = w.schedule.with_systems(*systems, before=type(w.schedule.systems[0]))
+def _add(w: World, host_first: bool, *systems: System | type[System]) -> None:
+    """Add a host's ``systems`` before the ruleset's (their decisions come first in the
+    check) or after them."""
+    before = type(w.schedule.systems[0]) if host_first else None
+    w.schedule = w.schedule.with_systems(*systems, before=before)
 
 
 @pytest.mark.parametrize("host_first", [False, True])
@@ -33,10 +35,7 @@ def test_704_3_an_object_two_rules_move_goes_where_the_cause_first_in_causes_sen
     assert CAUSE["704.5f"] < CAUSE["host"]
     w = World(seed=0)
     p = w.add_player()
-    if host_first:
-        _first(w, Doom)
-    else:
-        w.schedule = w.schedule.with_systems(Doom)
+    _add(w, host_first, Doom)
     bear = w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2, "doom": 3})
     step = w.step
     assert w.tick() == 1
@@ -54,10 +53,7 @@ def test_704_3_an_object_a_rule_takes_out_of_the_game_ceases_to_exist_whatever_t
     w = World(seed=0)
     p = w.add_player()
     gone = once(lambda g, c: c.move(np.array([0]), _col(g, bear), zones.NONE, "host"))
-    if host_first:
-        _first(w, gone)
-    else:
-        w.schedule = w.schedule.with_systems(gone)
+    _add(w, host_first, gone)
     bear = w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})
     step = w.step
     w.tick()
@@ -92,10 +88,7 @@ def test_704_3_the_rows_of_a_checks_moves_go_by_slot_whatever_the_systems_order(
     of their slots: the earlier-added creature's row first, with the smaller new id."""
     w = World(seed=0)
     p = w.add_player()
-    if host_first:
-        _first(w, Doom)
-    else:
-        w.schedule = w.schedule.with_systems(Doom)
+    _add(w, host_first, Doom)
     bear = w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})
     golem = w.add_object(p, "artifact", counters={"doom": 3})
     step = w.step
@@ -223,10 +216,7 @@ def test_810_8a_a_player_two_rules_make_lose_loses_once_with_the_cause_first_in_
     whatever the systems' order; the other team wins, named by its first player (104.2a)."""
     assert CAUSE["704.6a"] < CAUSE["host"]
     w, (a1, b1, a2, b2) = _thg()
-    if host_first:
-        _first(w, Curse)
-    else:
-        w.schedule = w.schedule.with_systems(Curse)
+    _add(w, host_first, Curse)
     w.put_counters(a1, "curse", 3)
     w.lose_life(a1, 30)
     step = w.step
@@ -260,10 +250,7 @@ def test_704_3_a_player_two_rules_make_lose_in_a_game_that_goes_on_loses_once(ho
     loses once, for 704.5a; the game goes on between the other two."""
     w = World(seed=0)
     p, q, r = w.add_player(), w.add_player(), w.add_player()
-    if host_first:
-        _first(w, Curse)
-    else:
-        w.schedule = w.schedule.with_systems(Curse)
+    _add(w, host_first, Curse)
     w.put_counters(p, "curse", 3)
     w.lose_life(p, 20)
     step = w.step
