@@ -23,6 +23,11 @@ Strategy = Callable[[random.Random], Any]
 
 def _lists(elements: Strategy, *, min_size: int = 0, max_size: int,
            unique: bool = False) -> Strategy:
+    """A list of a uniform size; with ``unique`` a duplicate drawn is dropped, so the list
+    may come out shorter (never empty where ``min_size`` is 1; a larger one is refused)."""
+    if unique and min_size > 1:
+        raise NotImplementedError("unique lists of at least two elements")
+
     def draw(r: random.Random) -> list[Any]:
         out: list[Any] = []
         for _ in range(r.randint(min_size, max_size)):
@@ -34,6 +39,7 @@ def _lists(elements: Strategy, *, min_size: int = 0, max_size: int,
 
 
 def _dictionaries(keys: Strategy, values: Strategy, *, max_size: int) -> Strategy:
+    """A dict of up to ``max_size`` entries (a key drawn twice keeps its last value)."""
     return lambda r: {keys(r): values(r) for _ in range(r.randint(0, max_size))}
 
 

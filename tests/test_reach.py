@@ -33,6 +33,8 @@ def test_lists_keep_their_sizes_and_uniqueness():
     assert all(1 <= len(x) <= 2 and len(set(x)) == len(x) for x in lists)
     sizes = {len(x) for x in draws(st.lists(st.integers(0, 9), max_size=3))}
     assert sizes == {0, 1, 2, 3}
+    with pytest.raises(NotImplementedError):   # (a size below min_size could come out)
+        st.lists(st.integers(0, 1), min_size=2, max_size=3, unique=True)
 
 
 def test_dictionaries_and_permutations():
