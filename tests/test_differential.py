@@ -915,7 +915,7 @@ def test_a_hosts_own_systems_match_reference(data):
 # ---------------------------------------------------------------------------------------
 # Coverage: the rules the docstrings above name are reached (counted by the model, which
 # notes each rule it applies), on a seeded run of the same strategy (tests/reach.py). Each
-# minimum is about a third of the least that five seeds reached, and a rule two of them
+# minimum is about a third of the least that five seeds reached, and a rule one of them
 # reached less than three times is left out (its hand-written tests carry it).
 #: rule (RefGame.reached) -> how often the seeded run must reach it, in two-player games.
 #: Left out: 104.4a's draw (1-4 in 150 games), the host's ``set_cant_lose`` (0-35).

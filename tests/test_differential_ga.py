@@ -462,7 +462,7 @@ def test_rad_games_match_reference(data):
 # ---------------------------------------------------------------------------------------
 # Coverage: the rules the docstrings above name are reached (counted by the model,
 # reference_ga.Game.reached) on a seeded run of the same strategy (tests/reach.py). Each
-# minimum is about a third of the least that five seeds reached, and a rule two of them
+# minimum is about a third of the least that five seeds reached, and a rule one of them
 # reached less than three times is left out (its hand-written tests carry it).
 #: rule -> how often the seeded run of the Grand Archive games must reach it. Left out
 #: (the model counts them; their hand-written tests are in tests/test_grand_archive.py and
