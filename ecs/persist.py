@@ -476,9 +476,12 @@ def _members(zf: zipfile.ZipFile, where: str, file_size: int) -> dict[str, zipfi
         if key == info.filename or key in infos:
             raise SnapshotError(f"{where}: member {info.filename!r} is not one array of a "
                                 "tcg-counters save file")
-        if info.compress_type != zipfile.ZIP_STORED or info.compress_size != info.file_size:
+        if info.compress_type != zipfile.ZIP_STORED:
             raise SnapshotError(f"{where}: array {key!r} is compressed; save files are "
                                 "stored uncompressed")
+        if info.compress_size != info.file_size:
+            raise SnapshotError(f"{where}: array {key!r} is stored in {info.compress_size} "
+                                f"bytes where the archive directory says it holds {info.file_size}")
         infos[key] = info
     if sum(info.file_size for info in infos.values()) > file_size:
         raise SnapshotError(f"{where}: the archive directory lists more bytes than the "

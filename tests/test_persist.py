@@ -841,6 +841,46 @@ def test_compressed_save_files_are_refused(saved, tmp_path):
         World.load(tmp_path / "z.npz")
 
 
+def _directory_sizes(src, dst, key, compressed, size):
+    """Copy the save file ``src`` to ``dst`` with the archive directory's compressed size
+    and size of member ``key`` set to the given values (the data left as it is)."""
+    data = bytearray(Path(src).read_bytes())
+    name = (key + ".npy").encode()
+    at = data.find(b"PK\x01\x02")
+    while at >= 0:   # the central directory's entries: sizes at 20 and 24, name at 46
+        length = int.from_bytes(data[at + 28:at + 30], "little")
+        if data[at + 46:at + 46 + length] == name:
+            data[at + 20:at + 28] = compressed.to_bytes(4, "little") + size.to_bytes(4, "little")
+            Path(dst).write_bytes(data)
+            return
+        at = data.find(b"PK\x01\x02", at + 46 + length)
+    raise AssertionError(f"no directory entry for {key}")
+
+
+def test_a_stored_member_whose_sizes_disagree_is_refused_naming_it(saved, tmp_path):
+    """The archive directory of a stored member gives two sizes, stored and whole, which
+    save writes equal: a file where they differ is refused from the directory, naming the
+    array and both sizes, before any member is read."""
+    _, _, path = saved
+    size = zipfile.ZipFile(path).getinfo("store.counts.npy").file_size
+    bad = tmp_path / "bad.npz"
+    _directory_sizes(path, bad, "store.counts", size - 1, size)
+    with pytest.raises(SnapshotError, match=rf"'store.counts' is stored in {size - 1} bytes "
+                                            rf"where the archive directory says it holds {size}"):
+        World.load(bad)
+
+
+def test_a_directory_listing_more_bytes_than_the_file_is_refused(saved, tmp_path):
+    """A member the archive directory says holds 4 GB in a file of a few kB is refused from
+    the directory, naming the file's size: no member is read."""
+    _, _, path = saved
+    bad = tmp_path / "bad.npz"
+    _directory_sizes(path, bad, "store.counts", 2**32 - 1, 2**32 - 1)
+    size = bad.stat().st_size
+    with pytest.raises(SnapshotError, match=f"lists more bytes than the file's {size}"):
+        World.load(bad)
+
+
 def test_member_shapes_are_checked_from_their_headers_before_any_data_is_read(saved, tmp_path):
     """A stored 64 MiB member whose header disagrees with the header arrays
     (store.meta, config.batch) is refused from its header: its data is never read."""
