@@ -377,3 +377,97 @@ def test_704_3_wide_checks_and_rechecks_run_the_systems() -> None:
     tokens = w.add_objects(settled.WIDE_TOUCHED + 1, p, "creature", power=1, toughness=0, token=True)
     assert w.tick() == 2
     assert not any(w.exists(int(t)) for t in tokens)
+
+
+@pytest.mark.parametrize("acting_game", [0, 1, 2])
+def test_704_5f_a_batch_where_one_game_has_work_checks_that_game(acting_game: int) -> None:
+    """A batch of three games where only one (the first, a middle or the last) has a
+    creature at toughness 0: the probe's first check of the batch names Lethality's part,
+    the tick puts that creature into its owner's graveyard (704.5f) and the other games'
+    stay; the next tick has nothing to do."""
+    w = World(batch=3)
+    p, _ = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.put_counters(bear, "-1/-1", 2, games=[acting_game])
+    assert settled.acting(w, None, None, settled.DEATHS) == settled.DEATHS
+    assert w.tick() == 1
+    assert np.asarray(w.exists(bear)).tolist() == [g != acting_game for g in range(3)]
+    assert w.tick() == 0
+
+
+@pytest.mark.parametrize("part", ["annihilation", "cap"])
+def test_704_5q_r_a_recheck_probe_looks_at_the_touched_slot(part: str) -> None:
+    """A re-check asked about the touched slots (``Check.touched``: game * capacity +
+    column) of a batch: a permanent there with +1/+1 and -1/-1 counters (704.5q) or more
+    counters than its cap (704.5r) acts, in the game looked at only; the same permanent
+    left out of the touched slots is not looked at."""
+    w = World(batch=2)
+    p, _ = w.add_player(), w.add_player()
+    w.add_object(p, "artifact")
+    e = w.add_object(p, "creature", power=2, toughness=4)
+    if part == "annihilation":
+        w.put_counters(e, "+1/+1", 1, games=[1])
+        w.put_counters(e, "-1/-1", 1, games=[1])
+        bit = settled.ANNIHILATION
+    else:
+        w.put_counters(e, "+1/+1", 3, games=[1])
+        w.set_cap(e, "+1/+1", 1, games=[1])   # (a cap set below the count: 704.5r's case)
+        bit = settled.CAPS
+    s = w.store
+    slot = np.array([1 * s.capacity + s.present(1, e)], np.int64)
+    both, second = np.array([True, True]), np.array([False, True])
+    assert settled.acting(w, both, slot, bit) == bit
+    assert settled.acting(w, second, slot, bit) == bit
+    assert settled.acting(w, np.array([True, False]), slot, bit) == 0   # game 1 not looked at
+    other = np.array([1 * s.capacity + s.present(1, e) - 1], np.int64)   # the artifact's slot
+    assert settled.acting(w, both, other, bit) == 0
+
+
+def test_704_5f_a_hold_released_then_cloned_dies_in_the_original_too() -> None:
+    """A held creature at toughness 0 stays through settled ticks (the host's hold); the
+    hold released, a clone taken and ticked first (it shares the probe's tables with the
+    original), the original's next tick puts its creature into the graveyard too (704.5f):
+    the probe's cached arguments of the held state are not reused. A clone taken while it
+    was held keeps the hold, and its creature."""
+    w = World(seed=3)
+    p, _ = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})
+    w.set_hold(bear)
+    assert w.tick() == 0 and w.tick() == 0 and w.exists(bear)
+    held = w.clone()   # (shares the holds: the release below copies them)
+    w.set_hold(bear, False)
+    twin = w.clone()
+    assert twin.tick() == 1 and not twin.exists(bear)
+    assert w.tick() == 1 and not w.exists(bear)
+    assert held.tick() == 0 and held.exists(bear)
+
+
+def test_704_5g_a_snapshot_of_an_array_replaced_after_a_settled_tick_is_not_settled() -> None:
+    """After a settled tick the damage array is replaced (not written through the store's
+    ``mut``: its version changes, its settled mark is not cleared); a snapshot taken then is
+    not settled, so restoring it, the next tick checks and the creature with lethal damage
+    dies (704.5g)."""
+    w = World(seed=2)
+    p, _ = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    assert w.tick() == 0
+    w.store.a["damage"] = np.full_like(w.store.a["damage"], 2)
+    snap = w.snapshot()
+    assert snap["settled"] is None
+    w.restore(snap)
+    assert w.tick() == 1 and not w.exists(bear)
+
+
+def test_704_5f_a_batch_of_exactly_the_probes_width_checks_its_last_game() -> None:
+    """At exactly ``settled.WIDE`` objects (games x columns) the probe still looks, a chunk
+    of games at a time: a creature at toughness 0 in the last game alone is found (704.5f)."""
+    batch = 4
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.add_objects(settled.WIDE // batch - w.store.n_cols, p, "artifact")
+    assert batch * w.store.n_cols == settled.WIDE
+    w.put_counters(bear, "-1/-1", 2, games=[batch - 1])
+    assert settled.acting(w, None, None, settled.DEATHS) == settled.DEATHS
+    assert w.tick() == 1
+    assert np.asarray(w.exists(bear)).tolist() == [True] * (batch - 1) + [False]
