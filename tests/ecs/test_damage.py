@@ -640,3 +640,30 @@ def test_510_2_combat_damage_is_recorded_as_combat_damage(batch, few):
     causes = [e.cause for e in w.events() if isinstance(e, DamageDealt)]
     rows = batch * (1 + few)
     assert causes == ["combat damage"] * rows + ["damage"] * rows
+
+
+def test_122_1c_a_shield_counter_in_one_game_of_a_batch_prevents_that_games_damage_alone():
+    """Each game's shield counters are its own (122.1c): damage to a creature with a shield
+    counter in the second of three games only is prevented there, one counter removed
+    there, and dealt in the others."""
+    w = World(batch=3)
+    p = w.add_player()
+    wall = w.add_object(p, {"creature"}, power=0, toughness=9)
+    w.put_counters(wall, "shield", 1, games=[1])
+    w.clear_events()
+    w.deal_damage(wall, 2)
+    assert w.damage(wall).tolist() == [2, 0, 2] and w.count(wall, "shield").tolist() == [0, 0, 0]
+    assert sorted((e.game, e.dealt) for e in w.events() if isinstance(e, DamageDealt)) == [(0, 2), (1, 0), (2, 2)]
+    assert [(e.game, e.before, e.after) for e in w.events() if isinstance(e, CounterChanged)] == [(1, 1, 0)]
+
+
+def test_120_3a_a_life_total_past_its_bound_in_a_later_game_of_a_batch_is_named_with_that_game():
+    """Damage of one amount per game (120.3a) that takes a life total past -MAX_LIFE in
+    the third game of a batch only is refused with an error naming that game and the total
+    it would have there, and changes nothing in any game."""
+    w = World(batch=3)
+    q = w.add_player(life=-MAX_LIFE + 1)
+    before = full_state(w)
+    with pytest.raises(CountOverflowError, match=rf"^life of player {q} in game 2 would be {-MAX_LIFE - 1}, "):
+        w.deal_damage(q, np.array([1, 0, 2]))
+    assert full_state(w) == before
