@@ -484,3 +484,42 @@ def test_122_4_caps_of_two_kinds_on_one_object_are_set_and_ended_each_alone(batc
             w.put_counters(bear, kind, 1)
         w.tick()
         assert np.all(w.count(bear, "charge") == 5) and np.all(w.count(bear, "lore") == 3)
+
+
+@pytest.mark.parametrize("games", [[1], [1, 2]])
+def test_122_6a_a_planeswalker_entering_in_later_games_gets_its_loyalty_from_its_controller_there(games):
+    """A planeswalker another player controls in the first game of a batch only (a control
+    change there), returned to the battlefield in later games (one game: the single-game
+    path; two: the general one), enters under its owner's control there (110.2, 400.7),
+    and its owner puts its printed loyalty (306.5b, 122.6a)."""
+    w = World(batch=3)
+    p, q = w.add_player(), w.add_player()
+    pw = w.add_object(p, {"planeswalker"}, loyalty=3)
+    w.set_controller(pw, q, games=[0])
+    card = w.move_zone(pw, "hand", games=games)
+    w.clear_events()
+    back = w.move_zone(card, "battlefield", games=games)
+    put = [(e.game, e.entity, e.by, e.after) for e in w.events() if isinstance(e, CounterChanged)]
+    assert put == [(g, back, p, 3) for g in games]
+
+
+def test_810_10c_a_teammates_prohibition_in_one_game_of_a_batch_stops_the_team_there_alone():
+    """A player who can't get poison counters stops the whole team getting them (810.10c)
+    in the game where the prohibition is: in a batch, the other game's team still gets them."""
+    w = World(two_headed_giant=True, batch=3)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    w.prohibit(a2, "poison", games=[1])
+    w.put_counters(a1, "poison", 1)
+    assert w.count(a1, "poison").tolist() == w.count(a2, "poison").tolist() == [1, 0, 1]
+
+
+def test_810_10_poison_counters_on_a_permanent_in_two_headed_giant_stay_on_it():
+    """The team shares its players' poison counters (810.10), not those put on a permanent
+    a player controls (122.1: any object can have a counter of any kind): they stay on it."""
+    w = World(two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    bear = w.add_object(a2, {"creature"}, power=2, toughness=2)
+    w.put_counters(bear, "poison", 2)
+    assert w.count(bear, "poison") == 2 and w.count(a1, "poison") == w.count(a2, "poison") == 0
