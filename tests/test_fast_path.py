@@ -929,3 +929,18 @@ def test_many_objects_of_one_game_take_the_array_path_with_the_same_result(n: in
         return (ids.tolist(), s.locate(0, ids).tolist(), [w.counters(int(e)) for e in ids],
                 w.event_table()["entity"].tolist(), w.step)
     assert made(True) == made(False)
+
+
+@pytest.mark.parametrize("few", [False, True])
+def test_counts_reaching_max_count_exactly_take_the_scalar_path(monkeypatch: pytest.MonkeyPatch, few: bool) -> None:
+    """A count may reach MAX_COUNT itself (only passing it is refused, as on the general
+    path): marked damage (120.3e) and counters (122.1) that make it exactly MAX_COUNT, on
+    one target or a few, are dealt and put by the scalar path."""
+    w, _, ids = _three_creatures(monkeypatch)
+    first = int(ids[0])
+    targets = [first, int(ids[1])] if few else first
+    w.deal_damage(first, MAX_COUNT - 1)
+    w.deal_damage(targets, 1)
+    w.put_counters(first, "charge", 1)
+    w.put_counters(targets, "charge", MAX_COUNT - 1)
+    assert w.damage(first) == w.count(first, "charge") == MAX_COUNT

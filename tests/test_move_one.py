@@ -134,3 +134,18 @@ def test_400_7_moves_in_a_batchs_later_game_are_that_games_alone(games: Any) -> 
             assert np.array_equal(s.a[name][0, :n], v), name
         assert np.array_equal(s.counts[:kinds, 0, :n], first_counts) and not s.counts[kinds:, 0].any()
         assert np.array_equal(s.a["cap_val"][0], first_caps)
+
+
+def test_122_4_a_cap_in_a_batchs_later_game_alone_ends_with_the_object_there() -> None:
+    """A cap (122.4) ends when its object changes zones (400.7): a creature capped in the
+    second game of a batch only, moved there alone (the single-game path), comes back
+    without it, while the first game, which has no cap, is untouched."""
+    w = World(batch=2)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, caps={"+1/+1": [-1, 1]})
+    card = w.move_zone(bear, "hand", games=[1])
+    back = w.move_zone(card, "battlefield", games=[1])
+    w.put_counters(back, "+1/+1", 3, games=[1])
+    w.put_counters(bear, "+1/+1", 3, games=[0])
+    w.tick()   # 704.5r would remove what passes a cap
+    assert w.select([1]).count(back, "+1/+1") == 3 and w.select([0]).count(bear, "+1/+1") == 3
