@@ -19,7 +19,7 @@ from profiles import examples
 from scalar_paths import general
 
 from ecs import IllegalActionError, World
-from ecs.check import Check, System, SystemType, When
+from ecs.check import Check, Probe, System, SystemType, When
 from ecs.schedule import Schedule
 from ecs.systems.lethality import Lethality
 
@@ -515,3 +515,25 @@ def test_704_3_annihilation_alone_in_one_game_calls_for_no_recheck(monkeypatch: 
     made = _checks(w, monkeypatch)
     assert w.tick() == 1 and len(made) == 1
     assert w.counters(ids["bear"]) == {"+1/+1": 1}
+
+
+def test_704_5h_a_check_whose_one_probe_reports_no_marks_still_clears_them():
+    """704.5h looks at deathtouch damage "since the last time state-based actions were
+    checked". A host's schedule whose one probe does not report marks (``Probe(marks=False)``)
+    and finds nothing still checked: the mark is cleared, so the ruleset's next check does
+    not destroy the creature for damage dealt before it."""
+    class Quiet(System):
+        def process(self, game: Any, check: Check) -> None:
+            return None
+
+    probe = Probe(lambda game, live, touched, parts, memo=None: 0)
+    probe.cover(Quiet, 1)
+    w = World(seed=0)
+    bear = w.add_object(w.add_player(), "creature", power=2, toughness=5)
+    rules = w.schedule
+    w.deal_damage(bear, 1, deathtouch=True)
+    w.schedule = Schedule([Quiet()])
+    assert w.tick() == 0
+    w.schedule = rules
+    w.tick()
+    assert w.exists(bear) and w.damage(bear) == 1
