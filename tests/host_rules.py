@@ -90,3 +90,8 @@ def once(decide: Callable[[Game, Check], None]) -> System:
                 decide(game, check)
 
     return Once()
+
+
+def column(game: Game, e: int) -> np.ndarray:
+    """The column of object ``e`` in game 0, as the one-row array a host's decision takes."""
+    return np.array([int(np.flatnonzero(game.store.a["entity_id"][0] == e)[0])])

@@ -6,7 +6,7 @@ import esper
 import numpy as np
 import pytest
 from ga_helpers import unchanged
-from host_rules import once
+from host_rules import column, once
 
 from ecs import (
     CounterChanged,
@@ -284,27 +284,24 @@ def _deciding(decide, batch: int = 1) -> tuple[World, dict[str, int]]:
     return w, ids
 
 
-def _col(game, e: int) -> np.ndarray:
-    return np.array([int(np.flatnonzero(game.store.a["entity_id"][0] == e)[0])])
-
 
 _ONE = np.array([0])
 BAD_DECISIONS = {
-    "a negative amount": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, _col(g, i["torch"]),
+    "a negative amount": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, column(g, i["torch"]),
                                                    np.array([-5]), "remove"), InvalidCountError),
-    "a float amount (NaN)": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, _col(g, i["torch"]),
+    "a float amount (NaN)": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, column(g, i["torch"]),
                                                       np.array([np.nan]), "remove"), IllegalActionError),
     "one object twice in a removal": (lambda g, c, i: c.remove(g.store.kind_index["charge"], np.array([0, 0]),
-                                                               np.repeat(_col(g, i["torch"]), 2), np.array([2, 2]),
+                                                               np.repeat(column(g, i["torch"]), 2), np.array([2, 2]),
                                                                "remove"), IllegalActionError),
-    "a kind the World lacks": (lambda g, c, i: c.remove(99, _ONE, _col(g, i["torch"]), _ONE + 1, "remove"),
+    "a kind the World lacks": (lambda g, c, i: c.remove(99, _ONE, column(g, i["torch"]), _ONE + 1, "remove"),
                                IllegalActionError),
-    "a player moved": (lambda g, c, i: c.move(_ONE, _col(g, i["p"]), 2, "remove"), IllegalActionError),
+    "a player moved": (lambda g, c, i: c.move(_ONE, column(g, i["p"]), 2, "remove"), IllegalActionError),
     "a free column": (lambda g, c, i: c.move(_ONE, np.array([g.store.n_cols]), 2, "remove"), IllegalActionError),
-    "an unknown zone": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), 77, "remove"), IllegalActionError),
-    "the player zone": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), 9, "remove"), IllegalActionError),
-    "zone -1": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), -1, "remove"), IllegalActionError),
-    "an unknown cause": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), 2, "melted"), IllegalActionError),
+    "an unknown zone": (lambda g, c, i: c.move(_ONE, column(g, i["torch"]), 77, "remove"), IllegalActionError),
+    "the player zone": (lambda g, c, i: c.move(_ONE, column(g, i["torch"]), 9, "remove"), IllegalActionError),
+    "zone -1": (lambda g, c, i: c.move(_ONE, column(g, i["torch"]), -1, "remove"), IllegalActionError),
+    "an unknown cause": (lambda g, c, i: c.move(_ONE, column(g, i["torch"]), 2, "melted"), IllegalActionError),
     "player index -1": (lambda g, c, i: c.lose(_ONE, np.array([-1]), "704.5a"), IllegalActionError),
     "player index 7": (lambda g, c, i: c.lose(_ONE, np.array([7]), "704.5a"), IllegalActionError),
     "game -1": (lambda g, c, i: c.lose(np.array([-1]), _ONE, "704.5a"), IllegalActionError),
@@ -312,35 +309,35 @@ BAD_DECISIONS = {
     "games and players of two lengths": (lambda g, c, i: c.lose(_ONE, np.array([0, 1]), "704.5a"),
                                          IllegalActionError),
     "float players in a loss": (lambda g, c, i: c.lose(_ONE, np.array([0.5]), "704.5a"), IllegalActionError),
-    "games and columns of two lengths": (lambda g, c, i: c.move(np.array([0, 0]), _col(g, i["torch"]), 2, "remove"),
+    "games and columns of two lengths": (lambda g, c, i: c.move(np.array([0, 0]), column(g, i["torch"]), 2, "remove"),
                                          IllegalActionError),
-    "one object moved twice": (lambda g, c, i: c.move(np.array([0, 0]), np.repeat(_col(g, i["torch"]), 2),
+    "one object moved twice": (lambda g, c, i: c.move(np.array([0, 0]), np.repeat(column(g, i["torch"]), 2),
                                                       np.array([4, 6]), "remove"), IllegalActionError),
     "a cause per row of another length": (
-        lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), 4, np.array([2, 2, 2])), IllegalActionError),
-    "amounts of another length": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, _col(g, i["torch"]),
+        lambda g, c, i: c.move(_ONE, column(g, i["torch"]), 4, np.array([2, 2, 2])), IllegalActionError),
+    "amounts of another length": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE, column(g, i["torch"]),
                                                           np.array([1, 1]), "remove"), IllegalActionError),
     "a player field the World lacks": (lambda g, c, i: c.add_to_players("poison", _ONE, _ONE, 1),
                                        IllegalActionError),
     # one past each bound, and what only the removals and the moves were not checked for
     "an amount one past MAX_COUNT": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE,
-                                                              _col(g, i["torch"]), np.array([MAX_COUNT + 1]),
+                                                              column(g, i["torch"]), np.array([MAX_COUNT + 1]),
                                                               "remove"), InvalidCountError),
     "a life change one past MAX_COUNT": (lambda g, c, i: c.add_to_players("life", _ONE, _ONE, MAX_COUNT + 1),
                                          InvalidCountError),
     "player index 2 of 2 players": (lambda g, c, i: c.lose(_ONE, np.array([2]), "704.5a"), IllegalActionError),
     "an unknown cause of a removal": (lambda g, c, i: c.remove(g.store.kind_index["charge"], _ONE,
-                                                               _col(g, i["torch"]), _ONE + 1, "melted"),
+                                                               column(g, i["torch"]), _ONE + 1, "melted"),
                                       IllegalActionError),
-    "float zones in a move": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), np.array([2.0]), "remove"),
+    "float zones in a move": (lambda g, c, i: c.move(_ONE, column(g, i["torch"]), np.array([2.0]), "remove"),
                               IllegalActionError),
     # the error names what is wrong: the array, the value, the lengths
     "float kinds of a per-row removal": (lambda g, c, i: c.remove(np.array([float(g.store.kind_index["charge"])]),
-                                                                  _ONE, _col(g, i["torch"]), _ONE + 1, "remove"),
+                                                                  _ONE, column(g, i["torch"]), _ONE + 1, "remove"),
                                          IllegalActionError, "a removal's arrays must be integers, got float64"),
-    "float columns in a move": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]).astype(float), 2, "remove"),
+    "float columns in a move": (lambda g, c, i: c.move(_ONE, column(g, i["torch"]).astype(float), 2, "remove"),
                                 IllegalActionError, "a move's arrays must be integers, got float64"),
-    "zones per row of another length": (lambda g, c, i: c.move(_ONE, _col(g, i["torch"]), np.array([4, 6]),
+    "zones per row of another length": (lambda g, c, i: c.move(_ONE, column(g, i["torch"]), np.array([4, 6]),
                                                                "remove"),
                                         IllegalActionError, "a move's zones: 2 values for 1 rows"),
     "a life change one past -MAX_COUNT": (lambda g, c, i: c.add_to_players("life", _ONE, _ONE, -MAX_COUNT - 1),
@@ -369,7 +366,7 @@ def test_704_3_a_host_removal_of_a_kind_per_row_may_name_one_object_for_two_kind
     performed with the check (one object named twice for one kind is refused)."""
     w, ids = _deciding(lambda g, c, i: c.remove(
         np.array([g.store.kind_index["charge"], g.store.kind_index["stun"]]), np.array([0, 0]),
-        np.repeat(_col(g, i["torch"]), 2), np.array([1, 2]), "remove"))
+        np.repeat(column(g, i["torch"]), 2), np.array([1, 2]), "remove"))
     w.put_counters(ids["torch"], "stun", 3)
     w.tick()
     assert w.counters(ids["torch"]) == {"charge": 2, "stun": 1} and not w.exists(ids["bear"])
@@ -397,7 +394,7 @@ def test_a_host_decision_naming_an_empty_slot_is_refused() -> None:
 
 def test_a_host_decision_in_an_ended_game_is_refused() -> None:
     """A check acts in no game that has ended (704.3's games, api.md "custom systems")."""
-    w, ids = _deciding(lambda g, c, i: c.remove(g.store.kind_index["charge"], np.array([1]), _col(g, i["torch"]),
+    w, ids = _deciding(lambda g, c, i: c.remove(g.store.kind_index["charge"], np.array([1]), column(g, i["torch"]),
                                                 _ONE + 1, "remove"), batch=2)
     w.lose_life(ids["q"], 20, games=[1])
     plan = w.schedule

@@ -9,15 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from host_rules import Curse, Doom, once
+from host_rules import Curse, Doom, column, once
 
 from ecs import CounterChanged, GameEnded, PlayerLost, World, ZoneChanged, zones
 from ecs.check import Check, System
 from ecs.events import CAUSE
-
-
-def _col(game: Any, e: int) -> np.ndarray:
-    return np.array([int(np.flatnonzero(game.store.a["entity_id"][0] == e)[0])])
 
 
 def _add(w: World, host_first: bool, *systems: System | type[System]) -> None:
@@ -52,7 +48,7 @@ def test_704_3_an_object_a_rule_takes_out_of_the_game_ceases_to_exist_whatever_t
     object whose owner left the game, GA Ending the Game 7)."""
     w = World(seed=0)
     p = w.add_player()
-    gone = once(lambda g, c: c.move(np.array([0]), _col(g, bear), zones.NONE, "host"))
+    gone = once(lambda g, c: c.move(np.array([0]), column(g, bear), zones.NONE, "host"))
     _add(w, host_first, gone)
     bear = w.add_object(p, "creature", power=2, toughness=2, counters={"-1/-1": 2})
     step = w.step
@@ -169,7 +165,7 @@ def test_704_5f_a_creature_a_rule_puts_onto_the_battlefield_is_checked_again() -
     w = World(seed=0)
     p = w.add_player()
     card = w.add_object(p, "creature", zone="graveyard", power=1, toughness=0)
-    w.schedule = w.schedule.with_systems(once(lambda g, c: c.move(np.array([0]), _col(g, card), zones.BATTLEFIELD,
+    w.schedule = w.schedule.with_systems(once(lambda g, c: c.move(np.array([0]), column(g, card), zones.BATTLEFIELD,
                                                                   "remove")))
     step = w.step
     assert w.tick() == 2
