@@ -113,28 +113,9 @@ def _group_gone(pgid: int, timeout: float) -> bool:
     return False
 
 
-def test_sigterm_to_the_main_process_stops_its_workers_and_reports() -> None:
-    """``kill PID`` (SIGTERM to the main process only, not its group) ended the main process
-    and left its workers running for ever, holding stdout and stderr open (so this test's
-    read of them never ended). Now SIGTERM stops the run as Ctrl-C does (the workers
-    stopped, the finished games printed) and the exit status is 143."""
-    p = _start(RUN_CLI, *SIMULATE)
-    err = _Stderr(p)
-    err.wait_for_progress()
-    os.kill(p.pid, signal.SIGTERM)
-    out = _finish(p, 60)[0]
-    text = err.text()
-    assert p.returncode == 143, text
-    assert "Traceback" not in text and "Error" not in text, text
-    assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out and "Survival" in out
-    assert _group_gone(p.pid, 10)
-
-
-def test_sigterm_with_ctrl_c_ignored_stops_the_run_as_ctrl_c_would() -> None:
-    """A background job (``cmd &`` in a script) starts with SIGINT ignored, so the run installs
-    no Ctrl-C handler of its own; SIGTERM still reaches it through ``montecarlo.interrupt``
-    and stops it between shards: the workers stopped, the finished games printed, 143."""
-    code = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)\n" + RUN_CLI
+def _sigterm_stops_the_run(code: str) -> None:
+    """SIGTERM to the main process of a simulate run ``code`` starts, once it shows progress:
+    the workers stopped, the finished games printed, exit status 143 (128 + SIGTERM)."""
     p = _start(code, *SIMULATE)
     err = _Stderr(p)
     err.wait_for_progress()
@@ -145,6 +126,19 @@ def test_sigterm_with_ctrl_c_ignored_stops_the_run_as_ctrl_c_would() -> None:
     assert "Traceback" not in text and "Error" not in text, text
     assert "INTERRUPTED" in out and "of 1,000,000 games finished" in out and "Survival" in out
     assert _group_gone(p.pid, 10)
+
+
+def test_sigterm_to_the_main_process_stops_its_workers_and_reports() -> None:
+    """``kill PID`` (SIGTERM to the main process only, not its group) stops the run as
+    Ctrl-C does: no worker is left running, holding stdout and stderr open."""
+    _sigterm_stops_the_run(RUN_CLI)
+
+
+def test_sigterm_with_ctrl_c_ignored_stops_the_run_as_ctrl_c_would() -> None:
+    """A background job (``cmd &`` in a script) starts with SIGINT ignored, so the run installs
+    no Ctrl-C handler of its own; SIGTERM still reaches it through ``montecarlo.interrupt``
+    and stops it between shards: the workers stopped, the finished games printed, 143."""
+    _sigterm_stops_the_run("import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)\n" + RUN_CLI)
 
 
 #: Python run in the child after its Ctrl-C set-up: ``demo`` (no run of montecarlo, nothing for
