@@ -638,7 +638,9 @@ class RefGame:
                 if poison >= 10 and "poison" not in safe:
                     losers.add(pid)  # 704.5c
                     self.reached["704.5c"] += 1
-            if safe and (head["life"] <= 0 or poison >= (15 if self.thg else 10)):
+            # counted where a reason named holds off the loss it names (not where a player
+            # who can't lose for one reason meets the other's loss, and loses)
+            if ("life" in safe and head["life"] <= 0) or ("poison" in safe and poison >= (15 if self.thg else 10)):
                 self.reached["can't lose"] += 1
             if self.host_rules and pl["counters"].get("curse", 0) >= HOST_CURSE:
                 losers.add(pid)  # the host's Curse (not a reason a player can be kept from)
