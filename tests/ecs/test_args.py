@@ -15,12 +15,13 @@ from ecs import (
     IllegalActionError,
     InvalidCountError,
     InvalidGameError,
+    InvalidKindError,
     StaleEntityError,
     UnknownEntityError,
     World,
 )
 from ecs.args import room_for_objects
-from ecs.limits import MAX_ID, MAX_SLOTS
+from ecs.limits import MAX_COUNT, MAX_ID, MAX_SLOTS
 
 
 @pytest.fixture(params=[1, 2], ids=["one game", "batch"])
@@ -255,3 +256,173 @@ def test_ids_of_one_row_per_game_for_other_games_are_refused_where_present(rows)
     ids = np.full((rows, 1), bear)
     err = unchanged(w, lambda: w.put_counters(ids, "charge", 1, where="present"), InvalidGameError)
     assert str(err) == f"ids of shape ({rows}, 1): expected (m,) or (2, m)"
+
+
+def _counts(w, e, kind="charge"):
+    """``kind`` counters on ``e`` per game, as a list (one game's plain int too)."""
+    return np.atleast_1d(w.count(e, kind)).tolist()
+
+
+def test_107_1_an_amount_past_int64_is_named_as_given(game):
+    """107.1: an amount NumPy holds only as a Python int (past int64) is refused naming it,
+    with the action, never overflowing on its way to an array; so is an object array's."""
+    w, _, bear = game
+    for n in ([2**64], np.array([MAX_COUNT + 1], object)):
+        err = unchanged(w, lambda n=n: w.put_counters([bear], "charge", n), InvalidCountError)
+        assert f"amount {int(np.asarray(n)[0])} is outside 0..{MAX_COUNT}" in str(err)
+
+
+def test_an_id_past_int64_is_named_as_given(game):
+    """Ids are 0..MAX_ID: one past int64 (an object array to NumPy) is refused naming it."""
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters([bear, 2**64], "charge", 1), UnknownEntityError)
+    assert f"entity {2**64} is outside" in str(err)
+
+
+def test_107_1_an_object_array_amount_at_max_count_is_taken(game):
+    """An object array of Python ints is taken as any integer array: MAX_COUNT itself is
+    in range."""
+    w, p, _ = game
+    bare = w.add_object(p, "creature", power=1, toughness=1)
+    w.put_counters([bare], "charge", np.array([MAX_COUNT], object))
+    assert _counts(w, bare) == [MAX_COUNT] * w.batch
+
+
+def test_107_1_a_bool_in_an_object_array_is_no_amount_nor_id(game):
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters([bear, bear], "charge", np.array([1, True], object)),
+                    InvalidCountError)
+    assert "amount must be an integer" in str(err)
+    err = unchanged(w, lambda: w.put_counters(np.array([bear, True], object), "charge", 1), UnknownEntityError)
+    assert "entity must be an integer" in str(err)
+
+
+@pytest.mark.parametrize("ids", [[], (), np.array([]), np.array([], np.int32)], ids=["list", "tuple", "float", "int32"])
+def test_no_ids_act_on_nothing(game, ids):
+    """An empty id array (of any dtype: ``[]`` is a float array to NumPy) names no target:
+    the action acts on nothing and raises nothing."""
+    w, _, bear = game
+    w.put_counters(ids, "charge", 1)
+    w.remove_counters(ids, "charge", 1)
+    assert _counts(w, bear) == [1] * w.batch
+
+
+def test_skip_finished_takes_a_numpy_bool(game):
+    """``skip_finished`` is a bool or a NumPy bool (``flag``)."""
+    w, _, bear = game
+    w.put_counters(bear, "charge", 1, skip_finished=np.True_)
+    assert _counts(w, bear) == [2] * w.batch
+
+
+@pytest.mark.parametrize("games", [lambda b: b, lambda b: [b], lambda b: [-1]],
+                         ids=["batch", "[batch]", "[-1]"])
+def test_a_game_index_outside_the_batch_is_named(game, games):
+    """Game indices are 0..batch-1: the batch size itself, and -1 (which NumPy would read as
+    the last game), are refused naming the index, and nothing changes."""
+    w, _, bear = game
+    sel = games(w.batch)
+    bad = sel[0] if isinstance(sel, list) else sel
+    err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, games=sel), InvalidGameError)
+    assert f"game index {bad} is outside 0..{w.batch - 1}" in str(err)
+
+
+@pytest.mark.parametrize("where", ["all", "present"])
+def test_104_1_skip_finished_leaves_an_ended_game_named_as_it_ended(where):
+    """104.1: with ``skip_finished`` an explicit ``games=`` may name an ended game: it is left
+    out (its state frozen, the target there or gone) and the others act."""
+    w = World(batch=3)
+    p, _ = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"charge": 1})
+    other = w.add_object(p, "creature", power=2, toughness=2, counters={"charge": 1})
+    w.move_zone(other, "graveyard", games=[1])
+    _ended_in_game_1(w, p)
+    w.put_counters([bear, other], "charge", 1, games=[0, 1, 2], where=where, skip_finished=True)
+    assert _counts(w, bear) == [2, 1, 2]
+    assert np.asarray(w.count(other, "charge"))[[0, 2]].tolist() == [2, 2]
+
+
+def test_a_bool_is_no_id_to_a_read():
+    """A bool is no id (``is_integer``): a read of True is refused, not a read of id 1."""
+    w = World()
+    p = w.add_player()
+    w.add_object(p, "creature", power=2, toughness=2, counters={"charge": 1})
+    for read in (lambda: w.count(True, "charge"), lambda: w.zone(True)):
+        with pytest.raises(UnknownEntityError, match="entity must be an integer, got True"):
+            read()
+
+
+def test_ids_of_no_dimension_are_refused_naming_their_shape(game):
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters(np.array(bear), "charge", 1), InvalidGameError)
+    assert str(err).startswith("ids of shape ()")
+
+
+@pytest.mark.parametrize("bad", [1.0, "1"])
+def test_an_id_list_holding_no_integer_is_refused(game, bad):
+    w, _, bear = game
+    for ids in ([bear, bad], (bad,)):
+        err = unchanged(w, lambda ids=ids: w.put_counters(ids, "charge", 1), UnknownEntityError)
+        assert "entity must be an integer" in str(err)
+
+
+@pytest.mark.parametrize("act", [
+    lambda w, b, p, n: w.remove_counters(b, "charge", n),
+    lambda w, b, p, n: w.put_counters(b, "charge", n),
+    lambda w, b, p, n: w.set_cap(b, "charge", n),
+    lambda w, b, p, n: w.gain_life(p, n),
+    lambda w, b, p, n: w.lose_life(p, n),
+    lambda w, b, p, n: w.deal_damage(b, n),
+], ids=["remove", "put", "cap", "gain", "lose", "damage"])
+@pytest.mark.parametrize("n", [MAX_COUNT + 1, True])
+def test_107_1_an_amount_past_max_count_or_a_bool_is_refused_by_every_path(game, act, n):
+    """107.1: amounts are integers of 0..MAX_COUNT, on a single game's plain-int paths as on
+    the general one: one past it, or a bool, is refused naming it, and nothing changes."""
+    w, p, bear = game
+    err = unchanged(w, lambda: act(w, bear, p, n), InvalidCountError)
+    assert "amount" in str(err)
+
+
+def test_a_read_of_an_id_never_made_is_unknown_not_stale(game):
+    w, _, _ = game
+    for read in (lambda: w.count(999, "charge"), lambda: w.zone(999)):
+        with pytest.raises(UnknownEntityError, match="entity 999 does not exist in this World"):
+            read()
+
+
+def test_122_1_counters_put_on_one_object_twice_add_up(game):
+    """122.1: each put adds its counters: one object named twice in one put gets both."""
+    w, p, bear = game
+    w.put_counters([bear, bear], "charge", [1, 2], by=p)
+    assert _counts(w, bear) == [4] * w.batch
+
+
+def test_a_kind_taken_by_one_ruleset_is_still_refused_by_another():
+    """GA Counters: a Magic counter kind put in a Magic World is still refused in a Grand
+    Archive World (each ruleset judges its own kinds)."""
+    m = World()
+    mp = m.add_player()
+    m.put_counters(m.add_object(mp, "creature", power=1, toughness=1), "+1/+1", 1)
+    ga = World(ruleset="grand_archive")
+    gp = ga.add_player()
+    ally = ga.add_object(gp, "ally", power=1, life=1)
+    unchanged(ga, lambda: ga.put_counters(ally, "+1/+1", 1), InvalidKindError)
+
+
+def test_a_list_is_no_kind(game):
+    """A counter kind is a str: a list (which no kind lookup can hash) is refused naming it."""
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters(bear, ["charge"], 1), InvalidKindError)
+    assert str(err) == "counter kind must be a str, got list ['charge']"
+
+
+def test_400_7_a_target_gone_is_skipped_where_present(game):
+    """400.7: with ``where="present"`` a target that left its zone is skipped, alone or beside one that is there."""
+    w, p, bear = game
+    gone = w.add_object(p, "creature", power=1, toughness=1)
+    w.move_zone(gone, "graveyard")
+    w.put_counters(gone, "charge", 2, where="present")
+    w.put_counters(gone, "charge", 2, games=0, where="present")
+    w.remove_counters(gone, "charge", 2, where="present")
+    w.put_counters([gone, bear], "charge", [5, 2], where="present")
+    assert _counts(w, bear) == [3] * w.batch
+
