@@ -93,6 +93,8 @@ def integer_array(v: Any, what: str, lo: int, hi: int,
     arr = array(v, what, "an integer or an array of integers", error)
     if arr.size == 0:
         return arr.astype(np.int64)
+    if arr.dtype.kind in "iu" and isinstance(v, (list, tuple)) and _holds_bool(v):
+        raise error(f"{what} must be an integer or an array of integers, got {v!r}")
     if arr.dtype.kind not in "iu":
         if not (arr.dtype == object and all(is_integer(x) for x in arr.flat)):
             raise error(f"{what} must be an integer or an array of integers, got {v!r}")
@@ -104,6 +106,13 @@ def integer_array(v: Any, what: str, lo: int, hi: int,
         bad = arr[(arr < lo) | (arr > hi)].flat[0]
         raise error(f"{what} {int(bad)} is outside {lo}..{hi}")
     return arr.astype(np.int64, copy=False)
+
+
+def _holds_bool(v: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether a list or tuple (nested too) holds a bool: NumPy reads one beside ints as 0
+    or 1 in an integer array, where alone it would make a bool one."""
+    return any(isinstance(x, (bool, np.bool_)) or (isinstance(x, (list, tuple)) and _holds_bool(x))
+               for x in v)
 
 
 def flag(v: Any, what: str, error: type[CounterError] = IllegalActionError) -> bool:
