@@ -166,7 +166,8 @@ def select_games(games: Any, ongoing: np.ndarray) -> np.ndarray:
                 raise InvalidGameError(f"game mask of shape {arr.shape} for a batch of {batch}")
             idx = np.flatnonzero(arr)
         elif arr.ndim == 1:   # kept in the given order: per-game amounts follow it
-            idx = integer_array(arr, "game index", 0, batch - 1, InvalidGameError)
+            idx = integer_array(games if isinstance(games, (list, tuple)) else arr, "game index", 0,
+                                batch - 1, InvalidGameError)
         else:
             raise InvalidGameError(_expected_games(games))
     if sets.repeats(idx):

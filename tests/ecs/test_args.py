@@ -431,10 +431,13 @@ def test_400_7_a_target_gone_is_skipped_where_present(game):
 def test_107_1_a_bool_beside_integers_in_a_list_is_no_id_nor_amount(game, flag):
     """A bool is no integer here, inside a list too, where NumPy would read it as 1 beside
     the ints (an int64 array): ids ``[bear, True]`` are refused rather than naming id 1,
-    amounts ``[1, True]`` rather than putting one counter, and nothing changes."""
+    amounts ``[1, True]`` rather than putting one counter, ``games=[0, True]`` rather than
+    selecting game 1, and nothing changes."""
     w, _, bear = game
     err = unchanged(w, lambda: w.put_counters([bear, flag], "charge", 1), UnknownEntityError)
     assert "entity must be an integer" in str(err)
     err = unchanged(w, lambda: w.put_counters([bear, bear], "charge", [1, flag]), InvalidCountError)
     assert "amount must be an integer" in str(err)
     unchanged(w, lambda: w.put_counters([[bear, flag]] * w.batch, "charge", 1), UnknownEntityError)   # (G, m)
+    err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, games=[0, flag]), InvalidGameError)
+    assert "game index must be an integer" in str(err)
