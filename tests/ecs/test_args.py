@@ -20,6 +20,7 @@ from ecs import (
     UnknownEntityError,
     World,
 )
+from ecs import store as store_module
 from ecs.args import room_for_objects
 from ecs.limits import MAX_COUNT, MAX_ID, MAX_SLOTS
 
@@ -441,3 +442,38 @@ def test_107_1_a_bool_beside_integers_in_a_list_is_no_id_nor_amount(game, flag):
     unchanged(w, lambda: w.put_counters([[bear, flag]] * w.batch, "charge", 1), UnknownEntityError)   # (G, m)
     err = unchanged(w, lambda: w.put_counters(bear, "charge", 1, games=[0, flag]), InvalidGameError)
     assert "game index must be an integer" in str(err)
+
+
+class _Unreadable:
+    """A sequence NumPy cannot read: each item raises TypeError."""
+
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, i):
+        raise TypeError("no items")
+
+
+def test_an_argument_numpy_cannot_read_is_no_id_nor_amount(game):
+    """Bad input gets the library's error naming what it is, not NumPy's own: ids and
+    amounts NumPy cannot make an array of are refused as no integers, and nothing changes."""
+    w, _, bear = game
+    err = unchanged(w, lambda: w.put_counters(_Unreadable(), "charge", 1), UnknownEntityError)
+    assert "entity must be an integer or an array of integers" in str(err)
+    err = unchanged(w, lambda: w.put_counters([bear], "charge", _Unreadable()), InvalidCountError)
+    assert "amount must be an integer or an array of integers" in str(err)
+
+
+@pytest.mark.parametrize("paths", [True, False], ids=["scalar paths", "general paths"])
+def test_a_world_of_one_game_reads_python_values_unless_scalar_reads_is_off(monkeypatch, paths):
+    """A World of one game reads plain Python values (``scalar``, ``out``), on the general
+    paths too; with ``scalar_reads`` off the same reads are (1,) arrays, as a batch's."""
+    monkeypatch.setattr(store_module, "SCALAR_PATHS", paths)
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"charge": 1})
+    reads = (lambda: w.count(bear, "charge"), lambda: w.power(bear), lambda: w.zone(bear))
+    assert [(type(r()), r()) for r in reads] == [(int, 1), (int, 2), (str, "battlefield")]
+    w.scalar_reads = False
+    assert [(type(r()), r().tolist()) for r in reads] == [(np.ndarray, [1]), (np.ndarray, [2]),
+                                                          (np.ndarray, ["battlefield"])]

@@ -235,3 +235,21 @@ def test_ids_past_the_pages_of_an_index_made_from_slots_map_to_minus_one():
     assert index.lookup(later).tolist() == [-1, 0, 1]
     assert index.lookup(later, np.zeros(3, np.int64)).tolist() == [-1, 0, 1]
     assert index.one(int(later[0])) == -1
+
+
+def test_a_spread_row_freed_by_a_sweep_names_no_column_for_its_next_id():
+    """A spread row a sweep frees holds nothing of its old id: the next spread id made in
+    it, in two games of three, is in no column of the third (-1, as a new row's)."""
+    batch = 3
+    index = IdIndex(batch)
+    games = np.arange(batch, dtype=np.int64)
+    for e in range(4):   # ids 0..3 each in its own column per game: four spread rows, the table's size
+        index.add_per_game(e, 1, np.zeros(batch, np.int64), games, games + 10 * e, _none(batch, 64))
+    slots = np.full((batch, 64), -1, np.int64)
+    for e in (1, 2, 3):  # id 0 in no game now: the next spread row sweeps its row away
+        slots[games, games + 10 * e] = e
+    index.add_per_game(4, 1, np.zeros(2, np.int64), games[:2], np.array([50, 51]), lambda: slots)
+    assert index.n_spread == 4
+    assert [index.one(4, g) for g in range(batch)] == [50, 51, -1]
+    assert index.lookup(np.full(batch, 4), games).tolist() == [50, 51, -1]
+    assert [index.one(e, 2) for e in (1, 2, 3)] == [12, 22, 32]
