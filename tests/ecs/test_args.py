@@ -477,3 +477,17 @@ def test_a_world_of_one_game_reads_python_values_unless_scalar_reads_is_off(monk
     w.scalar_reads = False
     assert [(type(r()), r().tolist()) for r in reads] == [(np.ndarray, [1]), (np.ndarray, [2]),
                                                           (np.ndarray, ["battlefield"])]
+
+
+def test_104_1_an_object_made_after_a_single_game_ended_is_in_no_game():
+    """104.1: an ended game's state is frozen. ``games=None`` is every game still going:
+    in a World of one game that ended, none, so an object made then (its id given all the
+    same) is in no game, not on the frozen battlefield."""
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    w.put_counters(q, "poison", 10)
+    w.tick()
+    assert w.result() == p
+    made = w.add_object(p, "creature", power=1, toughness=1)
+    with pytest.raises(StaleEntityError, match=f"entity {made} no longer exists"):
+        w.zone(made)
