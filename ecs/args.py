@@ -111,8 +111,11 @@ def integer_array(v: Any, what: str, lo: int, hi: int,
 def _holds_bool(v: list[Any] | tuple[Any, ...]) -> bool:
     """Whether a list or tuple (nested too) holds a bool: NumPy reads one beside ints as 0
     or 1 in an integer array, where alone it would make a bool one."""
-    return any(isinstance(x, (bool, np.bool_)) or (isinstance(x, (list, tuple)) and _holds_bool(x))
-               for x in v)
+    kinds = set(map(type, v))   # (the types once, at C speed: a long list of ids is common)
+    if bool in kinds or np.bool_ in kinds:
+        return True
+    return any(issubclass(t, (list, tuple)) for t in kinds) and any(
+        _holds_bool(x) for x in v if isinstance(x, (list, tuple)))
 
 
 def flag(v: Any, what: str, error: type[CounterError] = IllegalActionError) -> bool:
