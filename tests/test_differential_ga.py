@@ -154,8 +154,8 @@ class Pair:
 
 
 def ref_copy(m: ref.Game) -> ref.Game:
-    """A deep copy of a model, by pickle: several times faster than ``copy.deepcopy``,
-    and every call takes one of each game."""
+    """A deep copy of a model (``Pair.call`` takes one of every game's before each call,
+    to roll back a refused one), by pickle: several times faster than ``copy.deepcopy``."""
     return pickle.loads(pickle.dumps(m, pickle.HIGHEST_PROTOCOL))
 
 
