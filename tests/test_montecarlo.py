@@ -1144,3 +1144,89 @@ def test_interrupt_stops_the_newest_run_only() -> None:
     r = mc.run("bear_decay", games=128, batch=64, workers=1, on_shard=nested)
     assert inner[0].interrupted and inner[0].games == 64
     assert r.complete and r.games == 128
+
+
+class ClusterExecutor(ThreadPoolExecutor):
+    """Looks like a Dask ClientExecutor: its ``_client`` tells how many threads each worker
+    of the cluster has (``threads``), and the executor itself plays one shard at a time."""
+
+    def __init__(self, threads: dict[str, int]) -> None:
+        super().__init__(1)
+        self._client = type("Client", (), {"nthreads": lambda _: threads})()
+
+
+def test_the_default_batch_counts_every_thread_of_a_dask_cluster() -> None:
+    """A Dask cluster plays as many shards at once as its workers have threads, 3 + 2 here:
+    320 games (10 blocks) are 5 shards of 2 blocks, not the one shard of one thread."""
+    with ClusterExecutor({"tcp://a": 3, "tcp://b": 2}) as ex:
+        r = mc.run("bear_decay", games=320, executor=ex)
+    assert r.batch == mc.default_batch(320, 5) == 2 * mc.BLOCK and r.games == 320
+
+
+def test_the_window_of_an_executor_is_its_own_not_that_of_workers() -> None:
+    """``workers`` sizes a local pool only: with an executor the window of shards submitted
+    is two per shard it plays at once, and one more, whatever ``workers`` says."""
+    ex = HeldExecutor(plays={(0, 0): [0]})
+    r = mc.run("bear_decay", games=100 * mc.BLOCK, executor=ex, workers=7, batch=mc.BLOCK,
+               on_shard=lambda n: mc.interrupt())
+    assert ex.submitted == [(b, 0) for b in range(2 * ex._max_workers + 1)]
+    assert r.interrupted and r.games == mc.BLOCK
+
+
+def test_an_executor_that_refuses_a_resubmission_stops_the_run_saying_so() -> None:
+    """Block 0's shard is lost, and the executor (not a pool of the run's own, which would
+    be replaced) refuses to take it again: the run stops with the executor's own words."""
+    class Refusing(HeldExecutor):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if args[-1] > 0:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+            return super().submit(fn, *args, **kwargs)
+
+    ex = Refusing(lose=(0,))
+    r = mc.run("bear_decay", games=2 * mc.BLOCK, executor=ex, batch=mc.BLOCK)
+    assert r.error == ("the executor takes no more work: RuntimeError: cannot schedule new "
+                       "futures after shutdown")
+    assert r.games == 0 and not r.interrupted and ex.futures[1].cancelled()
+
+
+def test_a_run_that_took_no_time_has_no_rate() -> None:
+    """Games and checks per second of a run whose clock read 0 s are undefined (null in
+    JSON), not a division by zero."""
+    sc = load("bear_decay")
+    r = mc.Result(sc, 1, 1, mc.Tally(sc), elapsed=0.0)
+    assert math.isnan(r.games_per_s) and math.isnan(r.ticks_per_s)
+    assert r.to_dict()["throughput"]["games_per_s"] is None
+
+
+def test_a_programs_own_ctrl_c_handler_is_left_alone_during_a_run() -> None:
+    """A run installs its Ctrl-C handler over Python's default one only: an application's
+    own SIGINT handler stays in place throughout (it may call ``interrupt``)."""
+    def mine(signum: int, frame: object) -> None:
+        pass
+
+    seen: list[object] = []
+    old = signal.signal(signal.SIGINT, mine)
+    try:
+        r = mc.run("bear_decay", games=64, workers=1, batch=32,
+                   on_shard=lambda n: seen.append(signal.getsignal(signal.SIGINT)))
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert r.complete and seen == [mine, mine]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
+def test_local_workers_ignore_ctrl_c_and_leave_it_to_the_run() -> None:
+    """Ctrl-C in a terminal reaches the whole process group: each local worker ignores it
+    (the run stops the workers itself), rather than dying mid-shard with a traceback."""
+    import multiprocessing
+    ignored: list[bool] = []
+
+    def look(n: int) -> None:
+        for child in multiprocessing.active_children():
+            with open(f"/proc/{child.pid}/status") as f:
+                m = re.search(r"SigIgn:\s*([0-9a-f]+)", f.read())
+            assert m
+            ignored.append(bool(int(m[1], 16) >> (signal.SIGINT - 1) & 1))
+
+    r = mc.run("bear_decay", games=128, workers=2, batch=32, on_shard=look)
+    assert r.complete and ignored and all(ignored)
