@@ -1230,3 +1230,27 @@ def test_local_workers_ignore_ctrl_c_and_leave_it_to_the_run() -> None:
 
     r = mc.run("bear_decay", games=128, workers=2, batch=32, on_shard=look)
     assert r.complete and ignored and all(ignored)
+
+
+def test_the_largest_seed_is_taken() -> None:
+    """Seeds run up to 2^63 - 1 inclusive (refused only past it)."""
+    r = mc.run("bear_decay", games=1, seed=2**63 - 1, workers=1)
+    assert r.complete and r.seed == 2**63 - 1
+
+
+def test_a_batch_or_a_worker_count_under_one_still_makes_shards_of_whole_blocks() -> None:
+    """``plan`` and ``default_batch`` take any count: a batch under one game is one block a
+    shard, fewer than one worker is one worker."""
+    assert list(mc.plan(64, 0)) == [(0, 1), (1, 1)]
+    assert mc.default_batch(64, 0) == mc.default_batch(64, -1) == mc.default_batch(64, 1) == 64
+
+
+def test_a_tally_takes_a_part_of_no_games() -> None:
+    """Folding in a part of no games changes nothing (its arrays have no rows to reshape)."""
+    sc = load("bear_decay")
+    part = mc.play_shard(sc, 1, 0, 1)
+    t = mc.Tally(sc)
+    t.add({k: v[:0] for k, v in part.items()})
+    t.add(part)
+    assert (t.games, t.ticks) == (mc.BLOCK, int(part["ticks"].sum()))
+    assert mc.Result(sc, 1, mc.BLOCK, t).survival["bear"].n == mc.BLOCK
