@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from state import full_state
 
-from ecs import InvalidTypeError, UnknownEntityError, World
+from ecs import InvalidGameError, InvalidTypeError, UnknownEntityError, World
 
 
 def test_the_next_id_was_never_given_out():
@@ -153,3 +153,104 @@ def test_108_3_the_owner_stays_when_control_changes(batch):
     w.set_controller(x, q)
     assert np.all(w.owner(x) == p) and np.all(w.controller(x) == q)
     assert w.objects(controller=q) == [x] and w.objects(controller=p) == []
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_exists_finds_the_first_player_in_the_first_column(batch):
+    """The first player is in every game's first column: it exists, in one game and in a
+    batch, as a later object does; a token gone from one game does not exist there."""
+    w = World(batch=batch, seed=0)
+    p = w.add_player()
+    x = w.add_object(p, "creature", power=1, toughness=1, token=True)
+    assert np.all(w.exists(p)) and np.all(w.exists(x))
+    w.destroy(x, games=[batch - 1])
+    w.tick()
+    assert np.ravel(w.exists(x)).tolist() == [True] * (batch - 1) + [False]
+
+
+def test_122_1_a_kind_all_of_whose_counters_were_removed_is_not_read():
+    """``counters`` of one game names the kinds the object has counters of (122.1): a kind
+    whose counters were all removed is not among them, another still held is."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, "artifact", counters={"charge": 2, "oil": 1})
+    w.remove_counters(x, "charge", 2)
+    assert w.counters(x) == {"oil": 1} and w.count(x, "charge") == 0
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1a_power_and_toughness_are_each_their_own_stat(batch):
+    """122.1a: a +1/+1 counter adds one to each of power and toughness; a 2/3 creature
+    with one reads power 3 and toughness 4 (not one stat for both), one game or a batch."""
+    w = World(batch=batch, seed=0)
+    p = w.add_player()
+    x = w.add_object(p, "creature", power=2, toughness=3, counters={"+1/+1": 1})
+    assert np.all(w.power(x) == 3) and np.all(w.toughness(x) == 4)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_208_3_a_noncreature_with_a_printed_power_has_none(batch):
+    """208.3: a noncreature permanent has no power or toughness, even a card with them
+    printed (a Vehicle): the reads raise InvalidTypeError, one game or a batch."""
+    w = World(batch=batch, seed=0)
+    p = w.add_player()
+    vehicle = w.add_object(p, "artifact", power=3, toughness=3)
+    for read in (w.power, w.toughness):
+        with pytest.raises(InvalidTypeError, match="has no"):
+            read(vehicle)
+
+
+def test_209_1_310_4a_off_the_battlefield_a_batch_reads_the_printed_loyalty_and_defense():
+    """209.1, 310.4a: a planeswalker or battle card in a hand has the printed loyalty or
+    defense, in every game of a batch (there are no counters there to read)."""
+    w = World(batch=2, seed=0)
+    p = w.add_player()
+    walker = w.add_object(p, "planeswalker", loyalty=4, zone="hand")
+    siege = w.add_object(p, "battle", defense=5, zone="hand")
+    assert w.loyalty(walker).tolist() == [4, 4] and w.defense(siege).tolist() == [5, 5]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_209_1_only_a_planeswalker_has_loyalty_and_only_a_battle_defense(batch):
+    """209.1, 310.4a: loyalty is a planeswalker's, defense a battle's: a creature given
+    those numbers has neither (InvalidTypeError), one game or a batch."""
+    w = World(batch=batch, seed=0)
+    p = w.add_player()
+    x = w.add_object(p, "creature", power=1, toughness=1, loyalty=3, defense=2, zone="hand")
+    with pytest.raises(InvalidTypeError, match="not a planeswalker"):
+        w.loyalty(x)
+    with pytest.raises(InvalidTypeError, match="not a battle"):
+        w.defense(x)
+
+
+def test_the_first_name_given_is_read_as_given():
+    """``name`` reads each object's name, the first one given too; an unnamed object has
+    None."""
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, name="Grizzly Bears")
+    elf = w.add_object(p, "creature", power=1, toughness=1, name="Llanowar Elves")
+    blank = w.add_object(p, "artifact")
+    assert (w.name(bear), w.name(elf), w.name(blank)) == ("Grizzly Bears", "Llanowar Elves", None)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_810_9_teammates_read_the_teams_shared_life_total(batch):
+    """810.9: a Two-Headed Giant team has one shared life total (30): life lost by one
+    teammate is read from either; the other team's is its own."""
+    w = World(two_headed_giant=True, batch=batch, seed=0)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    w.lose_life(a2, 3)
+    for p, life in ((a1, 27), (a2, 27), (b1, 30), (b2, 30)):
+        assert np.all(w.life(p) == life)
+
+
+def test_objects_of_a_game_past_the_batch_raise():
+    """``objects(game=...)`` names a game of the batch: the index one past the last raises
+    InvalidGameError."""
+    w = World(batch=2, seed=0)
+    w.add_player()
+    assert w.objects(game=1) == []
+    with pytest.raises(InvalidGameError):
+        w.objects(game=2)
