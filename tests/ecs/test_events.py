@@ -303,3 +303,21 @@ def test_a_recorded_column_is_a_copy_of_the_callers_array():
     game[:], entity[:], after[:] = 5, 5, 5
     t = log.table()
     assert (t["game"].tolist(), t["entity"].tolist(), t["after"].tolist()) == ([0, 1], [7, 8], [2, 3])
+
+
+def test_603_10a_a_permanent_of_the_first_player_leaves_under_that_players_control():
+    """603.3a, 603.10a: a ZoneChanged names the player who controlled the object just before
+    it left, the first player (index 0) as much as another, in a game's log as recorded
+    and in a log of raw rows alike."""
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    mine = w.add_object(p, "creature", power=2, toughness=2)
+    theirs = w.add_object(q, "creature", power=2, toughness=2)
+    w.clear_events()
+    w.destroy([mine, theirs])
+    moved = [(e.old, e.controller) for e in w.events() if isinstance(e, ZoneChanged)]
+    assert moved == [(mine, p), (theirs, q)]
+    log = EventLog()
+    log.record(ZONE, "destroy", game=0, entity=9, before=1, other=11, from_zone=3, to_zone=4)
+    [row] = log.objects([], np.array([50, 60]))
+    assert row.controller == 50
