@@ -1,9 +1,15 @@
-"""The Magic ruleset's placement hooks (``ecs.rules.mtg.Magic.place_one``/``place_few``):
-what the single-game paths log, as the general path logs it (CR 122, 701.34, 810.10)."""
+"""The Magic ruleset's hooks (``ecs.rules.mtg.Magic``): what the single-game placement
+paths log, as the general path logs it (CR 122, 701.34, 810.10); damage to a few targets,
+which objects have power and toughness, the counters printed numbers enter as, and the
+card types (120.3, 208.3, 306.5b, 300.1)."""
+import numpy as np
 import pytest
-from scalar_paths import general
+from scalar_paths import general, run_on
 
-from ecs import CounterChanged, World
+from ecs import CounterChanged, DamageDealt, InvalidTypeError, World
+from ecs.components import TYPE_BIT
+from ecs.components.card import NO_STAT
+from ecs.rules import get_ruleset
 
 
 def _rows(w):
@@ -45,3 +51,72 @@ def test_701_34a_proliferate_names_the_player_who_proliferates_on_every_counter(
     else:
         w.proliferate([bear, q], by=p)
     assert _rows(w) == [(bear, "+1/+1", 1, 2, "proliferate", p), (q, "poison", 2, 3, "proliferate", p)]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_120_3_122_1c_unpreventable_damage_to_a_few_shielded_targets_is_dealt(path):
+    """122.1c, 615.12: damage that can't be prevented is dealt to every target of one
+    damage event, shield counters or not: all of it dealt, as to one target."""
+    w = World()
+    p = w.add_player()
+    bears = [w.add_object(p, "creature", power=3, toughness=3, counters={"shield": 1}) for _ in range(2)]
+    w.clear_events()
+    with run_on(path):
+        w.deal_damage(bears, 2, unpreventable=True)
+    assert [w.damage(b) for b in bears] == [2, 2]
+    dealt = [(e.target, e.amount, e.dealt) for e in w.events() if isinstance(e, DamageDealt)]
+    assert dealt == [(bears[0], 2, 2), (bears[1], 2, 2)]
+
+
+def test_208_3_613_4b_power_is_a_creatures_printed_or_set_by_an_effect():
+    """208.3: only a creature (or creature card) has power and toughness, a noncreature's
+    printed ones are none; 613.4b: a creature without printed ones (*/*) has those an
+    effect sets. ``pt_exists`` decides it the same for ints and arrays."""
+    magic = get_ruleset("mtg")
+    creature, artifact = TYPE_BIT["creature"], TYPE_BIT["artifact"]
+    assert magic.pt_exists(creature, 2, NO_STAT) and magic.pt_exists(creature, NO_STAT, 4)
+    assert not magic.pt_exists(creature, NO_STAT, NO_STAT)
+    assert not magic.pt_exists(artifact, 3, NO_STAT) and not magic.pt_exists(artifact, NO_STAT, 3)
+    got = magic.pt_exists(np.array([creature, creature, artifact]), np.array([NO_STAT, 1, 1]),
+                          np.array([5, NO_STAT, NO_STAT]))
+    assert got.tolist() == [True, True, False]
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, "creature")
+    w.set_pt(x, power=4, toughness=5)
+    assert (w.power(x), w.toughness(x)) == (4, 5)
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_306_5b_310_4b_only_printed_loyalty_and_defense_enter_as_counters(path):
+    """306.5b, 310.4b: a planeswalker enters with its printed loyalty in loyalty counters,
+    a battle with its printed defense in defense counters; a planeswalker without a
+    printed loyalty enters with none (and dies, 704.5i), and a creature given those
+    numbers enters with no such counters."""
+    w = World()
+    p = w.add_player()
+    walker = w.add_object(p, "planeswalker", loyalty=3, zone="hand")
+    blank = w.add_object(p, "planeswalker", zone="hand")
+    siege = w.add_object(p, "battle", defense=4, zone="hand")
+    odd = w.add_object(p, "creature", power=1, toughness=1, loyalty=3, defense=2, zone="hand")
+    with run_on(path):
+        entered = [w.move_zone(x, "battlefield") for x in (walker, siege, odd)]
+    assert [w.counters(x) for x in entered] == [{"loyalty": 3}, {"defense": 4}, {}]
+    w.clear_events()
+    with run_on(path):
+        w.move_zone(blank, "battlefield")
+        w.tick()
+    assert not any(isinstance(e, CounterChanged) for e in w.events())
+    assert len(w.objects(zone="graveyard")) == 1 and w.objects(zone="battlefield") == entered
+
+
+def test_300_1_magics_card_types_are_its_own():
+    """300.1: kindred is a Magic card type; a Grand Archive type (a champion) is none of
+    Magic's, and an object of it is refused before anything is made."""
+    w = World()
+    p = w.add_player()
+    k = w.add_object(p, ["kindred", "instant"], zone="hand")
+    assert w.objects(types="kindred") == [k]
+    with pytest.raises(InvalidTypeError, match="champion"):
+        w.add_object(p, "champion")
+    assert w.objects() == [k]
