@@ -18,6 +18,7 @@ from ecs.events import (
     EventLog,
     ReserveChanged,
     Tapped,
+    crossed,
     event_name,
 )
 
@@ -321,3 +322,13 @@ def test_603_10a_a_permanent_of_the_first_player_leaves_under_that_players_contr
     log.record(ZONE, "destroy", game=0, entity=9, before=1, other=11, from_zone=3, to_zone=4)
     [row] = log.objects([], np.array([50, 60]))
     assert row.controller == 50
+
+
+def test_122_7_crossed_is_the_put_that_reaches_the_number_from_below():
+    """For "whenever the Nth counter is put" triggers, a put crosses N when it takes the
+    count from below N to N or more; a put starting at N crossed nothing (it was reached
+    earlier)."""
+    at_two = CounterChanged(0, 1, "lore", 2, 3, "put")
+    at_three = CounterChanged(0, 1, "lore", 3, 4, "put")
+    assert crossed(at_two, 3) and not crossed(at_two, 2) and not crossed(at_two, 4)
+    assert not crossed(at_three, 3) and crossed(at_three, 4)

@@ -254,3 +254,23 @@ def test_objects_of_a_game_past_the_batch_raise():
     assert w.objects(game=1) == []
     with pytest.raises(InvalidGameError):
         w.objects(game=2)
+
+
+def test_104_2a_104_4a_one_games_result_is_ongoing_a_draw_or_the_winners_id():
+    """A game goes on ("ongoing") until one player is left (104.2a: that player's id) or
+    all lose at once (104.4a: "draw"); a batch reads ONGOING (-1), DRAW (-2) or the id."""
+    games = []
+    for losers in ((), (0,), (0, 1)):
+        w = World()
+        p, q = w.add_player(), w.add_player()
+        for i in losers:
+            w.lose_life((p, q)[i], 20)
+        w.tick()
+        games.append(w.result())
+    assert games == ["ongoing", q, "draw"]
+    w = World(batch=3, seed=0)
+    p, q = w.add_player(), w.add_player()
+    w.lose_life(p, 20, games=[1, 2])
+    w.lose_life(q, 20, games=[2])
+    w.tick()
+    assert w.result().tolist() == [-1, q, -2]
