@@ -274,3 +274,15 @@ def test_104_2a_104_4a_one_games_result_is_ongoing_a_draw_or_the_winners_id():
     w.lose_life(q, 20, games=[2])
     w.tick()
     assert w.result().tolist() == [-1, q, -2]
+
+
+def test_objects_in_a_zone_are_those_of_that_zone_only():
+    """``objects(zone=...)`` and ``object_mask(zone=...)`` name the objects of that zone,
+    no other; players are objects of no zone."""
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    card = w.add_object(p, "instant", zone="hand")
+    assert w.objects(zone="hand") == [card] and w.objects(zone="battlefield") == [bear]
+    ids, mask = w.object_mask(zone="hand")
+    assert ids[0][mask[0]].tolist() == [card]

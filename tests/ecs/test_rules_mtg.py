@@ -120,3 +120,26 @@ def test_300_1_magics_card_types_are_its_own():
     with pytest.raises(InvalidTypeError, match="champion"):
         w.add_object(p, "champion")
     assert w.objects() == [k]
+
+
+def test_702_80_a_wither_counter_in_magic_is_generic_at_a_main_phase():
+    """702.80: in Magic wither is a damage keyword, and a counter named so is generic: the
+    beginning of a main phase neither sacrifices its permanent nor removes it (the Grand
+    Archive's Wither trigger is that ruleset's)."""
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"wither": 2})
+    w.begin_main_phase(p)
+    assert w.zone(bear) == "battlefield" and w.counters(bear) == {"wither": 2}
+
+
+def test_514_2_magics_cleanup_removes_marked_damage_only():
+    """514.2: the cleanup step removes all marked damage; in Magic nothing more: a tapped
+    permanent stays tapped and its counters stay."""
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=3, counters={"+1/+1": 1})
+    w.deal_damage(bear, 2)
+    w.tap(bear)
+    w.cleanup()
+    assert w.damage(bear) == 0 and w.is_tapped(bear) and w.counters(bear) == {"+1/+1": 1}
