@@ -6,6 +6,7 @@ import importlib.metadata
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -604,3 +605,86 @@ def test_a_closed_stdout_is_not_a_traceback() -> None:
     finally:
         os.close(write)
     assert p.returncode == 141 and p.stderr == ""
+
+
+def test_a_survival_row_names_the_entry_and_its_copies(capsys: pytest.CaptureFixture[str]) -> None:
+    """An entry of one copy is labelled by its name alone; an entry of many copies is
+    "NAME (any of N)": its survival is that at least one copy is left."""
+    assert main(["simulate", "mtg_skirmish", "--games", "32", "--workers", "1", "--no-progress",
+                 "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    labels = {m[1] for line in captured.err.splitlines() if (m := _ROW.fullmatch(line))}
+    survival = json.loads(captured.out)["survival"]
+    assert {e["copies"] for e in survival.values()} >= {1, 40}
+    for name, e in survival.items():
+        assert (name if e["copies"] == 1 else f"{name} (any of {e['copies']})") in labels, name
+
+
+@pytest.mark.parametrize("option, name", [("--json", "r.json"), ("--plot", "r.png")])
+def test_an_output_under_a_file_rather_than_a_folder_fails_first(
+        option: str, name: str, no_run: list[Any], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json notes.txt/r.json`` (the "folder" a file): one line naming the option and the
+    path, exit 2, before any game; not a run that ends failing to write its output, exit 1."""
+    pytest.importorskip("matplotlib")
+    afile = tmp_path / "notes.txt"
+    afile.write_text("kept")
+    out = afile / name
+    assert main(["simulate", "bear_decay", "--games", "64", "--workers", "1", "--no-progress",
+                 option, str(out)]) == 2
+    _one_line_error(capsys, f"{option} {out}: the folder {afile} ")
+    assert no_run == [] and afile.read_text() == "kept"
+
+
+def test_an_interrupted_run_whose_output_fails_still_exits_130(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit status 130 says the run was interrupted, also when its JSON could not be written
+    afterwards (1 is for a run that was done and lost its output); the failure is one line."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    real = montecarlo.run
+    monkeypatch.setattr(montecarlo, "run", lambda *a, **k: replace(real(*a, **k), interrupted=True))
+    out = tmp_path / "r.json"
+    out.symlink_to("/dev/full")
+    assert main(["simulate", "bear_decay", "--games", "32", "--workers", "1", "--no-progress",
+                 "--json", str(out)]) == 130
+    captured = capsys.readouterr()
+    assert "  INTERRUPTED: 32 of 32 games finished" in captured.out
+    assert captured.err == f"tcg-counters: cannot write --json {out}: No space left on device\n"
+
+
+def test_demo_times_each_step_on_its_own(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Each line is its own step's time (a fake clock here): the kernels' load, the board's
+    setup, the first tick and the quiet one; a tick's rate counts the objects of every game
+    ticked (creatures x games)."""
+    ticks = iter([0.0, 0.5, 0.5 + 2**-8, 0.5 + 2**-8 + 2**-16, 0.5 + 2**-8 + 2**-16 + 2**-17])
+    monkeypatch.setattr(cli, "time", types.SimpleNamespace(perf_counter=lambda: next(ticks)))
+    assert main(["demo", "--objects", "100", "--batch", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "kernels: 500 ms to load or compile (once per process)"
+    assert lines[1] == "board: 100 creatures x 3 games; setup 3.9 ms"
+    # 300 objects in 2^-16 s and in 2^-17 s
+    assert lines[2].startswith("first tick: 0.02 ms (") and lines[2].endswith(", 19.7 M objects/s")
+    assert lines[3].startswith("quiet tick: 0.01 ms, 39.3 M objects/s; ")
+
+
+def test_sigterm_that_ctrl_c_s_handler_lets_pass_leaves_the_status(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """SIGTERM outside a run goes through Ctrl-C's handler, here a program's own that stops
+    nothing: the command finishes with its own status (0); 143 is for a command SIGTERM
+    stopped."""
+    got: list[int] = []
+    real = cli.embedded
+
+    def embedded() -> dict[str, str]:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real()
+
+    monkeypatch.setattr(cli, "embedded", embedded)
+    old = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+    try:
+        assert cli.main(["scenarios"]) == 0
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert got == [signal.SIGINT] and DEFAULT in capsys.readouterr().out
