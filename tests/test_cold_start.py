@@ -3,16 +3,20 @@ reports the time this took (``throughput.startup_s``, ``compiled``) beside the g
 a second run loads them from numba's disk cache and stays quiet."""
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from numba import njit
 
-from ecs import World, kernels, warmup
+import ecs.__main__ as ecs_main
+from ecs import World, cli, kernels, warmup
 from ecs.systems import GAStateChecks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,7 +105,7 @@ def test_the_command_loads_numba_without_scipy_linalg() -> None:
             "from ecs.__main__ import _without_blas_probe\n"
             "_without_blas_probe()\n"
             "assert 'numba.np.arraymath' in sys.modules\n"
-            "assert sys.modules.get('scipy.linalg') is None, 'scipy.linalg was imported'\n"
+            "assert not [m for m in sys.modules if m.startswith('scipy.linalg')], 'scipy.linalg was imported'\n"
             "if importlib.util.find_spec('scipy') is not None:\n"
             "    import scipy.linalg\n"
             "    assert scipy.linalg.norm([3.0, 4.0]) == 5.0\n")
@@ -146,3 +150,72 @@ def test_a_kernel_compiled_anew_does_not_abort_the_compile_of_its_caller(tmp_pat
     again = _probe(tmp_path, int(first.stdout) + 1)
     assert again.returncode == 0, again.stderr
     assert int(again.stdout) != int(first.stdout)   # pairs has another symbol now
+
+
+def test_watch_counts_every_kernel_and_writes_the_line_once() -> None:
+    """Two kernels compiled in one block: both counted, the line written once, at the first."""
+    @njit(cache=False)
+    def one(x: int) -> int:
+        return x + 1
+
+    @njit(cache=False)
+    def two(x: int) -> int:
+        return x * 2
+
+    cold = io.StringIO()
+    with warmup.watch(cold) as seen:
+        assert (one(1), two(1)) == (2, 2)
+    assert seen.count == 2 and cold.getvalue().count(warmup.MESSAGE) == 1
+
+
+def test_watch_shows_the_line_while_the_compile_runs() -> None:
+    """The line is flushed as the compile starts, before its end (no newline would show it
+    on a terminal's stderr): it says what the wait is for while it lasts."""
+    flushed: list[str] = []
+
+    class Stream(io.StringIO):
+        def flush(self) -> None:
+            flushed.append(self.getvalue())
+
+    @njit(cache=False)
+    def kernel(x: int) -> int:
+        return x - 1
+
+    with warmup.watch(Stream()):
+        assert kernel(1) == 0
+    assert flushed[0] == warmup.MESSAGE and flushed[-1].endswith(" s\n")
+
+
+def test_a_forked_helpers_compiles_are_quiet_there_and_counted_here(monkeypatch: Any) -> None:
+    """The listener a forked helper inherits writes nothing there (another process); the
+    kernels the helpers compiled (``kernels.helped``) count in the block's ``count``."""
+    inherited = warmup.Compiles(io.StringIO())
+    inherited.pid = os.getpid() + 1       # as in a child forked after it was made
+    inherited.on_start(None)
+    inherited.on_end(None)
+    assert inherited.count == 1 and inherited.stream.getvalue() == ""
+    helped = iter([5, 8])
+    monkeypatch.setattr(kernels, "helped", lambda: next(helped))
+    with warmup.watch(io.StringIO()) as seen:
+        pass
+    assert seen.count == 3
+
+
+def test_the_probe_keeps_a_scipy_linalg_already_imported(monkeypatch: Any) -> None:
+    """SciPy's linear algebra imported before (by a program): hidden from nothing, and the
+    module stays the one imported."""
+    scipy_linalg = pytest.importorskip("scipy.linalg")
+    monkeypatch.setitem(sys.modules, "scipy.linalg", scipy_linalg)
+    ecs_main._without_blas_probe()
+    assert sys.modules["scipy.linalg"] is scipy_linalg
+
+
+def test_the_command_hides_scipy_linalg_then_runs_then_freezes(monkeypatch: Any) -> None:
+    """``python -m ecs``: the BLAS probe's import is skipped before the command's modules
+    load, the command runs, and the objects left are frozen for the exit (not collected)."""
+    steps: list[str] = []
+    monkeypatch.setattr(ecs_main, "_without_blas_probe", lambda: steps.append("probe"))
+    monkeypatch.setattr(cli, "main", lambda: steps.append("main") or 7)
+    monkeypatch.setattr(gc, "freeze", lambda: steps.append("freeze"))
+    assert ecs_main.run() == 7
+    assert steps == ["probe", "main", "freeze"]
