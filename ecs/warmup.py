@@ -51,6 +51,7 @@ def watch(stream: TextIO | None = None) -> Iterator[Compiles]:
         with event.install_listener("numba:compile", seen):
             yield seen
     finally:
+        here = seen.count   # (the first compile here wrote MESSAGE; with none, the line has it yet)
         seen.count += kernels.helped() - helped
         if seen.count and stream is not None:
-            print(f" {time.perf_counter() - t0:.1f} s", file=stream, flush=True)
+            print(f"{'' if here else MESSAGE} {time.perf_counter() - t0:.1f} s", file=stream, flush=True)

@@ -201,6 +201,19 @@ def test_a_forked_helpers_compiles_are_quiet_there_and_counted_here(monkeypatch:
     assert seen.count == 3
 
 
+def test_a_block_whose_kernels_the_helper_compiled_alone_says_so_in_one_line(monkeypatch: Any) -> None:
+    """Where the forked helper compiled every kernel of a block and this process none, the
+    block's line still names what took the time: MESSAGE, then the seconds."""
+    helped = iter([0, 2])
+    monkeypatch.setattr(kernels, "helped", lambda: next(helped))
+    out = io.StringIO()
+    with warmup.watch(out) as seen:
+        pass
+    assert seen.count == 2
+    assert out.getvalue().startswith(warmup.MESSAGE + " ") and out.getvalue().endswith(" s\n")
+    assert out.getvalue().count(warmup.MESSAGE) == 1
+
+
 def test_the_probe_keeps_a_scipy_linalg_already_imported(monkeypatch: Any) -> None:
     """SciPy's linear algebra imported before (by a program): hidden from nothing, and the
     module stays the one imported."""
