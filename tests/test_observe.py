@@ -492,3 +492,35 @@ def test_an_unknown_feature_is_refused_naming_it(feature):
     p = w.add_player()
     with pytest.raises(InvalidTypeError, match=re.escape(repr(feature))):
         w.observe([p], ["present", feature])
+
+
+def test_default_features_are_fixed_then_counter_kinds_in_order_of_first_use():
+    """``observation_features()`` is a fixed layout (present, the zone one-hots, flags and
+    stats, the five ``has:`` masks) and then one ``counter:<kind>`` per kind in the order
+    the World first used it: a new kind appends, so an earlier layout stays a prefix."""
+    w = World()
+    p = w.add_player()
+    fixed = (["present"] + [f"zone:{z}" for z in ("library", "hand", "battlefield", "graveyard", "stack",
+                                                   "exile", "command", "memory")]
+             + ["tapped", "token", "controller", "power", "toughness", "loyalty", "defense", "damage",
+                "life", "lost", "has:power", "has:toughness", "has:loyalty", "has:defense", "has:life"])
+    assert w.observation_features() == fixed
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.put_counters(bear, "charge", 1)
+    w.put_counters(bear, "+1/+1", 2)
+    assert w.observation_features() == fixed + ["counter:charge", "counter:+1/+1"]
+    obs, names = w.observe([bear], dtype=np.int32)
+    assert obs[0, 0, names.index("power")] == 4 and obs[0, 0, names.index("toughness")] == 4
+    assert obs[0, 0, -2:].tolist() == [1, 2]
+
+
+def test_only_a_player_has_life_not_a_card_in_grand_archives_memory():
+    """``has:life`` is 1 on a player's row alone: a card in any zone, Grand Archive's memory
+    too, has no player life (``life`` reads 0 there; a GA champion's own life is its
+    ``toughness``)."""
+    w = World(ruleset="grand_archive")
+    p = w.add_player(life=7)
+    ally = w.add_object(p, "ally", power=1, life=2, zone="memory")
+    champ = w.add_object(p, "champion", life=20, level=1)
+    obs, _ = w.observe([ally, champ, p], ["has:life", "life"], dtype=np.int32)
+    assert obs[0].tolist() == [[0, 0], [0, 0], [1, 7]]
