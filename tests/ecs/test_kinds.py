@@ -2,7 +2,7 @@
 import pytest
 
 from ecs import InvalidKindError
-from ecs.kinds import MAX_KIND_LENGTH, keyword_of, pt_modifier, validate_kind
+from ecs.kinds import KEYWORD_BIT, KEYWORDS, MAX_KIND_LENGTH, keyword_of, pt_modifier, validate_kind
 
 
 @pytest.mark.parametrize("kind", ["+1/+1", "-1/-1", "+1/+0", "-0/-2", "+10/+10", "charge",
@@ -63,3 +63,40 @@ def test_a_malformed_kind_is_named_in_the_error(kind):
     with pytest.raises(InvalidKindError) as info:
         validate_kind(kind)
     assert repr(kind) in str(info.value)
+
+
+#: CR 122.1b's keyword counters, in the rule's order.
+RULE_122_1B = ("flying", "first strike", "double strike", "deathtouch", "decayed", "exalted", "haste",
+               "hexproof", "indestructible", "lifelink", "menace", "reach", "shadow", "trample", "vigilance")
+
+
+@pytest.mark.parametrize("keyword", RULE_122_1B)
+def test_122_1b_each_keyword_counter_and_its_variants_grant_the_keyword(keyword):
+    """Every keyword 122.1b names is a keyword counter, alone or as a variant
+    ("<keyword> from ..."); a longer word that starts with it is not."""
+    assert validate_kind(keyword) == keyword
+    assert keyword_of(keyword) == keyword and keyword_of(f"{keyword} from red") == keyword
+    assert keyword_of(keyword + "x") is None
+
+
+def test_122_1b_keyword_bits_keep_the_rules_order_a_saved_game_relies_on():
+    """A saved game stores printed keywords as a bit mask of KEYWORDS: bit i is 122.1b's
+    i-th keyword, so a save read by another version means the same keywords."""
+    assert KEYWORDS == RULE_122_1B
+    assert KEYWORD_BIT == {k: 1 << i for i, k in enumerate(RULE_122_1B)}
+
+
+def test_122_1a_a_pt_kind_is_a_whole_name_not_a_prefix():
+    """A power/toughness kind is +X/+Y or -X/-Y and nothing more: "+1/+1 charge" is no
+    +1/+1 counter (it changes nothing, and is refused as malformed)."""
+    for kind in ("+1/+1 charge", "+1/+1x", "-1/-1-1"):
+        assert pt_modifier(kind) is None
+        with pytest.raises(InvalidKindError, match="malformed"):
+            validate_kind(kind)
+
+
+def test_a_kind_name_is_at_most_40_characters():
+    """The grammar's bound, as its error message states it: 40 characters pass, 41 do not."""
+    assert validate_kind("a" * 40) == "a" * 40
+    with pytest.raises(InvalidKindError, match="at most 40 characters"):
+        validate_kind("a" * 41)
