@@ -524,3 +524,12 @@ def test_only_a_player_has_life_not_a_card_in_grand_archives_memory():
     champ = w.add_object(p, "champion", life=20, level=1)
     obs, _ = w.observe([ally, champ, p], ["has:life", "life"], dtype=np.int32)
     assert obs[0].tolist() == [[0, 0], [0, 0], [1, 7]]
+
+
+def test_an_unhashable_feature_name_is_refused_as_no_string():
+    """A feature name that is no string is InvalidTypeError naming it, an unhashable one
+    (a list) too: not the TypeError of a cache look-up."""
+    w = World()
+    p = w.add_player()
+    with pytest.raises(InvalidTypeError, match=re.escape("['power']")):
+        w.observe([p], ["present", ["power"]])
