@@ -533,3 +533,14 @@ def test_an_unhashable_feature_name_is_refused_as_no_string():
     p = w.add_player()
     with pytest.raises(InvalidTypeError, match=re.escape("['power']")):
         w.observe([p], ["present", ["power"]])
+
+
+def test_per_game_ids_pad_and_stale_rows_are_zeros():
+    """A (batch, m) id array: a -1 pad, and an id gone from one game (it changed zones,
+    400.7), give a row of zeros in that game, ``present`` 0, as one id list does."""
+    w = World(batch=2)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.move_zone(bear, "graveyard", games=[1])
+    obs, _ = w.observe(np.array([[bear, -1], [-1, bear]]), ["present", "power"], dtype=np.int32)
+    assert obs.tolist() == [[[1, 2], [0, 0]], [[0, 0], [0, 0]]]
