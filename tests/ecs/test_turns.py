@@ -2,6 +2,7 @@
 Two-Headed Giant), what a main phase refuses, and the reads of the turn player."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from ga_helpers import unchanged
 
@@ -66,3 +67,19 @@ def test_102_1_the_default_turn_player_of_one_selected_game_is_that_games_next()
     assert w.active_player().tolist() == [r, r]
     w.begin_main_phase(games=[1])
     assert w.active_player().tolist() == [r, p]
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_805_4_800_4a_a_teammate_who_has_lost_is_no_turn_player_of_the_teams_turn(batch):
+    """Three teams; team A lost (810.8a) and the game goes on; a player who joins team A
+    later has not lost. Their main phase is their team's turn (805.4), but a teammate who
+    has lost takes no more turns (800.4a): the joiner alone is a turn player."""
+    w = World(two_headed_giant=True, batch=batch, seed=5)
+    a1, b1, c1, a2, b2, c2 = [w.add_player(team=t) for t in (0, 1, 2, 0, 1, 2)]
+    w.lose_life(a1, 30)
+    w.tick()
+    assert np.all(w.has_lost(a1)) and np.all(w.has_lost(a2)) and w.ongoing.all()
+    a3 = w.add_player(team=0)
+    w.begin_main_phase(a3)
+    assert np.all(w.active_player() == a3)
+    assert w.store.a["active"].tolist() == [[False] * 6 + [True]] * batch
