@@ -7,6 +7,7 @@ import pytest
 from ga_helpers import unchanged
 
 from ecs import IllegalActionError, World
+from ecs.check import System, When
 
 
 def three(batch: int = 1) -> tuple[World, list[int]]:
@@ -83,3 +84,29 @@ def test_805_4_800_4a_a_teammate_who_has_lost_is_no_turn_player_of_the_teams_tur
     w.begin_main_phase(a3)
     assert np.all(w.active_player() == a3)
     assert w.store.a["active"].tolist() == [[False] * 6 + [True]] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_805_4_104_2a_a_team_turn_that_ends_the_game_resolves_no_more_triggers(batch):
+    """The active team's phase triggers resolve one at a time with a check after each
+    (805.4, 117.5): where the first ends the game (a host's phase rule makes the other
+    team lose: 104.2a), the game is over and the teammate's trigger never runs there."""
+    seen = []
+
+    class Concede(System):
+        when = When.MAIN_PHASE
+        causes = ("host",)
+
+        def process(self, game, check):  # type: ignore[no-untyped-def]
+            phase = check.phase
+            if phase.games.size:
+                seen.append(phase.player.tolist())
+            first = phase.player == 0
+            check.lose(phase.games[first], np.full(int(first.sum()), 1), "host")
+
+    w = World(two_headed_giant=True, batch=batch, seed=5)
+    a1, b1, a2, b2 = [w.add_player(team=t) for t in (0, 1, 0, 1)]
+    w.schedule = w.schedule.with_systems(Concede())
+    w.begin_main_phase(a2)
+    assert seen == [[0] * batch]
+    assert not w.ongoing.any() and np.all(w.result() == a1)
