@@ -244,3 +244,16 @@ def test_121_1_a_draw_or_mill_takes_only_the_selected_games():
     out = b.draw(p, 1000)
     assert out.shape == (2, 3 + 2) and (out[:, 3:] == -1).all()   # (3 cards, 2 players' slots)
     assert b.store.a["drew_empty"][:, p].all()
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_a_library_read_of_a_game_that_isnt_there_raises_invalid_game(batch):
+    """``library(player, game)`` reads one of the World's games: an index past the last
+    (or below 0) raises InvalidGameError, not an index error."""
+    w = World(batch=batch, seed=1)
+    p = w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library") for _ in range(2)]
+    assert w.library(p, game=batch - 1) == deck
+    for game in (batch, -1):
+        with pytest.raises(InvalidGameError):
+            w.library(p, game=game)
