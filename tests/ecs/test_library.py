@@ -257,3 +257,16 @@ def test_a_library_read_of_a_game_that_isnt_there_raises_invalid_game(batch):
     for game in (batch, -1):
         with pytest.raises(InvalidGameError):
             w.library(p, game=game)
+
+
+@pytest.mark.parametrize("act", ["draw", "mill"])
+def test_121_1_701_13_drawing_or_milling_no_cards_in_a_batch_returns_no_columns(act):
+    """``draw``/``mill`` in a batch return a (batch, largest amount) array: of 0 cards, or
+    of no game selected, that is (batch, 0), and nothing moves."""
+    w = World(batch=2, seed=1)
+    p = w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library") for _ in range(3)]
+    for kwargs in (dict(n=0), dict(games=[])):
+        out = getattr(w, act)(p, **kwargs)
+        assert out.shape == (2, 0) and out.dtype == np.int64
+    assert [w.library(p, game=g) for g in (0, 1)] == [deck, deck]
