@@ -270,3 +270,17 @@ def test_121_1_701_13_drawing_or_milling_no_cards_in_a_batch_returns_no_columns(
         out = getattr(w, act)(p, **kwargs)
         assert out.shape == (2, 0) and out.dtype == np.int64
     assert [w.library(p, game=g) for g in (0, 1)] == [deck, deck]
+
+
+def test_401_4_arrivals_in_a_batch_count_on_from_each_games_own_highest_position():
+    """Cards arriving in several games of a batch together take their positions from
+    their own game's highest and count on by their own game's arrivals: a game whose last
+    card sits two below the field's range takes two more below it, in order, whatever
+    arrives in the other games."""
+    w = World(batch=2, seed=1)
+    p, _ = w.add_player(), w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library", name=f"d{i}") for i in range(3)]
+    top = np.iinfo(np.int32).max
+    w.store.mut("position")[1, w.store.present(1, deck[2])] = top - 2   # far down in game 1 only
+    w.move_zone([w.add_object(p, "artifact", name=n) for n in "XY"], "library")
+    assert names(w, p, 0) == names(w, p, 1) == ["d0", "d1", "d2", "X", "Y"]
