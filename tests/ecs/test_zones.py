@@ -9,9 +9,10 @@ from ecs import InvalidZoneError, World
 from ecs.zones import BATTLEFIELD, CODE, EXILE, zone_code
 
 
-@pytest.mark.parametrize("zone", ["none", "player", "Battlefield", "field", None, 3])
+@pytest.mark.parametrize("zone", ["none", "player", "Battlefield", "field", None, 3, ["battlefield"]])
 def test_400_1_a_code_that_is_no_zone_is_refused_by_name(zone):
-    """Refused when an object is made or moved there, naming the value and the zones."""
+    """Refused when an object is made or moved there, naming the value and the zones; a
+    value that is not even hashable (a list) is refused alike, not with a TypeError."""
     w = World()
     p = w.add_player()
     bear = w.add_object(p, "creature", power=2, toughness=2)
