@@ -110,3 +110,23 @@ def test_805_4_104_2a_a_team_turn_that_ends_the_game_resolves_no_more_triggers(b
     w.begin_main_phase(a2)
     assert seen == [[0] * batch]
     assert not w.ongoing.any() and np.all(w.result() == a1)
+
+
+@pytest.mark.xfail(strict=True, reason="the default next turn scans on from the turn team's "
+                   "first-seated player, so it can reach a later seat of an earlier team and "
+                   "skip a team for good")
+@pytest.mark.parametrize("batch", [1, 2])
+def test_805_4_every_team_takes_its_turn_whatever_the_seating(batch):
+    """805.4: teams take turns in turn order, each team placed by its first-seated player
+    (as the default main phases of a World seated team by team go): seated A B B A C C,
+    the default turns go A, B, C, A, ... and team C is not passed by."""
+    w = World(two_headed_giant=True, batch=batch, seed=5)
+    seats = (0, 1, 1, 0, 2, 2)
+    players = [w.add_player(team=t) for t in seats]
+    team = dict(zip(players, seats))
+    w.begin_main_phase(players[0])
+    turns = []
+    for _ in range(4):
+        w.begin_main_phase()
+        turns.append({team[int(x)] for x in np.ravel(w.active_player())})
+    assert turns == [{1}, {2}, {0}, {1}]
