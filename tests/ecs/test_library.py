@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from ga_helpers import unchanged
 
-from ecs import IllegalActionError, InvalidGameError, World
+from ecs import IllegalActionError, InvalidCountError, InvalidGameError, World
 
 
 def names(w: World, player: int, game: int = 0) -> list[str]:
@@ -284,3 +284,16 @@ def test_401_4_arrivals_in_a_batch_count_on_from_each_games_own_highest_position
     w.store.mut("position")[1, w.store.present(1, deck[2])] = top - 2   # far down in game 1 only
     w.move_zone([w.add_object(p, "artifact", name=n) for n in "XY"], "library")
     assert names(w, p, 0) == names(w, p, 1) == ["d0", "d1", "d2", "X", "Y"]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_107_1_a_draw_or_mill_of_a_bool_amount_raises_and_changes_nothing(batch):
+    """An amount is an integer (107.1): ``draw(p, True)`` or ``mill(p, True)`` raises
+    InvalidCountError and moves nothing, on a World of one game (whose one-card draw takes
+    a path of its own) as in a batch."""
+    w = World(batch=batch, seed=1)
+    p = w.add_player()
+    deck = [w.add_object(p, "sorcery", zone="library") for _ in range(3)]
+    for act in (w.draw, w.mill):
+        unchanged(w, lambda act=act: act(p, True), InvalidCountError)
+    assert w.library(p) == deck
