@@ -175,18 +175,19 @@ def _next_one(world: Game) -> int:
     s = world.store
     n = s.n_players
     v = s.views()
-    active, lost, team = v["active"], v["lost"], v["player_team"]
+    active, lost, team, head = v["active"], v["lost"], v["player_team"], v["player_head"]
     turn = next((q for q in range(n) if active[0, q]), -1)
     after = [(turn + k) % n for k in range(1, n + 1)]
-    if world.two_headed_giant and turn >= 0:   # the next team's turn (805.4)
-        after = [q for q in after if team[q] != team[turn]] or after
+    if world.two_headed_giant and turn >= 0:   # the next team's turn (805.4), by its first seat
+        after = [q for q in after if team[q] != team[turn] and head[q] == q] or after
     return next((q for q in after if not lost[0, q]), after[0])
 
 
 def _next_player(world: Game, gsel: np.ndarray) -> np.ndarray:
     """The player after the turn player in turn order (player index order), skipping
-    players who have lost and, in Two-Headed Giant, the turn player's team (805.4); the
-    first player still in when there is no turn player."""
+    players who have lost and, in Two-Headed Giant, the turn player's team (805.4): there
+    the next team's, teams in the order of their first-seated players (so a team seated
+    apart is not passed by); the first player still in when there is no turn player."""
     s = world.store
     n = s.n_players
     if gsel.size == 1 and world.batch == 1 and store.SCALAR_PATHS:   # one game: plain reads
@@ -196,8 +197,8 @@ def _next_player(world: Game, gsel: np.ndarray) -> np.ndarray:
     cand = (cur[:, None] + 1 + np.arange(n)[None, :]) % n      # (G, n) in turn order
     alive = ~s.a["lost"][gsel[:, None], cand]
     if world.two_headed_giant:
-        team = s.a["player_team"]
-        alive &= (team[cand] != team[np.maximum(cur, 0)][:, None]) | (cur < 0)[:, None]
+        team, head = s.a["player_team"], s.a["player_head"]
+        alive &= ((team[cand] != team[np.maximum(cur, 0)][:, None]) & (head[cand] == cand)) | (cur < 0)[:, None]
     return cand[np.arange(gsel.size), np.argmax(alive, axis=1)].astype(np.int64)
 
 

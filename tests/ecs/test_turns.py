@@ -112,9 +112,6 @@ def test_805_4_104_2a_a_team_turn_that_ends_the_game_resolves_no_more_triggers(b
     assert not w.ongoing.any() and np.all(w.result() == a1)
 
 
-@pytest.mark.xfail(strict=True, reason="the default next turn scans on from the turn team's "
-                   "first-seated player, so it can reach a later seat of an earlier team and "
-                   "skip a team for good")
 @pytest.mark.parametrize("batch", [1, 2])
 def test_805_4_every_team_takes_its_turn_whatever_the_seating(batch):
     """805.4: teams take turns in turn order, each team placed by its first-seated player
