@@ -808,9 +808,9 @@ def interrupt() -> bool:
     """Stop the newest run in progress in this process as Ctrl-C does: it returns the games
     that finished, ``interrupted`` set. For an application's own signal handling (SIGTERM, a
     SIGINT handler of its own, under which a run leaves SIGINT alone). Called in the run's
-    thread (a signal handler is) it raises KeyboardInterrupt there as Ctrl-C would, but
-    while the run waits on its pool or executor, where it only asks the run to stop (as
-    from another thread): the run stops between shards. False when no run is in progress."""
+    thread (a signal handler is), it raises KeyboardInterrupt there as Ctrl-C would, except
+    while the run waits on its pool or executor: there, as from another thread, it only
+    asks the run to stop, which it does between shards. False when no run is in progress."""
     if not _running:
         return False
     _running[-1](signal.SIGINT, None)

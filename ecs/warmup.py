@@ -51,7 +51,7 @@ def watch(stream: TextIO | None = None) -> Iterator[Compiles]:
         with event.install_listener("numba:compile", seen):
             yield seen
     finally:
-        here = seen.count   # (the first compile here wrote MESSAGE; with none, the line has it yet)
+        here = seen.count   # (MESSAGE went out with the first compile here; with none, this line carries it)
         seen.count += kernels.helped() - helped
         if seen.count and stream is not None:
             print(f"{'' if here else MESSAGE} {time.perf_counter() - t0:.1f} s", file=stream, flush=True)
