@@ -260,12 +260,7 @@ def card_action(data, pair: Pair, g: int) -> None:
         pair.call(f"enlighten {name} (g{g})", lambda: w.activate_enlighten(ids[name], games=sel),
                   [(g, lambda: m.enlighten(c))])
     elif action == "reserve":
-        p, n = data.draw(st.integers(0, len(pair.pids) - 1)), data.draw(st.integers(0, 4))
-
-        def model():
-            m.players[p].reserve = n
-        pair.call(f"set_reserve p{p} {n} (g{g})", lambda: w.set_reserve(pair.pids[p], n, games=sel),
-                  [(g, model)])
+        set_reserve(pair, g, data.draw(st.integers(0, len(pair.pids) - 1)), data.draw(st.integers(0, 4)), sel)
     elif action == "cleanup":
         allies = [n for n, c in m.cards.items()
                   if c.zone == "battlefield" and c.has("ally") and not c.has("champion")]
@@ -285,11 +280,7 @@ def card_action(data, pair: Pair, g: int) -> None:
         set_immortal(pair, g, pick(), data.draw(st.booleans()), sel)
     elif action == "control" and names:   # (a card in any zone: Ending the Game 5 counts the field's)
         name = pick()
-        p = data.draw(st.integers(0, len(pair.pids) - 1))
-        c = m.cards[name]
-        pair.call(f"set_controller {name} p{p} (g{g})",
-                  lambda: w.set_controller(ids[name], pair.pids[p], games=sel),
-                  [(g, lambda: m.set_controller(c, p))])
+        set_controller(pair, g, name, data.draw(st.integers(0, len(pair.pids) - 1)), sel)
     elif action in ("destroy", "sacrifice") and names:
         chosen = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
         if data.draw(st.integers(0, 3)) == 0:   # Immortality 1: an immortal one stays
@@ -329,6 +320,22 @@ def set_immortal(pair: Pair, g: int, name: str, flag: bool, sel) -> None:
         c.immortal = flag
     pair.call(f"set_immortal {name} {flag} (g{g})",
               lambda: pair.w.set_immortal(pair.ids(g)[name], flag, games=sel), [(g, model)])
+
+
+def set_reserve(pair: Pair, g: int, p: int, n: int, sel) -> None:
+    """``set_reserve`` of player ``p`` of game ``g``, compared."""
+    def model() -> None:
+        pair.models[g].players[p].reserve = n
+    pair.call(f"set_reserve p{p} {n} (g{g})", lambda: pair.w.set_reserve(pair.pids[p], n, games=sel),
+              [(g, model)])
+
+
+def set_controller(pair: Pair, g: int, name: str, p: int, sel) -> None:
+    """``set_controller`` of one card of game ``g`` to player ``p``, compared."""
+    c = pair.models[g].cards[name]
+    pair.call(f"set_controller {name} p{p} (g{g})",
+              lambda: pair.w.set_controller(pair.ids(g)[name], pair.pids[p], games=sel),
+              [(g, lambda: pair.models[g].set_controller(c, p))])
 
 
 def move_action(data, pair: Pair, g: int, names: list[str], ids: dict[str, int]) -> None:
@@ -424,12 +431,7 @@ def wither_first(data, pair: Pair, g: int, p: int) -> None:
     if then == "immortal":
         set_immortal(pair, g, name, True, [g])
     elif then == "reserve":
-        r = data.draw(st.integers(0, 4))
-
-        def model() -> None:
-            pair.models[g].players[p].reserve = r
-        pair.call(f"set_reserve p{p} {r} (g{g})",
-                  lambda: pair.w.set_reserve(pair.pids[p], r, games=[g]), [(g, model)])
+        set_reserve(pair, g, p, data.draw(st.integers(0, 4)), [g])
 
 
 def global_action(data, pair: Pair) -> None:
@@ -461,10 +463,7 @@ def hand_over(data, pair: Pair, g: int) -> None:
         theirs = sorted(n for n, c in m.cards.items()
                         if c.zone == "battlefield" and c.ctrl != p and not c.has("champion"))
         if theirs and data.draw(st.booleans()):
-            name = data.draw(st.sampled_from(theirs))
-            pair.call(f"set_controller {name} p{p} (g{g})",
-                      lambda name=name, p=p: pair.w.set_controller(pair.ids(g)[name], pair.pids[p], games=[g]),
-                      [(g, lambda name=name, p=p: pair.models[g].set_controller(pair.models[g].cards[name], p))])
+            set_controller(pair, g, data.draw(st.sampled_from(theirs)), p, [g])
 
 
 def play(data, ruleset: str) -> Pair:
