@@ -1,6 +1,7 @@
 """ecs.components: each field's dtype holds every value the rules and ``ecs.limits`` let
-into it (nothing wraps), and a player index, a name or a team key past a narrower type's
-range reads back as it was given."""
+into it (nothing wraps), a player index or a name past a narrower type's range reads back
+as it was given, and the object state a zone change ends is not kept by the new object
+(CR 400.7)."""
 from __future__ import annotations
 
 import numpy as np
@@ -122,3 +123,37 @@ def test_122_1_a_prohibition_names_any_of_the_first_63_kinds_and_no_later_one():
     assert (w.count(e, kinds[0]), w.count(e, kinds[62])) == (2, 1)
     with pytest.raises(IllegalActionError, match="first 63 kinds"):
         w.prohibit(e, kinds[63])
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_400_7_immortality_ends_when_its_object_changes_zones(batch):
+    """GA Immortality is the object's (Keywords: Immortality 1): the new object a zone
+    change makes (400.7) is mortal until the host declares it again, and is destroyed."""
+    w = World(ruleset="grand_archive", batch=batch, seed=7)
+    a = w.add_player()
+    w.add_object(a, "champion", life=20, level=1)
+    ally = w.add_object(a, "ally", power=1, life=2)
+    w.set_immortal(ally)
+    w.destroy(ally)
+    assert all(w.objects(zone="graveyard", game=g) == [] for g in range(batch))
+    back = w.move_zone(w.move_zone(ally, "hand"), "battlefield")
+    w.destroy(back)
+    assert all(len(w.objects(zone="graveyard", game=g)) == 1 for g in range(batch))
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_400_7_a_card_that_leaves_its_library_leaves_its_position_behind(batch, tmp_path):
+    """A library's order (``position``) is its cards' (401.1): one drawn, milled or moved
+    out is a new object with none (400.7), so the World saves and loads as it was."""
+    w = World(batch=batch, seed=1)
+    p = w.add_player()
+    cards = [int(c) for c in w.add_objects(6, p, "creature", zone="library", power=1, toughness=1)]
+    w.order_library(p, cards[::-1])
+    w.draw(p)
+    w.mill(p, 1)
+    w.move_zone(w.library(p)[0], "exile")
+    w.add_object(p, "artifact", zone="library")   # an arrival, after the highest position
+    w.save(tmp_path / "w.npz")
+    back = World.load(tmp_path / "w.npz")
+    assert all(back.library(p, g) == w.library(p, g) for g in range(batch))
+    assert len(w.library(p)) == 4 and w.library(p)[:3] == cards[2::-1]
