@@ -48,6 +48,15 @@ def test_each_field_holds_every_value_its_limit_allows(name):
     assert all(info.min <= v <= info.max for v in HELD[name] + (_FIELD[name].fill,)), name
 
 
+@pytest.mark.parametrize("name,dtype", [("damage", np.int32), ("entity_id", np.int64),
+                                        ("controller", np.int16), ("owner", np.int16),
+                                        ("winner", np.int16)])
+def test_a_field_has_the_dtype_docs_api_limits_give_it(name, dtype):
+    """docs/api.md's Limits: marked damage is int32 (as a count), ids int64, player indices
+    int16; a save file stores each field in its dtype, so another one is another format."""
+    assert _FIELD[name].dtype is dtype
+
+
 def test_an_object_controlled_by_a_player_past_index_127_reads_as_theirs():
     """A player index is int16 (limits.MAX_PLAYERS): the 200th player's object is theirs,
     after a zone change too (its owner, 110.2)."""
