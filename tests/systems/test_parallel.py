@@ -218,3 +218,80 @@ def test_the_pool_has_a_thread_less_than_the_threads_and_is_reused(split_always:
     parallel.set_threads(2)
     parallel.split(lambda part: (part,), np.arange(8, dtype=np.int64), 1)
     assert parallel._executor() is not pool and parallel._executor()._max_workers == 1
+
+
+def test_set_threads_takes_every_count_from_one_to_1024() -> None:
+    """Both ends of 1..1024 are counts, a NumPy integer too."""
+    before = parallel.threads()
+    try:
+        for n in (1, 1024, np.int64(3)):
+            parallel.set_threads(n)
+            assert parallel.threads() == n and type(parallel.threads()) is int
+    finally:
+        parallel.set_threads(before)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux only")
+def test_set_threads_of_none_takes_every_core_this_process_may_run_on() -> None:
+    before = parallel.threads()
+    try:
+        parallel.set_threads(None)
+        assert parallel.threads() == len(os.sched_getaffinity(0))
+    finally:
+        parallel.set_threads(before)
+
+
+def test_a_pass_over_one_game_or_none_is_one_call_on_this_thread(split_always: None,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """One game cannot be split: it runs here, with no pool (none started, none woken),
+    whatever the threads; no game at all, the same."""
+    parallel.set_threads(4)
+
+    def no_pool() -> Any:
+        raise AssertionError("a pool for a pass that cannot be split")
+
+    monkeypatch.setattr(parallel, "_executor", no_pool)
+    seen: list[tuple[int, str]] = []
+
+    def run(part: np.ndarray) -> tuple[np.ndarray]:
+        seen.append((part.size, threading.current_thread().name))
+        return (part + 1,)
+
+    assert parallel.split(run, np.arange(1, dtype=np.int64), 1)[0].tolist() == [1]
+    assert parallel.split(run, np.arange(0, dtype=np.int64), 0)[0].tolist() == []
+    assert seen == [(1, threading.current_thread().name), (0, threading.current_thread().name)]
+
+
+def test_a_pass_of_min_elements_is_split() -> None:
+    """``MIN_ELEMENTS`` itself is split (one call only under it): with two threads, eight
+    games are ``PARTS`` parts a thread, joined in order."""
+    parts: list[list[int]] = []
+
+    def run(part: np.ndarray) -> tuple[np.ndarray]:
+        parts.append(part.tolist())
+        return (part * 3,)
+
+    before = parallel.threads()
+    try:
+        parallel.set_threads(2)
+        out = parallel.split(run, np.arange(8, dtype=np.int64), parallel.MIN_ELEMENTS)
+    finally:
+        parallel.set_threads(before)
+    assert out[0].tolist() == [3 * g for g in range(8)]
+    assert sorted(parts) == [[g] for g in range(8)] and len(parts) == 2 * parallel.PARTS
+
+
+def test_no_part_starts_once_a_part_raised(split_always: None) -> None:
+    """After a part raised, the parts not yet started are left (their result is not
+    used): each thread runs one part at most here, where every part raises."""
+    parallel.set_threads(2)
+    started: list[int] = []
+
+    def run(part: np.ndarray) -> tuple[np.ndarray]:
+        started.append(int(part[0]))
+        time.sleep(0.01)
+        raise ZeroDivisionError(f"part {int(part[0])}")
+
+    with pytest.raises(ZeroDivisionError, match="part"):
+        parallel.split(run, np.arange(12, dtype=np.int64), 1)
+    assert 1 <= len(started) <= 2, started
