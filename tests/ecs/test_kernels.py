@@ -609,3 +609,16 @@ def test_numbas_messages_are_colored_again_after_a_compile() -> None:
         if hasattr(scheme, "_markup"):
             assert scheme._markup("x", "red") == "x"
     assert "_markup" not in vars(scheme)
+
+
+def test_needed_refuses_a_kernel_that_uses_an_undeclared_one() -> None:
+    """A kernel's callees are declared kernels (compiled and frozen before it, called by
+    symbol): ``needed`` names a plain ``njit`` callee rather than leave it out."""
+    declared = kernels.KERNELS[:]
+    try:
+        kernels.KERNELS[:] = []
+        kernels.kernel(types.int64, uses=(njit(_one),))(_two)
+        with pytest.raises(RuntimeError, match="a kernel uses an undeclared one"):
+            kernels.needed(False, ())
+    finally:
+        kernels.KERNELS[:] = declared
