@@ -622,3 +622,31 @@ def test_needed_refuses_a_kernel_that_uses_an_undeclared_one() -> None:
             kernels.needed(False, ())
     finally:
         kernels.KERNELS[:] = declared
+
+
+def _ready_twice_spied(cache: str, out: Any) -> None:
+    """_leaf, and _extra (optional, uses _leaf), in a fresh ``cache``: ready() twice, the
+    second time noting each look-up in the disk cache."""
+    global _leaf_kernel
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    config.reload_config()
+    kernels.KERNELS[:] = []
+    _leaf_kernel = kernels.kernel(types.int64)(_leaf)
+    kernels.kernel(types.int64, uses=(_leaf_kernel,), optional=True)(_extra)
+    kernels.ready()
+    looked: list[str] = []
+    cached = kernels._cached
+
+    def spied(k: kernels.Kernel) -> bool:
+        looked.append(k.dispatcher.py_func.__name__)
+        return cached(k)
+
+    kernels._cached = spied
+    kernels.ready()
+    out.put(looked)
+
+
+def test_ready_does_not_look_again_for_an_optional_kernel_it_found_uncached(tmp_path: Path) -> None:
+    """An optional kernel the disk cache lacked is left for the process: a later ready()
+    (each World's, each Schedule's) does not look it up in the cache again."""
+    assert _in_child(_ready_twice_spied, str(tmp_path)) == []
