@@ -650,3 +650,23 @@ def test_ready_does_not_look_again_for_an_optional_kernel_it_found_uncached(tmp_
     """An optional kernel the disk cache lacked is left for the process: a later ready()
     (each World's, each Schedule's) does not look it up in the cache again."""
     assert _in_child(_ready_twice_spied, str(tmp_path)) == []
+
+
+def _ready_callers_counted(out: Any) -> None:
+    """``_ready_callers``, and how many kernels compiled in this process."""
+    import queue
+    got: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    seen = _Compiles()
+    with event.install_listener("numba:compile", seen):
+        _ready_callers(got)
+    out.put((*got.get(), len(set(seen.names))))
+
+
+def test_helped_counts_the_kernels_the_helper_compiled(tmp_path: Path, monkeypatch: Any) -> None:
+    """``helped()`` is what the forked helper compiled, not what this process did: with
+    the kernels compiled here (numba's compile events fire where it compiles), every one
+    of the seven of a cold ready() once."""
+    monkeypatch.setenv("CALLERS_CACHE", str(tmp_path))
+    values, helped, here = _in_child(_ready_callers_counted)
+    assert values == [12, 18, 11, 12, 13]
+    assert helped >= 1 and helped + here == 7, (helped, here)
