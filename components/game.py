@@ -1,10 +1,13 @@
 """Per-game state of the game itself, and caps (CR 122.4): sparse, one entry per (object,
-kind) ever capped, with one value per game (-1: no cap)."""
+kind) ever capped, with one value per game (``NO_CAP``: none)."""
 from __future__ import annotations
 
 import numpy as np
 
 from .fields import CAP, GAME, GAME_CAP, Field
+
+#: A cap's value where the object has none of its kind (a cap is a count, never negative).
+NO_CAP = -1
 
 GAME_FIELDS = (
     Field("winner", np.int16, GAME, -1),   # -1 ongoing, -2 draw, else the winner's player index
@@ -13,5 +16,5 @@ GAME_FIELDS = (
 CAP_FIELDS = (
     Field("cap_col", np.int32, CAP),       # the capped object's column
     Field("cap_kind", np.int32, CAP),      # the capped kind's plane
-    Field("cap_val", np.int64, GAME_CAP, -1),
+    Field("cap_val", np.int64, GAME_CAP, NO_CAP),
 )

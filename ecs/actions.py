@@ -15,6 +15,7 @@ from . import args, counting, damage, library, sets, stats, zones
 from .args import Amounts, Games, Ids, as_amounts, as_ids, select_games
 from .components import ALL_FIELDS, TYPE_BIT, type_mask
 from .components.card import NO_STAT
+from .components.game import NO_CAP
 from .errors import (
     CountOverflowError,
     IllegalActionError,
@@ -137,7 +138,7 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
         if n == 1 and arr.ndim == 1:
             arr = arr[:, None]
         try:
-            capvals[kind] = np.broadcast_to(np.where(arr < 0, -1, arr), (gsel.size, n))
+            capvals[kind] = np.broadcast_to(np.where(arr < 0, NO_CAP, arr), (gsel.size, n))
         except ValueError:
             raise InvalidCountError(f"caps of {kind!r} of shape {arr.shape} do not fit "
                                     f"{(gsel.size, n)} (selected games, objects)") from None
@@ -450,10 +451,10 @@ def clear_cap(world: Game, e: Ids, kind: str, games: Games = None) -> None:
     kind = args.kind(world, kind)
     col = args.one(world, e, games)
     if col >= 0:
-        counting.set_cap_one(world, kind, col, -1)
+        counting.set_cap_one(world, kind, col, NO_CAP)
         return
     g, c, _ = args.targets(world, e, games)
-    counting.set_caps(world, kind, g, c, np.full(g.size, -1, np.int64))
+    counting.set_caps(world, kind, g, c, np.full(g.size, NO_CAP, np.int64))
 
 
 def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",

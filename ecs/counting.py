@@ -15,6 +15,7 @@ from . import sets
 from . import store as store_module
 from .components import BAN_ALL, TYPE_BIT
 from .components.card import NO_STAT
+from .components.game import NO_CAP
 from .errors import CountOverflowError
 from .events import CAUSE, COUNTER
 from .game import Game
@@ -458,7 +459,7 @@ def _enter_rows(game: Game, g: np.ndarray, c: np.ndarray) -> None:
 
 def set_cap_one(game: Game, kind: str, col: int, value: int) -> None:
     """``set_caps`` of column ``col`` of a single game in plain ints: the value written
-    where the cap table has the row, else into a new row (nothing where the cap ends, -1);
+    where the cap table has the row, else into a new row (nothing where the cap ends, ``NO_CAP``);
     the general path where the table has more than ``FEW_CAPS`` rows (its arrays then cost
     less than a Python scan)."""
     s = game.store
@@ -489,12 +490,12 @@ def _cap_rows(game: Game, k: int, cols: np.ndarray) -> int:
     at = a["cap_col"].size
     a["cap_col"] = np.concatenate([a["cap_col"], cols.astype(np.int32)])
     a["cap_kind"] = np.concatenate([a["cap_kind"], np.full(cols.size, k, np.int32)])
-    a["cap_val"] = np.concatenate([a["cap_val"], np.full((game.batch, cols.size), -1, np.int64)], axis=1)
+    a["cap_val"] = np.concatenate([a["cap_val"], np.full((game.batch, cols.size), NO_CAP, np.int64)], axis=1)
     return at
 
 
 def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.ndarray) -> None:
-    """"Can't have more than N counters of ``kind``" (CR 122.4); -1: no cap. A column has
+    """"Can't have more than N counters of ``kind``" (CR 122.4); ``NO_CAP``: none. A column has
     a row of the cap table (and the kind a plane) once it gets a cap: ending a cap it does
     not have changes nothing."""
     s = game.store

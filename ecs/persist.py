@@ -57,6 +57,7 @@ from .components import (
     PLAYER,
     TYPE_BIT,
 )
+from .components.game import NO_CAP
 from .errors import CounterError, SnapshotError
 from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOG_COLUMNS, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
 from .host import marks
@@ -759,8 +760,8 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     ck.range("store.cap_kind", cap_kind, 0, K)
     ck.require(not sets.repeats(cap_col.astype(np.int64) * max(K, 1) + cap_kind),
                "two caps name the same object and kind")
-    ck.require(cap_val >= -1, "store.cap_val holds a cap below -1 (none)")
-    ck.require(cap_val[absent[:, cap_col]] == -1, "an absent object has a cap")
+    ck.require(cap_val >= NO_CAP, f"store.cap_val holds a cap below {NO_CAP} (none)")
+    ck.require(cap_val[absent[:, cap_col]] == NO_CAP, "an absent object has a cap")
 
     # Players' state and results.
     ck.range("store.life", a["life"], -MAX_LIFE, MAX_LIFE + 1)

@@ -21,6 +21,7 @@ import numpy as np
 from . import library, zones
 from . import store as store_module
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
+from .components.game import NO_CAP
 from .counting import FEW_CAPS, enter_battlefield, enter_battlefield_one, scalar_hook, slot_ids
 from .events import CAUSE, ZONE
 from .game import Game
@@ -161,8 +162,8 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if len(capped) > FEW_CAPS or capped and col in capped.tolist():
         cap_col = s.a["cap_col"]
         caps = (cap_col == col).nonzero()[0]
-        if caps.size and (s.a["cap_val"][g, caps] != -1).any():
-            s.mut("cap_val")[g, caps] = -1
+        if caps.size and (s.a["cap_val"][g, caps] != NO_CAP).any():
+            s.mut("cap_val")[g, caps] = NO_CAP
     s.write("entity_id", (g, col), new)
     # _end_object_state of the slot, with the tapped state, damage and deathtouch mark
     s.reset_one(g, col, _ENDING_ONE)
@@ -261,7 +262,7 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
             if capped[c]:
                 for e in range(cap_col.size):
                     if cap_col[e] == c:
-                        cap_val[g, e] = -1
+                        cap_val[g, e] = NO_CAP
     return head(out_r, m), head(out_k, m), head(out_v, m)
 
 

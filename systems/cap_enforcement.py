@@ -1,7 +1,7 @@
 """CapEnforcement: "can't have more than N counters of a kind" (CR 122.4, 704.5r).
 
 Caps are sparse (few objects have one): entries (column, kind) with a per-game value,
--1 meaning no cap in that game.
+``NO_CAP`` (-1; the kernels read any negative value as none) meaning no cap in that game.
 """
 from __future__ import annotations
 
