@@ -2,6 +2,7 @@
 with the collector collected beforehand and off, for engine and baselines alike, and
 frees what it built after."""
 import gc
+from types import SimpleNamespace
 
 import pytest
 
@@ -68,3 +69,61 @@ def test_speedup_is_the_ratio_of_medians_scaled_to_the_games_played():
              "b": interleave.Side([1.0, 1.0, 1.0], [1.0, 1.0])}
     mid, low, high = interleave.Outcome(contest, "hot", sides).speedup("b")
     assert (mid, low, high) == (2.0, 2.0, 4.0)
+
+
+class _Clock:
+    """A fake ``time.perf_counter``: the test moves it by what each step of a run costs."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def spend(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.mark.parametrize("regime", interleave.REGIMES)
+def test_a_block_collects_after_prepare_disturbs_before_each_run_and_times_the_run_alone(regime, monkeypatch):
+    """The order of a block: prepare, a full collection (the garbage prepare made is not
+    the timed runs'), then per run setup, the disturbance (disturbed regime only, after
+    the setup, so that the setup's work does not warm the caches again) and the run. Only
+    the run is timed: not the setup, the disturbance, the teardown, nor freeing what the
+    run returned (a clone, a game)."""
+    clock, log = _Clock(), []
+    monkeypatch.setattr(interleave, "time", SimpleNamespace(perf_counter=clock))
+    monkeypatch.setattr(gc, "collect", lambda *a: log.append("collect"))
+    monkeypatch.setattr(interleave, "disturb", lambda: (log.append("disturb"), clock.spend(100.0)))
+
+    class Made:
+        def __del__(self) -> None:
+            log.append("freed")
+            clock.spend(100.0)
+
+    def run() -> Made:
+        log.append("run")
+        clock.spend(1.0)
+        return Made()
+
+    case = cases.Case("c", run, setup=lambda: (log.append("setup"), clock.spend(100.0)),
+                      prepare=lambda: log.append("prepare"),
+                      teardown=lambda: (log.append("teardown"), clock.spend(100.0)),
+                      release=lambda: log.append("release"))
+    times = interleave.block(case, 3, regime)
+    assert times == [1.0, 1.0, 1.0]
+    one_run = ["setup"] + (["disturb"] if regime == "disturbed" else []) + ["run", "freed", "teardown"]
+    assert log == ["prepare", "collect"] + one_run * 3 + ["release"]
+
+
+def test_compare_keeps_each_rounds_median_and_the_median_of_all_runs(monkeypatch):
+    """The spread of a speedup is over the rounds' medians; its middle, the median of
+    every run of a side (not the fastest run, which flatters whichever side is noisier)."""
+    blocks = iter([[1.0, 2.0, 9.0], [4.0, 4.0, 4.0], [3.0, 5.0, 6.0], [4.0, 4.0, 4.0]])
+    monkeypatch.setattr(interleave, "calibrate", lambda case, budget: 3)
+    monkeypatch.setattr(interleave, "block", lambda case, runs, regime: next(blocks))
+    contest = interleave.Contest("c", cases.Case("e", lambda: None), {"b": cases.Case("b", lambda: None)})
+    out = interleave.compare(contest, "hot", rounds=2)
+    assert out.sides["engine"].round_medians == [2.0, 5.0] and out.sides["b"].round_medians == [4.0, 4.0]
+    assert out.sides["engine"].median == 4.0
+    assert out.speedup("b") == (1.0, 0.8, 2.0)
