@@ -137,3 +137,100 @@ def test_a_settled_tick_counts_the_objects_of_the_games_still_going():
     assert cases.engine_tick(games, n, settled=True).objects == cases.ongoing(games, n) * n
     assert cases.engine_tick(games, n).objects == games * n
     assert cases.baseline_tick(games, n, played, settled=True).objects == cases.ongoing(games, n, played) * n
+
+
+def _checks_per_run(case, monkeypatch, runs=2):
+    """The esper checks of each of ``runs`` runs of ``case`` (its setup before each, untimed)."""
+    checks = []
+    real = esper.process
+    monkeypatch.setattr(esper, "process", lambda *a: (checks.append(1), real(*a))[1])
+    case.prepare()
+    per_run = []
+    try:
+        for _ in range(runs):
+            case.setup()
+            start = len(checks)
+            case.run()
+            per_run.append(len(checks) - start)
+            case.teardown()
+    finally:
+        case.release()
+    return per_run
+
+
+def test_every_run_of_an_engine_acting_tick_starts_from_the_generated_board():
+    """An acting tick is timed on the generated board every run (restored before each,
+    untimed): the second run acts as the first did, it does not tick the board the first
+    left (a settled tick, far cheaper)."""
+    case = cases.engine_tick(2, 50)
+    case.prepare()
+    acted = []
+    for _ in range(2):
+        case.setup()
+        acted.append(case.run())
+    assert acted[0] == acted[1] > 0
+
+
+@pytest.mark.parametrize("game", [NaiveGame, EsperGame], ids=["naive", "esper"])
+def test_every_run_of_a_baseline_acting_tick_starts_from_the_generated_board(game, monkeypatch):
+    """The baselines' acting tick, rebuilt before each run: every run makes the same
+    checks, more than one (704.3: the check after the first perform)."""
+    per_run = _checks_per_run(cases.baseline_tick(2, 50, None, False, game), monkeypatch)
+    assert per_run[0] == per_run[1] >= 2 * 2
+
+
+def test_every_run_of_an_engine_settled_tick_makes_its_check(monkeypatch):
+    """The engine's settled tick times one check that finds nothing, every run: the mark of
+    a state a tick left is cleared first (``checked_tick``), as the baselines' is, so that
+    the engine is not timed skipping the check where the baselines make it."""
+    from ecs import schedule
+    case = cases.engine_tick(2, 50, settled=True)
+    case.prepare()
+    calls = []
+    real = schedule._tick
+    monkeypatch.setattr(schedule, "_tick", lambda *a: (calls.append(1), real(*a))[1])
+    for _ in range(3):
+        case.setup()
+        assert case.run() == 0
+    assert len(calls) == 3
+
+
+def test_every_run_of_the_one_death_tick_kills_on_both_sides(monkeypatch):
+    """"tick (one death)": each run ticks the settled board with -1/-1 counters enough to
+    kill a creature (704.5f), set up before it on both sides, so every run of either side
+    checks, performs the death and checks again: not a tick of a settled board."""
+    w, _, (_, b, _) = cases._engine_settled(100)
+    case = cases.engine_op(100, "tick (one death)")
+    case.prepare()
+    for _ in range(2):
+        case.setup()
+        assert case.run() == 1 and not w.exists(b)
+    assert _checks_per_run(cases.esper_op(100, "tick (one death)"), monkeypatch) == [2, 2]
+
+
+@pytest.mark.parametrize("make", [lambda: cases.esper_op(100, "tick (one death)"),
+                                  lambda: cases.esper_step(100, clone=False)], ids=["op", "step"])
+def test_the_esper_single_game_runs_start_with_its_query_caches_built(make, monkeypatch):
+    """The engine acts on a restored world; ``EsperGame`` on a copy of the settled game
+    whose query caches are built before the timed run (a clone's are empty; a game loop's
+    are built), so the first check of the run queries nothing anew."""
+    queried = []
+    real_query = esper._get_components
+    monkeypatch.setattr(esper, "_get_components", lambda *types: (queried.append(types), real_query(*types))[1])
+    per_check = []
+    real_process = esper.process
+
+    def process(*args):
+        start = len(queried)
+        real_process(*args)
+        per_check.append(len(queried) - start)
+    monkeypatch.setattr(esper, "process", process)
+    case = make()
+    case.prepare()
+    try:
+        case.setup()
+        case.run()
+    finally:
+        case.teardown()
+        case.release()
+    assert per_check and per_check[0] == 0
