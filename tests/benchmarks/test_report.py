@@ -3,6 +3,7 @@ import gc
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -85,3 +86,112 @@ def test_the_memory_probe_reads_its_own_peak_not_its_parents():
                          capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2])
     assert int(out.stdout) < 256 * 2**20 <= ballast.nbytes // 2
+
+
+class _Clock:
+    """A fake ``time.perf_counter``: the test moves it by what each step of a run costs."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def spend(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.mark.parametrize("regime", report.REGIMES)
+def test_measure_times_the_run_alone_and_gives_the_median_run(regime, monkeypatch):
+    """Runs of 1, 2 and 3 s between setups, teardowns and frees of what they made that
+    cost 100 s each: the figure is 2 s, the median run, whatever the regime."""
+    clock = _Clock()
+    monkeypatch.setattr(report, "time", SimpleNamespace(perf_counter=clock))
+    monkeypatch.setattr(gc, "collect", lambda *a: 0)
+    runs = iter([1.0, 2.0, 3.0])
+
+    class Made:
+        def __del__(self) -> None:
+            clock.spend(100.0)
+
+    def run() -> Made:
+        clock.spend(next(runs))
+        return Made()
+
+    case = cases.Case("probe", run, setup=lambda: clock.spend(100.0), teardown=lambda: clock.spend(100.0))
+    assert report.measure(case, min_time=0.0, min_rounds=3, regime=regime) == 2.0
+
+
+def test_a_tick_rows_ratio_counts_the_objects_each_side_checked(monkeypatch):
+    """A batch whose baseline plays its first games only: the ratio is of objects checked
+    per second (the engine's all games', the baseline's its own), not of the times."""
+    monkeypatch.setattr(report, "measure", lambda case, *a, **k: 1.0 if case.name.startswith("engine") else 2.0)
+    (row,) = report.tick_rows([(4, 50)], min_time=0.0, baseline_games=2)
+    assert row["baseline_games"] == 2
+    assert (row["engine_ops"], row["baseline_ops"], row["ratio"]) == (200.0, 50.0, 4.0)
+
+
+def test_a_target_met_exactly_is_met():
+    """"At least 1x", "within 3x": the goal itself meets a target either way."""
+    assert report.Target("x", 1.0, 1.0).met and report.Target("y", 3.0, 3.0, higher_is_better=False).met
+    assert not report.Target("x", 0.99, 1.0).met and not report.Target("y", 3.01, 3.0, False).met
+
+
+def test_the_single_game_targets_are_the_documented_ones_judged_on_the_median_ratio():
+    """docs/performance.md: actions and reads within 2x of the esper baseline (0.5), a
+    self-play step 3x faster at 100 objects and 10x at 1,000, a settled tick 3x at 100, in
+    both regimes; each judged on the ratio of the medians, not the best round's."""
+    from benchmarks import interleave
+    names = [f"{op} 1x100" for op in cases.OPS] + [f"self-play step (3 actions + tick) 1x{n}" for n in (100, 1000)]
+    names.append("settled tick 1x100")
+    got = {}
+    for regime in interleave.REGIMES:
+        for name in names:
+            contest = interleave.Contest(name, cases.Case("e", lambda: None), {"esper": cases.Case("b", lambda: None)})
+            sides = {"engine": interleave.Side([1.0] * 3, [1.0, 1.0]), "esper": interleave.Side([2.0] * 3, [1.0, 3.0])}
+            got[(name, regime)] = interleave.Outcome(contest, regime, sides)
+    targets = report.single_game_targets(got)
+    assert {t.value for t in targets} == {2.0} and all(t.higher_is_better for t in targets)
+    goals = {t.what: t.goal for t in targets}
+    for regime in interleave.REGIMES:
+        assert all(goals[f"{regime}: {op} 1x100, speedup vs esper"] == 0.5 for op in cases.OPS)
+        assert goals[f"{regime}: self-play step (3 actions + tick) 1x100, speedup vs esper"] == 3
+        assert goals[f"{regime}: self-play step (3 actions + tick) 1x1000, speedup vs esper"] == 10
+        assert goals[f"{regime}: settled tick 1x100, speedup vs esper"] == 3
+    assert len(targets) == 2 * (len(cases.OPS) + 3)
+
+
+def test_the_throughput_targets_are_the_documented_ones_judged_on_the_figures(monkeypatch, capsys):
+    """docs/performance.md: an acting tick at least 1x the naive baseline at 100 objects,
+    8x at 1,000, 40x at 10,000; 1024x1000 and 4096x200 at 10^8 objects/s, acting and
+    settled; clone() within 3x a raw copy and over 1,000x faster than deepcopy; 4096x1000
+    within 4 GiB. The measurements are stubbed with figures each side of the lines."""
+    ratio = {100: 1.0, 1_000: 7.0, 10_000: 30.0, 100_000: 50.0}
+
+    def tick_rows(shapes, min_time, baseline_games, settled=False, regime="loop"):
+        return [dict(games=g, n=n, engine_s=1.0, engine_ops=5e7 if settled else 2e8, baseline_s=1.0,
+                     baseline_ops=1.0, baseline_games=g, ratio=ratio.get(n, 1.0)) for g, n in shapes]
+    clone = dict(bytes=1000, raw_s=1.0, clone_s=4.0, written_s=5.0, snap_s=5.0)
+    monkeypatch.setattr(report, "tick_rows", tick_rows)
+    monkeypatch.setattr(report, "interleaved_section", lambda *a: {})
+    monkeypatch.setattr(report, "single_game_targets", lambda got: [])
+    monkeypatch.setattr(report, "host_section", lambda *a: [])
+    monkeypatch.setattr(report, "clone_rows", lambda min_time: [
+        dict(games=1, n=1000, deepcopy_s=2000.0, esper_clone_s=100.0, **clone), dict(games=1024, n=1000, **clone)])
+    monkeypatch.setattr(report, "memory_row", lambda games, n: dict(games=games, n=n, store_bytes=2**30,
+                                                                    peak_rss=5 * report.GIB))
+    monkeypatch.setattr(report, "plot", lambda *a: None)
+    monkeypatch.setattr(report.os, "sched_setaffinity", lambda *a: None)
+    assert report.main(["--quick"]) == 0
+    out = capsys.readouterr().out.split("throughput targets:\n")[1].splitlines()
+    assert out[:10] == [
+        "  [MISSED] 10,000 objects: engine/baseline speed per tick: 30 (target >= 40)",
+        "  [MISSED] 1,000 objects: engine/baseline speed per tick: 7 (target >= 8)",
+        "  [met] 100 objects: engine/baseline speed per tick: 1 (target >= 1)",
+        "  [met] batch 1024x1000: objects/s on one core, acting tick: 2e+08 (target >= 1e+08)",
+        "  [MISSED] batch 1024x1000: objects/s on one core, settled tick (one check): 5e+07 (target >= 1e+08)",
+        "  [met] batch 4096x200: objects/s on one core, acting tick: 2e+08 (target >= 1e+08)",
+        "  [MISSED] batch 4096x200: objects/s on one core, settled tick (one check): 5e+07 (target >= 1e+08)",
+        "  [MISSED] clone of a 1,000-object game / raw copy of its bytes: 4 (target <= 3)",
+        "  [MISSED] deepcopy of the baseline / clone of a 1,000-object game: 500 (target >= 1e+03)",
+        "  [MISSED] 4096x1000 batch peak memory, GiB: 5 (target <= 4)"]
