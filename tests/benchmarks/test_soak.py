@@ -4,6 +4,7 @@ time, RSS and live bytes, the targets and the plot come out. The full soak is op
 (``python -m benchmarks.soak`` or ``python -m benchmarks.report --soak``)."""
 import os
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -105,3 +106,50 @@ def test_the_memory_target_is_judged_on_the_anonymous_memory_the_run_added():
     assert code["(RSS - RSS before the run) / live state bytes"] == (3.0, None)
     heap = judged(run_rss=30.0, run_anon=30.0)
     assert heap["(anonymous RSS - anonymous RSS before the run) / live state bytes"] == (3.0, 2.0)
+
+
+def _rows(early_seconds: float = 1.0, late_seconds: float = 2.0, late_rss: float = 150.0) -> list[dict[str, float]]:
+    """Rows every 10 steps to step 1,000: a slow start (steps 1 and 10), ``early_seconds``
+    per step and RSS 100 to step 500, then ``late_seconds`` and ``late_rss``, the last
+    row's time a spike that the running median leaves out."""
+    rows = []
+    for step in [1, *range(10, 1001, 10)]:
+        late = step > 500
+        rows.append(dict(step=float(step), seconds=0.25 if step <= 10 else late_seconds if late else early_seconds,
+                         rss=10.0 if step == 1 else late_rss if late else 100.0, run_rss=30.0, run_anon=15.0,
+                         store_bytes=13.0, live_bytes=10.0, columns=70.0, alive_min=48.0, alive_max=48.0))
+    rows[-1]["seconds"] = 50.0
+    return rows
+
+
+def test_the_soak_targets_compare_step_1000_with_step_50():
+    """Time per step (a running median of five rows: one slow row is not the trend) and RSS
+    at step 1,000 over step 50, not over the start-up; memory over the live state's bytes."""
+    s = soak.Soak(games=2, steps=1000, every=10, rows=_rows())
+    got = soak.targets(s)
+    assert [(value, goal) for _, value, goal in got] == [(2.0, 1.2), (1.5, 1.2), (1.5, 2.0), (3.0, None),
+                                                         (15.0, None), (1.3, 2.0)]
+    assert got[0][0] == "time/step at step 1000 / step 50" and got[1][0] == "RSS at step 1000 / step 50"
+
+
+def test_a_soak_target_at_its_goal_is_met_and_the_runs_are_judged_on_their_median(monkeypatch, capsys):
+    """"Within 1.2x": RSS at step 1,000 exactly 1.2x step 50 meets the target; time per step
+    1.0x, 1.3x and 1.5x of step 50 in three runs is judged on 1.3x, their median: missed."""
+    made = iter([soak.Soak(games=2, steps=1000, every=10, rows=_rows(late_seconds=late, late_rss=120.0))
+                 for late in (1.5, 1.0, 1.3)])
+    monkeypatch.setattr(soak, "alone", lambda *a: next(made))
+    soak.report([2], steps=1000, every=10, path=None, repeat=3)
+    out = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert any(line.startswith("[met] 2 games: RSS at step 1000 / step 50: 1.2 (") for line in out)
+    assert any(line.startswith("[MISSED] 2 games: time/step at step 1000 / step 50: 1.3 (median of 3 runs: 1.5, 1, 1.3")
+               for line in out)
+
+
+def test_a_row_records_the_median_time_of_the_engines_calls_since_the_last(monkeypatch):
+    """A step's time is its zone changes, tokens and destroys plus its counters, damage and
+    tick (the targets' choosing is not timed); a row holds the median step since the last
+    row. A fake clock whose n-th reading is n**2 makes step i take 16i - 6."""
+    calls = iter(range(10**6))
+    monkeypatch.setattr(soak, "time", SimpleNamespace(perf_counter=lambda: float(next(calls)) ** 2))
+    s = soak.run(1, steps=6, every=3)
+    assert [(r["step"], r["seconds"]) for r in s.rows] == [(1.0, 10.0), (3.0, 34.0), (6.0, 74.0)]
