@@ -113,3 +113,53 @@ def test_a_clone_copies_what_a_game_changes_and_shares_the_cards(game):
         assert twin.zone_sizes() == {"graveyard": 1} and game.zone_sizes() == {"battlefield": 1}
     finally:
         twin.close()
+
+
+def test_a_player_added_after_a_tick_is_checked_by_the_next(game):
+    """Adding a player writes the game: a player added at 0 life after a tick loses on
+    the next (704.5a), as in the engine, whose settled mark any write clears."""
+    game.add_player(20, 0)
+    game.add_object(bear(2))
+    game.tick()
+    p = game.add_player(0, 0)
+    game.tick()
+    assert game.player(p).lost
+
+
+def test_a_destroyed_creatures_new_object_has_no_damage(game):
+    """400.7: the card in the graveyard is a new object: no counters and no marked damage
+    (the engine's ``damage`` of it is 0)."""
+    e = game.add_object(bear(4))
+    game.put_counters(e, "+1/+1", 1)
+    game.deal_damage(e, 2, deathtouch=False)
+    new = game.destroy(e)
+    assert (game.counters(new), game.damage(new)) == ({}, 0)
+
+
+@pytest.mark.parametrize("n", [-1, True, 1.5])
+def test_bad_damage_raises_and_changes_nothing(game, n):
+    """Damage validates its amount as the engine's does (a check the timed action pays)."""
+    e = game.add_object(bear(3))
+    game.deal_damage(e, 1)
+    with pytest.raises(ValueError):
+        game.deal_damage(e, n)
+    assert game.damage(e) == 1
+
+
+def test_deathtouch_damage_kills_though_other_damage_follows_it(game):
+    """704.5h: a creature dealt damage by a deathtouch source since the last check dies,
+    whatever damage from other sources it is dealt after it in the same window."""
+    e = game.add_object(bear(4))
+    game.deal_damage(e, 1, deathtouch=True)
+    game.deal_damage(e, 1)
+    game.tick()
+    assert not game.exists(e)
+
+
+def test_destroying_a_card_in_the_graveyard_raises(game):
+    """701.8: only a permanent can be destroyed; the card a destroy put in the graveyard
+    is not one."""
+    new = game.destroy(game.add_object(bear(2)))
+    with pytest.raises(ValueError, match="not a permanent"):
+        game.destroy(new)
+    assert game.zone(new) == "graveyard"

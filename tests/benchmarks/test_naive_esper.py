@@ -125,3 +125,14 @@ def test_warm_changes_nothing(game: nv.NaiveGame) -> None:
     assert game.exists(e) and game.counters(e) == {"+1/+1": 1, "-1/-1": 2} and not game.player(p).lost
     game.tick()
     assert not game.exists(e) and game.player(p).lost
+
+
+def test_a_player_who_lost_in_a_game_that_goes_on_is_not_lost_again(game: nv.NaiveGame) -> None:
+    """704.5a in a three-player game: the player at 0 life loses once and the game goes on
+    (it has not ended, README); the tick settles and later checks still act."""
+    players = [game.add_player(life, 0) for life in (0, 20, 20)]
+    game.tick()
+    assert [game.player(p).lost for p in players] == [True, False, False] and not game.over
+    e = game.add_object(creature(1, damage=1))
+    game.tick()
+    assert not game.exists(e)
