@@ -234,3 +234,44 @@ def test_the_esper_single_game_runs_start_with_its_query_caches_built(make, monk
         case.teardown()
         case.release()
     assert per_check and per_check[0] == 0
+
+
+def test_every_run_of_the_engine_self_play_step_starts_from_the_settled_board():
+    """The step (not on a clone) is timed from the settled board every run, restored before
+    it, as the esper side's runs start from a fresh copy: its -1/-1 counters kill the same
+    creature each run (704.5f), never a board the runs before drifted."""
+    w, _, (_, b, _) = cases._engine_settled(100)
+    case = cases.engine_step(100)
+    case.prepare()
+    for _ in range(3):
+        case.setup()
+        case.run()
+        assert w.counters(b) == {"-1/-1": 2}
+
+
+@pytest.mark.parametrize("op, action", [("put_counters (3 targets)", "put_counters"),
+                                        ("deal_damage (3 targets)", "deal_damage"),
+                                        ("destroy (3 targets)", "destroy")])
+def test_the_three_target_ops_act_on_the_same_three_objects_on_both_sides(op, action, monkeypatch):
+    """The engine's one call on three ids against esper's three calls, one a target: each
+    side's run acts on the three targets of ``cases.targets``."""
+    from ecs import World
+    seen = {"engine": [], "esper": []}
+    for side, cls in (("engine", World), ("esper", EsperGame)):
+        real = getattr(cls, action)
+        monkeypatch.setattr(cls, action, lambda self, e, *a, _f=real, _s=side, **k: (
+            seen[_s].append(e), _f(self, e, *a, **k))[1])
+    _, _, engine_ids = cases._engine_settled(100)
+    _, esper_ids = cases._esper_settled(100)
+    for case in (cases.engine_op(100, op), cases.esper_op(100, op)):
+        case.prepare()
+        try:
+            case.setup()
+            seen["engine"].clear(), seen["esper"].clear()
+            case.run()
+        finally:
+            case.release()
+        if case.name.startswith("engine"):
+            assert seen == {"engine": [list(engine_ids)], "esper": []}
+        else:
+            assert seen == {"engine": [], "esper": list(esper_ids)}
