@@ -94,8 +94,14 @@ class Target:
 
     def line(self) -> str:
         op = ">=" if self.higher_is_better else "<="
-        return (f"  [{'met' if self.met else 'MISSED'}] {self.what}: {self.value:,.3g} "
-                f"(target {op} {self.goal:,.3g})")
+        return (f"  [{'met' if self.met else 'MISSED'}] {self.what}: {figure(self.value)} "
+                f"(target {op} {figure(self.goal)})")
+
+
+def figure(x: float) -> str:
+    """A target's figure as read: 3 significant digits, in full from 100 up to a million
+    (1,000, not 1e+03), in powers of ten past it (objects per second)."""
+    return f"{x:,.0f}" if 100 <= abs(x) < 1e6 else f"{x:,.3g}"
 
 
 def fmt_time(seconds: float) -> str:

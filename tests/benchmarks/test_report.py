@@ -193,5 +193,13 @@ def test_the_throughput_targets_are_the_documented_ones_judged_on_the_figures(mo
         "  [met] batch 4096x200: objects/s on one core, acting tick: 2e+08 (target >= 1e+08)",
         "  [MISSED] batch 4096x200: objects/s on one core, settled tick (one check): 5e+07 (target >= 1e+08)",
         "  [MISSED] clone of a 1,000-object game / raw copy of its bytes: 4 (target <= 3)",
-        "  [MISSED] deepcopy of the baseline / clone of a 1,000-object game: 500 (target >= 1e+03)",
+        "  [MISSED] deepcopy of the baseline / clone of a 1,000-object game: 500 (target >= 1,000)",
         "  [MISSED] 4096x1000 batch peak memory, GiB: 5 (target <= 4)"]
+
+
+def test_a_target_line_writes_its_figures_as_read():
+    """A thousand reads 1,000 (not 1e+03); ratios keep three digits; objects per second go
+    in powers of ten."""
+    assert [report.figure(x) for x in (0.364, 7.06, 500, 1000, 12_345, 2e8)] == [
+        "0.364", "7.06", "500", "1,000", "12,345", "2e+08"]
+    assert report.Target("clone", 1500, 1000).line() == "  [met] clone: 1,500 (target >= 1,000)"
