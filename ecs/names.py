@@ -64,7 +64,10 @@ class Names:
         return iter(self._names)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._index
+        try:
+            return name in self._index
+        except TypeError:   # an unhashable value is no name (a list's ``in`` says False too)
+            return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Names):

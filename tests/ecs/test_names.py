@@ -157,3 +157,11 @@ def test_a_shared_table_copies_its_names_once_then_grows_in_place(monkeypatch: p
         table.intern(f"new {j}")
     assert sorted(made) == ["dict", "list"]
     assert list(table)[-100:] == [f"new {j}" for j in range(100)] and len(big) == 1_000
+
+
+def test_in_answers_for_any_value_as_a_list_of_the_names_does():
+    """``in`` is a list's: False for a value that is no name, an unhashable one too."""
+    table = Names(["Elf", "Bear"])
+    for value in (["Elf"], {"Elf": 1}, {"Elf"}, 0, None, "elf"):
+        assert (value in table) is (value in list(table)) is False
+    assert "Bear" in table
