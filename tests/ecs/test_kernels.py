@@ -200,6 +200,28 @@ def test_a_caller_calls_its_callee_by_symbol_and_is_cached_with_it(tmp_path: Pat
     assert _run_ready(tmp_path) == ([], 12)
 
 
+
+def _declared_in_caller(cache: str, out: Any) -> None:
+    """Whether _root's compiled code declares _leaf's symbol (calls it), where a linked
+    copy would define or inline it."""
+    global _leaf_kernel
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    config.reload_config()
+    kernels.KERNELS[:] = []
+    _leaf_kernel = kernels.kernel(types.int64)(_leaf)
+    root = kernels.kernel(types.int64, uses=(_leaf_kernel,))(_root)
+    kernels.ready()
+    symbol = next(iter(_leaf_kernel.overloads.values())).fndesc.mangled_name
+    lines = [line.split(" ")[0] for line in root.inspect_llvm(root.signatures[0]).splitlines()
+             if f"@{symbol}(" in line and line.startswith(("declare", "define"))]
+    out.put((lines, root(5)))
+
+
+def test_a_caller_compiled_calls_its_callee_by_symbol_with_no_copy_linked_in(tmp_path: Path) -> None:
+    """The claim above, read in the caller's compiled code: the callee is declared there,
+    not defined (a copy numba would link in, optimize and compile again: cold-start time)."""
+    assert _in_child(_declared_in_caller, str(tmp_path)) == (["declare"], 12)
+
 def _root_b(x: int) -> int:
     return _leaf_kernel(x) * 3
 
