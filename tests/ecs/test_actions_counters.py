@@ -1,0 +1,89 @@
+"""The counter actions of ``ecs.actions`` (add_player, add_objects, put/remove/move
+counters, proliferate, caps): the bounds, defaults and rule cases the other test files
+leave open, on the single-game scalar paths and the general paths alike."""
+
+import pytest
+from scalar_paths import run_on
+from state import full_state
+
+from ecs import IllegalActionError, InvalidCountError, World
+from ecs.limits import MAX_STAT, MAX_TEAM
+
+PATHS = ["scalar", "general"]
+
+
+# ---- add_player ---------------------------------------------------------------------
+def test_810_1_team_keys_run_from_0_to_max_team():
+    """A team is named by 0..MAX_TEAM: MAX_TEAM itself is a team, one more is refused
+    and makes no player."""
+    w = World(two_headed_giant=True)
+    p = w.add_player(team=MAX_TEAM)
+    assert w.players() == [p]
+    before = full_state(w)
+    with pytest.raises(IllegalActionError, match="team"):
+        w.add_player(team=MAX_TEAM + 1)
+    assert full_state(w) == before
+
+
+# ---- add_objects ----------------------------------------------------------------------
+@pytest.mark.parametrize("path", PATHS)
+def test_208_printed_power_may_be_negative_down_to_minus_max_stat(path):
+    """Power and toughness may be printed below 0 (as "*" cards and -X/-X effects give),
+    down to -MAX_STAT; one below that is refused and makes nothing."""
+    w = World()
+    p = w.add_player()
+    with run_on(path):
+        x = w.add_object(p, {"creature"}, power=-MAX_STAT, toughness=1)
+        assert (int(w.power(x)), int(w.toughness(x))) == (-MAX_STAT, 1)
+        before = full_state(w)
+        with pytest.raises(InvalidCountError, match="power"):
+            w.add_object(p, {"creature"}, power=-MAX_STAT - 1, toughness=1)
+        assert full_state(w) == before
+
+
+def test_add_objects_in_no_selected_game_makes_none_even_in_a_world_of_one_game():
+    """``games=[]`` selects no game: the objects are absent everywhere, as in a batch (the
+    single-game path is for ``games=None`` only)."""
+    w = World()
+    p = w.add_player()
+    ids = w.add_objects(2, p, {"artifact"}, games=[])
+    assert not any(bool(w.exists(int(e))) for e in ids)
+    assert w.objects() == []
+
+
+def test_122_4_a_negative_cap_given_at_creation_is_stored_as_no_cap(tmp_path):
+    """``caps=`` with a negative amount is no cap, stored as -1 even where another game
+    has a cap of that kind: game 1 keeps its counters through 704.5r, and the World
+    saves and loads (a stored cap below -1 is a damaged file)."""
+    w = World(batch=2)
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 3}, caps={"charge": [1, -7]})
+    w.tick()
+    assert w.count(x, "charge").tolist() == [1, 3]
+    w.save(tmp_path / "w.npz")
+    assert World.load(tmp_path / "w.npz").count(x, "charge").tolist() == [1, 3]
+
+
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_401_4_cards_made_in_a_library_go_to_its_bottom_after_one_put_there(path):
+    """Cards put into a library go to its bottom in the order they arrive (401.4 leaves
+    the order to the owner): one made there after a card was moved there lies under it."""
+    w = World()
+    p = w.add_player()
+    with run_on(path):
+        a = w.add_object(p, {"instant"}, zone="library")
+        x = w.add_object(p, {"sorcery"}, zone="hand")
+        x = w.move_zone(x, "library")
+        c = w.add_object(p, {"instant"}, zone="library")
+    assert w.library(p) == [a, x, c]
+
+
+def test_122_6_one_object_made_in_a_batch_takes_a_1_d_amount_per_game():
+    """For one object (add_object) a 1-D ``counters`` amount is one per selected game, as
+    for a single id everywhere else: the object enters with 1 in game 0, 2 in game 2."""
+    w = World(batch=3)
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": [1, 2]}, games=[0, 2])
+    assert w.count(x, "charge").tolist() == [1, 0, 2]
