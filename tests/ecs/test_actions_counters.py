@@ -87,3 +87,81 @@ def test_122_6_one_object_made_in_a_batch_takes_a_1_d_amount_per_game():
     p = w.add_player()
     x = w.add_object(p, {"artifact"}, counters={"charge": [1, 2]}, games=[0, 2])
     assert w.count(x, "charge").tolist() == [1, 0, 2]
+
+
+# ---- put_counters ----------------------------------------------------------------------
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("targets", ["one", "few"])
+def test_122_6a_counters_put_by_a_player_name_that_player(path, targets):
+    """122.6a: ``by`` names the player who puts the counters, in each event, whether one
+    target or a few on a single game, whoever controls them."""
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    x, y = (w.add_object(p, {"artifact"}) for _ in range(2))
+    w.clear_events()
+    with run_on(path):
+        w.put_counters(x if targets == "one" else [x, y], "charge", 2, by=q)
+    got = [(e.entity, e.kind, e.before, e.after, e.cause, e.by) for e in w.events()]
+    want = [(x, "charge", 0, 2, "put", q)] + ([(y, "charge", 0, 2, "put", q)] if targets == "few" else [])
+    assert got == want
+
+
+# ---- move_counters ---------------------------------------------------------------------
+def test_122_8_a_move_in_no_selected_game_moves_nothing_even_in_a_world_of_one_game():
+    """``games=[]`` selects no game: nothing moves (0 moved), as in a batch where a game
+    left out keeps its counters."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 3})
+    y = w.add_object(p, {"artifact"})
+    assert int(w.move_counters(x, y, "charge", 1, games=[])) == 0
+    assert (int(w.count(x, "charge")), int(w.count(y, "charge"))) == (3, 0)
+
+
+# ---- every path alike ------------------------------------------------------------------
+def _script(two_headed: bool) -> World:
+    """The counter actions on one game, each target kind they take: objects, players,
+    repeats, a team's poison (810.10), a prohibited kind (101.3), no-op moves."""
+    w = World(two_headed_giant=two_headed, seed=3)
+    team = (lambda t: {"team": t}) if two_headed else (lambda t: {})
+    p, p2, q = w.add_player(**team(0)), w.add_player(**team(0)), w.add_player(**team(1))
+    a = w.add_object(p, "creature", power=2, toughness=2, counters={"+1/+1": 1})
+    b = w.add_object(q, "artifact", counters={"charge": 2})
+    c = w.add_object(p, "artifact")
+    h = w.add_object(p, "artifact", zone="hand", counters={"charge": 1})
+    w.prohibit(c, "charge")
+    w.put_counters(a, "+1/+1", 1, by=q)
+    w.put_counters([a, b, a], "charge", 1)
+    w.put_counters(p, "poison", 3)
+    w.put_counters([p2, q], "poison", 1, by=q)
+    w.remove_counters(a, "+1/+1", 5)
+    w.remove_counters([b, b], "charge", 1)
+    w.remove_counters(p2, "poison", 1)
+    w.remove_counters([p, q], "poison", 1)
+    w.move_counters(b, a, "charge", 9)
+    w.move_counters(a, c, "charge", 1)    # c can't have charge counters: none move
+    w.move_counters(a, a, "charge", 1)    # the same object: none move
+    w.move_counters(h, a, "charge", 1)    # h is not on the battlefield
+    w.move_counters(h, b, "charge", 1, zone="hand")   # b is not in the hand
+    w.move_counters(p, p2, "poison", 1, zone=None)    # in 2HG the same team's
+    w.move_counters(q, p, "poison", 1, zone=None)
+    w.move_counters(b, a, "charge", 1)    # b has none left
+    w.set_cap(a, "charge", 3)
+    w.set_cap(b, "charge", 0)
+    w.put_counters(q, "experience", 1)
+    w.proliferate([a, p, q, a], by=p2)
+    w.proliferate([p, p2])
+    w.clear_cap(a, "charge")
+    w.proliferate(a)
+    w.tick()
+    return w
+
+
+@pytest.mark.parametrize("two_headed", [False, True])
+def test_the_counter_actions_leave_the_same_world_on_the_single_game_path_as_on_the_general(two_headed):
+    """The single-game paths are the general paths in plain ints: the same counters, caps,
+    events (cause, player, step) and step counter after each counter action."""
+    scalar = full_state(_script(two_headed))
+    with run_on("general"):
+        general = full_state(_script(two_headed))
+    assert scalar == general
