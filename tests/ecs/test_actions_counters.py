@@ -2,11 +2,12 @@
 counters, proliferate, caps): the bounds, defaults and rule cases the other test files
 leave open, on the single-game scalar paths and the general paths alike."""
 
+import numpy as np
 import pytest
 from scalar_paths import run_on
 from state import full_state
 
-from ecs import IllegalActionError, InvalidCountError, World
+from ecs import IllegalActionError, InvalidCountError, UnknownEntityError, World
 from ecs.limits import MAX_STAT, MAX_TEAM
 
 PATHS = ["scalar", "general"]
@@ -165,3 +166,42 @@ def test_the_counter_actions_leave_the_same_world_on_the_single_game_path_as_on_
     with run_on("general"):
         general = full_state(_script(two_headed))
     assert scalar == general
+
+
+def test_a_move_to_an_id_that_never_existed_is_refused_on_the_single_game_path():
+    """The single-game path raises as the general one for an id the World never made
+    (UnknownEntityError, naming it) and moves nothing."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 3})
+    before = full_state(w)
+    with pytest.raises(UnknownEntityError, match="99999"):
+        w.move_counters(x, 99999, "charge", 1)
+    assert full_state(w) == before
+
+
+def test_122_8_a_move_from_one_object_to_a_list_returns_one_count_per_game_and_target():
+    """A single ``src`` and a list of ``dst``: one row per (game, destination), and the
+    result has that shape; here the second destination can't have the counters (101.3),
+    so only the first gets one in each game."""
+    w = World(batch=2)
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 3})
+    y, z = w.add_object(p, {"artifact"}), w.add_object(p, {"artifact"})
+    w.prohibit(z, "charge")
+    assert np.asarray(w.move_counters(x, [y, z], "charge", 1)).tolist() == [[1, 0], [1, 0]]
+    assert w.count(y, "charge").tolist() == [1, 1]
+
+
+# ---- proliferate -----------------------------------------------------------------------
+@pytest.mark.parametrize("path", PATHS)
+def test_701_34a_101_3_proliferate_puts_none_of_a_kind_the_object_cant_have(path):
+    """An object that has counters of a kind it now can't have (101.3) gets none more of
+    that kind from proliferate; its other kinds each get one (701.34a)."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 2, "gem": 1})
+    w.prohibit(x, "charge")
+    with run_on(path):
+        w.proliferate(x)
+    assert (int(w.count(x, "charge")), int(w.count(x, "gem"))) == (2, 2)
