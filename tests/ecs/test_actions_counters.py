@@ -205,3 +205,16 @@ def test_701_34a_101_3_proliferate_puts_none_of_a_kind_the_object_cant_have(path
     with run_on(path):
         w.proliferate(x)
     assert (int(w.count(x, "charge")), int(w.count(x, "gem"))) == (2, 2)
+
+
+# ---- set_cap / clear_cap ---------------------------------------------------------------
+def test_704_5r_clearing_a_cap_in_no_selected_game_keeps_it_even_in_a_world_of_one_game():
+    """``clear_cap(..., games=[])`` ends no cap: the cap still holds at the next
+    state-based check (704.5r)."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 3})
+    w.set_cap(x, "charge", 1)
+    w.clear_cap(x, "charge", games=[])
+    w.tick()
+    assert int(w.count(x, "charge")) == 1
