@@ -7,7 +7,7 @@ import pytest
 from scalar_paths import run_on
 from state import full_state
 
-from ecs import IllegalActionError, InvalidCountError, UnknownEntityError, World
+from ecs import IllegalActionError, InvalidCountError, InvalidKindError, UnknownEntityError, World
 from ecs.limits import MAX_STAT, MAX_TEAM
 
 PATHS = ["scalar", "general"]
@@ -218,3 +218,15 @@ def test_704_5r_clearing_a_cap_in_no_selected_game_keeps_it_even_in_a_world_of_o
     w.clear_cap(x, "charge", games=[])
     w.tick()
     assert int(w.count(x, "charge")) == 1
+
+
+def test_122_4_a_cap_of_a_malformed_kind_is_refused_for_per_game_amounts():
+    """``set_cap`` checks the kind whatever the amount's form: a malformed kind with one
+    cap per game is refused (InvalidKindError, naming it) and changes nothing."""
+    w = World(batch=2)
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"})
+    before = full_state(w)
+    with pytest.raises(InvalidKindError, match="not a kind!"):
+        w.set_cap(x, "not a kind!", [1, 2])
+    assert full_state(w) == before
