@@ -1,0 +1,53 @@
+"""``ecs.actions``' destroy, sacrifice, move_zone, deal_damage, tap/untap, life and cleanup:
+promises the other test files leave open, each held on the single-game scalar paths and
+the general path alike."""
+
+import pytest
+from scalar_paths import run_on
+
+from ecs import CounterChanged, World, ZoneChanged
+from ecs.limits import MAX_COUNT
+
+
+# ---- move_zone --------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_306_5b_objects_entering_together_get_their_loyalty_after_every_move(path):
+    """306.5b, 400.7: planeswalkers moved onto the battlefield at once each enter with
+    their printed loyalty as counters; every zone change is recorded before any of
+    those counters, on every path."""
+    w = World()
+    p = w.add_player()
+    a = w.add_object(p, {"planeswalker"}, loyalty=3, zone="hand")
+    b = w.add_object(p, {"planeswalker"}, loyalty=4, zone="hand")
+    w.clear_events()
+    with run_on(path):
+        na, nb = w.move_zone([a, b], "battlefield").tolist()
+    kinds = [type(e) for e in w.events()]
+    assert kinds == [ZoneChanged, ZoneChanged, CounterChanged, CounterChanged]
+    assert (w.count(na, "loyalty"), w.count(nb, "loyalty")) == (3, 4)
+
+
+@pytest.mark.parametrize("zone", ["graveyard", "exile"])
+def test_209_1_a_move_off_the_battlefield_counts_no_printed_loyalty_toward_max_count(zone):
+    """Off the battlefield a printed loyalty is only printed (209.1, 306.5b is about
+    entering the battlefield): a planeswalker moved there with MAX_COUNT loyalty
+    counters gets them all, not a refusal for the printed 4 on top."""
+    w = World()
+    p = w.add_player()
+    pw = w.add_object(p, {"planeswalker"}, loyalty=4, zone="hand")
+    new = w.move_zone(pw, zone, counters={"loyalty": MAX_COUNT})
+    assert (w.zone(new), w.count(new, "loyalty")) == (zone, MAX_COUNT)
+
+
+@pytest.mark.parametrize("zone", ["battlefield", "graveyard"])
+def test_122_6a_counters_a_move_gives_are_put_by_the_player_by_names(zone):
+    """122.6a: the counters an object gets as it arrives are put by its controller
+    unless ``by`` names another player; each event names that player."""
+    w = World()
+    p, q = w.add_player(), w.add_player()
+    x = w.add_object(p, {"artifact"}, zone="hand")
+    w.clear_events()
+    new = w.move_zone(x, zone, counters={"charge": 2}, by=q)
+    cause = "enter" if zone == "battlefield" else "put"
+    assert [e for e in w.events() if isinstance(e, CounterChanged)] == [
+        CounterChanged(0, new, "charge", 0, 2, cause, q)]
