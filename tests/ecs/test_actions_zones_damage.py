@@ -4,8 +4,9 @@ the general path alike."""
 
 import pytest
 from scalar_paths import run_on
+from state import full_state
 
-from ecs import CounterChanged, World, ZoneChanged
+from ecs import CounterChanged, UnknownEntityError, World, ZoneChanged
 from ecs.limits import MAX_COUNT
 
 
@@ -51,3 +52,17 @@ def test_122_6a_counters_a_move_gives_are_put_by_the_player_by_names(zone):
     cause = "enter" if zone == "battlefield" else "put"
     assert [e for e in w.events() if isinstance(e, CounterChanged)] == [
         CounterChanged(0, new, "charge", 0, 2, cause, q)]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("by", [99, "q"])
+def test_a_move_naming_no_player_as_by_is_refused_even_without_counters(path, by):
+    """``by`` must name a player whether or not the move gives counters: a bad one is
+    refused, naming it, and nothing moves."""
+    w = World()
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"})
+    before = full_state(w)
+    with run_on(path), pytest.raises(UnknownEntityError, match=f"{by}"):
+        w.move_zone(x, "graveyard", by=by)
+    assert full_state(w) == before
