@@ -66,3 +66,18 @@ def test_a_move_naming_no_player_as_by_is_refused_even_without_counters(path, by
     with run_on(path), pytest.raises(UnknownEntityError, match=f"{by}"):
         w.move_zone(x, "graveyard", by=by)
     assert full_state(w) == before
+
+
+# ---- destroy, sacrifice, tap --------------------------------------------------------------
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("action", ["destroy", "sacrifice", "tap"])
+def test_701_8a_permanents_named_out_of_order_are_acted_on_in_one_order_on_every_path(path, action):
+    """701.8a, 701.21a: permanents destroyed, sacrificed or tapped at once are recorded in
+    one order whatever the order they are named in, the same on every path."""
+    w = World()
+    p = w.add_player()
+    a, b, c = (w.add_object(p, {"artifact"}) for _ in range(3))
+    w.clear_events()
+    with run_on(path):
+        getattr(w, action)([c, a, b])
+    assert [e.old if isinstance(e, ZoneChanged) else e.entity for e in w.events()] == [a, b, c]
