@@ -6,7 +6,7 @@ import pytest
 from scalar_paths import run_on
 from state import full_state
 
-from ecs import CounterChanged, UnknownEntityError, World, ZoneChanged
+from ecs import CounterChanged, InvalidTypeError, UnknownEntityError, World, ZoneChanged
 from ecs.limits import MAX_COUNT
 
 
@@ -81,3 +81,19 @@ def test_701_8a_permanents_named_out_of_order_are_acted_on_in_one_order_on_every
     with run_on(path):
         getattr(w, action)([c, a, b])
     assert [e.old if isinstance(e, ZoneChanged) else e.entity for e in w.events()] == [a, b, c]
+
+
+# ---- deal_damage ------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("flag", ["unpreventable", "combat"])
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_120_3_a_damage_flag_that_is_not_true_or_false_is_refused(path, flag, value):
+    """``unpreventable`` and ``combat`` are True or False: anything else is refused,
+    naming the flag and the value, and no damage is dealt, on every path."""
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=3)
+    before = full_state(w)
+    with run_on(path), pytest.raises(InvalidTypeError, match=f"{flag} must be True or False, got {value!r}"):
+        w.deal_damage(bear, 1, **{flag: value})
+    assert full_state(w) == before
