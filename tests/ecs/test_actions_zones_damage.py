@@ -6,7 +6,7 @@ import pytest
 from scalar_paths import run_on
 from state import full_state
 
-from ecs import CounterChanged, InvalidTypeError, UnknownEntityError, World, ZoneChanged
+from ecs import CounterChanged, GameOverError, InvalidTypeError, UnknownEntityError, World, ZoneChanged
 from ecs.limits import MAX_COUNT
 
 
@@ -97,3 +97,35 @@ def test_120_3_a_damage_flag_that_is_not_true_or_false_is_refused(path, flag, va
     with run_on(path), pytest.raises(InvalidTypeError, match=f"{flag} must be True or False, got {value!r}"):
         w.deal_damage(bear, 1, **{flag: value})
     assert full_state(w) == before
+
+
+# ---- lose_life, gain_life -----------------------------------------------------------------
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_119_3_a_player_added_after_an_object_changes_their_own_life(path):
+    """119.3: life lost or gained is the named player's, also for a player added after
+    an object (so their id and their place among the players differ)."""
+    w = World()
+    p = w.add_player()
+    w.add_object(p, {"artifact"})
+    q = w.add_player()
+    with run_on(path):
+        w.lose_life(q, 3)
+        w.gain_life([q, q], 1)
+    assert (w.life(p), w.life(q)) == (20, 19)
+
+
+# ---- cleanup ------------------------------------------------------------------------------
+def test_514_2_cleanup_leaves_a_finished_games_damage_and_refuses_to_name_it():
+    """514.2 happens in games still played: by default cleanup leaves an ended game's
+    state as it was, and naming the ended game is refused."""
+    w = World(batch=2, seed=0)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(q, {"creature"}, power=1, toughness=5)
+    w.deal_damage(bear, 2)
+    w.lose_life(p, 20, games=[1])
+    w.tick()
+    w.cleanup()
+    assert w.damage(bear).tolist() == [0, 2]
+    with pytest.raises(GameOverError, match="game 1 has ended"):
+        w.cleanup(games=[1])
+    assert w.damage(bear).tolist() == [0, 2]
