@@ -5,6 +5,7 @@ import gc
 from types import SimpleNamespace
 
 import pytest
+from fake_clock import FakeClock
 
 from benchmarks import cases, interleave
 
@@ -71,19 +72,6 @@ def test_speedup_is_the_ratio_of_medians_scaled_to_the_games_played():
     assert (mid, low, high) == (2.0, 2.0, 4.0)
 
 
-class _Clock:
-    """A fake ``time.perf_counter``: the test moves it by what each step of a run costs."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def spend(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.mark.parametrize("regime", interleave.REGIMES)
 def test_a_block_collects_after_prepare_disturbs_before_each_run_and_times_the_run_alone(regime, monkeypatch):
     """The order of a block: prepare, a full collection (the garbage prepare made is not
@@ -91,7 +79,7 @@ def test_a_block_collects_after_prepare_disturbs_before_each_run_and_times_the_r
     the setup, so that the setup's work does not warm the caches again) and the run. Only
     the run is timed: not the setup, the disturbance, the teardown, nor freeing what the
     run returned (a clone, a game)."""
-    clock, log = _Clock(), []
+    clock, log = FakeClock(), []
     monkeypatch.setattr(interleave, "time", SimpleNamespace(perf_counter=clock))
     monkeypatch.setattr(gc, "collect", lambda *a: log.append("collect"))
     monkeypatch.setattr(interleave, "disturb", lambda: (log.append("disturb"), clock.spend(100.0)))

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from fake_clock import FakeClock
 
 from benchmarks import cases, report
 
@@ -88,24 +89,11 @@ def test_the_memory_probe_reads_its_own_peak_not_its_parents():
     assert int(out.stdout) < 256 * 2**20 <= ballast.nbytes // 2
 
 
-class _Clock:
-    """A fake ``time.perf_counter``: the test moves it by what each step of a run costs."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def spend(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.mark.parametrize("regime", report.REGIMES)
 def test_measure_times_the_run_alone_and_gives_the_median_run(regime, monkeypatch):
     """Runs of 1, 2 and 3 s between setups, teardowns and frees of what they made that
     cost 100 s each: the figure is 2 s, the median run, whatever the regime."""
-    clock = _Clock()
+    clock = FakeClock()
     monkeypatch.setattr(report, "time", SimpleNamespace(perf_counter=clock))
     monkeypatch.setattr(gc, "collect", lambda *a: 0)
     runs = iter([1.0, 2.0, 3.0])
