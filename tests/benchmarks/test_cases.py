@@ -238,8 +238,8 @@ def test_the_esper_single_game_runs_start_with_its_query_caches_built(make, monk
 
 def test_every_run_of_the_engine_self_play_step_starts_from_the_settled_board():
     """The step (not on a clone) is timed from the settled board every run, restored before
-    it, as the esper side's runs start from a fresh copy: its -1/-1 counters kill the same
-    creature each run (704.5f), never a board the runs before drifted."""
+    it, as the esper side's runs start from a fresh copy: each run's two -1/-1 counters
+    land on a creature that holds none, never on the counters the runs before left."""
     w, _, (_, b, _) = cases._engine_settled(100)
     case = cases.engine_step(100)
     case.prepare()
