@@ -63,7 +63,7 @@ def threads() -> int:
     return _threads
 
 
-def set_threads(n: int | None = None) -> None:
+def set_threads(n: int | np.integer | None = None) -> None:
     """Split the wide passes across ``n`` threads (None: every core this process may run
     on; 1: never split, no thread is started). Takes effect at the next pass."""
     global _threads
