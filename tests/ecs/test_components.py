@@ -10,6 +10,7 @@ import pytest
 from ecs import IllegalActionError, World, limits, zones
 from ecs.components import ALL_FIELDS, BAN_ALL, TYPE_BIT
 from ecs.components.card import NO_STAT
+from ecs.components.game import NO_CAP
 from ecs.kinds import KEYWORD_BIT
 
 _FIELD = {f.name: f for f in ALL_FIELDS}
@@ -28,7 +29,7 @@ HELD = {
     "life": (-limits.MAX_LIFE, limits.MAX_LIFE),
     "reserve": (0, limits.MAX_COUNT),
     "damage": (0, limits.MAX_COUNT),
-    "cap_val": (-1, limits.MAX_COUNT),
+    "cap_val": (NO_CAP, limits.MAX_COUNT),
     "pt_mod_power": (-limits.MAX_STAT, limits.MAX_STAT),
     "pt_mod_toughness": (-limits.MAX_STAT, limits.MAX_STAT),
     **{name: (int(NO_STAT), -limits.MAX_STAT, limits.MAX_STAT) for name in _STATS},
