@@ -15,9 +15,10 @@ Two regimes:
   level cache, and a burst of small Python objects), as when a simulator does its own work
   (search, a policy) between calls into the core.
 
-Figures: the median run of each side over all rounds; the speedup of the engine over a
-baseline is the ratio of those medians (baseline / engine: > 1 means the engine is
-faster), with its min-max spread over the rounds (each round's medians).
+Figures: each side's median over the rounds of its round's median run; the speedup of the
+engine over a baseline is the ratio of those (baseline / engine: > 1 means the engine is
+faster), with its min-max spread over the rounds' ratios, which holds it: every round's
+baseline is at least the least ratio times that round's engine, so their medians are too.
 """
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ class Side:
 
     @property
     def median(self) -> float:
-        return statistics.median(self.times)
+        """The median of the rounds' medians."""
+        return statistics.median(self.round_medians)
 
 
 @dataclass
@@ -96,7 +98,7 @@ class Outcome:
 
     def speedup(self, baseline: str) -> tuple[float, float, float]:
         """baseline / engine time: the ratio of the medians, and the min and max of the
-        per-round ratios."""
+        per-round ratios (which bound it: see the module docstring)."""
         e, b = self.sides["engine"], self.sides[baseline]
         k = self.contest.scale.get(baseline, 1.0)
         per_round = [k * tb / te for te, tb in zip(e.round_medians, b.round_medians)]

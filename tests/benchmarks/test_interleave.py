@@ -4,8 +4,10 @@ frees what it built after."""
 import gc
 from types import SimpleNamespace
 
+import hypothesis.strategies as st
 import pytest
 from fake_clock import FakeClock
+from hypothesis import given, settings
 
 from benchmarks import cases, interleave
 
@@ -66,10 +68,28 @@ def test_a_batch_tick_contest_scales_a_baseline_by_the_objects_it_checks():
 def test_speedup_is_the_ratio_of_medians_scaled_to_the_games_played():
     contest = interleave.Contest("c", cases.Case("e", lambda: None),
                                  {"b": cases.Case("b", lambda: None)}, scale={"b": 4.0})
-    sides = {"engine": interleave.Side([1.0, 2.0, 3.0], [1.0, 2.0]),
-             "b": interleave.Side([1.0, 1.0, 1.0], [1.0, 1.0])}
+    sides = {"engine": interleave.Side([1.0, 2.0, 3.0], [1.0, 2.0, 4.0]),
+             "b": interleave.Side([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])}
     mid, low, high = interleave.Outcome(contest, "hot", sides).speedup("b")
-    assert (mid, low, high) == (2.0, 2.0, 4.0)
+    assert (mid, low, high) == (2.0, 1.0, 4.0)
+
+
+_RUNS = st.lists(st.floats(1e-7, 1.0), min_size=1, max_size=5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_RUNS, _RUNS), min_size=1, max_size=7))
+def test_a_speedup_lies_within_its_spread_over_the_rounds(rounds):
+    """The figure printed beside its min-max spread is never outside it (a reader takes a
+    figure outside its own spread for an error), whatever each round's runs were."""
+    blocks = iter([runs for pair in rounds for runs in pair])
+    contest = interleave.Contest("c", cases.Case("e", lambda: None), {"b": cases.Case("b", lambda: None)})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(interleave, "calibrate", lambda case, budget: 1)
+        patch.setattr(interleave, "block", lambda case, runs, regime: next(blocks))
+        out = interleave.compare(contest, "hot", rounds=len(rounds))
+    mid, low, high = out.speedup("b")
+    assert low * (1 - 1e-12) <= mid <= high * (1 + 1e-12)
 
 
 @pytest.mark.parametrize("regime", interleave.REGIMES)
@@ -104,14 +124,16 @@ def test_a_block_collects_after_prepare_disturbs_before_each_run_and_times_the_r
     assert log == ["prepare", "collect"] + one_run * 3 + ["release"]
 
 
-def test_compare_keeps_each_rounds_median_and_the_median_of_all_runs(monkeypatch):
+def test_compare_keeps_each_rounds_median_and_their_median(monkeypatch):
     """The spread of a speedup is over the rounds' medians; its middle, the median of
-    every run of a side (not the fastest run, which flatters whichever side is noisier)."""
-    blocks = iter([[1.0, 2.0, 9.0], [4.0, 4.0, 4.0], [3.0, 5.0, 6.0], [4.0, 4.0, 4.0]])
+    those (not the fastest run, which flatters whichever side is noisier, nor the median of
+    all runs pooled, which can fall outside the spread)."""
+    blocks = iter([[1.0, 2.0, 9.0], [4.0, 4.0, 4.0], [3.0, 5.0, 6.0], [4.0, 4.0, 4.0],
+                   [1.0, 1.0, 8.0], [8.0, 8.0, 8.0]])
     monkeypatch.setattr(interleave, "calibrate", lambda case, budget: 3)
     monkeypatch.setattr(interleave, "block", lambda case, runs, regime: next(blocks))
     contest = interleave.Contest("c", cases.Case("e", lambda: None), {"b": cases.Case("b", lambda: None)})
-    out = interleave.compare(contest, "hot", rounds=2)
-    assert out.sides["engine"].round_medians == [2.0, 5.0] and out.sides["b"].round_medians == [4.0, 4.0]
-    assert out.sides["engine"].median == 4.0
-    assert out.speedup("b") == (1.0, 0.8, 2.0)
+    out = interleave.compare(contest, "hot", rounds=3)
+    assert out.sides["engine"].round_medians == [2.0, 5.0, 1.0] and out.sides["b"].round_medians == [4.0, 4.0, 8.0]
+    assert out.sides["engine"].median == 2.0   # (all engine runs pooled: 3.0)
+    assert out.speedup("b") == (2.0, 0.8, 8.0)
