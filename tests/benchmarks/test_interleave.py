@@ -8,6 +8,7 @@ import hypothesis.strategies as st
 import pytest
 from fake_clock import FakeClock
 from hypothesis import given, settings
+from profiles import examples
 
 from benchmarks import cases, interleave
 
@@ -77,7 +78,7 @@ def test_speedup_is_the_ratio_of_medians_scaled_to_the_games_played():
 _RUNS = st.lists(st.floats(1e-7, 1.0), min_size=1, max_size=5)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(_RUNS, _RUNS), min_size=1, max_size=7))
 def test_a_speedup_lies_within_its_spread_over_the_rounds(rounds):
     """The figure printed beside its min-max spread is never outside it (a reader takes a
