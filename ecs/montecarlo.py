@@ -17,19 +17,13 @@ is lost with it.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
 import functools
-import gc
 import math
-import multiprocessing
 import os
 import re
-import signal
 import sys
-import threading
 import time
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, TextIO
 
@@ -37,11 +31,12 @@ import numpy as np
 
 from ecs.components import type_mask
 
-from . import counting, limits, sets, warmup
+from . import counting, executors, limits, warmup
 from .errors import CounterError, ScenarioError, SchedulerError
+from .estimates import Distribution, Estimate, Histogram, json_number, wilson
+from .executors import interrupt
 from .perform import DRAW, ONGOING
 from .scenario import DEFAULT, Effect, Filter, Scenario, load
-from .systems import parallel
 from .world import World
 
 #: What a random damage target may be (CR 120.3; GA: units).
@@ -55,113 +50,6 @@ MAX_BATCH = 1 << 14        # default cap on games per shard (per-game arrays, pr
 MAX_CELLS = 1 << 19
 MAX_GAMES = 1 << 53        # every count stays exact in JSON (a double)
 RETRIES = 2                # resubmissions of a shard whose worker or scheduler was lost
-CONNECT_TIMEOUT = 10.0     # seconds to reach a Dask scheduler
-Z95 = 1.959963984540054    # two-sided 95% normal quantile
-
-
-# ---- statistics ------------------------------------------------------------------------
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for k successes in n trials (nan, nan when n == 0)."""
-    if n == 0:
-        return math.nan, math.nan
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
-    return (0.0 if k == 0 else lo), (1.0 if k == n else hi)  # exact at the ends
-
-
-def _num(x: float) -> float | None:
-    """JSON has no NaN: an undefined statistic (no games) is null."""
-    return None if math.isnan(x) else x
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A probability estimated from ``k`` of ``n`` games, with its 95% Wilson interval."""
-    k: int
-    n: int
-
-    @property
-    def p(self) -> float:
-        return self.k / self.n if self.n else math.nan
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        return wilson(self.k, self.n)
-
-    def to_dict(self) -> dict[str, Any]:
-        lo, hi = self.ci
-        return {"p": _num(self.p), "ci95": [_num(lo), _num(hi)], "k": self.k, "n": self.n}
-
-    @classmethod
-    def of(cls, flags: np.ndarray) -> "Estimate":
-        return cls(int(np.count_nonzero(flags)), int(flags.size))
-
-
-@dataclass(frozen=True)
-class Distribution:
-    """Mean and 5th/95th percentiles of a per-game quantity."""
-    mean: float
-    p5: float
-    p95: float
-    min: float
-    max: float
-
-    @classmethod
-    def of(cls, values: np.ndarray) -> "Distribution":
-        return Histogram.of(values).distribution()
-
-    def to_dict(self) -> dict[str, float | None]:
-        return {"mean": _num(self.mean), "p5": _num(self.p5), "p95": _num(self.p95),
-                "min": _num(self.min), "max": _num(self.max)}
-
-
-class Histogram:
-    """How many games had each value of an integer quantity: its exact mean and percentiles
-    (values that occurred: the "inverted CDF" definition) from any number of games, in memory
-    bounded by the number of distinct values. Merging is exact and order-independent."""
-
-    def __init__(self) -> None:
-        self.values = np.zeros(0, np.int64)
-        self.counts = np.zeros(0, np.int64)
-
-    @classmethod
-    def of(cls, values: np.ndarray) -> "Histogram":
-        h = cls()
-        v, c = sets.distinct_counts(np.asarray(values, np.int64))
-        h.values, h.counts = v, c.astype(np.int64)
-        return h
-
-    def add(self, other: "Histogram") -> None:
-        if not self.values.size:
-            self.values, self.counts = other.values, other.counts
-            return
-        v, inv = sets.distinct_inverse(np.concatenate([self.values, other.values]))
-        c = np.zeros(v.size, np.int64)
-        np.add.at(c, inv, np.concatenate([self.counts, other.counts]))
-        self.values, self.counts = v, c
-
-    @property
-    def n(self) -> int:
-        return int(self.counts.sum())
-
-    def count(self, value: int) -> int:
-        return int(self.counts[self.values == value].sum())
-
-    def percentile(self, q: int) -> float:
-        """The smallest value at least ``q`` percent of the games have at most."""
-        rank = max(1, -(-q * self.n // 100))             # ceil(q n / 100), in integers
-        return float(self.values[np.searchsorted(np.cumsum(self.counts), rank)])
-
-    def distribution(self) -> Distribution:
-        n = self.n
-        if n == 0:
-            return Distribution(*(math.nan,) * 5)
-        mean = float(np.dot(self.values.astype(np.float64), self.counts.astype(np.float64)) / n)
-        return Distribution(mean, self.percentile(5), self.percentile(95),
-                            float(self.values[0]), float(self.values[-1]))
 
 
 # ---- one shard: setup, random targets, the turn loop -------------------------------------
@@ -684,8 +572,8 @@ class Result:
             d[stat] = {p: v.to_dict() for p, v in values.items()}
         d["ticks"] = self.ticks
         if timing:
-            d["throughput"] = {"elapsed_s": self.elapsed, "games_per_s": _num(self.games_per_s),
-                               "ticks_per_s": _num(self.ticks_per_s), "workers": self.workers,
+            d["throughput"] = {"elapsed_s": self.elapsed, "games_per_s": json_number(self.games_per_s),
+                               "ticks_per_s": json_number(self.ticks_per_s), "workers": self.workers,
                                "batch": self.batch, "startup_s": self.startup,
                                "compiled": self.compiled}
         return d
@@ -716,232 +604,6 @@ def _play(sc: Scenario, seed: int, first_block: int, n_blocks: int, attempt: int
     """play_shard for an executor. ``attempt`` only makes a resubmission a new task (Dask
     names a task by its function and arguments, and would hand back the lost one)."""
     return play_shard(sc, seed, first_block, n_blocks)
-
-
-#: Signals held back while local workers start (SIGTERM: a parent may handle it, e.g. the
-#: command line, and a forked worker inherits that handler until its initializer runs).
-_HELD = {signal.SIGINT, signal.SIGTERM}
-
-
-def _worker_init() -> None:
-    """Local workers leave Ctrl-C to the parent, which stops them; SIGTERM kills them, as
-    it would have before the parent handled it. They exit when the parent dies (a SIGKILL
-    leaves no one to stop them, and they would hold its output pipes open for ever).
-    A forked worker freezes what it inherited (on a first run, the kernel compiler's many
-    objects), so that its collections do not walk, and copy, them again and again. Each
-    worker takes a core of its own: its passes are not split across threads
-    (``ecs.systems.parallel``)."""
-    gc.freeze()
-    parallel.set_threads(1)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
-    parent = multiprocessing.parent_process()
-    if parent is not None:   # its sentinel is ready once the parent is gone
-        threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
-
-
-def _exit_after(parent: Any) -> None:
-    parent.join()
-    os._exit(1)   # nothing of a shard is worth keeping, and nobody would read it
-
-
-@contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back while local workers start: one that got it before its
-    initializer ran would die with a traceback and break the pool. The parent gets it when
-    this ends."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-class _Interrupts:
-    """Ctrl-C during a run, remembered in a flag before anything else happens.
-
-    A KeyboardInterrupt can be lost: numba's compiler calls Python code from C code that
-    clears errors, so an interrupt while kernels load may vanish; the flag survives and the
-    run checks it. While the run waits on an executor the handler only sets the flag: a
-    KeyboardInterrupt raised inside concurrent.futures could leave a lock held or a future
-    cancelled under the pool's feet. Installed in the main thread over Python's default
-    handler only (an application's own SIGINT handling is left alone: it may call
-    ``interrupt``)."""
-
-    def __init__(self) -> None:
-        self.flag = threading.Event()
-        self.raising = True
-        self._old: Any = None
-        self._thread = threading.get_ident()
-
-    def __call__(self, signum: int, frame: Any) -> None:
-        self.flag.set()
-        if self.raising and threading.get_ident() == self._thread:
-            raise KeyboardInterrupt
-
-    def __enter__(self) -> "_Interrupts":
-        if threading.current_thread() is threading.main_thread() and \
-                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            self._old = signal.signal(signal.SIGINT, self)
-        _running.append(self)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        _running.remove(self)
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
-
-    def check(self) -> None:
-        if self.flag.is_set():
-            raise KeyboardInterrupt
-
-
-_running: list[_Interrupts] = []    # the runs in progress in this process, newest last
-
-
-def interrupt() -> bool:
-    """Stop the newest run in progress in this process as Ctrl-C does: it returns the games
-    that finished, ``interrupted`` set. For an application's own signal handling (SIGTERM, a
-    SIGINT handler of its own, under which a run leaves SIGINT alone). Called in the run's
-    thread (a signal handler is), it raises KeyboardInterrupt there as Ctrl-C would, except
-    while the run waits on its pool or executor: there, as from another thread, it only
-    asks the run to stop, which it does between shards. False when no run is in progress."""
-    if not _running:
-        return False
-    _running[-1](signal.SIGINT, None)
-    return True
-
-
-def dask_executor(scheduler: str) -> tuple[Executor, Callable[[], None]]:
-    """An executor on a Dask cluster (``dask[distributed]`` is imported only here); raises
-    SchedulerError when Dask is missing or nobody answers within CONNECT_TIMEOUT seconds."""
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise SchedulerError(f"a Dask scheduler ({scheduler}) needs Dask: "
-                             "pip install 'tcg-counters[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, ValueError, TypeError) as e:  # unreachable, or not an address
-        raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler!r} within "
-                             f"{CONNECT_TIMEOUT:g} s: {e}") from None
-    return client.get_executor(), lambda: client.close(timeout=CONNECT_TIMEOUT)
-
-
-def _parallelism(executor: Executor, workers: int) -> int:
-    """How many shards an executor plays at once (a guess for unknown executors)."""
-    client = getattr(executor, "_client", None)   # a Dask ClientExecutor
-    if client is not None:
-        with contextlib.suppress(Exception):
-            return max(1, sum(client.nthreads().values()))
-    return int(getattr(executor, "_max_workers", None) or workers)
-
-
-class _Pool:
-    """The executor shards run on. A local process pool of this module's own can be
-    replaced when a worker dies, and is killed at once when the run stops early."""
-
-    def __init__(self, executor: Executor | None, workers: int,
-                 close: Callable[[], None] | None = None) -> None:
-        self.own = executor is None
-        self.workers = workers
-        self.executor: Executor = executor or self._start()
-        self.close_fn = close
-        self.parallelism = workers if self.own else _parallelism(self.executor, workers)
-
-    def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, initializer=_worker_init)
-
-    def submit(self, *args: Any) -> Future[dict[str, np.ndarray]]:
-        return self.executor.submit(_play, *args)
-
-    def lost(self) -> str | None:
-        """Why the executor will never finish its futures, if it knows: a Dask client that
-        gave up reconnecting to its scheduler leaves them pending for ever. A local pool of
-        our own with a dead worker is unstuck (its futures fail, and are resubmitted)."""
-        if self.own:
-            assert isinstance(self.executor, ProcessPoolExecutor)
-            procs = (getattr(self.executor, "_processes", None) or {}).values()
-            if any(p.exitcode is not None for p in list(procs)):
-                _break(self.executor)   # a pool with a dead worker is broken anyway
-            return None
-        status = self._client_status()
-        if status in ("closing", "closed"):
-            return f"the Dask client lost its scheduler ({status})"
-        return None
-
-    def _client_status(self) -> str:
-        client = getattr(self.executor, "_client", None)
-        return str(getattr(client, "status", "")).removeprefix("Status.")
-
-    def settle(self, stop: _Interrupts) -> None:
-        """Wait while a Dask client reconnects to its scheduler: it cancels every future
-        when the connection drops, and shards resubmitted meanwhile would spend their retries
-        on that one loss. It closes itself when its timeout runs out (then ``lost`` says so)."""
-        deadline = time.monotonic() + 2 * CONNECT_TIMEOUT
-        while self._client_status() == "connecting" and time.monotonic() < deadline:
-            stop.check()
-            time.sleep(0.05)
-
-    def refused(self, e: Exception) -> str:
-        """Why the executor refused a submission."""
-        return self.lost() or f"the executor takes no more work: {type(e).__name__}: {e}"
-
-    def resubmit(self, *args: Any) -> Future[dict[str, np.ndarray]]:
-        """Submit again after a loss; a broken pool of our own is replaced first."""
-        try:
-            return self.submit(*args)
-        except (BrokenProcessPool, RuntimeError):
-            if not self.own:
-                raise
-            assert isinstance(self.executor, ProcessPoolExecutor)
-            _kill(self.executor)
-            with _sigint_held():
-                self.executor = self._start()
-                return self.submit(*args)
-
-    def close(self, pending: list[Future[dict[str, np.ndarray]]], abandon: bool) -> None:
-        if self.own:
-            assert isinstance(self.executor, ProcessPoolExecutor)
-            if abandon:
-                _kill(self.executor)
-            else:
-                self.executor.shutdown(wait=True)
-            return
-        if abandon and self.lost() is None:  # a closed client can cancel nothing (it raises)
-            for f in pending:
-                f.cancel()
-        if self.close_fn is not None:
-            with contextlib.suppress(Exception):  # a lost scheduler can't be left cleanly
-                self.close_fn()
-
-
-def _kill(executor: ProcessPoolExecutor) -> None:
-    """Stop a local pool at once: break it (below), then let its thread finish."""
-    _break(executor)
-    executor.shutdown(wait=True)
-
-
-def _break(executor: ProcessPoolExecutor) -> None:
-    """Kill a local pool's workers, so that its own thread finds them gone and cleans up alone
-    (cancelling its futures or shutting it down while it does that races it: InvalidStateError:
-    CANCELLED, 'Bad file descriptor'). A worker that died while it sent a result left half a
-    message in the result pipe, and the pool's thread waits for the rest for ever: its futures
-    never finish, and the interpreter waits for that thread at exit (the Ctrl-C that did not
-    stop a run). With the workers gone this process holds the pipe's last writer:
-    closing it turns that wait into an end-of-file, and the pool breaks as it should (its
-    futures fail with BrokenProcessPool)."""
-    for p in list((getattr(executor, "_processes", None) or {}).values()):
-        p.kill()
-        p.join()
-    results = getattr(executor, "_result_queue", None)
-    if results is not None:
-        results._writer.close()
 
 
 class _Collector:
@@ -1059,19 +721,19 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
                             f"{len(sc.players) + sc.n_objects:,} players and objects)")
     col = _Collector(sc, games, keep_games, progress, on_shard)
     interrupted, error = False, None
-    with _Interrupts() as stop:
+    with executors.Interrupts() as stop:
         with warmup.watch(status) as compiles:
             check(sc)                # a World: its kernels compiled or loaded (kernels.ready)
         stop.check()                 # an interrupt that the kernel compiler swallowed
         label: int | str = workers
         close = None
         if executor is None and scheduler is not None:
-            executor, close = dask_executor(scheduler)
+            executor, close = executors.dask_executor(scheduler)
             label = f"dask {scheduler}"
         elif executor is not None:
             label = type(executor).__name__
         if batch is None:   # (as many shards at once as the executor plays)
-            batch = default_batch(games, workers if executor is None else _parallelism(executor, workers),
+            batch = default_batch(games, workers if executor is None else executors.parallelism(executor, workers),
                                   sc.n_objects)
         per = min(max(1, -(-batch // BLOCK)), n_blocks)
         local = executor is None and (workers == 1 or per >= n_blocks)
@@ -1091,7 +753,7 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
                     col.add(fb, nb, part)
             else:
                 error = _pooled(sc, seed, plan(games, per * BLOCK),
-                                _Pool(executor, workers, close), col, stop)
+                                executors.Pool(executor, workers, _play, close), col, stop)
         except KeyboardInterrupt:
             interrupted = True
         finally:
@@ -1102,8 +764,8 @@ def run(scenario: Scenario | str | os.PathLike[str] | None = None, games: int = 
                   col.raw(), startup, compiles.count)
 
 
-def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _Pool,
-            col: _Collector, stop: _Interrupts) -> str | None:
+def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: executors.Pool,
+            col: _Collector, stop: executors.Interrupts) -> str | None:
     """Play ``shards`` on the pool, a few at a time, resubmitting lost ones; returns why the
     executor could not finish (None if it did). KeyboardInterrupt (Ctrl-C, or ``on_shard``)
     stops it with the shards that finished meanwhile kept."""
@@ -1128,7 +790,7 @@ def _pooled(sc: Scenario, seed: int, shards: Iterator[tuple[int, int]], pool: _P
     started = False
     try:
         while True:
-            with _sigint_held():    # local workers start (or restart) in these submissions
+            with executors.sigint_held():    # local workers start (or restart) in these submissions
                 for f in done:
                     fb, nb, attempt = pending.pop(f)
                     exc = cf.CancelledError() if f.cancelled() else f.exception()

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ecs import cli, limits, montecarlo, warmup
+from ecs import cli, executors, limits, montecarlo, warmup
 from ecs.cli import main
 from ecs.scenario import DEFAULT, embedded
 
@@ -493,7 +493,7 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch: pytest.MonkeyPatch, n
                                               capsys: pytest.CaptureFixture[str]) -> None:
     """30 s and a 55-line traceback; now CONNECT_TIMEOUT and one line."""
     pytest.importorskip("distributed")
-    monkeypatch.setattr(montecarlo, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 1.0)
     with socket.socket() as s:       # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

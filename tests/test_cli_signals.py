@@ -279,9 +279,9 @@ def test_ctrl_c_while_the_command_imports_its_modules() -> None:
 #: pipe as a worker killed mid-send does (half a message: a header promising 1 MB, 10 bytes).
 HALF_A_MESSAGE = """
 import os, signal, struct, sys
-from ecs import montecarlo as mc
+from ecs import executors, montecarlo as mc
 pools = []
-start, add = mc._Pool._start, mc._Collector.add
+start, add = executors.Pool._start, mc._Collector.add
 def start_and_keep(self):
     pools.append(start(self))
     return pools[-1]
@@ -292,7 +292,7 @@ def add_then_break(self, *a, **k):
         writer = pools[0]._result_queue._writer
         os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"x" * 10)
         THEN
-mc._Pool._start, mc._Collector.add = start_and_keep, add_then_break
+executors.Pool._start, mc._Collector.add = start_and_keep, add_then_break
 """
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from scenario_text import scenario_text
 
-from ecs import limits
+from ecs import executors, limits
 from ecs import montecarlo as mc
 from ecs.errors import InvalidCountError
 from ecs.scenario import load, loads
@@ -545,7 +545,7 @@ def test_run_takes_its_counts_bounds_and_refuses_past_them_and_bools() -> None:
 def test_a_run_of_one_shard_plays_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """One shard (64 games, batch 64) with 2 workers: no pool is started for it (none could
     be here), it plays in this process, reported as 1 worker."""
-    monkeypatch.setattr(mc, "ProcessPoolExecutor", None)
+    monkeypatch.setattr(executors, "ProcessPoolExecutor", None)
     r = mc.run("bear_decay", games=64, workers=2, batch=64)
     assert r.complete and r.workers == 1
 
@@ -1024,7 +1024,7 @@ def test_a_lost_dask_scheduler_keeps_the_finished_games(monkeypatch: pytest.Monk
     """The scheduler dies mid-run: the client gives up reconnecting, and the run returns the
     games that finished instead of waiting for ever or raising."""
     distributed = pytest.importorskip("distributed")
-    monkeypatch.setattr(mc, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 1.0)
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                        dashboard_address=None)
     closing: list[threading.Thread] = []
