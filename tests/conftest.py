@@ -5,11 +5,13 @@ take about one to two minutes in total on the 2-core CI machine; ``thorough`` ru
 more examples (``HYPOTHESIS_PROFILE=thorough python -m pytest``); ``dev`` is a quick
 smoke run while editing. Each property test gives its count under ``ci`` through
 ``profiles.examples``, which takes the profile's own count under the others.
+``--hypothesis-seed=N`` replays ``ci``'s counts under seed N.
 """
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _COMMON = dict(
@@ -21,7 +23,16 @@ _COMMON = dict(
 settings.register_profile("ci", max_examples=150, derandomize=True, **_COMMON)
 settings.register_profile("thorough", max_examples=3000, **_COMMON)
 settings.register_profile("dev", max_examples=20, **_COMMON)
+settings.register_profile("ci-seeded", max_examples=150, **_COMMON)   # ci's counts, a seed's draws
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``--hypothesis-seed`` draws ``ci``'s counts from that seed: ``ci`` derandomizes (each
+    test draws its own fixed examples), which would leave the seed unused."""
+    if config.getoption("hypothesis_seed", None) is not None and \
+            os.environ.get("HYPOTHESIS_PROFILE", "ci") == "ci":
+        settings.load_profile("ci-seeded")
 
 # Clones share arrays until written (copy on write, ecs.store.Store.mut); here shared arrays
 # are also made read-only, so any write that bypasses Store.mut raises in the tests.
