@@ -295,7 +295,7 @@ def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     args.distinct_rows(world, g, c, "set_cant_lose")   # (two flags for one player: which?)
-    flag = flags(world, on, p, games, single, f"set_cant_lose on of {p}")
+    flag = flags(world, on, p, games, single, f"set_cant_lose on of player {p}")
     idx = world.store.a["controller"][g, c].astype(np.int64)   # a player's column: its index
     world.store.mut(CANT_LOSE[reason])[g, idx] = flag
 

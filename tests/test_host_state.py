@@ -657,12 +657,15 @@ def test_an_effect_on_objects_named_for_a_player_is_refused(batch, action):
 @pytest.mark.parametrize("on", [1, 0, "yes", None])
 def test_host_flags_in_one_game_must_be_bools(on):
     """A hold or a "can't lose" flag is a bool on the single-game path too: another value
-    raises InvalidTypeError and changes nothing."""
+    raises InvalidTypeError naming the action, the entity and the value, and changes
+    nothing."""
     w = World(seed=0)
     p = w.add_player()
     bear = w.add_object(p, "creature", power=1, toughness=1)
-    unchanged(w, lambda: w.set_hold(bear, on), InvalidTypeError)
-    unchanged(w, lambda: w.set_cant_lose(p, "life", on), InvalidTypeError)
+    err = unchanged(w, lambda: w.set_hold(bear, on), InvalidTypeError)
+    assert f"set_hold on of entity {bear} must be a bool (or bools), got {on!r}" in str(err)
+    err = unchanged(w, lambda: w.set_cant_lose(p, "life", on), InvalidTypeError)
+    assert f"set_cant_lose on of player {p} must be a bool (or bools), got {on!r}" in str(err)
 
 
 def _one_column_two_objects():
