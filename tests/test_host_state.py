@@ -5,6 +5,7 @@ state-based actions (704.5v, 614.1a)."""
 import numpy as np
 import pytest
 from ga_helpers import unchanged
+from scalar_paths import run_on
 from state import full_state
 
 from ecs import (
@@ -302,6 +303,22 @@ def test_704_6a_one_players_flag_keeps_the_team_in():
         w.set_cant_lose(a, "mill")
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_6b_810_8a_one_players_poison_flag_keeps_the_team_in(batch):
+    """810.8a: "that player's team can't lose the game": the flag of a player who got no
+    poison counters keeps in the team whose other player got the 15 (704.6b)."""
+    w = World(seed=0, batch=batch, two_headed_giant=True)
+    a, b = w.add_player(team=0), w.add_player(team=0)
+    c, _ = w.add_player(team=1), w.add_player(team=1)
+    w.set_cant_lose(b, "poison")
+    w.put_counters(a, "poison", 15)
+    w.tick()
+    assert np.all(w.has_lost(a) == False) and np.all(w.has_lost(b) == False)  # noqa: E712
+    w.set_cant_lose(b, "poison", False)
+    w.tick()
+    assert np.all(w.has_lost(a)) and np.all(w.has_lost(b)) and np.all(w.result() == c)
+
+
 # ---- holds and redirects (704.5v, 614.1a) -----------------------------------------------
 def test_704_5v_a_held_battle_at_0_defense_stays_until_released():
     w = World(seed=0)
@@ -345,6 +362,32 @@ def test_a_finality_counter_exiles_what_a_redirect_still_sends_to_a_graveyard(ga
     w.put_counters(bear, "-1/-1", 2)
     w.tick()
     assert len(w.objects(zone=zone)) == 1 and not w.objects(zone="graveyard")
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("how", ["tick", "destroy", "sacrifice", "move_zone"])
+def test_616_1_122_1h_a_redirect_to_the_graveyard_still_meets_finality_on_every_path(batch, path, how):
+    """A host's "put it into a graveyard instead" (614.1a) leaves a move to a graveyard,
+    which a finality counter still replaces (122.1h; 616.1: the other replacement is
+    checked again), for a state-based death and each action's move, in one game or a
+    batch, on the scalar and the general paths; a redirect elsewhere still wins."""
+    w = World(seed=0, batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"finality": 1})
+    bird = w.add_object(p, "creature", power=1, toughness=1, counters={"finality": 1})
+    w.set_redirect(bear, "graveyard")
+    w.set_redirect(bird, "hand")
+    with run_on(path):
+        if how == "tick":
+            w.put_counters([bear, bird], "-1/-1", 2)
+            w.tick()
+        elif how == "move_zone":
+            w.move_zone([bear, bird], "graveyard")
+        else:
+            getattr(w, how)([bear, bird])
+    assert [len(w.objects(zone=z, game=g)) for g in range(batch) for z in ("exile", "hand", "graveyard")] == \
+        [1, 1, 0] * batch
 
 
 def test_614_1a_a_dying_permanent_cant_be_put_onto_the_battlefield_instead(game):
