@@ -265,6 +265,32 @@ def test_a_schedule_of_anything_but_systems_is_refused(systems: Any) -> None:
         Schedule(systems)
 
 
+def test_with_systems_inserts_before_the_first_match_or_after_the_last() -> None:
+    """``with_systems`` puts a host's systems just before the first system ``before``
+    names or just after the last one ``after`` names (by class, class name or instance),
+    at the end with neither; the schedule it is called on is unchanged."""
+    first, second = Thaw(), Thaw()
+    base = Schedule([first, Lethality, second])
+    for anchor in (Thaw, "Thaw"):
+        after = base.with_systems(Lethality, after=anchor).systems
+        assert after[:3] == base.systems and isinstance(after[3], Lethality)
+        before = base.with_systems(Lethality, before=anchor).systems
+        assert isinstance(before[0], Lethality) and before[1:] == base.systems
+    mid = base.with_systems(Lethality, after=first).systems
+    assert mid[0] is first and isinstance(mid[1], Lethality) and mid[2:] == base.systems[1:]
+    assert base.with_systems(Lethality).systems[:3] == base.systems and len(base.systems) == 3
+
+
+def test_with_systems_refuses_before_and_after_together_and_an_anchor_it_lacks() -> None:
+    """Only one place can be named: ``before=`` and ``after=`` together raise
+    IllegalActionError, as does an anchor that is no system of the schedule."""
+    base = Schedule([Thaw, Lethality])
+    with pytest.raises(IllegalActionError, match="not both"):
+        base.with_systems(Thaw, before=Lethality, after=Lethality)
+    with pytest.raises(IllegalActionError, match="no system 'Rad'"):
+        base.with_systems(Thaw, after="Rad")
+
+
 @pytest.mark.parametrize("batch", [1, 2])
 def test_704_3_a_host_systems_removals_and_a_death_perform_together_in_a_batch(batch: int) -> None:
     """A host's removal decided in the same check as a death (704.3) is performed with it,
