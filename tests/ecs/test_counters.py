@@ -366,6 +366,29 @@ def test_810_10_teammates_poison_that_fits_alone_but_not_together_is_refused(bat
 
 @pytest.mark.parametrize("batch", [1, 2])
 @pytest.mark.parametrize("path", ["scalar", "general"])
+def test_101_3_allowing_one_kind_ends_only_that_kinds_prohibition(batch, path):
+    """``allow(e, kind)`` ends the prohibition of that kind alone: another kind's, and
+    one of any counters, stay (101.3), and ``allow(e)`` ends them all."""
+    w = World(batch=batch)
+    p = w.add_player()
+    rock = w.add_object(p, {"artifact"})
+    with run_on(path):
+        w.prohibit(rock, "charge")
+        w.prohibit(rock, "lore")
+        w.allow(rock, "charge")
+        assert np.all(w.is_prohibited(rock, "lore")) and not np.any(w.is_prohibited(rock, "charge"))
+        w.prohibit(rock)
+        w.prohibit(rock, "charge")
+        w.allow(rock, "charge")
+        assert np.all(w.is_prohibited(rock, "charge")) and np.all(w.is_prohibited(rock, "lore"))
+        w.put_counters(rock, "charge", 1)
+        assert np.all(w.count(rock, "charge") == 0)
+        w.allow(rock)
+        assert not np.any(w.is_prohibited(rock, "charge")) and not np.any(w.is_prohibited(rock, "lore"))
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("path", ["scalar", "general"])
 def test_101_3_a_prohibition_of_any_counters_stops_every_kind_and_outlasts_allowing_one(batch, path):
     """"Can't have counters put on it" (prohibit with no kind): puts of any kind, one
     target or several, and wither's -1/-1 counters put none there (101.3), while the
