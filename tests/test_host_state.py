@@ -320,6 +320,24 @@ def test_704_6b_810_8a_one_players_poison_flag_keeps_the_team_in(batch):
 
 
 # ---- holds and redirects (704.5v, 614.1a) -----------------------------------------------
+@pytest.mark.parametrize("batch", [1, 2])
+def test_704_5v_704_5f_a_hold_keeps_only_the_held_ones_of_several_dying_permanents(batch):
+    """Holds (set_hold) in a check where several permanents die: the held battle and
+    creature stay where they are (704.5v's exception, 704.5f), the others go to the
+    graveyard, one game or a batch."""
+    w = World(seed=0, batch=batch)
+    p = w.add_player()
+    held, gone = (w.add_object(p, "battle", defense=2) for _ in range(2))
+    bear, bird = (w.add_object(p, "creature", power=1, toughness=1) for _ in range(2))
+    w.set_hold(held)
+    w.set_hold(bear)
+    w.remove_counters([held, gone], "defense", 2)
+    w.put_counters([bear, bird], "-1/-1", 1)
+    w.tick()
+    assert [np.all(w.exists(e)) for e in (held, gone, bear, bird)] == [True, False, True, False]
+    assert np.all(w.zone(held) == "battlefield") and np.all(w.zone(bear) == "battlefield")
+
+
 def test_704_5v_a_held_battle_at_0_defense_stays_until_released():
     w = World(seed=0)
     p = w.add_player()
