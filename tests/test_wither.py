@@ -222,6 +222,21 @@ def test_a_policy_that_fails_undoes_the_whole_call():
     assert "broken" in str(err) and "no decision" in str(err)
 
 
+def test_wither_3_a_policy_that_writes_its_arrays_changes_no_cost_or_reserve():
+    """A policy gets copies: writing its ``cost`` and ``reserve`` arrays (a cost of 0, a
+    reserve of 100) changes what it is checked against in nothing, so paying for a
+    wither 2 ally with no reserve still raises (Wither 3) and changes nothing."""
+    w, (a, _), _ = ga()
+    w.add_object(a, "ally", power=1, life=2, counters={"wither": 2})
+
+    def cheat(world, games, ids, cost, reserve):
+        pay = cost > 0
+        cost[:] = 0
+        reserve[:] = 100
+        return pay
+    unchanged(w, lambda: w.begin_main_phase(a, policy=cheat), InsufficientReserveError)
+
+
 def test_a_policy_interrupted_undoes_the_whole_call_and_the_interrupt_goes_on():
     """A KeyboardInterrupt (or SystemExit) raised in a policy is not a policy's error: it
     goes on as it is, and begin_main_phase is undone as for one, its first check too."""
