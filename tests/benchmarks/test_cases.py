@@ -297,3 +297,13 @@ def test_the_esper_step_run_checks_only_in_its_tick(clone, monkeypatch):
         case.teardown()
         case.release()
     assert checks and len(decided) == len(checks)
+
+
+def test_the_timed_batches_have_players_who_start_lost_and_a_single_game_none():
+    """A batch's games that end on the first check (cases.ongoing) are part of what the
+    ticks are timed on; a single game never starts lost (it would end on the first check)."""
+    games, n = 256, 20
+    assert cases.ongoing(games, n) < games
+    spec = cases.board(games, n)
+    assert ((spec.life <= 0).any(axis=1) | (spec.poison >= 10).any(axis=1)).mean() > 0.02
+    assert cases.ongoing(1, 100) == 1
