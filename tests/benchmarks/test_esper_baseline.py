@@ -163,3 +163,26 @@ def test_destroying_a_card_in_the_graveyard_raises(game):
     with pytest.raises(ValueError, match="not a permanent"):
         game.destroy(new)
     assert game.zone(new) == "graveyard"
+
+
+def test_the_observation_is_the_engines_with_lost_players_whichever_world_is_active():
+    """``observe`` after a tick in which players lost (704.5a, 704.5c): the engine's tensor,
+    its dtype and shape, for each game of the batch, though another game's esper world
+    was the last one used."""
+    import numpy as np
+
+    from benchmarks.boards import build_baseline, build_engine, make_board
+    from benchmarks.esper_baseline import OBSERVED
+    spec = make_board(60, games=3, seed=4, loss_rate=1.0)
+    engine, baseline = build_engine(spec), build_baseline(spec, EsperGame)
+    try:
+        engine.world.tick()
+        baseline.world.tick()
+        obs, _ = engine.world.observe([*engine.players.tolist(), *engine.objects.tolist()], OBSERVED)
+        assert obs[:, : spec.players, OBSERVED.index("lost")].any()
+        for g in reversed(range(spec.games)):
+            mine = baseline.world.games[g].observe([*baseline.players[g].tolist(), *baseline.objects[g].tolist()])
+            assert (mine.dtype, mine.shape) == (obs.dtype, (1, *obs.shape[1:]))
+            np.testing.assert_array_equal(mine[0], obs[g], err_msg=f"game {g}")
+    finally:
+        baseline.world.close()

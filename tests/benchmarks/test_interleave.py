@@ -138,3 +138,31 @@ def test_compare_keeps_each_rounds_median_and_their_median(monkeypatch):
     assert out.sides["engine"].round_medians == [2.0, 5.0, 1.0] and out.sides["b"].round_medians == [4.0, 4.0, 8.0]
     assert out.sides["engine"].median == 2.0   # (all engine runs pooled: 3.0)
     assert out.speedup("b") == (2.0, 0.8, 8.0)
+
+def test_disturb_writes_a_buffer_bigger_than_a_last_level_cache_and_churns_small_objects():
+    """Every element of a buffer of 32 MiB or more is written (what evicts the caches), and
+    a burst of small Python objects is made (what churns the allocator): megabytes of them."""
+    import tracemalloc
+
+    import numpy as np
+    before = interleave._JUNK.copy()
+    tracemalloc.start()
+    try:
+        interleave.disturb()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert interleave._JUNK.nbytes >= 32 * 2**20
+    assert np.array_equal(interleave._JUNK, before + 1.0)
+    assert peak > 2 * 2**20
+
+
+@pytest.mark.parametrize("run_s, budget, runs", [(0.01, 0.2, 10), (1.0, 0.05, 5), (0.0, 0.05, 300)],
+                         ids=["budget", "at least low", "at most high"])
+def test_calibrate_fits_a_block_of_runs_with_their_setups_to_the_budget(run_s, budget, runs, monkeypatch):
+    """Runs of ``run_s`` seconds after setups of as long: as many as fill ``budget``,
+    between 5 and 300."""
+    clock = FakeClock()
+    monkeypatch.setattr(interleave, "time", SimpleNamespace(perf_counter=clock))
+    case = cases.Case("probe", run=lambda: clock.spend(run_s), setup=lambda: clock.spend(run_s))
+    assert interleave.calibrate(case, budget) == runs

@@ -191,3 +191,27 @@ def test_a_target_line_writes_its_figures_as_read():
     assert [report.figure(x) for x in (0.364, 7.06, 500, 1000, 12_345, 2e8)] == [
         "0.364", "7.06", "500", "1,000", "12,345", "2e+08"]
     assert report.Target("clone", 1500, 1000).line() == "  [met] clone: 1,500 (target >= 1,000)"
+
+
+def test_the_memory_probe_generates_builds_and_ticks_the_batch_asked_for(monkeypatch):
+    """Its peak is that of the games x n batch through its first tick (the 4 GiB target's)."""
+    from benchmarks.boards import build_engine, make_board
+    from ecs import schedule
+    calls = []
+    real = schedule._tick
+    monkeypatch.setattr(schedule, "_tick", lambda *a: (calls.append(1), real(*a))[1])
+    got = report.memory_probe(4, 50)
+    assert calls and (got["games"], got["n"]) == (4, 50)
+    assert got["store_bytes"] == cases.state_nbytes(build_engine(make_board(50, games=4, seed=cases.SEED)).world)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's VmHWM")
+def test_the_peak_is_the_highest_resident_memory_not_the_current():
+    """256 MiB written then freed: the peak keeps them, to the byte's scale (kB of 1,024)."""
+    code = ("import numpy as np; from benchmarks import report, soak\n"
+            "now = soak.rss()[0]; a = np.ones(256 * 2**20 // 8); top = now + a.nbytes; del a\n"
+            "print(report.peak_rss() / top, soak.rss()[0] / top)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    peak, after = (float(x) for x in out.stdout.split())
+    assert 0.995 < peak < 1.01 and after < 0.5

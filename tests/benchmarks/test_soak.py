@@ -153,3 +153,27 @@ def test_a_row_records_the_median_time_of_the_engines_calls_since_the_last(monke
     monkeypatch.setattr(soak, "time", SimpleNamespace(perf_counter=lambda: float(next(calls)) ** 2))
     s = soak.run(1, steps=6, every=3)
     assert [(r["step"], r["seconds"]) for r in s.rows] == [(1.0, 10.0), (3.0, 34.0), (6.0, 74.0)]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads Linux's statm")
+def test_rss_counts_resident_bytes_and_the_anonymous_part_apart():
+    """64 MiB written add about 64 MiB to both figures; the anonymous part leaves out the
+    shared libraries' resident pages (the imports: NumPy, the engine's kernels)."""
+    before, before_anon = soak.rss()
+    ballast = np.ones(64 * 2**20 // 8)
+    after, after_anon = soak.rss()
+    assert 0.9 * ballast.nbytes < after - before < 1.1 * ballast.nbytes
+    assert 0.9 * ballast.nbytes < after_anon - before_anon < 1.1 * ballast.nbytes
+    assert after_anon < after
+
+
+def test_the_live_bytes_are_a_slots_bytes_times_the_slots_in_use_and_the_store_holds_them():
+    from benchmarks.boards import build_engine, make_board
+    from benchmarks.cases import state_nbytes
+    built = build_engine(make_board(50, games=3, seed=1))
+    s = built.world.store
+    slots = s.batch * s.capacity
+    per_slot = s.counts[: s.n_kinds].nbytes / slots + sum(
+        a.nbytes / slots for a in s.a.values() if a.shape == (s.batch, s.capacity))
+    assert soak.live_bytes(built.world) == per_slot * s.batch * (built.objects.size + built.players.size)
+    assert soak.store_bytes(built.world) >= state_nbytes(built.world)   # allocated: spare capacity too
