@@ -56,7 +56,8 @@ def test_select_keeps_the_cards_and_takes_the_games_asked_for():
 def test_both_builders_load_the_same_board_in_every_game():
     """Before any tick, every object's and player's observed state (presence, zone, power
     and toughness with counters, 122.1a, loyalty, defense, marked damage, life, poison and
-    the other counters) is the same in the engine's batch as in each baseline game; so are
+    the other counters) is the same in the engine's batch as in each baseline game, and the
+    engine's objects have the board's controllers (the baseline models none); so are
     the cards' caps and which damage is deathtouch's (704.5h), checked through their
     effect after a tick."""
     spec = make_board(150, games=24, seed=8)
@@ -69,6 +70,9 @@ def test_both_builders_load_the_same_board_in_every_game():
             np.testing.assert_array_equal(
                 obs[g], game.observe([*baseline.players[g].tolist(), *baseline.objects[g].tolist()])[0],
                 err_msg=f"game {g}")
+        w = engine.world
+        assert all((np.asarray(w.controller(e)) == engine.players[spec.controller[i]]).all()
+                   for i, e in enumerate(engine.objects.tolist()))
         players = obs[:, : spec.players]
         assert np.array_equal(players[..., OBSERVED.index("life")], spec.life)
         assert np.array_equal(players[..., OBSERVED.index("counter:poison")], spec.poison)

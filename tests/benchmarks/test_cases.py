@@ -307,3 +307,19 @@ def test_the_timed_batches_have_players_who_start_lost_and_a_single_game_none():
     spec = cases.board(games, n)
     assert ((spec.life <= 0).any(axis=1) | (spec.poison >= 10).any(axis=1)).mean() > 0.02
     assert cases.ongoing(1, 100) == 1
+
+
+def test_a_baseline_batch_tick_plays_the_games_it_counts(monkeypatch):
+    """A baseline timed on the first games of a batch plays those games only: the objects it
+    is counted for are the ones it checks (more would make its objects/s read low)."""
+    from benchmarks.naive_esper import NaiveBatch
+    played = []
+    real = NaiveBatch.tick
+    monkeypatch.setattr(NaiveBatch, "tick", lambda self: (played.append(len(self.games)), real(self))[1])
+    case = cases.baseline_tick(6, 20, max_games=4)
+    case.prepare()
+    try:
+        case.run()
+    finally:
+        case.release()
+    assert played == [4] and case.objects == 4 * 20
