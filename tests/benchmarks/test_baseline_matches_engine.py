@@ -199,6 +199,7 @@ def test_the_single_game_reads_timed_give_the_engines_values() -> None:
     """The reads the suites time (count, counters, damage), on their settled board after a
     self-play step's actions, so that counters and damage are there: the same values."""
     w, restore, ids = cases._engine_settled(100)
+    restore()   # (the cached world may hold what an earlier test left)
     game, esper_ids = cases._esper_settled(100)
     twin = game.clone()
     try:
@@ -221,6 +222,7 @@ def test_the_observation_timed_is_the_engines() -> None:
     step's counters and damage, and after a destroy (the old id reads absent, 400.7)."""
     from benchmarks.esper_baseline import OBSERVED
     w, restore, ids = cases._engine_settled(100)
+    restore()   # (the cached world may hold what an earlier test left)
     game, esper_ids = cases._esper_settled(100)
     every, esper_every = cases._engine_observed(100), cases._esper_observed(100)
     twin = game.clone()
@@ -249,6 +251,7 @@ def test_the_actions_on_three_targets_timed_give_the_engines_results(op: str) ->
     the same board: +1/+1 counters (CR 122.6), marked damage (120.3e) or the objects gone
     to the graveyard as new ones (701.8, 400.7)."""
     w, restore, ids = cases._engine_settled(100)
+    restore()   # (the cached world may hold what an earlier test left)
     game, esper_ids = cases._esper_settled(100)
     twin = game.clone()
     rest: tuple[Any, ...] = {"put_counters": ("+1/+1", 1), "deal_damage": (1,), "destroy": ()}[op]
@@ -269,6 +272,7 @@ def test_the_object_made_timed_is_the_engines() -> None:
     """The suites' new creature (the engine's ``add_object``, esper's entity of the same
     components): the same counters, damage and power after a tick that keeps it (704.5f)."""
     w, restore, _ = cases._engine_settled(100)
+    restore()   # (the cached world may hold what an earlier test left)
     game, _ = cases._esper_settled(100)
     twin = game.clone()
     try:
