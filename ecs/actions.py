@@ -233,8 +233,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     amount = r.amounts(n, lambda: f"put {kind!r} counters on entity {e}")
     if world.ruleset.pt_modifier(kind) is not None:
         args.require(world, ~args.is_type(world, g, c, "player"), g, c,
-                     f"is a player: {kind!r} counters change power/toughness, which players "
-                     "don't have (CR 122.1a)")
+                     f"is a player: {kind!r} counters {world.ruleset.stat_counters_on_players}")
     who = args.player_index(world, by) if by is not None else -1
     g, c, amount = args.sum_rows(world, g, c, amount)
     counting.check_room(world, kind, g, c, amount)   # a refused put does not take a step

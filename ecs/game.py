@@ -28,6 +28,7 @@ class Rules(Protocol):
     card_types: tuple[str, ...]
     zone_aliases: Mapping[str, str]
     damageable: tuple[str, ...]
+    stat_counters_on_players: str
 
     @property
     def damageable_mask(self) -> int: ...

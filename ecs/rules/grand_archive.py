@@ -71,6 +71,8 @@ class GrandArchive(Magic):
     two_headed_giant = False   # (810 is a Magic variant: GA has no teams)
 
     card_types = GA_TYPES
+    stat_counters_on_players = ("change an object's power and life stats, which players "
+                                "don't have (GA Buff 1, Debuff 1)")
     #: Units on the field (GA Damage 4-5, Unit 1).
     damageable = ("champion", "ally")
     #: ZoneChange -> CapEnforcement -> GAStateChecks -> WitherUpkeep

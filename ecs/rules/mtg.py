@@ -27,6 +27,8 @@ class Magic:
     card_types: tuple[str, ...] = ("creature", "planeswalker", "battle", "artifact",
                                    "enchantment", "land", "instant", "sorcery", "kindred")
     zone_aliases: Mapping[str, str] = {}
+    #: Why power/toughness counters can't go on a player (an action's error says so).
+    stat_counters_on_players = "change power/toughness, which players don't have (CR 122.1a)"
     #: Permanents that can be dealt damage (CR 120.3; players can too).
     damageable: tuple[str, ...] = ("creature", "planeswalker", "battle")
     #: Whether wither counters trigger at the beginning of a main phase (GA Wither).

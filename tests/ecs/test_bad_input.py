@@ -364,7 +364,21 @@ def test_122_1a_power_toughness_counters_on_a_player_are_refused(batch, ids):
     p = w.add_player()
     bear = w.add_object(p, {"creature"}, power=2, toughness=2)
     refused(w, lambda: w.put_counters(ids(bear, p), "+1/+1"), IllegalActionError,
-            f"entity {p} in game 0 is a player: '+1/+1' counters change power/toughness")
+            f"entity {p} in game 0 is a player: '+1/+1' counters change power/toughness, which "
+            "players don't have (CR 122.1a)")
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("kind", ["buff", "debuff"])
+def test_ga_buff_1_debuff_1_stat_counters_on_a_player_are_refused_citing_ga(batch, kind):
+    """GA Buff 1, Debuff 1: buff and debuff counters modify an object's power and life
+    stats; a player is refused them as in Magic, the message citing Grand Archive's rule
+    and stats, not Magic's."""
+    w = World(ruleset="grand_archive", batch=batch)
+    p = w.add_player()
+    refused(w, lambda: w.put_counters(p, kind), IllegalActionError,
+            f"entity {p} in game 0 is a player: {kind!r} counters change an object's power and "
+            "life stats, which players don't have (GA Buff 1, Debuff 1)")
 
 
 @pytest.mark.parametrize("batch", [1, 2])
