@@ -286,3 +286,22 @@ def test_objects_in_a_zone_are_those_of_that_zone_only():
     assert w.objects(zone="hand") == [card] and w.objects(zone="battlefield") == [bear]
     ids, mask = w.object_mask(zone="hand")
     assert ids[0][mask[0]].tolist() == [card]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1b_keywords_are_a_frozenset_of_printed_keywords_and_keyword_counters(path, batch):
+    """api.md: keywords(e) is the printed keywords plus the keyword counters (122.1b), a
+    frozenset (hashable, immutable); a batch reads one frozenset per game."""
+    from scalar_paths import run_on
+    with run_on(path):
+        w = World(batch=batch)
+        p = w.add_player()
+        bear = w.add_object(p, "creature", power=2, toughness=2, keywords=("trample",))
+        w.put_counters(bear, "flying")
+        read = w.keywords(bear)
+        per_game = [read] if batch == 1 else list(read)
+        assert len(per_game) == batch
+        for kws in per_game:
+            assert type(kws) is frozenset and kws == {"trample", "flying"}
+            assert hash(kws) == hash(frozenset({"trample", "flying"}))
