@@ -487,6 +487,18 @@ def test_enlighten_is_vectorized_over_a_batch():
     assert all(sorted(w.library(a, game=g) + [tops[g]]) == cards for g in range(3))
 
 
+
+def test_enlighten_1_in_a_batch_returns_minus_1_where_no_card_was_drawn():
+    """rules-grand-archive.md: activate_enlighten returns the drawn card's new id, -1 where
+    none: in a game not selected and in one whose deck is empty (Ending the Game 5)."""
+    w, (a, _), (champ, _) = ga(batch=2)
+    card = w.add_object(a, "action", zone="deck", games=[0], name="top")
+    w.put_counters(champ, "enlighten", 6)
+    got = w.activate_enlighten(champ, games=[0])
+    assert got[1] == -1 and got[0] >= 0 and w.name(int(got[0])) == "top" and got[0] != card
+    assert w.activate_enlighten(champ, games=[1]).tolist() == [-1, -1]
+    assert w.count(champ, "enlighten").tolist() == [3, 3]
+
 # ---- bad input and ruleset boundaries ----------------------------------------------------
 def test_ga_rejects_magic_counter_kinds_and_types():
     """GA Counters: buff/debuff, not +1/+1; MTG-only kinds and card types raise."""
@@ -1215,6 +1227,23 @@ def test_costs_and_memory_1_setting_reserve_replaces_it_and_paying_zero_is_no_ev
     w.pay_reserve(a, 0)
     assert w.events() == [] and np.all(w.reserve(a) == 3)
 
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("batch", [1, 2])
+def test_costs_and_memory_1_setting_or_gaining_reserve_is_no_event_paying_is(batch, path):
+    """rules-grand-archive.md: setting or gaining reserve is the host's bookkeeping and no
+    event; paying is a ReserveChanged (cause ga.reserve) in each game, on every path."""
+    from scalar_paths import run_on
+    with run_on(path):
+        w, (a, _), _ = ga(batch=batch)
+        w.clear_events()
+        w.set_reserve(a, 2)
+        w.gain_reserve(a, 3)
+        assert w.events() == [] and np.all(w.reserve(a) == 5)
+        w.pay_reserve(a, 4)
+    assert [(e.game, e.player, e.before, e.after, e.cause) for e in w.events()] == [
+        (g, a, 5, 1, "ga.reserve") for g in range(batch)]
 
 def test_recover_2_2_a_list_of_champions_returns_and_logs_what_was_removed():
     """Recover 2.1, 2.2: recovering 3 from a champion with 1 damage counter removes 1; a
