@@ -107,6 +107,27 @@ def test_122_6a_counters_put_by_a_player_name_that_player(path, targets):
     assert got == want
 
 
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1_101_3_put_remove_and_move_take_one_counter_by_default(path, batch):
+    """api.md: put_counters, remove_counters and move_counters take n=1 by default; a
+    removal takes up to n (101.3)."""
+    with run_on(path):
+        w = World(batch=batch)
+        p = w.add_player()
+        a = w.add_object(p, "artifact")
+        b = w.add_object(p, "artifact")
+        w.put_counters(a, "charge")
+        w.put_counters(a, "charge")
+        w.put_counters(a, "charge")
+        w.remove_counters(a, "charge")
+        moved = w.move_counters(a, b, "charge")
+        assert np.all(moved == 1)
+        assert np.all(w.count(a, "charge") == 1) and np.all(w.count(b, "charge") == 1)
+        w.remove_counters(b, "charge", 5)
+        assert np.all(w.count(b, "charge") == 0)
+
 # ---- move_counters ---------------------------------------------------------------------
 def test_122_8_a_move_in_no_selected_game_moves_nothing_even_in_a_world_of_one_game():
     """``games=[]`` selects no game: nothing moves (0 moved), as in a batch where a game

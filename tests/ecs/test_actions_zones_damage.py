@@ -54,6 +54,37 @@ def test_122_6a_counters_a_move_gives_are_put_by_the_player_by_names(zone):
         CounterChanged(0, new, "charge", 0, 2, cause, q)]
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("zone", ["battlefield", "graveyard"])
+def test_122_6a_counters_a_move_gives_are_put_by_the_new_objects_controller_by_default(zone, batch):
+    """122.6a, 110.2: with ``by`` left out, the counters an object gets as it arrives are
+    put by its controller: here the second player, the card's owner, in every game."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player()
+    x = w.add_object(q, {"artifact"}, zone="hand")
+    w.clear_events()
+    w.move_zone(x, zone, counters={"charge": 2})
+    got = [(e.game, e.kind, e.by) for e in w.events() if isinstance(e, CounterChanged)]
+    assert got == [(g, "charge", q) for g in range(batch)]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_400_7_a_single_id_moved_in_a_batch_returns_one_id_per_game_where_they_differ(path):
+    """api.md move_zone: a single id gives one id, but in a batch where it became
+    different objects (here: none where it was not present) one per selected game,
+    -1 where none arrived."""
+    with run_on(path):
+        w = World(batch=2)
+        p = w.add_player()
+        x = w.add_object(p, {"artifact"}, zone="hand")
+        w.move_zone(x, "graveyard", games=[1])
+        got = w.move_zone(x, "exile", where="present")
+        assert got.tolist()[1] == -1 and got[0] >= 0
+        assert w.zone(int(got[0])).tolist() == ["exile", "none"]
+        both = w.move_zone(int(got[0]), "hand", games=[0])
+        assert isinstance(both, int) and w.zone(both).tolist() == ["hand", "none"]
+
+
 @pytest.mark.parametrize("path", ["scalar", "general"])
 @pytest.mark.parametrize("by", [99, "q"])
 def test_a_move_naming_no_player_as_by_is_refused_even_without_counters(path, by):

@@ -178,6 +178,7 @@ def refused(w, fn, error, needle):
     (lambda w, p: w.counters(2**64), UnknownEntityError, str(2**64)),
     (lambda w, p: w.spawn_seeds(2**40), InvalidGameError, str(2**40)),
     (lambda w, p: w.fork(0, 2**31), InvalidGameError, str(2**31)),
+    (lambda w, p: w.fork(0, MAX_BATCH + 1), InvalidGameError, str(MAX_BATCH + 1)),
     (lambda w, p: w.deal_damage(p, 1, combat="yes"), InvalidTypeError, "combat"),
     (lambda w, p: w.add_object(p, "artifact", token=1), IllegalActionError, "token must be True or False, got 1"),
     # a card type of another ruleset (GA's champion) is not a Magic one (300.1)

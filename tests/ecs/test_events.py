@@ -324,6 +324,32 @@ def test_603_10a_a_permanent_of_the_first_player_leaves_under_that_players_contr
     assert row.controller == 50
 
 
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("how", ["destroy", "704.5f"])
+def test_603_10a_a_stolen_permanent_leaves_under_its_controllers_control_not_its_owners(path, how):
+    """603.3a, 603.10a, 110.2: a ZoneChanged names the player who controlled the object
+    just before it left (here not its owner, after a control change, 108.4), in the event
+    and in event_table's ``before`` (that player's index + 1); the new object is the
+    owner's."""
+    from scalar_paths import run_on
+    with run_on(path):
+        w = World()
+        p, q = w.add_player(), w.add_player()
+        bear = w.add_object(p, "creature", power=2, toughness=2)
+        w.set_controller(bear, q)
+        w.clear_events()
+        if how == "destroy":
+            w.destroy(bear)
+        else:
+            w.put_counters(bear, "-1/-1", 2)
+            w.tick()
+    [left] = [e for e in w.events() if isinstance(e, ZoneChanged)]
+    assert (left.old, left.controller, left.cause) == (bear, q, how)
+    assert w.controller(left.new) == p
+    t = w.event_table()
+    assert t["before"][t["type"] == ZONE].tolist() == [w.players().index(q) + 1]
+
 def test_122_7_crossed_is_the_put_that_reaches_the_number_from_below():
     """For "whenever the Nth counter is put" triggers, a put crosses N when it takes the
     count from below N to N or more; a put starting at N crossed nothing (it was reached
