@@ -151,6 +151,19 @@ def test_modify_pt_is_validated_and_atomic(game):
         w.modify_pt(w.players()[0], 1, 1)
 
 
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_613_4c_modify_pt_rows_naming_one_object_add_up(batch):
+    """api.md modify_pt: layer 7c effects add (613.4c), so rows of one call naming one
+    object twice (two anthems at once) add up, a negative row subtracting, in every game."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.modify_pt([bear, bear], 3, [1, -1])
+    assert np.all(w.power(bear) == 8) and np.all(w.toughness(bear) == 2)
+    w.modify_pt([bear, bear, bear], 1, 1)
+    assert np.all(w.power(bear) == 11) and np.all(w.toughness(bear) == 5)
+
 # ---- owner and controller (108.3, 108.4, 110.2, 400.7) ----------------------------------
 def test_control_change_and_return_under_its_owners_control(game):
     w, p, q, bear = game
