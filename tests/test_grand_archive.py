@@ -1333,6 +1333,20 @@ def test_buff_2_a_missing_stat_stays_missing_in_a_batch(stat):
             w.base_level(item)
 
 
+
+def test_stats_a_batch_reads_0_in_the_games_an_object_is_not_in():
+    """rules-grand-archive.md stat/base_level: per game, 0 in a game without the stat, as
+    in an observation; here the object is in game 0 only, and game 1's object in the same
+    slot lends it nothing (its durability 5, its level 4)."""
+    w, (a, _), _ = ga(batch=2)
+    sword = w.add_object(a, "weapon", power=1, durability=3, games=[0])
+    champ = w.add_object(a, "champion", life=20, level=2, games=[0], counters={"level": 1})
+    axe = w.add_object(a, "weapon", power=1, durability=5, games=[1])
+    other = w.add_object(a, "champion", life=20, level=4, games=[1], counters={"level": 1})
+    assert w.stat(sword, "durability").tolist() == [3, 0]
+    assert w.stat(champ, "level").tolist() == [3, 0] and w.base_level(champ).tolist() == [2, 0]
+    assert w.stat(axe, "durability").tolist() == [0, 5] and w.base_level(other).tolist() == [0, 4]
+
 def test_immortality_1_a_player_is_not_declared_immortal():
     """Keywords: Immortality 1 (an object's static ability): set_immortal of a player
     is refused in a single game too, naming the player, and changes nothing."""
