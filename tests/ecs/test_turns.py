@@ -127,3 +127,17 @@ def test_805_4_every_team_takes_its_turn_whatever_the_seating(batch):
         w.begin_main_phase()
         turns.append({team[int(x)] for x in np.ravel(w.active_player())})
     assert turns == [{1}, {2}, {0}, {1}]
+
+
+@pytest.mark.parametrize("batch", [2, 3])
+def test_117_5_704_3_a_main_phase_checks_state_based_actions_in_its_selected_games_only(batch):
+    """api.md: begin_main_phase checks state-based actions before and after the phase
+    systems act, like any action in the games it selects only: a 0-toughness creature of
+    a game not selected stays until that game is checked (704.5f)."""
+    w, (p, _, _) = three(batch=batch)
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.put_counters(bear, "-1/-1", 2)
+    w.begin_main_phase(p, games=[0])
+    assert w.exists(bear).tolist() == [False] + [True] * (batch - 1)
+    w.tick()
+    assert not w.exists(bear).any()
