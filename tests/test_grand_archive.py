@@ -575,6 +575,17 @@ def test_reserve_is_a_per_player_resource_paid_in_full():
     assert w.reserve(b).tolist() == [0, 4]
 
 
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_costs_and_memory_1_a_short_payment_names_the_player_game_amount_and_reserve(batch):
+    """rules-grand-archive.md Errors: InsufficientReserveError names the player (the
+    entity), the game, the amount asked and the reserve there is; nothing is paid."""
+    w, (a, b), _ = ga(batch=batch)
+    g = batch - 1
+    w.set_reserve(b, 3)
+    err = unchanged(w, lambda: w.pay_reserve(b, 7, games=[g]), InsufficientReserveError)
+    assert f"player {b} in game {g} can't pay 7 reserve: they have 3" in str(err)
+
 def test_zone_aliases_field_banishment_deck():
     """GA zone names: field, banishment, deck."""
     w, (a, _), _ = ga()

@@ -425,7 +425,8 @@ def test_614_1a_a_dying_permanent_cant_be_put_onto_the_battlefield_instead(game)
     """The battlefield is where a dying permanent is: no zone to put it into instead (it
     would stay with its lethal damage, and the checks would find it dying again)."""
     w, _, _, bear = game
-    unchanged(w, lambda: w.set_redirect(bear, "battlefield"), InvalidZoneError)
+    err = unchanged(w, lambda: w.set_redirect(bear, "battlefield"), InvalidZoneError)
+    assert f"entity {bear}" in str(err) and "'battlefield'" in str(err)   # (api.md: names both)
 
 
 def test_redirect_ends_when_the_object_leaves(game):
@@ -883,6 +884,7 @@ def test_a_reason_to_not_lose_that_is_no_name_is_refused(reason):
     nothing."""
     w = World(seed=0)
     p = w.add_player()
-    unchanged(w, lambda: w.set_cant_lose(p, reason), InvalidTypeError)
+    err = unchanged(w, lambda: w.set_cant_lose(p, reason), InvalidTypeError)
+    assert f"unknown reason {reason!r}" in str(err)   # (api.md: the message names the value)
     with pytest.raises(InvalidTypeError, match="unknown reason"):
         w.cant_lose(p, reason)
