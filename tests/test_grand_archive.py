@@ -905,7 +905,8 @@ def test_leveling_up_2_after_a_game_ended_reads_and_checks_each_games_level(powe
                 s.stat(c, "power")
         else:
             assert int(bw.stat(champ, "power")[g]) == s.stat(c, "power") == p
-    unchanged(bw, lambda: bw.level_up(champ, 2, 22), IllegalActionError)   # game 1 is level 2
+    err = unchanged(bw, lambda: bw.level_up(champ, 2, 22), IllegalActionError)   # game 1 is level 2
+    assert f"champion {champ} is level 2 in game 1" in str(err)   # (the entity, its level, the game)
     bw.level_up(champ, 3, 24)
     singles[1].level_up(sc[1], 3, 24)
     assert bw.base_level(champ).tolist() == [s.base_level(c) for s, c in zip(singles, sc)] == [1, 3]
