@@ -60,7 +60,8 @@ def test_122_6a_counters_a_move_gives_are_put_by_the_new_objects_controller_by_d
     """122.6a, 110.2: with ``by`` left out, the counters an object gets as it arrives are
     put by its controller: here the second player, the card's owner, in every game."""
     w = World(batch=batch)
-    p, q = w.add_player(), w.add_player()
+    w.add_player()   # (player 0: not the one who puts them)
+    q = w.add_player()
     x = w.add_object(q, {"artifact"}, zone="hand")
     w.clear_events()
     w.move_zone(x, zone, counters={"charge": 2})
