@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from ga_helpers import unchanged
+from scalar_paths import run_on
 
 import ecs
 from ecs import (
@@ -1246,7 +1247,6 @@ def test_costs_and_memory_1_setting_reserve_replaces_it_and_paying_zero_is_no_ev
 def test_costs_and_memory_1_setting_or_gaining_reserve_is_no_event_paying_is(batch, path):
     """rules-grand-archive.md: setting or gaining reserve is the host's bookkeeping and no
     event; paying is a ReserveChanged (cause ga.reserve) in each game, on every path."""
-    from scalar_paths import run_on
     with run_on(path):
         w, (a, _), _ = ga(batch=batch)
         w.clear_events()

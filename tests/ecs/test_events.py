@@ -1,6 +1,7 @@
 """The event log: objects and columnar arrays agree; steps group simultaneous rows."""
 import numpy as np
 import pytest
+from scalar_paths import run_on
 
 from ecs import CounterChanged, GameEnded, PlayerLost, World, ZoneChanged
 from ecs.events import (
@@ -332,7 +333,6 @@ def test_603_10a_a_stolen_permanent_leaves_under_its_controllers_control_not_its
     just before it left (here not its owner, after a control change, 108.4), in the event
     and in event_table's ``before`` (that player's index + 1); the new object is the
     owner's."""
-    from scalar_paths import run_on
     with run_on(path):
         w = World()
         p, q = w.add_player(), w.add_player()

@@ -3,6 +3,7 @@ another game took, objects of several types, a team's prohibitions (810.10c), th
 Archive's zone names, a loyalty or defense never printed (306.5c, 310.4c)."""
 import numpy as np
 import pytest
+from scalar_paths import run_on
 from state import full_state
 
 from ecs import InvalidGameError, InvalidTypeError, UnknownEntityError, World
@@ -293,7 +294,6 @@ def test_objects_in_a_zone_are_those_of_that_zone_only():
 def test_122_1b_keywords_are_a_frozenset_of_printed_keywords_and_keyword_counters(path, batch):
     """api.md: keywords(e) is the printed keywords plus the keyword counters (122.1b), a
     frozenset (hashable, immutable); a batch reads one frozenset per game."""
-    from scalar_paths import run_on
     with run_on(path):
         w = World(batch=batch)
         p = w.add_player()
