@@ -235,6 +235,23 @@ def test_the_first_name_given_is_read_as_given():
     assert (w.name(bear), w.name(elf), w.name(blank)) == ("Grizzly Bears", "Llanowar Elves", None)
 
 
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("batch, scalar_reads", [(2, True), (1, False)])
+def test_a_name_is_one_str_in_a_batch_too_read_where_the_id_still_is(batch, scalar_reads, path):
+    """An id names one card: ``name`` is one ``str`` (None unnamed) where every other read
+    is per game, in a batch and with ``scalar_reads=False`` too; where the id has left some
+    games (400.7), it is read in a game it is still in."""
+    w = World(batch=batch, scalar_reads=scalar_reads)
+    p = w.add_player()
+    rock = w.add_object(p, "artifact", name="Mind Stone")
+    blank = w.add_object(p, "artifact")
+    if batch > 1:
+        w.destroy(rock, games=0)
+    with run_on(path):
+        assert w.name(rock) == "Mind Stone" and w.name(blank) is None
+        assert isinstance(w.zone(blank), np.ndarray)   # (the reads beside it are per game)
+
+
 @pytest.mark.parametrize("batch", [1, 2])
 def test_810_9_teammates_read_the_teams_shared_life_total(batch):
     """810.9: a Two-Headed Giant team has one shared life total (30): life lost by one
