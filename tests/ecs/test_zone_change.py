@@ -268,6 +268,35 @@ def test_614_1a_122_1h_a_redirect_replaces_dying_first_and_finality_only_what_st
         assert len(w.objects(zone=zone)) == 1
 
 
+def _dies_to_704_5f(w: World, e: int, with_other: bool) -> int:
+    """``e`` (and another creature of its controller's, ``with_other``) put into the
+    graveyard by one state-based check (704.5f); ``e``'s new id."""
+    es = [e]
+    if with_other:
+        es.append(w.add_object(w.controller(e) if w.batch == 1 else int(w.controller(e)[0]),
+                               {"creature"}, power=1, toughness=1))
+    w.put_counters(es, "-1/-1", 2)
+    w.clear_events()
+    w.tick()
+    return next(ev.new for ev in w.events() if isinstance(ev, ZoneChanged) and ev.old == e)
+
+
+@pytest.mark.parametrize("how", ["move_zone", "704.5f"])
+@pytest.mark.parametrize("batch, with_other", PATHS)
+def test_110_2_400_7_a_moved_permanent_returns_to_its_owners_control(batch, with_other, how):
+    """A permanent another player controls that changes zones is a new object under its
+    owner's control (110.2, 400.7): moved alone, with another object, or in several games
+    at once, by an action or by a state-based check."""
+    w = World(batch=batch)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    w.set_controller(bear, q)
+    new = (_dying(w, bear, with_other, lambda w, es: w.move_zone(es, "graveyard")) if how == "move_zone"
+           else _dies_to_704_5f(w, bear, with_other))
+    assert np.all(w.zone(new) == "graveyard")
+    assert np.all(w.controller(new) == p) and np.all(w.owner(new) == p)
+
+
 @pytest.mark.parametrize("batch, with_other", PATHS)
 def test_122_1h_a_finality_counter_does_not_replace_a_bounce(batch, with_other):
     """Finality replaces a move from the battlefield to a graveyard only: a permanent with
