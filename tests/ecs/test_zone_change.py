@@ -297,6 +297,28 @@ def test_110_2_400_7_a_moved_permanent_returns_to_its_owners_control(batch, with
     assert np.all(w.controller(new) == p) and np.all(w.owner(new) == p)
 
 
+@pytest.mark.parametrize("spread", [False, True], ids=["same-columns", "spread"])
+def test_400_7_122_1h_one_new_id_per_old_id_and_destination_across_the_games(spread):
+    """A permanent destroyed in three games at once, exiled instead in one of them by its
+    finality counter (122.1h), becomes two new objects (400.7): one id shared by the games
+    where it went to the graveyard together, another for the exile. With ``spread`` it sits
+    in another column in one game (an object made there alone first)."""
+    w = World(batch=3, seed=0)
+    p = w.add_player()
+    if spread:
+        w.add_object(p, {"creature"}, zone="graveyard", games=[2])
+    bear = w.add_object(p, {"creature"}, power=2, toughness=2)
+    assert len(set(w.store.locate(np.arange(3), bear).tolist())) == (2 if spread else 1)
+    w.put_counters(bear, "finality", 1, games=[1])
+    w.clear_events()
+    w.destroy(bear)
+    new = {ev.game: (ev.new, ev.to_zone) for ev in w.events() if isinstance(ev, ZoneChanged)}
+    assert [z for _, z in new.values()] == ["graveyard", "exile", "graveyard"]
+    assert new[0][0] == new[2][0] != new[1][0]
+    assert w.zone(new[0][0]).tolist() == ["graveyard", "none", "graveyard"]
+    assert w.zone(new[1][0]).tolist() == ["none", "exile", "none"]
+
+
 @pytest.mark.parametrize("batch, with_other", PATHS)
 def test_122_1h_a_finality_counter_does_not_replace_a_bounce(batch, with_other):
     """Finality replaces a move from the battlefield to a graveyard only: a permanent with
