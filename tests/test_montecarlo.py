@@ -426,6 +426,45 @@ def test_each_target_filter_field_narrows_the_candidates() -> None:
         assert np.array_equal(counts, want), kind
 
 
+def test_120_3b_infect_damage_to_a_player_target_gives_poison_counters() -> None:
+    """deal_damage's keywords reach a player target too: 3 infect damage to bob a turn gives
+    him 3 poison counters and costs him no life (120.3b); at 12 he has lost (704.5c), in turn 4
+    of every game. Plain damage would leave him at 5 life after 5 turns."""
+    text = scenario_text(5, 'name = "alice"\n\nname = "bob"', "",
+                         'action = "deal_damage"\nn = 3\ninfect = true\ntarget = { player = "bob" }')
+    r = mc.run(loads(text, "infect.toml"), games=64, seed=1, workers=1, keep_games=True)
+    assert r.loss["bob"].k == 64 and r.loss["alice"].k == 0
+    assert (r.length.min, r.length.max) == (4, 4)
+    assert (r.raw["life"][:, 1] == 20).all() and (r.raw["poison"][:, 1] == 12).all()
+
+
+@pytest.mark.parametrize("action, survives", [("destroy", True), ("sacrifice", False)])
+def test_122_1c_a_shield_counter_stops_a_destroy_effect_not_a_sacrifice(action: str, survives: bool) -> None:
+    """A knight with a shield counter: a destroy effect removes the counter instead (122.1c)
+    and the knight survives the turn; a sacrifice is no destruction (701.21a) and it dies."""
+    text = scenario_text(1, 'name = "alice"\n\nname = "bob"',
+                         'name = "knight"\ncontroller = "alice"\ntypes = ["creature"]\npower = 2\n'
+                         'toughness = 2\ncounters = { shield = 1 }',
+                         f'action = "{action}"\ntarget = {{ name = "knight" }}')
+    r = mc.run(loads(text, f"{action}.toml"), games=64, seed=1, workers=1)
+    assert r.survival["knight"].k == (64 if survives else 0)
+    assert r.counters["knight"]["shield"].max == 0
+
+
+def test_810_8a_a_two_headed_giant_team_shares_its_life_and_loses_together() -> None:
+    """two_headed_giant = true: a team's life is its players' 15 each together (810.4), so 10
+    life lost by bob a turn ends his team's 30 in turn 3 (704.6a), and his teammate loses with him
+    (810.8a) while the other team loses nothing. Alone, at 20 life, he would lose in turn 2."""
+    players = ('name = "alice"\nteam = "red"\n\nname = "bob"\nteam = "blue"\n\n'
+               'name = "carol"\nteam = "red"\n\nname = "dave"\nteam = "blue"')
+    text = scenario_text(4, players, "", 'action = "lose_life"\nn = 10\ntarget = { player = "bob" }',
+                         top="two_headed_giant = true")
+    r = mc.run(loads(text, "2hg.toml"), games=64, seed=1, workers=1, keep_games=True)
+    assert [r.loss[p].k for p in ("alice", "bob", "carol", "dave")] == [0, 64, 0, 64]
+    assert (r.length.min, r.length.max) == (3, 3)
+    assert (r.raw["life"] == [30, 0, 30, 0]).all()
+
+
 def test_both_players_losing_at_once_is_a_draw() -> None:
     """Both at 9 poison, and every turn a proliferate of every player: both reach 10 at
     once (704.5c) and lose together, a draw (104.4a) in turn 1 of every game."""
