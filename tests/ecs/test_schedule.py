@@ -19,6 +19,7 @@ from profiles import examples
 from scalar_paths import general
 
 from ecs import IllegalActionError, World
+from ecs.args import FEW
 from ecs.check import Check, Probe, System, SystemType, When
 from ecs.schedule import Schedule
 from ecs.systems.lethality import Lethality
@@ -60,6 +61,25 @@ def test_a_tick_of_an_unwritten_settled_state_makes_no_check_704_3(monkeypatch: 
     w.put_counters(ids["bear"], "+1/+1", 1)   # a write: the next tick checks, once
     assert w.tick() == 0 and len(made) == 1
     assert w.tick() == 0 and len(made) == 1
+
+
+@pytest.mark.parametrize("action", ["put_counters", "deal_damage", "set_pt"])
+def test_704_3_a_write_by_the_general_path_after_a_settled_tick_is_checked_by_the_next(action: str) -> None:
+    """Every write ends a settled mark, ``Store.mut``'s too: after a settled tick, an action
+    on more objects than a single game's plain-int path takes (``ecs.args.FEW``) writes by
+    the general path, and the next tick checks. Each 2/2 dies: two -1/-1 counters
+    (704.5f), 2 damage (704.5g), set to 0/0 (704.5f)."""
+    w = World(seed=3)
+    p = w.add_player()
+    ids = w.add_objects(FEW + 1, p, "creature", power=2, toughness=2)
+    assert w.tick() == 0 and w.tick() == 0
+    if action == "put_counters":
+        w.put_counters(ids, "-1/-1", 2)
+    elif action == "deal_damage":
+        w.deal_damage(ids, 2)
+    else:
+        w.set_pt(ids, 0, 0)
+    assert w.tick() == 1 and not w.objects(zone="battlefield")
 
 
 def test_a_system_process_replaced_after_a_settled_tick_runs_at_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
