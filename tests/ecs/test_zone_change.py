@@ -297,6 +297,21 @@ def test_110_2_400_7_a_moved_permanent_returns_to_its_owners_control(batch, with
     assert np.all(w.controller(new) == p) and np.all(w.owner(new) == p)
 
 
+@pytest.mark.parametrize("batch, with_other", PATHS)
+def test_400_7_a_moved_card_keeps_its_characteristics_on_every_path(batch, with_other):
+    """A card that changes zones is a new object in the same slot with the card's
+    characteristics (400.7): its name, printed power and toughness and keywords, moved
+    alone, with another object, or in several games at once."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, {"artifact", "creature"}, power=3, toughness=4, keywords={"flying"},
+                        name="Bear", counters={"+1/+1": 1})
+    new = _dying(w, bear, with_other, lambda w, es: w.move_zone(es, "hand"))
+    assert np.all(w.zone(new) == "hand")
+    assert np.all(w.power(new) == 3) and np.all(w.toughness(new) == 4)
+    assert w.name(new) == "Bear" and np.all(w.keywords(new) == frozenset({"flying"}))
+
+
 @pytest.mark.parametrize("spread", [False, True], ids=["same-columns", "spread"])
 def test_400_7_122_1h_one_new_id_per_old_id_and_destination_across_the_games(spread):
     """A permanent destroyed in three games at once, exiled instead in one of them by its
