@@ -1,0 +1,42 @@
+"""Grand Archive actions (ecs.rules.grand_archive) on their general paths: a batch, or a
+single game's call forced onto the vectorized path, acts as the single game's scalar path."""
+import numpy as np
+import pytest
+from scalar_paths import run_on
+
+from ecs import World
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_costs_and_memory_1_reserve_is_the_named_players_whatever_their_column(path, batch):
+    """Costs and Memory 1: reserve is a per-player resource, set, gained and paid on the
+    player named; a player made after an object (their column is not their index) too."""
+    w = World(ruleset="grand_archive", batch=batch, seed=0)
+    a = w.add_player()
+    w.add_object(a, "champion", life=20, level=1)
+    b = w.add_player()
+    with run_on(path):
+        w.set_reserve(b, 5)
+        w.gain_reserve(b, 2)
+        w.pay_reserve(b, 3)
+    assert np.atleast_1d(w.reserve(b)).tolist() == [4] * batch
+    assert np.atleast_1d(w.reserve(a)).tolist() == [0] * batch
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_enlighten_1_in_a_batch_draws_in_the_games_it_was_activated_in_only(path):
+    """Enlighten 1: "Remove 3 enlighten counters: Draw a card." activated in one game of a
+    batch (games=) draws that game's card; the other game's deck and counters stay."""
+    w = World(ruleset="grand_archive", batch=2, seed=0)
+    a = w.add_player()
+    w.add_player()
+    w.add_object(a, "champion", life=20, level=1)
+    sage = w.add_object(a, "ally", power=1, life=2, counters={"enlighten": 3})
+    for _ in range(2):
+        w.add_object(a, "action", zone="deck")
+    with run_on(path):
+        drawn = w.activate_enlighten(sage, games=[0])
+    assert drawn[0] >= 0 and drawn[1] == -1
+    assert [len(w.library(a, game=g)) for g in range(2)] == [1, 2]
+    assert w.count(sage, "enlighten").tolist() == [0, 3]
