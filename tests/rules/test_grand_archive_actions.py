@@ -40,3 +40,17 @@ def test_enlighten_1_in_a_batch_draws_in_the_games_it_was_activated_in_only(path
     assert drawn[0] >= 0 and drawn[1] == -1
     assert [len(w.library(a, game=g)) for g in range(2)] == [1, 2]
     assert w.count(sage, "enlighten").tolist() == [0, 3]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_recover_2_2_one_champion_in_a_batch_returns_each_games_own_count(path):
+    """Recover 2, 2.2: "remove up to N damage counters": one champion recovering in a batch
+    returns what was removed in each game, which differs where its damage differs."""
+    w = World(ruleset="grand_archive", batch=3, seed=0)
+    a = w.add_player()
+    w.add_player()
+    champ = w.add_object(a, "champion", life=20, level=1, counters={"damage": [3, 1, 0]})
+    with run_on(path):
+        removed = w.recover(champ, 2)
+    assert removed.tolist() == [2, 1, 0]
+    assert w.count(champ, "damage").tolist() == [1, 0, 0]
