@@ -1467,3 +1467,20 @@ def test_durability_3_a_weapon_entering_with_0_durability_is_destroyed(batch):
     assert not np.any(w.exists(blade))
     assert [(e.old, e.cause) for e in w.events() if isinstance(e, ecs.ZoneChanged)] == [
         (blade, "ga.durability")] * batch
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("batch", [1, 2])
+def test_stats_1_a_stat_not_printed_raises_naming_the_entity_and_stat(path, batch):
+    """rules-grand-archive.md API additions: ``stat`` and ``base_level`` of a stat that is
+    not printed raise InvalidTypeError naming the entity and the stat, on the single
+    game's scalar path and on the general path (where, in a batch, no game has it)."""
+    w = World(ruleset="grand_archive", batch=batch)
+    p = w.add_player()
+    item = w.add_object(p, "item", counters={"durability": 1, "level": 1})
+    with run_on(path):
+        for name in ("durability", "level", "power"):
+            with pytest.raises(InvalidTypeError, match=f"entity {item} has no {name}"):
+                w.stat(item, name)
+        with pytest.raises(InvalidTypeError, match=f"entity {item} has no level stat"):
+            w.base_level(item)

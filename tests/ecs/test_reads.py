@@ -322,3 +322,17 @@ def test_122_1b_keywords_are_a_frozenset_of_printed_keywords_and_keyword_counter
         for kws in per_game:
             assert type(kws) is frozenset and kws == {"trample", "flying"}
             assert hash(kws) == hash(frozenset({"trample", "flying"}))
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1a_208_3_a_noncreatures_power_raises_naming_the_entity_and_stat(path, batch):
+    """A noncreature has no power or toughness (122.1a, 208.3), printed or not: the read
+    raises InvalidTypeError naming the entity and the stat, in one game and a batch."""
+    w = World(batch=batch)
+    p = w.add_player()
+    rock = w.add_object(p, "artifact", power=3, toughness=3)
+    with run_on(path):
+        for read, stat in ((w.power, "power"), (w.toughness, "toughness")):
+            with pytest.raises(InvalidTypeError, match=f"^entity {rock} has no {stat}$"):
+                read(rock)
