@@ -544,3 +544,35 @@ def test_per_game_ids_pad_and_stale_rows_are_zeros():
     w.move_zone(bear, "graveyard", games=[1])
     obs, _ = w.observe(np.array([[bear, -1], [-1, bear]]), ["present", "power"], dtype=np.int32)
     assert obs.tolist() == [[[1, 2], [0, 0]], [[0, 0], [0, 0]]]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_ga_level_counters_past_int32_are_summed_and_saturate_in_int32(batch):
+    """Level Counters 1-2: LV is the base level plus a champion's level counters; the sum
+    of a printed level at its bound and int32's largest count is read whole by ``stat``
+    and the float32 observation, and an int32 observation reads int32's bound, never a
+    wrapped value."""
+    from ecs.limits import MAX_COUNT, MAX_STAT
+    w = World(ruleset="grand_archive", batch=batch)
+    p = w.add_player()
+    champ = w.add_object(p, "champion", life=20, level=MAX_STAT)
+    w.put_counters(champ, "level", MAX_COUNT)
+    assert np.atleast_1d(w.stat(champ, "level")).tolist() == [MAX_STAT + MAX_COUNT] * batch
+    whole, _ = w.observe([champ], ["level", "base_level"], dtype=np.int32)
+    assert whole[:, 0].tolist() == [[2**31 - 1, MAX_STAT]] * batch
+    flt, _ = w.observe([champ], ["level"])
+    assert flt[:, 0, 0].tolist() == [float(np.float32(MAX_STAT + MAX_COUNT))] * batch
+
+
+def test_ga_a_power_the_host_set_is_no_printed_power():
+    """rules-grand-archive.md Observations: ``has:power`` is 1 where power is printed, so
+    a champion without printed power reads power 0 and ``has:power`` 0, a value the host
+    set (``set_pt``) notwithstanding; the read raises as for any missing stat."""
+    w = World(ruleset="grand_archive")
+    p = w.add_player()
+    champ = w.add_object(p, "champion", life=20, level=1)
+    w.set_pt(champ, 3, 4)
+    obs, _ = w.observe([champ], ["has:power", "power"], dtype=np.int32)
+    assert obs[0, 0].tolist() == [0, 0]
+    with pytest.raises(InvalidTypeError, match=f"entity {champ} has no power"):
+        w.power(champ)
