@@ -86,3 +86,20 @@ def test_every_exception_is_exported_and_a_counter_error():
             if issubclass(c, Exception) and c.__module__ == errors.__name__]
     assert mine and all(issubclass(c, ecs.CounterError) for c in mine)
     assert {c.__name__ for c in mine} <= set(ecs.__all__)
+
+
+def test_every_event_and_the_engine_names_are_exported():
+    """``ecs`` exports each event class, ``crossed``, and the names whose modules load the
+    engine on first use (World, Schedule, DRAW, ONGOING); ``from ecs import *`` binds every
+    exported name, the lazy ones too."""
+    import inspect
+
+    import ecs
+    from ecs import events
+    mine = {c.__name__ for _, c in inspect.getmembers(events, inspect.isclass)
+            if issubclass(c, events.Event) and c.__module__ == events.__name__}
+    assert {"Tapped", "DamageDealt", "ZoneChanged"} <= mine
+    assert mine | {"crossed", "World", "Schedule", "DRAW", "ONGOING"} <= set(ecs.__all__)
+    space: dict[str, object] = {}
+    exec("from ecs import *", space)
+    assert set(ecs.__all__) <= set(space)
