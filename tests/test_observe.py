@@ -576,3 +576,13 @@ def test_ga_a_power_the_host_set_is_no_printed_power():
     assert obs[0, 0].tolist() == [0, 0]
     with pytest.raises(InvalidTypeError, match=f"entity {champ} has no power"):
         w.power(champ)
+
+
+def test_ga_type_features_of_an_object_of_several_types_are_each_1():
+    """``type:<type>`` is 1 for each of an object's types: a weapon regalia (rules-grand-
+    archive.md, An example) is a weapon and a regalia, not a champion."""
+    w = World(ruleset="grand_archive")
+    p = w.add_player()
+    sword = w.add_object(p, ("weapon", "regalia"), power=1, durability=2)
+    obs, _ = w.observe([sword], ["type:weapon", "type:regalia", "type:champion"], dtype=np.int32)
+    assert obs[0, 0].tolist() == [1, 1, 0]
