@@ -33,23 +33,32 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def draws(suite: Path, *options: str) -> list[str]:
-    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_PROFILE"}
+@pytest.fixture(params=[False, True], ids=["local", "CI"])
+def ci(request: pytest.FixtureRequest) -> bool:
+    """Whether the suite runs under a ``CI`` variable, under which hypothesis's own default
+    settings derandomize."""
+    return bool(request.param)
+
+
+def draws(suite: Path, ci: bool, *options: str) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("HYPOTHESIS_PROFILE", "CI")}
+    if ci:
+        env["CI"] = "true"
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", *options],
                        cwd=suite, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     return [line for line in r.stdout.splitlines() if line.startswith("DRAW")]
 
 
-def test_ci_draws_the_same_examples_every_run(suite: Path) -> None:
-    first = draws(suite)
-    assert len(first) >= 8 and draws(suite) == first
+def test_ci_draws_the_same_examples_every_run(suite: Path, ci: bool) -> None:
+    first = draws(suite, ci)
+    assert len(first) >= 8 and draws(suite, ci) == first
 
 
-def test_a_hypothesis_seed_draws_other_examples_at_ci_counts(suite: Path) -> None:
+def test_a_hypothesis_seed_draws_other_examples_at_ci_counts(suite: Path, ci: bool) -> None:
     """Under ``ci`` (derandomized) a seed would be left unused: ``--hypothesis-seed`` is how
     a property test is replayed from another start, and the same seed replays the same."""
-    one, two = draws(suite, "--hypothesis-seed=1"), draws(suite, "--hypothesis-seed=2")
+    one, two = draws(suite, ci, "--hypothesis-seed=1"), draws(suite, ci, "--hypothesis-seed=2")
     assert len(one) >= 8 and len(two) >= 8
-    assert one != two != draws(suite)
-    assert draws(suite, "--hypothesis-seed=1") == one
+    assert one != two != draws(suite, ci)
+    assert draws(suite, ci, "--hypothesis-seed=1") == one
