@@ -81,8 +81,7 @@ class Contest:
 
 @dataclass
 class Side:
-    times: list[float] = field(default_factory=list)
-    round_medians: list[float] = field(default_factory=list)
+    round_medians: list[float] = field(default_factory=list)   # each round's median run
 
     @property
     def median(self) -> float:
@@ -119,9 +118,7 @@ def compare(contest: Contest, regime: str, rounds: int = 5, budget: float = 0.05
     out = {label: Side() for label in sides}
     for _ in range(rounds):
         for label, case in sides.items():
-            times = block(case, runs[label], regime)
-            out[label].times += times
-            out[label].round_medians.append(statistics.median(times))
+            out[label].round_medians.append(statistics.median(block(case, runs[label], regime)))
     return Outcome(contest, regime, out)
 
 

@@ -69,8 +69,8 @@ def test_a_batch_tick_contest_scales_a_baseline_by_the_objects_it_checks():
 def test_speedup_is_the_ratio_of_medians_scaled_to_the_games_played():
     contest = interleave.Contest("c", cases.Case("e", lambda: None),
                                  {"b": cases.Case("b", lambda: None)}, scale={"b": 4.0})
-    sides = {"engine": interleave.Side([1.0, 2.0, 3.0], [1.0, 2.0, 4.0]),
-             "b": interleave.Side([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])}
+    sides = {"engine": interleave.Side([1.0, 2.0, 4.0]),
+             "b": interleave.Side([1.0, 1.0, 1.0])}
     mid, low, high = interleave.Outcome(contest, "hot", sides).speedup("b")
     assert (mid, low, high) == (2.0, 1.0, 4.0)
 

@@ -136,7 +136,7 @@ def test_the_single_game_targets_are_the_documented_ones_judged_on_the_median_ra
     for regime in interleave.REGIMES:
         for name in names:
             contest = interleave.Contest(name, cases.Case("e", lambda: None), {"esper": cases.Case("b", lambda: None)})
-            sides = {"engine": interleave.Side([1.0] * 3, [1.0, 1.0]), "esper": interleave.Side([2.0] * 3, [1.0, 3.0])}
+            sides = {"engine": interleave.Side([1.0, 1.0]), "esper": interleave.Side([1.0, 3.0])}
             got[(name, regime)] = interleave.Outcome(contest, regime, sides)
     targets = report.single_game_targets(got)
     assert {t.value for t in targets} == {2.0} and all(t.higher_is_better for t in targets)
