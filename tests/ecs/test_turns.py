@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from ga_helpers import unchanged
+from scalar_paths import run_on
 
-from ecs import IllegalActionError, World
+from ecs import IllegalActionError, World, ZoneChanged
 from ecs.check import System, When
 
 
@@ -141,3 +142,21 @@ def test_117_5_704_3_a_main_phase_checks_state_based_actions_in_its_selected_gam
     assert w.exists(bear).tolist() == [False] + [True] * (batch - 1)
     w.tick()
     assert not w.exists(bear).any()
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("act, to_zone", [("draw", "hand"), ("mill", "graveyard")])
+def test_121_1_701_13_a_draw_or_a_mill_is_logged_as_what_it_is(act, to_zone, batch, path):
+    """A card drawn (121.1) or milled (701.13) leaves the library with that cause, one event
+    per card in each game, on every path: a host's "whenever a card is milled" trigger is
+    not a "whenever you draw" one."""
+    w = World(batch=batch, seed=3)
+    p = w.add_player()
+    w.add_object(p, "creature", zone="library", power=1, toughness=1)
+    w.add_object(p, "creature", zone="library", power=1, toughness=1)
+    w.clear_events()
+    with run_on(path):
+        getattr(w, act)(p, 2)
+    moved = [(e.game, e.from_zone, e.to_zone, e.cause) for e in w.events() if isinstance(e, ZoneChanged)]
+    assert sorted(moved) == sorted([(g, "library", to_zone, act) for g in range(batch)] * 2)
