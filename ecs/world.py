@@ -321,7 +321,8 @@ class World:
         other._restore({"store": parts.store, "log": parts.log, "rng": other.rng.bit_generator.state,
                         "names": self.names.copy(), "n_spawned": 0,
                         "seed_seq": batches.seed_key(parts.seed)})
-        other._schedule = self._schedule   # a host's systems go on in the new World
+        other.ruleset = self.ruleset       # a host's ruleset and systems go on in the new World
+        other._schedule = self._schedule
         return other
 
     # ---- save and load (ecs.persist) --------------------------------------------------
