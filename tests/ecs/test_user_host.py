@@ -33,3 +33,27 @@ def test_host_ruleset_replacing_a_122_6_placement_goes_on_in_every_copy(copy: st
     assert isinstance(other.ruleset, HardenedScales)
     other.put_counters(bear, "+1/+1", 1)
     assert other.count(bear, "+1/+1").tolist() == [2, 2]
+
+
+
+LEVEL_UP = """
+from ecs import World
+w = World(ruleset="grand_archive", seed=1)
+a, b = w.add_player(), w.add_player()
+champ = w.add_object(a, "champion", life=15, level=0)
+w.add_object(b, "champion", life=15, level=0)
+w.level_up(champ, level=1, life=20, power=1)
+assert (w.base_level(champ), w.stat(champ, "life"), w.stat(champ, "power")) == (1, 20, 1)
+"""
+
+
+def test_level_up_of_one_champion_warns_nothing() -> None:
+    """A host's level up (GA Leveling Up 7.ii; Level Up 1) of the champion of a single game
+    raises no NumPy FutureWarning about a broadcast array, so a host that makes warnings
+    errors can level up. A fresh process: the warning comes with a process's first call."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-W", "error", "-c", LEVEL_UP],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
