@@ -628,7 +628,12 @@ class Store:
         """The columns of ``ids`` (checked by ``known``, or -1) in games ``games`` (broadcast
         with them), -1 where the id is not in that game (it changed zones, ceased to exist
         or was never there; -1 ids too)."""
-        g, e = np.broadcast_arrays(np.asarray(games, np.int64), np.asarray(ids, np.int64))
+        g, e = np.asarray(games, np.int64), np.asarray(ids, np.int64)
+        shape = np.broadcast_shapes(g.shape, e.shape)
+        # a broadcast view handed to a kernel warns (NumPy's FutureWarning on its writable
+        # flag): copy what is broadcast
+        g = g if g.shape == shape else np.broadcast_to(g, shape).copy()
+        e = e if e.shape == shape else np.broadcast_to(e, shape).copy()
         ix = self.ids
         out = _locate(self.a["entity_id"], ix.dir, ix.chunks, ix.pages, ix.spread, self.n_cols,
                       np.ascontiguousarray(g).ravel(), np.ascontiguousarray(e).ravel())
