@@ -57,3 +57,19 @@ def test_level_up_of_one_champion_warns_nothing() -> None:
     done = subprocess.run([sys.executable, "-W", "error", "-c", LEVEL_UP],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_grand_archive_missing_life_stat_is_named_life(batch: int) -> None:
+    """Reading the life of an object without a printed life (GA Stats: Life; an item)
+    raises InvalidTypeError naming the entity and the stat the host asked for, life, not
+    the Magic field it is stored in."""
+    from ecs import InvalidTypeError
+
+    w = World(ruleset="grand_archive", batch=batch, seed=1)
+    a = w.add_player()
+    relic = w.add_object(a, "item", name="relic")
+    with pytest.raises(InvalidTypeError) as e:
+        w.stat(relic, "life")
+    assert str(relic) in str(e.value) and "life" in str(e.value)
+    assert "toughness" not in str(e.value)
