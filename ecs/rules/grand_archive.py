@@ -637,8 +637,13 @@ def stat(world: Game, e: int, name: str) -> IntRead:
         raise InvalidTypeError(f"stat of entity {e}: a stat name (power, life, durability, level), got {name!r}")
     if name not in ("power", "life", "durability", "level"):
         raise InvalidTypeError(f"unknown stat {name!r}; expected power, life, durability or level")
-    if name in ("power", "life"):   # the reads' (per game in a batch, by ``pt_exists``)
-        return reads.power(world, e) if name == "power" else reads.toughness(world, e)
+    if name == "power":   # the reads' (per game in a batch, by ``pt_exists``)
+        return reads.power(world, e)
+    if name == "life":
+        try:
+            return reads.toughness(world, e)
+        except InvalidTypeError:   # name the stat asked for, not the field it is kept in
+            raise InvalidTypeError(f"entity {e} has no life stat (it is not printed)") from None
     k = s.kind_index.get(name)
     col = args.read_one(world, e)
     if col >= 0:   # one game: plain reads
