@@ -73,3 +73,21 @@ def test_grand_archive_missing_life_stat_is_named_life(batch: int) -> None:
         w.stat(relic, "life")
     assert str(relic) in str(e.value) and "life" in str(e.value)
     assert "toughness" not in str(e.value)
+
+
+def test_host_ruleset_kept_by_restore_and_not_by_load(tmp_path: Any) -> None:
+    """A snapshot and a file hold no code: restore keeps the World's ruleset (its 122.6
+    replacement goes on), load builds the built-in one (the host sets its own again)."""
+    w = World(seed=1)
+    w.ruleset = HardenedScales()
+    bear = w.add_object(w.add_player(), "creature", power=2, toughness=2)
+    snap = w.snapshot()
+    w.put_counters(bear, "+1/+1", 1)
+    w.restore(snap)
+    w.put_counters(bear, "+1/+1", 1)
+    assert w.count(bear, "+1/+1") == 2
+    w.save(tmp_path / "game.npz")
+    loaded = World.load(tmp_path / "game.npz")
+    assert type(loaded.ruleset) is Magic
+    loaded.put_counters(bear, "+1/+1", 1)
+    assert loaded.count(bear, "+1/+1") == 3
