@@ -562,9 +562,15 @@ def merged_rows_by(game: Game, g: np.ndarray, c: np.ndarray, key: np.ndarray, sp
 
 
 def distinct_rows(game: Game, g: np.ndarray, c: np.ndarray, what: str) -> None:
-    """IllegalActionError if two rows name the same object in one game."""
-    if sets.repeats(g * game.store.capacity + c):
-        raise IllegalActionError(f"{what} names the same object twice in one game")
+    """IllegalActionError, naming the object and its game, if two rows name the same object
+    in one game."""
+    key = g * game.store.capacity + c
+    if sets.repeats(key):
+        _, first, n = np.unique(key, return_index=True, return_counts=True)
+        i = first[n.argmax()]
+        e = int(game.store.a["entity_id"][g[i], c[i]])
+        raise IllegalActionError(f"{what} names the same object twice in one game: entity {e} "
+                                 f"in game {int(g[i])}")
 
 
 def scalar(game: Game) -> bool:

@@ -220,7 +220,7 @@ def test_122_5_move_counters_on_the_general_path_moves_only_what_it_can():
         before = full_state(w)
         with pytest.raises(CountOverflowError, match=f"entity {full} in game 0"):
             w.move_counters(b, full, "charge")
-        with pytest.raises(IllegalActionError, match="names the same object twice"):
+        with pytest.raises(IllegalActionError, match=f"names the same object twice in one game: entity {b} in game 0"):
             w.move_counters([b, b], [a, c], "charge")
         assert full_state(w) == before
         t = World(two_headed_giant=True)
@@ -416,7 +416,8 @@ def test_400_7_move_zone_refuses_a_player_an_object_already_there_and_one_named_
     zone = "graveyard" if path == "few" else "battlefield"
     bad, needle = {"player": (p, f"entity {p} in game 0 is a player, not an object"),
                    "already there": (there, f"entity {there} in game 0 is already in the {zone}"),
-                   "named twice": (card, "move_zone names the same object twice in one game")}[case]
+                   "named twice": (card, "move_zone names the same object twice in one game: "
+                                         f"entity {card} in game 0")}[case]
     ids = bad if path == "one" and case != "named twice" else [card, bad]
     before = full_state(w)
     with run_on(path), pytest.raises(IllegalActionError) as info:

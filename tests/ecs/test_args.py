@@ -491,3 +491,19 @@ def test_104_1_an_object_made_after_a_single_game_ended_is_in_no_game():
     made = w.add_object(p, "creature", power=1, toughness=1)
     with pytest.raises(StaleEntityError, match=f"entity {made} no longer exists"):
         w.zone(made)
+
+
+def test_an_object_named_twice_in_one_game_is_named_with_that_game():
+    """Two rows of one object in one game (a move of one source's counters to two objects
+    at once, 122.5) are refused naming the object and the game, not the first game; nothing
+    moves."""
+    w = World(batch=3)
+    p = w.add_player()
+    a, b, c, d = w.add_objects(4, p, "artifact")
+    w.put_counters([a, c], "charge", 2)
+    before = full_state(w)
+    with pytest.raises(IllegalActionError, match=f"move_counters names the same object twice in "
+                                                 f"one game: entity {a} in game 2"):
+        w.move_counters(np.array([[a, c], [a, c], [a, a]]), np.array([[b, d], [b, d], [b, c]]),
+                        "charge")
+    assert full_state(w) == before
