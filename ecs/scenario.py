@@ -24,6 +24,8 @@ from .kinds import validate_kind
 from .limits import MAX_STAT
 
 RULESETS = ("mtg", "grand_archive")
+#: Card types of either ruleset ("player" is the engine's bit for players, no card type).
+CARD_TYPES = tuple(t for t in TYPE_BIT if t != "player")
 #: Zones an object may start in (Grand Archive aliases accepted by the engine map onto these).
 ZONE_NAMES = ("battlefield", "field", "graveyard", "exile", "banishment", "hand", "library",
               "command", "memory")
@@ -193,8 +195,8 @@ class _Checker:
     def types(self, v: Any, where: str) -> tuple[str, ...]:
         out = self.strs(v, where)
         for t in out:
-            if t not in TYPE_BIT:
-                raise self.fail(where, f"card types among {', '.join(TYPE_BIT)}", t)
+            if t not in CARD_TYPES:
+                raise self.fail(where, f"card types among {', '.join(CARD_TYPES)}", t)
         return out
 
     def kind(self, v: Any, where: str) -> str:
