@@ -4,7 +4,7 @@ batch whose other games differ."""
 import numpy as np
 import pytest
 
-from ecs import CounterChanged, World
+from ecs import CounterChanged, GameEnded, World
 
 
 def _counters0(w, e):
@@ -42,3 +42,27 @@ def test_buff_4_placed_under_a_cap_of_none_cancel_debuffs_then_the_check_trims_t
     trims = sorted((e.game, e.before, e.cause) for e in w.events() if isinstance(e, CounterChanged))
     assert trims == [(0, 1, "704.5r")] + [(g, 3, "704.5r") for g in range(1, batch)]
 
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_ending_the_game_4_and_6_a_game_end_has_the_shared_causes(batch):
+    """Ending the Game 4 (all opponents have lost: the player left wins) and 6 (all
+    remaining players lose at once: a draw): the GameEnded event has the causes shared with
+    Magic, 104.2a and 104.4a, not a ga. cause. In a batch game 0 is a draw, game 1 a win
+    and game 2 goes on."""
+    w = World(ruleset="grand_archive", batch=batch, seed=0)
+    a, b = w.add_player(), w.add_player()
+    ca = w.add_object(a, "champion", life=20, level=1)
+    cb = w.add_object(b, "champion", life=20, level=1)
+    if batch == 1:
+        w.deal_damage([ca, cb], 20)
+    else:
+        w.deal_damage(ca, 20, games=[0, 1])
+        w.deal_damage(cb, 20, games=0)
+    w.clear_events()
+    w.tick()
+    ends = [(e.game, e.winner, e.cause) for e in w.events() if isinstance(e, GameEnded)]
+    if batch == 1:
+        assert w.result() == "draw" and ends == [(0, None, "104.4a")]
+    else:
+        assert w.result().tolist() == [-2, b, -1]
+        assert ends == [(0, None, "104.4a"), (1, b, "104.2a")]
