@@ -258,7 +258,7 @@ def _top_cards(world: Game, player: Any, n: Amounts, games: Any, what: str
 
 
 def _to_zone(world: Game, gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
-             width: int, zone: int, cause: str) -> Any:
+             width: int, zone: int, cause: str) -> list[int] | np.ndarray:
     gi, c = np.nonzero(take)
     by_rank = np.lexsort((rank[gi, c], gi))   # top card first: cards are drawn one at a time (121.2)
     gi, c = gi[by_rank], c[by_rank]
@@ -287,7 +287,7 @@ def _one_card(world: Game, player: Any, n: Any, games: Any, zone: int, cause: st
     return [new] if new >= 0 else []
 
 
-def draw(world: Game, player: int, n: Amounts = 1, games: Games = None) -> Any:
+def draw(world: Game, player: int, n: Amounts = 1, games: Games = None) -> list[int] | np.ndarray:
     """``player`` draws ``n`` cards: the top cards of their library (GA deck) go to
     their hand (CR 121.1). Drawing from an empty library means they lose at the next
     check (704.5b; GA Ending the Game 5). Returns the new ids in the hand, in the order
@@ -302,7 +302,7 @@ def draw(world: Game, player: int, n: Amounts = 1, games: Games = None) -> Any:
     return _to_zone(world, gsel, rank, take, int(amount.max(initial=0)), zones.HAND, "draw")
 
 
-def mill(world: Game, player: int, n: Amounts = 1, games: Games = None) -> Any:
+def mill(world: Game, player: int, n: Amounts = 1, games: Games = None) -> list[int] | np.ndarray:
     """``player`` mills ``n`` cards: the top cards of their library go to their
     graveyard (CR 701 "Mill"); a short library mills what there is. Returns the new ids in
     the graveyard like ``draw``."""

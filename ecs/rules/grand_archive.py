@@ -590,11 +590,11 @@ def activate_enlighten(world: Game, e: Ids, games: Games = None) -> Any:
     for p in sets.distinct(ctrl):
         sel = g[ctrl == p]
         pid = int(s.a["entity_id"][0, s.a["player_col"][p]])
-        drawn = turns.draw(world, pid, 1, games=sel)
-        if args.scalar(world):
-            out[0] = drawn[0] if drawn else -1
+        got = turns.draw(world, pid, 1, games=sel)
+        if isinstance(got, list):   # (one game's plain ids: args.scalar)
+            out[0] = got[0] if got else -1
         else:
-            out[sel] = drawn[sel, 0]
+            out[sel] = got[sel, 0]
     return args.out(world, out)
 
 
