@@ -289,7 +289,7 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
 
 
 def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, games: Games = None,
-                  zone: str | None = "battlefield") -> Any:
+                  zone: str | None = "battlefield") -> int | np.ndarray:
     """Move ``n`` counters of ``kind`` from ``src`` to ``dst`` (CR 122.5); returns how many
     moved in each game. Nothing happens where the objects are the same, ``src`` has none,
     ``dst`` can't have counters, or either is no longer in ``zone`` (None: any zone; a
@@ -518,7 +518,7 @@ def sacrifice(world: Game, e: Ids, games: Games = None, *, where: str = "all",
 
 def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
               counters: Mapping[str, Any] | None = None, by: int | None = None, *,
-              where: str = "all", skip_finished: bool = False) -> Any:
+              where: str = "all", skip_finished: bool = False) -> int | np.ndarray:
     """Move objects to ``zone``; each becomes a new object (400.7) whose id is returned:
     one id when a single id was given (in a batch where it became different objects, one
     per selected game), else one per id given (in a batch a (selected games, ids) array);
