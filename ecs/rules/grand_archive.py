@@ -478,7 +478,7 @@ def _reserve_one(world: Game, p: Any, n: int, games: Any, how: str) -> bool:
 _PLAYER = TYPE_BIT["player"]
 
 
-def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: bool = False) -> Any:
+def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: bool = False) -> IntRead:
     """Recover ``n``: remove up to ``n`` damage counters from the champion(s) (Recover
     2, 2.1, 2.2); returns how many were removed. With ``cost=True`` it is "Recover N"
     as a cost: every named champion must have at least ``n`` damage counters, else
@@ -564,7 +564,7 @@ def _counters_for_cost(world: Game, kind: str, g: np.ndarray, c: np.ndarray,
     return have
 
 
-def activate_enlighten(world: Game, e: Ids, games: Games = None) -> Any:
+def activate_enlighten(world: Game, e: Ids, games: Games = None) -> IntRead:
     """Activate "Remove 3 enlighten counters from [CARDNAME]: Draw a card." of objects
     on the field with three or more enlighten counters: remove 3, then the object's
     controller draws a card (see ``draw``; an empty deck loses at the next check, GA
