@@ -21,6 +21,7 @@ import numpy as np
 from . import actions, args, host, kernels, persist, reads, schedule, turns
 from . import batch as batches
 from . import observe as observation
+from .check import System
 from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
 from .events import Event, EventLog, event_name
 from .frozen import ReadOnlyDict
@@ -160,7 +161,7 @@ class World:
         self._schedule = value
 
     @property
-    def systems(self) -> tuple[Any, ...]:
+    def systems(self) -> tuple[System, ...]:
         return self.schedule.systems
 
     # ---- basic properties ------------------------------------------------------------
