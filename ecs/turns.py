@@ -57,7 +57,8 @@ def active_player(world: Game) -> IntRead:
     return args.out(world, np.where(has, ids, -1).astype(np.int64))
 
 
-def begin_main_phase(world: Playing, player: Any = None, precombat: Any = True,
+def begin_main_phase(world: Playing, player: int | np.integer[Any] | None = None,
+                     precombat: bool | np.bool_ | str = True,
                      policy: Callable[..., Any] | None = None, games: Games = None) -> None:
     """Begin ``player``'s main phase (default: the next player in turn order after the
     current turn player, skipping players who have lost) in the selected games. In
