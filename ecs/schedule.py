@@ -198,8 +198,8 @@ class Schedule:
         self._probed = (SystemType.replaced, answer)
         return answer
 
-    def with_systems(self, *systems: type[System] | System, before: Any = None,
-                     after: Any = None) -> "Schedule":
+    def with_systems(self, *systems: type[System] | System, before: type[System] | System | str | None = None,
+                     after: type[System] | System | str | None = None) -> "Schedule":
         """A new Schedule: these systems plus the host's ``systems``, inserted in order
         just before the system ``before`` or just after ``after`` (a system class, a
         class name or one of this schedule's instances), or at the end if neither is
