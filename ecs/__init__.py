@@ -60,13 +60,16 @@ _ENGINE = {"World": "ecs.world", "Schedule": "ecs.schedule", "DRAW": "ecs.perfor
            "ONGOING": "ecs.perform"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _ENGINE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ecs' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+# (Hidden from type checkers, which see the names imported above: a module __getattr__
+# would make every other name of ecs, a misspelt one too, type-check as Any.)
+if not TYPE_CHECKING:
+    def __getattr__(name: str) -> Any:
+        module = _ENGINE.get(name)
+        if module is None:
+            raise AttributeError(f"module 'ecs' has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value
+        return value
 
 __version__ = "0.2.0.dev0"
 

@@ -231,10 +231,20 @@ def grand_archive() -> None:
     assert_type(w.activate_enlighten(champion), int | np.ndarray)
 
 
+def misspelt() -> None:
+    """A name ecs lacks is an error to the type checker too, not Any (ecs loads its engine
+    lazily, by a module ``__getattr__`` the checker must not see)."""
+    try:
+        from ecs import Wrold  # type: ignore[attr-defined]  # noqa: F401
+    except ImportError:
+        pass
+
+
 def main() -> None:
     print(search(), batch(8), host())
     print(monte_carlo(loads(BOARD, "board.toml")))
     grand_archive()
+    misspelt()
 
 
 if __name__ == "__main__":
