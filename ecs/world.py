@@ -13,7 +13,7 @@ everything before they write anything, so a bad input changes nothing.
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import esper
 import numpy as np
@@ -37,6 +37,10 @@ from .store import LocalId, Store
 def _read_only_state(state: Mapping[str, Any]) -> ReadOnlyDict[str, Any]:
     """A generator's state (``bit_generator.state``: a dict of values and dicts) read-only."""
     return ReadOnlyDict({k: ReadOnlyDict(v) if isinstance(v, dict) else v for k, v in state.items()})
+
+
+#: What ``World(seed=)`` takes (see ``_seed_sequence``; anything else: InvalidSeedError).
+Seed = None | int | np.integer[Any] | Sequence[int | np.integer[Any]] | np.ndarray | np.random.SeedSequence
 
 
 def _seed_sequence(seed: Any) -> np.random.SeedSequence:
@@ -70,14 +74,14 @@ class World:
     ruleset: Rules
     two_headed_giant: bool
     max_passes: int
-    seed: Any
+    seed: Seed
     n_spawned: int
     store: Store
     log: EventLog
     names: Names
     scalar_reads: bool
 
-    def __init__(self, ruleset: str = "mtg", batch: int = 1, seed: Any = None, *,
+    def __init__(self, ruleset: str = "mtg", batch: int = 1, seed: Seed = None, *,
                  two_headed_giant: bool = False, max_passes: int = 1000,
                  scalar_reads: bool = True) -> None:
         """``scalar_reads=False``: reads return per-game arrays (of length 1) even for one

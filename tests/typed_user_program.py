@@ -19,6 +19,7 @@ from ecs import (
     Event,
     IllegalActionError,
     InvalidPhaseError,
+    InvalidSeedError,
     Schedule,
     StaleEntityError,
     World,
@@ -222,7 +223,11 @@ def host() -> list[str]:
 
 
 def grand_archive() -> None:
-    w = World("grand_archive", seed=1)
+    w = World("grand_archive", seed=[1, 2])
+    try:
+        World(seed=1.5)  # type: ignore[arg-type]
+    except InvalidSeedError:
+        pass
     p = w.add_player()
     champion = w.add_object(p, "champion", life=20, level=0, counters={"damage": 3, "enlighten": 3})
     assert_type(w.recover(champion, 2), int | np.ndarray)
