@@ -23,7 +23,7 @@ from typing import Any, Mapping, Protocol
 
 import numpy as np
 
-from .args import flag, integer, select_games
+from .args import Games, flag, integer, select_games
 from .components import ALL_FIELDS, GAME_AXIS, GAME_COLUMN
 from .errors import InvalidGameError
 from .events import LOG_COLUMNS as _LOG_COLUMNS
@@ -153,7 +153,7 @@ def fork(world: Seeded, game: int, n: int, events: bool = True) -> Parts:
     return Parts(Snapshot.carrying(_take_store(s, idx), index), log, child)
 
 
-def select(world: Seeded, games: Any) -> Parts:
+def select(world: Seeded, games: Games) -> Parts:
     """A new World keeping games ``games`` (an index, a boolean mask or an index array;
     finished games may be kept), in that order, with its own generator seeded by a child
     of this World's seed sequence. Ids are unchanged; events are renumbered by game."""

@@ -34,7 +34,7 @@ def observation_features(world: Game) -> list[str]:
             + [f"counter:{k}" for k in world.store.kind_names])
 
 
-def observe(world: Game, ids: Any, features: Sequence[str] | None = None,
+def observe(world: Game, ids: args.Ids, features: Sequence[str] | None = None,
             dtype: Any = np.float32) -> tuple[np.ndarray, list[str]]:
     """Counters, stats, zones and flags of objects (or players) as one dense tensor of
     shape ``(batch, len(ids), len(features))`` and the feature names.

@@ -315,7 +315,7 @@ class World:
         ``ecs.batch.fork``)."""
         return self._from_parts(batches.fork(self, game, n, events))
 
-    def select(self, games: Any) -> World:
+    def select(self, games: args.Games) -> World:
         """A new World keeping games ``games``, in that order (see ``ecs.batch.select``)."""
         return self._from_parts(batches.select(self, games))
 

@@ -18,6 +18,7 @@ from ecs import (
     CounterChanged,
     Event,
     IllegalActionError,
+    InvalidGameError,
     InvalidPhaseError,
     InvalidSeedError,
     Schedule,
@@ -125,6 +126,11 @@ def batch(n: int) -> float:
     assert_type(names, list[str])
     ids, mask = w.object_mask(zone="battlefield")
     assert_type(ids, np.ndarray)
+    assert_type(w.select(np.arange(n) % 2 == 0), World)
+    try:
+        w.select("even")  # type: ignore[arg-type]
+    except InvalidGameError:
+        pass
     fork = w.fork(0, 100, events=False)
     fork.deal_damage(bear, fork.rng.integers(0, 4, 100))
     fork.tick()
