@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from ecs import World, ZoneChanged, zones
+from ecs import Event, World, ZoneChanged, zones
 from ecs.check import Check, System
 from ecs.game import Game
 
@@ -95,7 +95,7 @@ class Host:
             if not self._resolve(events, modular_target):
                 return
 
-    def _resolve(self, events: list, modular_target: int | None) -> bool:
+    def _resolve(self, events: list[Event], modular_target: int | None) -> bool:
         w = self.world
         acted = False
         for ev in events:
