@@ -199,14 +199,50 @@ def as_ids(ids: Any, n_games: int) -> tuple[np.ndarray, bool]:
 
 
 def as_amounts(n: Any, shape: tuple[int, int], single_id: bool,
-               what: str | Callable[[], str]) -> np.ndarray:
+               what: str | Callable[..., str], ids: Any = None,
+               games: np.ndarray | None = None) -> np.ndarray:
     """Amounts broadcast to ``shape`` as int64, validated (CR 107.1, 107.1b). ``what``
-    names the action in errors; a callable is only called when raising (hot paths)."""
+    names the action in errors; a callable is only called when raising (hot paths).
+    An amount array refused at one cell of the (selected games, ids) grid names that cell:
+    ``what`` (a callable) is given the cell's id from ``ids`` (the grid's ids, any shape
+    that broadcasts to it), and ``games`` (the selected games' indices; None in a World of
+    one game) names its game, so a batch's message is one id, not every game's."""
     try:
         return _amounts(n, shape, single_id)
     except InvalidCountError as err:
-        named = " ".join((what() if callable(what) else what).split())   # (an id array on one line)
+        cell = _refused_cell(n, shape, single_id)
+        if not callable(what):
+            named = what
+        elif cell is not None and ids is not None:
+            named = what(int(np.broadcast_to(ids, shape)[cell]))
+        else:
+            named = what()
+        if cell is not None and games is not None:
+            named += f" in game {int(games[cell[0]])}"
+        named = " ".join(named.split())   # (an id array on one line)
         raise InvalidCountError(f"{named}: {err}") from None
+
+
+def _refused_cell(n: Any, shape: tuple[int, int], single_id: bool) -> tuple[int, int] | None:
+    """The first cell of the grid whose amount of the integer array ``n`` is outside
+    0..MAX_COUNT, as ``_amounts`` lays it out; None where no one cell is at fault (a
+    scalar, a non-integer array, a shape that does not fit)."""
+    try:
+        arr = np.asarray(n)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if arr.ndim not in (1, 2) or arr.size == 0 or arr.dtype.kind not in "iuO":
+        return None
+    if arr.dtype == object and not all(is_integer(x) for x in arr.flat):
+        return None
+    if arr.ndim == 1:
+        arr = arr[:, None] if single_id else arr[None, :]
+    try:
+        grid = np.broadcast_to(arr, shape)
+    except ValueError:
+        return None
+    bad = np.argwhere((grid < 0) | (grid > MAX_COUNT))
+    return (int(bad[0][0]), int(bad[0][1])) if bad.size else None
 
 
 def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
@@ -238,18 +274,19 @@ def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
 def targets(game: Game, ids: Any, games: Any) -> tuple[np.ndarray, np.ndarray, bool]:
     """Flat (game, column) rows of an action's targets, and whether one id was given.
     Raises for ids that never existed or no longer exist in a selected game."""
-    g, c, single, _ = _target_grid(game, ids, games)
+    g, c, single, *_ = _target_grid(game, ids, games)
     return g, c, single
 
 
 def _target_grid(game: Game, ids: Any, games: Any
-                 ) -> tuple[np.ndarray, np.ndarray, bool, tuple[int, int]]:
-    """``targets``, and the (selected games, ids) shape the rows were flattened from."""
+                 ) -> tuple[np.ndarray, np.ndarray, bool, tuple[int, int], Any, np.ndarray | None]:
+    """``targets``, the (selected games, ids) shape the rows were flattened from, its ids
+    and the selected games (None in a World of one game), to name a cell (``Rows``)."""
     s = game.store
     if games is None and (type(ids) is int or isinstance(ids, np.integer)):
         col = one(game, ids)
         if col >= 0:   # one id of one ongoing game, present: rows without broadcasting
-            return store_module.GAME_ZERO, np.array([col], np.int64), True, (1, 1)
+            return store_module.GAME_ZERO, np.array([col], np.int64), True, (1, 1), ids, None
     gsel = select_games(games, game.ongoing)
     idarr, single = as_ids(ids, gsel.size)
     s.known(idarr)   # raises for ids that never existed
@@ -261,7 +298,8 @@ def _target_grid(game: Game, ids: Any, games: Any
         hint = "; where='present' acts only in the games it is in" if s.batch > 1 else ""
         raise StaleEntityError(f"entity {int(idarr[tuple(i)])} does not exist in game "
                                f"{int(g[tuple(i)])} (it changed zones or was never there{hint})")
-    return g.ravel(), cols.ravel(), single, (idarr.shape[0], idarr.shape[1])
+    return (g.ravel(), cols.ravel(), single, (idarr.shape[0], idarr.shape[1]), idarr,
+            gsel if s.batch > 1 else None)
 
 
 WHERE = ("all", "present")
@@ -277,14 +315,17 @@ class Rows:
     single: bool
     shape: tuple[int, int]
     keep: np.ndarray | None
+    ids: Any = None                    # the grid's ids and selected games, to name the
+    games: np.ndarray | None = None    # cell of a refused amount (``as_amounts``)
 
-    def amounts(self, n: Any, what: str | Callable[[], str]) -> np.ndarray:
+    def amounts(self, n: Any, what: str | Callable[..., str]) -> np.ndarray:
         """The amounts of the kept rows (``as_amounts`` on the whole grid, so per-game
         amounts follow ``games=`` as given, finished games included)."""
         if (self.shape == (1, 1) and self.keep is None and type(n) is int and 0 <= n <= MAX_COUNT
                 and store_module.SCALAR_PATHS):
             return np.array([n], np.int64)   # one row, one amount: what the grid gives
-        a = np.ascontiguousarray(as_amounts(n, self.shape, self.single, what)).ravel()
+        a = np.ascontiguousarray(as_amounts(n, self.shape, self.single, what, self.ids,
+                                            self.games)).ravel()
         return a if self.keep is None else a[self.keep]
 
     def cells(self, values: np.ndarray) -> np.ndarray:
@@ -307,8 +348,8 @@ def rows(game: Game, ids: Any, games: Any, where: str = "all",
     skip_finished = flag(skip_finished, "skip_finished")
     s, ongoing = game.store, game.ongoing
     if where == "all" and not skip_finished:   # the common case: as every action did
-        g, c, single, shape = _target_grid(game, ids, games)
-        return Rows(g, c, single, shape, None)
+        g, c, single, shape, idarr, gsel = _target_grid(game, ids, games)
+        return Rows(g, c, single, shape, None, idarr, gsel)
     gsel = select_games(games, np.ones_like(ongoing) if skip_finished else ongoing)
     lo = -1 if where == "present" else 0   # -1 pads where="present"
     if is_integer(ids):
@@ -334,7 +375,8 @@ def rows(game: Game, ids: Any, games: Any, where: str = "all",
             raise StaleEntityError(f"entity {int(idarr[i])} does not exist in game {int(g[i])} "
                                    "(it changed zones or was never there)")
     flat = (present & live).ravel()
-    return Rows(g.ravel()[flat], cols.ravel()[flat], single, idarr.shape, flat)
+    return Rows(g.ravel()[flat], cols.ravel()[flat], single, idarr.shape, flat, idarr,
+                gsel if s.batch > 1 else None)
 
 
 #: The ``winner`` field's fill: the game has not ended (``ecs.perform.ONGOING``).
@@ -420,14 +462,15 @@ def count_one(n: Any) -> TypeGuard[int]:
 
 
 def amounts(game: Game, n: Any, e: Any, games: Any, single: bool,
-            what: str | Callable[[], str]) -> np.ndarray:
+            what: str | Callable[..., str]) -> np.ndarray:
     """The amounts of an action on ``e``, one per target row (see ``as_amounts``)."""
     if (store_module.SCALAR_PATHS and games is None and type(n) is int and type(e) is int and 0 <= n <= MAX_COUNT
             and 0 <= e <= MAX_ID and game.batch == 1 and game.ongoing[0]):
         return np.array([n], np.int64)   # what the general path gives, without broadcasting
     gsel = select_games(games, game.ongoing)
     idarr, _ = as_ids(e, gsel.size)
-    return np.ascontiguousarray(as_amounts(n, idarr.shape, single, what)).ravel()
+    return np.ascontiguousarray(as_amounts(n, idarr.shape, single, what, idarr,
+                                           gsel if game.batch > 1 else None)).ravel()
 
 
 def entity(e: Any) -> int:

@@ -252,7 +252,8 @@ def _top_cards(world: Game, player: Any, n: Amounts, games: Any, what: str
                ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
     p = args.player_index(world, player)
     gsel = select_games(games, world.ongoing)
-    amount = np.ascontiguousarray(as_amounts(n, (gsel.size, 1), True, f"{what} for player {player}"))[:, 0]
+    amount = np.ascontiguousarray(as_amounts(n, (gsel.size, 1), True, f"{what} for player {player}", None,
+                                                gsel if world.batch > 1 else None))[:, 0]
     rank = library_ranks(world, gsel, np.full(gsel.size, p))
     take = (rank >= 0) & (rank < amount[:, None])
     return gsel, p, amount, rank, take
