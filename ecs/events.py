@@ -308,7 +308,8 @@ class EventLog:
                 if skip:
                     out = {c: v[skip:] for c, v in out.items()}
                     first += skip
-        lki = self.lki if self._lki else []
+        lki = cast(list[dict[str, np.ndarray]], (self.lki if not first else _packed(
+            _lki_after(self._lki, first), _LKI_COLUMNS)) if self._lki else [])
         for c in ("row", "kind", "count"):
             out["lki_" + c] = np.concatenate([ch[c] for ch in lki]) if lki else np.zeros(0, np.int64)
         if first:
@@ -340,7 +341,7 @@ class EventLog:
             elif ty == ZONE:
                 if lki is None:
                     lki = {}
-                    for r, k, c in _tuples(self._lki, _LKI_COLUMNS, "row"):
+                    for r, k, c in _tuples(_lki_after(self._lki, first), _LKI_COLUMNS, "row"):
                         lki.setdefault(r, {})[kind_names[k]] = c
                 out.append(ZoneChanged(g, e, other if other >= 0 else None, ZONES[frm], ZONES[to],
                                        cause, lki.get(i, {}), players[before - 1] if before else None))
@@ -454,6 +455,22 @@ def _compacted(entries: list[dict[str, np.ndarray] | tuple[int, ...]], loose: bo
     if tail > 1:   # (a new list: a reader may hold the old one)
         out = out[:-tail] + [_joined(cast(list[dict[str, np.ndarray]], out[-tail:]), columns, count)]
     return out
+
+
+def _lki_after(entries: list[dict[str, np.ndarray] | tuple[int, ...]], first: int
+               ) -> list[dict[str, np.ndarray] | tuple[int, ...]]:
+    """The last entries of ``entries`` (last-known counters, packed or not) that may hold
+    rows from ``first`` on: an entry is recorded with its zone changes, after every row
+    before them, so they are a suffix. A host polling the last steps of a log it never
+    clears reads theirs, not every zone change's of the game's history."""
+    i = len(entries)
+    while i > 0:
+        ch = entries[i - 1]
+        if isinstance(ch, tuple) and ch[0] < first or (
+                not isinstance(ch, tuple) and ch["row"].size and int(ch["row"].max()) < first):
+            break
+        i -= 1
+    return entries[i:]
 
 
 def _tuples(entries: Sequence[dict[str, np.ndarray] | tuple[int, ...]], columns: tuple[str, ...],
