@@ -308,8 +308,11 @@ class EventLog:
                 if skip:
                     out = {c: v[skip:] for c, v in out.items()}
                     first += skip
-        lki = cast(list[dict[str, np.ndarray]], (self.lki if not first else _packed(
-            _lki_after(self._lki, first), _LKI_COLUMNS)) if self._lki else [])
+        lki: list[dict[str, np.ndarray]] = []
+        if self._lki and first:   # (the last steps' last-known counters, not the history's)
+            lki = cast(list[dict[str, np.ndarray]], _packed(_lki_after(self._lki, first), _LKI_COLUMNS))
+        elif self._lki:
+            lki = self.lki
         for c in ("row", "kind", "count"):
             out["lki_" + c] = np.concatenate([ch[c] for ch in lki]) if lki else np.zeros(0, np.int64)
         if first:
