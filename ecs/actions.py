@@ -231,7 +231,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
     g, c = r.g, r.c
-    amount = r.amounts(n, lambda e=e: f"put {kind!r} counters on entity {e}")
+    amount = r.amounts(n, lambda e=e: f"put {kind!r} counters on {args.named_ids(e)}")
     if world.ruleset.pt_modifier(kind) is not None:
         args.require(world, ~args.is_type(world, g, c, "player"), g, c,
                      f"is a player: {kind!r} counters {world.ruleset.stat_counters_on_players}")
@@ -282,7 +282,7 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
     g, c = r.g, r.c
-    amount = r.amounts(n, lambda e=e: f"remove {kind!r} counters from entity {e}")
+    amount = r.amounts(n, lambda e=e: f"remove {kind!r} counters from {args.named_ids(e)}")
     c = counting.holder(world, kind, g, c)
     g, c, amount = args.sum_rows(world, g, c, amount)
     world.log.next_step()
@@ -312,7 +312,7 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
         raise InvalidGameError(f"src of shape {src_ids.shape} and dst of shape {dst_ids.shape} "
                                "do not broadcast") from None
     amount = as_amounts(n, src_ids.shape, s1 and s2,
-                        lambda e=None: f"move {kind!r} counters" + ("" if e is None else f" from entity {e}"),
+                        lambda e=src: f"move {kind!r} counters from {args.named_ids(e)}",
                         src_ids, gsel if world.batch > 1 else None).ravel()
     g = np.broadcast_to(gsel[:, None], src_ids.shape).ravel()
     sc = args.columns_or_gone(world, g, src_ids.ravel())
@@ -445,7 +445,7 @@ def set_cap(world: Game, e: Ids, kind: str, n: Amounts, games: Games = None) -> 
             counting.set_cap_one(world, kind, col, n)
             return
     g, c, single = args.targets(world, e, games)
-    amount = args.amounts(world, n, e, games, single, lambda e=e: f"cap of {kind!r} on entity {e}")
+    amount = args.amounts(world, n, e, games, single, lambda e=e: f"cap of {kind!r} on {args.named_ids(e)}")
     counting.set_caps(world, kind, g, c, amount)
 
 
@@ -707,7 +707,7 @@ def deal_damage(world: Game, target: Ids, amount: Amounts, source: Any = None, *
             return
     amount = world.ruleset.damage_amounts(amount)   # GA Damage 15: negative is 0
     r = args.rows(world, target, games, where, skip_finished)
-    a = r.amounts(amount, lambda e=target: f"damage to entity {e}")
+    a = r.amounts(amount, lambda e=target: f"damage to {args.named_ids(e)}")
     flags: dict[str, Any] = {k: args.flag(v, k, InvalidTypeError) for k, v in (
         ("unpreventable", unpreventable), ("combat", combat))}
     given = {k: None if v is None else args.flag(v, k, InvalidTypeError) for k, v in (
@@ -887,7 +887,7 @@ def _life(world: Game, p: Ids, n: Amounts, games: Any, sign: int, skip_finished:
     r = args.rows(world, p, games, "all", skip_finished)
     g, c = r.g, r.c
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
-    a = r.amounts(n, lambda e=p: f"life of player {e}")
+    a = r.amounts(n, lambda e=p: f"life of {args.named_ids(e, 'player')}")
     idx = s.a["controller"][g, c].astype(np.int64)
     if world.two_headed_giant:
         idx = s.a["player_head"][idx].astype(np.int64)  # team life (810.8)

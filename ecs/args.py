@@ -74,13 +74,54 @@ def integer(v: Any, what: str, lo: int, hi: int,
     return n
 
 
+def shown(v: Any) -> str:
+    """``repr(v)`` for a message where it is short and on one line; for a longer array or
+    sequence, its type, shape and dtype and the first value that is no integer (the one
+    at fault), so a message never dumps a batch's array. Only called when raising."""
+    text = repr(v)
+    if len(text) <= 60 and "\n" not in text:
+        return text
+    try:
+        arr = np.asarray(v)
+    except (ValueError, TypeError, OverflowError):
+        return f"{type(v).__name__} that makes no array"   # (ragged: NumPy refuses it)
+    flat = arr.ravel()
+    desc = f"{type(v).__name__} of shape {arr.shape} and dtype {arr.dtype}"
+    if flat.size == 0:
+        return desc
+    if arr.dtype.kind == "f":   # a float array: the first value with a fraction, else the first
+        odd = np.flatnonzero(~np.isfinite(flat) | (np.nan_to_num(flat) != np.floor(np.nan_to_num(flat))))
+        i = int(odd[0]) if odd.size else 0
+    else:
+        i = next((k for k, x in enumerate(flat) if not is_integer(x)), 0)
+    x = flat[i].item() if isinstance(flat[i], np.generic) else flat[i]
+    return f"{desc}: {x!r} at index {tuple(int(k) for k in np.unravel_index(i, arr.shape))}"
+
+
+def named_ids(e: Any, noun: str = "entity") -> str:
+    """``noun`` and the id ``e`` for a message ("entity 7"); for an array of ids, its
+    distinct ids, at most three of them ("entities 2, 3, 5 and 77 more"), so a message
+    stays one short line. Only called when raising."""
+    if is_integer(e):
+        return f"{noun} {int(e)}"
+    try:
+        ids = list(dict.fromkeys(np.asarray(e).ravel().tolist()))
+    except (ValueError, TypeError, OverflowError):
+        return f"{noun} {shown(e)}"
+    if len(ids) == 1:
+        return f"{noun} {ids[0]!r}"
+    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    more = f" and {len(ids) - 3} more" if len(ids) > 3 else ""
+    return f"{plural} {', '.join(map(repr, ids[:3]))}{more}"
+
+
 def array(v: Any, what: str, expected: str, error: type[CounterError]) -> np.ndarray:
     """``np.asarray(v)``, or ``error`` ("``what`` must be ``expected``") where ``v`` makes
     no array: ragged lists and the like, which NumPy refuses with its own errors."""
     try:
         return np.asarray(v)
     except (ValueError, TypeError, OverflowError):
-        raise error(f"{what} must be {expected}, got {v!r}") from None
+        raise error(f"{what} must be {expected}, got {shown(v)}") from None
 
 
 def integer_array(v: Any, what: str, lo: int, hi: int,
@@ -94,10 +135,10 @@ def integer_array(v: Any, what: str, lo: int, hi: int,
     if arr.size == 0:
         return arr.astype(np.int64)
     if arr.dtype.kind in "iu" and isinstance(v, (list, tuple)) and _holds_bool(v):
-        raise error(f"{what} must be an integer or an array of integers, got {v!r}")
+        raise error(f"{what} must be an integer or an array of integers, got {shown(v)}")
     if arr.dtype.kind not in "iu":
         if not (arr.dtype == object and all(is_integer(x) for x in arr.flat)):
-            raise error(f"{what} must be an integer or an array of integers, got {v!r}")
+            raise error(f"{what} must be an integer or an array of integers, got {shown(v)}")
         bad = [int(x) for x in arr.flat if not lo <= x <= hi]   # Python ints, maybe past int64
         if bad:
             raise error(f"{what} {bad[0]} is outside {lo}..{hi}")
