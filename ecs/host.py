@@ -31,7 +31,7 @@ do (``ecs.args``); each validates everything before it writes anything.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -77,19 +77,55 @@ def _remark_one(world: Game, col: int) -> None:
         s.write(HOST_MARK.name, (0, col), now)
 
 
-def _values(world: Game, v: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
+def _values(world: Game, v: Any, e: Any, games: Any, single: bool,
+            what: Callable[[Any], str]) -> np.ndarray:
     """Signed values (at most MAX_STAT in size) broadcast against the targets of ``e``
-    like counter amounts (``ecs.args``), one per target row."""
-    arr = args.integer_array(v, what, -MAX_STAT, MAX_STAT, InvalidCountError)   # (checked, then cast)
+    like counter amounts (``ecs.args``), one per target row. ``what(ids)`` names the
+    value in errors (called only when raising), with the one id and game at fault where
+    one cell of the (selected games, ids) grid is."""
     gsel = args.select_games(games, world.ongoing)
-    shape = args.as_ids(e, gsel.size)[0].shape
+    ids = args.as_ids(e, gsel.size)[0]
+    shape = ids.shape
+    try:
+        arr = args.integer_array(v, "value", -MAX_STAT, MAX_STAT, InvalidCountError)   # (checked, then cast)
+    except InvalidCountError as err:
+        raise InvalidCountError(f"{_cell(world, v, ids, gsel, single, what)}: {err}") from None
     if arr.ndim == 1:
         arr = arr[:, None] if single else arr[None, :]
     try:
         return np.ascontiguousarray(np.broadcast_to(arr, shape)).ravel()
     except ValueError:
-        raise InvalidCountError(f"{what} of shape {np.shape(v)} do not fit {shape} "
+        raise InvalidCountError(f"{what(e)}: values of shape {np.shape(v)} do not fit {shape} "
                                 "(selected games, objects)") from None
+
+
+def _named(what: str) -> Callable[[Any], str]:
+    """``_values``' ``what``: ``what`` of the ids it is given."""
+    return lambda e: f"{what} of {args.named_ids(e)}"
+
+
+def _cell(world: Game, v: Any, ids: np.ndarray, gsel: np.ndarray, single: bool,
+          what: Callable[[Any], str]) -> str:
+    """``what`` of the first cell of the (selected games, ids) grid whose value of the
+    integer array ``v`` is more than MAX_STAT in size, and its game in a batch; ``what``
+    of every id where no one cell is at fault (a scalar, a non-integer array)."""
+    try:
+        arr = np.asarray(v)
+    except (ValueError, TypeError, OverflowError):
+        return what(ids)
+    if arr.ndim not in (1, 2) or arr.dtype.kind not in "iu" or arr.size == 0:
+        return what(ids)
+    if arr.ndim == 1:
+        arr = arr[:, None] if single else arr[None, :]
+    try:
+        grid = np.broadcast_to(arr, ids.shape)
+    except ValueError:
+        return what(ids)
+    bad = np.argwhere((grid < -MAX_STAT) | (grid > MAX_STAT))
+    if not bad.size:
+        return what(ids)
+    i, j = int(bad[0][0]), int(bad[0][1])
+    return what(int(ids[i, j])) + (f" in game {int(gsel[i])}" if world.batch > 1 else "")
 
 
 def _object_one(world: Game, e: Any, games: Any) -> int:
@@ -130,7 +166,7 @@ def set_pt(world: Game, e: Ids, power: Any = None, toughness: Any = None,
         return
     g, c, single = _objects(world, e, games, "set_pt")
     args.distinct_rows(world, g, c, "set_pt")
-    new = {stat: _values(world, v, e, games, single, f"set_pt {stat} of entity {e}")
+    new = {stat: _values(world, v, e, games, single, _named(f"set_pt {stat}"))
            for stat, v in (("power", power), ("toughness", toughness)) if v is not None}
     for stat, v in new.items():
         world.store.mut("pt_set_" + stat)[g, c] = v
@@ -152,8 +188,8 @@ def modify_pt(world: Game, e: Ids, power: Any = 0, toughness: Any = 0,
             _remark_one(world, col)
             return
     g, c, single = _objects(world, e, games, "modify_pt")
-    dp = _values(world, power, e, games, single, f"modify_pt power of entity {e}")
-    dt = _values(world, toughness, e, games, single, f"modify_pt toughness of entity {e}")
+    dp = _values(world, power, e, games, single, _named("modify_pt power"))
+    dt = _values(world, toughness, e, games, single, _named("modify_pt toughness"))
     g2, c2, dp = args.sum_rows(world, g, c, dp)
     _, _, dt = args.sum_rows(world, g, c, dt)
     totals = {}
@@ -295,7 +331,7 @@ def set_cant_lose(world: Game, p: Ids, reason: str, on: Any = True, games: Games
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     args.distinct_rows(world, g, c, "set_cant_lose")   # (two flags for one player: which?)
-    flag = flags(world, on, p, games, single, f"set_cant_lose on of player {p}")
+    flag = flags(world, on, p, games, single, "set_cant_lose on", "player")
     idx = world.store.a["controller"][g, c].astype(np.int64)   # a player's column: its index
     world.store.mut(CANT_LOSE[reason])[g, idx] = flag
 
@@ -307,14 +343,22 @@ def _reason(reason: Any) -> None:
         raise InvalidTypeError(f"unknown reason {reason!r}; expected one of {sorted(CANT_LOSE)}")
 
 
-def flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str) -> np.ndarray:
+def flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str,
+          noun: str = "entity") -> np.ndarray:
     """Bools broadcast against the targets of ``e`` like counter amounts (``ecs.args``;
     ``single`` is ``args.targets``' third value), one per target row: the flags of
-    ``set_cant_lose``, ``set_hold`` and the GA ruleset's ``set_immortal``."""
-    arr = args.array(on, what, "a bool (or bools)", InvalidTypeError)
-    if arr.dtype != bool:
-        raise InvalidTypeError(f"{what} must be a bool (or bools), got {on!r}")
-    return _values(world, arr.astype(np.int64), e, games, single, what).astype(bool)
+    ``set_cant_lose``, ``set_hold`` and the GA ruleset's ``set_immortal``. ``what``
+    names the flag in errors ("set_hold on"), with the targets (``noun``s)."""
+    if not isinstance(on, (bool, np.bool_)):
+        try:
+            arr = np.asarray(on)
+        except (ValueError, TypeError, OverflowError):
+            arr = None
+        if arr is None or arr.dtype != bool:
+            raise InvalidTypeError(f"{what} of {args.named_ids(e, noun)} must be a bool (or bools), "
+                                   f"got {args.shown(on)}")
+    return _values(world, np.asarray(on).astype(np.int64), e, games, single,
+                   lambda e: f"{what} of {args.named_ids(e, noun)}").astype(bool)
 
 
 def set_hold(world: Game, e: Ids, on: Any = True, games: Games = None) -> None:
@@ -327,7 +371,7 @@ def set_hold(world: Game, e: Ids, on: Any = True, games: Games = None) -> None:
         _remark_one(world, col)
         return
     g, c, single = _objects(world, e, games, "set_hold")
-    flag = flags(world, on, e, games, single, f"set_hold on of entity {e}")
+    flag = flags(world, on, e, games, single, "set_hold on")
     args.distinct_rows(world, g, c, "set_hold")
     world.store.mut("sba_hold")[g, c] = flag
     _remark(world, g, c)

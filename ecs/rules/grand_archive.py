@@ -426,7 +426,7 @@ def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None
     s = world.store
     g, c, single = args.targets(world, p, games)
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
-    a = args.amounts(world, n, p, games, single, lambda e=p: f"{how} reserve of player {e}")
+    a = args.amounts(world, n, p, games, single, lambda e=p: f"{how} reserve of {args.named_ids(e, 'player')}")
     if how == "set":   # (two totals for one player: neither is the one meant)
         args.distinct_rows(world, g, c, "set_reserve")
     else:              # a player named twice pays (gains) both amounts, as one change
@@ -492,7 +492,7 @@ def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: b
     g, c, single = args.targets(world, champion, games)
     args.require(world, args.is_type(world, g, c, "champion") & args.on_battlefield(world, g, c), g, c,
                   "is not a champion on the field (GA Recover 2)")
-    a = args.amounts(world, n, champion, games, single, lambda e=champion: f"recover on entity {e}")
+    a = args.amounts(world, n, champion, games, single, lambda e=champion: f"recover on {args.named_ids(e)}")
     args.distinct_rows(world, g, c, "recover")
     have = _counters_for_cost(world, "damage", g, c, a if cost else 0,
                               "Recover as a cost (GA Recover)")
@@ -701,7 +701,7 @@ def set_immortal(world: Game, e: Ids, immortal: Any = True, games: Games = None)
     g, c, single = args.targets(world, e, games)
     args.require(world, ~args.is_type(world, g, c, "player"), g, c, "is a player, not an object")
     args.distinct_rows(world, g, c, "set_immortal")   # (two flags for one object: which?)
-    rows = host.flags(world, immortal, e, games, single, f"set_immortal immortal of entity {e}")
+    rows = host.flags(world, immortal, e, games, single, "set_immortal immortal")
     world.store.mut("immortal")[g, c] = rows
 
 
