@@ -251,7 +251,7 @@ def as_amounts(n: Any, shape: tuple[int, int], single_id: bool,
     try:
         return _amounts(n, shape, single_id)
     except InvalidCountError as err:
-        cell = _refused_cell(n, shape, single_id)
+        cell = refused_cell(n, shape, single_id)
         if not callable(what):
             named = what
         elif cell is not None and ids is not None:
@@ -264,10 +264,12 @@ def as_amounts(n: Any, shape: tuple[int, int], single_id: bool,
         raise InvalidCountError(f"{named}: {err}") from None
 
 
-def _refused_cell(n: Any, shape: tuple[int, int], single_id: bool) -> tuple[int, int] | None:
-    """The first cell of the grid whose amount of the integer array ``n`` is outside
-    0..MAX_COUNT, as ``_amounts`` lays it out; None where no one cell is at fault (a
-    scalar, a non-integer array, a shape that does not fit)."""
+def refused_cell(n: Any, shape: tuple[int, int], single_id: bool, lo: int = 0,
+                 hi: int = MAX_COUNT) -> tuple[int, int] | None:
+    """The first cell of the (selected games, ids) grid whose value of the integer array
+    ``n`` is outside lo..hi, as ``_amounts`` lays it out; None where no one cell is at
+    fault (a scalar, a non-integer array, a shape that does not fit). Only called when
+    raising, to name that cell."""
     try:
         arr = np.asarray(n)
     except (TypeError, ValueError, OverflowError):
@@ -282,7 +284,7 @@ def _refused_cell(n: Any, shape: tuple[int, int], single_id: bool) -> tuple[int,
         grid = np.broadcast_to(arr, shape)
     except ValueError:
         return None
-    bad = np.argwhere((grid < 0) | (grid > MAX_COUNT))
+    bad = np.argwhere((grid < lo) | (grid > hi))
     return (int(bad[0][0]), int(bad[0][1])) if bad.size else None
 
 

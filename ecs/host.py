@@ -106,26 +106,13 @@ def _named(what: str) -> Callable[[Any], str]:
 
 def _cell(world: Game, v: Any, ids: np.ndarray, gsel: np.ndarray, single: bool,
           what: Callable[[Any], str]) -> str:
-    """``what`` of the first cell of the (selected games, ids) grid whose value of the
-    integer array ``v`` is more than MAX_STAT in size, and its game in a batch; ``what``
-    of every id where no one cell is at fault (a scalar, a non-integer array)."""
-    try:
-        arr = np.asarray(v)
-    except (ValueError, TypeError, OverflowError):
+    """``what`` of the first cell of the (selected games, ids) grid whose value of ``v`` is
+    more than MAX_STAT in size, and its game in a batch; ``what`` of every id where no one
+    cell is at fault (a scalar, a non-integer array)."""
+    cell = args.refused_cell(v, ids.shape, single, -MAX_STAT, MAX_STAT)
+    if cell is None:
         return what(ids)
-    if arr.ndim not in (1, 2) or arr.dtype.kind not in "iu" or arr.size == 0:
-        return what(ids)
-    if arr.ndim == 1:
-        arr = arr[:, None] if single else arr[None, :]
-    try:
-        grid = np.broadcast_to(arr, ids.shape)
-    except ValueError:
-        return what(ids)
-    bad = np.argwhere((grid < -MAX_STAT) | (grid > MAX_STAT))
-    if not bad.size:
-        return what(ids)
-    i, j = int(bad[0][0]), int(bad[0][1])
-    return what(int(ids[i, j])) + (f" in game {int(gsel[i])}" if world.batch > 1 else "")
+    return what(int(ids[cell])) + (f" in game {int(gsel[cell[0]])}" if world.batch > 1 else "")
 
 
 def _object_one(world: Game, e: Any, games: Any) -> int:
