@@ -64,8 +64,9 @@ def threads() -> int:
 
 
 def set_threads(n: int | np.integer | None = None) -> None:
-    """Split the wide passes across ``n`` threads (None: every core this process may run
-    on; 1: never split, no thread is started). Takes effect at the next pass."""
+    """Split Lethality's wide pass, the one pass split, across ``n`` threads (None: every
+    core this process may run on; 1: never split, no thread is started). Takes effect at
+    the next pass."""
     global _threads
     if n is None:
         n = _cores()
