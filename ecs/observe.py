@@ -161,7 +161,7 @@ class _Gathered(dict[Any, np.ndarray]):
                 # its counters on the battlefield (306.5c, 310.4c)
                 got = (((self[stat] != NO_STAT) | (self["zone"] == zones.BATTLEFIELD))
                        & ((self["types"] & _TYPED[stat]) != 0))
-            else:   # GA level, durability: where printed, whatever the types (``GrandArchive.stat``)
+            else:   # GA level, durability: where printed, whatever the types (``grand_archive.stat``)
                 got = self[stat] != NO_STAT
             self[key] = got
         return got
