@@ -326,3 +326,14 @@ def test_every_system_module_is_named_in_the_layers_table() -> None:
     named = set(_ticks(row[1]))
     assert {"base", "parallel", "settled"} <= named <= helpers
 
+
+
+def test_the_mtg_systems_table_is_the_rulesets_order() -> None:
+    """docs/rules-mtg.md's table of systems (704) lists the Magic ruleset's systems in the
+    order `tick()` runs them, each row citing every rule of 704 its system decides with."""
+    rows = [r for r in _rows((DOCS / "rules-mtg.md").read_text()) if r[0].isidentifier()]
+    systems = World().systems
+    assert [r[0] for r in rows] == [type(s).__name__ for s in systems]
+    for row, system in zip(rows, systems):
+        assert {c for c in system.causes if c.startswith("704.")} <= set(
+            re.findall(r"704\.\d+[a-z]", row[1])), row[0]
