@@ -97,8 +97,8 @@ def add_objects(world: Game, n: int, controller: int, types: Iterable[str] | str
     means none. GA ``life`` is an alias of ``toughness``."""
     s = world.store
     n = args.integer(n, "number of objects", 0, MAX_OBJECTS)
-    owner = args.player_index(world, controller)
-    by = args.player_index(world, put_by) if put_by is not None else owner
+    owner = args.player_index(world, controller, "controller")
+    by = args.player_index(world, put_by, "put_by") if put_by is not None else owner
     mask = type_mask(args.names(types, "card types"))
     code = zones.zone_code(zone, world.ruleset.zone_aliases)
     if life is not None:
@@ -235,7 +235,7 @@ def put_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = 
     if world.ruleset.pt_modifier(kind) is not None:
         args.require(world, ~args.is_type(world, g, c, "player"), g, c,
                      f"is a player: {kind!r} counters {world.ruleset.stat_counters_on_players}")
-    who = args.player_index(world, by) if by is not None else -1
+    who = args.player_index(world, by, "put_counters by") if by is not None else -1
     g, c, amount = args.sum_rows(world, g, c, amount)
     counting.check_room(world, kind, g, c, amount)   # a refused put does not take a step
     world.log.next_step()
@@ -383,7 +383,7 @@ def proliferate(world: Game, ids: Ids, games: Games = None, by: int | None = Non
     for k, kind in enumerate(s.kind_names):
         has_any |= s.counts[k, g, counting.holder(world, kind, g, c)] > 0
     args.require(world, has_any, g, c, "has no counters, so it can't be chosen (CR 701.34a)")
-    who = args.player_index(world, by) if by is not None else -1
+    who = args.player_index(world, by, "proliferate by") if by is not None else -1
     g, c, _ = args.sum_rows(world, g, c, np.zeros(g.size, np.int64))
     plan = []
     for k, kind in enumerate(s.kind_names):
@@ -417,7 +417,7 @@ def _proliferate_few(world: Game, targets: list[tuple[int, int]], by: int | None
             return False
         if not any(counts[k, 0, col] for k in range(s.n_kinds)):
             return False
-    who = args.player_index(world, by) if by is not None else -1
+    who = args.player_index(world, by, "proliferate by") if by is not None else -1
     plan = []   # kind by kind, as the general path places them: (kind, its rows)
     for k, kind in enumerate(s.kind_names):
         rows = []
@@ -558,7 +558,7 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
         raise InvalidCountError(f"counters must be a mapping of kind to amount, got {counters!r}")
     start = {args.kind(world, kind): r.amounts(v, f"counters[{kind!r}]")
              for kind, v in (counters or {}).items()}
-    who = args.player_index(world, by) if by is not None else None
+    who = args.player_index(world, by, "move_zone by") if by is not None else None
     for kind, amounts in start.items():   # with a printed stat that enters as counters
         extra = np.zeros(c.size, np.int64)
         if kind in _ENTERING_STATS and code == zones.BATTLEFIELD:

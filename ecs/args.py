@@ -586,17 +586,25 @@ def columns_or_gone(game: Game, games: np.ndarray, ids: np.ndarray) -> np.ndarra
     return game.store.locate(games, ids)
 
 
-def player_index(game: Game, player: Any) -> int:
-    """The index of player id ``player``."""
+def player_index(game: Game, player: Any, what: str | None = None) -> int:
+    """The index of player id ``player``. ``what`` names the argument in errors where an
+    action takes a player beside its targets ("put_counters by"), so the message says
+    which of its ids is at fault."""
     s = game.store
     col = present_one(game, player)   # (one game: the id's plain lookup)
     if col < 0:
         if not is_integer(player):
             raise UnknownEntityError(f"player must be an id, got {player!r}")
-        col = column(game, player).col
+        try:
+            col = column(game, player).col
+        except UnknownEntityError as err:
+            if what is None:
+                raise
+            raise type(err)(f"{what}: {err.args[0]}") from None
     v = s.views()   # (plain reads)
     if not v["types"][0, col] & TYPE_BIT["player"]:   # a player is in every game
-        raise IllegalActionError(f"entity {player} is not a player")
+        at = "" if what is None else f"{what}: "
+        raise IllegalActionError(f"{at}entity {player} is not a player")
     index: int = v["controller"][0, col]
     return index
 

@@ -227,7 +227,7 @@ def set_controller(world: Game, e: Ids, player: int, games: Games = None) -> Non
     """``player`` gains control of ``e`` in the selected games (108.4); the first change
     records the owner."""
     s = world.store
-    p = args.player_index(world, player)
+    p = args.player_index(world, player, "set_controller player")
     col = _object_one(world, e, games)
     if col >= 0:
         v = s.views()

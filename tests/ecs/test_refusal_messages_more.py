@@ -1,0 +1,66 @@
+"""More refusals name what is at fault (docs/api.md "Errors"): the argument, the entity,
+the kind and the value, and in a batch the game at fault, on one short line, and the
+refusal changes nothing. (The counter, damage, zone, life and host setter actions are in
+test_refusal_messages.py.)"""
+import pytest
+from state import full_state
+
+from ecs import IllegalActionError, UnknownEntityError, World
+
+B = 8        # games of a batch; the bad input is in game 5 only
+BAD = 5
+
+
+def mtg(batch):
+    w = World(batch=batch)
+    p = w.add_player()
+    w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2, counters={"charge": 1})
+    art = w.add_object(p, "artifact")
+    return w, {"p": p, "bear": bear, "art": art}
+
+
+def refused(w, act, error):
+    """``act()`` raises ``error`` and changes nothing; its one-line message."""
+    before = full_state(w)
+    with pytest.raises(error) as info:
+        act()
+    assert full_state(w) == before
+    msg = str(info.value)
+    assert "\n" not in msg and len(msg) < 240, msg
+    assert "array(" not in msg, msg
+    return msg
+
+
+PLAYER_ARGUMENTS = [
+    # (name, action, error, what the message must say)
+    ("122.6 put_counters by= an object names the argument", lambda w, o: w.put_counters(
+        o["bear"], "charge", 1, by=o["art"]), IllegalActionError, "put_counters by: entity 3 is not a player"),
+    ("122.6 put_counters by= an unknown id names the argument", lambda w, o: w.put_counters(
+        o["bear"], "charge", 1, by=99), UnknownEntityError, "put_counters by: entity 99 does not exist"),
+    ("701.34a proliferate by= an object names the argument", lambda w, o: w.proliferate(
+        [o["bear"]], by=o["bear"]), IllegalActionError, "proliferate by: entity 2 is not a player"),
+    ("108.3 an object's controller that is an object names the argument", lambda w, o: w.add_object(
+        o["bear"], "artifact"), IllegalActionError, "controller: entity 2 is not a player"),
+    ("108.3 an object's controller that never existed names the argument", lambda w, o: w.add_object(
+        99, "artifact"), UnknownEntityError, "controller: entity 99 does not exist"),
+    ("122.6a put_by that is an object names the argument", lambda w, o: w.add_object(
+        o["p"], "artifact", counters={"charge": 1}, put_by=o["art"]), IllegalActionError,
+     "put_by: entity 3 is not a player"),
+    ("122.6a move_zone by= an object names the argument", lambda w, o: w.move_zone(
+        o["art"], "hand", counters={"charge": 1}, by=o["bear"]), IllegalActionError,
+     "move_zone by: entity 2 is not a player"),
+    ("108.4 set_controller to an object names the argument", lambda w, o: w.set_controller(
+        o["bear"], o["art"]), IllegalActionError, "set_controller player: entity 3 is not a player"),
+    ("108.4 set_controller to an unknown id names the argument", lambda w, o: w.set_controller(
+        o["bear"], 99), UnknownEntityError, "set_controller player: entity 99 does not exist"),
+]
+
+
+@pytest.mark.parametrize("batch", [1, B])
+@pytest.mark.parametrize("name, act, error, needle", PLAYER_ARGUMENTS, ids=[c[0] for c in PLAYER_ARGUMENTS])
+def test_a_player_argument_at_fault_is_named_beside_its_id(name, act, error, needle, batch):
+    w, o = mtg(batch)
+    msg = refused(w, lambda: act(w, o), error)
+    assert needle in msg, msg
+
