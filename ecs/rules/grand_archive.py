@@ -39,6 +39,7 @@ from ecs.check import System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.errors import (
+    CountOverflowError,
     IllegalActionError,
     InsufficientReserveError,
     InvalidCountError,
@@ -443,8 +444,12 @@ def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None
         new = have - a
     else:
         new = a if how == "set" else have + a
-    if (new > np.iinfo(np.int32).max).any():
-        raise InvalidCountError(f"reserve of player {p} would pass {np.iinfo(np.int32).max}")
+    over = new > MAX_COUNT
+    if over.any():   # (a gain: set's amounts are checked against it already)
+        i = int(np.flatnonzero(over)[0])
+        raise CountOverflowError(
+            f"gaining {int(a[i])} reserve: player {int(s.a['entity_id'][g[i], c[i]])} in game "
+            f"{int(g[i])} has {int(have[i])}, and would pass {MAX_COUNT}")
     s.mut("reserve")[g, idx] = new
     paid = a > 0 if how == "pay" else np.zeros(a.shape, bool)
     if paid.any():   # a payment is an event (GA Costs and Memory 1); paying 0 is none

@@ -2,10 +2,12 @@
 the kind and the value, and in a batch the game at fault, on one short line, and the
 refusal changes nothing. (The counter, damage, zone, life and host setter actions are in
 test_refusal_messages.py.)"""
+import numpy as np
 import pytest
 from state import full_state
 
-from ecs import IllegalActionError, UnknownEntityError, World
+from ecs import CountOverflowError, IllegalActionError, UnknownEntityError, World
+from ecs.limits import MAX_COUNT
 
 B = 8        # games of a batch; the bad input is in game 5 only
 BAD = 5
@@ -64,3 +66,30 @@ def test_a_player_argument_at_fault_is_named_beside_its_id(name, act, error, nee
     msg = refused(w, lambda: act(w, o), error)
     assert needle in msg, msg
 
+
+def per_game(good, bad, dtype=np.int64):
+    """One value per game of a batch, ``bad`` in game 5."""
+    a = np.full(B, good, dtype)
+    a[BAD] = bad
+    return a
+
+
+def ga(batch):
+    w = World("grand_archive", batch=batch)
+    p = w.add_player()
+    q = w.add_player()
+    champ = w.add_object(p, "champion", life=20, level=1, counters={"enlighten": 3})
+    return w, {"p": p, "q": q, "champ": champ}
+
+
+@pytest.mark.parametrize("batch", [1, B])
+@pytest.mark.parametrize("players", ["p", "both"])
+def test_a_reserve_gained_past_max_count_names_its_player_and_game(batch, players):
+    """GA Costs and Memory: a reserve is a count of cards; a gain past MAX_COUNT in one game
+    names that game's player, not the ids given."""
+    w, o = ga(batch)
+    game = BAD if batch > 1 else 0
+    w.set_reserve(o["p"], MAX_COUNT, games=game if batch > 1 else None)
+    ids = o["p"] if players == "p" else [o["q"], o["p"]]
+    msg = refused(w, lambda: w.gain_reserve(ids, 1), CountOverflowError)
+    assert f"player {o['p']} in game {game} has {MAX_COUNT}" in msg and "[" not in msg, msg
