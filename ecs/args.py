@@ -90,12 +90,18 @@ def shown(v: Any) -> str:
     if flat.size == 0:
         return desc
     if arr.dtype.kind == "f":   # a float array: the first value with a fraction, else the first
-        odd = np.flatnonzero(~np.isfinite(flat) | (np.nan_to_num(flat) != np.floor(np.nan_to_num(flat))))
+        odd = np.flatnonzero(_fractional(flat))
         i = int(odd[0]) if odd.size else 0
     else:
         i = next((k for k, x in enumerate(flat) if not is_integer(x)), 0)
     x = flat[i].item() if isinstance(flat[i], np.generic) else flat[i]
     return f"{desc}: {x!r} at index {tuple(int(k) for k in np.unravel_index(i, arr.shape))}"
+
+
+def _fractional(arr: np.ndarray) -> np.ndarray:
+    """Where a float array holds no whole number (a fraction, NaN or an infinity)."""
+    whole = np.nan_to_num(arr)
+    return ~np.isfinite(arr) | (whole != np.floor(whole))
 
 
 def named_ids(e: Any, noun: str = "entity") -> str:
@@ -266,26 +272,32 @@ def as_amounts(n: Any, shape: tuple[int, int], single_id: bool,
 
 def refused_cell(n: Any, shape: tuple[int, int], single_id: bool, lo: int = 0,
                  hi: int = MAX_COUNT) -> tuple[int, int] | None:
-    """The first cell of the (selected games, ids) grid whose value of the integer array
-    ``n`` is outside lo..hi, as ``_amounts`` lays it out; None where no one cell is at
-    fault (a scalar, a non-integer array, a shape that does not fit). Only called when
-    raising, to name that cell."""
+    """The first cell of the (selected games, ids) grid whose value of the array ``n`` is
+    refused, as ``_amounts`` lays it out: no integer (a float with a fraction, an object
+    that is no integer) or, where every value is one, outside lo..hi. None where no one
+    cell is at fault (a scalar, a float or bool dtype with only whole values, a shape that
+    does not fit). Only called when raising, to name that cell."""
     try:
         arr = np.asarray(n)
     except (TypeError, ValueError, OverflowError):
         return None
-    if arr.ndim not in (1, 2) or arr.size == 0 or arr.dtype.kind not in "iuO":
+    if arr.ndim not in (1, 2) or arr.size == 0 or arr.dtype.kind not in "iufO":
         return None
-    if arr.dtype == object and not all(is_integer(x) for x in arr.flat):
-        return None
-    if arr.ndim == 1:
-        arr = arr[:, None] if single_id else arr[None, :]
+    if arr.dtype.kind == "f":
+        bad = _fractional(arr)
+    elif arr.dtype == object:
+        bad = np.array([not is_integer(x) for x in arr.flat], bool).reshape(arr.shape)
+        if not bad.any():
+            bad = np.array([not lo <= x <= hi for x in arr.flat], bool).reshape(arr.shape)
+    else:
+        bad = (arr < lo) | (arr > hi)
+    if bad.ndim == 1:
+        bad = bad[:, None] if single_id else bad[None, :]
     try:
-        grid = np.broadcast_to(arr, shape)
+        at = np.argwhere(np.broadcast_to(bad, shape))
     except ValueError:
         return None
-    bad = np.argwhere((grid < lo) | (grid > hi))
-    return (int(bad[0][0]), int(bad[0][1])) if bad.size else None
+    return (int(at[0][0]), int(at[0][1])) if at.size else None
 
 
 def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
