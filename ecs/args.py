@@ -74,10 +74,11 @@ def integer(v: Any, what: str, lo: int, hi: int,
     return n
 
 
-def shown(v: Any) -> str:
+def shown(v: Any, ok: Callable[[Any], bool] = is_integer) -> str:
     """``repr(v)`` for a message where it is short and on one line; for a longer array or
-    sequence, its type, shape and dtype and the first value that is no integer (the one
-    at fault), so a message never dumps a batch's array. Only called when raising."""
+    sequence, its type, shape and dtype and the first value that is no integer (or not
+    ``ok``: the one at fault), so a message never dumps a batch's array. Only called when
+    raising."""
     text = repr(v)
     if len(text) <= 60 and "\n" not in text:
         return text
@@ -93,7 +94,7 @@ def shown(v: Any) -> str:
         odd = np.flatnonzero(_fractional(flat))
         i = int(odd[0]) if odd.size else 0
     else:
-        i = next((k for k, x in enumerate(flat) if not is_integer(x)), 0)
+        i = next((k for k, x in enumerate(flat) if not ok(x)), 0)
     x = flat[i].item() if isinstance(flat[i], np.generic) else flat[i]
     return f"{desc}: {x!r} at index {tuple(int(k) for k in np.unravel_index(i, arr.shape))}"
 
@@ -271,10 +272,10 @@ def as_amounts(n: Any, shape: tuple[int, int], single_id: bool,
 
 
 def refused_cell(n: Any, shape: tuple[int, int], single_id: bool, lo: int = 0,
-                 hi: int = MAX_COUNT) -> tuple[int, int] | None:
+                 hi: int = MAX_COUNT, ok: Callable[[Any], bool] = is_integer) -> tuple[int, int] | None:
     """The first cell of the (selected games, ids) grid whose value of the array ``n`` is
     refused, as ``_amounts`` lays it out: no integer (a float with a fraction, an object
-    that is no integer) or, where every value is one, outside lo..hi. None where no one
+    that is no integer, or not ``ok``) or, where every value is one, outside lo..hi. None where no one
     cell is at fault (a scalar, a float or bool dtype with only whole values, a shape that
     does not fit). Only called when raising, to name that cell."""
     try:
@@ -286,7 +287,7 @@ def refused_cell(n: Any, shape: tuple[int, int], single_id: bool, lo: int = 0,
     if arr.dtype.kind == "f":
         bad = _fractional(arr)
     elif arr.dtype == object:
-        bad = np.array([not is_integer(x) for x in arr.flat], bool).reshape(arr.shape)
+        bad = np.array([not ok(x) for x in arr.flat], bool).reshape(arr.shape)
         if not bad.any():
             bad = np.array([not lo <= x <= hi for x in arr.flat], bool).reshape(arr.shape)
     else:

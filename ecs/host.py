@@ -342,10 +342,26 @@ def flags(world: Game, on: Any, e: Any, games: Any, single: bool, what: str,
         except (ValueError, TypeError, OverflowError):
             arr = None
         if arr is None or arr.dtype != bool:
-            raise InvalidTypeError(f"{what} of {args.named_ids(e, noun)} must be a bool (or bools), "
-                                   f"got {args.shown(on)}")
+            raise InvalidTypeError(f"{_flag_cell(world, on, e, games, single, what, noun)} must be a "
+                                   f"bool (or bools), got {args.shown(on, _is_bool)}")
     return _values(world, np.asarray(on).astype(np.int64), e, games, single,
                    lambda e: f"{what} of {args.named_ids(e, noun)}").astype(bool)
+
+
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, (bool, np.bool_))
+
+
+def _flag_cell(world: Game, on: Any, e: Any, games: Any, single: bool, what: str, noun: str) -> str:
+    """``flags``' ``what`` of the id whose flag is no bool, with its game in a batch, where
+    one cell of the (selected games, ids) grid is (an object array); of every id else."""
+    gsel = args.select_games(games, world.ongoing)
+    ids = args.as_ids(e, gsel.size)[0]
+    cell = args.refused_cell(on, ids.shape, single, ok=_is_bool)
+    if cell is None:
+        return f"{what} of {args.named_ids(e, noun)}"
+    game = f" in game {int(gsel[cell[0]])}" if world.batch > 1 else ""
+    return f"{what} of {args.named_ids(int(ids[cell]), noun)}{game}"
 
 
 def set_hold(world: Game, e: Ids, on: Any = True, games: Games = None) -> None:

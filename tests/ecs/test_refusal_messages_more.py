@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from state import full_state
 
-from ecs import CountOverflowError, IllegalActionError, UnknownEntityError, World
+from ecs import CountOverflowError, IllegalActionError, InvalidTypeError, UnknownEntityError, World
 from ecs.limits import MAX_COUNT
 
 B = 8        # games of a batch; the bad input is in game 5 only
@@ -120,3 +120,20 @@ def test_a_non_integer_amount_in_one_game_names_its_game(name, make, act, needle
     w, o = make(B)
     msg = refused(w, lambda: act(w, o, per_game(1.0, bad, float)), ValueError)
     assert needle in msg, msg
+
+
+FLAGS = [
+    ("GA Immortality 1 set_immortal", ga, lambda w, o, on: w.set_immortal(o["champ"], on),
+     "set_immortal immortal of entity 2"),
+    ("704.5v set_hold", mtg, lambda w, o, on: w.set_hold(o["bear"], on), "set_hold on of entity 2"),
+    ("704.5a set_cant_lose", mtg, lambda w, o, on: w.set_cant_lose(o["p"], "life", on), "set_cant_lose on of player 0"),
+]
+
+
+@pytest.mark.parametrize("name, make, act, needle", FLAGS, ids=[c[0] for c in FLAGS])
+def test_a_flag_that_is_no_bool_in_one_game_names_its_value_and_game(name, make, act, needle):
+    """Per-game flags with one value that is no bool: the message names that value and its
+    game, not the first flag (a bool, and no fault)."""
+    w, o = make(B)
+    msg = refused(w, lambda: act(w, o, per_game(True, 2, object)), InvalidTypeError)
+    assert f"{needle} in game 5 must be a bool" in msg and "2 at index (5,)" in msg, msg
