@@ -23,7 +23,7 @@ import numpy as np
 
 from . import args, decisions, kernels, store
 from .check import MARKED, ONE_GAME, Check, PhaseContext, Probe, System, SystemType, When, one_game_check
-from .errors import IllegalActionError, SBALoopError
+from .errors import CounterError, IllegalActionError, SBALoopError
 from .events import CAUSE
 from .game import Game
 from .perform import perform
@@ -178,7 +178,10 @@ class Schedule:
                 if foreign:   # a host's system (or a process replaced): its decisions are checked
                     since = check.sizes()
                     system.process(game, check)
-                    decisions.check(game, check, since)
+                    try:
+                        decisions.check(game, check, since)
+                    except CounterError as err:   # (name the system whose decision it is)
+                        raise type(err)(f"system {type(system).__name__}: {err}") from None
                 else:
                     system.process(game, check)
         finally:

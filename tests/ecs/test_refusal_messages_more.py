@@ -4,9 +4,17 @@ refusal changes nothing. (The counter, damage, zone, life and host setter action
 test_refusal_messages.py.)"""
 import numpy as np
 import pytest
+from host_rules import once
 from state import full_state
 
-from ecs import CountOverflowError, IllegalActionError, InvalidTypeError, UnknownEntityError, World
+from ecs import (
+    CountOverflowError,
+    IllegalActionError,
+    InvalidCountError,
+    InvalidTypeError,
+    UnknownEntityError,
+    World,
+)
 from ecs.limits import MAX_COUNT
 
 B = 8        # games of a batch; the bad input is in game 5 only
@@ -137,3 +145,18 @@ def test_a_flag_that_is_no_bool_in_one_game_names_its_value_and_game(name, make,
     w, o = make(B)
     msg = refused(w, lambda: act(w, o, per_game(True, 2, object)), InvalidTypeError)
     assert f"{needle} in game 5 must be a bool" in msg and "2 at index (5,)" in msg, msg
+
+
+@pytest.mark.parametrize("batch", [1, B])
+def test_a_host_systems_refused_decision_names_the_system_704_3(batch):
+    """704.3: a host's system decides into the check; a decision the World cannot apply is
+    refused before anything is performed, naming the system, the entity and the game."""
+    w, o = mtg(batch)
+    game = BAD if batch > 1 else 0
+    col = int(np.flatnonzero(w.store.a["entity_id"][0] == o["bear"])[0])
+    kind = w.store.kind_index["charge"]
+    w.schedule = w.schedule.with_systems(once(lambda g, c: c.remove(
+        kind, np.array([game]), np.array([col]), np.array([-1]), "remove")))
+    msg = refused(w, w.tick, InvalidCountError)
+    assert msg.startswith("system Once: a removal ('remove') of -1 counters from entity 2 "
+                          f"in game {game}:"), msg
