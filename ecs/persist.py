@@ -149,18 +149,31 @@ def save(parts: Parts, path: str | os.PathLike[str]) -> None:
     folder, name = os.path.split(os.path.abspath(path))
     prefix = f".{name[:100]}{_TMP}"
     _remove_leftovers(folder, prefix)
-    fd, tmp = _create_exclusive(folder, f"{prefix}{os.getpid()}-")
+    try:
+        fd, tmp = _create_exclusive(folder, f"{prefix}{os.getpid()}-")
+    except OSError as exc:
+        raise _as_open_raises(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, **arrays)  # type: ignore[arg-type]
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename in (None, tmp):
+            raise _as_open_raises(exc, path) from None
         raise
     _fsync_folder(folder)
+
+
+def _as_open_raises(exc: OSError, path: str) -> OSError:
+    """``exc`` naming ``path``, as ``open(path, "wb")`` would raise it, not the temporary
+    file the save writes first (a name the caller never gave)."""
+    if exc.errno is None:
+        return exc
+    return type(exc)(exc.errno, exc.strerror, path)
 
 
 def _path(path: Any) -> str:

@@ -160,3 +160,17 @@ def test_a_host_systems_refused_decision_names_the_system_704_3(batch):
     msg = refused(w, w.tick, InvalidCountError)
     assert msg.startswith("system Once: a removal ('remove') of -1 counters from entity 2 "
                           f"in game {game}:"), msg
+
+
+@pytest.mark.parametrize("where, error", [("missing/x.npz", FileNotFoundError), ("folder", IsADirectoryError)],
+                         ids=["into a missing folder", "onto a folder"])
+def test_a_save_the_file_system_refuses_names_the_path_given(tmp_path, where, error):
+    """``save`` passes on the file system's OSError as ``open(path, "wb")`` raises it: naming
+    the path given, not the temporary file it writes first; no file is left behind."""
+    (tmp_path / "folder").mkdir()
+    w, _ = mtg(1)
+    path = tmp_path / where
+    with pytest.raises(error) as info:
+        w.save(path)
+    assert info.value.filename == str(path) and ".tcgtmp" not in str(info.value), info.value
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
