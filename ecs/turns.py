@@ -229,10 +229,27 @@ def order_library(world: Game, player: int, ids: Any, games: Games = None) -> No
     ok &= (srt[:, 1:] != srt[:, :-1]).all(axis=1)
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
+        given = arr[i].tolist()
+        named = f"ids {given}" if len(repr(given)) <= 60 else f"the {m} ids"   # (not a whole deck's)
         raise IllegalActionError(
-            f"order_library: ids {arr[i].tolist()} are not exactly the library of player "
-            f"{player} in game {int(gsel[i])}")
+            f"order_library: {named} are not exactly the library of player {player} in game "
+            f"{int(gsel[i])}: {_misfit(arr[i], cols[i], rank[i])}")
     s.mut("position")[np.repeat(gsel, m), cols.ravel()] = np.tile(np.arange(-m, 0), gsel.size)
+
+
+def _misfit(ids: np.ndarray, cols: np.ndarray, rank: np.ndarray) -> str:
+    """What is wrong with one game's row of ``order_library`` (its ids, their columns there
+    and that library's ranks by column): the first id at fault, or the count. Only called
+    when raising (a library's ids would make a long message)."""
+    for e, c in zip(ids.tolist(), cols.tolist()):
+        if c < 0 or rank[c] < 0:
+            return f"entity {e} is not in that library"
+    seen: set[int] = set()
+    for e in ids.tolist():
+        if e in seen:
+            return f"entity {e} is named twice"
+        seen.add(e)
+    return f"{ids.size} ids for a library of {int((rank >= 0).sum())} cards"
 
 
 def shuffle_library(world: Playing, player: int, games: Games = None) -> None:

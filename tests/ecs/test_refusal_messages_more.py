@@ -174,3 +174,32 @@ def test_a_save_the_file_system_refuses_names_the_path_given(tmp_path, where, er
         w.save(path)
     assert info.value.filename == str(path) and ".tcgtmp" not in str(info.value), info.value
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+
+
+def deck(batch):
+    w, o = mtg(batch)
+    o["lib"] = [int(e) for e in w.add_objects(60, o["p"], "land", zone="library")]
+    o["hand"] = w.add_object(o["p"], "land", zone="hand")
+    return w, o
+
+
+def twice_in_game_5(o):
+    rows = np.tile(np.array(o["lib"]), (B, 1))
+    rows[BAD, 10] = rows[BAD, 11]
+    return rows
+
+
+LIBRARIES = [
+    ("a card of the hand", lambda o: o["lib"][:-1] + [o["hand"]], 0, "entity 64 is not in that library"),
+    ("a card named twice in game 5", twice_in_game_5, BAD, "entity 15 is named twice"),
+    ("a card short", lambda o: o["lib"][:-1], 0, "59 ids for a library of 60 cards"),
+]
+
+
+@pytest.mark.parametrize("name, order, game, needle", LIBRARIES, ids=[c[0] for c in LIBRARIES])
+def test_a_library_order_that_is_not_the_library_names_the_id_at_fault_401_1(name, order, game, needle):
+    """401.1: order_library takes every card of the library once; a deck's order that is not
+    names the id at fault and its game, not the deck's 60 ids."""
+    w, o = deck(B)
+    msg = refused(w, lambda: w.order_library(o["p"], order(o)), IllegalActionError)
+    assert f"library of player 0 in game {game}: {needle}" in msg and "[" not in msg, msg
