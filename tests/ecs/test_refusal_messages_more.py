@@ -10,9 +10,11 @@ from state import full_state
 from ecs import (
     CountOverflowError,
     IllegalActionError,
+    InsufficientReserveError,
     InvalidCountError,
     InvalidTypeError,
     UnknownEntityError,
+    UnpayableCostError,
     World,
 )
 from ecs.limits import MAX_COUNT
@@ -203,3 +205,42 @@ def test_a_library_order_that_is_not_the_library_names_the_id_at_fault_401_1(nam
     w, o = deck(B)
     msg = refused(w, lambda: w.order_library(o["p"], order(o)), IllegalActionError)
     assert f"library of player 0 in game {game}: {needle}" in msg and "[" not in msg, msg
+
+
+def in_game_5(e, other):
+    """A (games, 1) id array naming ``e``, and ``other`` in game 5."""
+    ids = np.full((B, 1), e, np.int64)
+    ids[BAD] = other
+    return ids
+
+
+def ga_short_in_game_5(batch):
+    """``ga``, the champion one enlighten counter short of 3 in game 5."""
+    w, o = ga(batch)
+    w.remove_counters(o["champ"], "enlighten", 1, games=BAD)
+    return w, o
+
+
+IN_ONE_GAME = [
+    # (name, world, action with bad input in game 5 only, error, what the message must say)
+    ("GA Enlighten 1 too few enlighten counters", ga_short_in_game_5,
+     lambda w, o: w.activate_enlighten(o["champ"]), UnpayableCostError,
+     "entity 2 in game 5 has 2 'enlighten' counters"),
+    ("GA Costs and Memory paying more reserve than there is", ga,
+     lambda w, o: w.pay_reserve(o["p"], per_game(0, 3)), InsufficientReserveError, "player 0 in game 5 can't pay 3"),
+    ("GA Costs and Memory a reserve set on an object", ga,
+     lambda w, o: w.set_reserve(in_game_5(o["p"], o["champ"]), 1), IllegalActionError,
+     "entity 2 in game 5 is not a player"),
+    ("GA Immortality 1 a player declared immortal", ga,
+     lambda w, o: w.set_immortal(in_game_5(o["champ"], o["p"])), IllegalActionError, "entity 0 in game 5 is a player"),
+    ("122.4 a cap past MAX_COUNT", mtg,
+     lambda w, o: w.set_cap(o["bear"], "charge", per_game(1, 2**40)), InvalidCountError,
+     f"cap of 'charge' on entity 2 in game 5: amount {2**40}"),
+]
+
+
+@pytest.mark.parametrize("name, make, act, error, needle", IN_ONE_GAME, ids=[c[0] for c in IN_ONE_GAME])
+def test_bad_input_in_one_game_of_a_batch_names_that_game(name, make, act, error, needle):
+    w, o = make(B)
+    msg = refused(w, lambda: act(w, o), error)
+    assert needle in msg, msg
