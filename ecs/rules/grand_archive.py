@@ -451,9 +451,13 @@ def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None
             f"gaining {int(a[i])} reserve: player {int(s.a['entity_id'][g[i], c[i]])} in game "
             f"{int(g[i])} has {int(have[i])}, and would pass {MAX_COUNT}")
     s.mut("reserve")[g, idx] = new
-    paid = a > 0 if how == "pay" else np.zeros(a.shape, bool)
-    if paid.any():   # a payment is an event (GA Costs and Memory 1); paying 0 is none
-        world.log.next_step()
+    if how != "pay":   # setting and gaining reserve are the host's bookkeeping: no event
+        return
+    # A payment is an event (GA Costs and Memory 1); paying 0, or in no game, is none, but
+    # the accepted call takes a step of its own all the same (api.md, Events).
+    world.log.next_step()
+    paid = a > 0
+    if paid.any():
         world.log.record(RESERVE, "ga.reserve", game=g[paid], entity=s.a["entity_id"][g[paid], c[paid]],
                          before=have[paid], after=new[paid])
 
@@ -474,9 +478,10 @@ def _reserve_one(world: Game, p: Any, n: int, games: Any, how: str) -> bool:
     if not 0 <= new <= MAX_COUNT:   # (a payment short of reserve, or past int32: it raises)
         return False
     s.write("reserve", (0, idx), new)
-    if how == "pay" and n > 0:   # a payment is an event (GA Costs and Memory 1); paying 0 is none
+    if how == "pay":   # a step even for 0, which is no payment event (as _reserve_rows)
         world.log.next_step()
-        world.log.record(RESERVE, "ga.reserve", game=0, entity=int(p), before=have, after=new)
+        if n > 0:
+            world.log.record(RESERVE, "ga.reserve", game=0, entity=int(p), before=have, after=new)
     return True
 
 
@@ -502,10 +507,10 @@ def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: b
     have = _counters_for_cost(world, "damage", g, c, a if cost else 0,
                               "Recover as a cost (GA Recover)")
     removed = np.minimum(a, have)
-    if g.size == 0:   # no champion named: nothing happens, and no step is taken
+    world.log.next_step()   # an accepted call's step, even in no game (api.md, Events)
+    if g.size == 0:   # no champion named: nothing happens
         n_games = args.select_games(games, world.ongoing).size
         return np.zeros((n_games, 0), np.int64)
-    world.log.next_step()
     counting.change(world, "damage", g, c, -a, "ga.recover")
     # Recover 2.1.1: recovering a non-zero amount is "recovering" even with no damage
     # counters to remove, so the action is an event of its own.

@@ -1,0 +1,53 @@
+"""What a Grand Archive self-play search relies on: every accepted action takes an event
+step of its own (docs/api.md, Events), so a search reads a call's rows by ``w.step``."""
+
+import numpy as np
+import pytest
+
+from ecs import World
+
+
+def ga(batch: int = 1) -> tuple[World, int, int, int]:
+    """Two players with champions, the first with 3 reserve; (world, player, player, champion)."""
+    w = World(ruleset="grand_archive", batch=batch, seed=1)
+    a, b = w.add_player(), w.add_player()
+    champ = w.add_object(a, "champion", life=20, level=1)
+    w.add_object(b, "champion", life=20, level=1)
+    w.set_reserve(a, 3)
+    return w, a, b, champ
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_costs_and_memory_paying_0_reserve_takes_a_step_and_logs_no_payment(batch):
+    """Costs and Memory 1: paying 0 reserve is no payment (no ReserveChanged), but the call
+    is accepted, so it takes a step of its own: the rows at ``w.step`` are not the
+    previous payment's."""
+    w, a, _, _ = ga(batch)
+    w.pay_reserve(a, 1)
+    step, rows = w.step, len(w.events())
+    w.pay_reserve(a, 0)
+    assert (w.step, len(w.events())) == (step + 1, rows)
+    assert not (w.event_table()["step"] == w.step).any()
+    assert np.array_equal(w.reserve(a), 2 if batch == 1 else [2, 2])
+
+
+def test_costs_and_memory_paying_reserve_in_no_game_takes_a_step():
+    w, a, _, _ = ga(batch=2)
+    step, rows = w.step, len(w.events())
+    w.pay_reserve(a, 1, games=[])
+    assert (w.step, len(w.events())) == (step + 1, rows)
+    assert w.reserve(a).tolist() == [3, 3]
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_recover_2_in_no_game_takes_a_step_as_enlighten_in_no_game_does(batch):
+    """Recover 2 named in no game recovers nothing, an accepted call all the same: a step
+    of its own, as activate_enlighten and put_counters in no game take."""
+    w, _, _, champ = ga(batch)
+    w.deal_damage(champ, 2)
+    for act in (lambda: w.recover(champ, 1, games=[]), lambda: w.activate_enlighten(champ, games=[])):
+        step, rows = w.step, len(w.events())
+        act()
+        assert (w.step, len(w.events())) == (step + 1, rows)
+    assert np.array_equal(w.count(champ, "damage"), 2 if batch == 1 else [2, 2])
+
