@@ -742,6 +742,8 @@ def _check_store(ck: _Checker, rules: Ruleset, n_names: int) -> list[str]:
     for f in HOST_EFFECT_FIELDS:
         if f.name != "ban":
             ck.require(a[f.name][:, pcol] == f.fill, f"a player has store.{f.name}, an effect on objects")
+    # GA Immortality is an object's (set_immortal refuses a player).
+    ck.require(~a["immortal"][:, pcol], "a player has store.immortal, an object's Immortality")
     kinds_banned = np.uint64((1 << min(K, BAN_ALL)) - 1 | 1 << BAN_ALL)
     ck.require((a["ban"] & ~kinds_banned) == 0, "store.ban prohibits a kind the World does not have")
     if not isinstance(rules, GrandArchive):

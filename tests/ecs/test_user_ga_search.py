@@ -1,10 +1,13 @@
 """What a Grand Archive self-play search relies on: every accepted action takes an event
-step of its own (docs/api.md, Events), so a search reads a call's rows by ``w.step``."""
+step of its own (docs/api.md, Events), so a search reads a call's rows by ``w.step``;
+and a copy of a snapshot holds only the state the actions can make."""
+
+import copy
 
 import numpy as np
 import pytest
 
-from ecs import World
+from ecs import IllegalActionError, SnapshotError, World
 
 
 def ga(batch: int = 1) -> tuple[World, int, int, int]:
@@ -51,3 +54,23 @@ def test_recover_2_in_no_game_takes_a_step_as_enlighten_in_no_game_does(batch):
         assert (w.step, len(w.events())) == (step + 1, rows)
     assert np.array_equal(w.count(champ, "damage"), 2 if batch == 1 else [2, 2])
 
+
+def test_immortality_1_a_snapshot_copy_with_an_immortal_player_is_refused():
+    """Immortality 1 is an object's: set_immortal refuses a player, and so does restoring
+    a copy of a snapshot (or loading a file) that holds a player's immortal flag."""
+    w, a, _, champ = ga()
+    with pytest.raises(IllegalActionError, match="is a player"):
+        w.set_immortal(a)
+    w.set_immortal(champ)
+    snap = copy.deepcopy(w.snapshot())
+    store = dict(snap["store"])
+    immortal = np.array(store["immortal"])
+    immortal[0, int(np.flatnonzero(store["entity_id"][0] == a)[0])] = True
+    store["immortal"] = immortal
+    bad = dict(snap)
+    bad["store"] = store
+    other = w.clone()
+    with pytest.raises(SnapshotError, match="a player has store.immortal"):
+        other.restore(bad)
+    assert other.reserve(a) == 3
+    w.restore(copy.deepcopy(w.snapshot()))   # the champion's own flag is the actions' state
