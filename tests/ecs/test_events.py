@@ -358,3 +358,25 @@ def test_122_7_crossed_is_the_put_that_reaches_the_number_from_below():
     at_three = CounterChanged(0, 1, "lore", 3, 4, "put")
     assert crossed(at_two, 3) and not crossed(at_two, 2) and not crossed(at_two, 4)
     assert not crossed(at_three, 3) and crossed(at_three, 4)
+
+
+@pytest.mark.parametrize("ruleset", ["mtg", "grand_archive"])
+def test_a_main_phase_or_reserve_bookkeeping_with_nothing_to_log_takes_no_step(ruleset):
+    """The rows at ``w.step`` are the last call's that logged (api.md, Events): a main phase
+    with no state-based action and no wither counter to pay (GA Wither 3) logs nothing and
+    takes no step, nor do GA set_reserve and gain_reserve; a main phase that pays one
+    does."""
+    w = World(ruleset=ruleset, seed=1)
+    me, _ = w.add_player(), w.add_player()
+    step = w.step
+    w.begin_main_phase(me)
+    if ruleset == "grand_archive":
+        w.set_reserve(me, 3)
+        w.gain_reserve(me, 1)
+    assert w.step == step and w.events_since(step) == []
+    if ruleset == "grand_archive":
+        relic = w.add_object(me, "item", name="relic")
+        w.put_counters(relic, "wither", 1)
+        step = w.step
+        w.begin_main_phase(me)
+        assert w.step > step and w.reserve(me) == 3
