@@ -587,6 +587,16 @@ def read_one(game: Game, e: Any) -> int:
     return col if col >= 0 or not scalar_read(game) else column(game, e).col
 
 
+def flag_of(game: Game, e: Any, field: str) -> BoolRead:
+    """The bool ``field`` of ``e`` in each game, False where it is not: the reads of a
+    flag (tapped, held, immortal)."""
+    col = read_one(game, e)
+    if col >= 0:
+        return bool(game.store.views()[field][0, col])
+    spot = column(game, e)
+    return out(game, spot.take(game.store.a[field]) & spot.here)
+
+
 def scalar_read(game: Game) -> bool:
     """Whether a read may take its scalar path: plain values (``scalar``), and the paths on."""
     return scalar(game) and store_module.SCALAR_PATHS

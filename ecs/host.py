@@ -401,11 +401,7 @@ def set_redirect(world: Game, e: Ids, zone: str | None, games: Games = None) -> 
 
 def is_held(world: Game, e: int) -> BoolRead:
     """Whether state-based actions leave ``e`` (``set_hold``)."""
-    col = args.read_one(world, e)
-    if col >= 0:
-        return bool(world.store.views()["sba_hold"][0, col])
-    spot = args.column(world, e)
-    return args.out(world, spot.take(world.store.a["sba_hold"]) & spot.here)
+    return args.flag_of(world, e, "sba_hold")
 
 
 def cant_lose(world: Game, p: int, reason: str) -> BoolRead:

@@ -245,11 +245,7 @@ def owner(world: Game, e: int) -> IntRead:
 
 
 def is_tapped(world: Game, e: int) -> BoolRead:
-    col = args.read_one(world, e)
-    if col >= 0:
-        return bool(world.store.views()["tapped"][0, col])
-    spot = args.column(world, e)
-    return args.out(world, _masked(spot.take(world.store.a["tapped"]), spot.here, False))
+    return args.flag_of(world, e, "tapped")
 
 
 def damage(world: Game, e: int) -> IntRead:

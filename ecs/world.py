@@ -237,6 +237,7 @@ class World:
     recover = ga.recover
     activate_enlighten = ga.activate_enlighten
     set_immortal = ga.set_immortal
+    is_immortal = ga.is_immortal
     level_up = ga.level_up
     stat = ga.stat
     base_level = ga.base_level

@@ -34,7 +34,7 @@ from typing import Any, Mapping, cast
 import numpy as np
 
 from ecs import args, counting, damage, host, kinds, reads, sets, stats, turns, zones
-from ecs.args import Amounts, Games, Ids, IntRead
+from ecs.args import Amounts, BoolRead, Games, Ids, IntRead
 from ecs.check import System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
@@ -713,6 +713,13 @@ def set_immortal(world: Game, e: Ids, immortal: Any = True, games: Games = None)
     args.distinct_rows(world, g, c, "set_immortal")   # (two flags for one object: which?)
     rows = host.flags(world, immortal, e, games, single, "set_immortal immortal")
     world.store.mut("immortal")[g, c] = rows
+
+
+def is_immortal(world: Game, e: int) -> BoolRead:
+    """Whether ``e`` has Immortality in each game (``set_immortal``; False where it is not,
+    and for a player, which is never declared immortal)."""
+    _ga_only(world, "is_immortal")
+    return args.flag_of(world, e, "immortal")
 
 
 def level_up(world: Game, champion: int, level: int, life: int, power: int | None = None) -> None:

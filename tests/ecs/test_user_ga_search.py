@@ -74,3 +74,26 @@ def test_immortality_1_a_snapshot_copy_with_an_immortal_player_is_refused():
         other.restore(bad)
     assert other.reserve(a) == 3
     w.restore(copy.deepcopy(w.snapshot()))   # the champion's own flag is the actions' state
+
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_immortality_1_is_read_per_game_and_ends_with_the_object(batch):
+    """Immortality 1: a search reads what set_immortal declared, per game; a new object
+    after a zone change (Counters: General 5) is not immortal, nor is a player; Magic has
+    no Immortality to read."""
+    w = World(ruleset="grand_archive", batch=batch, seed=1, scalar_reads=False)
+    me = w.add_player()
+    ally, other = w.add_objects(2, me, "ally", power=1, life=2)
+    w.set_immortal(ally, games=0)
+    assert w.is_immortal(ally).tolist() == [True] + [False] * (batch - 1)
+    assert w.is_immortal(other).tolist() == [False] * batch
+    assert w.is_immortal(me).tolist() == [False] * batch
+    new = int(np.asarray(w.move_zone(ally, "hand", games=0)).ravel()[0])
+    assert w.is_immortal(new).tolist() == [False] * batch
+    one = World(ruleset="grand_archive", seed=1)
+    champ = one.add_object(one.add_player(), "champion", life=20, level=0)
+    one.set_immortal(champ)
+    assert one.is_immortal(champ) is True
+    with pytest.raises(IllegalActionError, match="is_immortal is a Grand Archive action"):
+        World(seed=1).is_immortal(0)
