@@ -298,9 +298,9 @@ class Probe:
 
 class SystemType(abc.ABCMeta):
     """The metaclass of ``System``: ``replaced`` counts the assignments to (and deletions
-    of) a system class's ``process`` in this process, so a schedule that trusts the
-    processes its probe covers knows in one read that none was replaced since it last
-    looked (``ecs.schedule.Schedule.probed``). An ``ABCMeta``, so that a host's abstract
+    of) a system class's ``process`` in this process (and an instance's: ``System``), so a
+    schedule that trusts the processes its probe covers knows in one read that none was
+    replaced since it last looked (``ecs.schedule.Schedule.probed``). An ``ABCMeta``, so that a host's abstract
     base of its systems (``class Rule(System, abc.ABC)``) has no metaclass conflict."""
 
     replaced: ClassVar[int] = 0
@@ -331,3 +331,15 @@ class System(esper.Processor, metaclass=SystemType):
 
     def process(self, game: Any, check: Check) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # A process set on one instance replaces its class's there: counted as a class's is, so
+    # a schedule no longer trusts the probe for it (``ecs.schedule``).
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "process":
+            SystemType.replaced += 1
+
+    def __delattr__(self, name: str) -> None:
+        super().__delattr__(name)
+        if name == "process":
+            SystemType.replaced += 1

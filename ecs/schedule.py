@@ -86,7 +86,7 @@ class Schedule:
         # with the probe's cached arguments asks the same)
         self._one = None if len(probes) != 1 or any(i < 0 for _, i, *_ in rows) else (
             next(iter(probes)).acting, next(iter(probes.values())) | (MARKED if next(iter(probes)).marks else 0),
-            tuple((cls, covered) for _, _, _, cls, covered in rows), next(iter(probes)).marks)
+            tuple((s, cls, covered) for s, _, _, cls, covered in rows), next(iter(probes)).marks)
         self._probed = (-1, False)   # (SystemType.replaced when last looked, the answer)
         n = next(_contexts)
         self.serial = n   # unique in this process: what ``Store.settled`` names
@@ -166,8 +166,8 @@ class Schedule:
         else:
             marked = True
             acting = [probe.acting(game, live, touched, parts) for probe, parts in self._probes]
-        running = tuple((s, i < 0 or cls.process is not covered) for s, i, part, cls, covered in self._every
-                        if i < 0 or acting[i] & part or cls.process is not covered)
+        running = tuple((s, i < 0 or _replaced(s, cls, covered)) for s, i, part, cls, covered in self._every
+                        if i < 0 or acting[i] & part or _replaced(s, cls, covered))
         if not running:
             return None, marked
         check = _new_check(game, live, touched)
@@ -191,13 +191,13 @@ class Schedule:
     def probed(self) -> bool:
         """Whether one probe covers every system of a check, none of their processes
         replaced since: the systems then decide from the store's state alone. (The
-        classes are looked at again only after some system class's ``process`` was
-        replaced: ``SystemType.replaced``, read once where a tick asks twice.)"""
+        systems are looked at again only after some system's ``process``, a class's or an
+        instance's, was replaced: ``SystemType.replaced``, read once where a tick asks twice.)"""
         at, answer = self._probed
         if at == SystemType.replaced:
             return answer
         one = self._one
-        answer = one is not None and all(cls.process is covered for cls, covered in one[2])
+        answer = one is not None and not any(_replaced(s, cls, covered) for s, cls, covered in one[2])
         self._probed = (SystemType.replaced, answer)
         return answer
 
@@ -225,6 +225,12 @@ class Schedule:
 
     def __repr__(self) -> str:
         return f"Schedule({[type(s).__name__ for s in self.systems]})"
+
+
+def _replaced(system: Any, cls: Any, covered: Any) -> bool:
+    """Whether ``system`` decides by another process than the ``covered`` one its probe
+    answers for: its class's replaced, or one set on the instance itself."""
+    return cls.process is not covered or "process" in vars(system)
 
 
 def _probe(system: System) -> Probe | None:
