@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ecs import World, zones
-from ecs.check import Check
+from ecs import IllegalActionError, Schedule, World, zones
+from ecs.check import Check, System, When
 from ecs.game import Game
 
 
@@ -44,3 +44,32 @@ def test_704_3_a_process_replaced_on_a_ruleset_systems_instance_decides_at_the_n
     seen.clear()
     w.add_object(p, "artifact")
     assert w.tick() == 0 and not seen   # put back: the ruleset's own Lethality again
+
+
+class _Nonsense(System):
+    """A host's rule that decides nonsense: a loss for player index 7 of a two-player game."""
+    causes = ("host",)
+
+    def process(self, game: Game, check: Check) -> None:
+        check.lose(np.array([0]), np.array([7]), "host")
+
+
+class _NonsenseAtMainPhase(_Nonsense):
+    when = When.MAIN_PHASE
+
+
+@pytest.mark.parametrize("how", ["beside the ruleset's", "alone", "at a main phase"])
+def test_a_host_systems_refused_decision_names_the_system_and_changes_nothing(how: str) -> None:
+    """A decision the World cannot apply raises naming the host's system whose decision it
+    is, wherever the system runs (every check beside the ruleset's systems, a schedule of
+    its own, the beginning of a main phase), and nothing of that check is written."""
+    w = World(seed=0)
+    w.schedule = (Schedule([_Nonsense]) if how == "alone" else
+                  w.schedule.with_systems(_NonsenseAtMainPhase if how == "at a main phase" else _Nonsense))
+    p, q = w.add_player(), w.add_player()
+    rock = w.add_object(p, "artifact", counters={"charge": 2})
+    step = w.step
+    with pytest.raises(IllegalActionError, match=r"system _Nonsense(AtMainPhase)?: a loss .*player index 7"):
+        w.begin_main_phase(p) if how == "at a main phase" else w.tick()
+    assert w.step == step and w.counters(rock) == {"charge": 2}
+    assert not w.has_lost(p) and not w.has_lost(q) and w.active_player() in (-1, p)
