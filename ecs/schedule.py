@@ -92,10 +92,12 @@ class Schedule:
         self.serial = n   # unique in this process: what ``Store.settled`` names
         self._context = {when: f"tcg-counters-{n}-{when.name.lower()}" for when in When}
         previous = esper.current_world
+        self._of = {when: tuple(s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == when)
+                    for when in When}   # (each moment's systems in order, as esper runs them)
         try:
             for when, name in self._context.items():
                 esper.switch_world(name)
-                mine = [s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == when]
+                mine = self._of[when]
                 for priority, system in zip(range(len(mine), 0, -1), mine):
                     esper.add_processor(system, priority=priority)
         finally:
@@ -109,14 +111,16 @@ class Schedule:
         return type(self), (self.systems,)
 
     def run(self, game: Game, check: Check, when: When = When.EVERY_CHECK) -> Check:
-        """Let the systems of ``when`` decide into ``check`` (esper's processors, in order)."""
+        """Let the systems of ``when`` decide into ``check`` (esper's processors, in order),
+        each system's decisions checked as it makes them (a host's may be among them)."""
         previous = esper.current_world
         esper.switch_world(self._context[when])
         try:
-            esper.process(game, check)
+            esper.clear_dead_entities()   # (as esper.process does before its processors)
+            for system in self._of[when]:
+                _decide(system, game, check)
         finally:
             esper.switch_world(previous)
-        decisions.check(game, check)   # (a host's systems may be among them: esper runs them all)
         return check
 
     def check(self, game: Game, live: np.ndarray | None, touched: np.ndarray | None
@@ -176,12 +180,7 @@ class Schedule:
         try:
             for system, foreign in running:
                 if foreign:   # a host's system (or a process replaced): its decisions are checked
-                    since = check.sizes()
-                    system.process(game, check)
-                    try:
-                        decisions.check(game, check, since)
-                    except CounterError as err:   # (name the system whose decision it is)
-                        raise type(err)(f"system {type(system).__name__}: {err}") from None
+                    _decide(system, game, check)
                 else:
                     system.process(game, check)
         finally:
@@ -225,6 +224,17 @@ class Schedule:
 
     def __repr__(self) -> str:
         return f"Schedule({[type(s).__name__ for s in self.systems]})"
+
+
+def _decide(system: Any, game: Game, check: Check) -> None:
+    """``system`` decides into ``check``; a decision of its that the World cannot apply
+    raises naming the system, before anything is written (``ecs.decisions``)."""
+    since = check.sizes()
+    system.process(game, check)
+    try:
+        decisions.check(game, check, since)
+    except CounterError as err:
+        raise type(err)(f"system {type(system).__name__}: {err}") from None
 
 
 def _replaced(system: Any, cls: Any, covered: Any) -> bool:
