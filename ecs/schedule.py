@@ -231,6 +231,8 @@ def _decide(system: Any, game: Game, check: Check) -> None:
     raises naming the system, before anything is written (``ecs.decisions``)."""
     since = check.sizes()
     system.process(game, check)
+    if check.sizes() == since:   # (decided nothing: the common case of a phase system)
+        return
     try:
         decisions.check(game, check, since)
     except CounterError as err:
