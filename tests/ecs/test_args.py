@@ -193,7 +193,8 @@ def test_skip_finished_is_true_or_false_and_anything_else_is_named(game, skip):
 def test_104_1_an_action_on_every_game_still_going_acts_on_none_after_the_end():
     """104.1 / GA Ending the Game 5: once the one game ended (a player whose champion died,
     Damage 3), ``games=None`` selects no game: paying, gaining or setting reserve and
-    setting a cap act on nothing, raise nothing and change nothing."""
+    setting a cap act on nothing, raise nothing and change nothing but the step a payment,
+    an action that logs events, takes (api.md, Events: a call in no game takes one)."""
     w = World(ruleset="grand_archive")
     a, b = w.add_player(), w.add_player()
     champ = w.add_object(a, "champion", life=20, level=1)
@@ -207,7 +208,9 @@ def test_104_1_an_action_on_every_game_still_going_acts_on_none_after_the_end():
     w.gain_reserve(b, 1)
     w.set_reserve(b, 1)
     w.set_cap(ally, "buff", 1)
-    assert full_state(w) == before
+    after = full_state(w)
+    assert after.pop("step") == before.pop("step") + 1
+    assert after == before
 
 
 def test_400_7_a_read_of_an_object_gone_from_every_game_is_stale(game):
