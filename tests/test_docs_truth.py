@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 CALL = re.compile(r"([A-Za-z_][\w.]*)\((.*)\)")
 # What a row may leave out, because the page's prose says which calls take it: `games=`
-# (every action but add_player, tick() and level_up) and `where=`/`skip_finished=` (the
+# (every action but add_player and tick()) and `where=`/`skip_finished=` (the
 # actions that target objects, and lose_life and gain_life).
 GENERAL = frozenset({"games", "where", "skip_finished"})
 

@@ -722,7 +722,8 @@ def is_immortal(world: Game, e: int) -> BoolRead:
     return args.flag_of(world, e, "immortal")
 
 
-def level_up(world: Game, champion: int, level: int, life: int, power: int | None = None) -> None:
+def level_up(world: Game, champion: int, level: int, life: int, power: int | None = None,
+             games: Games = None) -> None:
     """Level up ``champion``: the next level champion card goes on top of its lineage
     (Champion: Leveling Up 1-7; Level Up 1). It is the same object (no zone change, 7.ii):
     its counters (damage, level, enlighten, ...) stay (Enlighten Counters 2), its base
@@ -732,15 +733,17 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
     the new life at the next check. Records an ``Acted`` event (cause ``ga.level_up``,
     before/after the base level) for the new card's "On Enter" abilities (Level Up 1).
 
-    A level up acts in every game still going where the champion exists, and it must be a
-    champion on the field of base level ``level`` - 1 in each of them (a game that ended
-    keeps its level: ``base_level`` is per game)."""
+    A level up acts in the selected games (``games``; None: every game still going) where
+    the champion exists, and it must be a champion on the field of base level ``level`` - 1
+    in each of them (a game that ended keeps its level: ``base_level`` is per game)."""
     _ga_only(world, "level_up")
     s = world.store
     spot = args.column(world, champion)
     if not s.a["types"][spot.g, spot.col] & TYPE_BIT["champion"]:   # (a card's types are every game's)
         raise IllegalActionError(f"entity {champion} is not a champion (GA Leveling Up 1)")
-    zone = np.where(spot.here & world.ongoing, spot.take(s.a["zone"]), zones.NONE)   # (an ended game is frozen)
+    chosen = np.zeros(world.batch, bool)
+    chosen[args.select_games(games, world.ongoing)] = True   # (an ended game is frozen)
+    zone = np.where(spot.here & chosen, spot.take(s.a["zone"]), zones.NONE)
     off = (zone != zones.NONE) & (zone != zones.BATTLEFIELD)
     if off.any():
         raise IllegalActionError(f"champion {champion} is not on the field in game "

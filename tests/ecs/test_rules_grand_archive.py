@@ -3,8 +3,9 @@ single game's call forced onto the vectorized path, acts as the single game's sc
 import numpy as np
 import pytest
 from scalar_paths import run_on
+from state import full_state
 
-from ecs import World
+from ecs import Acted, GameOverError, IllegalActionError, World
 
 
 @pytest.mark.parametrize("batch", [1, 2])
@@ -54,3 +55,31 @@ def test_recover_2_2_one_champion_in_a_batch_returns_each_games_own_count(path):
         removed = w.recover(champ, 2)
     assert removed.tolist() == [2, 1, 0]
     assert w.count(champ, "damage").tolist() == [1, 0, 0]
+
+
+def test_leveling_up_2_in_the_selected_games_only():
+    """Leveling Up 2 and 7.ii: a level up in the games named levels up there only (the
+    others keep the card they had, base level and stats, and log nothing); naming a game
+    where the champion is of another base level refuses the whole call, naming that game;
+    naming a game that has ended raises GameOverError."""
+    w = World(ruleset="grand_archive", batch=4, seed=1)
+    a, b = w.add_player(), w.add_player()
+    champ = w.add_object(a, "champion", life=15, level=0)
+    foe = w.add_object(b, "champion", life=15, level=0)
+    step = w.step
+    w.level_up(champ, level=1, life=20, power=1, games=[2, 0])
+    assert w.base_level(champ).tolist() == [1, 0, 1, 0]
+    assert w.stat(champ, "life").tolist() == [20, 15, 20, 15]
+    assert sorted(e.game for e in w.events_since(step) if isinstance(e, Acted)) == [0, 2]
+    before = full_state(w)
+    with pytest.raises(IllegalActionError, match="is level 1 in game 2"):
+        w.level_up(champ, level=1, life=20, games=[1, 2])
+    assert full_state(w) == before
+    w.deal_damage(foe, 15, games=3)
+    w.tick()
+    with pytest.raises(GameOverError):
+        w.level_up(champ, level=1, life=20, games=3)
+    w.level_up(champ, level=1, life=18, games=np.array([False, True, False, False]))
+    assert w.base_level(champ).tolist() == [1, 1, 1, 0]
+    w.level_up(champ, level=2, life=22)   # None: every game still going, not game 3
+    assert w.base_level(champ).tolist() == [2, 2, 2, 0]
