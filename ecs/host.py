@@ -404,6 +404,20 @@ def is_held(world: Game, e: int) -> BoolRead:
     return args.flag_of(world, e, "sba_hold")
 
 
+def redirect(world: Game, e: int) -> str | None | np.ndarray:
+    """Where ``e`` goes instead if it would die (``set_redirect``, 614.1a), in each game:
+    the zone's name, None where no redirect is set (and in the games ``e`` is not in). A
+    batch reads an object array of them."""
+    col = args.read_one(world, e)
+    if col >= 0:
+        code = world.store.views()["redirect"][0, col]
+        return zones.ZONES[code] if code >= 0 else None
+    spot = args.column(world, e)
+    codes = np.where(spot.here, spot.take(world.store.a["redirect"]), -1)
+    named = [zones.ZONES[z] if z >= 0 else None for z in codes.tolist()]
+    return named[0] if args.scalar(world) else np.array(named + [""], dtype=object)[:-1]
+
+
 def cant_lose(world: Game, p: int, reason: str) -> BoolRead:
     """Whether player ``p`` can't lose for ``reason`` (``set_cant_lose``)."""
     _reason(reason)

@@ -13,6 +13,7 @@ from . import args, counting, stats, zones
 from .args import BoolRead, IntRead, StrRead
 from .components import TYPE_BIT, type_mask
 from .components.card import NO_STAT
+from .components.game import NO_CAP
 from .errors import InvalidGameError, InvalidTypeError, UnknownEntityError
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of
@@ -89,6 +90,29 @@ def count(world: Game, e: int, kind: str) -> IntRead:
     else:   # a player's poison in Two-Headed Giant: the team's, in its head's column
         values = (spot.take(s.counts[k]) if holder == spot.col else s.counts[k, :, holder]).astype(np.int64)
     return args.out(world, _masked(values, spot.here))
+
+
+def cap(world: Game, e: int, kind: str) -> IntRead:
+    """The most ``kind`` counters ``e`` can have ("can't have more than N", CR 122.4), as
+    ``set_cap`` or ``add_object(caps=)`` set it, in each game; ``NO_CAP`` (-1) where it has
+    no cap of that kind, and in the games ``e`` is not in."""
+    s = world.store
+    spot, _, col = _where(world, e)   # (first: an unknown or stale id raises before a bad kind)
+    kind = args.kind(world, kind)
+    k = s.kind_index.get(kind, -1)
+    if spot is None:   # one game: plain reads
+        v = s.views()
+        cols, kinds = v["cap_col"], v["cap_kind"]
+        for m in range(len(cols)):
+            if cols[m] == col and kinds[m] == k:
+                return v["cap_val"][0, m]
+        return NO_CAP
+    a = s.a
+    at = np.broadcast_to(np.asarray(spot.at[1], np.int64), (world.batch,))   # (one column, or one per game)
+    match = (a["cap_kind"] == k)[None, :] & (a["cap_col"][None, :] == at[:, None])   # (games, entries)
+    found = match.any(axis=1)
+    values = a["cap_val"][np.arange(world.batch), match.argmax(axis=1)] if match.shape[1] else NO_CAP
+    return args.out(world, _masked(np.where(found, values, NO_CAP), spot.here, NO_CAP).astype(np.int64))
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:

@@ -212,6 +212,7 @@ class World:
     set_hold = host.set_hold
     is_held = host.is_held
     set_redirect = host.set_redirect
+    redirect = host.redirect
 
     # ---- state-based actions ------------------------------------------------------------
     def tick(self) -> int:
@@ -246,6 +247,7 @@ class World:
     exists = reads.exists
     counters = reads.counters
     count = reads.count
+    cap = reads.cap
     power = reads.power
     toughness = reads.toughness
     loyalty = reads.loyalty
