@@ -435,28 +435,31 @@ def _proliferate_few(world: Game, targets: list[tuple[int, int]], by: int | None
     return True
 
 
-def set_cap(world: Game, e: Ids, kind: str, n: Amounts, games: Games = None) -> None:
+def set_cap(world: Game, e: Ids, kind: str, n: Amounts, games: Games = None, *,
+            where: str = "all", skip_finished: bool = False) -> None:
     """"Can't have more than ``n`` counters of ``kind``" (CR 122.4), enforced by the
-    state-based check 704.5r. The cap ends when the object changes zones."""
+    state-based check 704.5r. The cap ends when the object changes zones. ``where`` and
+    ``skip_finished`` as the counter actions take them (``args.rows``)."""
     kind = args.kind(world, kind)
     if args.count_one(n):
-        col = args.one(world, e, games)
+        col = args.one(world, e, games, where, skip_finished)
         if col >= 0:   # one target of a single game: plain ints
             counting.set_cap_one(world, kind, col, n)
             return
-    g, c, single = args.targets(world, e, games)
-    amount = args.amounts(world, n, e, games, single, lambda e=e: f"cap of {kind!r} on {args.named_ids(e)}")
-    counting.set_caps(world, kind, g, c, amount)
+    r = args.rows(world, e, games, where, skip_finished)
+    amount = r.amounts(n, lambda e=e: f"cap of {kind!r} on {args.named_ids(e)}")
+    counting.set_caps(world, kind, r.g, r.c, amount)
 
 
-def clear_cap(world: Game, e: Ids, kind: str, games: Games = None) -> None:
+def clear_cap(world: Game, e: Ids, kind: str, games: Games = None, *,
+              where: str = "all", skip_finished: bool = False) -> None:
     kind = args.kind(world, kind)
-    col = args.one(world, e, games)
+    col = args.one(world, e, games, where, skip_finished)
     if col >= 0:
         counting.set_cap_one(world, kind, col, NO_CAP)
         return
-    g, c, _ = args.targets(world, e, games)
-    counting.set_caps(world, kind, g, c, np.full(g.size, NO_CAP, np.int64))
+    r = args.rows(world, e, games, where, skip_finished)
+    counting.set_caps(world, kind, r.g, r.c, np.full(r.g.size, NO_CAP, np.int64))
 
 
 def destroy(world: Game, e: Ids, games: Games = None, *, where: str = "all",

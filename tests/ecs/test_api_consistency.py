@@ -80,3 +80,40 @@ def test_614_1a_redirect_reads_each_games_own_zone_in_a_batch():
     one = World(seed=1, scalar_reads=False)
     q = one.add_player()
     assert one.redirect(one.add_object(q, "artifact")).tolist() == [None]
+
+
+def test_122_4_set_cap_and_clear_cap_take_where_and_skip_finished_in_one_game():
+    """122.4, as the other actions on objects: where="present" skips an id that left its
+    zone (and -1 padding), where "all" raises StaleEntityError; skip_finished leaves out a
+    game named that has ended."""
+    w = World(seed=1)
+    p, q = w.add_player(), w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    gone = w.add_object(p, "creature", power=1, toughness=1)
+    w.destroy(gone)
+    with pytest.raises(StaleEntityError):
+        w.set_cap([bear, gone], "charge", 2)
+    w.set_cap([bear, gone, -1], "charge", 2, where="present")
+    assert w.cap(bear, "charge") == 2
+    w.clear_cap([gone, bear], "charge", where="present")
+    assert w.cap(bear, "charge") == -1
+    w.lose_life(q, 20)
+    w.tick()
+    w.set_cap(bear, "charge", 1, games=0, skip_finished=True)   # the game ended: nothing
+    w.clear_cap(bear, "charge", games=0, skip_finished=True)
+    assert w.cap(bear, "charge") == -1
+
+
+def test_122_4_set_cap_where_present_takes_the_amounts_of_the_whole_selection_in_a_batch():
+    """122.4 in a batch: per-game amounts are given for every selected game, and
+    where="present" caps the object only in the games it is in."""
+    w = World(batch=3, seed=1)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.sacrifice(bear, games=1)
+    w.set_cap(bear, "-1/-1", np.array([7, 8, 9]), where="present")
+    assert w.cap(bear, "-1/-1").tolist() == [7, -1, 9]
+    w.clear_cap(bear, "-1/-1", games=[2, 1], where="present")
+    assert w.cap(bear, "-1/-1").tolist() == [7, -1, -1]
+    w.set_cap(np.array([[bear], [-1], [bear]]), "charge", np.array([[1], [2], [3]]), where="present")
+    assert w.cap(bear, "charge").tolist() == [1, -1, 3]
