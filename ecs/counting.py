@@ -494,6 +494,28 @@ def _cap_rows(game: Game, k: int, cols: np.ndarray) -> int:
     return at
 
 
+def _cap_row(game: Game, k: int) -> np.ndarray:
+    """Each column's row of the cap table for kind ``k`` (-1: none; a column has one row
+    per kind)."""
+    a = game.store.a
+    row = np.full(game.store.capacity, -1, np.int64)
+    mine = np.flatnonzero(a["cap_kind"] == k)
+    row[a["cap_col"][mine]] = mine
+    return row
+
+
+def caps_at(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The caps of ``kind`` at rows (``g``, ``c``) (``set_caps``), ``NO_CAP`` where none."""
+    out = np.full(g.size, NO_CAP, np.int64)
+    k = game.store.kind_index.get(kind)
+    if k is None:
+        return out
+    r = _cap_row(game, k)[c]
+    has = r >= 0
+    out[has] = game.store.a["cap_val"][g[has], r[has]]
+    return out
+
+
 def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.ndarray) -> None:
     """"Can't have more than N counters of ``kind``" (CR 122.4); ``NO_CAP``: none. A column has
     a row of the cap table (and the kind a plane) once it gets a cap: ending a cap it does
@@ -504,10 +526,7 @@ def set_caps(game: Game, kind: str, g: np.ndarray, c: np.ndarray, values: np.nda
     if k < 0:   # a kind never used: no cap of it to end (or none given)
         return
     every = bool(capped.all())   # (the usual case: no row to leave out)
-    a = s.a
-    row = np.full(s.capacity, -1, np.int64)   # each column's row of the table for this kind
-    mine = np.flatnonzero(a["cap_kind"] == k)    # (a column has one row per kind)
-    row[a["cap_col"][mine]] = mine
+    row = _cap_row(game, k)
     new = sets.distinct(c if every else c[capped])
     new = new[row[new] < 0]
     if new.size:   # rows of their own, in column order

@@ -415,7 +415,7 @@ def redirect(world: Game, e: int) -> str | None | np.ndarray:
     spot = args.column(world, e)
     codes = np.where(spot.here, spot.take(world.store.a["redirect"]), -1)
     named = [zones.ZONES[z] if z >= 0 else None for z in codes.tolist()]
-    return named[0] if args.scalar(world) else np.array(named + [""], dtype=object)[:-1]
+    return named[0] if args.scalar(world) else np.array(named, dtype=object)
 
 
 def cant_lose(world: Game, p: int, reason: str) -> BoolRead:

@@ -18,6 +18,7 @@ from .errors import InvalidGameError, InvalidTypeError, UnknownEntityError
 from .game import Game
 from .kinds import KEYWORD_BIT, KEYWORDS, keyword_of
 from .perform import DRAW, ONGOING
+from .store import GAME_ZERO
 
 _ZONE_NAMES = np.array(zones.ZONES)
 
@@ -96,23 +97,13 @@ def cap(world: Game, e: int, kind: str) -> IntRead:
     """The most ``kind`` counters ``e`` can have ("can't have more than N", CR 122.4), as
     ``set_cap`` or ``add_object(caps=)`` set it, in each game; ``NO_CAP`` (-1) where it has
     no cap of that kind, and in the games ``e`` is not in."""
-    s = world.store
     spot, _, col = _where(world, e)   # (first: an unknown or stale id raises before a bad kind)
     kind = args.kind(world, kind)
-    k = s.kind_index.get(kind, -1)
-    if spot is None:   # one game: plain reads
-        v = s.views()
-        cols, kinds = v["cap_col"], v["cap_kind"]
-        for m in range(len(cols)):
-            if cols[m] == col and kinds[m] == k:
-                return v["cap_val"][0, m]
-        return NO_CAP
-    a = s.a
-    at = np.broadcast_to(np.asarray(spot.at[1], np.int64), (world.batch,))   # (one column, or one per game)
-    match = (a["cap_kind"] == k)[None, :] & (a["cap_col"][None, :] == at[:, None])   # (games, entries)
-    found = match.any(axis=1)
-    values = a["cap_val"][np.arange(world.batch), match.argmax(axis=1)] if match.shape[1] else NO_CAP
-    return args.out(world, _masked(np.where(found, values, NO_CAP), spot.here, NO_CAP).astype(np.int64))
+    if spot is None:   # one game
+        return int(counting.caps_at(world, kind, GAME_ZERO, np.array([col], np.int64))[0])
+    games = np.arange(world.batch)
+    cols = np.broadcast_to(np.asarray(spot.at[1], np.int64), (world.batch,))   # (one column, or one per game)
+    return args.out(world, _masked(counting.caps_at(world, kind, games, cols), spot.here, NO_CAP))
 
 
 def _stat(world: Game, e: int, stat: str, which: int) -> Any:
