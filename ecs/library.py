@@ -18,18 +18,29 @@ def library_ranks(world: Game, games: np.ndarray, players: np.ndarray) -> np.nda
     ``games[i]`` (0 is the top card), -1 for every other object."""
     s = world.store
     in_lib = _in_library(world, games, players)
-    rank = _ranks(in_lib, s.a["position"][games, : s.n_cols], s.a["entity_id"][games, : s.n_cols])
-    return np.where(in_lib, rank, -1)
+    r, c = np.nonzero(in_lib)   # row-major: rows ascending
+    rank = np.full(in_lib.shape, -1, np.int64)
+    # sort the library's cards only, not every slot: a long game's graveyard and exile
+    # would make a small library's read cost their size times its log
+    g = games[r]
+    order = np.lexsort((s.a["entity_id"][g, c], s.a["position"][g, c], r))
+    rank[r, c[order]] = np.arange(r.size) - np.searchsorted(r, r)
+    return rank
+
+
+def library_cols(world: Game, game: int, player: int) -> np.ndarray:
+    """The columns of ``player``'s library in ``game``, top card first (ascending
+    (position, id), as ``library_ranks`` orders it)."""
+    s = world.store
+    cols = np.flatnonzero(_library_of(world, game, player))
+    return cols[np.lexsort((s.a["entity_id"][game, cols], s.a["position"][game, cols]))]
 
 
 def top_card(world: Game, game: int, player: int) -> int:
-    """The column of the top card of ``player``'s library in ``game`` (the first in
-    ascending (position, id), as ``library_ranks`` orders it), -1 for an empty library."""
-    s = world.store
-    cols = np.flatnonzero(_library_of(world, game, player))
-    if cols.size == 0:
-        return -1
-    return int(cols[np.lexsort((s.a["entity_id"][game, cols], s.a["position"][game, cols]))[0]])
+    """The column of the top card of ``player``'s library in ``game``, -1 for an empty
+    library."""
+    cols = library_cols(world, game, player)
+    return int(cols[0]) if cols.size else -1
 
 
 def arrive(world: Game, games: np.ndarray, cols: np.ndarray) -> None:
@@ -97,14 +108,4 @@ def _in_library(world: Game, games: np.ndarray, players: np.ndarray) -> np.ndarr
     return (s.a["zone"][games, : s.n_cols] == zones.LIBRARY) & (_owners(world, games) == players[:, None])
 
 
-def _ranks(member: np.ndarray, position: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """(G, n): each member's rank in ascending (position, id) in its row (others after)."""
-    pos = np.where(member, position.astype(np.int64), _LAST)
-    order = np.lexsort((ids, pos), axis=-1)
-    rank = np.empty_like(order)
-    rank[np.arange(order.shape[0])[:, None], order] = np.arange(order.shape[1])   # (put_along_axis: 4x the time)
-    return rank
-
-
-_LAST = np.iinfo(np.int64).max   # the position of a card in no library: after every one
 _TOP = np.iinfo(np.int32).max    # the highest position the field holds

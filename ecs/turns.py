@@ -19,7 +19,7 @@ from .args import Amounts, Games, IntRead, as_amounts, select_games
 from .errors import IllegalActionError, InvalidGameError, InvalidPhaseError
 from .events import CAUSE
 from .game import Game
-from .library import library_ranks, top_card
+from .library import library_cols, library_ranks, top_card
 from .relocation import move_objects, move_one
 
 
@@ -207,10 +207,7 @@ def library(world: Game, player: int, game: int = 0) -> list[int]:
     """Ids of ``player``'s library (GA deck) in ``game``, top card first."""
     p = args.player_index(world, player)
     game = args.integer(game, "game index", 0, world.batch - 1, InvalidGameError)
-    rank = library_ranks(world, np.array([game]), np.array([p]))[0]
-    cols = np.flatnonzero(rank >= 0)
-    cols = cols[np.argsort(rank[cols])]
-    return [int(x) for x in world.store.a["entity_id"][game, cols]]
+    return [int(x) for x in world.store.a["entity_id"][game, library_cols(world, game, p)]]
 
 
 def order_library(world: Game, player: int, ids: Any, games: Games = None) -> None:

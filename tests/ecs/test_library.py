@@ -3,6 +3,8 @@ that arrive together stack in the order a game sees, alike in one game and in a 
 (401.4 leaves that order to the owner: the engine's choice is docs/api.md's)."""
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 import pytest
 from ga_helpers import unchanged
@@ -297,3 +299,32 @@ def test_107_1_a_draw_or_mill_of_a_bool_amount_raises_and_changes_nothing(batch)
     for act in (w.draw, w.mill):
         unchanged(w, lambda act=act: act(p, True), InvalidCountError)
     assert w.library(p) == deck
+
+
+def _library_read_peak(graveyard: int) -> int:
+    """Peak bytes of one read of a 20-card library (and one draw from it) beside
+    ``graveyard`` cards in the graveyard; the read returns the cards in order."""
+    w = World(seed=0)
+    me = w.add_player()
+    w.add_objects(graveyard, me, "creature", zone="graveyard", power=1, toughness=1)
+    deck = [w.add_object(me, "creature", zone="library", power=1, toughness=1) for _ in range(20)]
+    snap = w.snapshot()
+    w.draw(me)
+    w.restore(snap)
+    tracemalloc.start()
+    try:
+        got = w.library(me)
+        w.draw(me)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == deck
+    return peak
+
+
+def test_401_a_library_read_sorts_its_cards_not_the_graveyards_beside_it() -> None:
+    """A self-play game fills its graveyards: reading a library (top first, 401.4) or
+    drawing from it (121.2) orders that library's cards, so what it allocates per card
+    elsewhere is a byte or so of masks, not a sort of every object of the game."""
+    small, large = _library_read_peak(2_000), _library_read_peak(20_000)
+    assert large - small < 8 * 18_000, (small, large)
