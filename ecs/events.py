@@ -302,12 +302,9 @@ class EventLog:
         else:
             chunks = self.chunks
             start, first = self._since(chunks, since) if since is not None else (0, 0)
-            out = _joined(chunks[start:], LOG_COLUMNS, "game")
-            if since is not None:   # the first chunk may begin with earlier steps
-                skip = int(np.searchsorted(out["step"], since, side="right"))
-                if skip:
-                    out = {c: v[skip:] for c, v in out.items()}
-                    first += skip
+            tail, skip = _after_step(chunks[start:], since)
+            out = _joined(cast(list[dict[str, np.ndarray]], tail), LOG_COLUMNS, "game")   # (packed)
+            first += skip
         lki: list[dict[str, np.ndarray]] = []
         if self._lki and first:   # (the last steps' last-known counters, not the history's)
             lki = cast(list[dict[str, np.ndarray]], _packed(_lki_after(self._lki, first), _LKI_COLUMNS))
@@ -333,7 +330,9 @@ class EventLog:
         players = player_ids.tolist()
         out: list[Event] = []
         start, first = self._since(self._chunks, since) if since is not None else (0, 0)
-        rows = _tuples(self._chunks[start:], LOG_COLUMNS, "game")
+        entries, skip = _after_step(self._chunks[start:], since)
+        first += skip
+        rows = _tuples(entries, LOG_COLUMNS, "game")
         for i, (ty, step, g, e, kind, before, after, code, other, frm, to) in enumerate(rows, first):
             if since is not None and step <= since:   # (a loaded chunk may hold earlier steps)
                 continue
@@ -465,7 +464,9 @@ def _lki_after(entries: list[dict[str, np.ndarray] | tuple[int, ...]], first: in
     """The last entries of ``entries`` (last-known counters, packed or not) that may hold
     rows from ``first`` on: an entry is recorded with its zone changes, after every row
     before them, so they are a suffix. A host polling the last steps of a log it never
-    clears reads theirs, not every zone change's of the game's history."""
+    clears reads theirs, not every zone change's of the game's history; the first of them,
+    a packed chunk (a snapshot packs a long log into a few), is cut to its rows from
+    ``first`` on."""
     i = len(entries)
     while i > 0:
         ch = entries[i - 1]
@@ -473,7 +474,27 @@ def _lki_after(entries: list[dict[str, np.ndarray] | tuple[int, ...]], first: in
                 not isinstance(ch, tuple) and ch["row"].size and int(ch["row"].max()) < first):
             break
         i -= 1
-    return entries[i:]
+    out = entries[i:]
+    if out and not isinstance(out[0], tuple):
+        keep = out[0]["row"] >= first
+        if not keep.all():
+            out = [{c: v[keep] for c, v in out[0].items()}, *out[1:]]
+    return out
+
+
+def _after_step(entries: Sequence[dict[str, np.ndarray] | tuple[int, ...]], since: int | None
+                ) -> tuple[list[dict[str, np.ndarray] | tuple[int, ...]], int]:
+    """``entries`` (``_since``'s suffix of a log) without the rows of steps up to
+    ``since``, and how many rows that left out: only the first can hold such rows, when it
+    is a chunk of several steps (packed by a snapshot, or loaded), and they are cut from
+    its columns before anything reads them."""
+    out = list(entries)
+    if since is None or not out or isinstance(out[0], tuple) or not out[0]["step"].ndim:
+        return out, 0
+    skip = int(np.searchsorted(out[0]["step"], since, side="right"))
+    if skip:
+        out[0] = {c: v[skip:] if v.ndim else v for c, v in out[0].items()}
+    return out, skip
 
 
 def _tuples(entries: Sequence[dict[str, np.ndarray] | tuple[int, ...]], columns: tuple[str, ...],

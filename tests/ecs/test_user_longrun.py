@@ -73,3 +73,51 @@ def test_polling_gives_the_last_known_counters_of_the_new_zone_changes_704_8() -
         keep = whole["lki_row"] >= first
         assert np.array_equal(table["lki_row"], whole["lki_row"][keep] - first)
         assert np.array_equal(table["lki_count"], whole["lki_count"][keep])
+
+
+def _poll_after_snapshot_peak(steps: int) -> tuple[int, int]:
+    """Peak bytes of one poll of a game's last two steps (a zone change with last-known
+    counters among them) just after a snapshot, which packs the log into a few chunks."""
+    w, _ = _played(steps)
+    since = w.step - 2
+    w.snapshot()
+    peaks, polled = [], []
+    for read in (w.events_since, lambda s: w.event_table(since=s)["type"]):
+        tracemalloc.start()
+        try:
+            polled.append(len(read(since)))
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert polled == [2, 2]
+    return peaks[0], peaks[1]
+
+
+def test_polling_after_a_snapshot_reads_the_last_steps_not_the_packed_log_704_8() -> None:
+    """A search snapshots each node, and a snapshot packs the log: a poll of the last
+    steps after it still costs the same after 200 and after 1,000 steps, its rows and
+    their last-known counters (704.8) cut from the packed chunks before they are read."""
+    early = _poll_after_snapshot_peak(200)
+    late = _poll_after_snapshot_peak(1_000)
+    for before, after in zip(early, late):
+        assert after < 1.5 * before + 4_096, (early, late)
+
+
+def test_a_poll_into_a_packed_log_gives_the_whole_logs_tail_704_8() -> None:
+    """A poll from a step inside a chunk the snapshot packed gives exactly the rows of the
+    later steps, as objects and as arrays, each zone change with its last-known counters."""
+    w, _ = _played(300)
+    for back in (1, 2, 5, 40):
+        since = w.step - back
+        w.snapshot()
+        polled = w.events_since(since)
+        assert polled == w.events()[-len(polled):] and polled
+        assert any(isinstance(ev, ZoneChanged) and ev.lki for ev in polled) or back == 1
+        table, whole = w.event_table(since=since), w.event_table()
+        n = len(table["type"])
+        assert n == len(polled) and (table["step"] > since).all()
+        first = len(whole["type"]) - n
+        assert (whole["step"][:first] <= since).all()
+        keep = whole["lki_row"] >= first
+        assert np.array_equal(table["lki_row"], whole["lki_row"][keep] - first)
+        assert np.array_equal(table["lki_count"], whole["lki_count"][keep])
