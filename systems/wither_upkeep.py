@@ -59,6 +59,8 @@ def pay_most(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
     champ = (s.a["types"][g, cols] & TYPE_BIT["champion"]) != 0
     at_risk = (cost > 0) & ~s.a["immortal"][g, cols]
     budget = reserve.astype(np.int64)
+    if (np.where(at_risk, cost, 0).sum(axis=1) <= budget).all():
+        return at_risk   # each can pay for everything: what the greedy choice below comes to
     pay = np.zeros(cost.shape, bool)
     unpaid = np.iinfo(np.int64).max
     for group in (champ, ~champ):
