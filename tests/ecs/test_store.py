@@ -5,6 +5,8 @@
 ``game * capacity + column``; on an array that is not C-contiguous those would be copies
 and the writes would be lost. Every way a store comes to be must keep them contiguous.
 """
+import tracemalloc
+
 import numpy as np
 
 from ecs import World, zones
@@ -161,3 +163,35 @@ def test_a_restore_takes_the_snapshots_kind_names_as_its_own():
     for world in (w, other):
         assert world.counters(bear) == {"+1/+1": 1}
         assert world.store.kind_names == ["+1/+1"]
+
+
+def _made_beside(graveyard: int) -> tuple[int, int, int]:
+    """(the column of a token that ceased to exist, the column of the next object made,
+    peak bytes of making one more) in one game with ``graveyard`` cards in its graveyard."""
+    w = World(seed=0)
+    me = w.add_player()
+    w.add_objects(graveyard, me, "creature", zone="graveyard", power=1, toughness=1)
+    tok = w.add_object(me, "creature", power=1, toughness=1, token=True)
+    w.add_object(me, "creature", power=2, toughness=2)
+    freed = w.store.present(0, tok)
+    w.sacrifice(tok)
+    w.tick()   # the token ceases to exist (704.5d): its slot is free
+    reused = w.store.present(0, w.add_object(me, "artifact"))
+    tracemalloc.start()
+    try:
+        w.add_object(me, "artifact")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return freed, reused, peak
+
+
+def test_an_object_made_late_in_a_game_takes_the_first_free_slot_without_copying_the_slots():
+    """A game's graveyard keeps its cards' slots; an object made then takes the lowest
+    free slot (one a token left, 704.5d, 111.7), found without a copy of every slot's id:
+    making it allocates less than two bytes per slot more beside 20,000 cards than
+    beside 2,000."""
+    freed, reused, small = _made_beside(2_000)
+    assert reused == freed > 2_000
+    _, _, large = _made_beside(20_000)
+    assert large - small < 2 * 18_000, (small, large)
