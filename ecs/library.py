@@ -16,16 +16,23 @@ from .game import Game
 def library_ranks(world: Game, games: np.ndarray, players: np.ndarray) -> np.ndarray:
     """(G, n_cols): the rank of each card in the library of ``players[i]`` in game
     ``games[i]`` (0 is the top card), -1 for every other object."""
+    r, c, rank = library_order(world, games, players)
+    out = np.full((games.size, world.store.n_cols), -1, np.int64)
+    out[r, c] = rank
+    return out
+
+
+def library_order(world: Game, games: np.ndarray, players: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cards of the library of ``players[i]`` in game ``games[i]``, as (``i``, column,
+    rank: 0 is the top card) arrays ordered by ``i``, then top card first."""
     s = world.store
-    in_lib = _in_library(world, games, players)
-    r, c = np.nonzero(in_lib)   # row-major: rows ascending
-    rank = np.full(in_lib.shape, -1, np.int64)
-    # sort the library's cards only, not every slot: a long game's graveyard and exile
+    r, c = np.nonzero(_in_library(world, games, players))   # row-major: rows ascending
+    # sort the libraries' cards only, not every slot: a long game's graveyard and exile
     # would make a small library's read cost their size times its log
     g = games[r]
-    order = np.lexsort((s.a["entity_id"][g, c], s.a["position"][g, c], r))
-    rank[r, c[order]] = np.arange(r.size) - np.searchsorted(r, r)
-    return rank
+    c = c[np.lexsort((s.a["entity_id"][g, c], s.a["position"][g, c], r))]   # (r stays sorted)
+    return r, c, np.arange(r.size) - np.searchsorted(r, r)
 
 
 def library_cols(world: Game, game: int, player: int) -> np.ndarray:

@@ -19,7 +19,7 @@ from .args import Amounts, Games, IntRead, as_amounts, select_games
 from .errors import IllegalActionError, InvalidGameError, InvalidPhaseError
 from .events import CAUSE
 from .game import Game
-from .library import library_cols, library_ranks, top_card
+from .library import library_cols, library_order, library_ranks, top_card
 from .relocation import move_objects, move_one
 
 
@@ -263,26 +263,26 @@ def shuffle_library(world: Playing, player: int, games: Games = None) -> None:
 
 
 def _top_cards(world: Game, player: Any, n: Amounts, games: Any, what: str
-               ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
+               ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(games, player index, amounts, and the cards taken: their rows in the games, their
+    columns and their ranks from the top, by game then top card first)."""
     p = args.player_index(world, player)
     gsel = select_games(games, world.ongoing)
     amount = np.ascontiguousarray(as_amounts(n, (gsel.size, 1), True, f"{what} for player {player}", None,
                                                 gsel if world.batch > 1 else None))[:, 0]
-    rank = library_ranks(world, gsel, np.full(gsel.size, p))
-    take = (rank >= 0) & (rank < amount[:, None])
-    return gsel, p, amount, rank, take
+    r, c, rank = library_order(world, gsel, np.full(gsel.size, p))
+    take = rank < amount[r]
+    return gsel, p, amount, r[take], c[take], rank[take]
 
 
-def _to_zone(world: Game, gsel: np.ndarray, rank: np.ndarray, take: np.ndarray,
+def _to_zone(world: Game, gsel: np.ndarray, gi: np.ndarray, c: np.ndarray, rank: np.ndarray,
              width: int, zone: int, cause: str) -> list[int] | np.ndarray:
-    gi, c = np.nonzero(take)
-    by_rank = np.lexsort((rank[gi, c], gi))   # top card first: cards are drawn one at a time (121.2)
-    gi, c = gi[by_rank], c[by_rank]
+    # (gi, c) come top card first: cards are drawn one at a time (121.2)
     # made before anything moves; no wider than the cards there are (n may be 2**31 - 1)
-    out = np.full((world.batch, min(width, rank.shape[1])), -1, np.int64)
+    out = np.full((world.batch, min(width, world.store.n_cols)), -1, np.int64)
     world.log.next_step()
     new, _ = move_objects(world, gsel[gi], c.astype(np.int64), np.full(gi.size, zone), cause)
-    out[gsel[gi], rank[gi, c]] = new
+    out[gsel[gi], rank] = new
     if args.scalar(world):
         return [int(x) for x in out[0] if x >= 0]
     return out
@@ -312,10 +312,10 @@ def draw(world: Game, player: int, n: Amounts = 1, games: Games = None) -> list[
     one = _one_card(world, player, n, games, zones.HAND, "draw")
     if one is not None:
         return one
-    gsel, p, amount, rank, take = _top_cards(world, player, n, games, "draw")
-    short = take.sum(axis=1) < amount
+    gsel, p, amount, gi, c, rank = _top_cards(world, player, n, games, "draw")
+    short = np.bincount(gi, minlength=gsel.size) < amount
     world.store.mut("drew_empty")[gsel[short], p] = True
-    return _to_zone(world, gsel, rank, take, int(amount.max(initial=0)), zones.HAND, "draw")
+    return _to_zone(world, gsel, gi, c, rank, int(amount.max(initial=0)), zones.HAND, "draw")
 
 
 def mill(world: Game, player: int, n: Amounts = 1, games: Games = None) -> list[int] | np.ndarray:
@@ -325,5 +325,5 @@ def mill(world: Game, player: int, n: Amounts = 1, games: Games = None) -> list[
     one = _one_card(world, player, n, games, zones.GRAVEYARD, "mill")
     if one is not None:
         return one
-    gsel, p, amount, rank, take = _top_cards(world, player, n, games, "mill")
-    return _to_zone(world, gsel, rank, take, int(amount.max(initial=0)), zones.GRAVEYARD, "mill")
+    gsel, p, amount, gi, c, rank = _top_cards(world, player, n, games, "mill")
+    return _to_zone(world, gsel, gi, c, rank, int(amount.max(initial=0)), zones.GRAVEYARD, "mill")
