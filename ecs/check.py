@@ -307,13 +307,18 @@ class SystemType(abc.ABCMeta):
 
     def __setattr__(cls, name: str, value: Any) -> None:
         super().__setattr__(name, value)
-        if name == "process":
-            SystemType.replaced += 1
+        _count(name)
 
     def __delattr__(cls, name: str) -> None:
         super().__delattr__(name)
-        if name == "process":
-            SystemType.replaced += 1
+        _count(name)
+
+
+def _count(name: str) -> None:
+    """Count an assignment to (or deletion of) a ``process``, a class's or an instance's,
+    in ``SystemType.replaced``."""
+    if name == "process":
+        SystemType.replaced += 1
 
 
 class System(esper.Processor, metaclass=SystemType):
@@ -336,10 +341,8 @@ class System(esper.Processor, metaclass=SystemType):
     # a schedule no longer trusts the probe for it (``ecs.schedule``).
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
-        if name == "process":
-            SystemType.replaced += 1
+        _count(name)
 
     def __delattr__(self, name: str) -> None:
         super().__delattr__(name)
-        if name == "process":
-            SystemType.replaced += 1
+        _count(name)
