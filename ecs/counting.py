@@ -367,6 +367,8 @@ def set_one(game: Game, kind: str, g: int, col: int, was: int, now: int, cause: 
     caller has it (else read from the slot)."""
     if now == was:
         return
+    if now > MAX_COUNT:   # a ruleset's placement (a host's replacement) past the checked room
+        _overflow(game, now - was, g, col, f"{kind!r} counters")
     s = game.store
     k = s.kind_index.get(kind)
     if k is None:   # a new kind gets a plane only when counters are put
@@ -397,7 +399,12 @@ def change(game: Game, kind: str, g: np.ndarray, c: np.ndarray, delta: np.ndarra
     d = delta.reshape(-1)
     if not (d.flags.writeable and d.flags.c_contiguous):   # one compiled signature (a compile each)
         d = d.copy()
-    before, after, every = add_clamped(s.mut("counts")[k].reshape(-1), at, d)
+    plane = s.mut("counts")[k].reshape(-1)
+    before, after, every = add_clamped(plane, at, d)
+    if after.size and after.max() > MAX_COUNT:   # a ruleset's placement past the checked room:
+        plane[at] = before                       # undone (int32 would wrap), then refused
+        i = int(after.argmax())
+        _overflow(game, int(after[i] - before[i]), int(g[i]), int(c[i]), f"{kind!r} counters")
     changed(game, k, g, slot_ids(game, at) if e is None else e, before, after, every, cause, by)
 
 
