@@ -32,6 +32,8 @@ CAUSES: tuple[str, ...] = (
     "ga.reserve", "ga.level_up", "ga.left_game",
     # tapping, damage events and a host's own state-based actions (legend rule 704.5j)
     "tap", "untap", "combat damage", "704.5j", "host",
+    # a host's Saga system (lore counters, 714.4)
+    "704.5s",
 )
 CAUSE = {c: i for i, c in enumerate(CAUSES)}
 

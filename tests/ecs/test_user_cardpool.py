@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ecs import CountOverflowError, World
+from ecs import CounterChanged, CountOverflowError, World, ZoneChanged, crossed, zones
+from ecs.check import Check, System
+from ecs.game import Game
 from ecs.limits import MAX_COUNT
 from ecs.rules import Magic
 
@@ -48,3 +50,64 @@ def test_hook_doubling_within_count_limit_is_made(batch: int) -> None:
     w.put_counters(relic, "charge", (MAX_COUNT - 2) // 2)
     w.put_counters(relic, "charge", 0)
     assert np.all(np.asarray(w.count(relic, "charge")) == 2 + (MAX_COUNT - 3))
+
+
+class SagaRule(System):
+    """704.5s / 714.4: a Saga whose lore counters are at least its final chapter number,
+    and that is the source of no chapter ability still on the stack (the host's), is
+    sacrificed. The host knows its Sagas' final chapters by name."""
+
+    causes = ("704.5s",)
+
+    def __init__(self, chapters: dict[str, int], on_stack: set[int]) -> None:
+        self.chapters, self.on_stack = chapters, on_stack
+
+    def process(self, game: Game, check: Check) -> None:
+        s = game.store
+        lore = s.plane("lore")
+        if lore is None:
+            return
+        n = s.n_cols
+        final = np.full(len(game.names) + 1, MAX_COUNT + 1, np.int64)   # -1: no name
+        for name, chapter in self.chapters.items():
+            if name in game.names:
+                final[game.names.index(name)] = chapter
+        due = (lore[:, :n] >= final[s.a["name_id"][:, :n]]) & (s.a["zone"][:, :n] == zones.BATTLEFIELD)
+        due &= ~np.isin(s.a["entity_id"][:, :n], list(self.on_stack))
+        due[~check.live_games(game)] = False
+        g, c = np.nonzero(due)
+        check.move(g, c, zones.GRAVEYARD, "704.5s")
+
+
+def test_saga_sacrificed_by_a_host_system_with_cause_704_5s() -> None:
+    """714.3a: a Saga enters with a lore counter; 714.3b/714.2c: each lore counter put
+    triggers the chapters it reaches (``crossed``); 714.4 (704.5s): with lore counters at
+    its final chapter number and no chapter ability of it on the stack, it is sacrificed,
+    logged with its own rule's cause."""
+    w = World(seed=1)
+    me, _ = w.add_player(), w.add_player()
+    stack: set[int] = set()
+    w.schedule = w.schedule.with_systems(SagaRule({"History of Benalia": 3}, stack),
+                                         before="EmptyDraw")
+    step = w.step
+    saga = w.add_object(me, "enchantment", name="History of Benalia", counters={"lore": 1})
+    chapters: list[int] = []
+
+    def triggered(since: int) -> None:
+        chapters.extend(n for e in w.events_since(since) if isinstance(e, CounterChanged)
+                        and e.kind == "lore" for n in (1, 2, 3) if crossed(e, n))
+
+    triggered(step)
+    for _turn in (2, 3):
+        step = w.step
+        w.put_counters(saga, "lore", by=me)
+        triggered(step)
+        stack.add(saga)                   # the chapter ability waits on the stack
+        w.tick()
+        assert w.exists(saga)
+    assert chapters == [1, 2, 3]
+    stack.clear()                         # chapter III resolved
+    w.tick()
+    assert not w.exists(saga)
+    [gone] = [e for e in w.events() if isinstance(e, ZoneChanged)]
+    assert (gone.cause, gone.to_zone, gone.lki) == ("704.5s", "graveyard", {"lore": 3})
