@@ -111,3 +111,47 @@ def test_saga_sacrificed_by_a_host_system_with_cause_704_5s() -> None:
     assert not w.exists(saga)
     [gone] = [e for e in w.events() if isinstance(e, ZoneChanged)]
     assert (gone.cause, gone.to_zone, gone.lki) == ("704.5s", "graveyard", {"lore": 3})
+
+
+class Recorder(Magic):
+    """A placement hook that notes its arguments and puts what it is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, str, list[int], list[int], list[int]]] = []
+
+    def place(self, world: Any, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
+              cause: str, by: Any, e: np.ndarray | None = None) -> None:
+        ids = world.store.a["entity_id"][g, c].tolist()
+        self.calls.append((kind, cause, ids, np.broadcast_to(by, g.shape).tolist(),
+                           np.broadcast_to(amount, g.shape).tolist()))
+        super().place(world, kind, g, c, amount, cause, by, e)
+
+
+def test_place_hook_names_the_putting_player_by_index_and_targets_by_column() -> None:
+    """122.6a as the hook sees it: ``by`` is the putting player's index in ``players()``
+    (-1 where the action named none), and the rows' columns lead to the ids; entering
+    counters (122.6), moves (122.5), proliferate (701.34) and infect (702.90b) all pass
+    through it."""
+    w = World(seed=1)
+    rec = Recorder()
+    w.ruleset = rec
+    me = w.add_player()
+    w.add_object(me, "artifact")                 # ids and player indices differ
+    you = w.add_player()
+    assert (me, you) == (0, 2) and w.players() == [0, 2]
+    bear = w.add_object(you, "creature", power=2, toughness=2, counters={"+1/+1": 1})
+    w.put_counters(bear, "+1/+1", 2, by=me)
+    w.put_counters(bear, "+1/+1", 1)
+    golem = w.add_object(me, ("artifact", "creature"), power=3, toughness=3)
+    w.move_counters(bear, golem, "+1/+1", 1)
+    w.proliferate([bear], by=you)
+    w.deal_damage(me, 2, source=bear, infect=True)
+    assert rec.calls == [
+        ("+1/+1", "enter", [bear], [1], [1]),        # its controller puts them
+        ("+1/+1", "put", [bear], [0], [2]),
+        ("+1/+1", "put", [bear], [-1], [1]),
+        ("+1/+1", "move", [golem], [-1], [1]),
+        ("+1/+1", "proliferate", [bear], [1], [1]),
+        ("poison", "damage", [me], [1], [2]),        # the source's controller
+    ]
