@@ -290,17 +290,19 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
 
 
 def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, games: Games = None,
-                  zone: str | None = "battlefield") -> int | np.ndarray:
+                  zone: str | None = "battlefield", by: int | None = None) -> int | np.ndarray:
     """Move ``n`` counters of ``kind`` from ``src`` to ``dst`` (CR 122.5); returns how many
     moved in each game. Nothing happens where the objects are the same, ``src`` has none,
     ``dst`` can't have counters, or either is no longer in ``zone`` (None: any zone; a
     player is in none, so a move from or to a player takes ``zone=None``). More than
-    ``src`` has moves what it has (101.3)."""
+    ``src`` has moves what it has (101.3). ``by``: the player who moves them, and so puts
+    them on ``dst`` (122.6a)."""
     s = world.store
     kind = args.kind(world, kind)
+    who = args.player_index(world, by, "move_counters by") if by is not None else -1
     if games is None and args.count_one(n) and not counting.shared(world, kind):
         src_col, dst_col = args.one(world, src), args.one(world, dst)
-        got = _move_counters_one(world, kind, src_col, dst_col, n, zone) if min(src_col, dst_col) >= 0 else None
+        got = _move_counters_one(world, kind, src_col, dst_col, n, zone, who) if min(src_col, dst_col) >= 0 else None
         if got is not None:   # two objects of a single game: plain ints
             return args.out(world, np.array([got], np.int64))
     gsel = select_games(games, world.ongoing)
@@ -335,7 +337,7 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
     counting.check_room(world, kind, g[m], dcs[m], moved[m])
     world.log.next_step()
     counting.change(world, kind, g[m], hs[m], -moved[m], "move")
-    counting.put(world, kind, g[m], dcs[m], moved[m], "move")
+    counting.put(world, kind, g[m], dcs[m], moved[m], "move", who)
     out = moved.reshape(src_ids.shape)
     if s1 and s2:
         full = np.zeros(world.batch, np.int64)
@@ -344,7 +346,8 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
     return out
 
 
-def _move_counters_one(world: Game, kind: str, sc: int, dc: int, n: int, zone: str | None) -> int | None:
+def _move_counters_one(world: Game, kind: str, sc: int, dc: int, n: int, zone: str | None,
+                       by: int = -1) -> int | None:
     """``move_counters`` of ``n`` counters of ``kind`` from column ``sc`` to column ``dc`` of
     a single game, in plain ints: how many moved; None, with nothing done, where they would
     not fit on the destination (the general path raises)."""
@@ -361,7 +364,7 @@ def _move_counters_one(world: Game, kind: str, sc: int, dc: int, n: int, zone: s
     world.log.next_step()
     if moved > 0:
         counting.change_one(world, kind, 0, sc, -moved, "move")
-        counting.put_one(world, kind, 0, dc, moved, "move", have=have)
+        counting.put_one(world, kind, 0, dc, moved, "move", by, have=have)
     return moved
 
 

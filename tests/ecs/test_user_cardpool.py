@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ecs import CounterChanged, CountOverflowError, World, ZoneChanged, crossed, zones
+from ecs import CounterChanged, CounterError, CountOverflowError, World, ZoneChanged, crossed, zones
 from ecs.check import Check, System
 from ecs.game import Game
 from ecs.limits import MAX_COUNT
@@ -155,3 +155,56 @@ def test_place_hook_names_the_putting_player_by_index_and_targets_by_column() ->
         ("+1/+1", "proliferate", [bear], [1], [1]),
         ("poison", "damage", [me], [1], [2]),        # the source's controller
     ]
+
+
+class Vorinclex(Magic):
+    """"If you would put one or more counters on a permanent or player, put twice that many
+    ... instead. If an opponent would put one or more counters on a permanent or player,
+    they put half that many ... rounded down" (614.1a; ``by`` the putter, 122.6a)."""
+
+    def __init__(self, you: int) -> None:
+        super().__init__()
+        self.you = you   # the controller's player index
+
+    def place(self, world: Any, kind: str, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
+              cause: str, by: Any, e: np.ndarray | None = None) -> None:
+        amount = np.asarray(amount, np.int64)
+        by = np.broadcast_to(by, g.shape)
+        mine, theirs = by == self.you, (by >= 0) & (by != self.you)
+        super().place(world, kind, g, c, np.where(mine, amount * 2, np.where(theirs, amount // 2, amount)),
+                      cause, by, e)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_move_counters_by_names_who_puts_them(batch: int) -> None:
+    """122.5 and 122.6a: moving counters puts them on the destination, and the player who
+    moves them puts them: The Ozolith's controller moving its counters onto an opponent's
+    creature under their own Vorinclex gets twice as many there; the event names them."""
+    w = World(seed=1, batch=batch)
+    me, you = w.add_player(), w.add_player()
+    w.ruleset = Vorinclex(you=w.players().index(me))
+    ozolith = w.add_object(me, "artifact", name="The Ozolith")
+    w.ruleset, ruleset = Magic(), w.ruleset
+    w.put_counters(ozolith, "+1/+1", 3)
+    w.ruleset = ruleset
+    bear = w.add_object(you, "creature", power=2, toughness=2)
+    step = w.step
+    moved = w.move_counters(ozolith, bear, "+1/+1", 3, by=me)
+    assert np.all(np.asarray(moved) == 3)
+    assert np.all(np.asarray(w.count(bear, "+1/+1")) == 6)
+    assert np.all(np.asarray(w.count(ozolith, "+1/+1")) == 0)
+    put = [e for e in w.events_since(step) if isinstance(e, CounterChanged) and e.delta > 0]
+    assert [(e.entity, e.after, e.cause, e.by) for e in put] == [(bear, 6, "move", me)] * batch
+
+
+def test_move_counters_by_an_object_is_refused_and_moves_nothing() -> None:
+    """122.6a: only a player puts counters; ``by`` naming an object raises a CounterError
+    naming it, and nothing moves."""
+    w = World(seed=1)
+    me = w.add_player()
+    relic = w.add_object(me, "artifact", counters={"charge": 2})
+    other = w.add_object(me, "artifact")
+    step = w.step
+    with pytest.raises(CounterError, match=str(other)):
+        w.move_counters(relic, other, "charge", 1, by=other)
+    assert (w.counters(relic), w.counters(other), w.step) == ({"charge": 2}, {}, step)
