@@ -8,7 +8,7 @@ share a ``step`` number: they happened simultaneously (CR 704.3).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Container, Iterator, Mapping, Sequence, cast
+from typing import Any, Container, Iterator, Mapping, Protocol, Sequence, cast
 
 import numpy as np
 
@@ -81,7 +81,10 @@ class ZoneChanged:
     ``lki`` holds the counters it had just before (704.8), for undying, persist and "put
     the same number" effects (122.8, 122.9); ``controller`` the player who controlled it
     just before, who controls its leaves-the-battlefield triggers (603.3a, 603.10a; the
-    new object is its owner's, 110.2). None in rows of files saved before it was logged."""
+    new object is its owner's, 110.2); ``name`` its card name (None: it has none), which a
+    host's "when it dies" trigger looks up where the new object is already gone (a token,
+    704.5d). ``controller`` and ``name`` are None in rows of files saved before they were
+    logged."""
     game: int
     old: int
     new: int | None
@@ -90,6 +93,7 @@ class ZoneChanged:
     cause: str
     lki: Mapping[str, int] = field(default_factory=dict)
     controller: int | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,12 @@ def event_name(event: Event) -> str:
 def crossed(event: CounterChanged, n: int) -> bool:
     """Did this put take the count from below ``n`` to ``n`` or more? (CR 122.7)"""
     return event.before < n <= event.after
+
+
+class Indexed(Protocol):
+    """A table read by index: the World's card names (``ecs.names.Names``), or a list."""
+
+    def __getitem__(self, i: int, /) -> str: ...
 
 
 class EventLog:
@@ -321,7 +331,7 @@ class EventLog:
             out["lki_row"] = out["lki_row"] - first
         return out
 
-    def objects(self, kind_names: list[str], player_ids: np.ndarray,
+    def objects(self, kind_names: list[str], player_ids: np.ndarray, names: Indexed,
                 since: int | None = None) -> list[Event]:
         """The rows as event objects, in order; ``since``: only those of later steps. Read
         from the entries as recorded (a single game's rows are tuples already; a chunk's
@@ -348,7 +358,8 @@ class EventLog:
                     for r, k, c in _tuples(_lki_after(self._lki, first), _LKI_COLUMNS, "row"):
                         lki.setdefault(r, {})[kind_names[k]] = c
                 out.append(ZoneChanged(g, e, other if other >= 0 else None, ZONES[frm], ZONES[to],
-                                       cause, lki.get(i, {}), players[before - 1] if before else None))
+                                       cause, lki.get(i, {}), players[before - 1] if before else None,
+                                       names[after - 1] if after else None))
             elif ty == LOST:
                 out.append(PlayerLost(g, e, cause))
             elif ty == RESERVE:

@@ -632,7 +632,7 @@ def _check_parts(ck: _Checker) -> Parts:
     ck.require(len(set(names)) == len(names), "array 'names' names a card twice")
     seed_seq = _check_seed(ck)
     kind_names = _check_store(ck, rules, len(names))
-    _check_log(ck, len(kind_names))
+    _check_log(ck, len(kind_names), len(names))
     rows, step = (int(x) for x in ck["log.meta"])
     nl = ck["log.lki_row"].size
     log = {"chunks": [{c: ck["log." + c] for c in LOG_COLUMNS}] if rows else [],
@@ -819,7 +819,7 @@ def _check_teams(ck: _Checker, a: Mapping[str, np.ndarray], P: int) -> None:
     ck.require(head == want, "store.player_head is not each player's team head")
 
 
-def _check_log(ck: _Checker, K: int) -> None:
+def _check_log(ck: _Checker, K: int, n_names: int) -> None:
     """Each event row names what existed: entities, kinds, players, zones, causes; rows
     are in step order; LKI rows are zone changes."""
     rows, step = (int(x) for x in ck["log.meta"])
@@ -866,8 +866,9 @@ def _check_log(ck: _Checker, K: int) -> None:
     ck.require(counter | acted | (c["kind"] == -1),
                "log.kind is set on an event that is not a counter's or an action's")
     ck.range("log.before", c["before"][zone_], 0, P + 1, " as a zone change's controller (index + 1)")
+    ck.range("log.after", c["after"][zone_], 0, n_names + 1, " as a zone change's card name (index + 1)")
     for name in ("before", "after"):
-        ck.require(counts | (zone_ if name == "before" else False) | (c[name] == 0),
+        ck.require(counts | zone_ | (c[name] == 0),
                    f"log.{name} is set on an event that has no counts")
     for name in ("from_zone", "to_zone"):
         ck.require(zone_ | (c[name] == 0),

@@ -89,9 +89,11 @@ def _moved(world: Game, games: np.ndarray, cols: np.ndarray, at: np.ndarray, frm
         else:
             new_ids[arrive] = ids
 
-    # (a zone row's ``before``: its last-known controller's index + 1; 0, none, in older files)
+    # (a zone row's ``before``: its last-known controller's index + 1, ``after`` its name's
+    # index + 1; 0, none, in older files)
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
-                      entity=old_ids, before=s.a["controller"].reshape(-1)[at] + 1, other=new_ids,
+                      entity=old_ids, before=s.a["controller"].reshape(-1)[at] + 1,
+                      after=s.a["name_id"].reshape(-1)[at] + 1, other=new_ids,
                       from_zone=frm, to_zone=dest,
                       fresh=("entity", "before", "other", "from_zone"))
     r, k, had = _relocate(s.mut("counts"), s.n_kinds, games, cols, dest, s.mut("zone"),
@@ -142,7 +144,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
         return -1, dest
     old = v["entity_id"][g, col]
     new = s.reissue_one(col) if dest != zones.NONE else -1
-    log.one(ZONE, code, g, old, -1, v["controller"][g, col] + 1, 0, new, frm, dest)
+    log.one(ZONE, code, g, old, -1, v["controller"][g, col] + 1, v["name_id"][g, col] + 1, new, frm, dest)
     # what _relocate does: counters cease to exist (122.2) into the event's LKI, caps end
     # (122.4), state cleared (with the rest, _end_object_state); read first, written only
     # where it changes (a clone shares the arrays)

@@ -288,7 +288,7 @@ class World:
         first; None: every event."""
         s = self.store
         since = None if step is None else args.integer(step, "step", 0, 2**62)
-        return self.log.objects(s.kind_names, s.a["entity_id"][0, s.a["player_col"]], since)
+        return self.log.objects(s.kind_names, s.a["entity_id"][0, s.a["player_col"]], self.names, since)
 
     def event_table(self, since: int | None = None) -> dict[str, np.ndarray]:
         """The same events as columnar arrays (see ecs.events); ``since``: of later steps."""

@@ -301,3 +301,21 @@ def test_values_the_actions_make_load(tmp_path):
     ga.set_redirect(ally, "banishment")
     ga.save(tmp_path / "ga.npz")
     assert state(World.load(tmp_path / "ga.npz")) == state(ga)
+
+
+@pytest.mark.parametrize("value", [-1, 2])
+def test_a_zone_change_naming_no_card_of_the_file_is_refused(tmp_path, value):
+    """A zone change's ``after`` is its card name's index + 1 (0: none): one past the file's
+    names, or below 0, is refused, naming the column."""
+    w, _, _, bear = board()
+    w.destroy(bear)   # a card without a name: ``after`` 0; the file holds no names
+    w.save(tmp_path / "w.npz")
+
+    def edit(arrays):
+        arrays["log.after"] = arrays["log.after"].copy()
+        arrays["log.after"][arrays["log.type"] == 1] = value
+
+    rewrite(tmp_path / "w.npz", tmp_path / "bad.npz", edit)
+    assert World.load(tmp_path / "w.npz").events()[-1].name is None
+    with pytest.raises(SnapshotError, match="log.after.*card name"):
+        World.load(tmp_path / "bad.npz")

@@ -202,7 +202,8 @@ def test_104_4a_a_game_all_its_players_lose_at_once_is_a_draw_with_no_winner():
 def test_each_row_type_reads_as_its_event_with_each_column_in_its_field():
     """One row of each type with a distinct value in every column: the event object takes
     each from its column (``before``/``after`` in order; -1 and 0 as None where a field is
-    optional: no player, no source, no winner, no kind, no controller in older files)."""
+    optional: no player, no source, no winner, no kind, no controller or name in older
+    files)."""
     kinds, players = ["+1/+1", "charge", "damage"], np.array([50, 60, 70])
     log = EventLog()
     log.record(RESERVE, "ga.reserve", game=0, entity=60, before=5, after=2)
@@ -214,11 +215,11 @@ def test_each_row_type_reads_as_its_event_with_each_column_in_its_field():
     log.record(COUNTER, "put", game=0, entity=9, kind=1, before=1, after=3, other=0)
     log.record(COUNTER, "put", game=0, entity=9, kind=1, before=3, after=4)
     log.record(ZONE, "zone", game=0, entity=9, before=0, other=-1, from_zone=3, to_zone=0)
-    log.record(ZONE, "zone", game=0, entity=9, before=3, other=11, from_zone=2, to_zone=4)
+    log.record(ZONE, "zone", game=0, entity=9, before=3, after=2, other=11, from_zone=2, to_zone=4)
     log.record(LOST, "704.5a", game=0, entity=60)
     log.record(GAME_END, "104.4a", game=0, entity=-1)
     log.record(GAME_END, "104.2a", game=0, entity=0)
-    assert log.objects(kinds, players) == [
+    assert log.objects(kinds, players, ["Bear", "Finks"]) == [
         ReserveChanged(0, 60, 5, 2, "ga.reserve"),
         Acted(0, 9, 70, "+1/+1", 4, 1, "ga.recover"),
         Acted(0, 9, 60, None, 1, 2, "ga.level_up"),
@@ -228,7 +229,7 @@ def test_each_row_type_reads_as_its_event_with_each_column_in_its_field():
         CounterChanged(0, 9, "charge", 1, 3, "put", 50),
         CounterChanged(0, 9, "charge", 3, 4, "put", None),
         ZoneChanged(0, 9, None, "battlefield", "none", "zone", {}, None),
-        ZoneChanged(0, 9, 11, "hand", "graveyard", "zone", {}, 70),
+        ZoneChanged(0, 9, 11, "hand", "graveyard", "zone", {}, 70, "Finks"),
         PlayerLost(0, 60, "704.5a"),
         GameEnded(0, None, "104.4a"),
         GameEnded(0, 0, "104.2a"),
@@ -321,7 +322,7 @@ def test_603_10a_a_permanent_of_the_first_player_leaves_under_that_players_contr
     assert moved == [(mine, p), (theirs, q)]
     log = EventLog()
     log.record(ZONE, "destroy", game=0, entity=9, before=1, other=11, from_zone=3, to_zone=4)
-    [row] = log.objects([], np.array([50, 60]))
+    [row] = log.objects([], np.array([50, 60]), [])
     assert row.controller == 50
 
 
@@ -380,3 +381,30 @@ def test_a_main_phase_or_reserve_bookkeeping_with_nothing_to_log_takes_no_step(r
         step = w.step
         w.begin_main_phase(me)
         assert w.step > step and w.reserve(me) == 3
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_704_5d_a_dead_tokens_zone_changes_name_it_after_it_ceased_to_exist(path, tmp_path):
+    """704.5d, 111.8: a token that dies ceases to exist in the next check, so a host's "when
+    it dies" trigger can't read ``name(e.new)``; each ZoneChanged names the card as it left
+    (None where it has none), in ``event_table`` as ``after`` (the name's index + 1), and
+    after a save and a load."""
+    w = World()
+    p = w.add_player()
+    token = w.add_object(p, "creature", power=1, toughness=1, name="Saproling", token=True)
+    plain = w.add_object(p, "creature", power=1, toughness=1)
+    w.clear_events()
+    with run_on(path):
+        w.destroy([token, plain])
+        w.tick()
+    moves = [(e.old == token, e.to_zone, e.name) for e in w.events() if isinstance(e, ZoneChanged)]
+    assert moves == [(True, "graveyard", "Saproling"), (False, "graveyard", None),
+                     (False, "none", "Saproling")]
+    t = w.event_table()
+    zone_rows = t["type"] == ZONE
+    assert t["after"][zone_rows].tolist() == [w.names.index("Saproling") + 1, 0,
+                                              w.names.index("Saproling") + 1]
+    path_ = tmp_path / "game.npz"
+    w.save(path_)
+    again = [e.name for e in World.load(path_).events() if isinstance(e, ZoneChanged)]
+    assert again == ["Saproling", None, "Saproling"]
