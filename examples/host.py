@@ -102,12 +102,14 @@ class Host:
             if not (isinstance(ev, ZoneChanged) and ev.new is not None
                     and ev.from_zone == "battlefield"):
                 continue
-            name = w.name(ev.new)   # a card's name: the same in every game
+            name = ev.name   # as it left: a token is gone from the graveyard by now (704.5d)
             dies = ev.to_zone == "graveyard"
-            if dies and name in PERSIST and not ev.lki.get("-1/-1"):
+            # a token that left the battlefield can't come back (111.8): it ceased to exist
+            back = bool(np.atleast_1d(w.exists(ev.new))[ev.game])
+            if dies and back and name in PERSIST and not ev.lki.get("-1/-1"):
                 w.move_zone(ev.new, "battlefield", games=ev.game, counters={"-1/-1": 1})
                 acted = True
-            elif dies and name in UNDYING and not ev.lki.get("+1/+1"):
+            elif dies and back and name in UNDYING and not ev.lki.get("+1/+1"):
                 w.move_zone(ev.new, "battlefield", games=ev.game, counters={"+1/+1": 1})
                 acted = True
             elif dies and name in MODULAR and modular_target is not None and ev.lki.get("+1/+1"):

@@ -83,6 +83,27 @@ def test_603_10a_modular_of_a_creature_given_away_is_put_by_who_controlled_it(ba
     assert [e.by for e in puts] == [bob] * batch
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_111_8_a_persist_token_that_dies_stays_gone_and_a_modular_one_moves_its_counters(
+        batch: int) -> None:
+    """704.5d, 111.8: a token that died ceases to exist in the check that follows, before
+    the host resolves its triggers; its name is the event's (``ZoneChanged.name``), so
+    modular (702.43a) still moves its last-known counters, and persist does not return it."""
+    w = World(batch=batch)
+    p = w.add_player()
+    h = ex.Host(w)
+    finks = w.add_object(p, "creature", power=3, toughness=3, name="Kitchen Finks", token=True)
+    worker = w.add_object(p, ("artifact", "creature"), power=0, toughness=0,
+                          name="Arcbound Worker", token=True, counters={"+1/+1": 2})
+    golem = w.add_object(p, ("artifact", "creature"), power=3, toughness=3, name="Golem")
+    w.destroy([finks, worker])
+    h.settle(modular_target=golem)
+    assert np.array_equal(np.atleast_1d(w.count(golem, "+1/+1")), [2] * batch)
+    for g in range(batch):
+        assert w.objects(zone="battlefield", game=g) == [golem]
+        assert w.objects(zone="graveyard", game=g) == []
+
+
 def test_siege_is_defeated_by_damage_and_exiled() -> None:
     """120.3h removes defense counters; 704.5v defeats the battle; the host exiles it."""
     w = World()
