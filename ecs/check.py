@@ -10,7 +10,7 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, ClassVar, Protocol
+from typing import Any, Callable, ClassVar, Protocol, TypeVar
 
 import esper
 import numpy as np
@@ -294,6 +294,25 @@ class Probe:
         """Declare that bits ``part`` of this probe answer for ``system``'s decisions."""
         system.probe, system.part = self, part
         self.covers[system] = system.process
+
+
+#: The phase systems (``When.MAIN_PHASE``) that decide within the state by construction,
+#: each with that process (``vouch``): the schedule does not check their decisions
+#: (``ecs.decisions``) while it is the one they run, as it does not check the systems a
+#: probe covers.
+VOUCHED: dict[type, Callable[..., Any]] = {}
+
+
+_S = TypeVar("_S", bound=type)
+
+
+def vouch(system: _S) -> _S:
+    """Declare (a class decorator) that ``system``'s own ``process`` decides only what
+    ``ecs.perform`` can apply (``ecs.decisions``): the rulesets' phase systems, whose
+    inputs from a host (a wither policy's answer) they check themselves. A subclass, or a
+    process replaced since, is not vouched for: its decisions are checked."""
+    VOUCHED[system] = system.process
+    return system
 
 
 class SystemType(abc.ABCMeta):

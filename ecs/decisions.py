@@ -7,7 +7,8 @@ is not going on, a column that holds no object, a player column moved, a kind, z
 player or cause the World does not have, a negative amount, one object named twice in
 one removal or move, arrays of other than integers or of lengths that do not fit. It
 raises before anything is written, so a bad decision changes nothing. The schedule calls
-it after each system the probe does not cover, on that system's own decisions.
+it after each system that no probe covers and ``ecs.check.vouch`` does not vouch for, on
+that system's own decisions.
 """
 from __future__ import annotations
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from ecs import zones
-from ecs.check import Check, System, When
+from ecs.check import Check, System, When, vouch
 from ecs.components import TYPE_BIT
 from ecs.game import Game
 from ecs.library import library_ranks
 
 
+@vouch
 class Rad(System):
     when = When.MAIN_PHASE
     causes = ("mill", "rad")

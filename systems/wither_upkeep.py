@@ -31,7 +31,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ecs import zones
-from ecs.check import Check, System, When
+from ecs.check import Check, System, When, vouch
 from ecs.components import TYPE_BIT
 from ecs.errors import IllegalActionError, InsufficientReserveError, PolicyError
 from ecs.game import Game
@@ -122,6 +122,7 @@ def _checked(world: Game, pay: Any, games: np.ndarray, ids: np.ndarray, cost: np
     return arr
 
 
+@vouch
 class WitherUpkeep(System):
     when = When.MAIN_PHASE
     causes = ("ga.wither", "sacrifice")
