@@ -61,17 +61,19 @@ def pay_most(world: Game, games: np.ndarray, ids: np.ndarray, cost: np.ndarray,
     budget = reserve.astype(np.int64)
     if (np.where(at_risk, cost, 0).sum(axis=1) <= budget).all():
         return at_risk   # each can pay for everything: what the greedy choice below comes to
+    # One sort of each row: the champions at risk, then the other objects at risk (each
+    # group cheapest first, then the lower slot), then those not at risk.
+    group = np.where(at_risk, np.where(champ, 0, 1), 2)
+    order = np.lexsort((cols, cost, group), axis=-1)
+    rows = np.arange(order.shape[0])[:, None]
+    grp, price = group[rows, order], np.where(at_risk, cost, 0)[rows, order]
+    spent = np.cumsum(price, axis=1)   # the champions' running total, then theirs plus the others'
+    kept = (grp == 0) & (spent <= budget[:, None])   # a prefix of the champions
+    left = budget[:, None] - np.where(kept, price, 0).sum(axis=1, keepdims=True)
+    champions = np.where(grp == 0, price, 0).sum(axis=1, keepdims=True)
+    kept |= (grp == 1) & (spent - champions <= left)   # then a prefix of the others
     pay = np.zeros(cost.shape, bool)
-    unpaid = np.iinfo(np.int64).max
-    for group in (champ, ~champ):
-        key = np.where(at_risk & group, cost, unpaid)
-        order = np.lexsort((cols, key), axis=-1)         # cheapest first, then the lower slot
-        sorted_cost = np.take_along_axis(key, order, axis=1)
-        real = sorted_cost < unpaid
-        spent = np.cumsum(np.where(real, sorted_cost, 0), axis=1)
-        ok = real & (spent <= budget[:, None])            # a prefix of the sorted row
-        np.put_along_axis(pay, order, np.take_along_axis(pay, order, axis=1) | ok, axis=1)
-        budget = budget - np.where(ok, sorted_cost, 0).sum(axis=1)
+    pay[rows, order] = kept
     return pay
 
 
