@@ -18,7 +18,7 @@ from ecs import zones
 from ecs.check import Check, System, When, vouch
 from ecs.components import TYPE_BIT
 from ecs.game import Game
-from ecs.library import library_ranks
+from ecs.library import library_order
 
 
 @vouch
@@ -41,9 +41,12 @@ class Rad(System):
         if not act.any():
             return
         g, p, pc, r = games[act], player[act], pcol[act], r[act]
-        rank = library_ranks(world, g, p)
-        gi, c = np.nonzero((rank >= 0) & (rank < r[:, None]))
-        pending.move(g[gi], c.astype(np.int64), zones.GRAVEYARD, "mill")
+        i, c, rank = library_order(world, g, p)
+        # the top cards, by game then slot (the rows' order: that of their new ids and events)
+        n, top = s.n_cols, rank < r[i]
+        mill = np.sort(i[top] * n + c[top])
+        gi, c = mill // n, mill % n
+        pending.move(g[gi], c, zones.GRAVEYARD, "mill")
         nonland = (s.a["types"][g[gi], c] & TYPE_BIT["land"]) == 0
         lost = np.bincount(gi, weights=nonland, minlength=g.size).astype(np.int64)
         has = lost > 0
