@@ -174,7 +174,8 @@ class Check:
                                     f"than {MAX_COUNT} in size")
         if games.size:   # (``ecs.decisions`` checks a host's games and players)
             self.player_updates.append(
-                PlayerUpdate(name, games, players, np.broadcast_to(amounts, games.shape), cause))
+                PlayerUpdate(name, games, players, values if values.shape == games.shape
+                             else np.broadcast_to(values, games.shape), cause))
 
     def sizes(self) -> tuple[int, int, int, int]:
         """How many decisions of each sort the check holds (``ecs.decisions.check``'s

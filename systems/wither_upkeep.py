@@ -106,7 +106,7 @@ def _checked(world: Game, pay: Any, games: np.ndarray, ids: np.ndarray, cost: np
     if arr.dtype != bool:
         raise IllegalActionError(f"wither policy must return a bool array, got {arr.dtype} {pay!r}")
     try:
-        arr = np.broadcast_to(arr, cost.shape)
+        arr = arr if arr.shape == cost.shape else np.broadcast_to(arr, cost.shape)
     except ValueError:
         raise IllegalActionError(f"wither policy returned shape {arr.shape}; expected {cost.shape} "
                                  "(games, objects)") from None
