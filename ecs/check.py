@@ -304,7 +304,7 @@ class Probe:
 VOUCHED: dict[type, Callable[..., Any]] = {}
 
 
-_S = TypeVar("_S", bound=type)
+_S = TypeVar("_S", bound="type[System]")
 
 
 def vouch(system: _S) -> _S:
