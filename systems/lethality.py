@@ -89,7 +89,7 @@ _BF = zones.BATTLEFIELD
 # ``dying_at`` does, in the blocks of columns that hold one: the vectorized loop costs some
 # 1.4 ns a column, the per-permanent one some 15-20 ns a permanent.
 # (Rows narrower than ``_WIDE_ROW`` are not counted: the whole loop costs ~1.4 us there.)
-SPARSE, _WIDE_ROW, _BLOCK = 16, 1_024, 64
+SPARSE, _WIDE_ROW, _BLOCK = 16, 1_024, 256
 _CREATURE, _PLANESWALKER, _BATTLE = TYPE_BIT["creature"], TYPE_BIT["planeswalker"], TYPE_BIT["battle"]
 _INDESTRUCTIBLE = KEYWORD_BIT["indestructible"]
 # int32, as the codes and the row of them: half the width of int64 in the vectorized loop
@@ -126,6 +126,27 @@ def _card(types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, c: int
     return ((0 if toughness[c] == NO_STAT else np.int64(toughness[c])),
             (types[c] & _CREATURE) != 0, (types[c] & _PLANESWALKER) != 0,
             (types[c] & _BATTLE) != 0, (keywords[c] & _INDESTRUCTIBLE) != 0)
+
+
+@njit(cache=True)
+def _on(zr: np.ndarray, n: int) -> int:  # pragma: no cover - compiled
+    """How many of the first ``n`` zone codes ``zr`` are the battlefield's."""
+    on = 0
+    for c in range(n):
+        on += zr[c] == _BF
+    return on
+
+
+@njit(cache=True, inline="always")
+def _temporaries(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
+    """``dying``'s rows of ``n`` temporaries: toughness from the kinds past the first two
+    (0), indestructible counters (122.1b; False), rule codes, columns found."""
+    extra = empty(n, np.int64)
+    saved = empty(n, np.bool_)
+    for c in range(n):   # (loops: an array assignment compiles a shape check, ~2 s)
+        extra[c] = 0
+        saved[c] = False
+    return extra, saved, empty(n, np.int32), empty(n, np.int64)
 
 
 # What dying and dying_at read (their declared signature; the probe passes the same):
@@ -166,31 +187,20 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     # one instruction a lane where int64 x int64 takes six
     k0, m0 = (tough_k[0], np.int32(tough_mod[0])) if tough_k.size > 0 else (0, np.int32(0))
     k1, m1 = (tough_k[1], np.int32(tough_mod[1])) if tough_k.size > 1 else (0, np.int32(0))
-    extra = empty(n, np.int64)    # toughness from the other kinds
-    saved = empty(n, np.bool_)    # indestructible counters (122.1b)
-    for c in range(n):   # (loops: an array assignment compiles a shape check, ~2 s)
-        extra[c] = 0
-        saved[c] = False
-    rule = empty(n, np.int32)
-    dead = empty(n, np.int64)
+    # the loop's rows of temporaries; in wide rows made at the first that takes the loop
+    # (a long game's sparse rows need none)
     wide = n >= _WIDE_ROW
+    extra, saved, rule, dead = _temporaries(0 if wide else n)
     for g in games:
         zr, dr, dtr, sr, mr = zone[g], damage[g], deathtouch[g], set_t[g], mod_t[g]
         yr, tr, kr = types[g], toughness[g], keywords[g]
-        on = n
-        if wide:   # the row's permanents: one pass over its zone codes
-            on = 0
-            for c in range(n):
-                on += zr[c] == _BF
+        on = _on(zr, n) if wide else n
         if on * SPARSE < n:   # a few permanents among many cards (graveyards): those alone
             if m + on > out_g.size:
                 out_g, out_c, out_r = grown(out_g, m, m + on), grown(out_c, m, m + on), grown(out_r, m, m + on)
             for b in range(0, n, _BLOCK):   # blocks of columns, skipping those without one
                 e = b + _BLOCK if b + _BLOCK < n else n
-                here = 0
-                for c in range(b, e):
-                    here += zr[c] == _BF
-                if here == 0:
+                if _on(zr[b:e], e - b) == 0:
                     continue
                 for c in range(b, e):
                     if zr[c] == _BF:
@@ -209,6 +219,8 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
                         out_g[m], out_c[m], out_r[m] = g, c, r
                         m += r != 0
             continue
+        if rule.size < n:
+            extra, saved, rule, dead = _temporaries(n)
         lr, br, p0, p1 = counts[lk, g], counts[dk, g], counts[k0, g], counts[k1, g]
         if tough_k.size > 2:
             for c in range(n):
