@@ -174,7 +174,8 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     summed first into rows of their own) and gives it its rule code; then the columns of
     the nonzero codes are gathered without a branch per object. (A branch per object cost
     a misprediction per death, ~8% of a random board; a loop per step with rows of
-    temporaries between them, 15% more than the one loop.)"""
+    temporaries between them, 15% more than the one loop.) A wide row of few permanents
+    among cards in other zones (``SPARSE``) is decided permanent by permanent instead."""
     out_g = empty(room(games.size * n), np.int64)
     out_c = empty(out_g.size, np.int64)
     out_r = empty(out_g.size, np.int64)
