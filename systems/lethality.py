@@ -85,9 +85,9 @@ def rule_kinds(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, in
 
 _BF = zones.BATTLEFIELD
 # A game row with fewer permanents than 1/SPARSE of the columns ``dying`` reads (a long
-# game's graveyards: cards are objects too, 400.7) is decided permanent by permanent, as
-# ``dying_at`` does, in the blocks of columns that hold one: the vectorized loop costs some
-# 1.4 ns a column, the per-permanent one some 15-20 ns a permanent.
+# game's graveyards: cards are objects too, 400.7) is decided permanent by permanent, by
+# ``dying_at`` on the slots of the blocks of columns that hold one: the vectorized loop
+# costs some 1.4 ns a column, the per-permanent one some 15-20 ns a permanent.
 # (Rows narrower than ``_WIDE_ROW`` are not counted: the whole loop costs ~1.4 us there.)
 SPARSE, _WIDE_ROW, _BLOCK = 16, 1_024, 256
 _CREATURE, _PLANESWALKER, _BATTLE = TYPE_BIT["creature"], TYPE_BIT["planeswalker"], TYPE_BIT["battle"]
@@ -157,105 +157,6 @@ DYING_READS = (reads("zone"), reads("counts"), reads("damage"), reads("deathtouc
 DYING_KINDS = (INDEX, INDEX, INDEX, I64, I64)
 
 
-@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS, uses=(grown,), nogil=True, system=Lethality)
-def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
-           types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
-           mod_t: np.ndarray, games: np.ndarray, n: int, tough_k: np.ndarray,
-           tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int,
-           defense_k: int
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """(games, columns, rule codes) of the permanents in ``games`` x the first ``n`` columns
-    that die (``_rule``). Toughness is summed in int64: exact for any int32 counts; the
-    printed value or the one ``set_t`` gives (613.4b), plus ``mod_t`` (613.4c) and counters.
-
-    Per game row, over row views: one loop without branches that the compiler vectorizes
-    reads each object's card, the host's effects and the first two toughness kinds
-    (+1/+1 and -1/-1 on the usual board; any others, and indestructible counters, are
-    summed first into rows of their own) and gives it its rule code; then the columns of
-    the nonzero codes are gathered without a branch per object. (A branch per object cost
-    a misprediction per death, ~8% of a random board; a loop per step with rows of
-    temporaries between them, 15% more than the one loop.) A wide row of few permanents
-    among cards in other zones (``SPARSE``) is decided permanent by permanent instead."""
-    out_g = empty(room(games.size * n), np.int64)
-    out_c = empty(out_g.size, np.int64)
-    out_r = empty(out_g.size, np.int64)
-    m = 0
-    # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
-    no_loyalty, lk = loyalty_k < 0, loyalty_k if loyalty_k > 0 else 0
-    no_defense, dk = defense_k < 0, defense_k if defense_k > 0 else 0
-    # the first two toughness kinds, fused in the loop (fewer: plane 0, counted 0 times);
-    # their changes as int32 (``stats.pt_kinds`` bounds them) make int32 x int32 products,
-    # one instruction a lane where int64 x int64 takes six
-    k0, m0 = (tough_k[0], np.int32(tough_mod[0])) if tough_k.size > 0 else (0, np.int32(0))
-    k1, m1 = (tough_k[1], np.int32(tough_mod[1])) if tough_k.size > 1 else (0, np.int32(0))
-    # the loop's rows of temporaries; in wide rows made at the first that takes the loop
-    # (a long game's sparse rows need none)
-    wide = n >= _WIDE_ROW
-    extra, saved, rule, dead = _temporaries(0 if wide else n)
-    for g in games:
-        zr, dr, dtr, sr, mr = zone[g], damage[g], deathtouch[g], set_t[g], mod_t[g]
-        yr, tr, kr = types[g], toughness[g], keywords[g]
-        on = _on(zr, n) if wide else n
-        if on * SPARSE < n:   # a few permanents among many cards (graveyards): those alone
-            if m + on > out_g.size:
-                out_g, out_c, out_r = grown(out_g, m, m + on), grown(out_c, m, m + on), grown(out_r, m, m + on)
-            for b in range(0, n, _BLOCK):   # blocks of columns, skipping those without one
-                e = b + _BLOCK if b + _BLOCK < n else n
-                if _on(zr[b:e], e - b) == 0:
-                    continue
-                for c in range(b, e):
-                    if zr[c] == _BF:
-                        # (as dying_at's; names of their own: ``saved`` is the row's array here)
-                        t1, cr1, wk1, bt1, sv1 = _card(yr, tr, kr, c)
-                        if sr[c] != NO_STAT:
-                            t1 = np.int64(sr[c])
-                        t1 += mr[c]
-                        for j in range(tough_k.size):
-                            t1 += tough_mod[j] * counts[tough_k[j], g, c]
-                        for j in range(ind_k.size):
-                            sv1 |= counts[ind_k[j], g, c] > 0
-                        r = _rule(t1, zr[c] == _BF, cr1, wk1, bt1, sv1, dr[c], dtr[c],
-                                  loyalty_k < 0 or counts[loyalty_k, g, c] == 0,
-                                  defense_k < 0 or counts[defense_k, g, c] == 0)
-                        out_g[m], out_c[m], out_r[m] = g, c, r
-                        m += r != 0
-            continue
-        if rule.size < n:
-            extra, saved, rule, dead = _temporaries(n)
-        lr, br, p0, p1 = counts[lk, g], counts[dk, g], counts[k0, g], counts[k1, g]
-        if tough_k.size > 2:
-            for c in range(n):
-                extra[c] = 0
-            for j in range(2, tough_k.size):
-                row, mod = counts[tough_k[j], g], tough_mod[j]
-                for c in range(n):
-                    extra[c] += mod * row[c]
-        if ind_k.size:
-            for c in range(n):
-                saved[c] = False
-            for k in ind_k:
-                row = counts[k, g]
-                for c in range(n):
-                    saved[c] |= row[c] > 0
-        hits = 0
-        for c in range(n):
-            base, creature, walker, battle, indestructible = _card(yr, tr, kr, c)
-            t = ((base if sr[c] == NO_STAT else np.int64(sr[c])) + mr[c] + extra[c]
-                 + np.int64(m0) * np.int64(p0[c]) + np.int64(m1) * np.int64(p1[c]))
-            rule[c] = _rule(t, zr[c] == _BF, creature, walker, battle, indestructible | saved[c],
-                            dr[c], dtr[c], no_loyalty | (lr[c] == 0), no_defense | (br[c] == 0))
-            hits += rule[c] != 0
-        if hits == 0:   # most rows of a settled board
-            continue
-        k = compact(rule, n, dead)
-        if m + k > out_g.size:
-            out_g, out_c, out_r = grown(out_g, m, m + k), grown(out_c, m, m + k), grown(out_r, m, m + k)
-        for j in range(k):
-            out_g[m], out_c[m], out_r[m] = g, dead[j], rule[dead[j]]
-            m += 1
-    return head(out_g, m), head(out_c, m), head(out_r, m)
-
-
 @kernel(*DYING_READS, INDEX, I64, array(np.bool_, 1), *DYING_KINDS, system=Lethality)
 def dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
               types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
@@ -303,6 +204,104 @@ def dying_at(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouc
                      defense_k < 0 or counts[defense_k, g, c] == 0)
         if rule:
             out_g[m], out_c[m], out_r[m] = g, c, rule
+            m += 1
+    return head(out_g, m), head(out_c, m), head(out_r, m)
+
+
+@kernel(*DYING_READS, INDEX, I64, *DYING_KINDS, uses=(grown, dying_at), nogil=True, system=Lethality)
+def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: np.ndarray,
+           types: np.ndarray, toughness: np.ndarray, keywords: np.ndarray, set_t: np.ndarray,
+           mod_t: np.ndarray, games: np.ndarray, n: int, tough_k: np.ndarray,
+           tough_mod: np.ndarray, ind_k: np.ndarray, loyalty_k: int,
+           defense_k: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """(games, columns, rule codes) of the permanents in ``games`` x the first ``n`` columns
+    that die (``_rule``). Toughness is summed in int64: exact for any int32 counts; the
+    printed value or the one ``set_t`` gives (613.4b), plus ``mod_t`` (613.4c) and counters.
+
+    Per game row, over row views: one loop without branches that the compiler vectorizes
+    reads each object's card, the host's effects and the first two toughness kinds
+    (+1/+1 and -1/-1 on the usual board; any others, and indestructible counters, are
+    summed first into rows of their own) and gives it its rule code; then the columns of
+    the nonzero codes are gathered without a branch per object. (A branch per object cost
+    a misprediction per death, ~8% of a random board; a loop per step with rows of
+    temporaries between them, 15% more than the one loop.) A wide row of few permanents
+    among cards in other zones (``SPARSE``) is decided by ``dying_at`` on its permanents."""
+    out_g = empty(room(games.size * n), np.int64)
+    out_c = empty(out_g.size, np.int64)
+    out_r = empty(out_g.size, np.int64)
+    m = 0
+    # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
+    no_loyalty, lk = loyalty_k < 0, loyalty_k if loyalty_k > 0 else 0
+    no_defense, dk = defense_k < 0, defense_k if defense_k > 0 else 0
+    # the first two toughness kinds, fused in the loop (fewer: plane 0, counted 0 times);
+    # their changes as int32 (``stats.pt_kinds`` bounds them) make int32 x int32 products,
+    # one instruction a lane where int64 x int64 takes six
+    k0, m0 = (tough_k[0], np.int32(tough_mod[0])) if tough_k.size > 0 else (0, np.int32(0))
+    k1, m1 = (tough_k[1], np.int32(tough_mod[1])) if tough_k.size > 1 else (0, np.int32(0))
+    # the loop's rows of temporaries; in wide rows made at the first that takes the loop
+    # (a long game's sparse rows need none)
+    wide = n >= _WIDE_ROW
+    extra, saved, rule, dead = _temporaries(0 if wide else n)
+    cap, live = zone.shape[1], empty(0, np.bool_)   # (``dying_at``'s, for sparse rows)
+    for g in games:
+        zr, dr, dtr, sr, mr = zone[g], damage[g], deathtouch[g], set_t[g], mod_t[g]
+        yr, tr, kr = types[g], toughness[g], keywords[g]
+        on = _on(zr, n) if wide else n
+        if on * SPARSE < n:   # a few permanents among many cards (graveyards): those alone
+            if live.size == 0:
+                live = np.ones(zone.shape[0], np.bool_)
+            slots, k = empty(on, np.int64), 0
+            for b in range(0, n, _BLOCK):   # blocks of columns, skipping those without one
+                e = b + _BLOCK if b + _BLOCK < n else n
+                if _on(zr[b:e], e - b) == 0:
+                    continue
+                for c in range(b, e):
+                    if zr[c] == _BF:
+                        slots[k] = g * cap + c
+                        k += 1
+            dg, dc, dr_ = dying_at(zone, counts, damage, deathtouch, types, toughness, keywords,
+                                   set_t, mod_t, slots, cap, live, tough_k, tough_mod, ind_k,
+                                   loyalty_k, defense_k)
+            if m + dg.size > out_g.size:
+                out_g, out_c, out_r = (grown(out_g, m, m + dg.size), grown(out_c, m, m + dg.size),
+                                       grown(out_r, m, m + dg.size))
+            for j in range(dg.size):
+                out_g[m], out_c[m], out_r[m] = dg[j], dc[j], dr_[j]
+                m += 1
+            continue
+        if rule.size < n:
+            extra, saved, rule, dead = _temporaries(n)
+        lr, br, p0, p1 = counts[lk, g], counts[dk, g], counts[k0, g], counts[k1, g]
+        if tough_k.size > 2:
+            for c in range(n):
+                extra[c] = 0
+            for j in range(2, tough_k.size):
+                row, mod = counts[tough_k[j], g], tough_mod[j]
+                for c in range(n):
+                    extra[c] += mod * row[c]
+        if ind_k.size:
+            for c in range(n):
+                saved[c] = False
+            for k in ind_k:
+                row = counts[k, g]
+                for c in range(n):
+                    saved[c] |= row[c] > 0
+        hits = 0
+        for c in range(n):
+            base, creature, walker, battle, indestructible = _card(yr, tr, kr, c)
+            t = ((base if sr[c] == NO_STAT else np.int64(sr[c])) + mr[c] + extra[c]
+                 + np.int64(m0) * np.int64(p0[c]) + np.int64(m1) * np.int64(p1[c]))
+            rule[c] = _rule(t, zr[c] == _BF, creature, walker, battle, indestructible | saved[c],
+                            dr[c], dtr[c], no_loyalty | (lr[c] == 0), no_defense | (br[c] == 0))
+            hits += rule[c] != 0
+        if hits == 0:   # most rows of a settled board
+            continue
+        k = compact(rule, n, dead)
+        if m + k > out_g.size:
+            out_g, out_c, out_r = grown(out_g, m, m + k), grown(out_c, m, m + k), grown(out_r, m, m + k)
+        for j in range(k):
+            out_g[m], out_c[m], out_r[m] = g, dead[j], rule[dead[j]]
             m += 1
     return head(out_g, m), head(out_c, m), head(out_r, m)
 

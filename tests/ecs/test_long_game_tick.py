@@ -8,8 +8,8 @@ graveyard beside it as without.
 import numpy as np
 
 from ecs import World, ZoneChanged
-from systems import lethality
-from systems.lethality import dying, dying_at, rule_kinds
+from ecs.systems import lethality
+from ecs.systems.lethality import dying, dying_at, rule_kinds
 
 GRAVEYARD = 3_000
 
