@@ -12,8 +12,9 @@ everything before they write anything, so a bad input changes nothing.
 """
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import esper
 import numpy as np
@@ -393,6 +394,22 @@ class World:
             self._rng.bit_generator.state = snap["rng"]
         self.names = names
         self._fits = (self.ruleset.name, s.batch, self.two_headed_giant)
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[None]:
+        """A block of calls made as one: where anything in it raises (an action's bad input,
+        a host's hook's refusal or bug, an interrupt), the World is returned to its state as
+        the block began, event log, step and generator included, and the exception goes on
+        as raised. Each action of the built-in rulesets is atomic by itself; a host's hooks
+        run inside an action, after some of its writes, and a host's effect is often several
+        actions: this makes either whole. It keeps a ``clone()`` as it begins (copy on write:
+        the block's first write of each array copies it), and restores from it on a raise."""
+        kept = self.clone()
+        try:
+            yield
+        except BaseException:
+            self._restore(kept.snapshot())
+            raise
 
     def clone(self) -> "World":
         """An independent copy of this World, without going through ``__init__``: the
