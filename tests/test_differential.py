@@ -377,8 +377,9 @@ class Harness:
                 f"{name}: the engine logged no zone-change event for {e_old} "
                 f"({mev['from']} -> {mev['to']}); engine events: {eng}")
             ev = by_old[e_old].pop(0)
-            want = (mev["from"], mev["to"] or "none", mev["counters"], self.ids[mev["controller"]])
-            got = (ev.from_zone, ev.to_zone, dict(ev.lki), ev.controller)
+            want = (mev["from"], mev["to"] or "none", mev["counters"], self.ids[mev["controller"]],
+                    mev["name"])
+            got = (ev.from_zone, ev.to_zone, dict(ev.lki), ev.controller, ev.name)
             assert got == want, f"{name}: zone change of {e_old}: engine {got}, model {want} (704.8 LKI)"
             if mev["new"] is None:
                 assert ev.new is None, f"{e_old} should cease to exist (704.5d): {ev}"
@@ -565,6 +566,8 @@ class Harness:
                                                 max_size=2, unique=True))
         if self.draw(st.integers(0, 3)) == 0:
             kw["token"] = True
+        if self.draw(st.integers(0, 2)) == 0:   # (a name a host's triggers read from its events)
+            kw["name"] = self.draw(st.sampled_from(["Bear", "Saproling", "Finks"]))
         if zone is not None:
             kw["zone"] = zone
         elif self.draw(st.integers(0, 4)) == 0:
