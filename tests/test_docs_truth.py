@@ -184,7 +184,8 @@ def test_the_grand_archive_calls_name_the_codes_parameters_and_defaults() -> Non
 
 def test_the_actions_that_take_where_and_skip_finished_are_those_api_md_names() -> None:
     """docs/api.md: the actions that target objects take keyword-only `where="all"` and
-    `skip_finished=False`; lose_life and gain_life take `skip_finished`."""
+    `skip_finished=False`; lose_life, gain_life and the Grand Archive's reserve actions take
+    `skip_finished`."""
     text = (DOCS / "api.md").read_text()
     m = re.search(r"The actions that target objects \(([^)]*)\) also take keyword-only", text)
     assert m
@@ -194,7 +195,7 @@ def test_the_actions_that_take_where_and_skip_finished_are_those_api_md_names() 
                if not n.startswith("_") and inspect.isfunction(getattr(World, n, None))}
     assert {n for n, ps in methods.items() if "where" in ps} == named
     assert {n for n, ps in methods.items() if "skip_finished" in ps} == named | {
-        "lose_life", "gain_life"}
+        "lose_life", "gain_life", "set_reserve", "gain_reserve", "pay_reserve"}
     for n in named:
         ps = methods[n]
         assert (ps["where"].kind, ps["where"].default) == (inspect.Parameter.KEYWORD_ONLY, "all")

@@ -576,6 +576,27 @@ def test_reserve_is_a_per_player_resource_paid_in_full():
     assert w.reserve(b).tolist() == [0, 4]
 
 
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_costs_and_memory_1_reserve_actions_skip_finished_games_as_life_changes_do(path):
+    """Ending the Game 5: a game whose player lost has ended; naming it in ``games=``
+    raises GameOverError, and with ``skip_finished=True`` the reserve actions leave it
+    out and act in the others, as lose_life and gain_life do (api.md)."""
+    w, (a, b), (champ, _) = ga(batch=2)
+    w.deal_damage(champ, 20, games=[0])
+    w.tick()
+    assert w.result().tolist() == [b, -1]
+    with run_on(path):
+        for act in (w.set_reserve, w.gain_reserve, w.pay_reserve):
+            unchanged(w, lambda act=act: act(b, 1, games=[0, 1]), ecs.GameOverError)
+        w.set_reserve(b, [7, 5], games=[0, 1], skip_finished=True)
+        w.gain_reserve(b, 2, games=[0, 1], skip_finished=True)
+        w.pay_reserve(b, [9, 3], games=[0, 1], skip_finished=True)
+    assert w.reserve(b).tolist() == [0, 4]
+    one, (c, _), _ = ga()
+    one.pay_reserve(c, 0, games=0, skip_finished=True)   # (one game, still going)
+    assert one.reserve(c) == 0
+
+
 
 @pytest.mark.parametrize("batch", [1, 2])
 def test_costs_and_memory_1_a_short_payment_names_the_player_game_amount_and_reserve(batch):

@@ -407,27 +407,32 @@ def reserve(world: Game, p: int) -> IntRead:
     return args.out(world, world.store.a["reserve"][:, args.player_index(world, p)].astype(np.int64))
 
 
-def set_reserve(world: Game, p: Ids, n: Amounts, games: Games = None) -> None:
-    """Set how much reserve player ``p`` has (an amount per selected game, or one)."""
-    _reserve_rows(world, p, n, games, "set")
+def set_reserve(world: Game, p: Ids, n: Amounts, games: Games = None, *,
+                skip_finished: bool = False) -> None:
+    """Set how much reserve player ``p`` has (an amount per selected game, or one);
+    ``skip_finished`` as ``lose_life`` takes it (``ecs.args.rows``)."""
+    _reserve_rows(world, p, n, games, "set", skip_finished)
 
 
-def gain_reserve(world: Game, p: Ids, n: Amounts, games: Games = None) -> None:
-    _reserve_rows(world, p, n, games, "gain")
+def gain_reserve(world: Game, p: Ids, n: Amounts, games: Games = None, *,
+                 skip_finished: bool = False) -> None:
+    _reserve_rows(world, p, n, games, "gain", skip_finished)
 
 
-def pay_reserve(world: Game, p: Ids, n: Amounts, games: Games = None) -> None:
+def pay_reserve(world: Game, p: Ids, n: Amounts, games: Games = None, *,
+                skip_finished: bool = False) -> None:
     """Pay ``n`` reserve: all of it, or raise InsufficientReserveError and pay nothing."""
-    _reserve_rows(world, p, n, games, "pay")
+    _reserve_rows(world, p, n, games, "pay", skip_finished)
 
 
-def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None:
-    if args.count_one(n) and _reserve_one(world, p, n, games, how):
+def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str, skip_finished: bool) -> None:
+    if args.count_one(n) and _reserve_one(world, p, n, games, how, skip_finished):
         return
     s = world.store
-    g, c, single = args.targets(world, p, games)
+    r = args.rows(world, p, games, "all", skip_finished)
+    g, c = r.g, r.c
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
-    a = args.amounts(world, n, p, games, single, lambda e=p: f"{how} reserve of {args.named_ids(e, 'player')}")
+    a = r.amounts(n, lambda e=p: f"{how} reserve of {args.named_ids(e, 'player')}")
     if how == "set":   # (two totals for one player: neither is the one meant)
         args.distinct_rows(world, g, c, "set_reserve")
     else:              # a player named twice pays (gains) both amounts, as one change
@@ -462,10 +467,10 @@ def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str) -> None
                          before=have[paid], after=new[paid])
 
 
-def _reserve_one(world: Game, p: Any, n: int, games: Any, how: str) -> bool:
+def _reserve_one(world: Game, p: Any, n: int, games: Any, how: str, skip_finished: bool) -> bool:
     """``_reserve_rows`` of one player of a single game in plain ints (``args.one``);
     False, having changed nothing, where the general path must act or raise."""
-    col = args.one(world, p, games)
+    col = args.one(world, p, games, "all", skip_finished)
     if col < 0:
         return False
     s = world.store
