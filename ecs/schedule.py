@@ -2,8 +2,11 @@
 
 A ruleset lists its systems in order (``ecs.rules``); each declares when it runs
 (``ecs.check.When``). The schedule keeps one esper context per ``When``, holding the
-processors of that moment in order (esper is module-global: it switches to the context
-for a run and back). ``tick`` runs the state-based checks to their fixed point;
+processors of that moment in order. esper is module-global, shared by every thread, so
+the schedule switches esper's current context only to fill its own, under a lock, and
+runs its systems itself without switching: a tick in one thread never changes the
+esper world (handlers, a host's entities) that another thread reads. ``tick`` runs the
+state-based checks to their fixed point;
 ``begin_phase`` runs the beginning-of-main-phase systems as one check between two ticks.
 Systems keep no game state, so clones of a World share its schedule.
 
@@ -15,6 +18,8 @@ the common case in a game loop, is then one compiled call and no Check at all.
 from __future__ import annotations
 
 import itertools
+import os
+import threading
 import weakref
 from typing import Any, Callable, Iterable, Sequence
 
@@ -29,13 +34,22 @@ from .game import Game
 from .perform import perform
 
 _contexts = itertools.count()
+# Held while esper's current context is switched away (filling or dropping a schedule's
+# contexts): two threads switching at once would interleave esper's module globals and
+# leave the wrong context current. Reentrant: a collection inside may drop a schedule.
+_ESPER = threading.RLock()
+# A process forked meanwhile would copy the lock held, and esper's globals half switched:
+# a fork waits for the switch to end (``os.fork``, multiprocessing's fork).
+os.register_at_fork(before=_ESPER.acquire, after_in_parent=_ESPER.release,
+                    after_in_child=_ESPER.release)
 
 
 def _drop_contexts(names: list[str]) -> None:
-    for name in names:
-        if esper.current_world == name:
-            esper.switch_world("default")
-        esper.delete_world(name)
+    with _ESPER:
+        for name in names:
+            if esper.current_world == name:
+                esper.switch_world("default")
+            esper.delete_world(name)
 
 
 class Schedule:
@@ -91,17 +105,18 @@ class Schedule:
         n = next(_contexts)
         self.serial = n   # unique in this process: what ``Store.settled`` names
         self._context = {when: f"tcg-counters-{n}-{when.name.lower()}" for when in When}
-        previous = esper.current_world
         self._of = {when: tuple(s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == when)
                     for when in When}   # (each moment's systems in order, as esper runs them)
-        try:
-            for when, name in self._context.items():
-                esper.switch_world(name)
-                mine = self._of[when]
-                for priority, system in zip(range(len(mine), 0, -1), mine):
-                    esper.add_processor(system, priority=priority)
-        finally:
-            esper.switch_world(previous)
+        with _ESPER:
+            previous = esper.current_world
+            try:
+                for when, name in self._context.items():
+                    esper.switch_world(name)
+                    mine = self._of[when]
+                    for priority, system in zip(range(len(mine), 0, -1), mine):
+                        esper.add_processor(system, priority=priority)
+            finally:
+                esper.switch_world(previous)
         weakref.finalize(self, _drop_contexts, list(self._context.values()))
 
     def __reduce__(self) -> tuple[type[Schedule], tuple[tuple[System, ...]]]:
@@ -112,19 +127,14 @@ class Schedule:
 
     def run(self, game: Game, check: Check, when: When = When.EVERY_CHECK) -> Check:
         """Let the systems of ``when`` decide into ``check`` (esper's processors, in order),
-        each system's decisions checked as it makes them (a host's may be among them)."""
-        previous = esper.current_world
-        esper.switch_world(self._context[when])
-        try:
-            esper.clear_dead_entities()   # (as esper.process does before its processors)
-            for system in self._of[when]:
-                vouched = VOUCHED.get(type(system))
-                if vouched is not None and not _replaced(system, type(system), vouched):
-                    system.process(game, check)
-                else:
-                    _decide(system, game, check)
-        finally:
-            esper.switch_world(previous)
+        each system's decisions checked as it makes them (a host's may be among them).
+        esper's current context is left as it is (another thread may be reading it)."""
+        for system in self._of[when]:
+            vouched = VOUCHED.get(type(system))
+            if vouched is not None and not _replaced(system, type(system), vouched):
+                system.process(game, check)
+            else:
+                _decide(system, game, check)
         return check
 
     def check(self, game: Game, live: np.ndarray | None, touched: np.ndarray | None
@@ -156,7 +166,7 @@ class Schedule:
             if found:   # (a settled check reads no module global: each is a cache miss in a cold tick)
                 marked = marked or bool(found & MARKED)
                 found &= ~MARKED
-            if self.probed():   # the ruleset's own systems as the probe knows them: none uses esper's world
+            if self.probed():   # the ruleset's own systems as the probe knows them
                 if not found:
                     return None, marked
                 chosen = self._chosen.get(found)
@@ -179,16 +189,11 @@ class Schedule:
         if not running:
             return None, marked
         check = _new_check(game, live, touched)
-        previous = esper.current_world
-        esper.switch_world(self._context[When.EVERY_CHECK])
-        try:
-            for system, foreign in running:
-                if foreign:   # a host's system (or a process replaced): its decisions are checked
-                    _decide(system, game, check)
-                else:
-                    system.process(game, check)
-        finally:
-            esper.switch_world(previous)
+        for system, foreign in running:
+            if foreign:   # a host's system (or a process replaced): its decisions are checked
+                _decide(system, game, check)
+            else:
+                system.process(game, check)
         return check, marked
 
     def probed(self) -> bool:
