@@ -52,6 +52,14 @@ def _drop_contexts(names: list[str]) -> None:
             esper.delete_world(name)
 
 
+def handlers(name: str) -> tuple[Any, ...]:
+    """The weak references to the esper handlers of the event ``name`` in esper's current
+    context, a copy read while no schedule switches that context (in another thread, a
+    schedule being built would show its own context's, which has none)."""
+    with _ESPER:
+        return tuple(esper.event_registry.get(name, ()))
+
+
 class Schedule:
     """The systems of a check in order, each run at the moment it declares."""
 

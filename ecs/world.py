@@ -16,7 +16,6 @@ import contextlib
 import os
 from typing import Any, Iterator, Mapping, Sequence
 
-import esper
 import numpy as np
 
 from . import actions, args, host, kernels, persist, reads, schedule, turns
@@ -302,10 +301,19 @@ class World:
         event_name`` (``"counter_changed"``, ``"zone_changed"``, ``"tapped"``,
         ``"damage_dealt"``, ...). Returns the step it dispatched up to, to pass next time:
         the events the handlers' own actions make (a trigger that triggers another, 603.2)
-        are dispatched by that next call."""
+        are dispatched by that next call.
+
+        Each event goes to the handlers registered for its name as it is dispatched (a
+        copy of esper's set, as ``esper.dispatch_event`` would call them, read while no
+        schedule is being built in another thread: ``schedule.handlers``): a handler that
+        removes itself or adds another, here or in another thread, changes the handlers
+        of the next event, where iterating esper's own set would raise."""
         step = self.log.step
         for event in self.events_since(since):
-            esper.dispatch_event(event_name(event), self, event)
+            for ref in schedule.handlers(event_name(event)):
+                handler = ref()
+                if handler is not None:   # (one collected since: esper drops it)
+                    handler(self, event)
         return step
 
     def clear_events(self) -> None:

@@ -7,18 +7,41 @@ interleaving with events, and asserts outcomes (digests, handler calls), never t
 """
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
+import pickle
 import sys
 import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import esper
 import numpy as np
 import pytest
 
-from ecs import Schedule, World, zones
+from ecs import CounterError, Schedule, World, ZoneChanged, zones
 from ecs.check import Check, System
 from ecs.game import Game
+from ecs.rules import GrandArchive, Magic
+
+
+class _Doubling(Magic):
+    """A host's ruleset: one more charge counter is put instead (a ``place`` hook)."""
+
+    def place(self, world: Any, kind: str, g: Any, c: Any, amount: Any, cause: Any, by: Any,
+              e: Any = None) -> None:
+        if kind == "charge":
+            amount = np.where(amount > 0, amount + 1, amount)
+        super().place(world, kind, g, c, amount, cause, by, e)
+
+
+class _GADoubling(GrandArchive):
+    def place(self, world: Any, kind: str, g: Any, c: Any, amount: Any, cause: Any, by: Any,
+              e: Any = None) -> None:
+        if kind == "charge":
+            amount = np.where(amount > 0, amount + 1, amount)
+        super().place(world, kind, g, c, amount, cause, by, e)
 
 
 class _Thaw(System):
@@ -36,6 +59,188 @@ class _Thaw(System):
         g, c = np.nonzero(pairs)
         check.remove((s.kind_index["ice"], s.kind_index["fire"]), g, c,
                      pairs[g, c].astype(np.int64), "remove")
+
+
+def _feed(h: Any, x: Any) -> None:
+    if isinstance(x, np.ndarray):
+        h.update(f"{x.dtype}{x.shape}".encode())
+        h.update(np.ascontiguousarray(x).tobytes())
+    elif hasattr(x, "keys"):
+        for k in sorted(x.keys(), key=str):
+            if k not in ("settled", "layout"):   # (a schedule's serial, unique per process)
+                h.update(f"{k}:".encode())
+                _feed(h, x[k])
+    elif isinstance(x, (list, tuple)) or type(x).__name__ == "Names":
+        h.update(f"[{len(x)}".encode())
+        for i in x:
+            _feed(h, i)
+    else:
+        h.update(repr(x).encode())
+
+
+def _digest(*parts: Any) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        _feed(h, p)
+    return h.hexdigest()
+
+
+def _state(w: World) -> str:
+    return _digest(w.snapshot(), w.event_table())
+
+
+# The handlers are registered once, before any thread starts: esper's handlers are the
+# process's, so each is called by every thread's dispatch_events and routes by its World.
+_HEARD: dict[int, list[str]] = {}
+
+
+def _hear(world: World, event: Any) -> None:
+    heard = _HEARD.get(id(world))
+    if heard is None:
+        return
+    heard.append(repr(event))
+    # a trigger: a phoenix that dies returns, and its return is heard at the next dispatch
+    if isinstance(event, ZoneChanged) and event.name == "phoenix" and event.new is not None \
+            and event.to_zone == "graveyard" and len(heard) < 400:
+        try:
+            world.move_zone(event.new, "battlefield", games=event.game, counters={"charge": 1})
+        except CounterError as err:
+            heard.append(type(err).__name__)
+
+
+for _name in ("counter_changed", "zone_changed", "damage_dealt"):
+    esper.set_handler(_name, _hear)
+
+
+def play(seed: int, ruleset: str, batch: int, steps: int = 60) -> str:
+    """A seeded self-play game of one World: the host's ruleset and system, counters,
+    damage, destroys, objects made, zone changes, draws and mills, main phases, P/T
+    effects, clones, snapshots restored, forks, observations and dispatched events; the
+    digest of everything it saw and of its final state."""
+    rng = np.random.default_rng(seed)
+    ga = ruleset == "grand_archive"
+    w = World(ruleset=ruleset, batch=batch, seed=seed)
+    w.ruleset = _GADoubling() if ga else _Doubling()
+    w.schedule = w.schedule.with_systems(_Thaw)
+    heard = _HEARD[id(w)] = []
+    kinds = ["charge", "ice", "fire", "buff", "debuff", "damage"] if ga else \
+        ["charge", "ice", "fire", "-1/-1", "+1/+1", "shield", "stun"]
+    seen: list[Any] = []
+    try:
+        players = [w.add_player(), w.add_player()]
+        stat = {"life": 3} if ga else {"toughness": 3}
+        ids = [w.add_object(p, "ally" if ga else "creature", power=2, name=f"c{i}" if i else "phoenix",
+                            **{k: v + i for k, v in stat.items()}) for p in players for i in range(5)]
+        for p in players:
+            for i in range(5):
+                w.add_object(p, "action" if ga else "sorcery", zone="library", name=f"card{i}")
+        since = w.step
+        for t in range(steps):
+            op = int(rng.integers(0, 12))
+            e = ids[int(rng.integers(0, len(ids)))]
+            p = players[t % 2]
+            n = rng.integers(0, 5, batch) if batch > 1 else int(rng.integers(0, 5))
+            try:
+                if op == 0:
+                    w.put_counters(e, kinds[int(rng.integers(0, len(kinds)))], n, where="present")
+                elif op == 1:
+                    w.deal_damage(e, n, where="present")
+                elif op == 2:
+                    w.destroy(e, where="present")
+                elif op == 3:
+                    ids.append(w.add_object(p, "ally" if ga else "creature", power=1, name="phoenix",
+                                            counters={"charge": 1}, **stat))
+                elif op == 4:
+                    seen.append(w.move_zone(e, ("hand", "graveyard")[t % 2], where="present"))
+                elif op == 5:
+                    seen.append(w.draw(p) if t % 2 else w.mill(p))
+                elif op == 6:
+                    w.begin_main_phase()
+                elif op == 7:
+                    w.modify_pt(e, 1, 1, games=w.exists(e) & w.ongoing)
+                elif op == 8:
+                    c = w.clone()
+                    c.put_counters(e, "charge", 2, where="present")
+                    c.tick()
+                    seen.append(_state(c))
+                elif op == 9:
+                    snap = w.snapshot()
+                    w.put_counters(e, "debuff" if ga else "-1/-1", 3, where="present")
+                    w.tick()
+                    seen.append(_state(w))
+                    w.restore(snap)
+                elif op == 10:
+                    f = w.fork(0, 3, events=bool(t % 2))
+                    f.deal_damage(e, f.rng.integers(0, 4, 3), where="present")
+                    f.tick()
+                    seen.append(_state(f))
+                else:
+                    seen.append(w.observe(np.array(ids[:8])))
+            except CounterError as err:
+                seen.append(type(err).__name__)
+            w.tick()
+            since = w.dispatch_events(since)
+            seen.append(w.step)
+        return _digest(seen, heard, _state(w))
+    finally:
+        del _HEARD[id(w)]
+
+
+CASES = [(11, "mtg", 1), (12, "mtg", 8), (13, "grand_archive", 1), (14, "grand_archive", 8)]
+
+
+def _play(case: tuple[int, str, int]) -> str:
+    return play(*case)
+
+
+@pytest.fixture(scope="module")
+def serial() -> list[str]:
+    return [_play(c) for c in CASES]
+
+
+@pytest.fixture
+def switching() -> Iterator[None]:
+    """Thread switches as often as the interpreter allows."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
+def test_one_world_per_thread_plays_as_it_plays_alone(serial: list[str], switching: None) -> None:
+    """Four threads, each its own Worlds (Magic and Grand Archive, one game and eight):
+    every game's events, handler calls and final state are those of the serial run, and
+    esper's current context is where it was."""
+    before = esper.current_world
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(4):
+            assert list(pool.map(_play, CASES)) == serial
+    assert esper.current_world == before
+
+
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_worlds_in_worker_processes_play_as_alone(serial: list[str], method: str) -> None:
+    """The same games in a process pool, and a World pickled to a worker midway plays on
+    there as it plays on here."""
+    w = World(ruleset="mtg", batch=4, seed=3)
+    w.schedule = w.schedule.with_systems(_Thaw)
+    p = w.add_player()
+    bears = w.add_objects(4, p, "creature", power=1, toughness=3, counters={"ice": 1})
+    w.tick()
+    blob = pickle.dumps((w, bears))
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context(method)) as pool:
+        assert list(pool.map(_play, CASES)) == serial
+        assert pool.submit(_play_on, blob).result() == _play_on(blob)
+
+
+def _play_on(blob: bytes) -> str:
+    w, bears = pickle.loads(blob)
+    for t in range(8):
+        w.put_counters(bears[t % 4], ("fire", "-1/-1")[t % 2], w.rng.integers(0, 3, 4), where="present")
+        w.tick()
+    return _state(w)
 
 
 class _Pause(System):
@@ -137,6 +342,34 @@ class _Slow(System):
         pass
 
 
+def test_dispatch_events_reaches_the_handlers_while_another_thread_builds_a_schedule() -> None:
+    """A Schedule being built in one thread (a World's first tick, ``with_systems``) fills
+    esper contexts of its own: another thread's dispatch_events meanwhile still calls the
+    handlers registered where it was (it used to read the new context's, empty)."""
+    inside, go = threading.Event(), threading.Event()
+    b, bear = _bear_world()
+    heard: list[Any] = []
+
+    def on_counter(world: World, event: Any) -> None:
+        if world is b:
+            heard.append(event.kind)
+
+    esper.set_handler("counter_changed", on_counter)
+    built: list[Schedule] = []
+    t = threading.Thread(target=lambda: built.append(Schedule([_Slow(inside, go)])))
+    try:
+        t.start()
+        assert inside.wait(60)
+        step = b.step
+        b.put_counters(bear, "+1/+1")
+        b.dispatch_events(step)
+    finally:
+        go.set()
+        t.join()
+        esper.remove_handler("counter_changed", on_counter)
+    assert heard == ["+1/+1"] and len(built) == 1
+
+
 def _child_dispatch(out: Any) -> None:
     w, bear = _bear_world(_Thaw())
     heard: list[str] = []
@@ -174,3 +407,29 @@ def test_a_process_forked_while_a_schedule_is_built_gets_esper_whole() -> None:
     if child.is_alive():
         child.kill()
     assert got == (esper.current_world, ["charge"])
+
+
+def test_a_handler_that_removes_itself_leaves_the_others_their_events() -> None:
+    """A one-shot trigger removes its handler as it runs: dispatch_events goes on, and
+    calls the other handlers for every event (iterating esper's own set raised)."""
+    w, bear = _bear_world()
+    calls: list[tuple[str, str]] = []
+
+    def once(world: World, event: Any) -> None:
+        calls.append(("once", event.kind))
+        esper.remove_handler("counter_changed", once)
+
+    def every(world: World, event: Any) -> None:
+        calls.append(("every", event.kind))
+
+    esper.set_handler("counter_changed", once)
+    esper.set_handler("counter_changed", every)
+    try:
+        step = w.step
+        w.put_counters(bear, "charge")
+        w.put_counters(bear, "quest")
+        assert w.dispatch_events(step) == w.step
+    finally:
+        esper.remove_handler("counter_changed", once)
+        esper.remove_handler("counter_changed", every)
+    assert sorted(calls) == [("every", "charge"), ("every", "quest"), ("once", "charge")]
