@@ -45,13 +45,13 @@ def _cores() -> int:
 _threads = 1
 _pool: ThreadPoolExecutor | None = None
 _pool_threads = 0
-_lock = threading.Lock()
+_lock = threading.RLock()   # (a split holds it while it takes the pool and queues its parts)
 
 
 def _forked() -> None:
     """A forked child has none of its parent's threads (nor a lock one of them held)."""
     global _pool, _lock
-    _pool, _lock = None, threading.Lock()
+    _pool, _lock = None, threading.RLock()
 
 
 if hasattr(os, "register_at_fork"):
@@ -75,16 +75,17 @@ def set_threads(n: int | np.integer | None = None) -> None:
     _threads = int(n)
 
 
-def _executor() -> ThreadPoolExecutor:
-    """The pool (``threads() - 1`` threads: the caller is one), started on first use (in a
-    forked child too) and again for another number of threads (an idle pool is kept
-    while passes are not split)."""
+def _executor(n: int | None = None) -> ThreadPoolExecutor:
+    """The pool of ``n - 1`` threads (None: ``threads() - 1``; the caller is one), started
+    on first use (in a forked child too) and again for another number of threads (an idle
+    pool is kept while passes are not split)."""
     global _pool, _pool_threads
     with _lock:
-        if _pool is None or _pool_threads != _threads - 1:
-            if _pool is not None:
+        n = _threads if n is None else n
+        if _pool is None or _pool_threads != n - 1:
+            if _pool is not None:   # (what was queued on it still runs)
                 _pool.shutdown(wait=False)
-            _pool_threads = _threads - 1
+            _pool_threads = n - 1
             _pool = ThreadPoolExecutor(_pool_threads, thread_name_prefix="tcg-counters-pass")
         return _pool
 
@@ -127,13 +128,15 @@ def split(run: Callable[[np.ndarray], Result], items: np.ndarray, elements: int)
     only for parts another one is running: a pool thread the machine's other load keeps
     from starting costs nothing (this thread runs its parts too), where a fixed share
     per thread would be waited for."""
-    k = min(_threads, items.size)
+    n = _threads   # (read once: another thread may set_threads meanwhile)
+    k = min(n, items.size)
     if k < 2 or elements < MIN_ELEMENTS:
         return run(items)
     job = _Job(run, items, min(items.size, PARTS * k))
-    pool = _executor()
-    for _ in range(k - 1):
-        pool.submit(job.work)
+    with _lock:   # (queued before another thread's split, for another count, replaces the pool)
+        pool = _executor(n)
+        for _ in range(k - 1):
+            pool.submit(job.work)
     job.work()
     job.finished.wait()   # the others read the state too: never return (or raise) before they end
     if job.error is not None:

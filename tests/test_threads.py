@@ -433,3 +433,45 @@ def test_a_handler_that_removes_itself_leaves_the_others_their_events() -> None:
         esper.remove_handler("counter_changed", once)
         esper.remove_handler("counter_changed", every)
     assert sorted(calls) == [("every", "charge"), ("every", "quest"), ("once", "charge")]
+
+
+def _battle(seed: int) -> str:
+    """A batch of games whose Lethality pass is split (``MIN_ELEMENTS`` lowered)."""
+    w = World(batch=16, seed=seed)
+    bears = w.add_objects(30, w.add_player(), "creature", power=1, toughness=3)
+    for _ in range(6):
+        w.deal_damage(bears[w.rng.integers(0, 30, (16, 5))], 1, where="present")
+        w.put_counters(bears[w.rng.integers(0, 30, (16, 3))], "-1/-1", 1, where="present")
+        w.tick()
+    return _state(w)
+
+
+def test_set_threads_while_other_threads_tick_split_batches(monkeypatch: pytest.MonkeyPatch,
+                                                            switching: None) -> None:
+    """One thread changes ``set_threads`` (1, 2, 3, ...) while three others tick batches
+    whose Lethality pass is split: each split uses the count it read, and no pass finds
+    a pool of no thread (ValueError) or one another split shut down (RuntimeError); the
+    results are the serial ones, 704.5f and 704.5g applied alike."""
+    from ecs.systems import parallel
+    before = parallel.threads()
+    monkeypatch.setattr(parallel, "MIN_ELEMENTS", 1)
+    parallel.set_threads(1)
+    serial = [_battle(s) for s in range(6)]
+    stop = threading.Event()
+
+    def toggle() -> None:
+        i = 0
+        while not stop.is_set():
+            parallel.set_threads(1 + i % 3)
+            i += 1
+
+    toggler = threading.Thread(target=toggle)
+    toggler.start()
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            for _ in range(4):
+                assert list(pool.map(_battle, range(6))) == serial
+    finally:
+        stop.set()
+        toggler.join()
+        parallel.set_threads(before)
