@@ -39,6 +39,7 @@ import gc
 import hashlib
 import multiprocessing
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from types import CodeType, FunctionType, ModuleType
@@ -248,6 +249,10 @@ KERNELS: list[Kernel] = []   # in declaration order
 _frozen: set[int] = set()    # ids of the dispatchers compiled and frozen in this process
 _absent: set[int] = set()    # ids of optional kernels that ``ready`` found uncached and left
 _helped = 0                  # kernels a forked helper compiled for this process
+# One thread readies kernels at a time: two at once would compile beside each other, and
+# one could fork the helper while the other holds numba's compiler lock, which the helper
+# then waits for forever (a fork copies a lock held, not the thread that would release it).
+_READY = threading.RLock()
 
 
 def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), optional: bool = False,
@@ -284,6 +289,11 @@ def ready(optional: bool = False, systems: Iterable[type] = ()) -> None:
     end this one loads the rest."""
     if len(_frozen) == len(KERNELS):   # (every kernel ready: a World of one game made one)
         return
+    with _READY:
+        _ready_now(optional, systems)
+
+
+def _ready_now(optional: bool, systems: Iterable[type]) -> None:
     wanted = needed(optional, systems)
     asked = {id(k.dispatcher) for k in wanted}
     spare = [k for k in KERNELS if k.optional and id(k.dispatcher) not in asked

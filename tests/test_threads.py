@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import pickle
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import esper
@@ -475,3 +478,43 @@ def test_set_threads_while_other_threads_tick_split_batches(monkeypatch: pytest.
         stop.set()
         toggler.join()
         parallel.set_threads(before)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_COLD = """
+import sys, threading
+from concurrent.futures import ThreadPoolExecutor
+sys.setswitchinterval(1e-6)
+from ecs import World
+
+def play(case):
+    ruleset, batch = case
+    w = World(ruleset=ruleset, batch=batch, seed=batch)
+    p = w.add_player()
+    stat = {"life": 2} if ruleset == "grand_archive" else {"toughness": 2}
+    ids = w.add_objects(4, p, "ally" if ruleset == "grand_archive" else "creature", power=1, **stat)
+    w.deal_damage(ids[1], 1)
+    w.put_counters(ids[2], "charge", 2)
+    w.tick()
+    return w.event_table()["entity"].tolist(), repr(w.exists(ids[1]))
+
+cases = [("mtg", 1), ("mtg", 8), ("grand_archive", 1), ("grand_archive", 8)]
+with ThreadPoolExecutor(4) as pool:
+    together = list(pool.map(play, cases))
+assert together == [play(c) for c in cases], together
+print("ok")
+"""
+
+
+def test_worlds_made_in_four_threads_at_once_on_a_cold_cache(tmp_path: Path) -> None:
+    """The first Worlds of a process, made in four threads at once before any kernel is
+    compiled (numba's disk cache empty): the kernels are compiled once, one thread at a
+    time, and every World plays as it plays alone (two threads compiling at once failed
+    numba's typing, or the compile helper forked while another thread held numba's
+    compiler lock waited for it forever)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    p = subprocess.run([sys.executable, "-c", _COLD], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr[-2000:]
