@@ -518,3 +518,41 @@ def test_worlds_made_in_four_threads_at_once_on_a_cold_cache(tmp_path: Path) -> 
     p = subprocess.run([sys.executable, "-c", _COLD], cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=600)
     assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr[-2000:]
+
+
+def _play_clone(c: World, bears: np.ndarray, k: int) -> str:
+    for t in range(20):
+        c.put_counters(bears[(k + t) % 20], ("fire", "-1/-1", "+1/+1")[t % 3], 1 + k % 2,
+                       where="present")
+        if t % 7 == 0:
+            snap = c.snapshot()
+            c.deal_damage(bears[t], 2, where="present")
+            c.tick()
+            c.restore(snap)
+        c.tick()
+    return _state(c)
+
+
+@pytest.mark.parametrize("batch", [1, 8])
+def test_clones_played_in_threads_while_their_source_plays_on(batch: int, switching: None) -> None:
+    """Clones of one World, each played in a thread of its own while the source plays on
+    and is restored here: the arrays they share are copied by whichever writes first, so
+    each clone ends as it ends played alone (704.5f, 704.5q in each)."""
+    w = World(batch=batch, seed=5)
+    w.schedule = w.schedule.with_systems(_Thaw)
+    bears = w.add_objects(20, w.add_player(), "creature", power=1, toughness=4, counters={"ice": 1})
+    w.tick()
+    base = w.snapshot()
+    alone = [_play_clone(w.clone(), bears, k) for k in range(6)]
+    w.restore(base)
+    for _ in range(3):
+        clones = [w.clone() for _ in range(6)]
+        with ThreadPoolExecutor(4) as pool:
+            played = [pool.submit(_play_clone, c, bears, k) for k, c in enumerate(clones)]
+            for t in range(20):
+                w.put_counters(bears[t], "-1/-1", 2, where="present")
+                w.tick()
+                if t % 5 == 0:
+                    w.restore(base)
+            assert [f.result() for f in played] == alone
+        w.restore(base)
