@@ -23,45 +23,32 @@ import esper
 import numpy as np
 import pytest
 
-from ecs import CounterError, Schedule, World, ZoneChanged, zones
+from ecs import CounterError, Schedule, World, ZoneChanged
 from ecs.check import Check, System
 from ecs.game import Game
 from ecs.rules import GrandArchive, Magic
 
+try:
+    from host_rules import Thaw  # a host's state-based rule (ice and fire melt in pairs)
+except ImportError:   # (imported as a package module)
+    from tests.host_rules import Thaw
+
+
+def _one_more_charge(kind: str, amount: Any) -> Any:
+    """A host's replacement: one more charge counter is put instead (a ``place`` hook)."""
+    return np.where(amount > 0, amount + 1, amount) if kind == "charge" else amount
+
 
 class _Doubling(Magic):
-    """A host's ruleset: one more charge counter is put instead (a ``place`` hook)."""
-
     def place(self, world: Any, kind: str, g: Any, c: Any, amount: Any, cause: Any, by: Any,
               e: Any = None) -> None:
-        if kind == "charge":
-            amount = np.where(amount > 0, amount + 1, amount)
-        super().place(world, kind, g, c, amount, cause, by, e)
+        super().place(world, kind, g, c, _one_more_charge(kind, amount), cause, by, e)
 
 
 class _GADoubling(GrandArchive):
     def place(self, world: Any, kind: str, g: Any, c: Any, amount: Any, cause: Any, by: Any,
               e: Any = None) -> None:
-        if kind == "charge":
-            amount = np.where(amount > 0, amount + 1, amount)
-        super().place(world, kind, g, c, amount, cause, by, e)
-
-
-class _Thaw(System):
-    """A host's state-based rule: ice and fire counters on a permanent melt in pairs."""
-    causes = ("remove",)
-
-    def process(self, game: Game, check: Check) -> None:
-        s = game.store
-        ice, fire = s.plane("ice"), s.plane("fire")
-        if ice is None or fire is None:
-            return
-        pairs = np.minimum(ice, fire)
-        pairs[~check.live_games(game)] = 0
-        pairs[s.a["zone"][:, : s.n_cols] != zones.BATTLEFIELD] = 0
-        g, c = np.nonzero(pairs)
-        check.remove((s.kind_index["ice"], s.kind_index["fire"]), g, c,
-                     pairs[g, c].astype(np.int64), "remove")
+        super().place(world, kind, g, c, _one_more_charge(kind, amount), cause, by, e)
 
 
 def _feed(h: Any, x: Any) -> None:
@@ -124,7 +111,7 @@ def play(seed: int, ruleset: str, batch: int, steps: int = 60) -> str:
     ga = ruleset == "grand_archive"
     w = World(ruleset=ruleset, batch=batch, seed=seed)
     w.ruleset = _GADoubling() if ga else _Doubling()
-    w.schedule = w.schedule.with_systems(_Thaw)
+    w.schedule = w.schedule.with_systems(Thaw)
     heard = _HEARD[id(w)] = []
     kinds = ["charge", "ice", "fire", "buff", "debuff", "damage"] if ga else \
         ["charge", "ice", "fire", "-1/-1", "+1/+1", "shield", "stun"]
@@ -228,7 +215,7 @@ def test_worlds_in_worker_processes_play_as_alone(serial: list[str], method: str
     """The same games in a process pool, and a World pickled to a worker midway plays on
     there as it plays on here."""
     w = World(ruleset="mtg", batch=4, seed=3)
-    w.schedule = w.schedule.with_systems(_Thaw)
+    w.schedule = w.schedule.with_systems(Thaw)
     p = w.add_player()
     bears = w.add_objects(4, p, "creature", power=1, toughness=3, counters={"ice": 1})
     w.tick()
@@ -374,7 +361,7 @@ def test_dispatch_events_reaches_the_handlers_while_another_thread_builds_a_sche
 
 
 def _child_dispatch(out: Any) -> None:
-    w, bear = _bear_world(_Thaw())
+    w, bear = _bear_world(Thaw())
     heard: list[str] = []
 
     def on_counter(world: World, event: Any) -> None:
@@ -539,7 +526,7 @@ def test_clones_played_in_threads_while_their_source_plays_on(batch: int, switch
     and is restored here: the arrays they share are copied by whichever writes first, so
     each clone ends as it ends played alone (704.5f, 704.5q in each)."""
     w = World(batch=batch, seed=5)
-    w.schedule = w.schedule.with_systems(_Thaw)
+    w.schedule = w.schedule.with_systems(Thaw)
     bears = w.add_objects(20, w.add_player(), "creature", power=1, toughness=4, counters={"ice": 1})
     w.tick()
     base = w.snapshot()
