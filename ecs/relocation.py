@@ -90,12 +90,12 @@ def _moved(world: Game, games: np.ndarray, cols: np.ndarray, at: np.ndarray, frm
             new_ids[arrive] = ids
 
     # (a zone row's ``before``: its last-known controller's index + 1, ``after`` its name's
-    # index + 1; 0, none, in older files)
+    # index + 1; 0, none, in older files and while the World has named no card)
+    named = np.add(_take(s.a["name_id"], at), 1, dtype=np.int64) if len(world.names) else 0
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
                       entity=old_ids, before=s.a["controller"].reshape(-1)[at] + 1,
-                      after=s.a["name_id"].reshape(-1)[at] + 1, other=new_ids,
-                      from_zone=frm, to_zone=dest,
-                      fresh=("entity", "before", "other", "from_zone"))
+                      after=named, other=new_ids, from_zone=frm, to_zone=dest,
+                      fresh=("entity", "before", "after", "other", "from_zone"))
     r, k, had = _relocate(s.mut("counts"), s.n_kinds, games, cols, dest, s.mut("zone"),
                           s.mut("tapped"), s.mut("damage"), s.mut("deathtouch_hit"),
                           s.capped_columns(), s.a["cap_col"], s.mut("cap_val"))
