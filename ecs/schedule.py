@@ -1,14 +1,12 @@
-"""When each system runs: the schedule, which owns the esper contexts of its systems.
+"""When each system runs: the schedule.
 
 A ruleset lists its systems in order (``ecs.rules``); each declares when it runs
-(``ecs.check.When``). The schedule keeps one esper context per ``When``, holding the
-processors of that moment in order. esper is module-global, shared by every thread, so
-the schedule switches esper's current context only to fill its own, under a lock, and
-runs its systems itself without switching: a tick in one thread never changes the
-esper world (handlers, a host's entities) that another thread reads. ``tick`` runs the
-state-based checks to their fixed point;
-``begin_phase`` runs the beginning-of-main-phase systems as one check between two ticks.
-Systems keep no game state, so clones of a World share its schedule.
+(``ecs.check.When``). The schedule keeps each moment's systems (``esper.Processor``s) in
+that order and runs them itself: it touches none of esper's module-global state (its
+current context, its entities, its handlers), which every thread of the process shares.
+``tick`` runs the state-based checks to their fixed point; ``begin_phase`` runs the
+beginning-of-main-phase systems as one check between two ticks. Systems keep no game
+state, so clones of a World share its schedule.
 
 A check of the state-based actions first asks the systems' probes (``ecs.check.Probe``,
 one compiled call for all the systems sharing one) which of them would decide anything,
@@ -18,9 +16,6 @@ the common case in a game loop, is then one compiled call and no Check at all.
 from __future__ import annotations
 
 import itertools
-import os
-import threading
-import weakref
 from typing import Any, Callable, Iterable, Sequence
 
 import esper
@@ -33,31 +28,14 @@ from .events import CAUSE
 from .game import Game
 from .perform import perform
 
-_contexts = itertools.count()
-# Held while esper's current context is switched away (filling or dropping a schedule's
-# contexts): two threads switching at once would interleave esper's module globals and
-# leave the wrong context current. Reentrant: a collection inside may drop a schedule.
-_ESPER = threading.RLock()
-# A process forked meanwhile would copy the lock held, and esper's globals half switched:
-# a fork waits for the switch to end (``os.fork``, multiprocessing's fork).
-os.register_at_fork(before=_ESPER.acquire, after_in_parent=_ESPER.release,
-                    after_in_child=_ESPER.release)
-
-
-def _drop_contexts(names: list[str]) -> None:
-    with _ESPER:
-        for name in names:
-            if esper.current_world == name:
-                esper.switch_world("default")
-            esper.delete_world(name)
+_serials = itertools.count()
 
 
 def handlers(name: str) -> tuple[Any, ...]:
     """The weak references to the esper handlers of the event ``name`` in esper's current
-    context, a copy read while no schedule switches that context (in another thread, a
-    schedule being built would show its own context's, which has none)."""
-    with _ESPER:
-        return tuple(esper.event_registry.get(name, ()))
+    context, a copy: a handler that removes itself, or another thread's, changes esper's
+    set while the caller goes through these."""
+    return tuple(esper.event_registry.get(name, ()))
 
 
 class Schedule:
@@ -110,33 +88,18 @@ class Schedule:
             next(iter(probes)).acting, next(iter(probes.values())) | (MARKED if next(iter(probes)).marks else 0),
             tuple((s, cls, covered) for s, _, _, cls, covered in rows), next(iter(probes)).marks)
         self._probed = (-1, False)   # (SystemType.replaced when last looked, the answer)
-        n = next(_contexts)
-        self.serial = n   # unique in this process: what ``Store.settled`` names
-        self._context = {when: f"tcg-counters-{n}-{when.name.lower()}" for when in When}
+        self.serial = next(_serials)   # unique in this process: what ``Store.settled`` names
         self._of = {when: tuple(s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == when)
-                    for when in When}   # (each moment's systems in order, as esper runs them)
-        with _ESPER:
-            previous = esper.current_world
-            try:
-                for when, name in self._context.items():
-                    esper.switch_world(name)
-                    mine = self._of[when]
-                    for priority, system in zip(range(len(mine), 0, -1), mine):
-                        esper.add_processor(system, priority=priority)
-            finally:
-                esper.switch_world(previous)
-        weakref.finalize(self, _drop_contexts, list(self._context.values()))
+                    for when in When}   # (each moment's systems, in order)
 
     def __reduce__(self) -> tuple[type[Schedule], tuple[tuple[System, ...]]]:
         """A pickle or deep copy is made again from its systems (by its class: a subclass
-        taking its systems alone, as this one does): its esper contexts are this
-        schedule's, deleted with it, and another process has none of them."""
+        taking its systems alone, as this one does)."""
         return type(self), (self.systems,)
 
     def run(self, game: Game, check: Check, when: When = When.EVERY_CHECK) -> Check:
-        """Let the systems of ``when`` decide into ``check`` (esper's processors, in order),
-        each system's decisions checked as it makes them (a host's may be among them).
-        esper's current context is left as it is (another thread may be reading it)."""
+        """Let the systems of ``when`` decide into ``check``, in order, each system's
+        decisions checked as it makes them (a host's may be among them)."""
         for system in self._of[when]:
             vouched = VOUCHED.get(type(system))
             if vouched is not None and not _replaced(system, type(system), vouched):

@@ -23,7 +23,7 @@ import esper
 import numpy as np
 import pytest
 
-from ecs import CounterError, Schedule, World, ZoneChanged
+from ecs import CounterError, World, ZoneChanged
 from ecs.check import Check, System
 from ecs.game import Game
 from ecs.rules import GrandArchive, Magic
@@ -311,92 +311,20 @@ def test_overlapping_ticks_in_two_threads_leave_esper_where_it_was() -> None:
     assert esper.current_world == before
 
 
-class _Slow(System):
-    """A host system whose esper priority is set slowly: a schedule being built with it
-    stays inside esper's context switch until ``go`` (or a second)."""
-    causes = ("remove",)
-
-    def __init__(self, inside: threading.Event, go: threading.Event) -> None:
-        self.inside, self.go = inside, go
-
-    @property   # type: ignore[override]
-    def priority(self) -> int:
-        return 0
-
-    @priority.setter
-    def priority(self, value: int) -> None:
-        self.inside.set()
-        self.go.wait(1)
-
-    def process(self, game: Game, check: Check) -> None:
-        pass
-
-
-def test_dispatch_events_reaches_the_handlers_while_another_thread_builds_a_schedule() -> None:
-    """A Schedule being built in one thread (a World's first tick, ``with_systems``) fills
-    esper contexts of its own: another thread's dispatch_events meanwhile still calls the
-    handlers registered where it was (it used to read the new context's, empty)."""
-    inside, go = threading.Event(), threading.Event()
-    b, bear = _bear_world()
-    heard: list[Any] = []
-
-    def on_counter(world: World, event: Any) -> None:
-        if world is b:
-            heard.append(event.kind)
-
-    esper.set_handler("counter_changed", on_counter)
-    built: list[Schedule] = []
-    t = threading.Thread(target=lambda: built.append(Schedule([_Slow(inside, go)])))
-    try:
-        t.start()
-        assert inside.wait(60)
-        step = b.step
-        b.put_counters(bear, "+1/+1")
-        b.dispatch_events(step)
-    finally:
-        go.set()
-        t.join()
-        esper.remove_handler("counter_changed", on_counter)
-    assert heard == ["+1/+1"] and len(built) == 1
-
-
-def _child_dispatch(out: Any) -> None:
+def test_a_schedule_built_and_run_leaves_esper_as_it_was() -> None:
+    """A Schedule keeps its systems itself: building one (a World's first tick,
+    ``with_systems``, an unpickled World) and running it make no esper context and switch
+    none, so another thread's esper calls (its handlers, a host's own entities) never see
+    another context than their own."""
+    before = (esper.current_world, set(esper.list_worlds()))
     w, bear = _bear_world(Thaw())
-    heard: list[str] = []
-
-    def on_counter(world: World, event: Any) -> None:
-        heard.append(event.kind)
-
-    esper.set_handler("counter_changed", on_counter)
-    w.put_counters(bear, "charge")
+    w.put_counters(bear, "ice")
+    w.put_counters(bear, "fire")
     w.tick()
-    w.dispatch_events(0)
-    out.send((esper.current_world, heard))
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="forks a process")
-def test_a_process_forked_while_a_schedule_is_built_gets_esper_whole() -> None:
-    """A process forked while another thread builds a Schedule: the fork waits for the
-    context switch to end, so the child's esper is in the context it was in, its handlers
-    called (it used to copy the schedule's context as the current one, or the lock that
-    guards it held forever)."""
-    inside, go = threading.Event(), threading.Event()
-    t = threading.Thread(target=lambda: Schedule([_Slow(inside, go)]))
-    fork = multiprocessing.get_context("fork")
-    here, there = fork.Pipe()
-    try:
-        t.start()
-        assert inside.wait(60)
-        child = fork.Process(target=_child_dispatch, args=(there,), daemon=True)
-        child.start()
-    finally:
-        go.set()
-        t.join()
-    got = here.recv() if here.poll(120) else None
-    child.join(5)
-    if child.is_alive():
-        child.kill()
-    assert got == (esper.current_world, ["charge"])
+    w.begin_main_phase()
+    pickle.loads(pickle.dumps(w)).tick()
+    assert (esper.current_world, set(esper.list_worlds())) == before
+    assert w.counters(bear) == {}
 
 
 def test_a_handler_that_removes_itself_leaves_the_others_their_events() -> None:
