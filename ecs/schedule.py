@@ -31,13 +31,6 @@ from .perform import perform
 _serials = itertools.count()
 
 
-def handlers(name: str) -> tuple[Any, ...]:
-    """The weak references to the esper handlers of the event ``name`` in esper's current
-    context, a copy: a handler that removes itself, or another thread's, changes esper's
-    set while the caller goes through these."""
-    return tuple(esper.event_registry.get(name, ()))
-
-
 class Schedule:
     """The systems of a check in order, each run at the moment it declares."""
 

@@ -16,6 +16,7 @@ import contextlib
 import os
 from typing import Any, Iterator, Mapping, Sequence
 
+import esper
 import numpy as np
 
 from . import actions, args, host, kernels, persist, reads, schedule, turns
@@ -304,13 +305,12 @@ class World:
         are dispatched by that next call.
 
         Each event goes to the handlers registered for its name as it is dispatched (a
-        copy of esper's set, as ``esper.dispatch_event`` would call them, read while no
-        schedule is being built in another thread: ``schedule.handlers``): a handler that
+        copy of esper's set, called as ``esper.dispatch_event`` calls them): a handler that
         removes itself or adds another, here or in another thread, changes the handlers
         of the next event, where iterating esper's own set would raise."""
         step = self.log.step
         for event in self.events_since(since):
-            for ref in schedule.handlers(event_name(event)):
+            for ref in tuple(esper.event_registry.get(event_name(event), ())):
                 handler = ref()
                 if handler is not None:   # (one collected since: esper drops it)
                     handler(self, event)
