@@ -309,9 +309,10 @@ _S = TypeVar("_S", bound="type[System]")
 
 def vouch(system: _S) -> _S:
     """Declare (a class decorator) that ``system``'s own ``process`` decides only what
-    ``ecs.perform`` can apply (``ecs.decisions``): the rulesets' phase systems, whose
-    inputs from a host (a wither policy's answer) they check themselves. A subclass, or a
-    process replaced since, is not vouched for: its decisions are checked."""
+    ``ecs.perform`` can apply (``ecs.decisions``) under a built-in ruleset: the rulesets'
+    phase systems, which check a host's policy's answer themselves. A subclass, a process
+    replaced since, or a host's ruleset (whose hooks the system may call) is not vouched
+    for: the decisions are checked."""
     VOUCHED[system] = system.process
     return system
 

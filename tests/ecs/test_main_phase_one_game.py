@@ -168,6 +168,30 @@ def test_the_rulesets_phase_systems_are_vouched_for_with_their_own_process() -> 
     assert w.count(p, "rad") == 1 and w.events() == []
 
 
+@pytest.mark.parametrize("batch", [1, 3])
+def test_wither_under_a_hosts_ruleset_is_checked_where_its_hook_gives_no_zone(batch: int) -> None:
+    """GA Wither 3 (an unpaid object is sacrificed): WitherUpkeep asks the ruleset where a
+    sacrifice goes (``sacrifice_zone``); a host's ruleset that answers a zone the World
+    lacks is refused naming the system, before anything is written, as a host's own
+    system's decision would be (the rulesets' phase systems are trusted under the built-in
+    rulesets only)."""
+    w, players, objs = _ga(batch, "same")
+
+    class Nowhere(type(w.ruleset)):  # type: ignore[misc]
+        def sacrifice_zone(self, world: Any, games: Any, cols: Any) -> Any:
+            return np.full(np.size(games), 99, np.int64)
+
+    w.ruleset = Nowhere()
+    before, events = w.snapshot(), w.events()
+    with pytest.raises(IllegalActionError, match="system WitherUpkeep: .*zone 99"):
+        w.begin_main_phase(players[0], policy=pay_nothing)
+    after = w.snapshot()
+    assert w.events() == events
+    for key, value in before["store"].items():
+        if isinstance(value, np.ndarray):
+            assert np.array_equal(after["store"][key], value), key
+
+
 def _value(w: World, ids: np.ndarray, cost: np.ndarray, pay: np.ndarray) -> tuple[int, int, int]:
     """pay_most's order of value: champions kept, other objects kept, reserve left (an
     immortal object is kept unpaid, Immortality 1.2)."""
