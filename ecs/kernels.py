@@ -38,6 +38,7 @@ import functools
 import gc
 import hashlib
 import multiprocessing
+import os
 import sys
 import threading
 import time
@@ -253,6 +254,15 @@ _helped = 0                  # kernels a forked helper compiled for this process
 # one could fork the helper while the other holds numba's compiler lock, which the helper
 # then waits for forever (a fork copies a lock held, not the thread that would release it).
 _READY = threading.RLock()
+
+
+def _forked() -> None:
+    """A forked child has none of its parent's threads, nor the lock one of them held."""
+    global _READY
+    _READY = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def kernel(*signature: types.Type, uses: tuple[Any, ...] = (), optional: bool = False,

@@ -411,12 +411,16 @@ class World:
         as raised. Each action of the built-in rulesets is atomic by itself; a host's hooks
         run inside an action, after some of its writes, and a host's effect is often several
         actions: this makes either whole. It keeps a ``clone()`` as it begins (copy on write:
-        the block's first write of each array copies it), and restores from it on a raise."""
+        the block's first write of each array copies it), and restores from it on a raise.
+        What a snapshot holds is undone; a ruleset or schedule set in the block is not."""
         kept = self.clone()
         try:
             yield
         except BaseException:
-            self._restore(kept.snapshot())
+            snap = kept.snapshot()
+            del kept   # (the traceback keeps this frame: neither holds the old state on)
+            self._restore(snap)
+            del snap
             raise
 
     def clone(self) -> "World":
