@@ -576,8 +576,7 @@ def test_reserve_is_a_per_player_resource_paid_in_full():
     assert w.reserve(b).tolist() == [0, 4]
 
 
-@pytest.mark.parametrize("path", ["scalar", "general"])
-def test_costs_and_memory_1_reserve_actions_skip_finished_games_as_life_changes_do(path):
+def test_costs_and_memory_1_reserve_actions_skip_finished_games_as_life_changes_do():
     """Ending the Game 5: a game whose player lost has ended; naming it in ``games=``
     raises GameOverError, and with ``skip_finished=True`` the reserve actions leave it
     out and act in the others, as lose_life and gain_life do (api.md)."""
@@ -585,12 +584,11 @@ def test_costs_and_memory_1_reserve_actions_skip_finished_games_as_life_changes_
     w.deal_damage(champ, 20, games=[0])
     w.tick()
     assert w.result().tolist() == [b, -1]
-    with run_on(path):
-        for act in (w.set_reserve, w.gain_reserve, w.pay_reserve):
-            unchanged(w, lambda act=act: act(b, 1, games=[0, 1]), ecs.GameOverError)
-        w.set_reserve(b, [7, 5], games=[0, 1], skip_finished=True)
-        w.gain_reserve(b, 2, games=[0, 1], skip_finished=True)
-        w.pay_reserve(b, [9, 3], games=[0, 1], skip_finished=True)
+    for act in (w.set_reserve, w.gain_reserve, w.pay_reserve):
+        unchanged(w, lambda act=act: act(b, 1, games=[0, 1]), ecs.GameOverError)
+    w.set_reserve(b, [7, 5], games=[0, 1], skip_finished=True)
+    w.gain_reserve(b, 2, games=[0, 1], skip_finished=True)
+    w.pay_reserve(b, [9, 3], games=[0, 1], skip_finished=True)
     assert w.reserve(b).tolist() == [0, 4]
     one, (c, _), _ = ga()
     one.pay_reserve(c, 0, games=0, skip_finished=True)   # (one game, still going)

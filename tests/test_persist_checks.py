@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from ecs import CountOverflowError, SnapshotError, World
+from ecs.events import ZONE
 from ecs.limits import MAX_LIFE, MAX_STAT
 
 try:
@@ -313,7 +314,7 @@ def test_a_zone_change_naming_no_card_of_the_file_is_refused(tmp_path, value):
 
     def edit(arrays):
         arrays["log.after"] = arrays["log.after"].copy()
-        arrays["log.after"][arrays["log.type"] == 1] = value
+        arrays["log.after"][arrays["log.type"] == ZONE] = value
 
     rewrite(tmp_path / "w.npz", tmp_path / "bad.npz", edit)
     assert World.load(tmp_path / "w.npz").events()[-1].name is None

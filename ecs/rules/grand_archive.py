@@ -416,6 +416,7 @@ def set_reserve(world: Game, p: Ids, n: Amounts, games: Games = None, *,
 
 def gain_reserve(world: Game, p: Ids, n: Amounts, games: Games = None, *,
                  skip_finished: bool = False) -> None:
+    """Add ``n`` to player ``p``'s reserve (the host's bookkeeping: no event)."""
     _reserve_rows(world, p, n, games, "gain", skip_finished)
 
 
