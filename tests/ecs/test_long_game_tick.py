@@ -91,3 +91,32 @@ def test_704_5f_dying_over_a_sparse_row_finds_what_each_permanent_alone_finds() 
     g2, c2, r2 = dying_at(*state, slots, s.capacity, np.ones(1, np.bool_), *rule_kinds(w))
     assert c.tolist() == c2.tolist() and r.tolist() == r2.tolist() and g.tolist() == g2.tolist()
     assert c.size == 4   # 704.5f, g, h, i: the indestructible one and the cards stay
+
+
+def test_704_5f_dying_over_a_batch_of_a_dense_and_a_sparse_wide_row_finds_each_permanents_fate() -> None:
+    """A batch whose game 0 holds 1,300 permanents and game 1 the same columns as cards in
+    graveyards (its row the sparse way, game 0's the dense loop) beside the same eight
+    permanents: ``dying`` over both rows finds what ``dying_at`` finds over every slot."""
+    w = World(batch=2)
+    p, q = w.add_player(), w.add_player()
+    w.add_objects(1_300, p, {"creature"}, power=1, toughness=1, games=[0])
+    w.add_objects(1_300, q, {"creature"}, power=1, toughness=1, zone="graveyard", games=[1],
+                  counters={"-1/-1": 2})
+    ids = [w.add_object(p, {"creature"}, power=2, toughness=2),
+           w.add_object(q, {"creature"}, power=2, toughness=3),
+           w.add_object(p, {"planeswalker"}, loyalty=1)]
+    w.tick()
+    w.put_counters(ids[0], "-1/-1", 2)
+    w.deal_damage(ids[1], 3)
+    w.remove_counters(ids[2], "loyalty", 1)
+    s, a = w.store, w.store.a
+    n = s.n_cols
+    on = (a["zone"][:, :n] == 3).sum(axis=1)
+    assert n >= 1_024 and on[0] * lethality.SPARSE >= n and on[1] * lethality.SPARSE < n
+    state = (a["zone"], s.counts, a["damage"], a["deathtouch_hit"], a["types"], a["toughness"],
+             a["keywords"], a["pt_set_toughness"], a["pt_mod_toughness"])
+    g, c, r = dying(*state, np.arange(2, dtype=np.int64), n, *rule_kinds(w))
+    slots = (np.arange(2)[:, None] * s.capacity + np.arange(n)).ravel()
+    g2, c2, r2 = dying_at(*state, slots, s.capacity, np.ones(2, np.bool_), *rule_kinds(w))
+    assert list(zip(g.tolist(), c.tolist(), r.tolist())) == list(zip(g2.tolist(), c2.tolist(), r2.tolist()))
+    assert np.bincount(g, minlength=2).tolist() == [3, 3]   # 704.5f, g, i in each game
