@@ -6,6 +6,7 @@ damage is dealt and which systems run, in order (``ecs.schedule`` runs them).
 """
 from __future__ import annotations
 
+import abc
 from typing import Any, Mapping
 
 import numpy as np
@@ -14,12 +15,41 @@ from ecs import counting, damage, kinds, zones
 from ecs.check import System
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
-from ecs.errors import InvalidTypeError
+from ecs.errors import IllegalActionError, InvalidTypeError
 from ecs.game import Game
 from ecs.systems import Annihilation, CapEnforcement, EmptyDraw, Lethality, Rad, WitherUpkeep, ZoneChange
 
 
-class Magic:
+def _refuse_hook(cls: type, name: str) -> None:
+    """IllegalActionError where ``name`` is a hook (``RulesetType``)."""
+    if name in HOOKS:
+        raise IllegalActionError(
+            f"{cls.__name__}.{name} is a ruleset hook: replace it in a subclass "
+            f"(class Mine({cls.__name__}): def {name}(self, ...)) and install an instance of that "
+            f"(w.ruleset = Mine()), not by assigning it to a ruleset class or instance")
+
+
+HOOKS: frozenset[str] = frozenset()   # (set below, from Magic)
+
+
+class RulesetType(abc.ABCMeta):
+    """The metaclass of the rulesets: a hook (``HOOKS``) is replaced by a subclass that
+    defines it, never by assigning it to a ruleset class or instance. The single-game paths
+    trust a class's hooks by where they are defined (``ecs.counting.scalar_hook``), and
+    ``World()`` shares one instance of each built-in ruleset: an assignment would be seen by
+    some paths and not others, and by every World of the process. An ``ABCMeta``, so a
+    host's abstract base of its rulesets has no metaclass conflict."""
+
+    def __setattr__(cls, name: str, value: Any) -> None:
+        _refuse_hook(cls, name)
+        super().__setattr__(name, value)
+
+    def __delattr__(cls, name: str) -> None:
+        _refuse_hook(cls, name)
+        super().__delattr__(name)
+
+
+class Magic(metaclass=RulesetType):
     """The Magic: The Gathering rules."""
 
     name = "mtg"
@@ -39,6 +69,14 @@ class Magic:
     #: WitherUpkeep -> Rad -> EmptyDraw (704.5b).
     systems: tuple[type[System], ...] = (ZoneChange, Annihilation, CapEnforcement, Lethality,
                                          WitherUpkeep, Rad, EmptyDraw)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _refuse_hook(type(self), name)
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _refuse_hook(type(self), name)
+        super().__delattr__(name)
 
     @property
     def damageable_mask(self) -> int:
@@ -153,6 +191,11 @@ class Magic:
             bad = [t for t, b in TYPE_BIT.items() if b & types & ~mine]
             raise InvalidTypeError(f"card types {bad} do not exist in the {self.name} ruleset "
                                    f"(expected some of {list(self.card_types)})")
+
+
+#: The hooks: what a ruleset's subclass may replace (its methods and properties).
+HOOKS = frozenset(name for name, v in vars(Magic).items()
+                  if not name.startswith("_") and (callable(v) or isinstance(v, property)))
 
 
 def _bits(types: tuple[str, ...]) -> int:

@@ -2,14 +2,16 @@
 paths log, as the general path logs it (CR 122, 701.34, 810.10); damage to a few targets,
 which objects have power and toughness, the counters printed numbers enter as, and the
 card types (120.3, 208.3, 306.5b, 300.1)."""
+import abc
+
 import numpy as np
 import pytest
 from scalar_paths import general, run_on
 
-from ecs import CounterChanged, DamageDealt, InvalidTypeError, World
+from ecs import CounterChanged, DamageDealt, IllegalActionError, InvalidTypeError, World
 from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
-from ecs.rules import get_ruleset
+from ecs.rules import GrandArchive, Magic, get_ruleset
 
 
 def _rows(w):
@@ -143,3 +145,59 @@ def test_514_2_magics_cleanup_removes_marked_damage_only():
     w.tap(bear)
     w.cleanup()
     assert w.damage(bear) == 0 and w.is_tapped(bear) and w.counters(bear) == {"+1/+1": 1}
+
+
+def _doubling(world, kind, g, c, amount, cause, by, e=None):
+    Magic.place(world.ruleset, world, kind, g, c, amount * 2, cause, by, e)
+
+
+@pytest.mark.parametrize("games", [1, 3])
+def test_122_6_a_placement_hook_assigned_to_the_worlds_ruleset_is_refused_and_changes_nothing(games):
+    """122.6, 614.1a: a replacement of how many counters are put is a subclass's ``place``.
+    Assigned to a World's ruleset instead (shared by every default World of the process),
+    the single-game paths would not call it where a batch's would: refused, naming the hook,
+    and every World still puts what it is told to."""
+    w, other = World(batch=games), World()
+    for x in (w, other):
+        x.add_player()
+    a = w.add_object(w.players()[0], "creature", power=2, toughness=2)
+    b = other.add_object(other.players()[0], "creature", power=2, toughness=2)
+    for ruleset in (w.ruleset, GrandArchive()):
+        with pytest.raises(IllegalActionError, match=r"\.place is a ruleset hook: replace it in a subclass"):
+            ruleset.place = _doubling
+        with pytest.raises(IllegalActionError, match="deal_damage_one is a ruleset hook"):
+            del ruleset.deal_damage_one
+    w.put_counters(a, "+1/+1", 1)
+    w.put_counters([a, a], "+1/+1", 1)
+    other.put_counters(b, "+1/+1", 1)
+    assert np.all(np.asarray(w.count(a, "+1/+1")) == 3) and other.count(b, "+1/+1") == 1
+
+
+def test_122_6_a_hook_assigned_to_a_ruleset_class_is_refused_but_a_subclass_replaces_it():
+    """122.6: a class's hooks are trusted by where they are defined, so assigning one to a
+    ruleset class (a monkeypatch) is refused as on an instance; a subclass that defines it
+    (abstract bases and its own state allowed) is how a host replaces it."""
+    for cls in (Magic, GrandArchive):
+        with pytest.raises(IllegalActionError, match=rf"{cls.__name__}\.place is a ruleset hook"):
+            cls.place = _doubling
+        assert "place" not in vars(cls) or vars(cls)["place"] is not _doubling
+
+    class HostBase(Magic, abc.ABC):
+        @abc.abstractmethod
+        def doubles(self) -> bool: ...
+
+    class Doubling(HostBase):
+        def __init__(self) -> None:
+            self.factor = 2   # (a host's own state: not a hook)
+
+        def doubles(self) -> bool:
+            return True
+
+        def place(self, world, kind, g, c, amount, cause, by, e=None):
+            super().place(world, kind, g, c, amount * self.factor, cause, by, e)
+
+    w = World()
+    a = w.add_object(w.add_player(), "creature", power=2, toughness=2)
+    w.ruleset = Doubling()
+    w.put_counters(a, "+1/+1", 1)
+    assert w.count(a, "+1/+1") == 2
