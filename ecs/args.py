@@ -330,14 +330,15 @@ def _amounts(n: Any, shape: tuple[int, int], single_id: bool) -> np.ndarray:
 def targets(game: Game, ids: Any, games: Any) -> tuple[np.ndarray, np.ndarray, bool]:
     """Flat (game, column) rows of an action's targets, and whether one id was given.
     Raises for ids that never existed or no longer exist in a selected game."""
-    g, c, single, *_ = _target_grid(game, ids, games)
+    g, c, single, *_ = _target_grid(game, ids, games, where=False)
     return g, c, single
 
 
-def _target_grid(game: Game, ids: Any, games: Any
+def _target_grid(game: Game, ids: Any, games: Any, where: bool = True
                  ) -> tuple[np.ndarray, np.ndarray, bool, tuple[int, int], Any, np.ndarray | None]:
     """``targets``, the (selected games, ids) shape the rows were flattened from, its ids
-    and the selected games (None in a World of one game), to name a cell (``Rows``)."""
+    and the selected games (None in a World of one game), to name a cell (``Rows``).
+    ``where``: whether the action takes ``where=``, which a refusal then offers."""
     s = game.store
     if games is None and (type(ids) is int or isinstance(ids, np.integer)):
         col = one(game, ids)
@@ -351,7 +352,9 @@ def _target_grid(game: Game, ids: Any, games: Any
     absent = cols < 0
     if absent.any():
         i = np.argwhere(absent)[0]
-        hint = "; where='present' acts only in the games it is in" if s.batch > 1 else ""
+        # (a batch: offer what this action takes to act only where the id is)
+        hint = ("" if s.batch == 1 else "; where='present' acts only in the games it is in" if where
+                else "; name the games where it is: games=w.exists(e) & w.ongoing")
         raise StaleEntityError(f"entity {int(idarr[tuple(i)])} does not exist in game "
                                f"{int(g[tuple(i)])} (it changed zones or was never there{hint})")
     return (g.ravel(), cols.ravel(), single, (idarr.shape[0], idarr.shape[1]), idarr,
