@@ -51,7 +51,8 @@ def observe(world: Game, ids: args.Ids, features: Sequence[str] | None = None,
       ``tapped``, ``token``, ``controller`` (player index), ``damage``;
     * ``power``, ``toughness`` (printed plus counters, 122.1a; 0 without a printed
       value), ``loyalty``, ``defense`` (counters on the battlefield, printed elsewhere);
-    * ``life`` (of a player; its team's in Two-Headed Giant), ``lost``;
+    * ``life`` (of a player; its team's in Two-Headed Giant), ``lost``, ``reserve``
+      (Grand Archive's, as ``reserve(p)``; 0 in Magic; not in the default list);
     * Grand Archive's ``level`` (LV: the base level plus level counters on a champion,
       as ``stat(e, "level")``), ``base_level`` (``base_level(e)``) and ``durability``
       (counters on the field, printed elsewhere, as ``stat(e, "durability")``); not in
@@ -256,7 +257,7 @@ def _feature(world: Game, name: str) -> Value:
                      else got["level"].astype(np.int64))
             return np.where(got.has("level"), value, 0)
         return level
-    if name in ("life", "lost"):
+    if name in ("life", "lost", "reserve"):
         return _player(name, name == "life" and world.two_headed_giant)
     if name.startswith("counter:"):
         kind = args.kind(world, name[8:])
@@ -294,7 +295,8 @@ def _feature(world: Game, name: str) -> Value:
 
 
 def _player(name: str, team: bool) -> Value:
-    """A player's life (``team``: its team's, Two-Headed Giant) or whether it lost."""
+    """A player's life (``team``: its team's, Two-Headed Giant), whether it lost, or its
+    reserve (Grand Archive)."""
     def value(got: _Gathered) -> Any:
         s = got.world.store
         if s.n_players == 0:

@@ -1,6 +1,8 @@
 """What a Grand Archive host porting its card pool relies on: a refusal names only what
-the refused call can do."""
+the refused call can do, and an observation holds the reserve a wither or a reserve cost
+pays from."""
 
+import numpy as np
 import pytest
 
 from ecs import StaleEntityError, World
@@ -40,3 +42,32 @@ def test_put_counters_a_stale_id_is_refused_offering_where():
     w.move_zone(ally, "hand", games=0)
     with pytest.raises(StaleEntityError, match="where='present'"):
         w.put_counters(ally, "buff", 1)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_costs_and_memory_reserve_is_an_observation_feature_of_players(batch):
+    """Costs and Memory, Wither 3: a player's reserve is what wither and reserve costs pay
+    from, so an agent observes it (``reserve``, as ``reserve(p)``; 0 in an object's row)."""
+    w, a, b, champ, _ = ga_batch(batch)
+    w.set_reserve(a, np.arange(batch) + 2 if batch > 1 else 4)
+    w.set_reserve(b, 1)
+    features = ["reserve", "toughness", "has:life"]    # GA life is toughness
+    obs, names = w.observe([a, b, champ], features, dtype=np.int32)
+    assert names == features
+    assert obs[:, 0, 0].tolist() == np.atleast_1d(w.reserve(a)).tolist()
+    assert obs[:, 1, 0].tolist() == [1] * batch
+    assert obs[:, 1, 2].tolist() == [1] * batch           # a player's row
+    assert obs[:, 2].tolist() == [[0, 20, 0]] * batch    # a champion's: no reserve
+    w.pay_reserve(a, 2)
+    again, _ = w.observe([a], ["reserve"])
+    assert again[:, 0, 0].tolist() == np.atleast_1d(w.reserve(a)).tolist()
+
+
+def test_costs_and_memory_reserve_reads_0_in_magic_and_is_not_a_default_feature():
+    """Magic has no reserve: the feature reads 0 there, as GA's level does; the default
+    list keeps its shape (observations made before it existed keep their layout)."""
+    w = World(seed=1)
+    p = w.add_player()
+    obs, _ = w.observe([p], ["reserve", "has:life"])
+    assert obs.tolist() == [[[0, 1]]]
+    assert "reserve" not in w.observation_features()
