@@ -253,3 +253,37 @@ def test_a_spread_row_freed_by_a_sweep_names_no_column_for_its_next_id():
     assert [index.one(4, g) for g in range(batch)] == [50, 51, -1]
     assert index.lookup(np.full(batch, 4), games).tolist() == [50, 51, -1]
     assert [index.one(e, 2) for e in (1, 2, 3)] == [12, 22, 32]
+
+
+
+def test_a_sweep_moves_the_pages_it_keeps_to_the_front_in_place():
+    """A sweep that keeps every other page of many: the kept pages' rows move to the
+    front in their order, in the index's own tables and without a temporary the size of
+    the kept rows (a gather of them was a step's largest block in a long batched run,
+    which glibc then kept free), the rows after them hold nothing, and every id maps as
+    before: a kept one to its column, a dropped one to -1."""
+    import tracemalloc
+
+    index = IdIndex(1)
+    made = 256
+    slots = np.full((1, 512), -1, np.int64)
+    slots[0, : made // 2] = np.arange(0, made, 2) * PAGE + 5   # an id of each even page
+    index.add(0, np.arange(made * PAGE, dtype=np.int64) % 50, lambda: slots)
+    pages, page_at = index.pages, index.page_at
+    tracemalloc.start()
+    try:
+        index.add(made * PAGE, np.full(PAGE, 3, np.int64), lambda: slots)   # due: a sweep
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    kept = made // 2 + 1
+    assert index.rows == kept
+    assert peak < (made // 2) * PAGE * pages.itemsize // 2   # (the gather: all of them)
+    assert index.pages is pages and index.page_at is page_at
+    assert index.page_at[:kept].tolist() == [*range(0, made, 2), made]
+    assert (index.pages[kept:] == -1).all() and (index.page_at[kept:] == -1).all()
+    every = np.arange((made + 1) * PAGE, dtype=np.int64)
+    even = (every // PAGE) % 2 == 0
+    want = np.where(even, every % 50, -1)
+    want[made * PAGE:] = 3
+    assert np.array_equal(index.lookup(every), want)
