@@ -262,22 +262,29 @@ def _put_few(world: Game, kind: str, targets: list[tuple[int, int]], n: int) -> 
 
 
 def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games = None, *,
-                    where: str = "all", skip_finished: bool = False) -> None:
-    """Remove up to ``n`` counters of ``kind``; fewer if fewer are there (101.3)."""
+                    where: str = "all", skip_finished: bool = False, cost: bool = False) -> None:
+    """Remove up to ``n`` counters of ``kind``; fewer if fewer are there (101.3).
+
+    ``cost=True``: removing them is a cost (a loyalty cost 606.4, "Remove N counters:"
+    602.2b), which can't be paid without the resources to pay it fully (118.3): every
+    target must have ``n`` (rows naming one object add up, as a Two-Headed Giant team's
+    players' poison does, 810.10), else UnpayableCostError names the first that has fewer
+    and nothing changes, in any game. (Named as Grand Archive's ``recover(cost=)``.) Only
+    the rows acted on pay: ``where="present"`` and ``skip_finished`` leave the others out."""
+    cost = args.flag(cost, "remove_counters cost")
     if args.count_one(n):
         col = args.one(world, e, games, where, skip_finished)
-        if col >= 0:
+        ident: Any = e   # (an integer where args.one found it)
+        targets = [(int(ident), col)] if col >= 0 else args.few(world, e, games, where, skip_finished)
+        if targets is not None:
             kind = args.kind(world, kind)
-            if not counting.shared(world, kind):   # the team's (810.10)
+            # (the team's poison, 810.10, and a cost some target can't pay: the general path)
+            if not counting.shared(world, kind) and not (cost and not _payable_few(world, kind, targets, n)):
                 world.log.next_step()
-                ident: Any = e   # (an integer: args.one found it)
-                counting.change_one(world, kind, 0, col, -n, "remove", e=int(ident))
-                return
-        elif (targets := args.few(world, e, games, where, skip_finished)) is not None:
-            kind = args.kind(world, kind)
-            if not counting.shared(world, kind):
-                world.log.next_step()
-                counting.change_few(world, kind, targets, -n, "remove")
+                if col >= 0:
+                    counting.change_one(world, kind, 0, col, -n, "remove", e=int(ident))
+                else:
+                    counting.change_few(world, kind, targets, -n, "remove")
                 return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
@@ -285,8 +292,19 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
     amount = r.amounts(n, lambda e=e: f"remove {kind!r} counters from {args.named_ids(e)}")
     c = counting.holder(world, kind, g, c)
     g, c, amount = args.sum_rows(world, g, c, amount)
+    if cost:
+        counting.counts_for_cost(world, kind, g, c, amount, "removing them as a cost (CR 118.3)")
     world.log.next_step()
     counting.change(world, kind, g, c, -amount, "remove")
+
+
+def _payable_few(world: Game, kind: str, targets: list[tuple[int, int]], n: int) -> bool:
+    """Whether each object a single game's ``targets`` name has the ``n`` counters of
+    ``kind`` a row removes as a cost (118.3; rows naming one object add up)."""
+    k = world.store.kind_index.get(kind)
+    counts = world.store.views()["counts"]
+    return all(total <= (counts[k, 0, col] if k is not None else 0)
+               for col, total, _ in counting.summed(targets, n))
 
 
 def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, games: Games = None,

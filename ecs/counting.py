@@ -16,7 +16,7 @@ from . import store as store_module
 from .components import BAN_ALL, TYPE_BIT
 from .components.card import NO_STAT
 from .components.game import NO_CAP
-from .errors import CountOverflowError
+from .errors import CountOverflowError, UnpayableCostError
 from .events import CAUSE, COUNTER
 from .game import Game
 from .kinds import ENTERING
@@ -89,6 +89,23 @@ def room_one(game: Game, kind: str, g: int, col: int, n: int, raises: bool = Fal
     if raises:
         _overflow(game, n, g, col, f"{kind!r} counters")
     return -1
+
+
+def counts_for_cost(game: Game, kind: str, g: np.ndarray, c: np.ndarray, need: Any,
+                    what: str) -> np.ndarray:
+    """Each row's count of ``kind``; UnpayableCostError naming the first row that has
+    fewer than ``need`` (a cost is paid in full or not at all, CR 118.3)."""
+    s = game.store
+    k = s.kind_index.get(kind)
+    have = s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+    need = np.broadcast_to(np.asarray(need, np.int64), g.shape)
+    short = have < need
+    if short.any():
+        i = int(np.flatnonzero(short)[0])
+        raise UnpayableCostError(
+            f"entity {int(s.a['entity_id'][g[i], c[i]])} in game {int(g[i])} has {int(have[i])} "
+            f"{kind!r} counters; {what} needs {int(need[i])}")
+    return have
 
 
 def check_marked_damage(game: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray) -> None:

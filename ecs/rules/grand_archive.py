@@ -46,7 +46,6 @@ from ecs.errors import (
     InvalidKindError,
     InvalidTypeError,
     InvalidZoneError,
-    UnpayableCostError,
 )
 from ecs.events import ACTION, CAUSE, DAMAGE, RESERVE
 from ecs.game import Game
@@ -510,7 +509,7 @@ def recover(world: Game, champion: Ids, n: Amounts, games: Games = None, cost: b
                   "is not a champion on the field (GA Recover 2)")
     a = args.amounts(world, n, champion, games, single, lambda e=champion: f"recover on {args.named_ids(e)}")
     args.distinct_rows(world, g, c, "recover")
-    have = _counters_for_cost(world, "damage", g, c, a if cost else 0,
+    have = counting.counts_for_cost(world, "damage", g, c, a if cost else 0,
                               "Recover as a cost (GA Recover)")
     removed = np.minimum(a, have)
     world.log.next_step()   # an accepted call's step, even in no game (api.md, Events)
@@ -563,23 +562,6 @@ def _acted(world: Game, cause: str, g: np.ndarray, c: np.ndarray, kind: str | No
                      before=before, after=after, other=s.a["controller"][g, c])
 
 
-def _counters_for_cost(world: Game, kind: str, g: np.ndarray, c: np.ndarray,
-                       need: Any, what: str) -> np.ndarray:
-    """Each row's count of ``kind``; UnpayableCostError naming the first row that has
-    fewer than ``need`` (a cost is paid in full or not at all)."""
-    s = world.store
-    k = s.kind_index.get(kind)
-    have = s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
-    need = np.broadcast_to(np.asarray(need, np.int64), g.shape)
-    short = have < need
-    if short.any():
-        i = int(np.flatnonzero(short)[0])
-        raise UnpayableCostError(
-            f"entity {int(s.a['entity_id'][g[i], c[i]])} in game {int(g[i])} has {int(have[i])} "
-            f"{kind!r} counters; {what} needs {int(need[i])}")
-    return have
-
-
 def activate_enlighten(world: Game, e: Ids, games: Games = None) -> IntRead:
     """Activate "Remove 3 enlighten counters from [CARDNAME]: Draw a card." of objects
     on the field with three or more enlighten counters: remove 3, then the object's
@@ -594,7 +576,7 @@ def activate_enlighten(world: Game, e: Ids, games: Games = None) -> IntRead:
     g, c, _ = args.targets(world, e, games)
     args.require(world, args.on_battlefield(world, g, c), g, c, "is not an object on the field")
     args.distinct_rows(world, g, c, "activate_enlighten")
-    have = _counters_for_cost(world, "enlighten", g, c, ENLIGHTEN_COST,
+    have = counting.counts_for_cost(world, "enlighten", g, c, ENLIGHTEN_COST,
                               "activating enlighten (GA Enlighten 1)")
     if sets.repeats(g):
         raise IllegalActionError("activate_enlighten: one object per game at a time")

@@ -1,0 +1,154 @@
+"""What a host's card pool needs of the counter actions (``ecs.actions``): removing
+counters as a cost, all or nothing (CR 118.3)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scalar_paths import run_on
+from state import full_state
+
+from ecs import CounterChanged, IllegalActionError, UnpayableCostError, World
+
+PATHS = ["scalar", "general"]
+
+
+def refused(w, call, match):
+    """``call()`` raises UnpayableCostError matching ``match`` and changes nothing."""
+    before = full_state(w)
+    with pytest.raises(UnpayableCostError, match=match):
+        call()
+    assert full_state(w) == before
+
+
+# ---- remove_counters(cost=True) -------------------------------------------------------
+@pytest.mark.parametrize("path", PATHS)
+def test_606_4_a_loyalty_cost_is_paid_in_full(path):
+    """606.4, 118.3: "-2" of a planeswalker with 3 loyalty removes 2, one event step
+    with the usual ``remove`` row; "-4" can't be paid: refused, naming the entity, the
+    kind, its count and the cost, and nothing changes (no step either)."""
+    w = World()
+    me = w.add_player()
+    walker = w.add_object(me, "planeswalker", loyalty=3)
+    with run_on(path):
+        refused(w, lambda: w.remove_counters(walker, "loyalty", 4, cost=True),
+                rf"^entity {walker} in game 0 has 3 'loyalty' counters; .*118\.3.* needs 4$")
+        step = w.step
+        w.remove_counters(walker, "loyalty", 2, cost=True)
+    assert w.count(walker, "loyalty") == 1 and w.step == step + 1
+    assert w.events_since(step) == [CounterChanged(0, walker, "loyalty", 3, 1, "remove")]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_118_3_rows_naming_one_object_pay_together(path):
+    """118.3: two rows of 2 charge counters on one object need 4; with 3 nothing is
+    removed (without ``cost`` the same call removes the 3 there are, 101.3). A kind the
+    object never had can't pay; a cost of 0 always can."""
+    w = World()
+    me = w.add_player()
+    relic, other = w.add_object(me, "artifact", counters={"charge": 3}), w.add_object(me, "artifact")
+    with run_on(path):
+        refused(w, lambda: w.remove_counters([relic, relic], "charge", 2, cost=True),
+                rf"^entity {relic} in game 0 has 3 'charge' counters; .* needs 4$")
+        refused(w, lambda: w.remove_counters([relic, other], "charge", 1, cost=True),
+                rf"^entity {other} in game 0 has 0 'charge' counters; .* needs 1$")
+        refused(w, lambda: w.remove_counters(other, "oil", 1, cost=True), "'oil'")
+        w.remove_counters([relic, other], "charge", 0, cost=True)
+        w.remove_counters([relic, relic], "charge", 2)
+    assert w.count(relic, "charge") == 0
+
+
+def test_118_3_an_energy_payment_from_a_player():
+    """107.14, 118.3: paying energy removes a player's energy counters, all or none."""
+    w = World()
+    me = w.add_player()
+    w.put_counters(me, "energy", 2)
+    refused(w, lambda: w.remove_counters(me, "energy", 3, cost=True), rf"^entity {me} in game 0 has 2 'energy'")
+    w.remove_counters(me, "energy", 2, cost=True)
+    assert w.counters(me) == {}
+
+
+def test_118_3_a_batch_pays_in_every_selected_game_or_in_none():
+    """A batch: one game that can't pay refuses the whole call, in every game; the games
+    that can pay are selected to pay there."""
+    w = World(batch=3)
+    me = w.add_player()
+    relic = w.add_object(me, "artifact", counters={"charge": np.array([2, 1, 3])})
+    refused(w, lambda: w.remove_counters(relic, "charge", 2, cost=True),
+            rf"^entity {relic} in game 1 has 1 'charge' counters; .* needs 2$")
+    refused(w, lambda: w.remove_counters(relic, "charge", np.array([0, 2, 0]), cost=True), "in game 1")
+    payable = (w.count(relic, "charge") >= 2) & w.ongoing
+    w.remove_counters(relic, "charge", 2, cost=True, games=payable)
+    assert w.count(relic, "charge").tolist() == [0, 1, 1]
+
+
+def test_118_3_where_present_and_skip_finished_leave_the_others_out():
+    """Only the rows a call acts on pay: ``where="present"`` skips the game where the
+    object is gone (it has nothing to pay there), ``skip_finished`` the ended game."""
+    w = World(batch=3)
+    me, you = w.add_player(), w.add_player()
+    relic = w.add_object(me, "artifact", counters={"charge": 2})
+    w.sacrifice(relic, games=[0])
+    w.lose_life(you, 20, games=[2])
+    w.tick()
+    assert w.ongoing.tolist() == [True, True, False]
+    w.remove_counters(relic, "charge", 2, games=[0, 1, 2], cost=True, where="present", skip_finished=True)
+    assert w.count(relic, "charge").tolist() == [0, 0, 2]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_810_10_teammates_pay_from_the_teams_poison(path):
+    """810.10: a Two-Headed Giant team's poison counters are shared; teammates named in
+    one paying call pay from the one pool, so both rows must fit in it."""
+    w = World(two_headed_giant=True)
+    a1, a2 = w.add_player(team=0), w.add_player(team=0)
+    w.add_player(team=1), w.add_player(team=1)
+    w.put_counters(a1, "poison", 3)
+    with run_on(path):
+        refused(w, lambda: w.remove_counters([a1, a2], "poison", 2, cost=True), "has 3 'poison' counters; .* needs 4")
+        w.remove_counters([a1, a2], "poison", 1, cost=True)
+    assert w.count(a1, "poison") == w.count(a2, "poison") == 1
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_ga_a_grand_archive_world_pays_counters_as_a_cost(path):
+    """A Grand Archive World takes the same cost for its kinds (a buff counter here),
+    refusing a cost its object can't pay (Costs: paid in full)."""
+    w = World("grand_archive")
+    me = w.add_player()
+    ally = w.add_object(me, "ally", power=1, life=2, counters={"buff": 1})
+    with run_on(path):
+        refused(w, lambda: w.remove_counters(ally, "buff", 2, cost=True), "has 1 'buff' counters")
+        w.remove_counters(ally, "buff", 1, cost=True)
+    assert w.counters(ally) == {}
+
+
+def test_the_cost_flag_must_be_a_bool():
+    w = World()
+    me = w.add_player()
+    before = full_state(w)
+    with pytest.raises(IllegalActionError, match="cost must be True or False"):
+        w.remove_counters(me, "energy", 0, cost=1)
+    assert full_state(w) == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(have=st.lists(st.integers(0, 4), min_size=2, max_size=2).flatmap(
+           lambda h: st.tuples(st.just(h), st.lists(st.lists(st.integers(0, 3), min_size=2, max_size=2),
+                                                    min_size=2, max_size=2))),
+       cost=st.booleans())
+def test_118_3_a_cost_against_a_model(have, cost):
+    """A model of 118.3 and 101.3: two objects in two games, per-game amounts for each.
+    As a cost the call pays everywhere or raises and changes nothing; otherwise each
+    count falls by its amount, not below 0."""
+    counts, need = np.array(have[0]), np.array(have[1])   # counts per object; need (game, object)
+    w = World(batch=2)
+    me = w.add_player()
+    ids = [w.add_object(me, "artifact", counters={"charge": int(n)}) for n in counts]
+    start = np.broadcast_to(counts, (2, 2))
+    if cost and (need > start).any():
+        refused(w, lambda: w.remove_counters(ids, "charge", need, cost=True), "'charge' counters")
+        return
+    w.remove_counters(ids, "charge", need, cost=cost)
+    got = np.stack([w.count(e, "charge") for e in ids], axis=1)
+    assert got.tolist() == np.maximum(start - need, 0).tolist()
