@@ -271,20 +271,22 @@ def remove_counters(world: Game, e: Ids, kind: str, n: Amounts = 1, games: Games
     players' poison does, 810.10), else UnpayableCostError names the first that has fewer
     and nothing changes, in any game. (Named as Grand Archive's ``recover(cost=)``.) Only
     the rows acted on pay: ``where="present"`` and ``skip_finished`` leave the others out."""
-    cost = args.flag(cost, "remove_counters cost")
-    if args.count_one(n):
+    if cost is not False:
+        cost = args.flag(cost, "remove_counters cost")
+    if args.count_one(n):   # (the team's poison, 810.10, and a cost not paid in full: the general path)
         col = args.one(world, e, games, where, skip_finished)
-        ident: Any = e   # (an integer where args.one found it)
-        targets = [(int(ident), col)] if col >= 0 else args.few(world, e, games, where, skip_finished)
-        if targets is not None:
+        if col >= 0:
             kind = args.kind(world, kind)
-            # (the team's poison, 810.10, and a cost some target can't pay: the general path)
+            if not counting.shared(world, kind) and not (cost and not _payable_few(world, kind, [(0, col)], n)):
+                world.log.next_step()
+                ident: Any = e   # (an integer: args.one found it)
+                counting.change_one(world, kind, 0, col, -n, "remove", e=int(ident))
+                return
+        elif (targets := args.few(world, e, games, where, skip_finished)) is not None:
+            kind = args.kind(world, kind)
             if not counting.shared(world, kind) and not (cost and not _payable_few(world, kind, targets, n)):
                 world.log.next_step()
-                if col >= 0:
-                    counting.change_one(world, kind, 0, col, -n, "remove", e=int(ident))
-                else:
-                    counting.change_few(world, kind, targets, -n, "remove")
+                counting.change_few(world, kind, targets, -n, "remove")
                 return
     kind = args.kind(world, kind)
     r = args.rows(world, e, games, where, skip_finished)
