@@ -309,18 +309,28 @@ def _payable_few(world: Game, kind: str, targets: list[tuple[int, int]], n: int)
                for col, total, _ in counting.summed(targets, n))
 
 
-def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, games: Games = None,
-                  zone: str | None = "battlefield", by: int | None = None) -> int | np.ndarray:
+def move_counters(world: Game, src: Ids, dst: Ids, kind: str | None, n: Amounts | None = None,
+                  games: Games = None, zone: str | None = "battlefield", by: int | None = None
+                  ) -> int | np.ndarray:
     """Move ``n`` counters of ``kind`` from ``src`` to ``dst`` (CR 122.5); returns how many
     moved in each game. Nothing happens where the objects are the same, ``src`` has none,
     ``dst`` can't have counters, or either is no longer in ``zone`` (None: any zone; a
     player is in none, so a move from or to a player takes ``zone=None``). More than
     ``src`` has moves what it has (101.3). ``by``: the player who moves them, and so puts
-    them on ``dst`` (122.6a)."""
+    them on ``dst`` (122.6a). ``n=None``: one.
+
+    ``kind=None`` moves every kind ("move all counters from A onto B": Fate Transfer, The
+    Ozolith), all of each (``n``: at most ``n`` of each), in one event step: each kind as
+    its own move would, one after the other in the order the World first saw the kinds
+    (the destination's placement per kind, a kind it can't have staying behind); it
+    returns the counters moved, all kinds together. (None names no kind: a kind is a str.)"""
     s = world.store
-    kind = args.kind(world, kind)
+    if kind is not None:
+        kind = args.kind(world, kind)
+    if n is None:
+        n = 1 if kind is not None else MAX_COUNT   # (every counter of each kind: counts are at most MAX_COUNT)
     who = args.player_index(world, by, "move_counters by") if by is not None else -1
-    if games is None and args.count_one(n) and not counting.shared(world, kind):
+    if kind is not None and games is None and args.count_one(n) and not counting.shared(world, kind):
         src_col, dst_col = args.one(world, src), args.one(world, dst)
         got = _move_counters_one(world, kind, src_col, dst_col, n, zone, who) if min(src_col, dst_col) >= 0 else None
         if got is not None:   # two objects of a single game: plain ints
@@ -333,8 +343,9 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
     except ValueError:
         raise InvalidGameError(f"src of shape {src_ids.shape} and dst of shape {dst_ids.shape} "
                                "do not broadcast") from None
+    what = "every kind of" if kind is None else repr(kind)
     amount = as_amounts(n, src_ids.shape, s1 and s2,
-                        lambda e=src: f"move {kind!r} counters from {args.named_ids(e)}",
+                        lambda e=src: f"move {what} counters from {args.named_ids(e)}",
                         src_ids, gsel if world.batch > 1 else None).ravel()
     g = np.broadcast_to(gsel[:, None], src_ids.shape).ravel()
     sc = args.columns_or_gone(world, g, src_ids.ravel())
@@ -346,19 +357,23 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str, n: Amounts = 1, ga
     ok &= (zs != zones.NONE) & (zd != zones.NONE)
     if code is not None:
         ok &= (zs == code) & (zd == code)
-    ok &= counting.allowed(world, kind, g, dcs)
-    hs, hd = counting.holder(world, kind, g, scs), counting.holder(world, kind, g, dcs)   # (810.10)
-    ok &= hs != hd
-    k = s.kind_index.get(kind)
-    have = s.counts[k, g, hs].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
-    moved = np.where(ok, np.minimum(amount, have), 0)
-    m = moved > 0
-    args.distinct_rows(world, np.concatenate([g[m], g[m]]), np.concatenate([hs[m], hd[m]]), "move_counters")
-    counting.check_room(world, kind, g[m], dcs[m], moved[m])
+    plan = []   # each kind's move, every one validated before the step
+    total = np.zeros(g.size, np.int64)
+    for name in (list(s.kind_names) if kind is None else [kind]):
+        hs, hd = counting.holder(world, name, g, scs), counting.holder(world, name, g, dcs)   # (810.10)
+        k = s.kind_index.get(name)
+        have = s.counts[k, g, hs].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+        moved = np.where(ok & counting.allowed(world, name, g, dcs) & (hs != hd), np.minimum(amount, have), 0)
+        m = moved > 0
+        args.distinct_rows(world, np.concatenate([g[m], g[m]]), np.concatenate([hs[m], hd[m]]), "move_counters")
+        counting.check_room(world, name, g[m], dcs[m], moved[m])
+        plan.append((name, m, hs, moved))
+        total += moved
     world.log.next_step()
-    counting.change(world, kind, g[m], hs[m], -moved[m], "move")
-    counting.put(world, kind, g[m], dcs[m], moved[m], "move", who)
-    out = moved.reshape(src_ids.shape)
+    for name, m, hs, moved in plan:
+        counting.change(world, name, g[m], hs[m], -moved[m], "move")
+        counting.put(world, name, g[m], dcs[m], moved[m], "move", who)
+    out = total.reshape(src_ids.shape)
     if s1 and s2:
         full = np.zeros(world.batch, np.int64)
         full[gsel] = out[:, 0]

@@ -361,9 +361,12 @@ class RefGame:
         # 101.3 (docs): removing more than there are removes those there are
         set_count(holder, kind, holder.get(kind, 0) - min(n, holder.get(kind, 0)))
 
-    def move_counters(self, src, dst, kind, n=1):
-        validate_kind(kind)
-        n = validate_count(n)
+    def move_counters(self, src, dst, kind, n=None):
+        """122.5; docs: ``kind=None`` moves every kind, all of each (``n``: the most of each),
+        validated before any moves (a count past the limit refuses the whole call)."""
+        if kind is not None:
+            validate_kind(kind)
+        n = (1 if kind is not None else MAX_COUNT) if n is None else validate_count(n)
         for x in (src, dst):
             try:
                 self._check_id(x)
@@ -377,16 +380,19 @@ class RefGame:
             return  # 122.5: "if the first and second objects are the same object"
         if any(x not in self.objects or self.objects[x]["zone"] != "battlefield" for x in (src, dst)):
             return  # 122.5: the correct zone is the battlefield (engine default zone=)
-        s, d = self._holder(src, kind), self._holder(dst, kind)
-        have = s.get(kind, 0)
-        if have == 0 or n == 0:
-            return  # 122.5: "if the first object doesn't have the appropriate kind of counter"
-        if self._banned(dst, kind):
-            return  # 122.5: "if the second object can't have counters put onto it"
-        moved = min(n, have)  # docs / 101.3: moving more than present moves what is there
-        new_dst = add_count(d, kind, moved, f"move to {dst}")
-        set_count(s, kind, have - moved)
-        set_count(d, kind, new_dst)
+        plan = []
+        for k in [kind] if kind is not None else list(self._counters_of(src)):
+            s, d = self._holder(src, k), self._holder(dst, k)
+            have = s.get(k, 0)
+            if have == 0 or n == 0:
+                continue  # 122.5: "if the first object doesn't have the appropriate kind of counter"
+            if self._banned(dst, k):
+                continue  # 122.5: "if the second object can't have counters put onto it"
+            moved = min(n, have)  # docs / 101.3: moving more than present moves what is there
+            plan.append((s, d, k, have - moved, add_count(d, k, moved, f"move to {dst}")))
+        for s, d, k, left, new_dst in plan:
+            set_count(s, k, left)
+            set_count(d, k, new_dst)
 
     def proliferate(self, ids):
         """701.34a: each chosen permanent or player that has counters gets one more of each kind

@@ -619,8 +619,11 @@ class Harness:
         elif a == "move":
             src = self.pick_object()
             dst = src if self.draw(st.integers(0, 6)) == 0 else self.pick_object()
-            kind = self.pick_kind()
-            self.step("move_counters", (src, dst, kind, self.pick_amount(dst, kind)))
+            if self.draw(st.integers(0, 5)) == 0:   # every kind (docs: kind=None), all of each or the most
+                self.step("move_counters", (src, dst, None, self.draw(st.sampled_from([None, None, 1, 2]))))
+            else:
+                kind = self.pick_kind()
+                self.step("move_counters", (src, dst, kind, self.pick_amount(dst, kind)))
         elif a == "proliferate":
             pool = [o for o in self.live_objects() if m.objects[o]["zone"] == "battlefield"] + self.players
             if self.draw(st.integers(0, 5)):  # 701.34a: mostly those with a counter to choose
