@@ -55,7 +55,8 @@ class IllegalActionError(CounterError, ValueError):
 
 
 class UnpayableCostError(IllegalActionError):
-    """A cost that can't be paid in full (GA Recover's hint; Enlighten's "Remove 3")."""
+    """A cost that can't be paid in full (CR 118.3: ``remove_counters(cost=True)``; GA
+    Recover's hint; Enlighten's "Remove 3")."""
 
 
 class InsufficientReserveError(UnpayableCostError):
