@@ -586,7 +586,8 @@ def read_one(game: Game, e: Any) -> int:
     there, the one call.)"""
     if not getattr(game, "scalar_reads", True):
         return -1
-    col = present_one(game, e)   # (-1 too for a batch, or the paths off)
+    s = game.store   # (``present_one``, its frame spared for a Python int; -1 too for a batch, or the paths off)
+    col = s.present(0, e) if type(e) is int and s.batch == 1 and store_module.SCALAR_PATHS else present_one(game, e)
     return col if col >= 0 or not scalar_read(game) else column(game, e).col
 
 
