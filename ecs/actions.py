@@ -332,9 +332,11 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str | None, n: Amounts 
     who = args.player_index(world, by, "move_counters by") if by is not None else -1
     if kind is not None and games is None and args.count_one(n) and not counting.shared(world, kind):
         src_col, dst_col = args.one(world, src), args.one(world, dst)
-        got = _move_counters_one(world, kind, src_col, dst_col, n, zone, who) if min(src_col, dst_col) >= 0 else None
+        ids: Any = (src, dst)   # (integers where args.one found them)
+        got = (_move_counters_one(world, kind, (int(ids[0]), src_col), (int(ids[1]), dst_col), n, zone, who)
+               if min(src_col, dst_col) >= 0 else None)
         if got is not None:   # two objects of a single game: plain ints
-            return args.out(world, np.array([got], np.int64))
+            return args.out_one(world, got)
     gsel = select_games(games, world.ongoing)
     src_ids, s1 = as_ids(src, gsel.size)
     dst_ids, s2 = as_ids(dst, gsel.size)
@@ -381,25 +383,27 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str | None, n: Amounts 
     return out
 
 
-def _move_counters_one(world: Game, kind: str, sc: int, dc: int, n: int, zone: str | None,
-                       by: int = -1) -> int | None:
-    """``move_counters`` of ``n`` counters of ``kind`` from column ``sc`` to column ``dc`` of
-    a single game, in plain ints: how many moved; None, with nothing done, where they would
-    not fit on the destination (the general path raises)."""
+def _move_counters_one(world: Game, kind: str, src: tuple[int, int], dst: tuple[int, int], n: int,
+                       zone: str | None, by: int = -1) -> int | None:
+    """``move_counters`` of ``n`` counters of ``kind`` from ``src`` to ``dst`` ((id, column)
+    each) of a single game, in plain ints: how many moved; None, with nothing done, where
+    they would not fit on the destination (the general path raises)."""
+    (se, sc), (de, dc) = src, dst
     code = None if zone is None else zones.zone_code(zone, world.ruleset.zone_aliases)
     v = world.store.views()
     zs, zd = v["zone"][0, sc], v["zone"][0, dc]
     k = world.store.kind_index.get(kind)
     ok = (sc != dc and zs != zones.NONE and zd != zones.NONE and (code is None or zs == code == zd)
           and counting.allowed_one(world, kind, 0, dc))
-    moved = min(n, v["counts"][k, 0, sc]) if ok and k is not None else 0
+    had: int = v["counts"][k, 0, sc] if ok and k is not None else 0
+    moved = min(n, had)
     have = counting.room_one(world, kind, 0, dc, moved) if moved > 0 else 0   # (read once: the room and the put)
     if have < 0:
         return None
     world.log.next_step()
-    if moved > 0:
-        counting.change_one(world, kind, 0, sc, -moved, "move")
-        counting.put_one(world, kind, 0, dc, moved, "move", by, have=have)
+    if moved > 0:   # (the source's count read above: at least ``moved``)
+        counting.set_one(world, kind, 0, sc, had, had - moved, "move", -1, se)
+        counting.put_one(world, kind, 0, dc, moved, "move", by, have=have, e=de)
     return moved
 
 

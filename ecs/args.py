@@ -705,6 +705,12 @@ def out(game: Game, values: np.ndarray) -> Any:
     return values[0].item() if scalar(game) else values
 
 
+def out_one(game: Game, value: int) -> IntRead:
+    """``out`` of a single game's plain int: itself, or a (1,) array where reads return
+    arrays (no array made for the common case)."""
+    return value if scalar(game) else np.array([value], np.int64)
+
+
 def kind(game: Game, name: Any) -> str:
     """A counter kind of the grammar (``ecs.kinds``) that the game's ruleset has."""
     if type(name) is str and (game.ruleset, name) in _VALID_KINDS:

@@ -140,6 +140,27 @@ def test_122_8_a_move_in_no_selected_game_moves_nothing_even_in_a_world_of_one_g
     assert (int(w.count(x, "charge")), int(w.count(y, "charge"))) == (3, 0)
 
 
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("scalar_reads", [True, False])
+def test_122_5_a_move_between_two_objects_of_one_game_returns_what_reads_return(path, scalar_reads):
+    """A move in a World of one game returns how many moved as its reads return values:
+    a plain int, or with ``scalar_reads=False`` a (1,) int64 array; the source's and the
+    destination's events name their own ids (numpy integer ids too)."""
+    w = World(scalar_reads=scalar_reads)
+    p = w.add_player()
+    x = w.add_object(p, {"artifact"}, counters={"charge": 3})
+    y = w.add_object(p, {"artifact"})
+    w.clear_events()
+    with run_on(path):
+        moved = w.move_counters(np.int64(x), y, "charge", 2)
+    if scalar_reads:
+        assert type(moved) is int and moved == 2
+    else:
+        assert isinstance(moved, np.ndarray) and moved.dtype == np.int64 and moved.tolist() == [2]
+    assert [(ev.entity, ev.before, ev.after, ev.cause) for ev in w.events()] == [
+        (x, 3, 1, "move"), (y, 0, 2, "move")]
+
+
 # ---- every path alike ------------------------------------------------------------------
 def _script(two_headed: bool) -> World:
     """The counter actions on one game, each target kind they take: objects, players,
