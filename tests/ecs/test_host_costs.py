@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from scalar_paths import run_on
 from state import full_state
 
@@ -133,7 +134,7 @@ def test_the_cost_flag_must_be_a_bool():
     assert full_state(w) == before
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(have=st.lists(st.integers(0, 4), min_size=2, max_size=2).flatmap(
            lambda h: st.tuples(st.just(h), st.lists(st.lists(st.integers(0, 3), min_size=2, max_size=2),
                                                     min_size=2, max_size=2))),
@@ -240,7 +241,7 @@ def test_ga_buff_and_debuff_moved_together_cancel_as_they_arrive():
     assert w.counters(a) == {} and w.counters(b) == {"buff": 1}
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(src=st.dictionaries(st.sampled_from(["charge", "+1/+1", "-1/-1", "oil"]), st.integers(1, 3)),
        dst=st.dictionaries(st.sampled_from(["charge", "+1/+1", "-1/-1", "oil"]), st.integers(1, 3)),
        banned=st.sets(st.sampled_from(["charge", "+1/+1", "-1/-1", "oil"])))
