@@ -174,8 +174,8 @@ def pick(mask: np.ndarray, u: np.ndarray, k: int | None) -> tuple[np.ndarray, np
     return idx.astype(np.int64), valid
 
 
-def _amount(e: Effect, u: np.ndarray) -> np.ndarray:
-    lo, hi = e.n
+def _amount(n: tuple[int, int], u: np.ndarray) -> np.ndarray:
+    lo, hi = n
     return np.minimum(lo + (u * (hi - lo + 1)).astype(np.int64), hi)
 
 
@@ -201,28 +201,35 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
         # reserve the default policy allows), MTG rad counters; it checks SBAs itself.
         w.begin_main_phase(games=games)
         return
-    n = _amount(e, u[:, 1])
     t = e.target
+    if a == "move_counters":
+        assert e.source is not None and t is not None
+        s_idx, s_ok = pick(board.candidates(e.source, games), u[:, 2:3], 1)
+        d_idx, d_ok = pick(board.candidates(t, games), u[:, 3:4], 1)
+        ok = s_ok[:, 0] & d_ok[:, 0]
+        if ok.any():   # (kind None: every kind; n None: all of each, the engine's default)
+            w.move_counters(board.ids[s_idx[ok]], board.ids[d_idx[ok]], e.kind,
+                            None if e.n is None else _amount(e.n, u[ok, 1])[:, None],
+                            games=games[ok])
+        return
+    assert e.n is not None   # (None only for every kind's move)
+    n = _amount(e.n, u[:, 1])
+    kind = str(e.kind)   # (the counter actions require one: the others never read it)
     if t is not None and t.player is not None:
         pid, ok = _player_target(board, t, games, u[:, 3])
+        if e.cost:   # a game whose player can't pay all n skips the effect (118.3)
+            ok &= _player_counts(board, kind, games, pid) >= n
         g, pid, n = games[ok], pid[ok][:, None], n[ok][:, None]
         if g.size == 0:
             return
-        if a in ("put_counters", "remove_counters"):
-            getattr(w, a)(pid, e.kind, n, games=g)
+        if a == "remove_counters":
+            w.remove_counters(pid, kind, n, games=g, cost=e.cost)
+        elif a == "put_counters":
+            w.put_counters(pid, kind, n, games=g)
         elif a == "deal_damage":
             w.deal_damage(pid, n, games=g, **{f: True for f in e.flags})
         else:
             getattr(w, a)(pid, n, games=g)
-        return
-    if a == "move_counters":
-        assert e.source is not None and t is not None and e.kind is not None
-        s_idx, s_ok = pick(board.candidates(e.source, games), u[:, 2:3], 1)
-        d_idx, d_ok = pick(board.candidates(t, games), u[:, 3:4], 1)
-        ok = s_ok[:, 0] & d_ok[:, 0]
-        if ok.any():
-            w.move_counters(board.ids[s_idx[ok]], board.ids[d_idx[ok]], e.kind, n[ok][:, None],
-                            games=games[ok])
         return
     if t is None:  # proliferate with no target filter: every object
         t = Filter()
@@ -233,12 +240,17 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
         everyone = np.broadcast_to(board.players, (games.size, board.players.size))
         ids = np.concatenate([np.where(valid, ids, everyone[:, :1]), everyone], 1)
         has[:] = True
+    if e.cost:   # every target pays all n, or the game skips the effect (118.3)
+        have = np.take_along_axis(board.counts(kind)[games], idx, axis=1)
+        has &= (~valid | (have >= n[:, None])).all(axis=1)
     g, ids, valid, n = games[has], ids[has], valid[has], n[has]
     if g.size == 0:
         return
     amounts = np.where(valid, n[:, None], 0) if valid.shape == ids.shape else n[:, None]
-    if a in ("put_counters", "remove_counters"):
-        getattr(w, a)(ids, e.kind, amounts, games=g)
+    if a == "remove_counters":
+        w.remove_counters(ids, kind, amounts, games=g, cost=e.cost)
+    elif a == "put_counters":
+        w.put_counters(ids, kind, amounts, games=g)
     elif a == "deal_damage":
         w.deal_damage(ids, amounts, games=g, **{f: True for f in e.flags})
     elif a == "proliferate":   # only those with a counter can be chosen (701.34a): -1 pads
@@ -254,6 +266,14 @@ def apply_effect(board: _Board, e: Effect, games: np.ndarray, u: np.ndarray) -> 
                 w.move_zone(ids[v, j][:, None], str(e.zone), games=g[v])
     else:
         raise ScenarioError(f"unknown action {a!r}")
+
+
+def _player_counts(board: _Board, kind: str, games: np.ndarray, pid: np.ndarray) -> np.ndarray:
+    """(G,) the count of ``kind`` on player ``pid[i]`` in game ``games[i]`` (a Two-Headed
+    Giant player's poison: the team's, 810.10)."""
+    w = board.world
+    every = np.stack([np.asarray(w.count(int(p), kind)).reshape(-1) for p in board.players], 1)
+    return every[games, np.argmax(board.players[None, :] == pid[:, None], axis=1)]
 
 
 def _has_counters(w: World, g: np.ndarray, ids: np.ndarray) -> np.ndarray:

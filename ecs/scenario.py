@@ -40,8 +40,8 @@ DAMAGE_FLAGS = ("deathtouch", "wither", "infect", "unpreventable", "combat")
 ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "nothing": ((), ()),
     "put_counters": (("kind", "target"), ("n", "targets")),
-    "remove_counters": (("kind", "target"), ("n", "targets")),
-    "move_counters": (("kind", "source", "target"), ("n",)),
+    "remove_counters": (("kind", "target"), ("n", "targets", "cost")),
+    "move_counters": (("source", "target"), ("kind", "n")),   # no kind: every kind
     "proliferate": ((), ("target", "targets", "players")),
     "deal_damage": (("n", "target"), ("targets",) + DAMAGE_FLAGS),
     "destroy": (("target",), ("targets",)),
@@ -110,14 +110,15 @@ class Filter:
 class Effect:
     action: str
     weight: float
-    kind: str | None = None
-    n: tuple[int, int] = (1, 1)   # inclusive range, drawn uniformly per game
+    kind: str | None = None       # move_counters: None moves every kind (CR 122.5)
+    n: tuple[int, int] | None = (1, 1)   # inclusive range, drawn uniformly per game; None: all
     target: Filter | None = None
     source: Filter | None = None  # move_counters
     targets: int | None = 1       # distinct random targets; None = every match
     zone: str | None = None       # move_zone destination
     flags: tuple[str, ...] = ()   # deal_damage keywords that are true
     players: bool = False         # proliferate: also every player
+    cost: bool = False            # remove_counters: all n or none (CR 118.3)
 
 
 @dataclass(frozen=True)
@@ -337,14 +338,17 @@ def _effects(c: _Checker, raw: Any, players: dict[str, int], objects: tuple[Obje
             targets = None if t == "all" else c.int_(t, f"{w}.targets", 1, 64)
         if target is not None and target.player is not None and targets != 1:
             raise c.fail(f"{w}.targets", "1 for a player target", e["targets"])
+        # Every kind's move without an amount moves all of each, as the engine's does.
+        every = action == "move_counters" and "kind" not in e and "n" not in e
         out.append(Effect(
             action, float(weight), c.kind(e["kind"], f"{w}.kind") if "kind" in e else None,
-            c.amount(e.get("n", 1), f"{w}.n"), target,
+            None if every else c.amount(e.get("n", 1), f"{w}.n"), target,
             _filter(c, e["source"], f"{w}.source", players, objects, False)
             if "source" in e else None, targets,
             c.str_(e["zone"], f"{w}.zone", MOVE_TO) if "zone" in e else None,
             tuple(k for k in DAMAGE_FLAGS if k in e and c.bool_(e[k], f"{w}.{k}")),
-            c.bool_(e.get("players", False), f"{w}.players")))
+            c.bool_(e.get("players", False), f"{w}.players"),
+            c.bool_(e.get("cost", False), f"{w}.cost")))
     if sum(e.weight for e in out) <= 0:
         raise c.fail("effects", "at least one effect with a weight > 0")
     return tuple(out)
