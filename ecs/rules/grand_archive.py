@@ -29,7 +29,7 @@
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, cast
+from typing import Any, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -710,8 +710,8 @@ def is_immortal(world: Game, e: int) -> BoolRead:
     return args.flag_of(world, e, "immortal")
 
 
-def level_up(world: Game, champion: int, level: int, life: int, power: int | None = None,
-             games: Games = None) -> None:
+def level_up(world: Game, champion: int, level: Amounts, life: Amounts,
+             power: Amounts | Sequence[int | None] | None = None, games: Games = None) -> None:
     """Level up ``champion``: the next level champion card goes on top of its lineage
     (Champion: Leveling Up 1-7; Level Up 1). It is the same object (no zone change, 7.ii):
     its counters (damage, level, enlighten, ...) stay (Enlighten Counters 2), its base
@@ -723,14 +723,18 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
 
     A level up acts in the selected games (``games``; None: every game still going) where
     the champion exists, and it must be a champion on the field of base level ``level`` - 1
-    in each of them (a game that ended keeps its level: ``base_level`` is per game)."""
+    in each of them (a game that ended keeps its level: ``base_level`` is per game).
+    ``level``, ``life`` and ``power`` are one value or one per selected game, in the order
+    of ``games=`` (as a single id's amounts); a per-game ``power`` may hold None, the games
+    whose new card has no power. Every game is checked before any changes."""
     _ga_only(world, "level_up")
     s = world.store
     spot = args.column(world, champion)
     if not s.a["types"][spot.g, spot.col] & TYPE_BIT["champion"]:   # (a card's types are every game's)
         raise IllegalActionError(f"entity {champion} is not a champion (GA Leveling Up 1)")
+    sel = args.select_games(games, world.ongoing)   # (an ended game is frozen)
     chosen = np.zeros(world.batch, bool)
-    chosen[args.select_games(games, world.ongoing)] = True   # (an ended game is frozen)
+    chosen[sel] = True
     zone = np.where(spot.here & chosen, spot.take(s.a["zone"]), zones.NONE)
     off = (zone != zones.NONE) & (zone != zones.BATTLEFIELD)
     if off.any():
@@ -741,20 +745,69 @@ def level_up(world: Game, champion: int, level: int, life: int, power: int | Non
     base = spot.take(s.a["level"]).astype(np.int64)[g]
     if (base == NO_STAT).any():
         raise IllegalActionError(f"champion {champion} has no level stat to level up from")
+    new = {}
     for stat, v in (("level", level), ("life", life), ("power", power)):
-        if (v is not None or stat != "power") and not (args.is_integer(v) and -MAX_STAT <= cast(int, v) <= MAX_STAT):
-            raise InvalidCountError(f"level_up of champion {champion}: {stat} must be an "
-                                    f"integer of at most {MAX_STAT} in size, got {v!r}")
-    wrong = base != level - 1
+        per_game = np.full(world.batch, NO_STAT, np.int64)   # (None: no power)
+        if v is not None or stat != "power":
+            per_game[sel] = _level_up_values(world, v, stat, champion, sel, stat == "power")
+        new[stat] = per_game[g]
+    wrong = base != new["level"] - 1
     if wrong.any():
         i = int(np.flatnonzero(wrong)[0])
         where = "" if args.scalar(world) else f" in game {int(g[i])}"
         raise IllegalActionError(f"champion {champion} is level {int(base[i])}{where}: it levels up "
-                                 f"into a level {int(base[i]) + 1} champion, not {level} (GA Leveling Up 2)")
+                                 f"into a level {int(base[i]) + 1} champion, not "
+                                 f"{int(new['level'][i])} (GA Leveling Up 2)")
     c = s.locate(g, champion)   # its slot in each of those games
-    s.mut("level")[g, c] = level
-    s.mut("toughness")[g, c] = life
-    s.mut("power")[g, c] = NO_STAT if power is None else power
+    s.mut("level")[g, c] = new["level"]
+    s.mut("toughness")[g, c] = new["life"]
+    s.mut("power")[g, c] = new["power"]
     world.log.next_step()
-    world.log.record(ACTION, "ga.level_up", game=g, entity=champion, before=base, after=level,
+    world.log.record(ACTION, "ga.level_up", game=g, entity=champion, before=base, after=new["level"],
                      other=s.a["controller"][g, c])
+
+
+def _level_up_values(world: Game, v: Any, stat: str, champion: int, sel: np.ndarray,
+                     none_ok: bool) -> np.ndarray:
+    """A level up's ``stat`` in each selected game ``sel``, (G,) int64: one value, or one per
+    selected game in the order of ``games=`` ((G,) or (G, 1), as a single id's amounts,
+    ``ecs.args``), each an integer of at most MAX_STAT in size; with ``none_ok`` a None
+    entry (no such stat in that game's card) reads NO_STAT. The refusal names the game."""
+    if args.is_integer(v) and -MAX_STAT <= cast(int, v) <= MAX_STAT:   # the common case
+        return np.full(sel.size, int(cast(int, v)), np.int64)
+    what = f"level_up of champion {champion}: {stat}"
+    missing = None
+    if none_ok and isinstance(v, (list, tuple, np.ndarray)):
+        raw = args.array(v, what, "an integer or one per selected game", InvalidCountError)
+        if raw.dtype == object:   # (None entries: no power in those games)
+            missing = np.frompyfunc(lambda x: x is None, 1, 1)(raw).astype(bool)
+            v = np.where(missing, 0, raw)
+    try:
+        arr = args.integer_array(v, what, -MAX_STAT, MAX_STAT, InvalidCountError)
+    except InvalidCountError:
+        cell = args.refused_cell(v, (sel.size, 1), True, -MAX_STAT, MAX_STAT)
+        at, got = "", args.shown(v)
+        if cell is not None:
+            x = np.broadcast_to(np.asarray(v).reshape(-1, 1) if np.ndim(v) == 1 else v,
+                                (sel.size, 1))[cell]
+            got = repr(x.item() if isinstance(x, np.generic) else x)
+            at = "" if args.scalar(world) else f" in game {int(sel[cell[0]])}"
+        raise InvalidCountError(f"{what}{at} must be an integer of at most {MAX_STAT} in size, "
+                                f"got {got}") from None
+    try:
+        out = _one_per_game(arr, sel.size).astype(np.int64)
+    except ValueError:
+        raise InvalidCountError(
+            f"{what}: values of shape {np.shape(v)} for {sel.size} selected games: one value, or one per "
+            "selected game in the order of games= (index a per-game array by the selection: "
+            "v[games])") from None
+    if missing is not None:
+        out[_one_per_game(missing, sel.size)] = NO_STAT
+    return out
+
+
+def _one_per_game(arr: np.ndarray, n: int) -> np.ndarray:
+    """``arr`` (one value, (n,) or (n, 1)) as (n,) values; ValueError where it doesn't fit."""
+    if arr.ndim > 2 or (arr.ndim == 2 and arr.shape[1] != 1):
+        raise ValueError(arr.shape)
+    return np.broadcast_to(arr.reshape(-1, 1) if arr.ndim == 1 else arr, (n, 1))[:, 0]
