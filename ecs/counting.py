@@ -164,7 +164,12 @@ def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     ban = s.a["ban"][g, c]
     if shared(game, kind):
         ban = ban | _team_bans(game, g, c)
-    return ok & ((ban & ban_bit(game, kind)) == 0)
+    ok &= (ban & ban_bit(game, kind)) == 0
+    if type(game.ruleset) not in _MAGIC_CAN_HAVE and host_can_have(game):   # of a class of objects
+        can = game.ruleset.can_have(game, kind, g, c)
+        if can is not None:
+            ok &= np.broadcast_to(np.asarray(can, bool), ok.shape)
+    return ok
 
 
 def _team_bans(game: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -180,9 +185,22 @@ def _team_bans(game: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.bitwise_or.reduce(np.where(mates, bans, np.uint64(0)), axis=1)
 
 
+def host_can_have(game: Game) -> bool:
+    """Whether the ruleset's ``can_have`` is a host's (a subclass's), which ``allowed``
+    asks; Magic's allows every row. (The rulesets seen with Magic's are kept in a set: the
+    single game's paths ask this on every move.)"""
+    if "can_have" in magic_hooks(game):
+        _MAGIC_CAN_HAVE.add(type(game.ruleset))
+        return False
+    return True
+
+
+_MAGIC_CAN_HAVE: set[type] = set()
+
+
 def allowed_one(game: Game, kind: str, g: int, col: int) -> bool:
     """``allowed`` of one row of plain ints."""
-    if shared(game, kind):
+    if shared(game, kind) or type(game.ruleset) not in _MAGIC_CAN_HAVE and host_can_have(game):
         return bool(allowed(game, kind, np.array([g], np.int64), np.array([col], np.int64))[0])
     v = game.store.views()
     return not v["no_counters"][g, col] and not v["ban"][g, col] & _ban_bits(game, kind)
@@ -281,11 +299,15 @@ def put_one(game: Game, kind: str, g: int, col: int, n: int, cause: str, by: int
         place(game, kind, g, col, have, n, cause, by, e)
         return
     gs, cs = rows if rows is not None else (np.array([g], np.int64), np.array([col], np.int64))
+    if not allowed(game, kind, gs, cs)[0]:   # (a host's ``can_have``: 101.3)
+        return
     game.ruleset.place(game, kind, gs, cs, np.array([n], np.int64), cause, by,
                        np.array([e], np.int64) if e >= 0 else None)
 
 
-PLACE = ("place",)   # what the ruleset's ``place_one`` and ``place_few`` stand for (``scalar_hook``)
+#: What the ruleset's ``place_one`` and ``place_few`` stand for (``scalar_hook``): they
+#: place where Magic's ``can_have`` allows.
+PLACE = ("place", "can_have")
 
 
 def put_few(game: Game, kind: str, targets: list[tuple[int, int]], n: int, cause: str) -> bool:

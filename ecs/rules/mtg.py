@@ -108,6 +108,16 @@ class Magic(metaclass=RulesetType):
         for col, have, n, e in rows:
             counting.set_one(world, kind, g, col, have, have + n, cause, by, e)
 
+    def can_have(self, world: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray | None:
+        """Which rows (game ``g``, column ``c``: objects or players) can have ``kind``
+        counters put on them, by a host's effect on a class of them ("counters can't be put
+        on creatures": Solemnity; Melira's -1/-1 counters), beside the World's own
+        ``no_counters`` and ``prohibit``: a (rows,) bool array, or None for every row.
+        Asked before any counter moves: where the destination can't have them a move moves
+        none (122.5), and a put, entering counters (122.6), proliferate and damage's counters
+        put none there (101.3). Magic's: None."""
+        return None
+
     def deal_damage(self, world: Game, g: np.ndarray, c: np.ndarray, amount: np.ndarray,
                     flags: Mapping[str, bool]) -> None:
         damage.deal_damage(world, g, c, amount, flags)
