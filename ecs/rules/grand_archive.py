@@ -574,7 +574,7 @@ def activate_enlighten(world: Game, e: Ids, games: Games = None) -> IntRead:
         return drawn
     s = world.store
     g, c, _ = args.targets(world, e, games)
-    args.require(world, args.on_battlefield(world, g, c), g, c, "is not an object on the field")
+    args.require(world, args.on_battlefield(world, g, c), g, c, "is not an object on the field (GA Enlighten 1)")
     args.distinct_rows(world, g, c, "activate_enlighten")
     have = counting.counts_for_cost(world, "enlighten", g, c, ENLIGHTEN_COST,
                               "activating enlighten (GA Enlighten 1)")

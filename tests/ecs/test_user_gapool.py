@@ -5,7 +5,7 @@ pays from."""
 import numpy as np
 import pytest
 
-from ecs import StaleEntityError, World
+from ecs import IllegalActionError, StaleEntityError, World
 
 
 def ga_batch(batch: int = 2) -> tuple[World, int, int, int, int]:
@@ -71,3 +71,14 @@ def test_costs_and_memory_reserve_reads_0_in_magic_and_is_not_a_default_feature(
     obs, _ = w.observe([p], ["reserve", "has:life"])
     assert obs.tolist() == [[[0, 1]]]
     assert "reserve" not in w.observation_features()
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_enlighten_1_an_object_off_the_field_is_refused_citing_the_rule(batch):
+    """Enlighten 1: the ability is an object's on the field; one in the hand with three
+    enlighten counters is refused, the message citing the rule, and nothing changes."""
+    w, a, *_ = ga_batch(batch)
+    card = w.add_object(a, "ally", power=1, life=2, zone="hand", counters={"enlighten": 3})
+    with pytest.raises(IllegalActionError, match=r"not an object on the field \(GA Enlighten 1\)"):
+        w.activate_enlighten(card)
+    assert np.all(np.asarray(w.count(card, "enlighten")) == 3)
