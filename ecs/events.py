@@ -7,11 +7,13 @@ share a ``step`` number: they happened simultaneously (CR 704.3).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Container, Iterator, Mapping, Protocol, Sequence, cast
 
 import numpy as np
 
+from .components import TYPE_BIT
 from .frozen import ReadOnlyDict
 from .zones import ZONES
 
@@ -53,6 +55,18 @@ def _int(v: Any) -> int:
     return v if type(v) is int else int(v.item() if isinstance(v, np.ndarray) else v)
 
 
+#: A zone change's ``kind`` is ``-2 - code``, ``code`` its card types' ``TYPE_BIT`` bits as
+#: it left, plus ``ZONE_TOKEN`` if it was a token (-1, no code, in rows of files saved
+#: before they were logged): ``kind >= 0`` still names a counter kind on every row.
+ZONE_TOKEN = 1 << 32
+
+
+@functools.lru_cache(maxsize=None)
+def zone_types(code: int) -> tuple[str, ...]:
+    """The card type names (in ``TYPE_BIT`` order) of a zone change's ``code``."""
+    return tuple(t for t, bit in TYPE_BIT.items() if code & bit)
+
+
 #: The columns of ``EventLog.table()`` (and of a saved log), declared once.
 LOG_COLUMNS = ("type", "step", "game", "entity", "kind", "before", "after", "cause", "other",
             "from_zone", "to_zone")
@@ -81,10 +95,12 @@ class ZoneChanged:
     ``lki`` holds the counters it had just before (704.8), for undying, persist and "put
     the same number" effects (122.8, 122.9); ``controller`` the player who controlled it
     just before, who controls its leaves-the-battlefield triggers (603.3a, 603.10a; the
-    new object is its owner's, 110.2); ``name`` its card name (None: it has none), which a
-    host's "when it dies" trigger looks up where the new object is already gone (a token,
-    704.5d). ``controller`` and ``name`` are None in rows of files saved before they were
-    logged."""
+    new object is its owner's, 110.2); ``name`` its card name (None: it has none),
+    ``types`` its card type names and ``token`` whether it was a token, which a host's
+    "whenever a creature token dies" trigger reads where the new object is already gone
+    (a token ceases to exist in the next check, 704.5d, 111.7; last-known information,
+    608.2h, 603.10a). ``controller``, ``name``, ``types`` and ``token`` are None in rows
+    of files saved before they were logged."""
     game: int
     old: int
     new: int | None
@@ -94,6 +110,8 @@ class ZoneChanged:
     lki: Mapping[str, int] = field(default_factory=dict)
     controller: int | None = None
     name: str | None = None
+    types: tuple[str, ...] | None = None
+    token: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -357,9 +375,12 @@ class EventLog:
                     lki = {}
                     for r, k, c in _tuples(_lki_after(self._lki, first), _LKI_COLUMNS, "row"):
                         lki.setdefault(r, {})[kind_names[k]] = c
+                code = -2 - kind   # (-1 in older files: no types, no token flag)
                 out.append(ZoneChanged(g, e, other if other >= 0 else None, ZONES[frm], ZONES[to],
                                        cause, lki.get(i, {}), players[before - 1] if before else None,
-                                       names[after - 1] if after else None))
+                                       names[after - 1] if after else None,
+                                       zone_types(code) if code >= 0 else None,
+                                       bool(code & ZONE_TOKEN) if code >= 0 else None))
             elif ty == LOST:
                 out.append(PlayerLost(g, e, cause))
             elif ty == RESERVE:

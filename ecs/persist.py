@@ -59,7 +59,21 @@ from .components import (
 )
 from .components.game import NO_CAP
 from .errors import CounterError, SnapshotError
-from .events import ACTION, CAUSES, COUNTER, DAMAGE, GAME_END, LOG_COLUMNS, LOST, N_TYPES, RESERVE, TAP, ZONE, EventLog
+from .events import (
+    ACTION,
+    CAUSES,
+    COUNTER,
+    DAMAGE,
+    GAME_END,
+    LOG_COLUMNS,
+    LOST,
+    N_TYPES,
+    RESERVE,
+    TAP,
+    ZONE,
+    ZONE_TOKEN,
+    EventLog,
+)
 from .host import marks
 from .kinds import KEYWORD_BIT, validate_kind
 from .limits import MAX_COUNT, MAX_LIFE, MAX_PASSES, MAX_STAT, MAX_TEAM
@@ -863,8 +877,13 @@ def _check_log(ck: _Checker, K: int, n_names: int) -> None:
                | ((to != zones.NONE) & (new > old) & (new < next_id)),
                "a zone change names a new object that does not fit")
     # the columns a kind of event does not use hold their defaults
-    ck.require(counter | acted | (c["kind"] == -1),
-               "log.kind is set on an event that is not a counter's or an action's")
+    ck.require(counter | acted | zone_ | (c["kind"] == -1),
+               "log.kind is set on an event that is not a counter's, an action's or a zone change's")
+    # a zone change's kind: -2 - (its card types' bits | ZONE_TOKEN), or -1 (files saved before)
+    code = -2 - c["kind"][zone_]
+    code = code[code != -1]
+    ck.require((code >= 0) & ((code & ~((_ALL_TYPES & ~_PLAYER) | ZONE_TOKEN)) == 0),
+               "log.kind holds an unknown type or flag as a zone change's types and token flag")
     ck.range("log.before", c["before"][zone_], 0, P + 1, " as a zone change's controller (index + 1)")
     ck.range("log.after", c["after"][zone_], 0, n_names + 1, " as a zone change's card name (index + 1)")
     for name in ("before", "after"):

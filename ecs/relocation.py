@@ -16,6 +16,8 @@ per-object effects end with the old one.
 """
 from __future__ import annotations
 
+from typing import Mapping
+
 import numpy as np
 
 from . import library, zones
@@ -23,7 +25,7 @@ from . import store as store_module
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
 from .components.game import NO_CAP
 from .counting import FEW_CAPS, enter_battlefield, enter_battlefield_one, scalar_hook, slot_ids
-from .events import CAUSE, ZONE
+from .events import CAUSE, ZONE, ZONE_TOKEN
 from .game import Game
 from .kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room, writes
 from .prefetch import AHEAD, prefetch_read, prefetch_write
@@ -90,12 +92,13 @@ def _moved(world: Game, games: np.ndarray, cols: np.ndarray, at: np.ndarray, frm
             new_ids[arrive] = ids
 
     # (a zone row's ``before``: its last-known controller's index + 1, ``after`` its name's
-    # index + 1; 0, none, in older files and while the World has named no card)
+    # index + 1; 0, none, in older files and while the World has named no card; ``kind``
+    # -2 - its types and token flag, ecs.events.ZONE_TOKEN)
     named = np.add(_take(s.a["name_id"], at), 1, dtype=np.int64) if len(world.names) else 0
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
-                      entity=old_ids, before=s.a["controller"].reshape(-1)[at] + 1,
+                      entity=old_ids, kind=_lki_code(s.a, at), before=s.a["controller"].reshape(-1)[at] + 1,
                       after=named, other=new_ids, from_zone=frm, to_zone=dest,
-                      fresh=("entity", "before", "after", "other", "from_zone"))
+                      fresh=("entity", "kind", "before", "after", "other", "from_zone"))
     r, k, had = _relocate(s.mut("counts"), s.n_kinds, games, cols, dest, s.mut("zone"),
                           s.mut("tapped"), s.mut("damage"), s.mut("deathtouch_hit"),
                           s.capped_columns(), s.a["cap_col"], s.mut("cap_val"))
@@ -144,7 +147,8 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
         return -1, dest
     old = v["entity_id"][g, col]
     new = s.reissue_one(col) if dest != zones.NONE else -1
-    log.one(ZONE, code, g, old, -1, v["controller"][g, col] + 1, v["name_id"][g, col] + 1, new, frm, dest)
+    log.one(ZONE, code, g, old, -2 - (v["types"][g, col] | (ZONE_TOKEN if v["token"][g, col] else 0)),
+            v["controller"][g, col] + 1, v["name_id"][g, col] + 1, new, frm, dest)
     # what _relocate does: counters cease to exist (122.2) into the event's LKI, caps end
     # (122.4), state cleared (with the rest, _end_object_state); read first, written only
     # where it changes (a clone shares the arrays)
@@ -180,6 +184,16 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if dest == zones.BATTLEFIELD:
         enter_battlefield_one(world, g, [col])
     return new, dest
+
+
+def _lki_code(a: Mapping[str, np.ndarray], at: np.ndarray) -> np.ndarray:
+    """A zone row's ``kind`` of the objects at flat slots ``at``: -2 - (their types' bits,
+    plus ``ZONE_TOKEN`` where a token), as they leave (608.2h)."""
+    code = _take(a["types"], at).astype(np.int64)
+    token = _take(a["token"], at)
+    if token.any():
+        code[token] |= ZONE_TOKEN
+    return np.subtract(-2, code, out=code)
 
 
 def _take(arr: np.ndarray, at: np.ndarray) -> np.ndarray:

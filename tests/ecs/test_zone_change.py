@@ -16,7 +16,8 @@ def test_400_7_122_2_moved_object_is_new_and_its_counters_cease():
     assert card != bear and w.zone(card) == "hand" and w.counters(card) == {}
     assert w.name(card) == "Bear" and (w.power(card), w.toughness(card)) == (2, 2)
     (ev,) = w.events()     # no "removed" events (122.2)
-    assert ev == ZoneChanged(0, bear, card, "battlefield", "hand", "zone", {"+1/+1": 2}, p, "Bear")
+    assert ev == ZoneChanged(0, bear, card, "battlefield", "hand", "zone", {"+1/+1": 2}, p, "Bear",
+                             ("creature",), False)
     with pytest.raises(StaleEntityError, match=str(bear)):
         w.put_counters(bear, "+1/+1", 1)
     with pytest.raises(StaleEntityError):
