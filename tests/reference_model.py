@@ -305,7 +305,8 @@ class RefGame:
         new = self._enter(card, to_zone, {})
         self.events.append({"type": "zone", "old": e, "new": new, "from": obj["zone"],
                             "to": to_zone, "counters": dict(obj["counters"] if lki is None else lki),
-                            "controller": obj["controller"], "name": obj["name"]})   # (603.10a: as it left)
+                            "controller": obj["controller"], "name": obj["name"],   # (603.10a: as it left)
+                            "types": obj["types"], "token": obj["token"]})
         return new
 
     def _to_graveyard_from_battlefield(self, e, lki=None):
@@ -739,7 +740,8 @@ class RefGame:
             self.stale.add(oid)
             self.events.append({"type": "cease", "old": oid, "new": None, "from": obj["zone"],
                                 "to": None, "counters": dict(obj["counters"]),
-                                "controller": obj["controller"], "name": obj["name"]})
+                                "controller": obj["controller"], "name": obj["name"],
+                                "types": obj["types"], "token": obj["token"]})
         for pid in losers:
             if self.thg:
                 for q in self.team_players[self.team_of[pid]]:

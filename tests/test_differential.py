@@ -364,7 +364,8 @@ class Harness:
                     f"{name}: the message of {cls} names no amount {n!r}: {msg!r}")
 
     def pair_zone_events(self, evs, m_events, name):
-        """Zone changes (tokens ceasing to exist included), matched by old id; 704.8 LKI."""
+        """Zone changes (tokens ceasing to exist included), matched by old id; 704.8 LKI, and
+        the types and token flag as it left (608.2h)."""
         eng = [ev for ev in evs if isinstance(ev, ecs.ZoneChanged)]
         by_old = {}
         for ev in eng:
@@ -378,8 +379,9 @@ class Harness:
                 f"({mev['from']} -> {mev['to']}); engine events: {eng}")
             ev = by_old[e_old].pop(0)
             want = (mev["from"], mev["to"] or "none", mev["counters"], self.ids[mev["controller"]],
-                    mev["name"])
-            got = (ev.from_zone, ev.to_zone, dict(ev.lki), ev.controller, ev.name)
+                    mev["name"], mev["types"], mev["token"])
+            got = (ev.from_zone, ev.to_zone, dict(ev.lki), ev.controller, ev.name, frozenset(ev.types),
+                   ev.token)
             assert got == want, f"{name}: zone change of {e_old}: engine {got}, model {want} (704.8 LKI)"
             if mev["new"] is None:
                 assert ev.new is None, f"{e_old} should cease to exist (704.5d): {ev}"
