@@ -16,8 +16,6 @@ per-object effects end with the old one.
 """
 from __future__ import annotations
 
-from typing import Mapping
-
 import numpy as np
 
 from . import library, zones
@@ -44,7 +42,7 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
     # contiguous int64 rows: one compiled signature per kernel (each costs a compile)
     games, cols = np.ascontiguousarray(games, np.int64), np.ascontiguousarray(cols, np.int64)
     at = games * s.capacity + cols   # flat slots: a take is several times a 2-D gather's speed
-    frm = _zones_at(s.a["zone"], games, cols)
+    frm, lki_code = _leaving(s.a["zone"], s.a["types"], s.a["token"], games, cols)
     dest = world.ruleset.replace_zone_change(world, games, cols, frm, dest.astype(np.int64))  # a copy
     # "If it would die, put it into <zone> instead" (a host's replacement, 614.1a): before
     # finality, whose exile then only replaces what still goes to the graveyard.
@@ -65,15 +63,15 @@ def move_objects(world: Game, games: np.ndarray, cols: np.ndarray, dest: np.ndar
         new_ids = np.full(games.size, -1, np.int64)
         if go.any():
             new_ids[go] = _moved(world, games[go], cols[go], at[go], frm[go], dest[go],
-                                 cause if isinstance(cause, str) else cause[go])
+                                 cause if isinstance(cause, str) else cause[go], lki_code[go])
         return new_ids, dest
-    return _moved(world, games, cols, at, frm, dest, cause), dest
+    return _moved(world, games, cols, at, frm, dest, cause, lki_code), dest
 
 
 def _moved(world: Game, games: np.ndarray, cols: np.ndarray, at: np.ndarray, frm: np.ndarray,
-           dest: np.ndarray, cause: str | np.ndarray) -> np.ndarray:
+           dest: np.ndarray, cause: str | np.ndarray, lki_code: np.ndarray) -> np.ndarray:
     """``move_objects`` of rows whose destinations are decided (``frm`` the zones they
-    leave, ``at`` their flat slots): the new ids."""
+    leave, ``at`` their flat slots, ``lki_code`` their zone rows' ``kind``): the new ids."""
     s, log = world.store, world.log
     old_ids = slot_ids(world, at)
 
@@ -93,10 +91,10 @@ def _moved(world: Game, games: np.ndarray, cols: np.ndarray, at: np.ndarray, frm
 
     # (a zone row's ``before``: its last-known controller's index + 1, ``after`` its name's
     # index + 1; 0, none, in older files and while the World has named no card; ``kind``
-    # -2 - its types and token flag, ecs.events.ZONE_TOKEN)
+    # -2 - its types and token flag, _leaving)
     named = np.add(_take(s.a["name_id"], at), 1, dtype=np.int64) if len(world.names) else 0
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
-                      entity=old_ids, kind=_lki_code(s.a, at), before=s.a["controller"].reshape(-1)[at] + 1,
+                      entity=old_ids, kind=lki_code, before=s.a["controller"].reshape(-1)[at] + 1,
                       after=named, other=new_ids, from_zone=frm, to_zone=dest,
                       fresh=("entity", "kind", "before", "after", "other", "from_zone"))
     r, k, had = _relocate(s.mut("counts"), s.n_kinds, games, cols, dest, s.mut("zone"),
@@ -184,16 +182,6 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
     if dest == zones.BATTLEFIELD:
         enter_battlefield_one(world, g, [col])
     return new, dest
-
-
-def _lki_code(a: Mapping[str, np.ndarray], at: np.ndarray) -> np.ndarray:
-    """A zone row's ``kind`` of the objects at flat slots ``at``: -2 - (their types' bits,
-    plus ``ZONE_TOKEN`` where a token), as they leave (608.2h)."""
-    code = _take(a["types"], at).astype(np.int64)
-    token = _take(a["token"], at)
-    if token.any():
-        code[token] |= ZONE_TOKEN
-    return np.subtract(-2, code, out=code)
 
 
 def _take(arr: np.ndarray, at: np.ndarray) -> np.ndarray:
@@ -284,15 +272,23 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
 
 
 
-@kernel(reads("zone"), INDEX, INDEX)
-def _zones_at(zone: np.ndarray, games: np.ndarray,
-              cols: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
-    """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64 (one pass, where
-    NumPy took a flat index, a take and a cast), prefetching the row ``AHEAD`` on."""
+@kernel(reads("zone"), reads("types"), reads("token"), INDEX, INDEX)
+def _leaving(zone: np.ndarray, types: np.ndarray, token: np.ndarray, games: np.ndarray,
+             cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64, and their zone
+    rows' ``kind``: -2 - (the types' bits | ``ZONE_TOKEN`` for a token), as they leave. One
+    pass (where NumPy took a flat index, a take and a cast per field), prefetching the row
+    ``AHEAD`` on."""
     out = empty(games.size, np.int64)
-    cap, zone_f = zone.shape[1], flat(zone)
+    code = empty(games.size, np.int64)
+    cap, zone_f, types_f, token_f = zone.shape[1], flat(zone), flat(types), flat(token)
     for i in range(games.size):
         if i + AHEAD < games.size:
-            prefetch_read(zone_f, games[i + AHEAD] * cap + cols[i + AHEAD])
-        out[i] = zone[games[i], cols[i]]
-    return out
+            b = games[i + AHEAD] * cap + cols[i + AHEAD]
+            prefetch_read(zone_f, b)
+            prefetch_read(types_f, b)
+            prefetch_read(token_f, b)
+        a = games[i] * cap + cols[i]
+        out[i] = zone_f[a]
+        code[i] = -2 - (np.int64(types_f[a]) | (ZONE_TOKEN if token_f[a] else 0))
+    return out, code
