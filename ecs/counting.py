@@ -158,7 +158,7 @@ def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     """(rows,) bool: which rows may have ``kind`` counters put on them: not created with
     ``no_counters`` and no prohibition of that kind or of every kind (122.1, 101.3); a
     Two-Headed Giant player's poison: no such prohibition on any player of the team
-    (810.10c)."""
+    (810.10c), a host's ``can_have`` included."""
     s = game.store
     ok = ~s.a["no_counters"][g, c]
     ban = s.a["ban"][g, c]
@@ -169,7 +169,24 @@ def allowed(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
         can = game.ruleset.can_have(game, kind, g, c)
         if can is not None:
             ok &= np.broadcast_to(np.asarray(can, bool), ok.shape)
+        if shared(game, kind):   # 810.10c: nor where the host's effect says a teammate can't
+            r, cols = _teammates(game, g, c)
+            can = game.ruleset.can_have(game, kind, np.asarray(g)[r], cols)
+            if can is not None:
+                ok[r[~np.broadcast_to(np.asarray(can, bool), r.shape)]] = False
     return ok
+
+
+def _teammates(game: Game, g: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of the rows that are players' columns, each row's index and the column of a player of
+    its team, one pair for each player of the team (itself included)."""
+    a = game.store.a
+    pcol = a["player_col"].astype(np.int64)
+    head = pcol[a["player_head"]]                 # each player's team, as its head's column
+    team = np.full(game.store.capacity, -1, np.int64)
+    team[pcol] = head                             # a player's column -> its team
+    r, p = np.nonzero(head[None, :] == team[c][:, None])
+    return r, pcol[p]
 
 
 def _team_bans(game: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:

@@ -45,14 +45,18 @@ from profiles import examples as profile_examples
 
 import ecs
 from ecs import World
+from ecs.components import TYPE_BIT
 from ecs.host import marks
+from ecs.rules import Magic
 
 try:
     import host_rules  # tests/ is on sys.path (pytest rootdir conftest)
     import reference_model as ref
+    from scalar_paths import run_on
 except ImportError:  # pragma: no cover - imported as a package
     from tests import host_rules
     from tests import reference_model as ref
+    from tests.scalar_paths import run_on
 
 MAX = ref.MAX_COUNT
 MAX_OBJECTS = 12
@@ -1203,3 +1207,31 @@ def test_prevented_wither_damage_puts_no_counters_so_cannot_overflow():
                      counters={"shield": 1, "-1/-1": MAX})
     w.deal_damage(c, 1, wither=True)
     assert w.counters(c) == {"-1/-1": MAX}
+
+
+class _SecondPlayerGetsNoPoison(Magic):
+    """Melira's "You can't get poison counters", controlled by the second player."""
+
+    def can_have(self, world, kind, g, c):
+        a = world.store.a
+        return None if kind != "poison" else ~(((a["types"][g, c] & TYPE_BIT["player"]) != 0)
+                                               & (a["controller"][g, c] == 1))
+
+
+def test_a_hosts_cant_get_poison_counters_of_a_teammate_keeps_the_team_from_any():
+    """810.10c: "If an effect says that a player can't get poison counters, no player on
+    that team can get poison counters", a host's can_have as a prohibition: under Melira
+    controlled by a team's second player, poison put on either player of the team, or
+    infect damage to them, puts none, and is_prohibited says so of both. (Found: the
+    ruleset's can_have was asked of the team's first player alone, who holds the counters.)"""
+    for path in ("scalar", "general"):
+        w = World(two_headed_giant=True)
+        w.ruleset = _SecondPlayerGetsNoPoison()
+        a1, a2, b1, _ = (w.add_player(team=t) for t in (0, 0, 1, 1))
+        with run_on(path):
+            w.put_counters(a1, "poison", 1)
+            w.put_counters(a2, "poison", 1)
+            w.deal_damage(a2, 1, infect=True)
+            w.put_counters(b1, "poison", 1)
+        assert (w.count(a1, "poison"), w.count(b1, "poison")) == (0, 1), path
+        assert [bool(w.is_prohibited(p, "poison")) for p in (a1, a2, b1)] == [True, True, False], path
