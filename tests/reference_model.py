@@ -92,6 +92,15 @@ class GameOverError(CounterError):
     pass
 
 
+class UnpayableCostError(IllegalActionError):
+    """118.3: a cost that can't be paid in full; ``short``: the entities (holders) that
+    have fewer counters than the cost needs."""
+
+    def __init__(self, message, short):
+        super().__init__(message)
+        self.short = short
+
+
 # ---------------------------------------------------------------------------------------
 # Kinds
 def validate_kind(kind):
@@ -153,12 +162,44 @@ def set_count(counters, kind, value):
 
 
 # ---------------------------------------------------------------------------------------
+# A host's "can't have counters" of a class of objects (the engine's ruleset hook
+# ``can_have``): a predicate ``(types, controller, zone, kind) -> bool`` over what the
+# object (or player: types {"player"}, its own id as controller, no zone) is, True where it
+# can have ``kind`` counters put on it. 109.2: "artifact", "creature" and so on without
+# "card" mean permanents, so these ask the zone.
+PERMANENT_CLASSES = {"artifact", "creature", "enchantment", "land"}
+
+
+def solemnity(types, controller, zone, kind):
+    """Solemnity: "Players can't get counters. Counters can't be put on artifacts,
+    creatures, enchantments, or lands." """
+    if "player" in types:
+        return False
+    return not (zone == "battlefield" and types & PERMANENT_CLASSES)
+
+
+def melira(you):
+    """Melira, Sylvok Outcast, controlled by player ``you`` (a model id): "You can't get
+    poison counters. Creatures you control can't have -1/-1 counters put on them." """
+    def can_have(types, controller, zone, kind):
+        if kind == "poison" and "player" in types and controller == you:
+            return False
+        if kind == "-1/-1" and zone == "battlefield" and "creature" in types and controller == you:
+            return False
+        return True
+    return can_have
+
+
+# ---------------------------------------------------------------------------------------
 class RefGame:
     """One MTG game. Same action and read methods as ecs.World with batch == 1."""
 
-    def __init__(self, ruleset="mtg", batch=1, seed=None, two_headed_giant=False, host_rules=False):
+    def __init__(self, ruleset="mtg", batch=1, seed=None, two_headed_giant=False, host_rules=False,
+                 can_have=None):
         assert ruleset == "mtg" and batch == 1, "the reference model is one MTG game"
         self.thg = bool(two_headed_giant)
+        # a host's "can't have counters" of a class of objects (``solemnity``, ``melira``)
+        self.can_have = can_have
         # the host's own state-based rules of tests/host_rules.py, checked with 704's (704.3)
         self.host_rules = host_rules
         self.next_id = 0
@@ -279,11 +320,13 @@ class RefGame:
         """A new object in ``zone`` with the characteristics of ``card`` (400.7: nothing else
         is remembered). An object entering the battlefield gets its printed loyalty (306.5b)
         and defense (310.4b) counters as it enters; ``extra_counters`` are put as well (122.6)."""
-        counters = dict(extra_counters)
+        def can_have(kind):   # 122.6: they are put on it as it enters, so a host's can't holds (101.3)
+            return self.can_have is None or self.can_have(card["types"], card["controller"], zone, kind)
+        counters = {k: n for k, n in extra_counters.items() if can_have(k)}
         if zone == "battlefield":
-            if "planeswalker" in card["types"] and card["loyalty"]:
+            if "planeswalker" in card["types"] and card["loyalty"] and can_have("loyalty"):
                 set_count(counters, "loyalty", add_count(counters, "loyalty", card["loyalty"], "enter"))
-            if "battle" in card["types"] and card["defense"]:
+            if "battle" in card["types"] and card["defense"] and can_have("defense"):
                 set_count(counters, "defense", add_count(counters, "defense", card["defense"], "enter"))
         oid = self._new_id()
         obj = dict(card)
@@ -343,24 +386,65 @@ class RefGame:
         # 122.1, 122.6: counters are put on objects in any zone and on players
         set_count(holder, kind, add_count(holder, kind, n, f"put on {e}"))
 
-    def _banned(self, e, kind):
+    def _banned(self, e, kind, count=True):
         """Whether ``e`` can't have ``kind`` counters put on it; in 2HG no player of a team
         gets poison counters where one of them can't (810.10c)."""
         if e in self.players and self.thg and kind == "poison":
-            who = [self.players[q] for q in self.team_players[self.team_of[e]]]
+            who = self.team_players[self.team_of[e]]
         else:
-            who = [self.players[e] if e in self.players else self.objects[e]]
-        return any(kind in x["banned"] or "*" in x["banned"] for x in who)
+            who = [e]
+        return any(self._cant_have(x, kind, count) for x in who)
 
-    def remove_counters(self, e, kind, n=1):
+    def _cant_have(self, e, kind, count=True):
+        """101.3: ``e`` can't have ``kind`` counters: prohibited (``prohibit``, that kind or
+        every kind) or of a class the host's ``can_have`` says can't."""
+        x = self.players[e] if e in self.players else self.objects[e]
+        if kind in x["banned"] or "*" in x["banned"]:
+            return True
+        if self.can_have is None:
+            return False
+        if e in self.players:
+            cant = not self.can_have(frozenset({"player"}), e, None, kind)
+        else:
+            cant = not self.can_have(x["types"], x["controller"], x["zone"], kind)
+        if cant and count:   # (counted where an action asks, not a read)
+            self.reached["101.3 a host's can't"] += 1
+        return cant
+
+    def is_prohibited(self, e, kind):
+        """Whether ``e`` can't have ``kind`` counters put on it (``_banned``)."""
         e = self._check_id(e)
         validate_kind(kind)
+        return self._banned(e, kind, count=False)
+
+    def remove_counters(self, e, kind, n=1, cost=False):
+        """``n`` from each of ``e`` (an id or a list of ids). ``cost``: removing them is a
+        cost (606.4 loyalty, 602.2b), paid in full or not at all (118.3)."""
+        ids = [self._check_id(x) for x in (e if isinstance(e, list) else [e])]
+        validate_kind(kind)
         n = validate_count(n)
+        if not isinstance(cost, bool):
+            raise IllegalActionError(f"cost must be True or False, got {cost!r}")
         if self._over():
             return
-        holder = self._holder(e, kind)
-        # 101.3 (docs): removing more than there are removes those there are
-        set_count(holder, kind, holder.get(kind, 0) - min(n, holder.get(kind, 0)))
+        # what each holder gives up: ids naming one object, or (810.10) one team's poison, add up
+        need = {}
+        for x in ids:
+            h = self.head_id(x) if x in self.players and self.thg and kind == "poison" else x
+            need[h] = need.get(h, 0) + n
+        if cost and len(need) < len(ids):
+            self.reached["118.3 rows of one holder add up"] += 1
+        if cost:
+            short = [h for h, total in need.items() if self._holder(h, kind).get(kind, 0) < total]
+            if short:
+                self.reached["118.3 cost refused"] += 1
+                raise UnpayableCostError(f"{short} can't pay {kind} counters (118.3)", short)
+            if need and any(need.values()):
+                self.reached["118.3 cost paid"] += 1
+        for h, total in need.items():
+            holder = self._holder(h, kind)
+            # 101.3 (docs): removing more than there are removes those there are
+            set_count(holder, kind, holder.get(kind, 0) - min(total, holder.get(kind, 0)))
 
     def move_counters(self, src, dst, kind, n=None):
         """122.5; docs: ``kind=None`` moves every kind, all of each (``n``: the most of each),
@@ -394,6 +478,8 @@ class RefGame:
         for s, d, k, left, new_dst in plan:
             set_count(s, k, left)
             set_count(d, k, new_dst)
+        if kind is None and len(plan) > 1:
+            self.reached["122.5 every kind, several moved"] += 1
 
     def proliferate(self, ids):
         """701.34a: each chosen permanent or player that has counters gets one more of each kind
@@ -528,7 +614,7 @@ class RefGame:
             # 615.12 + ruling 2022-04-29: unpreventable damage is dealt and still uses one.
             new_shield = c["shield"] - 1
             if unpreventable:
-                self._damage_results(obj, amount, deathtouch, wither, infect)  # may raise
+                self._damage_results(target, obj, amount, deathtouch, wither, infect)  # may raise
                 self.reached["615.12 unpreventable vs shield"] += 1
             else:
                 event["dealt"] = 0
@@ -536,15 +622,15 @@ class RefGame:
             set_count(c, "shield", new_shield)
             self.events.append(event)
             return
-        self._damage_results(obj, amount, deathtouch, wither, infect)
+        self._damage_results(target, obj, amount, deathtouch, wither, infect)
         self.events.append(event)
 
-    def _damage_results(self, obj, amount, deathtouch, wither, infect):
+    def _damage_results(self, e, obj, amount, deathtouch, wither, infect):
         """120.3c-e, h: the results of damage dealt to a permanent (checked before changing)."""
         c = obj["counters"]
         creature = "creature" in obj["types"]
         # 101.3: where it can't have -1/-1 counters none are put, and no count overflows
-        put = creature and (wither or infect) and not ("-1/-1" in obj["banned"] or "*" in obj["banned"])
+        put = creature and (wither or infect) and not self._banned(e, "-1/-1")
         marks = creature and not (wither or infect)
         if put:
             new_m = add_count(c, "-1/-1", amount, "wither")  # 120.3d

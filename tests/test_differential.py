@@ -7,9 +7,13 @@ so that actions mostly hit live objects. Hypothesis then draws actions one at a 
 the current state of the model (counters of many kinds, the ones the rules under test are
 about drawn most: +1/+1, -1/-1, shield, stun, finality, poison, capped kinds; amounts
 aimed at the thresholds: a cap and one over it (0-3), poison near 10 and, in Two-Headed
-Giant, team poison near 15, toughness, life; caps, damage with random flags, zone changes,
+Giant, team poison near 15, toughness, life; removals as a cost (118.3) of about what the
+target has, or one more; caps, damage with random flags, zone changes,
 taps, life changes, the host's state, ticks at random points and at the end; now and then
 every player left meets a loss condition before the last check) and applies each to both.
+One game in five is played under a host's "can't have counters" of a class of objects
+(tests/can_have_rules.py, the model's predicate of the same name), one in four on the
+general paths (tests/scalar_paths.py).
 After every action:
 
 * both raise or neither does; when they raise, the exception class names are equal and the
@@ -50,11 +54,12 @@ from ecs.host import marks
 from ecs.rules import Magic
 
 try:
-    import host_rules  # tests/ is on sys.path (pytest rootdir conftest)
+    import can_have_rules  # tests/ is on sys.path (pytest rootdir conftest)
+    import host_rules
     import reference_model as ref
     from scalar_paths import run_on
 except ImportError:  # pragma: no cover - imported as a package
-    from tests import host_rules
+    from tests import can_have_rules, host_rules
     from tests import reference_model as ref
     from tests.scalar_paths import run_on
 
@@ -167,12 +172,21 @@ class Harness:
         self.host = host
         self.faults_left = 0
         self.w = World(ruleset="mtg", seed=0, two_headed_giant=thg)
-        self.m = ref.RefGame(two_headed_giant=thg, host_rules=host)
+        self.lines = [f"w = World(ruleset='mtg', seed=0, two_headed_giant={thg})"]
+        # now and then a host's "can't have counters" of a class of objects (the ruleset's
+        # can_have), controlled by a player drawn (in 2HG either player of a team: 810.10c)
+        self.can_have = self.draw(st.sampled_from([None] * 8 + sorted(can_have_rules.RULESETS)))
+        predicate = None
+        if self.can_have is not None:
+            you = self.draw(st.integers(0, n_players - 1))
+            engine_ruleset, model_predicate = can_have_rules.RULESETS[self.can_have]
+            self.w.ruleset, predicate = engine_ruleset(you), model_predicate(you)
+            self.note(f"w.ruleset = {type(self.w.ruleset).__name__}({you})")
+        self.m = ref.RefGame(two_headed_giant=thg, host_rules=host, can_have=predicate)
         self.ids = {}      # model id -> engine id
         self.players = []  # model ids
         self.stale = []    # model ids that went stale
         self.seen = set()  # the rules (model.reached) already made hypothesis events
-        self.lines = [f"w = World(ruleset='mtg', seed=0, two_headed_giant={thg})"]
         if host:   # each of the host's systems at a place drawn among the ruleset's (704.3)
             systems = list(self.w.ruleset.systems)
             for system in host_rules.HOST_SYSTEMS:
@@ -190,6 +204,7 @@ class Harness:
             self.ids[mp] = _norm(ep)
             self.players.append(mp)
             self.note(f"p{i} = {_norm(ep)!r}")
+        assert self.players == list(range(n_players)), "players are the model's first ids (can_have_rules)"
         self.compare_all()
         # the board: a creature, a planeswalker or a battle, a card off the battlefield, then
         # anything (so that most actions hit live objects of the types the rules name)
@@ -275,6 +290,11 @@ class Harness:
                 f"owner/controller of {eo}"
         for mo in self.stale:
             assert not w.exists(self.ids[mo]), f"object {self.ids[mo]} should be stale (400.7)"
+        if self.can_have is not None:   # the host's can't of a class of objects is read (101.3)
+            for mo in self.players + self.live_objects():
+                for kind in ("-1/-1", "poison", "charge"):
+                    assert bool(w.is_prohibited(self.ids[mo], kind)) == m.is_prohibited(mo, kind), (
+                        f"is_prohibited({self.ids[mo]}, {kind!r}) under {self.can_have} (model {mo})")
         a = w.store.a   # what a batched zone change reads to end the host's effects (400.7)
         assert (a["host_marked"] == marks(a)).all(), "the host's mark is where its effects are"
         if self.stale:  # reads of an old object fail the same way (400.7)
@@ -351,7 +371,10 @@ class Harness:
         msg = str(eexc)
         cls = type(mexc).__name__
         flat = [a for a in list(args) + list(kw.values()) for a in (a if isinstance(a, list) else [a])]
-        if cls in ("UnknownEntityError", "StaleEntityError"):
+        if cls == "UnpayableCostError":   # 118.3: it names an entity that can't pay
+            assert any(f"entity {self.eid(h)} " in msg for h in mexc.short), (
+                f"{name}: the message of {cls} names none of {[self.eid(h) for h in mexc.short]}: {msg!r}")
+        elif cls in ("UnknownEntityError", "StaleEntityError"):
             bad = {a.v for a in flat if isinstance(a, I) and a.v not in live_before}
             if len(bad) == 1:
                 e = self.eid(bad.pop())
@@ -603,7 +626,7 @@ class Harness:
         self.step("add_object", (), kw, creates=True)
 
     # ---- the random walk ---------------------------------------------------------------
-    ACTIONS = (["put"] * 8 + ["remove"] * 2 + ["move"] * 2 + ["proliferate"] * 2 + ["cap"] * 2
+    ACTIONS = (["put"] * 8 + ["remove"] * 3 + ["move"] * 2 + ["proliferate"] * 2 + ["cap"] * 2
                + ["destroy", "sacrifice", "move_zone"] + ["damage"] * 5 + ["tap", "untap"]
                + ["life"] * 2 + ["tick"] * 6 + ["add"] * 3 + ["host"] * 4 + ["combo"] * 10)
 
@@ -617,15 +640,24 @@ class Harness:
             self.add_object()
         elif a in ("put", "remove"):
             name = "put_counters" if a == "put" else "remove_counters"
+            cost = a == "remove" and self.draw(st.integers(0, 2)) > 0
             if self.draw(st.integers(0, 3)) == 0:
                 target, kind = self.pick_player(), self.pick_kind(PLAYER_KINDS)
+            else:   # (a cost: mostly from a permanent with counters to pay)
+                target, kind = self.pick_object(self._preferring(
+                    lambda o: o["zone"] == "battlefield" and bool(o["counters"])) if cost else None), self.pick_kind()
+            if cost:
+                self.pay(target, kind)
             else:
-                target, kind = self.pick_object(), self.pick_kind()
-            self.step(name, (target, kind, self.pick_amount(target, kind, remove=a == "remove")))
+                self.step(name, (target, kind, self.pick_amount(target, kind, remove=a == "remove")))
         elif a == "move":
-            src = self.pick_object()
-            dst = src if self.draw(st.integers(0, 6)) == 0 else self.pick_object()
-            if self.draw(st.integers(0, 5)) == 0:   # every kind (docs: kind=None), all of each or the most
+            every = self.draw(st.integers(0, 2)) == 0   # every kind (docs: kind=None, 122.5)
+            # (of every kind: mostly from a permanent with several kinds)
+            src = self.pick_object(self._preferring(
+                lambda o: o["zone"] == "battlefield" and len(o["counters"]) > 1) if every else None)
+            dst = src if self.draw(st.integers(0, 6)) == 0 else self.pick_object(
+                self._mostly_permanent() if every else None)
+            if every:   # all of each or the most
                 self.step("move_counters", (src, dst, None, self.draw(st.sampled_from([None, None, 1, 2]))))
             else:
                 kind = self.pick_kind()
@@ -694,6 +726,37 @@ class Harness:
             self.host_action()
         elif a == "combo":
             self.combo()
+
+    def pay(self, target, kind):
+        """Counters removed as a cost (606.4 a loyalty cost, 602.2b "Remove N counters:"),
+        paid in full or refused, changing nothing (118.3): mostly of a kind the target has,
+        as many as it has or one more; now and then the target named twice (rows naming
+        one object add up) or, in Two-Headed Giant, both players of a team for its poison
+        (810.10: one pool)."""
+        m, e = self.m, target.v
+        have_kinds = sorted(m._counters_of(e)) if e in m.objects or e in m.players else []
+        if have_kinds and not _rejects(ref.validate_kind, kind) and self.draw(st.integers(0, 3)):
+            kind = self.draw(st.sampled_from(have_kinds))
+        targets, rows = target, 1
+        if self.draw(st.integers(0, 4)) == 0:
+            targets, rows = [target, target], 2
+        elif self.thg and kind == "poison" and e in m.players and self.draw(st.booleans()):
+            t = self.players.index(e) // 2
+            targets, rows = [I(q) for q in self.players[2 * t:2 * t + 2]], 2
+        try:
+            have = m.count(e, kind)
+        except ref.CounterError:
+            have = 0
+        cost = True
+        if self.bad():   # not a flag
+            cost = self.draw(st.sampled_from([1, "yes", None]))
+            n = 1
+        elif self.bad():
+            n = self.draw(st.sampled_from(BAD_COUNTS))
+        else:
+            n = self.draw(st.sampled_from([have // rows, have // rows, have // rows + 1,
+                                           max(0, have // rows - 1), 1, 0, MAX]))
+        self.step("remove_counters", (targets, kind, n), {"cost": cost})
 
     def lethal(self, target, flags):
         """Amounts of damage at which a rule starts to apply: toughness (704.5g, 704.5f by
@@ -915,6 +978,15 @@ EXAMPLES = 200
 examples = settings(max_examples=profile_examples(EXAMPLES))
 
 
+def play(data, max_steps=40, **kw):
+    """One game (``Harness``), on the single game's scalar paths or, one in four, on the
+    general ones (tests/scalar_paths.py), which must act alike."""
+    path = data.draw(st.sampled_from(["scalar"] * 3 + ["general"]))
+    note(f"# the {path} paths")
+    with run_on(path):
+        Harness(data, **kw).run(max_steps)
+
+
 @examples
 @given(st.data())
 def test_two_player_games_match_reference(data):
@@ -924,8 +996,11 @@ def test_two_player_games_match_reference(data):
     vs shield), 701.8/701.21a/702.12 (destroy, sacrifice, indestructible), 701.34
     (proliferate), 704.3 (one simultaneous check, repeated), 704.5a/c/d/f/g/h/i/v, 704.8
     (LKI), 104.4a (draws), a player who can't lose for a reason the host names
-    (set_cant_lose), 101.3 and 107.1 (amounts)."""
-    Harness(data, n_players=2).run()
+    (set_cant_lose), 101.3 and 107.1 (amounts); counters removed as a cost, paid in full
+    or refused changing nothing (118.3), every kind moved at once (122.5); and now and then
+    a host's "can't have counters" of a class of objects (can_have: Solemnity, Melira),
+    asked where a prohibition is (101.3, 122.5, 122.6)."""
+    play(data, n_players=2)
 
 
 @examples
@@ -933,7 +1008,7 @@ def test_two_player_games_match_reference(data):
 def test_three_player_games_match_reference(data):
     """Three players: a player who loses leaves the others playing (104.2a), simultaneous
     losses of everyone left is a draw (104.4a); plus everything of the two-player test."""
-    Harness(data, n_players=3).run()
+    play(data, n_players=3)
 
 
 @examples
@@ -941,8 +1016,10 @@ def test_three_player_games_match_reference(data):
 def test_two_headed_giant_games_match_reference(data):
     """Two-Headed Giant (810): shared team life and poison (810.10, docs), team loss at
     0 life (704.6a, 810.8c) or 15 poison (704.6b, 810.8d; 704.5c ignored), proliferate gives
-    a team at most one poison counter (701.34b)."""
-    Harness(data, n_players=4, thg=True).run()
+    a team at most one poison counter (701.34b); a team's poison paid as a cost from its one
+    pool (118.3, 810.10); a host's "you can't get poison counters" keeps the whole team from
+    getting any (810.10c)."""
+    play(data, n_players=4, thg=True)
 
 
 @examples
@@ -953,7 +1030,7 @@ def test_rejected_actions_change_nothing(data):
     int32 overflow), zones (400.1), types, stale (400.7) and unknown ids, every action that
     raises must leave the full read-out of the engine (every id, every read, the result and
     the event log) exactly as it was, and raise the same error class as the model."""
-    Harness(data, n_players=2, bad_rate=0.4, check_atomic=True).run(max_steps=30)
+    play(data, n_players=2, bad_rate=0.4, check_atomic=True, max_steps=30)
 
 
 @examples
@@ -967,7 +1044,7 @@ def test_a_hosts_own_systems_match_reference(data):
     CAUSES sends it (704.5f-v before the host's); a player two rules make lose loses once
     (810.8a: in 2HG the team); plus everything of the tests above."""
     n_players, thg = data.draw(st.sampled_from([(2, False), (3, False), (4, True)]))
-    Harness(data, n_players=n_players, thg=thg, host=True).run()
+    play(data, n_players=n_players, thg=thg, host=True)
 
 
 # ---------------------------------------------------------------------------------------
@@ -983,7 +1060,9 @@ TWO_PLAYER_RULES = {
     "poison 8-11 at a check": 87, "122.1c shield prevents damage": 7,
     "122.1c shield replaces destroy": 4, "615.12 unpreventable vs shield": 4, "122.1d stun": 11,
     "122.1h finality": 13, "702.12b indestructible vs 704.5g/h": 12, "104.2a win": 25,
-    "104.4a draw": 4, "can't lose": 18,
+    "104.4a draw": 4, "can't lose": 18, "118.3 cost paid": 7, "118.3 cost refused": 7,
+    "118.3 rows of one holder add up": 3, "122.5 every kind, several moved": 3,
+    "101.3 a host's can't": 20,
 }
 #: the same in Two-Headed Giant games (810)
 THG_RULES = {
@@ -994,6 +1073,8 @@ THG_RULES = {
     "122.1c shield prevents damage": 5, "122.1c shield replaces destroy": 2,
     "615.12 unpreventable vs shield": 5, "122.1d stun": 10, "122.1h finality": 11,
     "702.12b indestructible vs 704.5g/h": 11, "104.2a win": 26, "104.4a draw": 3, "can't lose": 34,
+    "118.3 cost paid": 4, "118.3 cost refused": 5, "118.3 rows of one holder add up": 5,
+    "101.3 a host's can't": 16,
 }
 #: the same in two-player games with the host's systems (tests/host_rules.py); left out:
 #: "122.1c shield replaces destroy" (1-7 in 150 games: the host's combos make shield ones rarer)
