@@ -45,6 +45,7 @@ from collections import Counter
 
 import numpy as np
 import reach
+from can_have_rules import RULESETS
 from host_rules import HOST_SYSTEMS
 from host_rules import OBJECT_KINDS as HOST_KINDS
 from host_rules import PLAYER_KINDS as HOST_PLAYER_KINDS
@@ -88,14 +89,19 @@ N_PLAYERS = 2
 class Harness:
     """The batch, its B single Worlds, and the logical-object maps of every game."""
 
-    def __init__(self, batch: int, specs: list[int], systems: list | None = None) -> None:
-        """``systems``: a schedule for the batch and every single World (a host's own)."""
+    def __init__(self, batch: int, specs: list[int], systems: list | None = None,
+                 can_have: tuple[str, int] | None = None) -> None:
+        """``systems``: a schedule for the batch and every single World (a host's own);
+        ``can_have``: a host's "can't have counters" of a class of objects
+        (tests/can_have_rules.py) and the index of the player who controls it."""
         self.B = batch
         self.batch = World(batch=batch, seed=0)
         self.singles = [World(seed=0) for _ in range(batch)]
-        if systems is not None:
-            for w in (self.batch, *self.singles):
+        for w in (self.batch, *self.singles):
+            if systems is not None:
                 w.schedule = Schedule(systems)
+            if can_have is not None:   # (before anything enters: 122.6)
+                w.ruleset = RULESETS[can_have[0]][0](can_have[1])
         self.bid: list[dict[int, int]] = [{} for _ in range(batch)]   # logical -> batch id
         self.sid: list[dict[int, int]] = [{} for _ in range(batch)]   # logical -> single id
         self.brev: list[dict[int, int]] = [{} for _ in range(batch)]  # batch id -> logical
@@ -465,13 +471,16 @@ def step(d, h: Harness) -> None:
 
     if action in ("put", "remove", "set_cap"):
         kind = d.choice(h.kinds)
-        m = d.integer(1, 2) if action == "put" else 1
+        # a removal as a cost (118.3), half of them: paid in every selected game or in none,
+        # two rows of one object adding up
+        kw = {"cost": True} if action == "remove" and d.boolean() else {}
+        m = d.integer(1, 2) if action == "put" or kw else 1
         t, st_ids = _pick(d, h, sel, m)
-        a = _amounts(d, sel, m)
+        a = _amounts(d, sel, m, hi=2 if kw else 4)
         method = {"put": "put_counters", "remove": "remove_counters", "set_cap": "set_cap"}[action]
-        h.log.append(f"{method}({t.tolist()}, {kind!r}, {a.tolist()}, games={games!r})")
-        h.run(lambda: getattr(bw, method)(t, kind, a, games=games),
-              {g: (lambda g=g, r=r: getattr(h.singles[g], method)(one(st_ids[g]), kind, amt(a[r])))
+        h.log.append(f"{method}({t.tolist()}, {kind!r}, {a.tolist()}, games={games!r}, **{kw})")
+        h.run(lambda: getattr(bw, method)(t, kind, a, games=games, **kw),
+              {g: (lambda g=g, r=r: getattr(h.singles[g], method)(one(st_ids[g]), kind, amt(a[r]), **kw))
                for r, g in enumerate(sel)})
     elif action == "poison":   # or rad counters, which a precombat main phase acts on (728.1)
         kind = d.choice(h.player_kinds)
@@ -514,7 +523,7 @@ def step(d, h: Harness) -> None:
         h.run(lambda: bw.move_zone(t, zone, games=games),
               {g: (lambda g=g: h.singles[g].move_zone(one(st_ids[g]), zone)) for g in sel})
     elif action == "move_counters":
-        kind = d.choice(h.kinds)
+        kind = None if d.integer(0, 3) == 0 else d.choice(h.kinds)   # None: every kind (122.5)
         src, s_src = _pick(d, h, sel, 1)
         dst, s_dst = _pick(d, h, sel, 1)
         a = _amounts(d, sel, 1)
@@ -644,17 +653,23 @@ _EXAMPLES = examples(60)
 
 def run_sequence(d: Draw, batch: int, specs: list[int], n: int, host: bool = False,
                  reached: Counter | None = None) -> None:
-    """``n`` actions on a Harness of ``batch`` games; ``reached``: a Counter the cases the
-    run reaches are counted in (a coverage run; ``Harness.reached``)."""
+    """``n`` actions on a Harness of ``batch`` games, now and then under a host's "can't
+    have counters" of a class of objects (tests/can_have_rules.py: each game decides from
+    its own objects, 101.3); ``reached``: a Counter the cases the run reaches are counted
+    in (a coverage run; ``Harness.reached``)."""
     systems = None
     if host:   # each of a host's systems at a place drawn among the ruleset's
         systems = list(World().ruleset.systems)
         for system in HOST_SYSTEMS:
             systems.insert(d.integer(0, len(systems)), system)
-    h = Harness(batch, specs, systems)
+    name = d.choice([None] * 4 + sorted(RULESETS))
+    can_have = None if name is None else (name, d.integer(0, N_PLAYERS - 1))
+    h = Harness(batch, specs, systems, can_have)
     h.reached = reached
     if systems:
         h.log.append(f"# schedule: {[c.__name__ for c in systems]}")
+    if can_have:
+        h.log.append(f"# ruleset: {RULESETS[can_have[0]][0](can_have[1])!r}, player {can_have[1]}")
     swarm(d, h)
     h.check_state()
     try:
