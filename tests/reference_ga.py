@@ -179,8 +179,12 @@ class Game:
             c.add(kind, -m)
             c.add(other, -m)
 
-    def remove(self, c, kind: str, n: int) -> None:
+    def remove(self, c, kind: str, n: int, cost: bool = False) -> None:
+        """``cost``: removing them is a cost, paid in full or not at all (CR 118.3; the
+        engine's remove_counters(cost=True), which a Grand Archive World takes as is)."""
         holder = c.counters
+        if cost and holder.get(kind, 0) < n:
+            raise ModelError("UnpayableCostError", f"fewer than {n} {kind} counters")
         v = max(holder.get(kind, 0) - n, 0)
         if v:
             holder[kind] = v
