@@ -230,7 +230,7 @@ def card_action(data, pair: Pair, g: int) -> None:
                   [(g, lambda: m.put(c, kind, n))])
     elif action == "remove" and names:
         name, kind, n = pick(), data.draw(st.sampled_from(GA_KINDS)), data.draw(st.integers(0, 3))
-        cost = data.draw(st.booleans())   # (118.3: all n or none)
+        cost = data.draw(st.integers(0, 2)) == 0   # (118.3: all n or none)
         c = m.cards[name]
         pair.call(f"remove {name} {kind} {n} cost={cost} (g{g})",
                   lambda: w.remove_counters(ids[name], kind, n, games=sel, cost=cost),
@@ -372,7 +372,7 @@ def player_action(data, pair: Pair, g: int) -> None:
         pair.call(f"put rad p{p} {n} (g{g})", lambda: w.put_counters(pid, "rad", n, games=[g]),
                   [(g, lambda: m.put(pl, "rad", n))])
     elif action == "unrad":
-        cost = data.draw(st.booleans())   # (118.3: all n or none)
+        cost = data.draw(st.integers(0, 2)) == 0   # (118.3: all n or none)
         pair.call(f"remove rad p{p} {n} cost={cost} (g{g})",
                   lambda: w.remove_counters(pid, "rad", n, games=[g], cost=cost),
                   [(g, lambda: m.remove(pl, "rad", n, cost))])
