@@ -192,14 +192,10 @@ def _teammates(game: Game, g: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np
 def _team_bans(game: Game, g: np.ndarray, c: np.ndarray) -> np.ndarray:
     """(rows,) the prohibitions (``ban``) of every player of the team of each row that is a
     player's column, or'ed together; 0 for the other rows."""
-    a = game.store.a
-    pcol = a["player_col"].astype(np.int64)
-    head = pcol[a["player_head"]]                 # each player's team, as its head's column
-    team = np.full(game.store.capacity, -1, np.int64)
-    team[pcol] = head                             # a player's column -> its team
-    mates = head[None, :] == team[c][:, None]     # (rows, players)
-    bans = a["ban"][np.asarray(g)[:, None], pcol[None, :]]
-    return np.bitwise_or.reduce(np.where(mates, bans, np.uint64(0)), axis=1)
+    r, cols = _teammates(game, g, c)
+    out = np.zeros(np.shape(c), np.uint64)
+    np.bitwise_or.at(out, r, game.store.a["ban"][np.asarray(g)[r], cols])
+    return out
 
 
 def host_can_have(game: Game) -> bool:
