@@ -408,28 +408,16 @@ def _spread_kept(slots: np.ndarray, spread: np.ndarray, spread_id: np.ndarray,
     """(n,) bool: which of the first ``n`` spread rows hold an id still in some game's
     slot (``slots``: the store's (B, C) ids); those rows move to the front in place, in
     order, and the rest up to ``n`` become -1. In place, without the (n, B) temporaries of
-    a NumPy gather (some 5 MB a sweep at 4,096 games). Rows are copied element by element:
-    a row assignment compiles numba's broadcasting, some 2 s of a cold start."""
+    a NumPy gather (some 5 MB a sweep at 4,096 games)."""
     keep = empty(n, np.bool_)
-    kept = 0
-    games = spread.shape[1]
     for r in range(n):
         keep[r] = False
-        for g in range(games):
+        for g in range(spread.shape[1]):
             c = spread[r, g]
             if 0 <= c < slots.shape[1] and slots[g, c] == spread_id[r]:
                 keep[r] = True
                 break
-        if keep[r]:
-            if kept < r:
-                for g in range(games):
-                    spread[kept, g] = spread[r, g]
-                spread_id[kept] = spread_id[r]
-            kept += 1
-    for r in range(kept, n):
-        for g in range(games):
-            spread[r, g] = -1
-        spread_id[r] = -1
+    _to_front(spread, spread_id, keep, n)
     return keep
 
 
@@ -439,21 +427,28 @@ def _pages_kept(pages: np.ndarray, page_at: np.ndarray, keep: np.ndarray) -> int
     ``page_at``) to the front in place, in order, the rest of those rows becoming -1;
     returns how many were kept. In place: a NumPy gather of the kept rows was a temporary
     of 512 bytes a row (1.3 MB a sweep at 1,024 games), the largest a step allocates, and
-    glibc kept a block of its size free at the heap's top. Rows are copied element by
-    element, as ``_spread_kept`` does."""
+    glibc kept a block of its size free at the heap's top."""
+    return _to_front(pages, page_at, keep, keep.size)
+
+
+@njit(cache=True, inline="always")
+def _to_front(rows: np.ndarray, ids: np.ndarray, keep: np.ndarray, n: int) -> int:  # pragma: no cover - compiled
+    """Move the first ``n`` rows of ``rows`` and ``ids`` that ``keep`` marks to the front
+    in place, in order, the rest of those ``n`` becoming -1; returns how many were kept.
+    Rows are copied element by element: a row assignment compiles numba's broadcasting,
+    some 2 s of a cold start."""
     kept = 0
-    width = pages.shape[1]
-    for r in range(keep.size):
+    for r in range(n):
         if keep[r]:
             if kept < r:
-                for i in range(width):
-                    pages[kept, i] = pages[r, i]
-                page_at[kept] = page_at[r]
+                for i in range(rows.shape[1]):
+                    rows[kept, i] = rows[r, i]
+                ids[kept] = ids[r]
             kept += 1
-    for r in range(kept, keep.size):
-        for i in range(width):
-            pages[r, i] = -1
-        page_at[r] = -1
+    for r in range(kept, n):
+        for i in range(rows.shape[1]):
+            rows[r, i] = -1
+        ids[r] = -1
     return kept
 
 
