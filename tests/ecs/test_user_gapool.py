@@ -36,6 +36,25 @@ def test_recover_enlighten_immortality_a_stale_id_is_refused_without_offering_wh
     assert "games=" in str(refused.value)
 
 
+@pytest.mark.parametrize("call", [
+    lambda w, champ: w.lose_life(champ, 1),
+    lambda w, champ: w.gain_life(champ, 1),
+    lambda w, champ: w.set_reserve(champ, 1),                    # Costs and Memory
+    lambda w, champ: w.gain_reserve(champ, 1),
+    lambda w, champ: w.pay_reserve(champ, 1),
+], ids=["lose_life", "gain_life", "set_reserve", "gain_reserve", "pay_reserve"])
+def test_life_and_reserve_a_stale_id_is_refused_without_offering_where(call):
+    """The player actions take no ``where=`` either (a player is in every game): their
+    refusal of an id gone from one game of a batch must not offer ``where='present'``,
+    which they would refuse as an unexpected keyword."""
+    w, _, _, champ, _ = ga_batch()
+    w.move_zone(champ, "hand", games=1)
+    with pytest.raises(StaleEntityError) as refused:
+        call(w, champ)
+    assert "where=" not in str(refused.value)
+    assert "games=" in str(refused.value)
+
+
 def test_put_counters_a_stale_id_is_refused_offering_where():
     """Counters 1 (a put): ``put_counters`` takes ``where="present"``, and its refusal says so."""
     w, _, _, _, ally = ga_batch()
