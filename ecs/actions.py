@@ -929,7 +929,7 @@ def _life(world: Game, p: Ids, n: Amounts, games: Any, sign: int, skip_finished:
         targets = args.few(world, p, games, "all", skip_finished)
         if targets is not None and _life_few(world, targets, sign * n):
             return
-    r = args.rows(world, p, games, "all", skip_finished)
+    r = args.rows(world, p, games, "all", skip_finished, takes_where=False)
     g, c = r.g, r.c
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     a = r.amounts(n, lambda e=p: f"life of {args.named_ids(e, 'player')}")

@@ -395,19 +395,20 @@ class Rows:
 
 
 def rows(game: Game, ids: Any, games: Any, where: str = "all",
-         skip_finished: bool = False) -> Rows:
+         skip_finished: bool = False, takes_where: bool = True) -> Rows:
     """An action's targets, batched-loop friendly. ``where="all"`` (the default): every
     id must exist in every selected game (as ``targets``). ``where="present"``: act only
     where the id is present, ids that left their zone in some games and -1 (padding) are
     skipped there; an id that never existed in this World still raises. ``skip_finished``:
     an explicit ``games=`` may name ended games, which are left out (otherwise
-    GameOverError). Amounts are given for the whole selection either way (``Rows``)."""
+    GameOverError). Amounts are given for the whole selection either way (``Rows``).
+    ``takes_where``: whether the action takes ``where=``, which a refusal then offers."""
     if where not in WHERE:
         raise IllegalActionError(f"where must be one of {WHERE}, got {where!r}")
     skip_finished = flag(skip_finished, "skip_finished")
     s, ongoing = game.store, game.ongoing
     if where == "all" and not skip_finished:   # the common case: as every action did
-        g, c, single, shape, idarr, gsel = _target_grid(game, ids, games)
+        g, c, single, shape, idarr, gsel = _target_grid(game, ids, games, takes_where)
         return Rows(g, c, single, shape, None, idarr, gsel)
     gsel = select_games(games, np.ones_like(ongoing) if skip_finished else ongoing)
     lo = -1 if where == "present" else 0   # -1 pads where="present"

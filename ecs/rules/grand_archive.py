@@ -429,7 +429,7 @@ def _reserve_rows(world: Game, p: Ids, n: Amounts, games: Any, how: str, skip_fi
     if args.count_one(n) and _reserve_one(world, p, n, games, how, skip_finished):
         return
     s = world.store
-    r = args.rows(world, p, games, "all", skip_finished)
+    r = args.rows(world, p, games, "all", skip_finished, takes_where=False)
     g, c = r.g, r.c
     args.require(world, args.is_type(world, g, c, "player"), g, c, "is not a player")
     a = r.amounts(n, lambda e=p: f"{how} reserve of {args.named_ids(e, 'player')}")
