@@ -363,8 +363,7 @@ def move_counters(world: Game, src: Ids, dst: Ids, kind: str | None, n: Amounts 
     total = np.zeros(g.size, np.int64)
     for name in (list(s.kind_names) if kind is None else [kind]):
         hs, hd = counting.holder(world, name, g, scs), counting.holder(world, name, g, dcs)   # (810.10)
-        k = s.kind_index.get(name)
-        have = s.counts[k, g, hs].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+        have = counting.counts_at(world, name, g, hs)
         moved = np.where(ok & counting.allowed(world, name, g, dcs) & (hs != hd), np.minimum(amount, have), 0)
         m = moved > 0
         args.distinct_rows(world, np.concatenate([g[m], g[m]]), np.concatenate([hs[m], hd[m]]), "move_counters")

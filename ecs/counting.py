@@ -91,13 +91,19 @@ def room_one(game: Game, kind: str, g: int, col: int, n: int, raises: bool = Fal
     return -1
 
 
+def counts_at(game: Game, kind: str, g: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """(rows,) int64: the count of ``kind`` on each row (0 for a kind never used)."""
+    s = game.store
+    k = s.kind_index.get(kind)
+    return s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+
+
 def counts_for_cost(game: Game, kind: str, g: np.ndarray, c: np.ndarray, need: Any,
                     what: str) -> np.ndarray:
     """Each row's count of ``kind``; UnpayableCostError naming the first row that has
     fewer than ``need`` (a cost is paid in full or not at all, CR 118.3)."""
     s = game.store
-    k = s.kind_index.get(kind)
-    have = s.counts[k, g, c].astype(np.int64) if k is not None else np.zeros(g.size, np.int64)
+    have = counts_at(game, kind, g, c)
     need = np.broadcast_to(np.asarray(need, np.int64), g.shape)
     short = have < need
     if short.any():
