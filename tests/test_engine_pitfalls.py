@@ -39,6 +39,13 @@ class _NoCountersOnArtifacts(_NoCountersOnCreatures):
     types = TYPE_BIT["artifact"]
 
 
+class _NoMinusCountersOnCreatures(_NoCountersOnCreatures):
+    """"Creatures can't have -1/-1 counters put on them"."""
+
+    def can_have(self, world, kind, g, c):
+        return super().can_have(world, kind, g, c) if kind == "-1/-1" else None
+
+
 # -- 704.5q: +1/+1 and -1/-1 counters annihilate ------------------------------------------
 
 
@@ -184,6 +191,29 @@ def test_122_5_a_minus_counter_moved_onto_a_one_one_kills_it():
     assert b.exists(elf).tolist() == [False, True]
 
 
+def test_122_5_moving_all_counters_takes_them_off_the_source():
+    """122.5, 122.8, 603.10a: "move all counters from it onto target creature" takes each
+    counter off the source as it puts it on the target: a pitfall other engines have
+    shipped created the counters on the target and left them on the source, so the move
+    could be repeated every turn. A second move finds nothing. The counters of a creature
+    that left the battlefield are read from its zone change (last-known information) and
+    put on the collector."""
+    w = World()
+    p = w.add_player()
+    ozolith = w.add_object(p, "artifact")
+    hydra = w.add_object(p, "creature", power=0, toughness=0, counters={"+1/+1": 3, "flying": 1})
+    w.clear_events()
+    w.sacrifice(hydra)
+    [left] = _zone_changes(w)
+    for kind, n in left.lki.items():
+        w.put_counters(ozolith, kind, n)
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    assert w.move_counters(ozolith, bear, None) == 4
+    assert w.counters(ozolith) == {} and w.counters(bear) == {"+1/+1": 3, "flying": 1}
+    assert w.move_counters(ozolith, bear, None) == 0
+    assert w.counters(bear) == {"+1/+1": 3, "flying": 1}
+
+
 def test_122_6_a_zero_zero_that_enters_with_a_plus_counter_survives():
     """122.6, 704.5f: a 0/0 that enters with a +1/+1 counter has it as it enters, so it is
     a 1/1 when state-based actions are next checked. A pitfall other engines have shipped:
@@ -300,6 +330,41 @@ def test_400_7_counters_for_the_object_that_died_never_reach_the_one_that_return
     assert w.counters(back) == {}
 
 
+def test_400_7_a_card_returned_once_is_not_returned_again_by_a_second_trigger():
+    """400.7: a creature dies and two "dies" triggers would move the card from the
+    graveyard; the first returns it to the battlefield, and the second, naming the card in
+    the graveyard, finds no such object: a pitfall other engines have shipped moved the
+    new permanent to its owner's hand. The old id is stale; with ``where="present"`` the
+    move does nothing."""
+    w = World()
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    w.sacrifice(bear)
+    [card] = w.objects(zone="graveyard")
+    back = w.move_zone(card, "battlefield")
+    with pytest.raises(StaleEntityError):
+        w.move_zone(card, "hand")
+    assert w.move_zone(card, "hand", where="present") == -1
+    assert w.zone(back) == "battlefield"
+
+
+def test_111_8_704_5d_a_token_that_died_is_not_returned_by_undying():
+    """111.8, 704.5d, 702.93a: a token with undying dies without +1/+1 counters; its undying
+    trigger can't return it (a token that has left the battlefield can't come back), so it
+    stays in the graveyard, gets no counter, and ceases to exist at the next check."""
+    w = World()
+    p = w.add_player()
+    spirit = w.add_object(p, "creature", power=1, toughness=1, token=True)
+    w.destroy(spirit)
+    [died] = _zone_changes(w)
+    assert died.token and "+1/+1" not in died.lki
+    assert w.move_zone(died.new, "battlefield", counters={"+1/+1": 1}) == -1
+    assert w.zone(died.new) == "graveyard" and w.counters(died.new) == {}
+    w.clear_events()
+    assert w.tick() == 1 and not w.exists(died.new)
+    assert [e.cause for e in _zone_changes(w)] == ["704.5d"]
+
+
 # -- 704.5g/h/i and indestructible ---------------------------------------------------------
 
 
@@ -351,6 +416,25 @@ def test_702_2b_702_80a_wither_damage_from_a_deathtouch_source_destroys():
     ogre = w.add_object(q, "creature", power=3, toughness=3)
     w.deal_damage(ogre, 1, source=source, wither=True)     # wither is the host's flag
     assert w.counters(ogre) == {"-1/-1": 1} and w.damage(ogre) == 0 and w.life(p) == 21
+    w.clear_events()
+    w.tick()
+    assert [(e.old, e.cause) for e in _zone_changes(w)] == [(ogre, "704.5h")]
+
+
+def test_101_3_702_2b_infect_damage_that_can_put_no_counters_is_still_dealt():
+    """120.3d, 101.3, 702.2b, 702.15b, 704.5h: with "creatures can't have -1/-1 counters put
+    on them", 1 infect damage from a deathtouch, lifelink source to a 3/3 puts no counter
+    and marks no damage, yet it is dealt: the source's controller gains 1 and the 3/3 is
+    destroyed at the next check (the "can't" stops the counters, not the damage)."""
+    w = World()
+    w.ruleset = _NoMinusCountersOnCreatures()
+    p, q = w.add_player(), w.add_player()
+    source = w.add_object(p, "creature", power=1, toughness=1, keywords={"deathtouch", "lifelink"})
+    ogre = w.add_object(q, "creature", power=3, toughness=3)
+    w.clear_events()
+    w.deal_damage(ogre, 1, source=source, infect=True)
+    assert w.counters(ogre) == {} and w.damage(ogre) == 0 and w.life(p) == 21
+    assert [(e.amount, e.dealt) for e in w.events() if isinstance(e, DamageDealt)] == [(1, 1)]
     w.clear_events()
     w.tick()
     assert [(e.old, e.cause) for e in _zone_changes(w)] == [(ogre, "704.5h")]
@@ -508,6 +592,21 @@ def test_104_4a_704_3_players_who_lose_in_the_same_check_draw():
     w.lose_life(q, np.array([20, 19]))
     w.tick()
     assert w.result().tolist() == [-2, q]
+
+
+def test_810_10_704_6b_infect_damage_to_both_players_of_a_team_adds_up_to_fifteen():
+    """810.10, 704.6b, 704.5c: in Two-Headed Giant each player dealt infect damage gets the
+    poison counters and the team holds them: 8 to each player of a team is 16 team poison,
+    so the team loses at the next check, though neither player has 10 of their own
+    (which 2HG ignores anyway)."""
+    w = World(two_headed_giant=True)
+    a1 = w.add_player(team=0)
+    w.add_player(team=0)
+    b1, b2 = w.add_player(team=1), w.add_player(team=1)
+    w.deal_damage([b1, b2], 8, infect=True)
+    assert w.count(b1, "poison") == w.count(b2, "poison") == 16 and w.life(b1) == 30
+    w.tick()
+    assert w.has_lost(b1) and w.has_lost(b2) and w.result() == a1
 
 
 def test_810_8a_a_teammate_who_cant_lose_keeps_the_two_headed_giant_team_in():
