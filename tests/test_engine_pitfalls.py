@@ -1,9 +1,11 @@
 """Counter and state-based-action bugs that other rules engines have shipped, as behaviour
 tests: each docstring gives the scenario, the rules it reads and the outcome they require.
 The host's card text (persist, undying, "dies" triggers) is played here the way a host
-would play it: reading the events and last-known information the core records."""
+would play it: reading the events and last-known information the core records. Every
+scenario runs on the single-game scalar paths and on the general ones."""
 import numpy as np
 import pytest
+from scalar_paths import run_on
 
 from ecs import (
     CounterChanged,
@@ -15,6 +17,12 @@ from ecs import (
 )
 from ecs.components import TYPE_BIT
 from ecs.rules import Magic
+
+
+@pytest.fixture(autouse=True, params=["scalar", "general"])
+def _path(request):
+    with run_on(request.param):
+        yield
 
 
 def _counter_rows(w, entity=None):
