@@ -589,18 +589,30 @@ def _cached(k: Kernel) -> bool:
     return entries is not None and cache._index_key(k.signature, context.codegen()) in entries._load_index()
 
 
-# A pass's outputs (the rows it finds) start with room for a sixteenth of the rows it looks
-# at and double where they fill, rather than room for all. Untouched pages cost nothing in
-# a mapping of their own, but glibc serves big blocks from its heap once freed blocks have
-# raised its threshold, and gives the heap's top back to the system where the free part
-# passes twice that: a 1024x1000 batch's acting tick grew and shrank the heap by some 60 MB
-# and faulted its pages in again, 4,300 faults a tick.
+# A pass's outputs (the rows it finds) start empty and take, at its first find, room for a
+# sixteenth of the rows it looks at (``room_for``), then double where they fill, rather
+# than room for all. Empty: a pass that finds nothing (most of a settled check's) makes
+# none (an allocation costs ~50 ns; a 1x1000 settled probe made 22). Not room for all:
+# untouched pages cost nothing in a mapping of their own, but glibc serves big blocks from
+# its heap once freed blocks have raised its threshold, and gives the heap's top back to
+# the system where the free part passes twice that: a 1024x1000 batch's acting tick grew
+# and shrank the heap by some 60 MB and faulted its pages in again, 4,300 faults a tick.
 @njit(cache=True, inline="always")
 def room(total: int) -> int:  # pragma: no cover - compiled
     """The rows a pass's outputs start with, for ``total`` rows looked at."""
     r = total >> 4
     r = r if r > 256 else 256
     return r if r < total else total
+
+
+@njit(cache=True, inline="always")
+def room_for(out: np.ndarray, need: int, total: int) -> int:  # pragma: no cover - compiled
+    """The rows to ask ``grown`` for where ``out`` (a pass's output, empty until its first
+    find) must hold ``need``: at first at least ``room(total)``."""
+    if out.size:
+        return need
+    r = room(total)
+    return need if need > r else r
 
 
 @njit(cache=True, inline="always")

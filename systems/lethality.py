@@ -21,7 +21,7 @@ from ecs.components import TYPE_BIT
 from ecs.components.card import NO_STAT
 from ecs.events import CAUSE
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, compact, empty, flat, grown, head, kernel, reads, room
+from ecs.kernels import I64, INDEX, array, compact, empty, flat, grown, head, kernel, reads, room_for
 from ecs.kinds import KEYWORD_BIT
 from ecs.limits import POISON_TO_LOSE, TWO_HEADED_GIANT_POISON_TO_LOSE
 from ecs.prefetch import AHEAD, prefetch_read
@@ -138,15 +138,15 @@ def _on(zr: np.ndarray, n: int) -> int:  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def _temporaries(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
+def _temporaries(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
     """``dying``'s rows of ``n`` temporaries: toughness from the kinds past the first two
-    (0), indestructible counters (122.1b; False), rule codes, columns found."""
+    (0), indestructible counters (122.1b; False), rule codes."""
     extra = empty(n, np.int64)
     saved = empty(n, np.bool_)
     for c in range(n):   # (loops: an array assignment compiles a shape check, ~2 s)
         extra[c] = 0
         saved[c] = False
-    return extra, saved, empty(n, np.int32), empty(n, np.int64)
+    return extra, saved, empty(n, np.int32)
 
 
 # What dying and dying_at read (their declared signature; the probe passes the same):
@@ -226,10 +226,9 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     the nonzero codes are gathered without a branch per object. (A branch per object cost
     a misprediction per death, ~8% of a random board; a loop per step with rows of
     temporaries between them, 15% more than the one loop.) A wide row of few permanents
-    among cards in other zones (``SPARSE``) is decided by ``dying_at`` on its permanents."""
-    out_g = empty(room(games.size * n), np.int64)
-    out_c = empty(out_g.size, np.int64)
-    out_r = empty(out_g.size, np.int64)
+    among cards in other zones (``SPARSE``) is decided by ``dying_at`` on its permanents.
+    The outputs, and the row of columns found, are made at the first find (``room_for``)."""
+    out_g = out_c = out_r = dead = empty(0, np.int64)
     m = 0
     # a kind never used: every planeswalker (battle) has none; read plane 0 and ignore it
     no_loyalty, lk = loyalty_k < 0, loyalty_k if loyalty_k > 0 else 0
@@ -242,7 +241,7 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
     # the loop's rows of temporaries; in wide rows made at the first that takes the loop
     # (a long game's sparse rows need none)
     wide = n >= _WIDE_ROW
-    extra, saved, rule, dead = _temporaries(0 if wide else n)
+    extra, saved, rule = _temporaries(0 if wide else n)
     cap, live = zone.shape[1], empty(0, np.bool_)   # (``dying_at``'s, for sparse rows)
     for g in games:
         zr, dr, dtr, sr, mr = zone[g], damage[g], deathtouch[g], set_t[g], mod_t[g]
@@ -264,14 +263,14 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
                                    set_t, mod_t, slots, cap, live, tough_k, tough_mod, ind_k,
                                    loyalty_k, defense_k)
             if m + dg.size > out_g.size:
-                out_g, out_c, out_r = (grown(out_g, m, m + dg.size), grown(out_c, m, m + dg.size),
-                                       grown(out_r, m, m + dg.size))
+                need = room_for(out_g, m + dg.size, games.size * n)
+                out_g, out_c, out_r = grown(out_g, m, need), grown(out_c, m, need), grown(out_r, m, need)
             for j in range(dg.size):
                 out_g[m], out_c[m], out_r[m] = dg[j], dc[j], dr_[j]
                 m += 1
             continue
         if rule.size < n:
-            extra, saved, rule, dead = _temporaries(n)
+            extra, saved, rule = _temporaries(n)
         lr, br, p0, p1 = counts[lk, g], counts[dk, g], counts[k0, g], counts[k1, g]
         if tough_k.size > 2:
             for c in range(n):
@@ -297,9 +296,12 @@ def dying(zone: np.ndarray, counts: np.ndarray, damage: np.ndarray, deathtouch: 
             hits += rule[c] != 0
         if hits == 0:   # most rows of a settled board
             continue
+        if dead.size < n:
+            dead = empty(n, np.int64)
         k = compact(rule, n, dead)
         if m + k > out_g.size:
-            out_g, out_c, out_r = grown(out_g, m, m + k), grown(out_c, m, m + k), grown(out_r, m, m + k)
+            need = room_for(out_g, m + k, games.size * n)
+            out_g, out_c, out_r = grown(out_g, m, need), grown(out_c, m, need), grown(out_r, m, need)
         for j in range(k):
             out_g[m], out_c[m], out_r[m] = g, dead[j], rule[dead[j]]
             m += 1
