@@ -6,12 +6,11 @@ Archive buff/debuff counters cancel as they are placed instead; see ecs.rules.gr
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ecs import zones
 from ecs.check import Check, System
 from ecs.game import Game
-from ecs.kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room_for
+from ecs.kernels import I64, INDEX, array, compact, empty, flat, grown, head, kernel, reads, room_for
 from ecs.prefetch import AHEAD, prefetch_read, prefetch_span
 
 from .base import battlefield_extent
@@ -41,26 +40,16 @@ class Annihilation(System):
 _BF = zones.BATTLEFIELD
 
 
-@njit(cache=True, inline="always")
-def _pairs(zone_row: np.ndarray, plus_row: np.ndarray, minus_row: np.ndarray, c: int
-           ) -> int:  # pragma: no cover - compiled
-    """The pairs column ``c``'s object of a game's rows loses: its smaller count of the
-    two kinds on the battlefield, 0 elsewhere. Without a branch, so a loop vectorizes."""
-    p, q = plus_row[c], minus_row[c]
-    return (p if p < q else q) * (zone_row[c] == _BF)
-
-
 @kernel(reads("zone"), reads("counts", 2), reads("counts", 2), INDEX, I64, uses=(grown,), system=Annihilation)
 def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarray, n: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns, pairs) of the permanents in ``games`` x the first ``n`` columns
-    with both kinds: as many of each as the smaller count are removed. Per game row, one
-    loop without branches or stores that the compiler vectorizes counts them; a row with
-    any is looked at again, gathering its columns without a branch per column. The rows
-    of the game two ahead are prefetched (ecs.prefetch.prefetch_span); the outputs are
-    made at the first find (``room_for``)."""
+    with both kinds: as many of each as the smaller count are removed. The rows of the
+    game two ahead are prefetched (ecs.prefetch.prefetch_span); the outputs are made at
+    the first find (``room_for``)."""
     out_g = out_c = out_a = having = empty(0, np.int64)
     m = 0
+    count = empty(n, np.int32)
     cap, zone_f, plus_f, minus_f = zone.shape[1], flat(zone), flat(plus), flat(minus)
     for j in range(games.size):
         g = games[j]
@@ -71,21 +60,20 @@ def pairs(zone: np.ndarray, plus: np.ndarray, minus: np.ndarray, games: np.ndarr
             prefetch_span(minus_f, ahead, n)
         zr, pr, mr = zone[g], plus[g], minus[g]
         found = 0
-        for c in range(n):
-            found += _pairs(zr, pr, mr, c) > 0
+        for c in range(n):   # branchless over row views: the compiler vectorizes it
+            p, q = pr[c], mr[c]
+            count[c] = (p if p < q else q) * (zr[c] == _BF)
+            found += count[c] > 0
         if found == 0:   # most rows of a settled board
             continue
         if having.size < n:
             having = empty(n, np.int64)
-        k = 0
-        for c in range(n):   # the columns with pairs
-            having[k] = c
-            k += _pairs(zr, pr, mr, c) != 0
+        k = compact(count, n, having)   # the columns with pairs
         if m + k > out_g.size:
             need = room_for(out_g, m + k, games.size * n)
             out_g, out_c, out_a = grown(out_g, m, need), grown(out_c, m, need), grown(out_a, m, need)
         for i in range(k):
-            out_g[m], out_c[m], out_a[m] = g, having[i], _pairs(zr, pr, mr, having[i])
+            out_g[m], out_c[m], out_a[m] = g, having[i], count[having[i]]
             m += 1
     return head(out_g, m), head(out_c, m), head(out_a, m)
 

@@ -37,17 +37,17 @@ def ceasing(token: np.ndarray, zone: np.ndarray, games: np.ndarray, n: int
             ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """(games, columns) of the tokens in ``games`` x the first ``n`` columns that are in a
     zone other than the battlefield (and still exist): they cease to exist. Per game row,
-    one loop without branches or stores that the compiler vectorizes counts them; a row
+    one loop without branches or stores that the compiler vectorizes asks whether it has any; a row
     with any is looked at again, gathering its columns without a branch per column. The
     outputs are made at the first find (``room_for``)."""
     out_g = out_c = cols = empty(0, np.int64)
     m = 0
     for g in games:
         tr, zr = token[g], zone[g]
-        found = 0
+        found = False
         for c in range(n):
-            found += _ceases(tr, zr, c)
-        if found == 0:   # every row without a token off the battlefield
+            found |= _ceases(tr, zr, c)
+        if not found:   # every row without a token off the battlefield
             continue
         if cols.size < n:
             cols = empty(n, np.int64)
