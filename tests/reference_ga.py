@@ -61,6 +61,8 @@ class Card:
             self.counters.pop(kind, None)
 
     def stat(self, which: str) -> int:
+        if which == "level":                                   # LV: Level 1, Level Counters 1-2
+            return self.level + self.count("level")
         base = self.power if which == "power" else self.life
         return base + self.count("buff") - self.count("debuff")
 
@@ -191,6 +193,36 @@ class Game:
         else:
             holder.pop(kind, None)
 
+    def move_counters(self, src: Card, dst: Card, kind: str | None, n: int | None) -> int:
+        """The engine's ``move_counters`` between two cards (zone="battlefield"): nothing
+        where they are the same card or either is off the field; else up to ``n`` (None:
+        one of a kind, all of every kind) of each kind ``src`` has (CR 122.5, 101.3), put on
+        ``dst`` as any put is, so that buff and debuff cancel as they arrive (Buff 4 /
+        Debuff 4). Returns how many moved. (``src`` never holds both buff and debuff, so the
+        order the kinds move in changes nothing here.)"""
+        if src is dst or src.zone != "battlefield" or dst.zone != "battlefield":
+            return 0
+        moved, most = 0, n if n is not None else 1 if kind is not None else None
+        for k in ([kind] if kind is not None else sorted(src.counters)):
+            m = src.count(k) if most is None else min(src.count(k), most)
+            if m > 0:
+                src.add(k, -m)
+                self.put(dst, k, m)
+                self.reached["122.5 move, Buff 4" if k in ("buff", "debuff") and dst.count(k) < m
+                             else "122.5 move"] += 1
+                moved += m
+        return moved
+
+    # ---- reserve -------------------------------------------------------------------------
+    def pay_reserve(self, p: int, n: int) -> None:
+        """Paying is all-or-nothing (Costs and Memory; the engine's InsufficientReserveError)."""
+        if self.players[p].reserve < n:
+            raise ModelError("InsufficientReserveError", f"player {p} can't pay {n}")
+        self.players[p].reserve -= n
+
+    def gain_reserve(self, p: int, n: int) -> None:
+        self.players[p].reserve += n
+
     # ---- control ---------------------------------------------------------------------------
     def set_controller(self, c: Card, p: int) -> None:
         """A player gives up a champion on the field: they "previously controlled a
@@ -230,6 +262,21 @@ class Game:
         else:
             c.damage += n                                      # Damage 12
             self.reached["Damage 12"] += 1
+
+    def deal_damage_many(self, hits: list[tuple[Card, int]], combat: bool, unpreventable: bool) -> None:
+        """One ``deal_damage`` call naming several units (an amount each): every target must
+        be a unit on the field, or the call deals nothing. Each amount below 0 is dealt as 0
+        (Damage 15); a unit named twice is dealt its amounts together, as one instance (so
+        one bulwark counter at most, Bulwark 2), each unit in the order first named."""
+        for c, _ in hits:
+            if not (c.zone == "battlefield" and any(c.has(t) for t in UNITS)):
+                raise ModelError("IllegalActionError", "not a unit on the field")
+        total: dict[str, int] = {}
+        for c, n in hits:
+            total[c.name] = total.get(c.name, 0) + max(n, 0)
+        self.reached["deal_damage, several units at once"] += len(total) > 1
+        for name, n in total.items():
+            self.deal_damage(self.cards[name], n, combat, unpreventable)
 
     def recover(self, c: Card, n: int, cost: bool) -> None:
         if not (self.ga and c.has("champion") and c.zone == "battlefield"):
@@ -305,6 +352,8 @@ class Game:
             for i in losers:
                 self.reached["Ending the Game 5 empty draw" if ps[i].drew_empty
                              else "Ending the Game 5 no champion"] += 1
+            self.reached["Ending the Game 6 all remaining lose"] += bool(losers) and len(losers) == sum(
+                not p.lost for p in ps)
             if losers:                                          # Types of Checks 1: first
                 self._lose(losers)
                 return True
@@ -316,6 +365,7 @@ class Game:
                       and not c.immortal]
             self.reached["Immortality 1 lethal damage"] += len(lethal) - len(dies)
             self.reached["Types of Checks lethal damage"] += len(dies)
+            self.reached["Types of Checks lethal damage, several at once"] += len(dies) > 1
             self.reached["Durability 0"] += len(broken)
             leave = [c for c in self.cards.values() if ps[c.owner].lost]   # Ending the Game 7
             self.reached["Ending the Game 7"] += len(leave)

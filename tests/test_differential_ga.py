@@ -3,15 +3,19 @@ ruleset (buff/debuff, damage counters, bulwark, recover, durability, enlighten, 
 reserve, immortality, destroy, sacrifice and control, zone moves by ``move_zone`` to each GA
 zone, GA state-based checks) and for MTG rad counters (libraries, draw, mill, 728.1).
 
-Hypothesis builds a batch of 1-3 games that share players but not objects (each game's
-cards are added with ``games=[g]``; a player starts with zero to two champions on the
-field, so one may come to hold only another's), then plays rounds: in each round every ongoing game
-gets one to three random actions of its own (applied with ``games=[g]``, or in a batch of one
-game sometimes without, as a user would, which takes the single-game paths; half of a game's
-card actions pick its focus card, most of its puts one rule's kinds), or the whole batch
-gets a global one (``tick()``, ``begin_main_phase()``, ``draw()`` or ``mill()`` for every
-ongoing game at once, with no ``games=``, which exercises the vectorized phase systems on
-games in different states and, in a World of one game, the one-card draw and mill path).
+Hypothesis builds a batch of 1-3 games that share players (each game's cards are added with
+``games=[g]``; a player starts with zero to two champions on the field, so one may come to
+hold only another's; in a batch, up to two cards are made by one call in several games),
+then plays rounds: in each round every ongoing game gets one to three random actions of
+its own (applied with ``games=[g]``, or in a batch of one game sometimes without, as a user
+would, which takes the single-game paths; half of a game's card actions pick its focus
+card, most of its puts one rule's kinds; among them ``move_counters``, damage to several
+units in one call, gaining and paying reserve), or the whole batch gets a global one
+(``tick()``, ``begin_main_phase()``, ``draw()`` or ``mill()`` for every ongoing game at
+once, with no ``games=``, which exercises the vectorized phase systems on games in
+different states and, in a World of one game, the one-card draw and mill path), or one
+action on a card made in several games, in all of them at once, where their states have
+diverged (an amount per game, or ``where="present"``): a refusal in one refuses all.
 After every action:
 
 * the engine raises exactly when the model does, with the same exception class, and then
@@ -55,7 +59,11 @@ PUT_KINDS = GA_KINDS + ["wither", "buff", "debuff"]
 #: card actions, puts and main phases (where wither is paid) the most often
 CARD_ACTIONS = ["put"] * 5 + ["begin"] * 3 + [
     "remove", "damage", "damage", "recover", "enlighten", "reserve", "reserve", "cleanup",
-    "level_up", "immortal", "destroy", "sacrifice", "control", "move", "move"]
+    "level_up", "immortal", "destroy", "sacrifice", "control", "move", "move", "move_counters"]
+#: the kinds a put or removal on a card in several games of a batch takes
+SHARED_KINDS = ["buff", "debuff", "damage", "durability", "wither", "enlighten", "level", "bulwark"]
+SHARED_ACTIONS = ["put", "put", "remove", "damage", "recover", "enlighten", "level_up",
+                  "destroy", "sacrifice", "move", "immortal", "control"]
 #: most puts of a game take the kinds of one rule, so that its counters add up on a card
 #: (Buff 4 meets buff and debuff; Enlighten wants 3; Wither at a main phase; Bulwark)
 PALETTES = [("buff", "debuff"), ("enlighten",), ("wither",), ("damage",), ("bulwark",),
@@ -79,36 +87,46 @@ class Pair:
         self.models = [ref.Game(ruleset, n_players) for _ in range(batch)]
         self.focus: dict[int, str] = {}   # game -> the card half its card actions pick
         self.kinds: dict[int, list[str]] = {}   # game -> the counter kinds its puts favour
+        self.shared: list[str] = []   # cards made in several games of the batch by one call
 
-    def add(self, g: int, name: str, ctrl: int, types, zone="battlefield", **stats) -> None:
+    def add(self, g: int, name: str, ctrl: int, types, zone="battlefield", counters=None,
+            **stats) -> None:
+        """A card of game ``g``; ``counters``: put as it enters, kind by kind in the order
+        given (Buff 4 / Debuff 4 between them)."""
         kw = {k: v for k, v in stats.items() if v is not None}
-        self.w.add_object(self.pids[ctrl], types, zone=zone, name=name, games=[g], **kw)
-        self.models[g].add(name, ctrl, types, zone, **stats)
+        self.w.add_object(self.pids[ctrl], types, zone=zone, name=name, games=[g], counters=counters, **kw)
+        c = self.models[g].add(name, ctrl, types, zone, **stats)
+        for kind, n in (counters or {}).items():
+            self.models[g].put(c, kind, n)
 
     def ids(self, g: int) -> dict[str, int]:
         return {self.w.name(i): i for i in self.w.objects(game=g)}
 
-    def call(self, label: str, engine_fn, model_fns) -> None:
-        """Apply to the engine and to the models (a list of (game, fn)); compare."""
+    def call(self, label: str, engine_fn, model_fns) -> bool:
+        """Apply to the engine and to the models (a list of (game, fn)); compare. False if
+        both refused it."""
         note(label)
-        err = None
+        errs = []
         before = full_state(self.w)
         snaps = [ref_copy(m) for m in self.models]
-        try:
-            for _, fn in model_fns:
+        for _, fn in model_fns:   # each game's refusal: a call over several refuses in all
+            try:
                 fn()
-        except ref.ModelError as e:
-            err = e
+            except ref.ModelError as e:
+                errs.append(e)
+        if errs:
             self.models[:] = snaps
         try:
             engine_fn()
         except CounterError as e:
-            assert err is not None, f"{label}: engine raised {e!r}, model did not"
-            assert type(e).__name__ == err.kind, f"{label}: engine {e!r}, model {err}"
+            assert errs, f"{label}: engine raised {e!r}, model did not"
+            # games refusing for different reasons: the engine names one of them
+            assert type(e).__name__ in {x.kind for x in errs}, f"{label}: engine {e!r}, model {errs}"
             assert full_state(self.w) == before, f"{label}: engine changed on error"
-            return
-        assert err is None, f"{label}: model raised {err}, engine did not"
+            return False
+        assert not errs, f"{label}: model raised {errs}, engine did not"
         self.compare(label)
+        return True
 
     def compare(self, label: str) -> None:
         w = self.w
@@ -133,8 +151,10 @@ class Pair:
                     assert int(at(w.stat(e, "durability"), g)) == want, f"{where}: durability"
                 if m.ga and c.level is not None:
                     assert int(at(w.base_level(e), g)) == c.level, where
+                    if c.has("champion"):   # LV: Level 1, Level Counters 1-2
+                        assert int(at(w.stat(e, "level"), g)) == c.stat("level"), f"{where}: LV"
                 if m.ga:
-                    assert bool(w.store.a["immortal"][g, w.store.ids.one(e)]) == c.immortal, where
+                    assert bool(at(w.is_immortal(e), g)) == c.immortal, where
             for i, (pid, p) in enumerate(zip(self.pids, m.players)):
                 where = f"{label}: game {g} player {i}"
                 assert bool(at(w.has_lost(pid), g)) == p.lost, where
@@ -170,8 +190,13 @@ def build_ga(data, pair: Pair, g: int) -> None:
             pair.add(g, f"g{g}.champ{i}" + ("" if k == 0 else f".{k}"), i, ("champion",),
                      life=data.draw(st.integers(1, 8)), level=data.draw(st.sampled_from([None, 0, 1, 2])))
         for j in range(data.draw(st.integers(0, 2))):
+            # now and then entering with buff and debuff counters at once (placed in the
+            # order given: the second cancels against the first, Buff 4 / Debuff 4)
+            first = data.draw(st.sampled_from([None, None, None, "buff", "debuff"]))
+            counters = None if first is None else {first: data.draw(st.integers(1, 3)),
+                                                   CANCELS[first]: data.draw(st.integers(1, 3))}
             pair.add(g, f"g{g}.ally{i}.{j}", i, ("ally",), power=data.draw(st.integers(0, 3)),
-                     life=data.draw(st.integers(1, 4)))
+                     life=data.draw(st.integers(1, 4)), counters=counters)
         for j in range(data.draw(st.integers(0, 2))):
             types = data.draw(st.sampled_from([("weapon",), ("weapon", "regalia"),
                                                ("domain", "siegeable"), ("item",), ("item", "regalia")]))
@@ -235,6 +260,8 @@ def card_action(data, pair: Pair, g: int) -> None:
         pair.call(f"remove {name} {kind} {n} cost={cost} (g{g})",
                   lambda: w.remove_counters(ids[name], kind, n, games=sel, cost=cost),
                   [(g, lambda: m.remove(c, kind, n, cost))])
+    elif action == "damage" and names and data.draw(st.integers(0, 2)) == 0:
+        damage_several(data, pair, g, pick, sel)
     elif action == "damage" and names:
         name = pick(lambda c: any(c.has(t) for t in ref.UNITS))
         n = data.draw(st.integers(-2, 4))   # (Damage 15: below 0 is 0)
@@ -262,7 +289,14 @@ def card_action(data, pair: Pair, g: int) -> None:
         pair.call(f"enlighten {name} (g{g})", lambda: w.activate_enlighten(ids[name], games=sel),
                   [(g, lambda: m.enlighten(c))])
     elif action == "reserve":
-        set_reserve(pair, g, data.draw(st.integers(0, len(pair.pids) - 1)), data.draw(st.integers(0, 4)), sel)
+        p, n = data.draw(st.integers(0, len(pair.pids) - 1)), data.draw(st.integers(0, 4))
+        how = data.draw(st.sampled_from(["set", "set", "gain", "pay"]))
+        if how == "set":
+            set_reserve(pair, g, p, n, sel)
+        else:   # paying is all or nothing (InsufficientReserveError)
+            pair.call(f"{how}_reserve p{p} {n} (g{g})",
+                      lambda: getattr(w, f"{how}_reserve")(pair.pids[p], n, games=sel),
+                      [(g, lambda: getattr(pair.models[g], f"{how}_reserve")(p, n))])
     elif action == "cleanup":
         allies = [n for n, c in m.cards.items()
                   if c.zone == "battlefield" and c.has("ally") and not c.has("champion")]
@@ -276,7 +310,7 @@ def card_action(data, pair: Pair, g: int) -> None:
         level = (c.level if c.level is not None else 0) + data.draw(st.sampled_from([1, 1, 2]))
         life, power = data.draw(st.integers(1, 9)), data.draw(st.sampled_from([None, 0, 2]))
         pair.call(f"level_up {name} {level} life={life} power={power} (g{g})",
-                  lambda: w.level_up(ids[name], level, life, power),
+                  lambda: w.level_up(ids[name], level, life, power, games=sel),
                   [(g, lambda: m.level_up(c, level, life, power))])
     elif action == "immortal" and names:
         set_immortal(pair, g, pick(), data.draw(st.booleans()), sel)
@@ -298,6 +332,8 @@ def card_action(data, pair: Pair, g: int) -> None:
                   [(g, lambda: m.destroy(cards, action == "sacrifice"))])
     elif action == "move" and names:
         move_action(data, pair, g, names, ids)
+    elif action == "move_counters" and names:
+        move_counters_action(data, pair, g, pick, sel)
     elif action == "begin":
         begin_one(data, pair, g)
 
@@ -340,6 +376,171 @@ def set_controller(pair: Pair, g: int, name: str, p: int, sel) -> None:
               [(g, lambda: pair.models[g].set_controller(c, p))])
 
 
+def damage_several(data, pair: Pair, g: int, pick, sel) -> None:
+    """One ``deal_damage`` call naming two or three units of game ``g`` (a unit may be named
+    twice: its amounts add up, one instance), one amount for all or one each: several
+    units dealt lethal damage at once die in one check (Types of Checks 2), champions of
+    different players too (Ending the Game 5, 6)."""
+    w, m = pair.w, pair.models[g]
+    units = lambda c: any(c.has(t) for t in ref.UNITS)   # noqa: E731
+    chosen = [pick(units) for _ in range(data.draw(st.integers(2, 3)))]
+    if data.draw(st.booleans()):
+        amounts = [data.draw(st.integers(0, 4)) for _ in chosen]
+    else:
+        amounts = data.draw(st.integers(-1, 5))   # (Damage 15: below 0 is 0)
+    combat, unprev = data.draw(st.booleans()), data.draw(st.booleans())
+    ids = pair.ids(g)
+    hits = list(zip(chosen, amounts if isinstance(amounts, list) else [amounts] * len(chosen)))
+    pair.call(f"damage {chosen} {amounts} combat={combat} unpreventable={unprev} (g{g})",
+              lambda: w.deal_damage([ids[n] for n in chosen], amounts, combat=combat,
+                                    unpreventable=unprev, games=sel),
+              [(g, lambda: m.deal_damage_many([(m.cards[n], k) for n, k in hits], combat, unprev))])
+
+
+def move_counters_action(data, pair: Pair, g: int, pick, sel) -> None:
+    """``move_counters`` from one card of game ``g`` to another (one kind, or every kind:
+    ``kind=None``), compared with its count moved. The destination's placement is a put
+    (CR 122.5): buff onto debuff cancels as it arrives (Buff 4 / Debuff 4); durability,
+    damage or wither moved off or on meets the checks and the main phase."""
+    kind = data.draw(st.sampled_from((pair.kinds.get(g) or []) + GA_KINDS + [None, "buff", "debuff"]))
+    src = pick(lambda c: True)   # (mostly a card on the field: the move's zone)
+    put_first(data, pair, g, src, kind or data.draw(st.sampled_from(GA_KINDS)), sel)
+    has = sorted(pair.models[g].cards[src].counters)
+    if has and data.draw(st.booleans()):   # a kind it has, most moves
+        kind = data.draw(st.sampled_from(has + [None]))
+    dst = pick(lambda c: True)
+    if kind in CANCELS:   # Buff 4 / Debuff 4 as they arrive: the other kind there
+        other, k = CANCELS[kind], data.draw(st.integers(1, 3))
+        pair.call(f"put {dst} {other} {k} (g{g})",
+                  lambda: pair.w.put_counters(pair.ids(g)[dst], other, k, games=sel),
+                  [(g, lambda: pair.models[g].put(pair.models[g].cards[dst], other, k))])
+    n = data.draw(st.sampled_from([None, 1, 2, 3]))
+    m, ids, got = pair.models[g], pair.ids(g), {}
+
+    def engine() -> None:
+        got["engine"] = int(np.sum(pair.w.move_counters(ids[src], ids[dst], kind, n, games=sel)))
+
+    def model() -> None:
+        got["model"] = m.move_counters(m.cards[src], m.cards[dst], kind, n)
+    pair.call(f"move_counters {src} -> {dst} {kind} {n} (g{g})", engine, [(g, model)])
+    assert got["engine"] == got["model"], f"move_counters moved {got}"
+
+
+def add_shared(data, pair: Pair, k: int) -> None:
+    """A card made by one ``add_object`` in two or more games of the batch (``games=None``:
+    all), then played on in each (``shared_action``): its games diverge."""
+    batch = pair.w.batch
+    games = [g for g in range(batch) if data.draw(st.booleans())]
+    games = games if len(games) >= 2 else list(range(batch))
+    sel = None if len(games) == batch and data.draw(st.booleans()) else games
+    p = data.draw(st.integers(0, len(pair.pids) - 1))
+    what = data.draw(st.sampled_from(["ally", "champion", "weapon"]))
+    types, stats = {
+        "ally": (("ally",), dict(power=data.draw(st.integers(0, 3)), life=data.draw(st.integers(1, 4)))),
+        "champion": (("champion",), dict(life=data.draw(st.integers(2, 8)), level=1)),
+        "weapon": (("weapon",), dict(power=1, durability=data.draw(st.integers(1, 2)))),
+    }[what]
+    name = f"shared{k}.{what}{p}"
+    pair.w.add_object(pair.pids[p], types, name=name, games=sel, **stats)
+    for g in games:
+        pair.models[g].add(name, p, types, **stats)
+    pair.shared.append(name)
+
+
+def shared_action(data, pair: Pair) -> bool:
+    """An action on a card made in several games (``add_shared``), in the ongoing games where
+    its id still is: ``games=`` those (an amount for all or one per game) or, for the
+    actions that take it, ``where="present"`` over every ongoing game. Each game acts as its
+    model says, and a refusal in any one refuses the whole call (every game checked before
+    any changes): costs (118.3, Recover as a cost, enlighten), level ups (Leveling Up 2)
+    and zone moves where the games' states differ. False if none is left to act on."""
+    name = data.draw(st.sampled_from(pair.shared))
+    where: dict[int, list[int]] = {}
+    for g, m in enumerate(pair.models):
+        if not m.over and name in m.cards:
+            where.setdefault(pair.ids(g)[name], []).append(g)
+    if not where:
+        return False
+    e, games = data.draw(st.sampled_from(sorted(where.items())))
+    action = data.draw(st.sampled_from(SHARED_ACTIONS))
+    per_game = data.draw(st.booleans())
+
+    def amount(lo: int, hi: int):
+        return [data.draw(st.integers(lo, hi)) for _ in games] if per_game else data.draw(st.integers(lo, hi))
+
+    def each(fn, amounts=None):
+        """One model call per game, looked up when run (a refusal puts the models back)."""
+        return [(g, lambda g=g, i=i: fn(pair.models[g], pair.models[g].cards[name],
+                                        amounts[i] if isinstance(amounts, list) else amounts))
+                for i, g in enumerate(games)]
+    # where="present": every ongoing game, acting where the id is (one amount for all)
+    present = action in ("put", "remove", "damage", "destroy", "sacrifice") and data.draw(
+        st.integers(0, 3)) == 0
+    if present:
+        per_game = False
+    sel = dict(games=None, where="present") if present else dict(games=games)
+    label = f"{name} in games {games}{' (present)' if present else ''}:"
+    done = shared_call(data, pair, action, name, e, games, sel, per_game, label, amount, each)
+    if len(games) > 1:   # (counted for the coverage guard below)
+        pair.models[games[0]].reached["one call, several games" + ("" if done else ", refused")] += 1
+    return True
+
+
+def shared_call(data, pair: Pair, action: str, name: str, e: int, games: list[int], sel: dict,
+                per_game: bool, label: str, amount, each) -> bool:
+    """``shared_action``'s call, compared; False if refused."""
+    w = pair.w
+    if action == "put":
+        kind, n = data.draw(st.sampled_from(SHARED_KINDS)), amount(0, 3)
+        return pair.call(f"{label} put {kind} {n}", lambda: w.put_counters(e, kind, n, **sel),
+                  each(lambda m, c, k: m.put(c, kind, k), n))
+    elif action == "remove":
+        kind, n, cost = data.draw(st.sampled_from(SHARED_KINDS)), amount(0, 3), data.draw(st.booleans())
+        return pair.call(f"{label} remove {kind} {n} cost={cost}",
+                  lambda: w.remove_counters(e, kind, n, cost=cost, **sel),
+                  each(lambda m, c, k: m.remove(c, kind, k, cost), n))
+    elif action == "damage":
+        n, combat, unprev = amount(0, 4), data.draw(st.booleans()), data.draw(st.booleans())
+        return pair.call(f"{label} damage {n} combat={combat} unpreventable={unprev}",
+                  lambda: w.deal_damage(e, n, combat=combat, unpreventable=unprev, **sel),
+                  each(lambda m, c, k: m.deal_damage(c, k, combat, unprev), n))
+    elif action == "recover":
+        n, cost = amount(0, 3), data.draw(st.booleans())
+        return pair.call(f"{label} recover {n} cost={cost}", lambda: w.recover(e, n, games=games, cost=cost),
+                  each(lambda m, c, k: m.recover(c, k, cost), n))
+    elif action == "enlighten":
+        return pair.call(f"{label} enlighten", lambda: w.activate_enlighten(e, games=games),
+                  each(lambda m, c, k: m.enlighten(c)))
+    elif action == "level_up":
+        # the next level in each game (its own, the games may differ), now and then one
+        # game's off by one: every game refuses (Leveling Up 2)
+        levels = [(pair.models[g].cards[name].level or 0) + 1 for g in games]
+        if data.draw(st.integers(0, 3)) == 0:
+            levels[data.draw(st.integers(0, len(games) - 1))] += 1
+        lvl = levels if per_game or len(set(levels)) > 1 else levels[0]
+        life = amount(1, 9)
+        return pair.call(f"{label} level_up {lvl} life={life}", lambda: w.level_up(e, lvl, life, games=games),
+                  [(g, lambda g=g, i=i: pair.models[g].level_up(
+                      pair.models[g].cards[name], levels[i], life[i] if isinstance(life, list) else life, None))
+                   for i, g in enumerate(games)])
+    elif action in ("destroy", "sacrifice"):
+        fn = getattr(w, action)
+        return pair.call(f"{label} {action}", lambda: fn(e, **sel),
+                  each(lambda m, c, k: m.destroy([c], action == "sacrifice")))
+    elif action == "move":
+        zone = data.draw(st.sampled_from(MOVE_ZONES))
+        return pair.call(f"{label} move_zone {zone!r}", lambda: w.move_zone(e, zone, games=games),
+                  each(lambda m, c, k: m.move_zone([c], zone)))
+    elif action == "immortal":
+        flag = data.draw(st.booleans())
+        return pair.call(f"{label} set_immortal {flag}", lambda: w.set_immortal(e, flag, games=games),
+                  each(lambda m, c, k: setattr(c, "immortal", flag)))
+    else:   # control
+        p = data.draw(st.integers(0, len(pair.pids) - 1))
+        return pair.call(f"{label} set_controller p{p}", lambda: w.set_controller(e, pair.pids[p], games=games),
+                  each(lambda m, c, k: m.set_controller(c, p)))
+
+
 def move_action(data, pair: Pair, g: int, names: list[str], ids: dict[str, int]) -> None:
     """World.move_zone of one to three cards of game ``g`` (one id or a list) to a zone, by
     its GA name: ``games=[g]``, or in a batch of one game sometimes without (the
@@ -353,13 +554,30 @@ def move_action(data, pair: Pair, g: int, names: list[str], ids: dict[str, int])
         # Champion 8 in banishment: one there already, banished instead where it is
         zone, first = "graveyard", data.draw(st.sampled_from(banished))
         chosen = [first] + [n for n in chosen[1:] if n != first]
+    counters = None
+    if zone == "field" and data.draw(st.booleans()):
+        # entering the field with counters (Durability 1's added to; buff and debuff placed
+        # kind by kind in the order given, Buff 4 / Debuff 4), in the move's event step;
+        # a card off the field, where there is one
+        counters = {data.draw(st.sampled_from(["buff", "debuff", "durability", "wither", "damage"])):
+                    data.draw(st.integers(1, 3)) for _ in range(data.draw(st.integers(1, 2)))}
+        off = sorted(n for n, c in m.cards.items() if c.zone != "battlefield")
+        chosen = [data.draw(st.sampled_from(off))] if off else chosen
     cards = [m.cards[n] for n in chosen]
     alone = w.batch == 1 and data.draw(st.booleans())
     one = len(chosen) == 1 and data.draw(st.booleans())
     targets = ids[chosen[0]] if one else [ids[n] for n in chosen]
-    pair.call(f"move_zone {chosen[0] if one else chosen} {zone!r} (g{g}{', alone' if alone else ''})",
-              lambda: w.move_zone(targets, zone) if alone else w.move_zone(targets, zone, games=[g]),
-              [(g, lambda: m.move_zone(cards, zone))])
+
+    def model() -> None:
+        m.move_zone(cards, zone)
+        for c in cards:
+            for kind, n in (counters or {}).items():
+                m.put(c, kind, n)
+    pair.call(f"move_zone {chosen[0] if one else chosen} {zone!r} counters={counters} "
+              f"(g{g}{', alone' if alone else ''})",
+              lambda: (w.move_zone(targets, zone, counters=counters) if alone
+                       else w.move_zone(targets, zone, games=[g], counters=counters)),
+              [(g, model)])
 
 
 def player_action(data, pair: Pair, g: int) -> None:
@@ -427,10 +645,11 @@ def wither_first(data, pair: Pair, g: int, p: int) -> None:
     mine = sorted(n for n, c in m.cards.items() if c.zone == "battlefield" and c.ctrl == p)
     if not mine or m.over or not data.draw(st.booleans()):
         return
-    name, n = data.draw(st.sampled_from(mine)), data.draw(st.integers(1, 3))
-    pair.call(f"put {name} wither {n} (g{g})",
-              lambda: pair.w.put_counters(pair.ids(g)[name], "wither", n, games=[g]),
-              [(g, lambda: pair.models[g].put(pair.models[g].cards[name], "wither", n))])
+    for _ in range(data.draw(st.sampled_from([1, 1, 2, 3]))):
+        name, n = data.draw(st.sampled_from(mine)), data.draw(st.integers(1, 3))
+        pair.call(f"put {name} wither {n} (g{g})",
+                  lambda name=name, n=n: pair.w.put_counters(pair.ids(g)[name], "wither", n, games=[g]),
+                  [(g, lambda name=name, n=n: pair.models[g].put(pair.models[g].cards[name], "wither", n))])
     then = data.draw(st.sampled_from(["immortal", "reserve", "reserve", None]))
     if then == "immortal":
         set_immortal(pair, g, name, True, [g])
@@ -489,12 +708,18 @@ def play(data, ruleset: str) -> Pair:
         if ruleset == "grand_archive" and n_players > 2:
             hand_over(data, pair, g)
         pair.kinds[g] = list(data.draw(st.sampled_from(PALETTES)))
+    if ruleset == "grand_archive" and batch > 1:
+        for k in range(data.draw(st.integers(0, 2))):
+            add_shared(data, pair, k)
     pair.compare("setup")
     for _ in range(data.draw(st.integers(1, 25), label="rounds")):
         if not pair.w.ongoing.any():
             break
-        if data.draw(st.integers(0, 3)) == 0:
+        way = data.draw(st.integers(0, 3))
+        if way == 0:
             global_action(data, pair)
+            continue
+        if way == 1 and pair.shared and shared_action(data, pair):   # (a round of its own)
             continue
         for g in range(batch):
             for _ in range(data.draw(st.integers(1, 3))):
@@ -530,7 +755,9 @@ def test_rad_games_match_reference(data):
 # reference_ga.Game.reached) on a seeded run of the same strategy (tests/reach.py). Each
 # minimum is about a third of the least that five seeds reached, and a rule one of them
 # reached less than three times is left out (its hand-written tests carry it).
-#: rule -> how often the seeded run of the Grand Archive games must reach it. The rarer
+#: rule -> how often the seeded run of the Grand Archive games must reach it ("one call,
+#: several games" counts shared_action's calls on a card in several games, accepted or
+#: refused, which the harness adds to a game's model: no rule, a path). The rarer
 #: situations are set up before the action that tests them (put_first, wither_first,
 #: hand_over, an immortal card destroyed, a banished champion sent to the graveyard), so
 #: that each is reached in every seed's run: Bulwark 2 on damage it prevents, Immortality
@@ -543,7 +770,9 @@ GA_RULES = {
     "Immortality 1.2 wither": 4, "Types of Checks lethal damage": 10, "Types of Checks 6": 9,
     "Ending the Game 5 empty draw": 7, "Ending the Game 5 no champion": 26,
     "Ending the Game 7": 51, "Ending the Game 8": 4, "Ending the Game 9": 1,
-    "Wither 3 paid": 2, "Wither 4 sacrificed": 8,
+    "Wither 3 paid": 2, "Wither 4 sacrificed": 8, "122.5 move": 5,
+    "deal_damage, several units at once": 8, "Types of Checks lethal damage, several at once": 1,
+    "one call, several games": 13, "one call, several games, refused": 7,
 }
 #: the same for the Magic games with rad counters
 RAD_RULES = {"728.1 rad": 17, "728.1 rad, a nonland milled": 7, "704.5a": 25, "704.5b": 25}
