@@ -409,6 +409,10 @@ class Game:
         self.tick()
 
     def _wither(self, p: int, pay: str) -> None:
+        """Wither 3-4, at the beginning of ``p``'s precombat main phase. ``pay``: "most" (the
+        engine's pay_most, docs/rules-grand-archive.md: champions first, then the others,
+        each group cheapest first, ties to the lower slot; never an immortal one), "nothing",
+        or "every" (a policy paying for each candidate, which overpays: refused)."""
         cand = [c for c in self.cards.values()
                 if c.zone == "battlefield" and c.ctrl == p and c.count("wither")]
         budget, paid = self.players[p].reserve, []
@@ -419,6 +423,12 @@ class Game:
                     if c.count("wither") <= budget:             # in full (Wither 3)
                         budget -= c.count("wither")
                         paid.append(c)
+        elif pay == "every":   # a host's policy paying for all, the immortal too
+            cost = sum(c.count("wither") for c in cand)
+            if cost > budget:                                   # Wither 3: the call is undone
+                raise ModelError("InsufficientReserveError", f"can't pay {cost}")
+            budget, paid = budget - cost, list(cand)
+            self.reached["Wither 3 paid by a host's policy"] += bool(cand)
         self.players[p].reserve = budget
         for c in cand:
             if c in paid or c.immortal:                         # Immortality 1.2

@@ -73,6 +73,16 @@ CANCELS = {"buff": "debuff", "debuff": "buff"}
 PHASE_VALUES = [True, True, True, False, "precombat", "postcombat", "combat"]
 
 
+def pay_every(world, games, ids, cost, reserve):
+    """A host's wither policy that pays for every object with wither counters (an immortal
+    one too), whatever the reserve: InsufficientReserveError where it overpays."""
+    return ids >= 0
+
+
+#: begin_main_phase's policy by the model's name of it (``reference_ga.Game._wither``)
+POLICIES = {"most": None, "nothing": pay_nothing, "every": pay_every}
+
+
 def at(v, g):
     return v if np.ndim(v) == 0 else v[g]
 
@@ -626,13 +636,13 @@ def begin_one(data, pair: Pair, g: int) -> None:
     p = data.draw(st.sampled_from([None] + list(range(len(pair.pids)))))
     phase = data.draw(st.sampled_from(PHASE_VALUES))
     ga = pair.ruleset == "grand_archive"
-    nothing = ga and data.draw(st.booleans())
+    pay = data.draw(st.sampled_from(["most", "most", "nothing", "nothing", "every"])) if ga else "most"
     if ga and p is not None and phase in (True, "precombat"):
         wither_first(data, pair, g, p)
     pid = None if p is None else pair.pids[p]
-    fns = [(g, lambda: pair.models[g].begin_main_phase(p, phase, "nothing" if nothing else "most"))]
-    pair.call(f"begin_main_phase({p}, {phase!r}, pay_nothing={nothing}) (g{g})",
-              lambda: w.begin_main_phase(pid, phase, pay_nothing if nothing else None, games=[g]), fns)
+    fns = [(g, lambda: pair.models[g].begin_main_phase(p, phase, pay))]
+    pair.call(f"begin_main_phase({p}, {phase!r}, pay={pay}) (g{g})",
+              lambda: w.begin_main_phase(pid, phase, POLICIES[pay], games=[g]), fns)
 
 
 def wither_first(data, pair: Pair, g: int, p: int) -> None:
