@@ -88,6 +88,10 @@ class Game:
         self._seq = 0
         self._made = 0                # objects made: the next one's slot
         self.reached: collections.Counter[str] = collections.Counter()   # rule -> times applied
+        #: each zone change, with last-known information (CR 400.7, 704.8 / GA Counters,
+        #: General 5: the counters it had just before, its controller then): (name, from
+        #: zone, to zone or "none" when it ceased to exist, counters, controller)
+        self.zone_log: list[tuple] = []
 
     # ---- setup -----------------------------------------------------------------------
     def add(self, name: str, ctrl: int, types, zone: str = "battlefield", **stats) -> Card:
@@ -140,6 +144,7 @@ class Game:
         if zone == c.zone:                                     # banished where it is
             self.reached["Champion 8 in banishment"] += 1
             return
+        self.zone_log.append((c.name, c.zone, zone, dict(c.counters), c.ctrl))
         if c.zone == "library":
             self.players[c.owner].library.remove(c.name)
         if self.ga and c.has("champion") and c.zone == "battlefield":
@@ -357,17 +362,22 @@ class Game:
             if losers:                                          # Types of Checks 1: first
                 self._lose(losers)
                 return True
-            lethal = [c for c in on_field if any(c.has(t) for t in UNITS) and c.life is not None
+            # Ending the Game 7: a lost player's cards leave the game; decided on the same
+            # state as the other checks and performed with them (docs/rules-grand-archive.md),
+            # a card of theirs that would die or break leaves instead: one zone change, to
+            # nowhere, not a death (the choice the docs write down)
+            leave = [c for c in self.cards.values() if ps[c.owner].lost]
+            staying = [c for c in on_field if not ps[c.owner].lost]
+            lethal = [c for c in staying if any(c.has(t) for t in UNITS) and c.life is not None
                       and c.damage + c.count("damage") >= c.stat("life")]
             dies = [c for c in lethal if not c.immortal]
-            broken = [c for c in on_field if (c.has("weapon") or c.has("siegeable"))
+            broken = [c for c in staying if (c.has("weapon") or c.has("siegeable"))
                       and c.durability is not None and c.count("durability") == 0
                       and not c.immortal]
             self.reached["Immortality 1 lethal damage"] += len(lethal) - len(dies)
             self.reached["Types of Checks lethal damage"] += len(dies)
             self.reached["Types of Checks lethal damage, several at once"] += len(dies) > 1
             self.reached["Durability 0"] += len(broken)
-            leave = [c for c in self.cards.values() if ps[c.owner].lost]   # Ending the Game 7
             self.reached["Ending the Game 7"] += len(leave)
             for c in dies + [c for c in broken if c not in dies]:
                 self.move(c, "graveyard")
@@ -379,6 +389,7 @@ class Game:
                     # (another player's, who held it) "previously controlled a champion" (5).
                     ps[c.ctrl].champion_left = True
                     self.reached["Ending the Game 9"] += c.ctrl != c.owner
+                self.zone_log.append((c.name, c.zone, "none", dict(c.counters), c.ctrl))
                 del self.cards[c.name]
             return bool(dies or broken or leave)
         losers = [i for i, p in enumerate(ps) if not p.lost and (p.life <= 0 or p.drew_empty)]

@@ -21,8 +21,11 @@ After every action:
 * the engine raises exactly when the model does, with the same exception class, and then
   the engine's state is unchanged (snapshot arrays compared);
 * every game reads the same as its model: each card's zone, counters, marked damage,
-  power/life, each player's reserve, life, counters, loss and library order, the result
-  and the turn player.
+  power/life/LV, each player's reserve, life, counters, loss and library order, the result
+  and the turn player;
+* the call's zone changes (``ZoneChanged`` events) are the model's: each card's from and to
+  zone ("none": it left the game), its counters just before (last-known information) and
+  its controller then.
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ from hypothesis import strategies as st
 from profiles import examples as profile_examples
 
 import ecs.systems.base
-from ecs import CounterError, World
+from ecs import CounterError, World, ZoneChanged
 from ecs.systems.wither_upkeep import pay_nothing
 
 try:
@@ -117,7 +120,8 @@ class Pair:
         both refused it."""
         note(label)
         errs = []
-        before = full_state(self.w)
+        before, step = full_state(self.w), self.w.step
+        logged = [len(m.zone_log) for m in self.models]
         snaps = [ref_copy(m) for m in self.models]
         for _, fn in model_fns:   # each game's refusal: a call over several refuses in all
             try:
@@ -136,7 +140,23 @@ class Pair:
             return False
         assert not errs, f"{label}: model raised {errs}, engine did not"
         self.compare(label)
+        self.compare_zone_changes(label, step, logged)
         return True
+
+    def compare_zone_changes(self, label: str, step: int, logged: list[int]) -> None:
+        """The call's zone changes in each game, as the model logged them: each card's from
+        and to zone, the counters it had just before (last-known information) and its
+        controller then (in any order: the model need not order one check's moves)."""
+        seen: list[list] = [[] for _ in self.models]
+        for e in self.w.events_since(step):
+            if isinstance(e, ZoneChanged):
+                seen[e.game].append((e.name, e.from_zone, e.to_zone, dict(e.lki),
+                                     self.pids.index(e.controller)))
+        for g, m in enumerate(self.models):
+            want = m.zone_log[logged[g]:]
+            key = lambda z: repr((*z[:3], sorted(z[3].items()), z[4]))   # noqa: E731
+            assert sorted(map(key, seen[g])) == sorted(map(key, want)), \
+                f"{label}: game {g} zone changes {seen[g]} != {want}"
 
     def compare(self, label: str) -> None:
         w = self.w
