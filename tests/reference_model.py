@@ -23,6 +23,7 @@ them; they are defined here so this module imports nothing from the engine.
 from __future__ import annotations
 
 import collections
+import copy
 import numbers
 import re
 
@@ -563,67 +564,151 @@ class RefGame:
         # 701.21a: sacrificing is not destroying: shield and indestructible don't apply
         return self._to_graveyard_from_battlefield(e)
 
-    def move_zone(self, e, zone):
+    def move_zone(self, e, zone, counters=None):
+        """400.7; ``counters``: put on the new object as it arrives in ``zone``: entering the
+        battlefield with counters (122.6: persist, undying), elsewhere a put; one a
+        replacement sends elsewhere (122.1h finality, a redirect) gets none (docs)."""
         if zone not in ZONES:
             raise InvalidZoneError(f"unknown zone {zone!r}")
         obj = self._object(e)
         if obj["zone"] == zone:
             raise IllegalActionError(f"object {e} is already in the {zone}")
+        if counters is not None and not isinstance(counters, dict):
+            raise InvalidCountError(f"counters must be a mapping of kind to amount, got {counters!r}")
+        start = {validate_kind(k): validate_count(n) for k, n in (counters or {}).items()}
+        for kind, n in start.items():
+            # with the printed loyalty or defense it enters with (306.5b, 310.4b): a count
+            # past the limit refuses the move
+            printed = (obj[kind] or 0) if kind in ("loyalty", "defense") and zone == "battlefield" else 0
+            if n + printed > MAX_COUNT:
+                raise CountOverflowError(f"{e} would enter with more than {MAX_COUNT} {kind!r} counters")
         if self._over():
             return e
         if obj["token"] and obj["zone"] != "battlefield":
             return -1  # 111.8: a token that has left the battlefield stays (no new object)
         if obj["zone"] == "battlefield" and zone == "graveyard":
-            return self._to_graveyard_from_battlefield(e)  # 122.1h
-        return self._change_zone(e, zone)  # 400.7
+            new = self._to_graveyard_from_battlefield(e)  # 122.1h
+        else:
+            new = self._change_zone(e, zone)  # 400.7
+        arrived = self.objects[new]
+        if arrived["zone"] != zone:
+            if start:
+                self.reached["122.6 enters elsewhere: no counters"] += 1
+            return new
+        for kind, n in start.items():
+            if n and not self._banned(new, kind):   # 101.3: the new object can't have them
+                c = arrived["counters"]
+                set_count(c, kind, add_count(c, kind, n, f"enter {new}"))
+                if zone == "battlefield":
+                    self.reached["122.6 enters with counters"] += 1
+        return new
 
     # ---- damage, tapping, life ---------------------------------------------------------
-    def deal_damage(self, target, amount, deathtouch=False, wither=False, infect=False,
-                    unpreventable=False, combat=False):
-        target = self._check_id(target)
+    def deal_damage(self, target, amount, source=None, deathtouch=None, wither=None, infect=None,
+                    lifelink=None, unpreventable=False, combat=False):
+        """120.3: ``amount`` to each target (an id or a list), all at once. ``source``: the
+        object dealing it (one, or one per target: damage from several sources at once,
+        510.2); its controller gains by lifelink (120.3f) and its deathtouch and lifelink,
+        printed or keyword counters (122.1b), apply where the flag is not given (docs)."""
+        targets = [self._check_id(t) for t in (target if isinstance(target, list) else [target])]
         amount = validate_count(amount)
-        if target in self.objects:
-            obj = self._permanent(target)
-            if not obj["types"] & {"creature", "planeswalker", "battle"}:
-                raise IllegalActionError(f"damage can't be dealt to {target}: not a creature, "
-                                         "planeswalker or battle")
+        sources = [None] * len(targets)
+        if source is not None:
+            sources = list(source) if isinstance(source, list) else [source] * len(targets)
+            for x in sources:
+                if isinstance(x, numbers.Integral) and x < 0:
+                    # docs (tests/ecs/test_bad_input.py): -1 pads id arrays; as a source it
+                    # is no object's id
+                    raise InvalidTypeError(f"source {x}: a source is an object's id")
+            sources = [self._check_id(x) for x in sources]
+            for x in sources:
+                if x in self.players:
+                    raise IllegalActionError(f"{x} is a player: a source of damage is an object (120.1)")
+        for t in targets:
+            if t in self.objects:
+                obj = self._permanent(t)
+                if not obj["types"] & {"creature", "planeswalker", "battle"}:
+                    raise IllegalActionError(f"damage can't be dealt to {t}: not a creature, "
+                                             "planeswalker or battle")
         if self._over():
             return
         if amount == 0:
             return  # 120.8: a source that would deal 0 damage deals no damage at all
-        # docs (Events): one damage event per target, ``dealt`` 0 where a shield counter
-        # prevented it (122.1c); recorded once the damage is done (nothing is, if it raises)
-        event = {"type": "damage", "target": target, "amount": amount, "dealt": amount,
-                 "cause": "combat damage" if combat else "damage"}
-        if target in self.players:
-            head = self._head(target)
-            if infect:
-                # 120.3b (2HG 810.10: poison counters are shared by the team); none are put
-                # where it can't have them (101.3), so no count can overflow there
-                if not self._banned(target, "poison"):
-                    set_count(head["counters"], "poison",
-                              add_count(head["counters"], "poison", amount, "infect"))
-            else:
-                head["life"] -= amount  # 120.3a
-            self.events.append(event)
+        # one damage event per (source, target): rows naming both again add up (docs)
+        rows = {}
+        for t, x in zip(targets, sources):
+            rows[(t, x)] = rows.get((t, x), 0) + amount
+        if len({x for _, x in rows}) > 1 and len(rows) > len({t for t, _ in rows}):
+            self.reached["510.2 a target dealt damage by several sources"] += 1
+        if len(rows) == 1:   # (one target's results are checked before any is made)
+            self._deal(rows, deathtouch, wither, infect, lifelink, unpreventable, combat)
             return
-        c = obj["counters"]
-        if c.get("shield", 0) > 0:
-            # 122.1c: prevent that damage and remove a shield counter; docs: one damage
-            # event uses one shield counter however much damage (614.5).
-            # 615.12 + ruling 2022-04-29: unpreventable damage is dealt and still uses one.
-            new_shield = c["shield"] - 1
-            if unpreventable:
-                self._damage_results(target, obj, amount, deathtouch, wither, infect)  # may raise
-                self.reached["615.12 unpreventable vs shield"] += 1
+        # all or nothing: a result that can't be recorded (a count past the limit) changes nothing
+        saved = copy.deepcopy((self.players, self.objects, self.events, self.reached))
+        try:
+            self._deal(rows, deathtouch, wither, infect, lifelink, unpreventable, combat)
+        except CounterError:
+            self.players, self.objects, self.events, self.reached = saved
+            raise
+
+    def _has(self, x, ability, given):
+        """A damage ability of row source ``x``: the flag given, else (deathtouch, lifelink:
+        122.1b keyword counters or printed) the source's own; wither and infect only by flag."""
+        if given is not None:
+            return bool(given)
+        if x is None or ability not in ("deathtouch", "lifelink"):
+            return False
+        return any(keyword_of(k) == ability for k in self.keywords_of(self.objects[x]))
+
+    def _deal(self, rows, deathtouch, wither, infect, lifelink, unpreventable, combat):
+        cause = "combat damage" if combat else "damage"
+        gains = []   # (source, damage dealt): lifelink (120.3f, 702.15b)
+        for t in dict.fromkeys(t for t, _ in rows):
+            mine = [(x, n) for (t2, x), n in rows.items() if t2 == t]
+            events = [{"type": "damage", "target": t, "source": x, "amount": n, "dealt": n,
+                       "cause": cause} for x, n in mine]
+            if t in self.players:
+                head = self._head(t)
+                for x, n in mine:
+                    if self._has(x, "infect", infect):
+                        # 120.3b (2HG 810.10: the team's poison); none where it can't have them (101.3)
+                        if not self._banned(t, "poison"):
+                            set_count(head["counters"], "poison",
+                                      add_count(head["counters"], "poison", n, "infect"))
+                    else:
+                        head["life"] -= n  # 120.3a
+                    gains.append((x, n))
+                self.events += events
+                continue
+            obj = self.objects[t]
+            total = sum(n for _, n in mine)
+            touch = any(self._has(x, "deathtouch", deathtouch) for x, _ in mine)
+            c = obj["counters"]
+            if c.get("shield", 0) > 0:
+                # 122.1c: prevent that damage and remove a shield counter; docs: one shield
+                # counter for all the damage a permanent is dealt at once (614.5, 510.2).
+                # 615.12 + ruling 2022-04-29: unpreventable damage is dealt and still uses one.
+                new_shield = c["shield"] - 1
+                if unpreventable:
+                    self._damage_results(t, obj, total, touch, self._has(None, "wither", wither),
+                                         self._has(None, "infect", infect))
+                    gains += mine
+                    self.reached["615.12 unpreventable vs shield"] += 1
+                else:
+                    for ev in events:
+                        ev["dealt"] = 0   # prevented: not dealt, no lifelink (120.3f)
+                    self.reached["122.1c shield prevents damage"] += 1
+                set_count(c, "shield", new_shield)
             else:
-                event["dealt"] = 0
-                self.reached["122.1c shield prevents damage"] += 1
-            set_count(c, "shield", new_shield)
-            self.events.append(event)
-            return
-        self._damage_results(target, obj, amount, deathtouch, wither, infect)
-        self.events.append(event)
+                self._damage_results(t, obj, total, touch, self._has(None, "wither", wither),
+                                     self._has(None, "infect", infect))
+                gains += mine
+            self.events += events
+        for x, n in gains:
+            if x is not None and self._has(x, "lifelink", lifelink):
+                # 120.3f: the source's controller gains that much life (2HG: the team, 810.10)
+                self._head(self.objects[x]["controller"])["life"] += n
+                self.reached["120.3f lifelink"] += 1
 
     def _damage_results(self, e, obj, amount, deathtouch, wither, infect):
         """120.3c-e, h: the results of damage dealt to a permanent (checked before changing)."""

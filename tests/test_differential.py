@@ -8,7 +8,9 @@ the current state of the model (counters of many kinds, the ones the rules under
 about drawn most: +1/+1, -1/-1, shield, stun, finality, poison, capped kinds; amounts
 aimed at the thresholds: a cap and one over it (0-3), poison near 10 and, in Two-Headed
 Giant, team poison near 15, toughness, life; removals as a cost (118.3) of about what the
-target has, or one more; caps, damage with random flags, zone changes,
+target has, or one more; caps, damage with random flags (now and then from a source,
+whose deathtouch and lifelink apply, 120.3f, or to several targets at once from a source
+each, 510.2), zone changes (now and then arriving with counters, 122.6: persist),
 taps, life changes, the host's state, ticks at random points and at the end; now and then
 every player left meets a loss condition before the last check) and applies each to both.
 One game in five is played under a host's "can't have counters" of a class of objects
@@ -69,7 +71,7 @@ MAX_OBJECTS = 12
 PT_KINDS = ["+1/+1", "-1/-1", "+2/+2", "-2/-2", "+1/+0", "+0/+1", "-0/-1", "-1/-0"]
 OBJECT_KINDS = PT_KINDS + [
     "shield", "stun", "finality", "indestructible", "deathtouch", "flying",
-    "hexproof from black", "first strike", "loyalty", "defense", "charge", "lore", "time",
+    "hexproof from black", "first strike", "lifelink", "loyalty", "defense", "charge", "lore", "time",
     "poison", "oil",
 ]
 # The kinds the rules under test are about (704.5q, 704.5r, 122.1c, 122.1d, 122.1h, 704.5i,
@@ -428,7 +430,8 @@ class Harness:
             if isinstance(ev, (ecs.ZoneChanged, ecs.CounterChanged)):
                 continue
             if isinstance(ev, ecs.DamageDealt):
-                got.append(("damage", rev.get(ev.target), ev.amount, ev.dealt, ev.cause))
+                got.append(("damage", rev.get(ev.target), None if ev.source is None else rev.get(ev.source),
+                            ev.amount, ev.dealt, ev.cause))
             elif isinstance(ev, ecs.Tapped):
                 got.append(("tap", rev.get(ev.entity), ev.before, ev.after, ev.cause))
             elif isinstance(ev, ecs.PlayerLost):
@@ -441,7 +444,7 @@ class Harness:
         for mev in m_events:
             t = mev["type"]
             if t == "damage":
-                want.append(("damage", mev["target"], mev["amount"], mev["dealt"], mev["cause"]))
+                want.append(("damage", mev["target"], mev["source"], mev["amount"], mev["dealt"], mev["cause"]))
             elif t == "tap":
                 want.append(("tap", mev["entity"], mev["before"], mev["after"], mev["cause"]))
             elif t == "lost":
@@ -456,7 +459,7 @@ class Harness:
         events chain (each one's ``before`` is the last one's ``after``) from the model's
         count before the action to its count after it, or to the last-known count of an
         object that left (no "removed" events: its counters cease to exist, 122.2); no
-        event changes nothing; one per entity, kind and cause in one event step (704.3)."""
+        event changes nothing; one per entity, kind, cause and putter in one event step (704.3)."""
         rev = {e: mid for mid, e in self.ids.items()}
         after = self.model_counters()
         lki = {mev["old"]: mev["counters"] for mev in m_events if mev["type"] in ("zone", "cease")}
@@ -469,14 +472,16 @@ class Harness:
             if ev.kind == "poison" and key[0] in self.m.players:
                 # 810.10: the player who gets them is named, the team's count chains
                 key = (self.m.head_id(key[0]), ev.kind)
-            # one row per cause, kind and entity in one event step (704.3); but an object
+            # one row per cause, kind, entity and putter in one event step (704.3: wither
+            # damage from two sources at once, 510.2, is put by each source's controller,
+            # 122.6a); but an object
             # enters with its printed loyalty or defense counters and those it is given as
             # two puts (306.5b, 310.4b, 122.6), and one check removing the same kind by 704.5q
             # and by 704.5r logs a row for each (see the module's notes)
             if ev.cause != "enter":
-                assert (ev.entity, ev.kind, s, ev.cause) not in seen, (
+                assert (ev.entity, ev.kind, s, ev.cause, ev.by) not in seen, (
                     f"{name}: two {ev.cause} events of {ev.kind} on {ev.entity} in one step: {evs}")
-                seen.add((ev.entity, ev.kind, s, ev.cause))
+                seen.add((ev.entity, ev.kind, s, ev.cause, ev.by))
             assert 0 <= ev.before != ev.after >= 0, f"{name}: an event that changes nothing: {ev}"
             chains.setdefault(key, []).append((ev.before, ev.after))
         keys = set(chains) | set(counts_before) | set(after)
@@ -591,7 +596,7 @@ class Harness:
             kw.pop(self.draw(st.sampled_from(sorted(set(kw) - {"types"}) or ["types"])), None)
             kw.setdefault("types", types)
         if self.draw(st.integers(0, 4)) == 0:
-            kw["keywords"] = self.draw(st.lists(st.sampled_from(["indestructible", "flying", "deathtouch"]),
+            kw["keywords"] = self.draw(st.lists(st.sampled_from(["indestructible", "flying", "deathtouch", "lifelink"]),
                                                 max_size=2, unique=True))
         if self.draw(st.integers(0, 3)) == 0:
             kw["token"] = True
@@ -693,7 +698,10 @@ class Harness:
             zone = self.draw(st.sampled_from(BAD_ZONES)) if self.bad() else self.draw(st.sampled_from(GOOD_ZONES))
             if obj.v in m.objects and m.objects[obj.v]["zone"] == zone and self.draw(st.integers(0, 4)):
                 zone = "exile" if zone != "exile" else "hand"  # same zone only now and then
-            self.step("move_zone", (obj, zone))
+            kw = {}
+            if self.draw(st.integers(0, 2)) == 0:   # it arrives with counters (122.6)
+                kw["counters"] = self.entering_counters()
+            self.step("move_zone", (obj, zone), kw)
         elif a == "damage":
             if self.draw(st.integers(0, 3)) == 0:
                 target = self.pick_player()
@@ -705,10 +713,20 @@ class Harness:
                 target = self.pick_object(self._mostly_damageable())
             flags = {f: True for f in self.draw(st.lists(st.sampled_from(
                 ["deathtouch", "wither", "infect", "unpreventable", "combat"]), max_size=3, unique=True))}
+            several = self.draw(st.integers(0, 3)) == 0   # 510.2: several targets at once
             amount = (self.draw(st.sampled_from(BAD_COUNTS)) if self.bad() else
                       self.draw(st.one_of(st.integers(0, 5), st.integers(0, 5),
-                                          st.sampled_from(self.lethal(target, flags)), st.just(MAX))))
-            self.step("deal_damage", (target, amount), flags)
+                                          st.sampled_from(self.lethal(target, flags)),
+                                          st.just(2 if several else MAX))))
+            targets = target
+            if several:   # (half of them one target twice: blocked by two, 510.2)
+                targets = [target] + [target if self.draw(st.booleans()) else self.pick_player()
+                                      if self.draw(st.integers(0, 3)) == 0
+                                      else self.pick_object(self._mostly_damageable())
+                                      for _ in range(self.draw(st.integers(1, 2)))]
+            if self.draw(st.booleans()) or (several and len(set(map(repr, targets))) < len(targets)):
+                self.damage_source(targets, flags)
+            self.step("deal_damage", (targets, amount), flags)
         elif a == "untap" and self.draw(st.booleans()):  # 122.1d: a tapped one, mostly
             self.step(a, (self.pick_object(self._preferring(lambda o: o["zone"] == "battlefield" and o["tapped"])),))
         elif a in ("tap", "untap"):
@@ -757,6 +775,32 @@ class Harness:
             n = self.draw(st.sampled_from([have // rows, have // rows, have // rows + 1,
                                            max(0, have // rows - 1), 1, 0, MAX]))
         self.step("remove_counters", (targets, kind, n), {"cost": cost})
+
+    def entering_counters(self):
+        """``move_zone``'s counters= (122.6: persist, undying, modular): mostly the
+        power/toughness kinds, or an entering stat's (306.5b, 310.4b) and one that replaces."""
+        if self.bad():
+            return self.draw(st.sampled_from([{self.draw(st.sampled_from(BAD_KINDS[:-3])): 1},
+                                              {"-1/-1": self.draw(st.sampled_from(BAD_COUNTS))}]))
+        pool = ["-1/-1", "+1/+1", "-1/-1", "+1/+1", "loyalty", "defense", "shield", "finality", "charge"]
+        kinds = self.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=2))
+        return {k: self.draw(st.one_of(st.integers(0, 3), st.integers(1, 3), st.just(MAX))) for k in kinds}
+
+    def damage_source(self, targets, flags):
+        """A source for ``deal_damage`` (into ``flags``): its controller gains by lifelink
+        (120.3f), its deathtouch and lifelink (printed or keyword counters, 122.1b) apply
+        unless a flag overrides them; now and then one source per target (510.2). Mostly a
+        source with one of those abilities, in any zone."""
+        def able(o):
+            return bool(self.m.keywords_of(o) & {"deathtouch", "lifelink"})
+        pick = lambda: self.pick_object(self._preferring(able) if self.draw(st.integers(0, 2)) else None)  # noqa: E731
+        if isinstance(targets, list) and self.draw(st.integers(0, 3)):
+            flags["source"] = [pick() for _ in targets]
+        else:
+            flags["source"] = pick()
+        for ability in ("lifelink", "deathtouch"):
+            if ability not in flags and self.draw(st.integers(0, 3)) == 0:
+                flags[ability] = self.draw(st.booleans())   # given: it overrides the source's
 
     def lethal(self, target, flags):
         """Amounts of damage at which a rule starts to apply: toughness (704.5g, 704.5f by
@@ -819,7 +863,7 @@ class Harness:
         # "can't lose" half as often as each of the others: one in four of them ends the game
         # (a player losing once the reason ends), cutting the other rules' reach short
         what = self.draw(st.sampled_from((["shield", "stun", "pair", "pair", "lethal", "finality",
-                                           "off", "poison", "poison"]
+                                           "off", "poison", "poison", "persist"]
                                           + ["thaw", "doom", "curse"] * 3 * self.host) * 2
                                          + ["can't lose"]))
         creature = self._preferring(lambda o: o["zone"] == "battlefield" and "creature" in o["types"])
@@ -856,6 +900,25 @@ class Harness:
             if then != "keep":   # the reason ends: the next check decides
                 self.step("set_cant_lose", (p, reason, False))
                 self.step("tick", ())
+        elif what == "persist":  # 704.5f/g then back with a -1/-1 or +1/+1 counter (122.6), tick
+            obj = self.pick_object(creature)
+            self.step("put_counters", (obj, "-1/-1", self.pick_amount(obj, "-1/-1")))
+            self.step("tick", ())
+            if m.result() != "ongoing":
+                return
+            gone = [ev["new"] for ev in m.events if ev["type"] == "zone" and ev["old"] == obj.v]
+            back = I(gone[-1]) if gone and gone[-1] in m.objects else self.pick_object(
+                self._preferring(lambda o: o["zone"] != "battlefield"))
+            kind = self.draw(st.sampled_from(["-1/-1", "+1/+1"]))
+            n = 1 if self.draw(st.integers(0, 3)) else self.pick_amount(back, kind)
+            kw = {"counters": {kind: n}}
+            if self.draw(st.integers(0, 3)) == 0:
+                kw["counters"].update(self.entering_counters())
+            zone = "battlefield" if self.draw(st.integers(0, 4)) else self.draw(st.sampled_from(GOOD_ZONES))
+            if back.v in m.objects and m.objects[back.v]["zone"] == zone:
+                zone = "exile" if zone != "exile" else "battlefield"
+            self.step("move_zone", (back, zone), kw)
+            self.step("tick", ())
         elif what == "shield":  # 122.1c, 615.12
             obj = self.pick_object(creature)
             self.step("put_counters", (obj, "shield", self.draw(st.integers(1, 2))))
@@ -894,10 +957,12 @@ class Harness:
         elif what == "finality":  # 122.1h
             obj = self.pick_object(self._mostly_permanent())
             self.step("put_counters", (obj, "finality", 1))
-            how = self.draw(st.sampled_from(["destroy", "sacrifice", "-1/-1"]))
+            how = self.draw(st.sampled_from(["destroy", "sacrifice", "-1/-1", "move"]))
             if how == "-1/-1":  # dies by 704.5f
                 self.step("put_counters", (obj, "-1/-1", self.pick_amount(obj, "-1/-1")))
                 self.step("tick", ())
+            elif how == "move":   # exiled instead: the counters it would arrive with are not put
+                self.step("move_zone", (obj, "graveyard"), {"counters": self.entering_counters()})
             else:
                 self.step(how, (obj,))
         else:  # 704.5c, 704.6b, 701.34b
@@ -999,7 +1064,11 @@ def test_two_player_games_match_reference(data):
     (set_cant_lose), 101.3 and 107.1 (amounts); counters removed as a cost, paid in full
     or refused changing nothing (118.3), every kind moved at once (122.5); and now and then
     a host's "can't have counters" of a class of objects (can_have: Solemnity, Melira),
-    asked where a prohibition is (101.3, 122.5, 122.6)."""
+    asked where a prohibition is (101.3, 122.5, 122.6); damage from a source, its keywords
+    (122.1b) giving deathtouch and lifelink (702.2b, 120.3f: the source's controller gains,
+    none where a shield prevents it), several targets and sources at once, one shield
+    counter for all a permanent is dealt (510.2, 122.1c); a permanent that returns with
+    counters (122.6: persist, undying), none where a replacement sends it elsewhere (122.1h)."""
     play(data, n_players=2)
 
 
@@ -1062,7 +1131,8 @@ TWO_PLAYER_RULES = {
     "122.1h finality": 13, "702.12b indestructible vs 704.5g/h": 12, "104.2a win": 25,
     "104.4a draw": 4, "can't lose": 18, "118.3 cost paid": 7, "118.3 cost refused": 7,
     "118.3 rows of one holder add up": 3, "122.5 every kind, several moved": 3,
-    "101.3 a host's can't": 20,
+    "101.3 a host's can't": 20, "120.3f lifelink": 8, "510.2 a target dealt damage by several sources": 3,
+    "122.6 enters with counters": 9, "122.6 enters elsewhere: no counters": 2,
 }
 #: the same in Two-Headed Giant games (810)
 THG_RULES = {
@@ -1074,7 +1144,8 @@ THG_RULES = {
     "615.12 unpreventable vs shield": 5, "122.1d stun": 10, "122.1h finality": 11,
     "702.12b indestructible vs 704.5g/h": 11, "104.2a win": 26, "104.4a draw": 3, "can't lose": 34,
     "118.3 cost paid": 4, "118.3 cost refused": 5, "118.3 rows of one holder add up": 5,
-    "101.3 a host's can't": 16,
+    "101.3 a host's can't": 16, "120.3f lifelink": 7, "510.2 a target dealt damage by several sources": 3,
+    "122.6 enters with counters": 7, "122.6 enters elsewhere: no counters": 2,
 }
 #: the same in two-player games with the host's systems (tests/host_rules.py); left out:
 #: "122.1c shield replaces destroy" (1-7 in 150 games: the host's combos make shield ones rarer)
@@ -1086,6 +1157,7 @@ HOST_RULES = {
     "poison 8-11 at a check": 37, "122.1c shield prevents damage": 2,
     "615.12 unpreventable vs shield": 3, "122.1d stun": 5, "122.1h finality": 8,
     "702.12b indestructible vs 704.5g/h": 7, "104.2a win": 28, "104.4a draw": 4, "can't lose": 8,
+    "120.3f lifelink": 8, "510.2 a target dealt damage by several sources": 3, "122.6 enters with counters": 6,
 }
 COVERAGE_EXAMPLES = 150
 
@@ -1198,6 +1270,29 @@ def test_reference_shield_stun_finality_token():
     assert g.zone(new) == "exile"
     g.tick()
     assert not g.exists(new)
+
+
+def test_reference_sources_lifelink_and_entering_counters():
+    """510.2 (two sources at once, one shield counter for both), 120.3f and 122.1b (a
+    lifelink counter on the source: its controller gains what was dealt, nothing where
+    prevented), 122.6 (persist: back with a -1/-1 counter), 122.1h (exiled instead: none)."""
+    g, a, b = _ref_board()
+    linked = g.add_object(a, types={"creature"}, power=2, toughness=2, counters={"lifelink": 1})
+    other = g.add_object(b, types={"creature"}, power=2, toughness=2)
+    wall = g.add_object(b, types={"creature"}, power=0, toughness=4, counters={"shield": 1})
+    g.deal_damage([wall, wall, b], 2, source=[linked, other, linked])
+    assert g.counters(wall) == {} and g.damage(wall) == 0 and g.life(b) == 18 and g.life(a) == 22
+    assert [(e["source"], e["dealt"]) for e in g.events] == [(linked, 0), (other, 0), (linked, 2)]
+    g.deal_damage(wall, 3, source=linked, lifelink=False)
+    assert g.damage(wall) == 3 and g.life(a) == 22
+    g.put_counters(other, "-1/-1", 2)
+    g.tick()
+    dead = g.events[-1]["new"]
+    back = g.move_zone(dead, "battlefield", counters={"-1/-1": 1})
+    assert g.counters(back) == {"-1/-1": 1} and g.toughness(back) == 1
+    g.put_counters(back, "finality", 1)
+    assert g.zone(g.move_zone(back, "graveyard", counters={"+1/+1": 1})) == "exile"
+    assert g.counters(g.events[-1]["new"]) == {}
 
 
 def test_reference_two_headed_giant():
