@@ -775,6 +775,16 @@ class RefGame:
             return
         self._head(p)["life"] += n
 
+    def cleanup(self):
+        """514.2: the cleanup step removes all marked damage from permanents (nothing
+        else: 704.5h's "since the last check" is not undone)."""
+        if self._over():
+            return
+        for obj in self.objects.values():
+            if obj["damage"]:
+                self.reached["514.2 cleanup removes damage"] += 1
+            obj["damage"] = 0
+
     # ---- state-based actions -----------------------------------------------------------
     def tick(self):
         """704.3: check, perform everything together as one event, repeat until a check

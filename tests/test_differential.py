@@ -633,7 +633,7 @@ class Harness:
     # ---- the random walk ---------------------------------------------------------------
     ACTIONS = (["put"] * 8 + ["remove"] * 3 + ["move"] * 2 + ["proliferate"] * 2 + ["cap"] * 2
                + ["destroy", "sacrifice", "move_zone"] + ["damage"] * 5 + ["tap", "untap"]
-               + ["life"] * 2 + ["tick"] * 6 + ["add"] * 3 + ["host"] * 4 + ["combo"] * 10)
+               + ["life"] * 2 + ["tick"] * 6 + ["add"] * 3 + ["host"] * 4 + ["combo"] * 10 + ["cleanup"])
 
     def random_action(self):
         self.faults_left = 1
@@ -740,6 +740,8 @@ class Harness:
             self.step(name, (p, n))
         elif a == "tick":
             self.step("tick", ())
+        elif a == "cleanup":   # 514.2
+            self.step("cleanup", ())
         elif a == "host":
             self.host_action()
         elif a == "combo":
