@@ -634,7 +634,9 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
         new[r.keep] = row_new
     if single:
         vals = sets.distinct(new)
-        return int(vals[0]) if vals.size == 1 else new
+        if vals.size == 1:
+            return int(vals[0])
+        return -1 if world.batch == 1 else new   # (one game selecting none: it has ended)
     return new if world.batch == 1 else new.reshape(r.shape)
 
 

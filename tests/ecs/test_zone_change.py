@@ -447,3 +447,19 @@ def test_306_5b_only_the_rows_entering_the_battlefield_get_their_printed_loyalty
     cols = np.array([int(w.store.locate(0, c)) for c in cards], np.int64)
     new, _ = move_objects(w, np.zeros(2, np.int64), cols, np.array([zones.BATTLEFIELD, zones.GRAVEYARD]), "zone")
     assert w.counters(int(new[0])) == {"loyalty": 3} and w.counters(int(new[1])) == {}
+
+
+@pytest.mark.parametrize("counters", [None, {"+1/+1": 1}])
+def test_104_a_game_that_has_ended_moves_nothing_and_move_zone_returns_minus_one(counters):
+    """An action on a game that has ended does nothing (its state is final, 104): a World
+    of one game given one id returns one id, -1 where none arrived, as a move refused by
+    111.8 or Champion 8 does, not an empty array."""
+    w = World()
+    a, b = w.add_player(), w.add_player()
+    card = w.add_object(a, "creature", power=1, toughness=1, zone="graveyard")
+    w.lose_life(a, 20)
+    w.tick()
+    assert w.result() == b
+    w.clear_events()
+    assert w.move_zone(card, "exile", counters=counters) == -1
+    assert w.zone(card) == "graveyard" and w.events() == []
