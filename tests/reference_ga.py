@@ -92,6 +92,13 @@ class Game:
         #: General 5: the counters it had just before, its controller then): (name, from
         #: zone, to zone or "none" when it ceased to exist, counters, controller)
         self.zone_log: list[tuple] = []
+        #: every other event a host reads, as docs/api.md and docs/rules-grand-archive.md
+        #: say the engine records them (cards by name, players by index), in the order made:
+        #: ("counter", card or player, kind, before, after, cause), ("reserve", player,
+        #: before, after, cause), ("acted", card, player, kind, before, after, cause),
+        #: ("damage", target, source or None, amount, dealt, cause), ("lost", player,
+        #: cause), ("ended", winner or None, cause)
+        self.events: list[tuple] = []
 
     # ---- setup -----------------------------------------------------------------------
     def add(self, name: str, ctrl: int, types, zone: str = "battlefield", **stats) -> Card:
@@ -111,6 +118,7 @@ class Game:
         to that stat" (GA Counters: Durability 1; Stats: Durability 3; Weapon 4.i)."""
         if c.zone == "battlefield" and self.ga and c.durability:
             c.counters["durability"] = c.durability
+            self.events.append(("counter", c.name, "durability", 0, c.durability, "enter"))
             self.reached["Durability 1"] += 1
 
     @property
@@ -172,27 +180,43 @@ class Game:
             self.move(c, zone)
 
     # ---- counters ----------------------------------------------------------------------
-    def put(self, c, kind: str, n: int) -> None:
+    def _key(self, c) -> str | int:
+        """An entity as the events name it: a card's name, a player's index."""
+        if isinstance(c, Player):   # (by identity: players equal in every field are two)
+            return next(i for i, p in enumerate(self.players) if p is c)
+        return c.name
+
+    def put(self, c, kind: str, n: int, cause: str = "put") -> None:
+        """Put ``n`` counters: one event for them all, whatever cancels (``cause``: "put",
+        "enter" as it arrives, "move"). Buff 4 / Debuff 4: the placed kind and the other
+        then lose as many as cancel, cause ga.placement (docs/rules-grand-archive.md)."""
         if n <= 0:
             return
+        before = c.counters.get(kind, 0)
+        self.events.append(("counter", self._key(c), kind, before, before + n, cause))
         if isinstance(c, Player):
-            c.counters[kind] = c.counters.get(kind, 0) + n
+            c.counters[kind] = before + n
             return
         c.add(kind, n)
         if self.ga and kind in ("buff", "debuff"):             # Buff 4 / Debuff 4
             other = "debuff" if kind == "buff" else "buff"
             m = min(c.count(kind), c.count(other))
             self.reached["Buff 4 / Debuff 4"] += m > 0
+            for k in (kind, other) if m else ():
+                self.events.append(("counter", c.name, k, c.count(k), c.count(k) - m, "ga.placement"))
             c.add(kind, -m)
             c.add(other, -m)
 
-    def remove(self, c, kind: str, n: int, cost: bool = False) -> None:
+    def remove(self, c, kind: str, n: int, cost: bool = False, cause: str = "remove") -> None:
         """``cost``: removing them is a cost, paid in full or not at all (CR 118.3; the
-        engine's remove_counters(cost=True), which a Grand Archive World takes as is)."""
+        engine's remove_counters(cost=True), which a Grand Archive World takes as is).
+        An event where any is removed."""
         holder = c.counters
         if cost and holder.get(kind, 0) < n:
             raise ModelError("UnpayableCostError", f"fewer than {n} {kind} counters")
         v = max(holder.get(kind, 0) - n, 0)
+        if v < holder.get(kind, 0):
+            self.events.append(("counter", self._key(c), kind, holder[kind], v, cause))
         if v:
             holder[kind] = v
         else:
@@ -211,8 +235,8 @@ class Game:
         for k in ([kind] if kind is not None else sorted(src.counters)):
             m = src.count(k) if most is None else min(src.count(k), most)
             if m > 0:
-                src.add(k, -m)
-                self.put(dst, k, m)
+                self.remove(src, k, m, cause="move")
+                self.put(dst, k, m, cause="move")
                 self.reached["122.5 move, Buff 4" if k in ("buff", "debuff") and dst.count(k) < m
                              else "122.5 move"] += 1
                 moved += m
@@ -223,6 +247,9 @@ class Game:
         """Paying is all-or-nothing (Costs and Memory; the engine's InsufficientReserveError)."""
         if self.players[p].reserve < n:
             raise ModelError("InsufficientReserveError", f"player {p} can't pay {n}")
+        if n > 0:
+            r = self.players[p].reserve
+            self.events.append(("reserve", p, r, r - n, "ga.reserve"))
         self.players[p].reserve -= n
 
     def gain_reserve(self, p: int, n: int) -> None:
@@ -251,37 +278,53 @@ class Game:
             self.move(c, "exile" if banish else "graveyard")
 
     # ---- GA actions ----------------------------------------------------------------------
-    def deal_damage(self, c: Card, n: int, combat: bool, unpreventable: bool) -> None:
+    def deal_damage(self, c: Card, n: int, combat: bool, unpreventable: bool,
+                    source: Card | None = None) -> None:
+        """One instance of damage (``source``: the object dealing it, in any zone): a
+        ``DamageDealt`` event of what would be dealt and what was (0 where a bulwark
+        counter prevented it); its counters put or removed have cause "damage"."""
         if not (c.zone == "battlefield" and any(c.has(t) for t in UNITS)):
             raise ModelError("IllegalActionError", "not a unit on the field")
         if n <= 0:                             # checked target, dealt nothing (Damage 15: below 0 is 0)
-            return
+            return                             # (0 damage is no event, CR 120.8)
+        prevented = combat and c.count("bulwark") and not unpreventable
+        self.events.append(("damage", c.name, source and source.name, n, 0 if prevented else n,
+                            "combat damage" if combat else "damage"))
         if combat and c.count("bulwark"):
-            c.add("bulwark", -1)                               # Bulwark 2-4
+            self.remove(c, "bulwark", 1, cause="damage")      # Bulwark 2-4
             self.reached["Bulwark 2 unpreventable" if unpreventable else "Bulwark 2"] += 1
             if not unpreventable:
                 return
         if c.has("champion"):
+            self.events.append(("counter", c.name, "damage", c.count("damage"),
+                                c.count("damage") + n, "damage"))
             c.add("damage", n)                                 # Damage 1
             self.reached["Damage 1"] += 1
         else:
             c.damage += n                                      # Damage 12
             self.reached["Damage 12"] += 1
 
-    def deal_damage_many(self, hits: list[tuple[Card, int]], combat: bool, unpreventable: bool) -> None:
-        """One ``deal_damage`` call naming several units (an amount each): every target must
-        be a unit on the field, or the call deals nothing. Each amount below 0 is dealt as 0
-        (Damage 15); a unit named twice is dealt its amounts together, as one instance (so
-        one bulwark counter at most, Bulwark 2), each unit in the order first named."""
+    def deal_damage_many(self, hits: list[tuple[Card, int]], combat: bool, unpreventable: bool,
+                         sources: list[Card | None] | None = None) -> None:
+        """One ``deal_damage`` call naming several units (an amount each, ``sources`` a
+        source each): every target must be a unit on the field, or the call deals nothing.
+        Each amount below 0 is dealt as 0 (Damage 15); a unit named twice is dealt its
+        amounts together, as one instance (so one bulwark counter at most, Bulwark 2), each
+        unit in the order first named; so one named twice with two sources is refused
+        (each source's damage is an instance of its own, Damage 16)."""
+        sources = sources or [None] * len(hits)
         for c, _ in hits:
             if not (c.zone == "battlefield" and any(c.has(t) for t in UNITS)):
                 raise ModelError("IllegalActionError", "not a unit on the field")
         total: dict[str, int] = {}
-        for c, n in hits:
+        by: dict[str, Card | None] = {}
+        for (c, n), s in zip(hits, sources):
+            if by.setdefault(c.name, s) is not s:
+                raise ModelError("IllegalActionError", "a unit dealt damage by several sources")
             total[c.name] = total.get(c.name, 0) + max(n, 0)
         self.reached["deal_damage, several units at once"] += len(total) > 1
         for name, n in total.items():
-            self.deal_damage(self.cards[name], n, combat, unpreventable)
+            self.deal_damage(self.cards[name], n, combat, unpreventable, by[name])
 
     def recover(self, c: Card, n: int, cost: bool) -> None:
         if not (self.ga and c.has("champion") and c.zone == "battlefield"):
@@ -289,14 +332,20 @@ class Game:
         if cost and c.count("damage") < n:
             raise ModelError("UnpayableCostError", "too few damage counters")
         self.reached["Recover 2"] += min(n, c.count("damage")) > 0
-        c.add("damage", -min(n, c.count("damage")))           # Recover 2.1, 2.2
+        before = c.count("damage")
+        self.remove(c, "damage", n, cause="ga.recover")       # Recover 2.1, 2.2
+        if n > 0:   # recorded even when no counter changes (Recover 2.1.1); a recover
+            # of 0 is none (the engine's reading, as 0 damage is no damage, CR 120.8)
+            self.events.append(("acted", c.name, c.ctrl, "damage", before, c.count("damage"), "ga.recover"))
 
     def enlighten(self, c: Card) -> None:
         if c.zone != "battlefield":
             raise ModelError("IllegalActionError", "not on the field")
         if c.count("enlighten") < 3:
             raise ModelError("UnpayableCostError", "fewer than 3 enlighten counters")
-        c.add("enlighten", -3)
+        before = c.count("enlighten")
+        self.remove(c, "enlighten", 3, cause="ga.enlighten")
+        self.events.append(("acted", c.name, c.ctrl, "enlighten", before, before - 3, "ga.enlighten"))
         self.reached["Enlighten"] += 1
         self.draw(c.ctrl, 1)
 
@@ -318,25 +367,29 @@ class Game:
             c.damage = 0
             if c.zone == "battlefield" and c.has("ally") and not c.has("champion"):
                 self.reached["Types of Checks 6"] += c.count("damage") > 0
-                c.counters.pop("damage", None)                 # Types of Checks 6
+                self.remove(c, "damage", c.count("damage"), cause="cleanup")   # Types of Checks 6
 
     def level_up(self, c: Card, level: int, life: int, power) -> None:
         if not c.has("champion") or c.zone != "battlefield" or c.level is None:
             raise ModelError("IllegalActionError", "not a champion on the field with a level")
         if level != c.level + 1:                               # Leveling Up 2
             raise ModelError("IllegalActionError", "not the next level")
+        self.events.append(("acted", c.name, c.ctrl, None, c.level, level, "ga.level_up"))
         c.level, c.life, c.power = level, life, power          # counters stay (7.ii)
         self.reached["Leveling Up 2"] += 1
 
     # ---- state-based checks -------------------------------------------------------------
-    def _lose(self, losers: list[int]) -> None:
-        for p in losers:
+    def _lose(self, losers: list[int], causes: list[str]) -> None:
+        for p, cause in zip(losers, causes):
             self.players[p].lost = True
+            self.events.append(("lost", p, cause))
         left = [i for i, p in enumerate(self.players) if not p.lost]
         if not left:
             self.result = "draw"
+            self.events.append(("ended", None, "104.4a"))
         elif len(left) == 1:
             self.result = left[0]
+            self.events.append(("ended", left[0], "104.2a"))
         elif self.ga:   # Ending the Game 8: back under its owner's control, at once
             for c in self.cards.values():
                 if c.ctrl in losers and c.owner != c.ctrl:
@@ -360,7 +413,10 @@ class Game:
             self.reached["Ending the Game 6 all remaining lose"] += bool(losers) and len(losers) == sum(
                 not p.lost for p in ps)
             if losers:                                          # Types of Checks 1: first
-                self._lose(losers)
+                # one loss each, under the cause first in ecs.events.CAUSES where both hold
+                # (the engine's choice; the rules name no cause)
+                self._lose(losers, ["ga.champion" if ps[i].champion_left and i not in controls
+                                    else "draw" for i in losers])
                 return True
             # Ending the Game 7: a lost player's cards leave the game; decided on the same
             # state as the other checks and performed with them (docs/rules-grand-archive.md),
@@ -396,7 +452,7 @@ class Game:
         for i in losers:
             self.reached["704.5a" if ps[i].life <= 0 else "704.5b"] += 1
         if losers:
-            self._lose(losers)
+            self._lose(losers, ["704.5a" if ps[i].life <= 0 else "draw" for i in losers])
         return bool(losers)
 
     # ---- main phases --------------------------------------------------------------------
@@ -440,11 +496,13 @@ class Game:
                 raise ModelError("InsufficientReserveError", f"can't pay {cost}")
             budget, paid = budget - cost, list(cand)
             self.reached["Wither 3 paid by a host's policy"] += bool(cand)
+        if budget < self.players[p].reserve:                   # one payment for them all
+            self.events.append(("reserve", p, self.players[p].reserve, budget, "ga.wither"))
         self.players[p].reserve = budget
         for c in cand:
             if c in paid or c.immortal:                         # Immortality 1.2
                 self.reached["Wither 3 paid" if c in paid else "Immortality 1.2 wither"] += 1
-                c.counters.pop("wither")                        # Wither 4
+                self.remove(c, "wither", c.count("wither"), cause="ga.wither")   # Wither 4
             else:                                               # Sacrifice 2
                 self.reached["Wither 4 sacrificed"] += 1
                 self.move(c, "exile" if (c.has("champion") or c.has("regalia")) else "graveyard")
@@ -458,4 +516,4 @@ class Game:
         self.reached["728.1 rad"] += 1
         self.reached["728.1 rad, a nonland milled"] += nonland > 0
         pl.life -= nonland
-        self.remove(pl, "rad", nonland)
+        self.remove(pl, "rad", nonland, cause="rad")

@@ -42,7 +42,17 @@ from hypothesis import strategies as st
 from profiles import examples as profile_examples
 
 import ecs.systems.base
-from ecs import CounterError, World, ZoneChanged
+from ecs import (
+    Acted,
+    CounterChanged,
+    CounterError,
+    DamageDealt,
+    GameEnded,
+    PlayerLost,
+    ReserveChanged,
+    World,
+    ZoneChanged,
+)
 from ecs.systems.wither_upkeep import pay_nothing
 
 try:
@@ -110,7 +120,7 @@ class Pair:
         self.w.add_object(self.pids[ctrl], types, zone=zone, name=name, games=[g], counters=counters, **kw)
         c = self.models[g].add(name, ctrl, types, zone, **stats)
         for kind, n in (counters or {}).items():
-            self.models[g].put(c, kind, n)
+            self.models[g].put(c, kind, n, cause="enter")
 
     def ids(self, g: int) -> dict[str, int]:
         return {self.w.name(i): i for i in self.w.objects(game=g)}
@@ -122,6 +132,7 @@ class Pair:
         errs = []
         before, step = full_state(self.w), self.w.step
         logged = [len(m.zone_log) for m in self.models]
+        made = [len(m.events) for m in self.models]
         snaps = [ref_copy(m) for m in self.models]
         for _, fn in model_fns:   # each game's refusal: a call over several refuses in all
             try:
@@ -141,7 +152,52 @@ class Pair:
         assert not errs, f"{label}: model raised {errs}, engine did not"
         self.compare(label)
         self.compare_zone_changes(label, step, logged)
+        self.compare_events(label, step, made)
         return True
+
+    def compare_events(self, label: str, step: int, made: list[int]) -> None:
+        """The events since ``step`` but the zone changes, in each game, as the model made
+        them (its ``events`` from ``made[g]`` on). Counter changes of one entity and kind
+        in order: the log is oldest first, so each one's ``before`` is the count the last
+        left (Buff 4: placed, then cancelled); the rest as multisets, the docs promising no
+        order between the rows of one step (one action or check, CR 704.3) and the model
+        keeping none of steps. ``by`` is not compared."""
+        events = self.w.events_since(step)
+        names: dict[int, str | None] = {}   # objects gone since: their names as they left
+        for e in events:
+            if isinstance(e, ZoneChanged):
+                names[e.old] = e.name
+                if e.new is not None:
+                    names[e.new] = e.name
+        pids = self.pids
+
+        def who(e: int | None):
+            if e is None:
+                return None
+            if e in pids:
+                return pids.index(e)
+            return names[e] if e in names else self.w.name(e)
+        seen: list[list[tuple]] = [[] for _ in self.models]
+        for e in events:
+            if isinstance(e, CounterChanged):
+                row = ("counter", who(e.entity), e.kind, e.before, e.after, e.cause)
+            elif isinstance(e, ReserveChanged):
+                row = ("reserve", who(e.player), e.before, e.after, e.cause)
+            elif isinstance(e, Acted):
+                row = ("acted", who(e.entity), who(e.player), e.kind, e.before, e.after, e.cause)
+            elif isinstance(e, DamageDealt):
+                row = ("damage", who(e.target), who(e.source), e.amount, e.dealt, e.cause)
+            elif isinstance(e, PlayerLost):
+                row = ("lost", who(e.player), e.cause)
+            elif isinstance(e, GameEnded):
+                row = ("ended", who(e.winner), e.cause)
+            else:
+                assert isinstance(e, ZoneChanged), f"{label}: an event the model makes none of: {e}"
+                continue
+            seen[e.game].append(row)
+        for g, m in enumerate(self.models):
+            got, want = split_events(seen[g]), split_events(m.events[made[g]:])
+            assert got == want, f"{label}: game {g} events {seen[g]} != {m.events[made[g]:]}"
 
     def compare_zone_changes(self, label: str, step: int, logged: list[int]) -> None:
         """The call's zone changes in each game, as the model logged them: each card's from
@@ -201,6 +257,19 @@ class Pair:
             assert int(got) == want, f"{label}: game {g} result"
             if m.active >= 0:
                 assert int(at(w.active_player(), g)) == self.pids[m.active], f"{label}: game {g} turn"
+
+
+def split_events(rows: list[tuple]) -> tuple[dict, list]:
+    """Event rows as compared: counter changes by (entity, kind), each list in order; the
+    others sorted."""
+    chains: dict[tuple, list] = {}
+    rest = []
+    for r in rows:
+        if r[0] == "counter":
+            chains.setdefault(r[1:3], []).append(r[3:])
+        else:
+            rest.append(r)
+    return chains, sorted(rest, key=repr)
 
 
 def ref_copy(m: ref.Game) -> ref.Game:
@@ -602,7 +671,7 @@ def move_action(data, pair: Pair, g: int, names: list[str], ids: dict[str, int])
         m.move_zone(cards, zone)
         for c in cards:
             for kind, n in (counters or {}).items():
-                m.put(c, kind, n)
+                m.put(c, kind, n, cause="enter")
     pair.call(f"move_zone {chosen[0] if one else chosen} {zone!r} counters={counters} "
               f"(g{g}{', alone' if alone else ''})",
               lambda: (w.move_zone(targets, zone, counters=counters) if alone
@@ -742,6 +811,7 @@ def play(data, ruleset: str) -> Pair:
         for k in range(data.draw(st.integers(0, 2))):
             add_shared(data, pair, k)
     pair.compare("setup")
+    pair.compare_events("setup", 0, [0] * batch)   # (add_object's entering counters)
     for _ in range(data.draw(st.integers(1, 25), label="rounds")):
         if not pair.w.ongoing.any():
             break
