@@ -288,6 +288,7 @@ class Game:
         if n <= 0:                             # checked target, dealt nothing (Damage 15: below 0 is 0)
             return                             # (0 damage is no event, CR 120.8)
         prevented = combat and c.count("bulwark") and not unpreventable
+        self.reached["damage from a source"] += source is not None
         self.events.append(("damage", c.name, source and source.name, n, 0 if prevented else n,
                             "combat damage" if combat else "damage"))
         if combat and c.count("bulwark"):

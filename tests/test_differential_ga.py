@@ -4,13 +4,15 @@ reserve, immortality, destroy, sacrifice and control, zone moves by ``move_zone`
 zone, GA state-based checks) and for MTG rad counters (libraries, draw, mill, 728.1).
 
 Hypothesis builds a batch of 1-3 games that share players (each game's cards are added with
-``games=[g]``; a player starts with zero to two champions on the field, so one may come to
-hold only another's; in a batch, up to two cards are made by one call in several games),
+``games=[g]``, two identical ones now and then by one ``add_objects``; a player starts with
+zero to two champions on the field, so one may come to hold only another's; in a batch, up
+to two cards are made by one call in several games),
 then plays rounds: in each round every ongoing game gets one to three random actions of
 its own (applied with ``games=[g]``, or in a batch of one game sometimes without, as a user
 would, which takes the single-game paths; half of a game's card actions pick its focus
 card, most of its puts one rule's kinds; among them ``move_counters``, damage to several
-units in one call, gaining and paying reserve), or the whole batch gets a global one
+units in one call, damage from a source (one, or one per target), gaining and paying
+reserve), or the whole batch gets a global one
 (``tick()``, ``begin_main_phase()``, ``draw()`` or ``mill()`` for every ongoing game at
 once, with no ``games=``, which exercises the vectorized phase systems on games in
 different states and, in a World of one game, the one-card draw and mill path), or one
@@ -25,7 +27,10 @@ After every action:
   and the turn player;
 * the call's zone changes (``ZoneChanged`` events) are the model's: each card's from and to
   zone ("none": it left the game), its counters just before (last-known information) and
-  its controller then.
+  its controller then;
+* the call's other events are the model's (``Pair.compare_events``): counter changes
+  (entity, kind, before, after, cause), reserve paid, the actions' ``Acted`` records,
+  ``DamageDealt``, losses and game ends; the setup's entering counters too.
 """
 from __future__ import annotations
 
@@ -111,6 +116,9 @@ class Pair:
         self.focus: dict[int, str] = {}   # game -> the card half its card actions pick
         self.kinds: dict[int, list[str]] = {}   # game -> the counter kinds its puts favour
         self.shared: list[str] = []   # cards made in several games of the batch by one call
+        #: cards made together by ``add_objects`` (identical, so nameless in the engine): id
+        #: -> the model's name, followed through their zone changes (``Pair.since``)
+        self.alias: dict[int, str] = {}
 
     def add(self, g: int, name: str, ctrl: int, types, zone="battlefield", counters=None,
             **stats) -> None:
@@ -122,8 +130,41 @@ class Pair:
         for kind, n in (counters or {}).items():
             self.models[g].put(c, kind, n, cause="enter")
 
+    def add_many(self, g: int, names: list[str], ctrl: int, types, counters=None, **stats) -> None:
+        """Identical cards of game ``g`` made by one ``add_objects`` call, each entering
+        with ``counters`` as ``add`` puts them; the model names them ``names``, in the
+        order of the ids made."""
+        kw = {k: v for k, v in stats.items() if v is not None}
+        made = self.w.add_objects(len(names), self.pids[ctrl], types, games=[g], counters=counters, **kw)
+        self.models[g].reached["add_objects, several at once"] += 1
+        for e, name in zip(np.ravel(made).tolist(), names):
+            self.alias[e] = name
+            c = self.models[g].add(name, ctrl, types, "battlefield", **stats)
+            for kind, n in (counters or {}).items():
+                self.models[g].put(c, kind, n, cause="enter")
+
+    def label(self, e: int) -> str | None:
+        """The model's name of object ``e``."""
+        return self.alias[e] if e in self.alias else self.w.name(e)
+
     def ids(self, g: int) -> dict[str, int]:
-        return {self.w.name(i): i for i in self.w.objects(game=g)}
+        return {self.label(i): i for i in self.w.objects(game=g)}
+
+    def since(self, step: int) -> tuple[list, dict[int, str | None]]:
+        """The events after ``step``, and the model's names of the objects their zone
+        changes name (old and new ids: an object may be gone since), the aliases moved
+        on to the new objects."""
+        events = self.w.events_since(step)
+        names: dict[int, str | None] = {}
+        for e in events:
+            if isinstance(e, ZoneChanged):
+                name = self.alias.pop(e.old) if e.old in self.alias else e.name
+                names[e.old] = name
+                if e.new is not None:
+                    names[e.new] = name
+                    if e.name is None:
+                        self.alias[e.new] = name
+        return events, names
 
     def call(self, label: str, engine_fn, model_fns) -> bool:
         """Apply to the engine and to the models (a list of (game, fn)); compare. False if
@@ -150,25 +191,20 @@ class Pair:
             assert full_state(self.w) == before, f"{label}: engine changed on error"
             return False
         assert not errs, f"{label}: model raised {errs}, engine did not"
+        events, names = self.since(step)
         self.compare(label)
-        self.compare_zone_changes(label, step, logged)
-        self.compare_events(label, step, made)
+        self.compare_zone_changes(label, events, names, logged)
+        self.compare_events(label, events, names, made)
         return True
 
-    def compare_events(self, label: str, step: int, made: list[int]) -> None:
-        """The events since ``step`` but the zone changes, in each game, as the model made
-        them (its ``events`` from ``made[g]`` on). Counter changes of one entity and kind
+    def compare_events(self, label: str, events: list, names: dict[int, str | None],
+                       made: list[int]) -> None:
+        """The call's ``events`` but the zone changes, in each game, as the model made them
+        (its ``events`` from ``made[g]`` on; ``names``: ``since``'s). Counter changes of one entity and kind
         in order: the log is oldest first, so each one's ``before`` is the count the last
         left (Buff 4: placed, then cancelled); the rest as multisets, the docs promising no
         order between the rows of one step (one action or check, CR 704.3) and the model
         keeping none of steps. ``by`` is not compared."""
-        events = self.w.events_since(step)
-        names: dict[int, str | None] = {}   # objects gone since: their names as they left
-        for e in events:
-            if isinstance(e, ZoneChanged):
-                names[e.old] = e.name
-                if e.new is not None:
-                    names[e.new] = e.name
         pids = self.pids
 
         def who(e: int | None):
@@ -176,7 +212,7 @@ class Pair:
                 return None
             if e in pids:
                 return pids.index(e)
-            return names[e] if e in names else self.w.name(e)
+            return names[e] if e in names else self.label(e)
         seen: list[list[tuple]] = [[] for _ in self.models]
         for e in events:
             if isinstance(e, CounterChanged):
@@ -199,14 +235,15 @@ class Pair:
             got, want = split_events(seen[g]), split_events(m.events[made[g]:])
             assert got == want, f"{label}: game {g} events {seen[g]} != {m.events[made[g]:]}"
 
-    def compare_zone_changes(self, label: str, step: int, logged: list[int]) -> None:
+    def compare_zone_changes(self, label: str, events: list, names: dict[int, str | None],
+                             logged: list[int]) -> None:
         """The call's zone changes in each game, as the model logged them: each card's from
         and to zone, the counters it had just before (last-known information) and its
         controller then (in any order: the model need not order one check's moves)."""
         seen: list[list] = [[] for _ in self.models]
-        for e in self.w.events_since(step):
+        for e in events:
             if isinstance(e, ZoneChanged):
-                seen[e.game].append((e.name, e.from_zone, e.to_zone, dict(e.lki),
+                seen[e.game].append((names[e.old], e.from_zone, e.to_zone, dict(e.lki),
                                      self.pids.index(e.controller)))
         for g, m in enumerate(self.models):
             want = m.zone_log[logged[g]:]
@@ -249,7 +286,7 @@ class Pair:
                     assert int(at(w.life(pid), g)) == p.life, where
                 got = {k: int(at(v, g)) for k, v in w.counters(pid).items() if at(v, g)}
                 assert got == p.counters, where
-                assert [w.name(x) for x in w.library(pid, game=g)] == p.library, where
+                assert [self.label(x) for x in w.library(pid, game=g)] == p.library, where
             want = {"ongoing": -1, "draw": -2}.get(m.result, None)
             want = self.pids[m.result] if want is None else want
             got = at(res, g)
@@ -288,20 +325,33 @@ def build_ga(data, pair: Pair, g: int) -> None:
         for k in range(data.draw(st.sampled_from([1, 1, 1, 0, 2]))):
             pair.add(g, f"g{g}.champ{i}" + ("" if k == 0 else f".{k}"), i, ("champion",),
                      life=data.draw(st.integers(1, 8)), level=data.draw(st.sampled_from([None, 0, 1, 2])))
-        for j in range(data.draw(st.integers(0, 2))):
+        # Two allies, or two objects, are now and then made by one add_objects call,
+        # identical (each entering with its durability and counters, and the slots in order)
+        allies = data.draw(st.integers(0, 2))
+        both = allies == 2 and data.draw(st.booleans())
+        for j in range(1 if both else allies):
             # now and then entering with buff and debuff counters at once (placed in the
             # order given: the second cancels against the first, Buff 4 / Debuff 4)
             first = data.draw(st.sampled_from([None, None, None, "buff", "debuff"]))
             counters = None if first is None else {first: data.draw(st.integers(1, 3)),
                                                    CANCELS[first]: data.draw(st.integers(1, 3))}
-            pair.add(g, f"g{g}.ally{i}.{j}", i, ("ally",), power=data.draw(st.integers(0, 3)),
-                     life=data.draw(st.integers(1, 4)), counters=counters)
-        for j in range(data.draw(st.integers(0, 2))):
+            stats = dict(power=data.draw(st.integers(0, 3)), life=data.draw(st.integers(1, 4)))
+            if both:
+                pair.add_many(g, [f"g{g}.ally{i}.0", f"g{g}.ally{i}.1"], i, ("ally",),
+                              counters=counters, **stats)
+            else:
+                pair.add(g, f"g{g}.ally{i}.{j}", i, ("ally",), counters=counters, **stats)
+        objects = data.draw(st.integers(0, 2))
+        both = objects == 2 and data.draw(st.booleans())
+        for j in range(1 if both else objects):
             types = data.draw(st.sampled_from([("weapon",), ("weapon", "regalia"),
                                                ("domain", "siegeable"), ("item",), ("item", "regalia")]))
             dur = data.draw(st.sampled_from([None, 0, 1, 2]))
             power = 1 if "weapon" in types else None
-            pair.add(g, f"g{g}.obj{i}.{j}", i, types, power=power, durability=dur)
+            if both:
+                pair.add_many(g, [f"g{g}.obj{i}.0", f"g{g}.obj{i}.1"], i, types, power=power, durability=dur)
+            else:
+                pair.add(g, f"g{g}.obj{i}.{j}", i, types, power=power, durability=dur)
         for j in range(data.draw(st.integers(0, 3))):
             pair.add(g, f"g{g}.deck{i}.{j}", i, ("action",), zone="library")
         if data.draw(st.integers(0, 3)) == 0:   # a champion card off the field, to move on
@@ -365,13 +415,15 @@ def card_action(data, pair: Pair, g: int) -> None:
         name = pick(lambda c: any(c.has(t) for t in ref.UNITS))
         n = data.draw(st.integers(-2, 4))   # (Damage 15: below 0 is 0)
         combat, unprev = data.draw(st.booleans()), data.draw(st.booleans())
+        src = data.draw(st.sampled_from([None] + names))   # (a source in any zone)
         if combat:   # Bulwark 2 wants bulwark counters on the unit dealt combat damage
             put_first(data, pair, g, name, "bulwark", sel)
             m = pair.models[g]
         c = m.cards[name]
-        pair.call(f"damage {name} {n} combat={combat} unpreventable={unprev} (g{g})",
-                  lambda: w.deal_damage(ids[name], n, combat=combat, unpreventable=unprev, games=sel),
-                  [(g, lambda: m.deal_damage(c, n, combat, unprev))])
+        pair.call(f"damage {name} {n} source={src} combat={combat} unpreventable={unprev} (g{g})",
+                  lambda: w.deal_damage(ids[name], n, None if src is None else ids[src], combat=combat,
+                                        unpreventable=unprev, games=sel),
+                  [(g, lambda: m.deal_damage(c, n, combat, unprev, src and m.cards[src]))])
     elif action == "recover" and names:
         name, n, cost = pick(), data.draw(st.integers(0, 4)), data.draw(st.booleans())
         put_first(data, pair, g, name, "damage", sel)
@@ -488,12 +540,21 @@ def damage_several(data, pair: Pair, g: int, pick, sel) -> None:
     else:
         amounts = data.draw(st.integers(-1, 5))   # (Damage 15: below 0 is 0)
     combat, unprev = data.draw(st.booleans()), data.draw(st.booleans())
+    # no source, one for all, or one per target (510.2; a unit named twice with two is
+    # refused, Damage 16); any card of the game, in any zone
+    cards = sorted(m.cards)
+    how = data.draw(st.sampled_from([None, "one", "each"]))
+    src = data.draw(st.sampled_from(cards)) if how == "one" else \
+        [data.draw(st.sampled_from(cards)) for _ in chosen] if how == "each" else None
+    srcs = src if isinstance(src, list) else [src] * len(chosen)
     ids = pair.ids(g)
     hits = list(zip(chosen, amounts if isinstance(amounts, list) else [amounts] * len(chosen)))
-    pair.call(f"damage {chosen} {amounts} combat={combat} unpreventable={unprev} (g{g})",
-              lambda: w.deal_damage([ids[n] for n in chosen], amounts, combat=combat,
-                                    unpreventable=unprev, games=sel),
-              [(g, lambda: m.deal_damage_many([(m.cards[n], k) for n, k in hits], combat, unprev))])
+    pair.call(f"damage {chosen} {amounts} source={src} combat={combat} unpreventable={unprev} (g{g})",
+              lambda: w.deal_damage([ids[n] for n in chosen], amounts,
+                                    src and (ids[src] if how == "one" else [ids[x] for x in src]),
+                                    combat=combat, unpreventable=unprev, games=sel),
+              [(g, lambda: m.deal_damage_many([(m.cards[n], k) for n, k in hits], combat, unprev,
+                                              [x and m.cards[x] for x in srcs]))])
 
 
 def move_counters_action(data, pair: Pair, g: int, pick, sel) -> None:
@@ -811,7 +872,7 @@ def play(data, ruleset: str) -> Pair:
         for k in range(data.draw(st.integers(0, 2))):
             add_shared(data, pair, k)
     pair.compare("setup")
-    pair.compare_events("setup", 0, [0] * batch)   # (add_object's entering counters)
+    pair.compare_events("setup", *pair.since(0), [0] * batch)   # (the entering counters)
     for _ in range(data.draw(st.integers(1, 25), label="rounds")):
         if not pair.w.ongoing.any():
             break
@@ -873,6 +934,7 @@ GA_RULES = {
     "Wither 3 paid": 2, "Wither 4 sacrificed": 8, "122.5 move": 5,
     "deal_damage, several units at once": 8, "Types of Checks lethal damage, several at once": 1,
     "one call, several games": 13, "one call, several games, refused": 7,
+    "add_objects, several at once": 45, "damage from a source": 24,
 }
 #: the same for the Magic games with rad counters
 RAD_RULES = {"728.1 rad": 17, "728.1 rad, a nonland milled": 7, "704.5a": 25, "704.5b": 25}
