@@ -30,7 +30,7 @@ After every action:
   its controller then;
 * the call's other events are the model's (``Pair.compare_events``): counter changes
   (entity, kind, before, after, cause), reserve paid, the actions' ``Acted`` records,
-  ``DamageDealt``, losses and game ends; the setup's entering counters too.
+  ``DamageDealt``, losses and game ends; those of the cards made too (entering counters).
 """
 from __future__ import annotations
 
@@ -125,23 +125,33 @@ class Pair:
         """A card of game ``g``; ``counters``: put as it enters, kind by kind in the order
         given (Buff 4 / Debuff 4 between them)."""
         kw = {k: v for k, v in stats.items() if v is not None}
+        step, made = self.w.step, [len(m.events) for m in self.models]
         self.w.add_object(self.pids[ctrl], types, zone=zone, name=name, games=[g], counters=counters, **kw)
         c = self.models[g].add(name, ctrl, types, zone, **stats)
         for kind, n in (counters or {}).items():
             self.models[g].put(c, kind, n, cause="enter")
+        self.compare_made(f"add {name}", step, made)
 
     def add_many(self, g: int, names: list[str], ctrl: int, types, counters=None, **stats) -> None:
         """Identical cards of game ``g`` made by one ``add_objects`` call, each entering
         with ``counters`` as ``add`` puts them; the model names them ``names``, in the
         order of the ids made."""
         kw = {k: v for k, v in stats.items() if v is not None}
-        made = self.w.add_objects(len(names), self.pids[ctrl], types, games=[g], counters=counters, **kw)
+        step, made = self.w.step, [len(m.events) for m in self.models]
+        ids = self.w.add_objects(len(names), self.pids[ctrl], types, games=[g], counters=counters, **kw)
         self.models[g].reached["add_objects, several at once"] += 1
-        for e, name in zip(np.ravel(made).tolist(), names):
+        for e, name in zip(np.ravel(ids).tolist(), names):
             self.alias[e] = name
             c = self.models[g].add(name, ctrl, types, "battlefield", **stats)
             for kind, n in (counters or {}).items():
                 self.models[g].put(c, kind, n, cause="enter")
+        self.compare_made(f"add_objects {names}", step, made)
+
+    def compare_made(self, label: str, step: int, made: list[int]) -> None:
+        """The events of cards just made (``add_object`` records their entering counters),
+        compared as a call's (``compare_events``)."""
+        self.compare_events(label, *self.since(step), made)
+        self.forget()
 
     def label(self, e: int) -> str | None:
         """The model's name of object ``e``."""
@@ -195,7 +205,15 @@ class Pair:
         self.compare(label)
         self.compare_zone_changes(label, events, names, logged)
         self.compare_events(label, events, names, made)
+        self.forget()
         return True
+
+    def forget(self) -> None:
+        """Drop the models' compared logs: ``call`` pickles every model before each call,
+        and a log kept whole would make that grow with the game."""
+        for m in self.models:
+            m.zone_log.clear()
+            m.events.clear()
 
     def compare_events(self, label: str, events: list, names: dict[int, str | None],
                        made: list[int]) -> None:
@@ -359,8 +377,9 @@ def build_ga(data, pair: Pair, g: int) -> None:
             pair.add(g, name, i, ("champion",), zone=zone, life=data.draw(st.integers(1, 8)), level=1)
             omens = data.draw(st.integers(0, 2)) if zone == "exile" else 0
             if omens:   # Counters: Omen 1, counters on a card in banishment
-                pair.w.put_counters(pair.ids(g)[name], "omen", omens, games=[g])
-                pair.models[g].put(pair.models[g].cards[name], "omen", omens)
+                pair.call(f"put {name} omen {omens} (g{g})",
+                          lambda name=name, n=omens: pair.w.put_counters(pair.ids(g)[name], "omen", n, games=[g]),
+                          [(g, lambda name=name, n=omens: pair.models[g].put(pair.models[g].cards[name], "omen", n))])
 
 
 def build_mtg(data, pair: Pair, g: int) -> None:
@@ -601,9 +620,11 @@ def add_shared(data, pair: Pair, k: int) -> None:
         "weapon": (("weapon",), dict(power=1, durability=data.draw(st.integers(1, 2)))),
     }[what]
     name = f"shared{k}.{what}{p}"
+    step, made = pair.w.step, [len(m.events) for m in pair.models]
     pair.w.add_object(pair.pids[p], types, name=name, games=sel, **stats)
     for g in games:
         pair.models[g].add(name, p, types, **stats)
+    pair.compare_made(f"add {name} (games {games})", step, made)
     pair.shared.append(name)
 
 
@@ -872,7 +893,6 @@ def play(data, ruleset: str) -> Pair:
         for k in range(data.draw(st.integers(0, 2))):
             add_shared(data, pair, k)
     pair.compare("setup")
-    pair.compare_events("setup", *pair.since(0), [0] * batch)   # (the entering counters)
     for _ in range(data.draw(st.integers(1, 25), label="rounds")):
         if not pair.w.ongoing.any():
             break
