@@ -90,7 +90,7 @@ class Game:
         self.reached: collections.Counter[str] = collections.Counter()   # rule -> times applied
         #: each zone change, with last-known information (CR 400.7, 704.8 / GA Counters,
         #: General 5: the counters it had just before, its controller then): (name, from
-        #: zone, to zone or "none" when it ceased to exist, counters, controller)
+        #: zone, to zone or "none" when it ceased to exist, counters, controller, cause)
         self.zone_log: list[tuple] = []
         #: every other event a host reads, as docs/api.md and docs/rules-grand-archive.md
         #: say the engine records them (cards by name, players by index), in the order made:
@@ -126,8 +126,9 @@ class Game:
         return self.result != "ongoing"
 
     # ---- zone changes ----------------------------------------------------------------
-    def move(self, c: Card, zone: str) -> None:
-        """Put card ``c`` into ``zone`` (a canonical name), for any cause.
+    def move(self, c: Card, zone: str, cause: str) -> None:
+        """Put card ``c`` into ``zone`` (a canonical name), for ``cause`` (the event's: "zone"
+        for move_zone, "destroy", "sacrifice", "draw", "mill", or a check's rule).
 
         * GA Champion 8 (Card Types - Champion, General Rules 8): "If a Champion card would
           be put into a graveyard from anywhere, it is instead banished" (from any zone).
@@ -152,7 +153,7 @@ class Game:
         if zone == c.zone:                                     # banished where it is
             self.reached["Champion 8 in banishment"] += 1
             return
-        self.zone_log.append((c.name, c.zone, zone, dict(c.counters), c.ctrl))
+        self.zone_log.append((c.name, c.zone, zone, dict(c.counters), c.ctrl, cause))
         if c.zone == "library":
             self.players[c.owner].library.remove(c.name)
         if self.ga and c.has("champion") and c.zone == "battlefield":
@@ -177,7 +178,7 @@ class Game:
         if any(c.zone == zone for c in cards):
             raise ModelError("IllegalActionError", f"already in the {zone}")
         for c in cards:
-            self.move(c, zone)
+            self.move(c, zone, "zone")
 
     # ---- counters ----------------------------------------------------------------------
     def _key(self, c) -> str | int:
@@ -275,7 +276,7 @@ class Game:
                 continue
             banish = sacrifice and (c.has("champion") or c.has("regalia"))
             self.reached["Sacrifice 2"] += banish
-            self.move(c, "exile" if banish else "graveyard")
+            self.move(c, "exile" if banish else "graveyard", "sacrifice" if sacrifice else "destroy")
 
     # ---- GA actions ----------------------------------------------------------------------
     def deal_damage(self, c: Card, n: int, combat: bool, unpreventable: bool,
@@ -355,12 +356,12 @@ class Game:
         if len(lib) < n:
             self.players[p].drew_empty = True                  # 704.5b; GA Ending 5
         for name in list(lib[:n]):
-            self.move(self.cards[name], "hand")
+            self.move(self.cards[name], "hand", "draw")
 
     def mill(self, p: int, n: int) -> list[Card]:
         out = [self.cards[name] for name in self.players[p].library[:n]]
         for c in out:
-            self.move(c, "graveyard")
+            self.move(c, "graveyard", "mill")
         return out
 
     def cleanup(self) -> None:
@@ -436,8 +437,8 @@ class Game:
             self.reached["Types of Checks lethal damage, several at once"] += len(dies) > 1
             self.reached["Durability 0"] += len(broken)
             self.reached["Ending the Game 7"] += len(leave)
-            for c in dies + [c for c in broken if c not in dies]:
-                self.move(c, "graveyard")
+            for c in dies + [c for c in broken if c not in dies]:   # (Types of Checks 2, 3)
+                self.move(c, "graveyard", "ga.damage" if c in dies else "ga.durability")
             for c in leave:
                 if c.zone == "library":
                     ps[c.owner].library.remove(c.name)
@@ -446,7 +447,7 @@ class Game:
                     # (another player's, who held it) "previously controlled a champion" (5).
                     ps[c.ctrl].champion_left = True
                     self.reached["Ending the Game 9"] += c.ctrl != c.owner
-                self.zone_log.append((c.name, c.zone, "none", dict(c.counters), c.ctrl))
+                self.zone_log.append((c.name, c.zone, "none", dict(c.counters), c.ctrl, "ga.left_game"))
                 del self.cards[c.name]
             return bool(dies or broken or leave)
         losers = [i for i, p in enumerate(ps) if not p.lost and (p.life <= 0 or p.drew_empty)]
@@ -506,7 +507,8 @@ class Game:
                 self.remove(c, "wither", c.count("wither"), cause="ga.wither")   # Wither 4
             else:                                               # Sacrifice 2
                 self.reached["Wither 4 sacrificed"] += 1
-                self.move(c, "exile" if (c.has("champion") or c.has("regalia")) else "graveyard")
+                self.move(c, "exile" if (c.has("champion") or c.has("regalia")) else "graveyard",
+                          "sacrifice")
 
     def _rad(self, p: int, pay: str) -> None:
         pl = self.players[p]

@@ -27,7 +27,7 @@ After every action:
   and the turn player;
 * the call's zone changes (``ZoneChanged`` events) are the model's: each card's from and to
   zone ("none": it left the game), its counters just before (last-known information) and
-  its controller then;
+  its controller then, and its cause;
 * the call's other events are the model's (``Pair.compare_events``): counter changes
   (entity, kind, before, after, cause), reserve paid, the actions' ``Acted`` records,
   ``DamageDealt``, losses and game ends; those of the cards made too (entering counters).
@@ -257,15 +257,15 @@ class Pair:
                              logged: list[int]) -> None:
         """The call's zone changes in each game, as the model logged them: each card's from
         and to zone, the counters it had just before (last-known information) and its
-        controller then (in any order: the model need not order one check's moves)."""
+        controller then, its cause (in any order: the model need not order one check's moves)."""
         seen: list[list] = [[] for _ in self.models]
         for e in events:
             if isinstance(e, ZoneChanged):
                 seen[e.game].append((names[e.old], e.from_zone, e.to_zone, dict(e.lki),
-                                     self.pids.index(e.controller)))
+                                     self.pids.index(e.controller), e.cause))
         for g, m in enumerate(self.models):
             want = m.zone_log[logged[g]:]
-            key = lambda z: repr((*z[:3], sorted(z[3].items()), z[4]))   # noqa: E731
+            key = lambda z: repr((*z[:3], sorted(z[3].items()), *z[4:]))   # noqa: E731
             assert sorted(map(key, seen[g])) == sorted(map(key, want)), \
                 f"{label}: game {g} zone changes {seen[g]} != {want}"
 
