@@ -157,6 +157,27 @@ def test_a_refused_call_life_cleanup_and_a_quiet_tick_take_no_step():
     assert w.step == before and w.life(q).tolist() == [20, 20]
 
 
+
+def test_types_of_checks_6_grand_archive_cleanup_takes_a_step_where_it_removes_counters():
+    """api.md: the Grand Archive's cleanup that removes allies' damage counters (Types of
+    Checks 6) takes one step, a ``cleanup`` row for each; one with none to remove (marked
+    damage only, which is no counter) takes none."""
+    w = World(ruleset="grand_archive")
+    a, b = w.add_player(), w.add_player()
+    allies = [w.add_object(p, "ally", power=1, life=3) for p in (a, b)]
+    w.deal_damage(allies[0], 1)
+    before = w.step
+    w.cleanup()
+    assert w.step == before and w.damage(allies[0]) == 0
+    for e in allies:
+        w.put_counters(e, "damage", 2)
+    step = w.step
+    w.cleanup()
+    assert w.step == step + 1
+    assert [(e.entity, e.before, e.after, e.cause) for e in w.events_since(step)] == [
+        (e, 2, 0, "cleanup") for e in allies]
+
+
 def test_event_name_is_the_snake_case_of_the_class():
     """dispatch_events dispatches under these names (api.md), no leading underscore."""
     assert event_name(CounterChanged(0, 1, "charge", 0, 1, "put")) == "counter_changed"
