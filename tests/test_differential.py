@@ -1135,6 +1135,7 @@ TWO_PLAYER_RULES = {
     "118.3 rows of one holder add up": 3, "122.5 every kind, several moved": 3,
     "101.3 a host's can't": 20, "120.3f lifelink": 8, "510.2 a target dealt damage by several sources": 3,
     "122.6 enters with counters": 9, "122.6 enters elsewhere: no counters": 2,
+    "514.2 cleanup removes damage": 1,
 }
 #: the same in Two-Headed Giant games (810)
 THG_RULES = {
@@ -1296,6 +1297,20 @@ def test_reference_sources_lifelink_and_entering_counters():
     assert g.zone(g.move_zone(back, "graveyard", counters={"+1/+1": 1})) == "exile"
     assert g.counters(g.events[-1]["new"]) == {}
 
+
+
+def test_reference_cleanup_removes_marked_damage_only_514_2():
+    """514.2: the cleanup step removes marked damage and nothing else: counters stay, and
+    the next check finds no lethal damage (704.5g). (The walk meets marked damage at a
+    cleanup only a few times a seeded run.)"""
+    g, a, _ = _ref_board()
+    bear = g.add_object(a, types={"creature"}, power=2, toughness=2, counters={"+1/+1": 1})
+    g.deal_damage(bear, 3)
+    g.cleanup()
+    assert g.damage(bear) == 0 and g.counters(bear) == {"+1/+1": 1}
+    assert g.reached["514.2 cleanup removes damage"] == 1
+    g.tick()
+    assert g.exists(bear)
 
 def test_reference_two_headed_giant():
     """810.10 / docs: shared life (15 each) and poison; 704.6b (15 poison), 701.34b."""
