@@ -463,3 +463,16 @@ def test_104_a_game_that_has_ended_moves_nothing_and_move_zone_returns_minus_one
     w.clear_events()
     assert w.move_zone(card, "exile", counters=counters) == -1
     assert w.zone(card) == "graveyard" and w.events() == []
+
+
+def test_104_a_game_that_has_ended_returns_minus_one_for_each_id_given():
+    """Several ids to move in a World of one game that has ended: one id each, -1 where
+    none arrived (104: the game's state is final), as in a game going on."""
+    w = World()
+    a = w.add_player()
+    w.add_player()
+    cards = [w.add_object(a, "creature", power=1, toughness=1, zone="graveyard") for _ in range(2)]
+    w.lose_life(a, 20)
+    w.tick()
+    assert w.move_zone(cards, "exile").tolist() == [-1, -1]
+    assert [w.zone(e) for e in cards] == ["graveyard", "graveyard"]
