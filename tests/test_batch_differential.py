@@ -548,13 +548,13 @@ def step(d, h: Harness) -> None:
         if action == "set_cap" and d.integer(0, 2) == 0:   # the cap ends (122.4)
             method = "clear_cap"
         by = _by(d, h) if action == "put" else None   # another player puts them (122.6a)
-        n = (lambda row: ()) if method == "clear_cap" else (lambda row: (row,))   # noqa: E731
+        amount = (lambda row: ()) if method == "clear_cap" else (lambda row: (row,))   # noqa: E731
         kept = {g: _kept(h, g, st_ids[g], a[r], where) for r, g in enumerate(sel)}
         h.log.append(f"{method}({t.tolist()}, {kind!r}, {a.tolist()}, games={games!r}, **{kw}, **{where}, "
                      f"by=player {by})")
-        h.run(lambda: getattr(bw, method)(t, kind, *n(a), games=games, **kw, **where, **_by_kw(bw, by)),
-              {g: (lambda g=g: getattr(h.singles[g], method)(one(kept[g][0]), kind, *n(amt(kept[g][1])), **kw,
-                                                             **_by_kw(h.singles[g], by)))
+        h.run(lambda: getattr(bw, method)(t, kind, *amount(a), games=games, **kw, **where, **_by_kw(bw, by)),
+              {g: (lambda g=g: getattr(h.singles[g], method)(one(kept[g][0]), kind, *amount(amt(kept[g][1])),
+                                                             **kw, **_by_kw(h.singles[g], by)))
                for g in sel if kept[g][0]})
         _reach(h, {"clear_cap": "clear_cap", "put_counters": by is not None and "put_counters by another player"
                    }.get(method))
