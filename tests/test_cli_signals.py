@@ -144,13 +144,16 @@ def test_sigterm_with_ctrl_c_ignored_stops_the_run_as_ctrl_c_would() -> None:
 #: Python run in the child after its Ctrl-C set-up: ``demo`` (no run of montecarlo, nothing for
 #: ``interrupt`` to stop) waits for a signal where it builds its first board; then the
 #: status main() returned, and a SIGTERM of its own, which ends the process (the default
-#: action) once the command's handler is gone.
+#: action) once the command's handler is gone. (Short sleeps, not ``signal.pause()``: a
+#: signal that lands after the interpreter's last look and before pause() blocks would
+#: leave it waiting for another.)
 OUTSIDE_A_RUN = """
-import os, signal, sys
+import os, signal, sys, time
 from ecs import cli
 def wait_for_a_signal(objects, batch):
     print("waiting", file=sys.stderr, flush=True)
-    signal.pause()
+    while True:
+        time.sleep(0.01)
 cli._board = wait_for_a_signal
 print(cli.main(["demo"]), flush=True)
 os.kill(os.getpid(), signal.SIGTERM)
