@@ -593,11 +593,11 @@ def _cached(k: Kernel) -> bool:
 # sixteenth of the rows it looks at (``room_for``), then double where they fill, rather
 # than room for all. Empty: a pass that finds nothing (most of a settled check's) makes
 # one empty array its outputs share, not three or four with room (an allocation costs
-# ~50 ns; a 1x1000 settled probe made 22). Not room for all:
-# untouched pages cost nothing in a mapping of their own, but glibc serves big blocks from
-# its heap once freed blocks have raised its threshold, and gives the heap's top back to
-# the system where the free part passes twice that: a 1024x1000 batch's acting tick grew
-# and shrank the heap by some 60 MB and faulted its pages in again, 4,300 faults a tick.
+# some 50 ns). Not room for all: untouched pages cost nothing in a mapping of their own,
+# but glibc serves big blocks from its heap once freed blocks have raised its threshold,
+# and gives the heap's top back to the system where the free part passes twice that: a
+# 1024x1000 batch's acting tick grew and shrank the heap by some 60 MB and faulted its
+# pages in again, 4,300 faults a tick.
 @njit(cache=True, inline="always")
 def room(total: int) -> int:  # pragma: no cover - compiled
     """The rows a pass's outputs start with, for ``total`` rows looked at."""
