@@ -16,6 +16,10 @@ Layout:
 * A zone change creates a new object with a new id; the old id becomes stale (400.7).
 * State-based actions are decided on one snapshot and performed together, repeated until
   a check performs nothing (704.3).
+* A library is a list of object ids, top card first, kept per owner (400.3); a card that
+  arrives goes to the bottom (docs). Cards that arrive in one library in one check are an
+  order their owner chooses (401.4): the model notes them in ``library_choices`` for the
+  tests to take the engine's choice, as they take its shuffles.
 
 Errors carry the same class names as the engine's (ecs.errors) so the tests can compare
 them; they are defined here so this module imports nothing from the engine.
@@ -90,6 +94,10 @@ class IllegalActionError(CounterError):
 
 
 class GameOverError(CounterError):
+    pass
+
+
+class InvalidPhaseError(CounterError):
     pass
 
 
@@ -217,6 +225,9 @@ class RefGame:
         self.reached = collections.Counter()
         self.outcome = "ongoing"
         self._recorded_losses = set()
+        self.libraries = {}    # owner id -> [object ids], top card first (400.3, 401.1)
+        self.library_choices = []   # [(owner, {ids})]: arrived together, in an order chosen (401.4)
+        self.active = []       # the turn players (505, 805.4 in 2HG), seat order
 
     # ---- ids ---------------------------------------------------------------------------
     def _new_id(self):
@@ -274,7 +285,8 @@ class RefGame:
             life = 15 if self.thg else 20  # docs: 15 by default in 2HG
         pid = self._new_id()
         self.players[pid] = {"life": int(life), "counters": {}, "lost": False,
-                             "cant_lose": set(), "banned": set()}
+                             "cant_lose": set(), "banned": set(), "drew_empty": False}
+        self.libraries[pid] = []
         label = ("solo", pid) if team is None else ("team", team)
         self.team_of[pid] = label
         self.team_players.setdefault(label, []).append(pid)
@@ -336,13 +348,22 @@ class RefGame:
                    deathtouch_hit=False, pt_set=[None, None], pt_mod=[0, 0], hold=False,
                    redirect=None, banned=set())
         self.objects[oid] = obj
+        if zone == "library":
+            self.libraries[obj["owner"]].append(oid)   # docs: an arriving card goes to the bottom
         return oid
+
+    def _leave(self, e):
+        """Take live object ``e`` out of the game's objects (and its library); it is stale (400.7)."""
+        obj = self.objects.pop(e)
+        self.stale.add(e)
+        if obj["zone"] == "library":
+            self.libraries[obj["owner"]].remove(e)
+        return obj
 
     def _change_zone(self, e, to_zone, lki=None):
         """400.7: the object becomes a new object; 122.2: its counters cease to exist (not
         removed); 122.4 (docs): caps belong to the old object. Returns the new id."""
-        obj = self.objects.pop(e)
-        self.stale.add(e)
+        obj = self._leave(e)
         card = {k: obj[k] for k in ("owner", "types", "power", "toughness", "loyalty",
                                     "defense", "keywords", "token", "name")}
         card["controller"] = obj["owner"]   # 110.2: a new object is its owner's
@@ -785,6 +806,135 @@ class RefGame:
                 self.reached["514.2 cleanup removes damage"] += 1
             obj["damage"] = 0
 
+    # ---- libraries, draws, mills and main phases ---------------------------------------
+    def library(self, p):
+        self._player(p)
+        return list(self.libraries[p])
+
+    def take_order(self, p, ids):
+        """The tests give the engine's choice of an order the rules leave to a player (401.4,
+        or a shuffle, 701.24a): ``ids`` must be ``p``'s library with only the cards of one
+        noted choice (or, after a shuffle, any cards) in other places."""
+        self.libraries[p] = list(ids)
+
+    def order_library(self, p, ids):
+        self._player(p)
+        ids = [self._check_id(x) for x in ids]
+        lib = self.libraries[p]
+        if sorted(ids) != sorted(lib) or len(set(ids)) != len(ids):
+            raise IllegalActionError(f"{ids} are not exactly the library of player {p}")
+        if self._over():
+            return
+        self.libraries[p] = ids
+
+    def shuffle_library(self, p):
+        """701.24a: a random order (the tests take the engine's, ``take_order``)."""
+        self._player(p)
+
+    def _top_cards(self, p, n):
+        self._player(p)
+        return validate_count(n)
+
+    def draw(self, p, n=1):
+        """121.1: the top card of the library to the hand, ``n`` times (121.2); 704.5b: a
+        draw from an empty library loses at the next check. Returns the new ids."""
+        n = self._top_cards(p, n)
+        if self._over():
+            return []
+        out = []
+        for _ in range(n):
+            lib = self.libraries[p]
+            if not lib:
+                self.players[p]["drew_empty"] = True   # 121.4 / 704.5b
+                self.reached["121.4 draw from an empty library"] += 1
+                break
+            # (111.8: a token off the battlefield stays; the tests draw no token: see there)
+            assert not self.objects[lib[0]]["token"], "a token in a library"
+            out.append(self._change_zone(lib[0], "hand"))
+        return out
+
+    def mill(self, p, n=1):
+        """701.17a: the top ``n`` cards of the library into the graveyard; 701.17b: a short
+        library mills what there is (no loss: 704.5b is about draws)."""
+        n = self._top_cards(p, n)
+        if self._over():
+            return []
+        out = []
+        while self.libraries[p] and len(out) < n:
+            assert not self.objects[self.libraries[p][0]]["token"], "a token in a library"
+            out.append(self._change_zone(self.libraries[p][0], "graveyard"))
+        if len(out) < n:
+            self.reached["701.17b mill past the library"] += 1
+        return out
+
+    def active_player(self):
+        return self.active[0] if self.active else -1
+
+    def _next_turn_player(self):
+        """docs: the next player in seat order after the turn player who hasn't lost; in 2HG
+        the next team's first-seated player (805.4); the first still in before any turn."""
+        n = len(self.players)
+        turn = self.active[0] if self.active else -1
+        after = [(turn + k) % n for k in range(1, n + 1)]
+        if self.thg and turn >= 0:
+            heads = [q for q in after if self.team_of[q] != self.team_of[turn] and self.head_id(q) == q]
+            after = heads or after
+        return next((q for q in after if not self.players[q]["lost"]), after[0])
+
+    def begin_main_phase(self, player=None, precombat=True):
+        """505.1: ``precombat`` True/"precombat"/"first" or False/"postcombat"/"second".
+        SBAs are checked (117.5), the turn players set (805.4: a 2HG team), then in a
+        precombat main phase each one's rad trigger resolves in seat order with a check
+        after each (728.1), then SBAs again."""
+        phases = {"precombat": True, "first": True, "postcombat": False, "second": False}
+        if isinstance(precombat, bool):
+            pre = precombat
+        elif isinstance(precombat, str) and precombat in phases:
+            pre = phases[precombat]
+        else:
+            raise InvalidPhaseError(f"unknown main phase {precombat!r}")
+        if player is not None:
+            self._player(player)
+            if self.players[player]["lost"] and not self._over():
+                raise IllegalActionError(f"player {player} has lost and takes no more turns")
+        if self._over():
+            return
+        self.tick()
+        if self._over():
+            return
+        q = self._next_turn_player() if player is None else player
+        if self.players[q]["lost"]:
+            return   # lost in the first check: no turn
+        turn = [q]
+        if self.thg:   # 805.4: the team's turn
+            turn = [x for x in self.team_players[self.team_of[q]] if not self.players[x]["lost"]]
+        self.active = turn
+        if pre:   # 505.1a: a postcombat main phase triggers nothing
+            for k, x in enumerate(turn):
+                if k:
+                    self.tick()   # the trigger before resolved (117.5)
+                    if self._over():
+                        return
+                self._rad(x)
+        self.tick()
+
+    def _rad(self, p):
+        """728.1: mill as many cards as the player has rad counters; for each nonland card
+        milled, lose 1 life and remove a rad counter."""
+        n = self.players[p]["counters"].get("rad", 0)
+        if not n:
+            return
+        milled = self.mill(p, n)
+        nonland = sum("land" not in self.objects[x]["types"] for x in milled)
+        self._head(p)["life"] -= nonland   # 810.8 (2HG): the team's life
+        c = self.players[p]["counters"]
+        set_count(c, "rad", c["rad"] - nonland)
+        self.reached["728.1 rad"] += 1
+        if nonland:
+            self.reached["728.1 rad: a nonland card milled"] += 1
+        if len(milled) < n:
+            self.reached["728.1 rad: a short library"] += 1
+
     # ---- state-based actions -----------------------------------------------------------
     def tick(self):
         """704.3: check, perform everything together as one event, repeat until a check
@@ -830,6 +980,9 @@ class RefGame:
             # who can't lose for one reason meets the other's loss, and loses)
             if ("life" in safe and head["life"] <= 0) or ("poison" in safe and poison >= (15 if self.thg else 10)):
                 self.reached["can't lose"] += 1
+            if pl["drew_empty"]:
+                losers.add(pid)  # 704.5b: attempted to draw from an empty library (not a reason set_cant_lose names)
+                self.reached["704.5b"] += 1
             if self.host_rules and pl["counters"].get("curse", 0) >= HOST_CURSE:
                 losers.add(pid)  # the host's Curse (not a reason a player can be kept from)
                 self.reached["host curse"] += 1
@@ -911,14 +1064,20 @@ class RefGame:
             c = self.objects[oid]["counters"]
             for kind, n in rem.items():
                 set_count(c, kind, c.get(kind, 0) - min(n, c.get(kind, 0)))  # clamped
+        arrived = {}   # owner -> new ids put into their library by this check (a redirect)
         for oid in leave:
             # 704.8: the last known information is the state before this check
-            self._to_graveyard_from_battlefield(oid, lki=dict(self.objects[oid]["counters"]))
+            new = self._to_graveyard_from_battlefield(oid, lki=dict(self.objects[oid]["counters"]))
+            if self.objects[new]["zone"] == "library":
+                arrived.setdefault(self.objects[new]["owner"], set()).add(new)
+        for owner, ids in arrived.items():
+            if len(ids) > 1:   # 401.4: their owner orders cards put into a library at once
+                self.library_choices.append((owner, ids))
+                self.reached["401.4 cards put into a library at once"] += 1
         for oid in exiled:
             self._change_zone(oid, "exile", lki=dict(self.objects[oid]["counters"]))
         for oid in cease:
-            obj = self.objects.pop(oid)  # 704.5d / 111.7: the token ceases to exist
-            self.stale.add(oid)
+            obj = self._leave(oid)  # 704.5d / 111.7: the token ceases to exist
             self.events.append({"type": "cease", "old": oid, "new": None, "from": obj["zone"],
                                 "to": None, "counters": dict(obj["counters"]),
                                 "controller": obj["controller"], "name": obj["name"],

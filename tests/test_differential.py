@@ -269,6 +269,7 @@ class Harness:
         for mid, e in self.ids.items():
             if mid in self.players:
                 out[("p", e)] = read_player(w, e)
+                out[("library", e)] = w.library(e)
             elif w.exists(e):
                 out[("o", e)] = read_object(w, e)
             else:
@@ -283,6 +284,10 @@ class Harness:
         for mp in self.players:
             ep = self.ids[mp]
             assert read_player(w, ep) == read_player(m, mp), f"player {ep}"
+            # 400.3: a player's own library, top card first (401.1)
+            assert w.library(ep) == [self.ids[x] for x in m.library(mp)], f"library of player {ep}"
+        active = m.active_player()
+        assert _norm(w.active_player()) == (-1 if active < 0 else self.ids[active]), "the turn player (805.4)"
         for mo in self.live_objects():
             eo = self.ids[mo]
             assert w.exists(eo), f"object {eo} should exist"
@@ -361,9 +366,29 @@ class Harness:
         self.check_counter_events(evs, steps, m_events, counts_before, name)
         if name == "move_zone":
             assert self.eid(mret) == _norm(eret), "move_zone returns the new object's id (400.7)"
+        if name in ("draw", "mill"):
+            assert [self.eid(x) for x in mret] == [_norm(x) for x in eret], f"{name} returns the new ids"
+        self.take_choices(margs[0] if name == "shuffle_library" else None)
         self.compare_all()
         self.mark_reached()
         return mret
+
+    def take_choices(self, shuffled):
+        """Orders the rules leave to a player: cards put into a library in one check (401.4;
+        docs: by slot) and a shuffle (701.24a; the World's generator). The model takes the
+        engine's order where the cards are the same, in the same places of the library."""
+        rev = {e: mid for mid, e in self.ids.items()}
+        choices = list(self.m.library_choices)
+        if shuffled is not None:
+            choices.append((shuffled, set(self.m.libraries[shuffled])))
+        self.m.library_choices.clear()
+        for owner, group in choices:
+            mine = self.m.libraries[owner]
+            theirs = [rev.get(e) for e in self.w.library(self.ids[owner])]
+            assert len(theirs) == len(mine) and all(
+                (a in group) == (b in group) and (a in group or a == b) for a, b in zip(mine, theirs)), (
+                f"library of player {self.ids[owner]}: engine {theirs}, model {mine} up to the order of {group}")
+            self.m.take_order(owner, theirs)
 
     def check_message(self, name, mexc, eexc, args, kw, live_before):
         """docs (Errors): "its message names what it refuses: the entity, the kind and the
@@ -633,7 +658,8 @@ class Harness:
     # ---- the random walk ---------------------------------------------------------------
     ACTIONS = (["put"] * 8 + ["remove"] * 3 + ["move"] * 2 + ["proliferate"] * 2 + ["cap"] * 2
                + ["destroy", "sacrifice", "move_zone"] + ["damage"] * 5 + ["tap", "untap"]
-               + ["life"] * 2 + ["tick"] * 6 + ["add"] * 3 + ["host"] * 4 + ["combo"] * 10 + ["cleanup"])
+               + ["life"] * 2 + ["tick"] * 6 + ["add"] * 3 + ["host"] * 4 + ["combo"] * 10 + ["cleanup"]
+               + ["library"] * 8)
 
     def random_action(self):
         self.faults_left = 1
@@ -746,6 +772,49 @@ class Harness:
             self.host_action()
         elif a == "combo":
             self.combo()
+        elif a == "library":
+            self.library_action()
+
+    def library_action(self):
+        """A library's cards (400.3, 401.1: top first, an arrival at the bottom): a card added
+        to it, an order set or a shuffle (701.24a), draws (121.1; 121.4/704.5b: from an empty
+        library, a loss at the next check), mills (701.17a/b) and main phases (505.1, 805.4),
+        with rad counters on the turn player now and then (728.1: mill, then 1 life and a rad
+        counter per nonland card milled)."""
+        m = self.m
+        p = self.pick_player()
+        lib = m.libraries[p.v]
+        what = self.draw(st.sampled_from(["draw", "draw", "mill", "order", "shuffle", "add", "main", "main", "main"]))
+        if (what == "add" or (not lib and self.draw(st.booleans()))) and len(m.objects) < MAX_OBJECTS:
+            shape = self.draw(st.sampled_from(["land", "land", "sorcery", "artifact land", "creature", None]))
+            self.step("add_object", (), {"controller": p, **self.object_spec(shape, "library")}, creates=True)
+            return
+        if what in ("draw", "mill"):
+            if any(m.objects[x]["token"] for x in lib):
+                # 111.8: a token off the battlefield stays where it is; the engine's draw and
+                # mill move it (see the report): the next check first (704.5d)
+                self.step("tick", ())
+                lib = m.libraries[p.v]
+            n = (self.draw(st.sampled_from(BAD_COUNTS)) if self.bad() else
+                 self.draw(st.one_of(st.integers(0, 2), st.sampled_from([len(lib), len(lib) + 1, 1]))))
+            self.step(what, (p, n))
+        elif what == "order":
+            ids = [I(x) for x in self.draw(st.permutations(lib))]
+            if self.bad():   # not exactly the library: one left out, one twice, one from elsewhere
+                ids = (ids[1:] if ids and self.draw(st.booleans()) else ids + [self.pick_object()])
+            self.step("order_library", (p, ids))
+        elif what == "shuffle":
+            self.step("shuffle_library", (p,))
+        else:
+            if self.draw(st.integers(0, 2)):   # 728.1: rad counters on the player whose turn it is
+                if not lib and len(m.objects) < MAX_OBJECTS:   # (and a card to mill)
+                    shape = self.draw(st.sampled_from(["land", "sorcery", "creature"]))
+                    self.step("add_object", (), {"controller": p, **self.object_spec(shape, "library")},
+                              creates=True)
+                self.step("put_counters", (p, "rad", self.draw(st.integers(1, 4))))
+            player = p if self.draw(st.integers(0, 3)) else None
+            phase = self.draw(st.sampled_from([True] * 6 + [False, "second", "first", "combat", 1]))
+            self.step("begin_main_phase", (player,), {"precombat": phase})
 
     def pay(self, target, kind):
         """Counters removed as a cost (606.4 a loyalty cost, 602.2b "Remove N counters:"),
