@@ -11,7 +11,8 @@ Giant, team poison near 15, toughness, life; removals as a cost (118.3) of about
 target has, or one more; caps, damage with random flags (now and then from a source,
 whose deathtouch and lifelink apply, 120.3f, or to several targets at once from a source
 each, 510.2), zone changes (now and then arriving with counters, 122.6: persist),
-taps, life changes, the host's state, ticks at random points and at the end; now and then
+taps, life changes, the host's state, libraries (cards added, ordered, shuffled, drawn
+and milled) and main phases with rad counters, ticks at random points and at the end; now and then
 every player left meets a loss condition before the last check) and applies each to both.
 One game in five is played under a host's "can't have counters" of a class of objects
 (tests/can_have_rules.py, the model's predicate of the same name), one in four on the
@@ -23,7 +24,8 @@ After every action:
   id, the malformed kind or amount: docs "its message names what it refuses");
 * an action that raised left the engine unchanged (docs: "changes nothing");
 * every live object and player reads the same (counters, power/toughness, loyalty, defense,
-  keywords, zone, tapped, marked damage, life, losses) and so does the game result;
+  keywords, zone, tapped, marked damage, life, losses, each library in order) and so do the
+  game result and the turn player;
 * every event pairs up (docs "Events"): zone changes by old id (which extends the id map)
   with their last-known counters (704.8); damage (dealt 0 where a shield prevented it,
   122.1c), tapped-status changes (122.1d stun), player losses and the end of the game
@@ -1139,7 +1141,9 @@ def test_two_player_games_match_reference(data):
     (122.1b) giving deathtouch and lifelink (702.2b, 120.3f: the source's controller gains,
     none where a shield prevents it), several targets and sources at once, one shield
     counter for all a permanent is dealt (510.2, 122.1c); a permanent that returns with
-    counters (122.6: persist, undying), none where a replacement sends it elsewhere (122.1h)."""
+    counters (122.6: persist, undying), none where a replacement sends it elsewhere (122.1h);
+    libraries, top card first (400.3, 401.1), draws (121.1; 704.5b: from an empty library),
+    mills (701.17a/b), main phases (505.1) and rad counters (728.1)."""
     play(data, n_players=2)
 
 
@@ -1158,7 +1162,8 @@ def test_two_headed_giant_games_match_reference(data):
     0 life (704.6a, 810.8c) or 15 poison (704.6b, 810.8d; 704.5c ignored), proliferate gives
     a team at most one poison counter (701.34b); a team's poison paid as a cost from its one
     pool (118.3, 810.10); a host's "you can't get poison counters" keeps the whole team from
-    getting any (810.10c)."""
+    getting any (810.10c); the team's turn (805.4), each player's rad trigger in seat order
+    with a check after each (728.1), a draw from an empty library losing for the team (704.5b)."""
     play(data, n_players=4, thg=True)
 
 
@@ -1204,7 +1209,8 @@ TWO_PLAYER_RULES = {
     "118.3 rows of one holder add up": 3, "122.5 every kind, several moved": 3,
     "101.3 a host's can't": 20, "120.3f lifelink": 8, "510.2 a target dealt damage by several sources": 3,
     "122.6 enters with counters": 9, "122.6 enters elsewhere: no counters": 2,
-    "514.2 cleanup removes damage": 1,
+    "514.2 cleanup removes damage": 1, "704.5b": 6, "701.17b mill past the library": 8,
+    "728.1 rad": 8, "728.1 rad: a nonland card milled": 4,
 }
 #: the same in Two-Headed Giant games (810)
 THG_RULES = {
@@ -1218,6 +1224,7 @@ THG_RULES = {
     "118.3 cost paid": 4, "118.3 cost refused": 5, "118.3 rows of one holder add up": 5,
     "101.3 a host's can't": 16, "120.3f lifelink": 7, "510.2 a target dealt damage by several sources": 3,
     "122.6 enters with counters": 7, "122.6 enters elsewhere: no counters": 2,
+    "704.5b": 6, "701.17b mill past the library": 8, "728.1 rad": 8, "728.1 rad: a nonland card milled": 4,
 }
 #: the same in two-player games with the host's systems (tests/host_rules.py); left out:
 #: "122.1c shield replaces destroy" (1-7 in 150 games: the host's combos make shield ones rarer)
@@ -1394,6 +1401,41 @@ def test_reference_two_headed_giant():
     g.deal_damage(a1, 1, infect=True)
     g.tick()
     assert g.has_lost(a1) and g.has_lost(a2) and g.result() == b1
+
+
+def test_reference_library_draw_and_mill():
+    """400.3/401.1: a card arrives at the bottom of its owner's library; 121.1: a draw takes
+    the top card; 701.17b: a mill past the library mills what there is and loses nothing;
+    704.5b: a draw from an empty library loses at the next check, not before."""
+    g, a, b = _ref_board()
+    deck = [g.add_object(a, types={"sorcery"}, zone="library") for _ in range(3)]
+    bear = g.add_object(b, types={"creature"}, power=2, toughness=2)
+    g.set_controller(bear, a)
+    g.sacrifice(bear)
+    assert g.library(a) == deck and g.library(b) == []
+    g.order_library(a, deck[::-1])
+    [drawn] = g.draw(a)
+    assert g.zone(drawn) == "hand" and g.library(a) == [deck[1], deck[0]]
+    assert len(g.mill(a, 5)) == 2 and g.library(a) == []
+    g.tick()
+    assert not g.has_lost(a)
+    assert g.draw(a) == [] and not g.has_lost(a)
+    g.tick()
+    assert g.has_lost(a) and g.result() == b
+
+
+def test_reference_rad_counters():
+    """728.1 (the docs's example): mill as many cards as rad counters, then 1 life and one
+    rad counter per nonland card milled; 505.1a: a postcombat main phase does nothing."""
+    for rad, life in ((2, 19), (3, 18)):
+        g, a, _ = _ref_board()
+        for t in ("sorcery", "land", "sorcery"):
+            g.add_object(a, types={t}, zone="library")
+        g.put_counters(a, "rad", rad)
+        g.begin_main_phase(a, precombat=False)
+        assert g.life(a) == 20 and len(g.library(a)) == 3
+        g.begin_main_phase(a)
+        assert g.life(a) == life and g.count(a, "rad") == 1 and g.active_player() == a
 
 
 def test_reference_draw():
