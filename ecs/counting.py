@@ -61,9 +61,7 @@ def check_room(game: Game, kind: str, g: np.ndarray, c: np.ndarray, amount: np.n
     if g.size == 1 and store_module.SCALAR_PATHS:   # one row: plain ints
         room_one(game, kind, int(g[0]), int(c[0]), int(np.asarray(amount).item()), raises=True)
         return
-    s = game.store
-    k = s.kind_index.get(kind)
-    have = s.counts[k, g, c].astype(np.int64) if k is not None else np.int64(0)
+    have = counts_at(game, kind, g, c)
     if np.any(have + amount > MAX_COUNT):   # (rare) what can't have the kind gets none: no overflow there (101.3)
         _check_total(game, have, np.where(allowed(game, kind, g, c), amount, 0), g, c, f"{kind!r} counters")
 
@@ -120,7 +118,7 @@ def check_marked_damage(game: Game, g: np.ndarray, c: np.ndarray, amount: np.nda
     _check_total(game, have, amount, g, c, "damage")
 
 
-def _check_total(game: Game, have: np.ndarray | np.int64, amount: np.ndarray, g: np.ndarray,
+def _check_total(game: Game, have: np.ndarray, amount: np.ndarray, g: np.ndarray,
                  c: np.ndarray, what: str) -> None:
     over = have + amount > MAX_COUNT
     if np.any(over):
