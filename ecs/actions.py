@@ -632,14 +632,12 @@ def move_zone(world: Game, e: Ids, zone: str, games: Games = None,
         new = row_new
     else:
         new[r.keep] = row_new
+    if world.batch == 1 and not r.shape[0]:   # a game that has ended selects none: none arrived
+        return -1 if single else np.full(r.shape[1], -1, np.int64)
     if single:
         vals = sets.distinct(new)
-        if vals.size == 1:
-            return int(vals[0])
-        return -1 if world.batch == 1 else new   # (one game selecting none: it has ended)
-    if world.batch == 1:   # one per id given; an ended game selects none: -1 each
-        return new if r.shape[0] else np.full(r.shape[1], -1, np.int64)
-    return new.reshape(r.shape)
+        return int(vals[0]) if vals.size == 1 else new
+    return new if world.batch == 1 else new.reshape(r.shape)
 
 
 def _move_few(world: Game, targets: list[tuple[int, int]] | None, code: int) -> np.ndarray | None:
