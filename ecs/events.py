@@ -61,6 +61,13 @@ def _int(v: Any) -> int:
 ZONE_TOKEN = 1 << 32
 
 
+def zone_kind(types: int, token: int) -> int:
+    """The zone row's ``kind`` of an object of card types ``types`` (``TYPE_BIT`` bits) that
+    is a token or not; ``-2 - kind`` reads the code back. Plain Python, which the compiled
+    zone changes compile inline (``ecs.relocation``)."""
+    return -2 - (types | (ZONE_TOKEN if token else 0))
+
+
 @functools.lru_cache(maxsize=None)
 def zone_types(code: int) -> tuple[str, ...]:
     """The card type names (in ``TYPE_BIT`` order) of a zone change's ``code``."""
@@ -375,7 +382,7 @@ class EventLog:
                     lki = {}
                     for r, k, c in _tuples(_lki_after(self._lki, first), _LKI_COLUMNS, "row"):
                         lki.setdefault(r, {})[kind_names[k]] = c
-                code = -2 - kind   # (-1 in older files: no types, no token flag)
+                code = -2 - kind   # (zone_kind's; -1 in older files: no types, no token flag)
                 out.append(ZoneChanged(g, e, other if other >= 0 else None, ZONES[frm], ZONES[to],
                                        cause, lki.get(i, {}), players[before - 1] if before else None,
                                        names[after - 1] if after else None,

@@ -17,13 +17,14 @@ per-object effects end with the old one.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from . import library, zones
 from . import store as store_module
 from .components import HOST_OBJECT_FIELDS, OBJECT_STATE_FIELDS
 from .components.game import NO_CAP
 from .counting import FEW_CAPS, enter_battlefield, enter_battlefield_one, scalar_hook, slot_ids
-from .events import CAUSE, ZONE, ZONE_TOKEN
+from .events import CAUSE, ZONE, zone_kind
 from .game import Game
 from .kernels import I64, INDEX, array, empty, flat, grown, head, kernel, reads, room, writes
 from .prefetch import AHEAD, prefetch_read, prefetch_write
@@ -91,7 +92,7 @@ def _moved(world: Game, games: np.ndarray, cols: np.ndarray, at: np.ndarray, frm
 
     # (a zone row's ``before``: its last-known controller's index + 1, ``after`` its name's
     # index + 1; 0, none, in older files and while the World has named no card; ``kind``
-    # -2 - its types and token flag, _leaving)
+    # its types and token flag, events.zone_kind)
     named = np.add(_take(s.a["name_id"], at), 1, dtype=np.int64) if len(world.names) else 0
     rows = log.record(ZONE, CAUSE[cause] if isinstance(cause, str) else cause, game=games,
                       entity=old_ids, kind=lki_code, before=s.a["controller"].reshape(-1)[at] + 1,
@@ -145,7 +146,7 @@ def move_one(world: Game, g: int, col: int, dest: int, code: int) -> tuple[int, 
         return -1, dest
     old = v["entity_id"][g, col]
     new = s.reissue_one(col) if dest != zones.NONE else -1
-    log.one(ZONE, code, g, old, -2 - (v["types"][g, col] | (ZONE_TOKEN if v["token"][g, col] else 0)),
+    log.one(ZONE, code, g, old, zone_kind(v["types"][g, col], v["token"][g, col]),
             v["controller"][g, col] + 1, v["name_id"][g, col] + 1, new, frm, dest)
     # what _relocate does: counters cease to exist (122.2) into the event's LKI, caps end
     # (122.4), state cleared (with the rest, _end_object_state); read first, written only
@@ -272,11 +273,14 @@ def _relocate(counts: np.ndarray, n_kinds: int, games: np.ndarray, cols: np.ndar
 
 
 
+_zone_kind = njit(cache=True, inline="always")(zone_kind)   # (compiled into _leaving)
+
+
 @kernel(reads("zone"), reads("types"), reads("token"), INDEX, INDEX)
 def _leaving(zone: np.ndarray, types: np.ndarray, token: np.ndarray, games: np.ndarray,
              cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """The zone codes of the slots (``games[i]``, ``cols[i]``), as int64, and their zone
-    rows' ``kind``: -2 - (the types' bits | ``ZONE_TOKEN`` for a token), as they leave. One
+    rows' ``kind`` (``events.zone_kind`` of their types and token flag) as they leave. One
     pass (where NumPy took a flat index, a take and a cast per field), prefetching the row
     ``AHEAD`` on."""
     out = empty(games.size, np.int64)
@@ -290,5 +294,5 @@ def _leaving(zone: np.ndarray, types: np.ndarray, token: np.ndarray, games: np.n
             prefetch_read(token_f, b)
         a = games[i] * cap + cols[i]
         out[i] = zone_f[a]
-        code[i] = -2 - (np.int64(types_f[a]) | (ZONE_TOKEN if token_f[a] else 0))
+        code[i] = _zone_kind(types_f[a], token_f[a])   # (uint32 | int64: an int64)
     return out, code

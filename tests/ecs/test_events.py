@@ -4,6 +4,7 @@ import pytest
 from scalar_paths import run_on
 
 from ecs import CounterChanged, GameEnded, PlayerLost, World, ZoneChanged
+from ecs.components import TYPE_BIT
 from ecs.events import (
     ACTION,
     CAUSES,
@@ -14,6 +15,7 @@ from ecs.events import (
     RESERVE,
     TAP,
     ZONE,
+    ZONE_TOKEN,
     Acted,
     DamageDealt,
     EventLog,
@@ -21,6 +23,8 @@ from ecs.events import (
     Tapped,
     crossed,
     event_name,
+    zone_kind,
+    zone_types,
 )
 
 
@@ -429,3 +433,23 @@ def test_704_5d_a_dead_tokens_zone_changes_name_it_after_it_ceased_to_exist(path
     w.save(path_)
     again = [e.name for e in World.load(path_).events() if isinstance(e, ZoneChanged)]
     assert again == ["Saproling", None, "Saproling"]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+def test_400_7_zone_kind_is_the_one_encoding_of_both_move_paths(path):
+    """A zone change's ``kind`` is ``zone_kind`` of the object's types and token flag, on the
+    single-game path and the compiled one alike (the ruleset's highest type bit too), and ``-2 -
+    kind`` reads them back."""
+    w = World()
+    p = w.add_player()
+    made = [(("artifact", "creature"), True), (("land",), False), (("kindred", "enchantment"), True)]
+    ids = [w.add_object(p, types, token=token) for types, token in made]
+    w.clear_events()
+    with run_on(path):
+        for i in ids:
+            w.destroy(i)
+    t = w.event_table()
+    kinds = t["kind"][t["type"] == ZONE].tolist()
+    assert kinds == [zone_kind(sum(TYPE_BIT[n] for n in types), token) for types, token in made]
+    assert [(set(zone_types(-2 - k)), bool((-2 - k) & ZONE_TOKEN)) for k in kinds] == [
+        (set(types), token) for types, token in made]
