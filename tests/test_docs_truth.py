@@ -1,10 +1,12 @@
 """What the docs state about the code holds: the signatures in docs/api.md's tables (and
-the other pages' call tables), the values of the limits, the bases of the errors, the fields
-of the events, the command line's options, the scenario actions' fields, the embedded
-scenarios and docs/design.md's layers table against pyproject.toml's contract.
+the other pages' call tables), the values of the limits, the bases of the errors and what
+the Errors table's example calls raise, the fields of the events, the command line's
+options, the scenario actions' fields, the embedded scenarios and docs/design.md's layers
+table against pyproject.toml's contract.
 
-Only a table row's first cell is parsed for a call (`name(args)`), so prose around it may
-change freely; a row that stops parsing fails the count checks rather than passing unseen.
+Only a table row's first cell is parsed for a call (`name(args)`; in the Errors table, the
+`w.` calls of the second cell too), so prose around it may change freely; a row that stops
+parsing fails the count checks rather than passing unseen.
 """
 from __future__ import annotations
 
@@ -231,6 +233,43 @@ def test_the_errors_table_gives_each_errors_base() -> None:
             checked += 1
     assert checked >= 19
 
+
+def _error_examples() -> list[tuple[str, tuple[str, ...]]]:
+    """(call, the row's error names) of each `w.` call written in the Errors table's
+    second column."""
+    found = []
+    for row in _rows(_section(DOCS / "api.md", "Errors")):
+        names = tuple(_ticks(row[0].partition("(")[0]))
+        found += [(t, names) for t in _ticks(row[1]) if t.startswith("w.") and CALL.fullmatch(t)]
+    return found
+
+
+def test_the_errors_table_has_examples_for_bad_ids_kinds_amounts_and_sources() -> None:
+    """The rows that say which error a bad target, source, kind or amount raises show a
+    call (checked below), the damage source's -1 among them (no object: InvalidTypeError)."""
+    examples = dict(_error_examples())
+    assert len(examples) >= 12
+    assert examples["w.deal_damage(bear, 1, source=-1)"] == ("InvalidTypeError",)
+    assert {n for names in examples.values() for n in names} >= {
+        "UnknownEntityError", "StaleEntityError", "InvalidKindError", "InvalidCountError",
+        "InvalidZoneError", "InvalidTypeError", "IllegalActionError"}
+
+
+@pytest.mark.parametrize("call, names", _error_examples(), ids=[c for c, _ in _error_examples()])
+def test_an_errors_table_example_raises_its_rows_error(call: str, names: tuple[str, ...]) -> None:
+    """Each example call of docs/api.md's Errors table raises its row's error itself (not a
+    subclass or a base of it), on a World of two players, a creature (`bear`) and an id
+    whose object changed zones (`old`), and changes nothing."""
+    w = World()
+    p = w.add_player()
+    w.add_player()
+    bear = w.add_object(p, "creature", power=2, toughness=2)
+    old = w.add_object(p, "creature", power=1, toughness=1)
+    w.move_zone(old, "graveyard")
+    with pytest.raises(ecs.CounterError) as caught:
+        eval(call, {"w": w, "p": p, "bear": bear, "old": old})
+    assert type(caught.value).__name__ in names, (call, caught.value)
+    assert w.counters(bear) == {} and w.zone(bear) == "battlefield" and not w.is_tapped(bear)
 
 def test_the_events_table_gives_each_events_fields() -> None:
     """docs/api.md's Events table: the fields, in order, of each event class."""
