@@ -288,7 +288,8 @@ def has_lost(world: Game, p: int) -> BoolRead:
 
 def result(world: Game) -> str | IntRead:
     """One game: "ongoing", "draw" or the winner's id (a Two-Headed Giant team is named
-    by its first player). A batch: an int array, ONGOING (-1), DRAW (-2) or winner id."""
+    by its first player). A batch, or a World made with ``scalar_reads=False``: a new
+    (batch,) int64 array of ONGOING (-1), DRAW (-2) or the winner's id."""
     s = world.store
     ids = s.a["winner"].astype(np.int64)
     won = ids >= 0                  # (never with no players: nobody has won)
