@@ -291,7 +291,8 @@ def _to_zone(world: Game, gsel: np.ndarray, gi: np.ndarray, c: np.ndarray, rank:
 def _one_card(world: Game, player: Any, n: Any, games: Any, zone: int, cause: str) -> list[int] | None:
     """``draw`` or ``mill`` (to ``zone``) of one card in a World of one game, in plain
     ints: the new id in a list (none from an empty library, which a draw notes,
-    704.5b); None where the general path must act or raise."""
+    704.5b, nor from a token on top, which stays, 111.8); None where the general path
+    must act or raise."""
     if type(n) is not int or n != 1 or games is not None or not (args.one_going(world) and args.scalar(world)):
         return None
     p = args.player_index(world, player)
@@ -299,31 +300,60 @@ def _one_card(world: Game, player: Any, n: Any, games: Any, zone: int, cause: st
     if col < 0 and cause == "draw":
         world.store.write("drew_empty", (0, p), True)
     world.log.next_step()
-    new = move_one(world, 0, col, zone, CAUSE[cause])[0] if col >= 0 else -1
+    if col < 0 or world.store.views()["token"][0, col]:
+        return []
+    new = move_one(world, 0, col, zone, CAUSE[cause])[0]
     return [new] if new >= 0 else []
+
+
+def _moving(world: Game, gsel: np.ndarray, gi: np.ndarray, c: np.ndarray, rank: np.ndarray,
+            one_at_a_time: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Of the top cards taken (``_top_cards``' rows ``gi``, ``c``, ``rank``), those that
+    move, and which games' draws found a token on top. A token in a library stays there
+    (111.8): a mill leaves it in its place among the others; draws, one card at a time
+    (121.2), stop at it, for each later draw finds it on top again."""
+    token = world.store.a["token"][gsel[gi], c]
+    found = np.zeros(gsel.size, bool)
+    if not token.any():   # (the usual case: the last check removed every such token)
+        return gi, c, rank, found
+    if one_at_a_time:
+        stop = np.full(gsel.size, np.iinfo(np.int64).max)
+        np.minimum.at(stop, gi[token], rank[token])   # the rank of each game's top-most token
+        found[gi[token]] = True
+        go = rank < stop[gi]
+    else:
+        go = ~token
+    return gi[go], c[go], rank[go], found
 
 
 def draw(world: Game, player: int, n: Amounts = 1, games: Games = None) -> list[int] | np.ndarray:
     """``player`` draws ``n`` cards: the top cards of their library (GA deck) go to
-    their hand (CR 121.1). Drawing from an empty library means they lose at the next
-    check (704.5b; GA Ending the Game 5). Returns the new ids in the hand, in the order
-    drawn (a batch: a (batch, max n) array, -1 where nothing was drawn; no wider than
-    the World has objects)."""
+    their hand (CR 121.1), one at a time (121.2). Drawing from an empty library means they
+    lose at the next check (704.5b; GA Ending the Game 5). A token in the library (one
+    that left the battlefield; the next check removes it, 704.5d) can't move (111.8): a
+    draw that finds it on top draws nothing, nor do the draws after it, and the library
+    not being empty, no loss follows. Returns the new ids in the hand, in the order drawn
+    (a batch: a (batch, max n) array, -1 where nothing was drawn; no wider than the World
+    has objects)."""
     one = _one_card(world, player, n, games, zones.HAND, "draw")
     if one is not None:
         return one
     gsel, p, amount, gi, c, rank = _top_cards(world, player, n, games, "draw")
     short = np.bincount(gi, minlength=gsel.size) < amount
-    world.store.mut("drew_empty")[gsel[short], p] = True
+    gi, c, rank, found = _moving(world, gsel, gi, c, rank, True)
+    world.store.mut("drew_empty")[gsel[short & ~found], p] = True   # (a token on top: not empty)
     return _to_zone(world, gsel, gi, c, rank, int(amount.max(initial=0)), zones.HAND, "draw")
 
 
 def mill(world: Game, player: int, n: Amounts = 1, games: Games = None) -> list[int] | np.ndarray:
     """``player`` mills ``n`` cards: the top cards of their library go to their
-    graveyard (CR 701 "Mill"); a short library mills what there is. Returns the new ids in
-    the graveyard like ``draw``."""
+    graveyard at once (CR 701 "Mill"); a short library mills what there is. A token among
+    the top ``n`` cards stays in its place (111.8) and the others go: ``n`` counts it.
+    Returns the new ids in the graveyard like ``draw`` (a batch's row: column k for the
+    k-th card from the top, -1 for a token that stayed)."""
     one = _one_card(world, player, n, games, zones.GRAVEYARD, "mill")
     if one is not None:
         return one
     gsel, p, amount, gi, c, rank = _top_cards(world, player, n, games, "mill")
+    gi, c, rank, _ = _moving(world, gsel, gi, c, rank, False)
     return _to_zone(world, gsel, gi, c, rank, int(amount.max(initial=0)), zones.GRAVEYARD, "mill")

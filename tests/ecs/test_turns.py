@@ -160,3 +160,105 @@ def test_121_1_701_13_a_draw_or_a_mill_is_logged_as_what_it_is(act, to_zone, bat
         getattr(w, act)(p, 2)
     moved = [(e.game, e.from_zone, e.to_zone, e.cause) for e in w.events() if isinstance(e, ZoneChanged)]
     assert sorted(moved) == sorted([(g, "library", to_zone, act) for g in range(batch)] * 2)
+
+
+def _deck_with_token(batch: int, ruleset: str = "mtg") -> tuple[World, int, list[int], int]:
+    """Player p's library (GA deck) of c0, the token T, c1, c2, top first: T a creature
+    token that was moved there from the battlefield (it exists until the next check, 704.5d)."""
+    w = World(batch=batch, seed=3, ruleset=ruleset)
+    p = w.add_player()
+    kind = "ally" if ruleset == "grand_archive" else "creature"
+    stats = {"power": 1, "life": 1} if ruleset == "grand_archive" else {"power": 1, "toughness": 1}
+    cards = [w.add_object(p, "sorcery" if ruleset == "mtg" else "action", zone="library", name=f"c{i}")
+             for i in range(3)]
+    t = w.move_zone(w.add_object(p, kind, token=True, name="T", **stats), "library")
+    w.order_library(p, [cards[0], t, cards[1], cards[2]])
+    w.clear_events()
+    return w, p, cards, t
+
+
+def _names(w: World, ids) -> list[str]:
+    return [w.name(int(x)) for x in ids]
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("batch", [1, 2])
+@pytest.mark.parametrize("ruleset", ["mtg", "grand_archive"])
+def test_111_8_704_5b_a_draw_that_finds_a_token_on_top_draws_nothing(ruleset, batch, path):
+    """111.8: a token that left the battlefield can't change zones; it stays where it is.
+    Cards are drawn one at a time (121.2): draw(p, 3) from c0, T, c1, c2 draws c0, then
+    finds T on top twice and draws nothing (-1 in a batch's row), T staying on top; no
+    event for T, and no loss, for the library was never empty (704.5b). The next check
+    removes T (704.5d) and the next draw takes c1. The same in a Grand Archive deck (its
+    rules say only that a destroyed token is removed from the game: Magic's rule here)."""
+    w, p, cards, t = _deck_with_token(batch, ruleset)
+    with run_on(path):
+        out = w.draw(p, 3)
+        rows = [out] if batch == 1 else out
+        for g in range(batch):
+            assert _names(w, [x for x in rows[g] if x >= 0]) == ["c0"]
+            if batch > 1:
+                assert rows[g][1:].tolist() == [-1, -1]
+            assert w.library(p, game=g) == [t, cards[1], cards[2]]
+        assert w.draw(p) == [] if batch == 1 else (w.draw(p) == -1).all()   # one card: T again
+        assert [(e.old, e.to_zone) for e in w.events() if isinstance(e, ZoneChanged)] == [(cards[0], "hand")] * batch
+        assert not w.store.a["drew_empty"].any()
+        w.tick()
+        assert not np.any(w.has_lost(p)) and not np.any(w.exists(t))
+        assert _names(w, np.ravel(w.draw(p))) == ["c1"] * batch
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("batch", [1, 2])
+def test_111_8_701_13_a_mill_leaves_a_token_among_the_top_cards_in_its_place(batch, path):
+    """701.13 mills the top N cards at once; a token among them stays (111.8): mill(p, 3)
+    from c0, T, c1, c2 mills c0 and c1 and leaves T on top of c2 (a batch's row: -1 in T's
+    column), with no event for T; mill(p, 1) of T alone moves nothing."""
+    w, p, cards, t = _deck_with_token(batch)
+    with run_on(path):
+        out = w.mill(p, 3)
+        if batch == 1:
+            assert _names(w, out) == ["c0", "c1"]
+        else:
+            for g in range(batch):
+                assert out[g, 1] == -1 and _names(w, out[g, [0, 2]]) == ["c0", "c1"]
+        for g in range(batch):
+            assert w.library(p, game=g) == [t, cards[2]]
+        assert w.mill(p) == [] if batch == 1 else (w.mill(p) == -1).all()
+        moved = [(e.old, e.to_zone) for e in w.events() if isinstance(e, ZoneChanged)]
+        assert sorted(moved) == sorted([(cards[0], "graveyard"), (cards[1], "graveyard")] * batch)
+
+
+@pytest.mark.parametrize("path", ["scalar", "general"])
+@pytest.mark.parametrize("act", ["draw", "mill"])
+def test_111_8_704_5b_a_batch_draws_the_card_in_one_game_and_the_token_in_none(act, path):
+    """A batch where player p's library is a token in game 0 (moved there from the
+    battlefield) and a card in game 1: one draw (or mill) moves the card in game 1 and
+    nothing in game 0 (-1 there), where the token stays (111.8) and no loss follows
+    (704.5b: that library was not empty); the next check removes the token (704.5d)."""
+    w = World(batch=2, seed=1)
+    p, _ = w.add_player(), w.add_player()
+    t = w.add_object(p, "creature", power=1, toughness=1, token=True)
+    w.move_zone(t, "library", games=[0])
+    card = w.add_object(p, "sorcery", zone="library", games=[1])
+    [token_there] = w.library(p, game=0)
+    w.clear_events()
+    with run_on(path):
+        out = getattr(w, act)(p)
+    assert out.shape == (2, 1) and out[0, 0] == -1 and out[1, 0] >= 0
+    moved = [(e.game, e.old, e.new, e.to_zone) for e in w.events() if isinstance(e, ZoneChanged)]
+    assert moved == [(1, card, int(out[1, 0]), "hand" if act == "draw" else "graveyard")]
+    assert w.library(p, game=0) == [token_there] and w.library(p, game=1) == []
+    assert not w.store.a["drew_empty"].any()
+    w.tick()
+    assert not w.has_lost(p).any() and w.library(p, game=0) == []
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_107_1_111_8_a_bad_amount_with_a_token_in_the_library_raises_and_changes_nothing(batch):
+    """A draw or mill of a bool amount raises InvalidCountError and changes nothing, with a
+    token in the library too (its staying is no partial move)."""
+    from ecs import InvalidCountError
+    w, p, _, _ = _deck_with_token(batch)
+    for act in (w.draw, w.mill):
+        unchanged(w, lambda act=act: act(p, True), InvalidCountError)
