@@ -837,7 +837,9 @@ class RefGame:
 
     def draw(self, p, n=1):
         """121.1: the top card of the library to the hand, ``n`` times (121.2); 704.5b: a
-        draw from an empty library loses at the next check. Returns the new ids."""
+        draw from an empty library loses at the next check. 111.8: a token on top (it left
+        the battlefield) stays there, so that draw and every later one draw nothing, and
+        the library is not empty (docs). Returns the new ids."""
         n = self._top_cards(p, n)
         if self._over():
             return []
@@ -848,22 +850,27 @@ class RefGame:
                 self.players[p]["drew_empty"] = True   # 121.4 / 704.5b
                 self.reached["121.4 draw from an empty library"] += 1
                 break
-            # (111.8: a token off the battlefield stays; the tests draw no token: see there)
-            assert not self.objects[lib[0]]["token"], "a token in a library"
+            if self.objects[lib[0]]["token"]:
+                self.reached["111.8 a draw finds a token on top"] += 1
+                break   # (each later draw finds it there again)
             out.append(self._change_zone(lib[0], "hand"))
         return out
 
     def mill(self, p, n=1):
         """701.17a: the top ``n`` cards of the library into the graveyard; 701.17b: a short
-        library mills what there is (no loss: 704.5b is about draws)."""
+        library mills what there is (no loss: 704.5b is about draws). 111.8: a token among
+        the top ``n`` stays in its place, the others go (docs: ``n`` counts it)."""
         n = self._top_cards(p, n)
         if self._over():
             return []
+        top = self.libraries[p][:n]
         out = []
-        while self.libraries[p] and len(out) < n:
-            assert not self.objects[self.libraries[p][0]]["token"], "a token in a library"
-            out.append(self._change_zone(self.libraries[p][0], "graveyard"))
-        if len(out) < n:
+        for x in top:
+            if self.objects[x]["token"]:
+                self.reached["111.8 a token milled stays"] += 1
+            else:
+                out.append(self._change_zone(x, "graveyard"))
+        if len(top) < n:
             self.reached["701.17b mill past the library"] += 1
         return out
 

@@ -780,9 +780,10 @@ class Harness:
     def library_action(self):
         """A library's cards (400.3, 401.1: top first, an arrival at the bottom): a card added
         to it, an order set or a shuffle (701.24a), draws (121.1; 121.4/704.5b: from an empty
-        library, a loss at the next check), mills (701.17a/b) and main phases (505.1, 805.4),
-        with rad counters on the turn player now and then (728.1: mill, then 1 life and a rad
-        counter per nonland card milled)."""
+        library, a loss at the next check), mills (701.17a/b), now and then with a token moved
+        into the library first (111.8: it stays), and main phases (505.1, 805.4), with rad
+        counters on the turn player now and then (728.1: mill, then 1 life and a rad counter
+        per nonland card milled)."""
         m = self.m
         p = self.pick_player()
         lib = m.libraries[p.v]
@@ -792,11 +793,8 @@ class Harness:
             self.step("add_object", (), {"controller": p, **self.object_spec(shape, "library")}, creates=True)
             return
         if what in ("draw", "mill"):
-            if any(m.objects[x]["token"] for x in lib):
-                # 111.8: a token off the battlefield stays where it is; the engine's draw and
-                # mill move it (see the report): the next check first (704.5d)
-                self.step("tick", ())
-                lib = m.libraries[p.v]
+            self.token_to_library(p)
+            lib = m.libraries[p.v]
             n = (self.draw(st.sampled_from(BAD_COUNTS)) if self.bad() else
                  self.draw(st.one_of(st.integers(0, 2), st.sampled_from([len(lib), len(lib) + 1, 1]))))
             self.step(what, (p, n))
@@ -817,6 +815,29 @@ class Harness:
             player = p if self.draw(st.integers(0, 3)) else None
             phase = self.draw(st.sampled_from([True] * 6 + [False, "second", "first", "combat", 1]))
             self.step("begin_main_phase", (player,), {"precombat": phase})
+
+    def token_to_library(self, p):
+        """Now and then, before a draw or mill, a token of ``p``'s moved from the battlefield
+        into their library (one there, or one made for it), mostly put on top or among the
+        top cards: until the next check (704.5d) it is there, and a draw or mill leaves it
+        in its place (111.8)."""
+        m = self.m
+        if self.draw(st.integers(0, 2)) or len(m.objects) >= MAX_OBJECTS:
+            return
+        tokens = [o for o in self.live_objects()
+                  if m.objects[o]["token"] and m.objects[o]["zone"] == "battlefield" and m.objects[o]["owner"] == p.v]
+        if tokens and self.draw(st.booleans()):
+            tok = self.draw(st.sampled_from(tokens))
+        else:   # (made for it: the board keeps its own tokens)
+            tok = self.step("add_object", (), {"controller": p, "types": ["creature"], "power": 1,
+                                               "toughness": 1, "token": True}, creates=True)
+            if tok is None:
+                return
+        self.step("move_zone", (I(tok), "library"))
+        lib = m.libraries[p.v]
+        if len(lib) > 1 and m.objects[lib[-1]]["token"] and self.draw(st.integers(0, 3)):
+            k = self.draw(st.integers(0, min(2, len(lib) - 1)))
+            self.step("order_library", (p, [I(x) for x in lib[:k] + lib[-1:] + lib[k:-1]]))
 
     def pay(self, target, kind):
         """Counters removed as a cost (606.4 a loyalty cost, 602.2b "Remove N counters:"),
@@ -1143,7 +1164,8 @@ def test_two_player_games_match_reference(data):
     counter for all a permanent is dealt (510.2, 122.1c); a permanent that returns with
     counters (122.6: persist, undying), none where a replacement sends it elsewhere (122.1h);
     libraries, top card first (400.3, 401.1), draws (121.1; 704.5b: from an empty library),
-    mills (701.17a/b), main phases (505.1) and rad counters (728.1)."""
+    mills (701.17a/b), a token in a library that a draw or mill leaves there (111.8), main
+    phases (505.1) and rad counters (728.1)."""
     play(data, n_players=2)
 
 
@@ -1211,6 +1233,7 @@ TWO_PLAYER_RULES = {
     "122.6 enters with counters": 9, "122.6 enters elsewhere: no counters": 2,
     "514.2 cleanup removes damage": 1, "704.5b": 6, "701.17b mill past the library": 8,
     "728.1 rad": 8, "728.1 rad: a nonland card milled": 4,
+    "111.8 a draw finds a token on top": 4,
 }
 #: the same in Two-Headed Giant games (810)
 THG_RULES = {
@@ -1225,6 +1248,7 @@ THG_RULES = {
     "101.3 a host's can't": 16, "120.3f lifelink": 7, "510.2 a target dealt damage by several sources": 3,
     "122.6 enters with counters": 7, "122.6 enters elsewhere: no counters": 2,
     "704.5b": 6, "701.17b mill past the library": 8, "728.1 rad": 8, "728.1 rad: a nonland card milled": 4,
+    "111.8 a draw finds a token on top": 2,
 }
 #: the same in two-player games with the host's systems (tests/host_rules.py); left out:
 #: "122.1c shield replaces destroy" (1-7 in 150 games: the host's combos make shield ones rarer)
@@ -1237,6 +1261,7 @@ HOST_RULES = {
     "615.12 unpreventable vs shield": 3, "122.1d stun": 5, "122.1h finality": 8,
     "702.12b indestructible vs 704.5g/h": 7, "104.2a win": 28, "104.4a draw": 4, "can't lose": 8,
     "120.3f lifelink": 8, "510.2 a target dealt damage by several sources": 3, "122.6 enters with counters": 6,
+    "111.8 a draw finds a token on top": 3,
 }
 COVERAGE_EXAMPLES = 150
 
@@ -1422,6 +1447,25 @@ def test_reference_library_draw_and_mill():
     assert g.draw(a) == [] and not g.has_lost(a)
     g.tick()
     assert g.has_lost(a) and g.result() == b
+
+
+def test_reference_a_token_in_a_library_stays_on_a_draw_or_mill():
+    """111.8: a token moved from the battlefield into a library stays there until the
+    next check removes it (704.5d). Draws go one at a time (121.2): from c0, T, c1 three
+    draws take c0, then find T on top; the library is not empty, so no loss (704.5b). A
+    mill of 2 from T, c1 mills c1 and leaves T; after the check, T is gone."""
+    g, a, _ = _ref_board()
+    c0, c1 = (g.add_object(a, types={"sorcery"}, zone="library") for _ in range(2))
+    t = g.move_zone(g.add_object(a, types={"creature"}, power=1, toughness=1, token=True), "library")
+    g.order_library(a, [c0, t, c1])
+    [drawn] = g.draw(a, 3)
+    assert g.zone(drawn) == "hand" and g.library(a) == [t, c1]
+    assert g.draw(a) == [] and g.reached["111.8 a draw finds a token on top"] == 2
+    [milled] = g.mill(a, 2)
+    assert g.zone(milled) == "graveyard" and g.library(a) == [t]
+    assert g.reached["111.8 a token milled stays"] == 1
+    g.tick()
+    assert g.library(a) == [] and not g.has_lost(a)
 
 
 def test_reference_rad_counters():
