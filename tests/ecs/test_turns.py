@@ -7,7 +7,7 @@ import pytest
 from ga_helpers import unchanged
 from scalar_paths import run_on
 
-from ecs import IllegalActionError, World, ZoneChanged
+from ecs import IllegalActionError, InvalidCountError, World, ZoneChanged
 from ecs.check import System, When
 
 
@@ -258,7 +258,6 @@ def test_111_8_704_5b_a_batch_draws_the_card_in_one_game_and_the_token_in_none(a
 def test_107_1_111_8_a_bad_amount_with_a_token_in_the_library_raises_and_changes_nothing(batch):
     """A draw or mill of a bool amount raises InvalidCountError and changes nothing, with a
     token in the library too (its staying is no partial move)."""
-    from ecs import InvalidCountError
     w, p, _, _ = _deck_with_token(batch)
     for act in (w.draw, w.mill):
         unchanged(w, lambda act=act: act(p, True), InvalidCountError)
