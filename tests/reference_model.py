@@ -45,8 +45,9 @@ KEYWORDS = (
 # 300.1 (card types of the MTG ruleset).
 CARD_TYPES = ("artifact", "battle", "creature", "enchantment", "instant", "kindred", "land",
               "planeswalker", "sorcery")
-# 400.1: the zones (the ante zone is not modelled).
-ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "command")
+# 400.1: the zones (the ante zone is not modelled), and the Grand Archive's memory, which
+# docs/api.md names among every World's zones: an object there is simply off the battlefield
+ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "command", "memory")
 
 # docs "Kind names": lowercase words of a-z0-9 joined by single spaces or hyphens (at
 # most 40 characters), or a power/toughness kind +X/+Y or -X/-Y (122.1a).
@@ -86,6 +87,10 @@ class InvalidZoneError(CounterError):
 
 
 class InvalidTypeError(CounterError):
+    pass
+
+
+class InvalidGameError(CounterError):
     pass
 
 
@@ -220,6 +225,10 @@ class RefGame:
         # in order: zone changes and tokens ceasing to exist ("zone", "cease"), damage events
         # ("damage"), tapped-status changes ("tap"), losses ("lost") and the end ("end")
         self.events = []
+        # every put, in order: {"entity", "kind", "by"} (the player who puts them, 122.6a;
+        # None where the action names none), kept apart from ``events``, whose order and
+        # kinds the hand-computed examples read
+        self.puts = []
         # how often each rule (or case the tests want covered) was applied or seen at a
         # check: read by the tests' coverage counts only, it decides nothing
         self.reached = collections.Counter()
@@ -299,8 +308,10 @@ class RefGame:
     # ---- objects -----------------------------------------------------------------------
     def add_object(self, controller, types=(), zone="battlefield", power=None, toughness=None,
                    loyalty=None, defense=None, keywords=(), token=False, name=None,
-                   counters=None, caps=None, put_by=None):
+                   counters=None, caps=None, no_counters=False, put_by=None):
         self._player(controller)
+        if put_by is not None:
+            self._player(put_by)
         types = (types,) if isinstance(types, str) else tuple(types)
         for t in types:
             if t not in CARD_TYPES:
@@ -324,24 +335,34 @@ class RefGame:
             "types": frozenset(types), "power": power,
             "toughness": toughness, "loyalty": loyalty, "defense": defense,
             "keywords": frozenset(keywords), "token": bool(token), "name": name,
+            # 101.3: "counters can't be put on it", a characteristic of the card (docs:
+            # kept through zone changes, in every zone)
+            "no_counters": bool(no_counters),
         }
-        oid = self._enter(obj, zone, start)
+        oid = self._enter(obj, zone, start, by=put_by)
         self.objects[oid]["caps"] = cap_map
         return oid
 
-    def _enter(self, card, zone, extra_counters):
+    def _enter(self, card, zone, extra_counters, by=None):
         """A new object in ``zone`` with the characteristics of ``card`` (400.7: nothing else
         is remembered). An object entering the battlefield gets its printed loyalty (306.5b)
-        and defense (310.4b) counters as it enters; ``extra_counters`` are put as well (122.6)."""
+        and defense (310.4b) counters as it enters, put by its controller (its own ability
+        names no player); ``extra_counters`` are put as well (122.6), by ``by`` or else its
+        controller (122.6a)."""
         def can_have(kind):   # 122.6: they are put on it as it enters, so a host's can't holds (101.3)
+            if card["no_counters"]:
+                self.reached["101.3 no_counters"] += 1
+                return False
             return self.can_have is None or self.can_have(card["types"], card["controller"], zone, kind)
-        counters = {k: n for k, n in extra_counters.items() if can_have(k)}
+        counters = {k: n for k, n in extra_counters.items() if n and can_have(k)}
+        puts = [(k, card["controller"] if by is None else by) for k in counters]
         if zone == "battlefield":
-            if "planeswalker" in card["types"] and card["loyalty"] and can_have("loyalty"):
-                set_count(counters, "loyalty", add_count(counters, "loyalty", card["loyalty"], "enter"))
-            if "battle" in card["types"] and card["defense"] and can_have("defense"):
-                set_count(counters, "defense", add_count(counters, "defense", card["defense"], "enter"))
+            for stat, t in (("loyalty", "planeswalker"), ("defense", "battle")):
+                if t in card["types"] and card[stat] and can_have(stat):
+                    set_count(counters, stat, add_count(counters, stat, card[stat], "enter"))
+                    puts.append((stat, card["controller"]))
         oid = self._new_id()
+        self.puts += [{"entity": oid, "kind": k, "by": b} for k, b in puts]
         obj = dict(card)
         # the host's effects belong to one object (400.7): a new one has none
         obj.update(zone=zone, counters=counters, caps={}, tapped=False, damage=0,
@@ -365,7 +386,7 @@ class RefGame:
         removed); 122.4 (docs): caps belong to the old object. Returns the new id."""
         obj = self._leave(e)
         card = {k: obj[k] for k in ("owner", "types", "power", "toughness", "loyalty",
-                                    "defense", "keywords", "token", "name")}
+                                    "defense", "keywords", "token", "name", "no_counters")}
         card["controller"] = obj["owner"]   # 110.2: a new object is its owner's
         new = self._enter(card, to_zone, {})
         self.events.append({"type": "zone", "old": e, "new": new, "from": obj["zone"],
@@ -398,6 +419,8 @@ class RefGame:
         e = self._check_id(e)
         validate_kind(kind)
         n = validate_count(n)
+        if by is not None:
+            self._player(by)
         if self._over():
             return  # docs: finished games are frozen
         if n == 0:
@@ -407,6 +430,13 @@ class RefGame:
             return  # 101.3: it can't have them; nothing is put
         # 122.1, 122.6: counters are put on objects in any zone and on players
         set_count(holder, kind, add_count(holder, kind, n, f"put on {e}"))
+        self._put(e, kind, by)
+
+    def _put(self, e, kind, by):
+        """Note a put on ``e`` (in 2HG a player's poison names the player, 810.10) by ``by``."""
+        self.puts.append({"entity": e, "kind": kind, "by": by})
+        if by is not None and by != self.controller(e):
+            self.reached["122.6a put by another player"] += 1
 
     def _banned(self, e, kind, count=True):
         """Whether ``e`` can't have ``kind`` counters put on it; in 2HG no player of a team
@@ -422,6 +452,10 @@ class RefGame:
         every kind) or of a class the host's ``can_have`` says can't."""
         x = self.players[e] if e in self.players else self.objects[e]
         if kind in x["banned"] or "*" in x["banned"]:
+            return True
+        if x.get("no_counters"):   # (a player has none: only objects are made with it)
+            if count:
+                self.reached["101.3 no_counters"] += 1
             return True
         if self.can_have is None:
             return False
@@ -468,12 +502,14 @@ class RefGame:
             # 101.3 (docs): removing more than there are removes those there are
             set_count(holder, kind, holder.get(kind, 0) - min(total, holder.get(kind, 0)))
 
-    def move_counters(self, src, dst, kind, n=None):
+    def move_counters(self, src, dst, kind, n=None, by=None):
         """122.5; docs: ``kind=None`` moves every kind, all of each (``n``: the most of each),
         validated before any moves (a count past the limit refuses the whole call)."""
         if kind is not None:
             validate_kind(kind)
         n = (1 if kind is not None else MAX_COUNT) if n is None else validate_count(n)
+        if by is not None:
+            self._player(by)
         for x in (src, dst):
             try:
                 self._check_id(x)
@@ -500,10 +536,11 @@ class RefGame:
         for s, d, k, left, new_dst in plan:
             set_count(s, k, left)
             set_count(d, k, new_dst)
+            self._put(dst, k, by)   # 122.6a: the player who moves them puts them on dst
         if kind is None and len(plan) > 1:
             self.reached["122.5 every kind, several moved"] += 1
 
-    def proliferate(self, ids):
+    def proliferate(self, ids, by=None):
         """701.34a: each chosen permanent or player that has counters gets one more of each kind
         it has. 701.34b: in 2HG a team gets at most one poison counter."""
         if isinstance(ids, numbers.Integral) and not isinstance(ids, bool):
@@ -516,6 +553,8 @@ class RefGame:
                 raise IllegalActionError(f"{e} is neither a permanent nor a player")
             if e not in chosen:
                 chosen.append(e)
+        if by is not None:
+            self._player(by)
         if self._over():
             return
         for e in chosen:  # 701.34a: choose only permanents and players that have a counter
@@ -524,7 +563,9 @@ class RefGame:
                 raise IllegalActionError(f"{e} has no counters, so it can't be chosen")
         plan = []  # (chosen id, holder dict, kind)
         poisoned_teams = set()
-        for e in chosen:
+        # 701.34b: the one who proliferates chooses which of a team's chosen players gets
+        # its poison counter; docs: the first seated (seat order is the order of the ids)
+        for e in sorted(chosen):
             if e in self.players:
                 kinds = list(self.players[e]["counters"])
                 if self.thg:
@@ -539,11 +580,12 @@ class RefGame:
                 plan += [(e, self.players[e]["counters"], k) for k in kinds]
             else:
                 plan += [(e, self.objects[e]["counters"], k) for k in self.objects[e]["counters"]]
-        plan = [(h, k) for e, h, k in plan if not self._banned(e, k)]
-        for holder, kind in plan:
+        plan = [(e, h, k) for e, h, k in plan if not self._banned(e, k)]
+        for _, holder, kind in plan:
             add_count(holder, kind, 1, "proliferate")  # validate everything first (atomic)
-        for holder, kind in plan:
+        for e, holder, kind in plan:
             holder[kind] += 1
+            self._put(e, kind, by)
 
     def _counters_of(self, e):
         return self.players[e]["counters"] if e in self.players else self.objects[e]["counters"]
@@ -585,10 +627,11 @@ class RefGame:
         # 701.21a: sacrificing is not destroying: shield and indestructible don't apply
         return self._to_graveyard_from_battlefield(e)
 
-    def move_zone(self, e, zone, counters=None):
+    def move_zone(self, e, zone, counters=None, by=None):
         """400.7; ``counters``: put on the new object as it arrives in ``zone``: entering the
         battlefield with counters (122.6: persist, undying), elsewhere a put; one a
-        replacement sends elsewhere (122.1h finality, a redirect) gets none (docs)."""
+        replacement sends elsewhere (122.1h finality, a redirect) gets none (docs). They are
+        put by ``by``, else by the new object's controller, its owner (122.6a, 110.2)."""
         if zone not in ZONES:
             raise InvalidZoneError(f"unknown zone {zone!r}")
         obj = self._object(e)
@@ -603,10 +646,13 @@ class RefGame:
             printed = (obj[kind] or 0) if kind in ("loyalty", "defense") and zone == "battlefield" else 0
             if n + printed > MAX_COUNT:
                 raise CountOverflowError(f"{e} would enter with more than {MAX_COUNT} {kind!r} counters")
+        if by is not None:
+            self._player(by)
         if self._over():
             return e
         if obj["token"] and obj["zone"] != "battlefield":
             return -1  # 111.8: a token that has left the battlefield stays (no new object)
+        self.reached[f"move_zone to the {zone}"] += 1
         if obj["zone"] == "battlefield" and zone == "graveyard":
             new = self._to_graveyard_from_battlefield(e)  # 122.1h
         else:
@@ -620,6 +666,7 @@ class RefGame:
             if n and not self._banned(new, kind):   # 101.3: the new object can't have them
                 c = arrived["counters"]
                 set_count(c, kind, add_count(c, kind, n, f"enter {new}"))
+                self._put(new, kind, arrived["controller"] if by is None else by)
                 if zone == "battlefield":
                     self.reached["122.6 enters with counters"] += 1
         return new
@@ -636,6 +683,12 @@ class RefGame:
         sources = [None] * len(targets)
         if source is not None:
             sources = list(source) if isinstance(source, list) else [source] * len(targets)
+            if len(sources) == 1:   # docs: one source, or one per selected game: this one's
+                sources *= len(targets)
+            if len(sources) != len(targets):
+                # docs: one source, or one per target (510.2); nothing else pairs them up
+                self.reached["deal_damage: sources not one per target"] += 1
+                raise InvalidGameError(f"{len(sources)} sources for {len(targets)} targets")
             for x in sources:
                 if isinstance(x, numbers.Integral) and x < 0:
                     # docs (tests/ecs/test_bad_input.py): -1 pads id arrays; as a source it
@@ -665,11 +718,11 @@ class RefGame:
             self._deal(rows, deathtouch, wither, infect, lifelink, unpreventable, combat)
             return
         # all or nothing: a result that can't be recorded (a count past the limit) changes nothing
-        saved = copy.deepcopy((self.players, self.objects, self.events, self.reached))
+        saved = copy.deepcopy((self.players, self.objects, self.events, self.reached, self.puts))
         try:
             self._deal(rows, deathtouch, wither, infect, lifelink, unpreventable, combat)
         except CounterError:
-            self.players, self.objects, self.events, self.reached = saved
+            self.players, self.objects, self.events, self.reached, self.puts = saved
             raise
 
     def _has(self, x, ability, given):
@@ -696,6 +749,7 @@ class RefGame:
                         if not self._banned(t, "poison"):
                             set_count(head["counters"], "poison",
                                       add_count(head["counters"], "poison", n, "infect"))
+                            self._put(t, "poison", self._putter(x))   # (122.6a: the source's controller)
                     else:
                         head["life"] -= n  # 120.3a
                     gains.append((x, n))
@@ -704,6 +758,7 @@ class RefGame:
             obj = self.objects[t]
             total = sum(n for _, n in mine)
             touch = any(self._has(x, "deathtouch", deathtouch) for x, _ in mine)
+            by = [self._putter(x) for x, _ in mine]
             c = obj["counters"]
             if c.get("shield", 0) > 0:
                 # 122.1c: prevent that damage and remove a shield counter; docs: one shield
@@ -712,7 +767,7 @@ class RefGame:
                 new_shield = c["shield"] - 1
                 if unpreventable:
                     self._damage_results(t, obj, total, touch, self._has(None, "wither", wither),
-                                         self._has(None, "infect", infect))
+                                         self._has(None, "infect", infect), by)
                     gains += mine
                     self.reached["615.12 unpreventable vs shield"] += 1
                 else:
@@ -722,7 +777,7 @@ class RefGame:
                 set_count(c, "shield", new_shield)
             else:
                 self._damage_results(t, obj, total, touch, self._has(None, "wither", wither),
-                                     self._has(None, "infect", infect))
+                                     self._has(None, "infect", infect), by)
                 gains += mine
             self.events += events
         for x, n in gains:
@@ -731,8 +786,14 @@ class RefGame:
                 self._head(self.objects[x]["controller"])["life"] += n
                 self.reached["120.3f lifelink"] += 1
 
-    def _damage_results(self, e, obj, amount, deathtouch, wither, infect):
-        """120.3c-e, h: the results of damage dealt to a permanent (checked before changing)."""
+    def _putter(self, x):
+        """The player who puts the counters damage from source ``x`` gives: its controller
+        (122.6a); None without a source."""
+        return None if x is None else self.objects[x]["controller"]
+
+    def _damage_results(self, e, obj, amount, deathtouch, wither, infect, by=(None,)):
+        """120.3c-e, h: the results of damage dealt to a permanent (checked before changing);
+        ``by``: the players who put the -1/-1 counters (each source's controller, 122.6a)."""
         c = obj["counters"]
         creature = "creature" in obj["types"]
         # 101.3: where it can't have -1/-1 counters none are put, and no count overflows
@@ -746,6 +807,8 @@ class RefGame:
                 raise CountOverflowError(f"marked damage would reach {new_damage}")
         if put:
             set_count(c, "-1/-1", new_m)
+            for b in dict.fromkeys(by):
+                self._put(e, "-1/-1", b)
         elif marks:
             obj["damage"] = new_damage
         if creature and deathtouch:

@@ -31,7 +31,8 @@ After every action:
   122.1c), tapped-status changes (122.1d stun), player losses and the end of the game
   exactly; counter changes per entity and kind chain from the model's count before the
   action to its count after (or its last-known count, for an object that left), with at
-  most one event per entity, kind and cause in one event step (704.3: one check, one event).
+  most one event per entity, kind and cause in one event step (704.3: one check, one event);
+  the player each counter event that adds names (``by``, 122.6a) is the model's.
 
 The model counts each rule it applies (``RefGame.reached``); each is a hypothesis
 ``event`` here, and test_the_rules_named_are_reached asserts on a seeded run of the same
@@ -330,6 +331,7 @@ class Harness:
         eargs = tuple(side(a, True) for a in args)
         ekw = {k: side(v, True) for k, v in kw.items()}
         n_model_events = len(self.m.events)
+        n_model_puts = len(self.m.puts)
         counts_before = self.model_counters()
         live_before = set(self.m.objects) | set(self.m.players)
         mexc = mret = None
@@ -366,6 +368,7 @@ class Harness:
         self.pair_zone_events(evs, m_events, name)
         self.pair_other_events(evs, m_events, name)
         self.check_counter_events(evs, steps, m_events, counts_before, name)
+        self.check_putters(evs, self.m.puts[n_model_puts:], name)
         if name == "move_zone":
             assert self.eid(mret) == _norm(eret), "move_zone returns the new object's id (400.7)"
         if name in ("draw", "mill"):
@@ -480,6 +483,17 @@ class Harness:
                 want.append(("end", mev["winner"]))
         assert sorted(got, key=repr) == sorted(want, key=repr), (
             f"{name}: engine events {got}, model {want} (in model ids)")
+
+    def check_putters(self, evs, m_puts, name):
+        """Who put each kind on each entity (122.6a: ``by`` of the counter events that add):
+        the player an action names, the controller of what enters (its own ability for
+        printed loyalty and defense, 306.5b, 310.4b) or of a damage source (120.3b, d), or
+        None. As sets: the rows of one entity and kind may be one put or several."""
+        rev = {e: mid for mid, e in self.ids.items()}
+        got = {(rev.get(ev.entity), ev.kind, None if ev.by is None else rev.get(ev.by))
+               for ev in evs if isinstance(ev, ecs.CounterChanged) and ev.after > ev.before}
+        want = {(p["entity"], p["kind"], p["by"]) for p in m_puts}
+        assert got == want, f"{name}: counters put (entity, kind, by) engine {got}, model {want} (model ids)"
 
     def check_counter_events(self, evs, steps, m_events, counts_before, name):
         """CounterChanged (docs "Events", 122.6, 122.7): per entity and kind, the engine's
@@ -654,6 +668,10 @@ class Harness:
 
     def add_object(self, shape=None, zone=None):
         kw = self.object_spec(shape, zone)
+        if "counters" in kw and self.draw(st.integers(0, 2)) == 0:   # put by another player (122.6a)
+            kw["put_by"] = self.pick_player()
+        if self.draw(st.integers(0, 9)) == 0:   # 101.3: counters can't be put on it
+            kw["no_counters"] = True
         kw = {"controller": self.pick_player(), **kw}
         self.step("add_object", (), kw, creates=True)
 
@@ -682,7 +700,9 @@ class Harness:
             if cost:
                 self.pay(target, kind)
             else:
-                self.step(name, (target, kind, self.pick_amount(target, kind, remove=a == "remove")))
+                # now and then another player puts them (122.6a)
+                kw = {"by": self.pick_player()} if a == "put" and self.draw(st.integers(0, 3)) == 0 else {}
+                self.step(name, (target, kind, self.pick_amount(target, kind, remove=a == "remove")), kw)
         elif a == "move":
             every = self.draw(st.integers(0, 2)) == 0   # every kind (docs: kind=None, 122.5)
             # (of every kind: mostly from a permanent with several kinds)
@@ -690,11 +710,12 @@ class Harness:
                 lambda o: o["zone"] == "battlefield" and len(o["counters"]) > 1) if every else None)
             dst = src if self.draw(st.integers(0, 6)) == 0 else self.pick_object(
                 self._mostly_permanent() if every else None)
+            kw = {"by": self.pick_player()} if self.draw(st.integers(0, 2)) == 0 else {}   # (122.6a)
             if every:   # all of each or the most
-                self.step("move_counters", (src, dst, None, self.draw(st.sampled_from([None, None, 1, 2]))))
+                self.step("move_counters", (src, dst, None, self.draw(st.sampled_from([None, None, 1, 2]))), kw)
             else:
                 kind = self.pick_kind()
-                self.step("move_counters", (src, dst, kind, self.pick_amount(dst, kind)))
+                self.step("move_counters", (src, dst, kind, self.pick_amount(dst, kind)), kw)
         elif a == "proliferate":
             pool = [o for o in self.live_objects() if m.objects[o]["zone"] == "battlefield"] + self.players
             if self.draw(st.integers(0, 5)):  # 701.34a: mostly those with a counter to choose
@@ -706,7 +727,8 @@ class Harness:
             if self.bad():  # an unknown or stale id, or a card that is not a permanent (701.34a)
                 off = [o for o in self.live_objects() if m.objects[o]["zone"] != "battlefield"]
                 ids.append(I(self.draw(st.sampled_from(UNKNOWN_IDS + self.stale[-2:] + off[:2]))))
-            self.step("proliferate", (ids[0] if len(ids) == 1 and self.draw(st.booleans()) else ids,))
+            kw = {"by": self.pick_player()} if self.draw(st.integers(0, 2)) == 0 else {}   # (122.6a)
+            self.step("proliferate", (ids[0] if len(ids) == 1 and self.draw(st.booleans()) else ids,), kw)
         elif a == "cap":
             obj = self.pick_object()
             kind = self.pick_kind(CAP_KINDS)
@@ -729,6 +751,8 @@ class Harness:
             kw = {}
             if self.draw(st.integers(0, 2)) == 0:   # it arrives with counters (122.6)
                 kw["counters"] = self.entering_counters()
+                if self.draw(st.booleans()):   # put by another player than its owner (122.6a)
+                    kw["by"] = self.pick_player()
             self.step("move_zone", (obj, zone), kw)
         elif a == "damage":
             if self.draw(st.integers(0, 3)) == 0:
@@ -888,8 +912,13 @@ class Harness:
         def able(o):
             return bool(self.m.keywords_of(o) & {"deathtouch", "lifelink"})
         pick = lambda: self.pick_object(self._preferring(able) if self.draw(st.integers(0, 2)) else None)  # noqa: E731
-        if isinstance(targets, list) and self.draw(st.integers(0, 3)):
-            flags["source"] = [pick() for _ in targets]
+        n = len(targets) if isinstance(targets, list) else 1
+        if self.bad():   # docs: one source, or one per target; a list of another length raises
+            flags["source"] = [pick() for _ in range(self.draw(st.sampled_from([0, n + 1])))]
+        elif isinstance(targets, list) and self.draw(st.integers(0, 3)):
+            # one per target; now and then a list of one, one source for all (docs: one per
+            # selected game)
+            flags["source"] = [pick() for _ in (targets if self.draw(st.integers(0, 4)) else [0])]
         else:
             flags["source"] = pick()
         for ability in ("lifelink", "deathtouch"):
@@ -1165,7 +1194,11 @@ def test_two_player_games_match_reference(data):
     counters (122.6: persist, undying), none where a replacement sends it elsewhere (122.1h);
     libraries, top card first (400.3, 401.1), draws (121.1; 704.5b: from an empty library),
     mills (701.17a/b), a token in a library that a draw or mill leaves there (111.8), main
-    phases (505.1) and rad counters (728.1)."""
+    phases (505.1) and rad counters (728.1); who puts each counter
+    (122.6a: ``by``, ``put_by``, a damage source's controller); objects counters can't be
+    put on (``no_counters``, 101.3: puts, entering counters, moves and proliferate put
+    none); moves to every zone a World names (400.1, and memory); a source list that is
+    neither one source nor one per target, refused."""
     play(data, n_players=2)
 
 
@@ -1234,6 +1267,9 @@ TWO_PLAYER_RULES = {
     "514.2 cleanup removes damage": 1, "704.5b": 6, "701.17b mill past the library": 8,
     "728.1 rad": 8, "728.1 rad: a nonland card milled": 4,
     "111.8 a draw finds a token on top": 4,
+    "101.3 no_counters": 40, "122.6a put by another player": 20,
+    "deal_damage: sources not one per target": 1, "move_zone to the memory": 1,
+    "move_zone to the command": 1, "move_zone to the stack": 1,
 }
 #: the same in Two-Headed Giant games (810)
 THG_RULES = {
@@ -1249,6 +1285,7 @@ THG_RULES = {
     "122.6 enters with counters": 7, "122.6 enters elsewhere: no counters": 2,
     "704.5b": 6, "701.17b mill past the library": 8, "728.1 rad": 8, "728.1 rad: a nonland card milled": 4,
     "111.8 a draw finds a token on top": 2,
+    "101.3 no_counters": 40, "122.6a put by another player": 30, "deal_damage: sources not one per target": 1,
 }
 #: the same in two-player games with the host's systems (tests/host_rules.py); left out:
 #: "122.1c shield replaces destroy" (1-7 in 150 games: the host's combos make shield ones rarer)
@@ -1262,6 +1299,7 @@ HOST_RULES = {
     "702.12b indestructible vs 704.5g/h": 7, "104.2a win": 28, "104.4a draw": 4, "can't lose": 8,
     "120.3f lifelink": 8, "510.2 a target dealt damage by several sources": 3, "122.6 enters with counters": 6,
     "111.8 a draw finds a token on top": 3,
+    "101.3 no_counters": 40, "122.6a put by another player": 20, "deal_damage: sources not one per target": 1,
 }
 COVERAGE_EXAMPLES = 150
 
@@ -1398,6 +1436,33 @@ def test_reference_sources_lifelink_and_entering_counters():
     assert g.zone(g.move_zone(back, "graveyard", counters={"+1/+1": 1})) == "exile"
     assert g.counters(g.events[-1]["new"]) == {}
 
+
+
+def test_reference_putters_no_counters_and_sources():
+    """122.6a: counters are put by the player an action names, else by the controller of
+    what enters (its printed loyalty always so, 306.5b) or of a damage source (120.3d);
+    101.3: nothing is put on an object made with no_counters, which it keeps through a
+    zone change (docs); a source list neither one long nor one per target is refused."""
+    g, a, b = _ref_board()
+    walker = g.add_object(a, types={"planeswalker"}, loyalty=3, counters={"loyalty": 1}, put_by=b)
+    assert sorted((p["kind"], p["by"]) for p in g.puts) == [("loyalty", a), ("loyalty", b)]
+    bear = g.add_object(b, types={"creature"}, power=2, toughness=2)
+    g.deal_damage(walker, 1)
+    g.deal_damage(bear, 1, source=walker, wither=True)
+    g.move_zone(bear, "exile", counters={"+1/+1": 1})
+    assert [(p["kind"], p["by"]) for p in g.puts[2:]] == [("-1/-1", a), ("+1/+1", b)]
+    wall = g.add_object(a, types={"creature"}, power=0, toughness=4, counters={"+1/+1": 1},
+                        no_counters=True)
+    g.put_counters(wall, "charge", 1)
+    g.move_counters(walker, wall, "loyalty", 1)
+    assert g.counters(wall) == {} and g.count(walker, "loyalty") == 3
+    card = g.move_zone(wall, "hand", counters={"+1/+1": 1})
+    g.put_counters(card, "charge", 1)
+    assert g.counters(card) == {} and g.is_prohibited(card, "charge")
+    with pytest.raises(ref.InvalidGameError):
+        g.deal_damage([walker, b], 1, source=[walker, walker, walker])
+    g.deal_damage([walker, b], 1, source=[walker])
+    assert g.count(walker, "loyalty") == 2 and g.life(b) == 19
 
 
 def test_reference_cleanup_removes_marked_damage_only_514_2():
