@@ -21,9 +21,12 @@ Now and then an action takes ``where="present"``, often with the ids as they wer
 created (stale in the games where the object changed zones): the batch skips those games'
 rows, and each single World is given only its ids that exist; damage now and then names
 a source in each game (its controller gains by lifelink, 120.3f) or is combat damage.
-Counters are now and then put (or moved, proliferated, entered with) by another player
-(122.6a); caps end (``clear_cap``, 122.4) as prohibitions do (``allow``); power and
-toughness are set (layer 7b, 613.4b) as well as modified, and the effects end
+Counters are now and then put (or moved, proliferated, entered with, arrived with by
+``move_zone(counters=)``, to any zone a World names) by another player (122.6a); objects
+are now and then made with ``no_counters`` (101.3) and prohibitions are of every kind;
+actions name games that have ended with ``skip_finished=True`` (left out there); caps
+end (``clear_cap``, 122.4) as prohibitions do (``allow``); power and toughness are set
+(layer 7b, 613.4b) as well as modified, and the effects end
 (``clear_pt``, of one object or of all); objects are made several at once
 (``add_objects``), entering with counters and caps that differ per game.
 
@@ -78,7 +81,8 @@ FEATURES = (["present", "zone", "tapped", "damage", "power", "toughness", "loyal
              "life", "lost", "token", "controller"] + [f"counter:{k}" for k in KINDS + ["rad"]])
 # the counters of a host's own systems (tests/host_rules.py), in the examples that install them
 HOST_FEATURES = [f"counter:{k}" for k in HOST_KINDS + HOST_PLAYER_KINDS]
-ZONES = ["graveyard", "exile", "hand", "library", "battlefield"]
+# every zone a World names (400.1, and the Grand Archive's memory), the usual ones first
+ZONES = ["graveyard", "exile", "hand", "library", "battlefield", "stack", "command", "memory"]
 OBJECT_SPECS = [
     dict(types={"creature"}, power=2, toughness=2),
     dict(types={"creature"}, power=1, toughness=3, keywords={"deathtouch"}),
@@ -94,7 +98,7 @@ LIBRARY = [7, 8, 7]   # every board's first player starts with a library of thes
 ACTIONS = ["put", "put", "put", "remove", "damage", "damage", "destroy", "sacrifice", "move_zone",
            "tap", "untap", "proliferate", "set_cap", "life", "poison", "move_counters",
            "add_object", "tick", "tick", "cleanup", "pt", "host_flag", "main_phase", "main_phase",
-           "draw", "library_order"]
+           "draw", "library_order", "finished"]
 N_PLAYERS = 2
 
 
@@ -613,9 +617,18 @@ def step(d, h: Harness) -> None:
         where = _where(d)
         t, st_ids = _pick(d, h, sel, m, where=where)
         kept = {g: _kept(h, g, st_ids[g], np.zeros(m), where)[0] for g in sel}
-        h.log.append(f"move_zone({t.tolist()}, {zone!r}, games={games!r}, **{where})")
-        h.run(lambda: bw.move_zone(t, zone, games=games, **where),
-              {g: (lambda g=g: h.singles[g].move_zone(one(kept[g]), zone)) for g in sel if kept[g]})
+        counters: dict = {}   # now and then arriving with counters (122.6), put by a player drawn (122.6a)
+        by = None
+        if d.integer(0, 2) == 0:
+            by = _by(d, h)
+            counters = {"counters": {d.choice(h.kinds): d.integer(1, 3)}, **_by_kw(bw, by)}
+        single_kw = lambda w: {} if not counters else {   # noqa: E731
+            "counters": counters["counters"], **_by_kw(w, by)}
+        h.log.append(f"move_zone({t.tolist()}, {zone!r}, games={games!r}, **{where}, **{counters})")
+        h.run(lambda: bw.move_zone(t, zone, games=games, **where, **counters),
+              {g: (lambda g=g: h.singles[g].move_zone(one(kept[g]), zone, **single_kw(h.singles[g])))
+               for g in sel if kept[g]})
+        _reach(h, counters and "move_zone with counters" + (" by a player" if by is not None else ""))
     elif action == "move_counters":
         kind = None if d.integer(0, 3) == 0 else d.choice(h.kinds)   # None: every kind (122.5)
         src, s_src = _pick(d, h, sel, 1)
@@ -641,6 +654,10 @@ def step(d, h: Harness) -> None:
             extra["counters"] = {**spec.get("counters", {}), d.choice(h.kinds): _amounts(d, sel, n, hi=3)}
         if d.integer(0, 2) == 0:
             extra["caps"] = {d.choice(h.kinds): _amounts(d, sel, n, hi=4) - 1}
+        if d.integer(0, 4) == 0:   # 101.3: counters can't be put on them (entering ones neither)
+            spec = {**spec, "no_counters": True}
+            if h.reached is not None and sel:
+                h.reached["add_objects: no_counters"] += 1
         by = _by(d, h)
         spec = {k: v for k, v in spec.items() if k not in extra}
 
@@ -713,9 +730,11 @@ def step(d, h: Harness) -> None:
             h.run(lambda: bw.set_redirect(t, zone, games=games),
                   {g: (lambda g=g: h.singles[g].set_redirect(st_ids[g][0], zone)) for g in sel})
         elif which == "prohibit":
+            kind = None if d.integer(0, 2) == 0 else kind   # None: every kind (101.3)
             h.log.append(f"prohibit({t.tolist()}, {kind!r}, games={games!r})")
             h.run(lambda: bw.prohibit(t, kind, games=games),
                   {g: (lambda g=g: h.singles[g].prohibit(st_ids[g][0], kind)) for g in sel})
+            _reach(h, kind is None and "prohibit every kind")
         elif which == "allow":   # None: every prohibition of it ends
             kind = None if d.integer(0, 2) == 0 else kind
             h.log.append(f"allow({t.tolist()}, {kind!r}, games={games!r})")
@@ -780,9 +799,44 @@ def step(d, h: Harness) -> None:
               {g: (lambda g=g: h.singles[g].order_library(h.singles[g].players()[p],
                                                           [h.sid[g][x] for x in orders[g]]))
                for g in same})
+    elif action == "finished":
+        finished_action(d, h)
     else:
         h.log.append(f"cleanup(games={games!r})")
         h.run(lambda: bw.cleanup(games=games), {g: h.singles[g].cleanup for g in sel})
+
+
+def finished_action(d, h: Harness) -> None:
+    """An action whose ``games=`` names games that have ended beside ongoing ones, with
+    ``skip_finished=True`` (docs: the ended ones are left out instead of raising
+    GameOverError; ids and amounts are still given for the whole selection), now and then
+    with ``where="present"`` too: each ongoing game acts as its single World does."""
+    bw = h.batch
+    ended = [g for g in range(h.B) if not bw.ongoing[g]]
+    going = [g for g in range(h.B) if bw.ongoing[g]]
+    named = ((d.subset(ended, 1, len(ended)) if ended else [])
+             + (d.subset(going, 0, len(going)) if going else []))
+    games: object
+    if d.boolean():   # a mask: the rows in game order
+        named = sorted(named)
+        games = np.isin(np.arange(h.B), named)
+    else:   # an index array, in any order
+        named = d.permutation(named)
+        games = np.array(named, np.int64)
+    which = d.choice(["put_counters", "remove_counters", "deal_damage", "tap", "destroy", "lose_life"])
+    where = _where(d) if which != "lose_life" else {}
+    t, st_ids = _pick(d, h, named, 1, players=which == "lose_life", where=where)
+    a = _amounts(d, named, 1, hi=25 if which == "lose_life" else 3)
+    kind = d.choice(h.kinds)
+    extra = {"put_counters": (kind,), "remove_counters": (kind,)}.get(which, ())
+    amount = (lambda row: ()) if which in ("tap", "destroy") else (lambda row: (row,))   # noqa: E731
+    rows = {g: r for r, g in enumerate(named) if g in going}
+    kept = {g: _kept(h, g, st_ids[g], a[r], where) for g, r in rows.items()}
+    h.log.append(f"{which}({t.tolist()}, *{extra}, {a.tolist()}, games={games!r}, skip_finished=True, **{where})")
+    h.run(lambda: getattr(bw, which)(t, *extra, *amount(a), games=games, skip_finished=True, **where),
+          {g: (lambda g=g: getattr(h.singles[g], which)(kept[g][0][0], *extra, *amount(int(kept[g][1][0]))))
+           for g in rows if kept[g][0]})
+    _reach(h, bool(set(named) & set(ended)) and "skip_finished: an ended game named")
 
 
 # 60 examples under the "ci" profile, to stay well under a minute; another profile runs
@@ -876,11 +930,15 @@ PRESENT_CASES = {"where=present: an id skipped in a game": 4}
 #: third of the least of five seeds, seed 0 reaching set_pt once): Two-Headed Giant batches
 #: (810.8, 810.10), combat damage, layer 7b and the end of both layers (613.4b, 514.2), the
 #: end of prohibitions and caps (122.4), counters another player puts (122.6a) and
-#: ``add_objects`` of several objects, entering with per-game counters or caps
+#: ``add_objects`` of several objects, entering with per-game counters or caps; and (a third
+#: of seed 0's, or 1) games that ended named with ``skip_finished=True``, prohibitions of
+#: every kind, moves arriving with counters a player drawn puts, objects made ``no_counters``
 GAP_CASES = {"two-headed giant: an action played in some games": 20, "two-headed giant: a game ended": 1,
              "combat damage": 1, "set_pt": 1, "clear_pt": 1, "allow": 1, "clear_cap": 1,
              "put_counters by another player": 5, "add_objects: several at once": 2,
-             "add_objects: counters or caps per game": 4}
+             "add_objects: counters or caps per game": 4, "skip_finished: an ended game named": 6,
+             "prohibit every kind": 1, "move_zone with counters": 1, "move_zone with counters by a player": 1,
+             "add_objects: no_counters": 1}
 COVERAGE_EXAMPLES = 14
 
 

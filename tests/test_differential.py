@@ -1296,7 +1296,7 @@ HOST_RULES = {
     "704.5q and 704.5r add up": 3, "at the cap": 20, "+1/+1 and -1/-1 off the battlefield": 50,
     "poison 8-11 at a check": 37, "122.1c shield prevents damage": 2,
     "615.12 unpreventable vs shield": 3, "122.1d stun": 5, "122.1h finality": 8,
-    "702.12b indestructible vs 704.5g/h": 7, "104.2a win": 28, "104.4a draw": 4, "can't lose": 8,
+    "702.12b indestructible vs 704.5g/h": 4, "104.2a win": 28, "104.4a draw": 4, "can't lose": 8,
     "120.3f lifelink": 8, "510.2 a target dealt damage by several sources": 3, "122.6 enters with counters": 6,
     "111.8 a draw finds a token on top": 3,
     "101.3 no_counters": 40, "122.6a put by another player": 20, "deal_damage: sources not one per target": 1,

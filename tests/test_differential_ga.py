@@ -68,9 +68,10 @@ except ImportError:  # pragma: no cover - imported as a package
     from tests.state import full_state
 
 #: move_zone destinations, by the GA names the engine takes (its zone_aliases) and the
-#: shared ones; the field and the graveyard (Champion 8) more often.
+#: shared ones (every zone a World names: command too, and the canonical names the GA ones
+#: alias); the field and the graveyard (Champion 8) more often.
 MOVE_ZONES = ["field", "field", "graveyard", "graveyard", "banishment", "hand", "memory", "deck",
-              "effects stack"]
+              "effects stack", "command", "battlefield", "exile"]
 GA_KINDS = ["buff", "debuff", "damage", "durability", "level", "enlighten", "wither",
             "bulwark", "charge"]
 PUT_KINDS = GA_KINDS + ["wither", "buff", "debuff"]
