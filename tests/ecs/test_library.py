@@ -121,7 +121,7 @@ def decks(sizes: list[int]) -> tuple[World, int, list[list[int]]]:
 
 @pytest.mark.parametrize("act,zone", [("draw", "hand"), ("mill", "graveyard")])
 def test_121_2_cards_drawn_or_milled_in_a_batch_return_in_the_order_drawn(act: str, zone: str):
-    """121.2, 701.13: ``draw``/``mill`` of several cards in a batch of libraries of other
+    """121.2, 701.17a: ``draw``/``mill`` of several cards in a batch of libraries of other
     sizes, one amount per game: a (batch, largest amount) array of the new ids, each row
     its game's cards in the order they left the library (top first), -1 after them where
     the library ran out or the amount was smaller, and in games not selected."""
