@@ -212,16 +212,24 @@ def _at(typingctx: Any, table: Any, row: Any, of: Any) -> Any:
     return out_type(table, row, of), codegen
 
 
-def addresses(values: Sequence[Any], declared: Sequence[types.Type]) -> np.ndarray:
+def addresses(values: Sequence[Any], declared: Sequence[types.Type],
+              last: tuple[Sequence[Any], np.ndarray] | None = None) -> np.ndarray:
     """The address table of ``values`` (arrays and ints), each of its ``declared`` type (an
     array must be C-contiguous, of the declared dtype and rank: ``at`` trusts the row). The
-    caller holds the arrays while the table is used."""
-    table = np.zeros((len(values), _TABLE_WIDTH), np.int64)
+    caller holds the arrays while the table is used. ``last``: an earlier table of the same
+    ``declared`` and its values, whose rows of arrays that are the same objects are taken
+    (an array's row costs a microsecond or so, mostly ``ctypes``: a search's clones that
+    differ in a few values would otherwise remake every row)."""
+    table = np.zeros((len(values), _TABLE_WIDTH), np.int64) if last is None else last[1].copy()
+    before: Sequence[Any] = () if last is None else last[0]
     for i, (value, of) in enumerate(zip(values, declared, strict=True)):
-        if not isinstance(of, types.Array):
+        array_of = _array_of(of)
+        if array_of is None:   # an int (a row of ``declared``'s own zeros past the first)
             table[i, 0] = value
+        elif i < len(before) and value is before[i]:
+            continue
         elif (isinstance(value, np.ndarray) and value.flags.c_contiguous
-              and value.dtype == as_dtype(of.dtype) and value.ndim == of.ndim):
+              and (value.dtype, value.ndim) == array_of):
             table[i, 0] = value.ctypes.data
             table[i, 1: 1 + value.ndim] = value.shape
         else:
@@ -229,6 +237,19 @@ def addresses(values: Sequence[Any], declared: Sequence[types.Type]) -> np.ndarr
                             f"got {type(value).__name__} {getattr(value, 'dtype', '')}")
     table.flags.writeable = False
     return table
+
+
+def _array_of(of: types.Type) -> tuple[np.dtype[Any], int] | None:
+    """The NumPy dtype and rank of an array type, None for another type (numba's
+    ``as_dtype`` and an abstract class's ``isinstance``: about a microsecond a row, remembered)."""
+    try:
+        return _ARRAYS[of]
+    except KeyError:
+        made = _ARRAYS[of] = (as_dtype(of.dtype), of.ndim) if isinstance(of, types.Array) else None
+        return made
+
+
+_ARRAYS: dict[types.Type, tuple[np.dtype[Any], int] | None] = {}
 
 
 flat = cast(Callable[[np.ndarray], np.ndarray], _flat)

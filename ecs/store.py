@@ -280,10 +280,10 @@ class Store:
         # the probe's arguments, ``systems.settled``); shared with clones, which are valid
         # under the same key: a version is unique across stores
         self.memo: tuple[Any, Any] = ((), None)
-        # name -> a value made from arrays that the caller checks are still the store's
-        # (the probe's address table, ``systems.settled``): one dict shared with clones, so a
-        # search's clones of an unticked root make it once
-        self.tables: dict[str, Any] = {}
+        # (name, key) -> a value made from arrays that the caller checks are still the
+        # store's (the probe's address tables, ``systems.settled``): one dict shared with
+        # clones, so a search's clones of an unticked root make it once
+        self.tables: dict[tuple[str, Any], Any] = {}
         # the slots of the last restore and the index made from them (``_index_of``)
         self._restored: tuple[np.ndarray, IdIndex] | None = None
         # the read-only snapshot the arrays last matched, taken or restored (``_sync``):

@@ -116,7 +116,11 @@ def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts
 _ROWS = 32
 _BITS = (1 << _ROWS) - 1
 _NO_ROWS = np.zeros((3, 0), np.int64)
-_PROBE_TABLE = "settled probe"   # its key in ``Store.tables``
+_PROBE_TABLE = "settled probe"   # its key in ``Store.tables``, with the kinds layout
+#: The probe's tables kept at once, one per kinds layout (``Store.tables`` is one dict for a
+#: store and its clones): a search's clones of a root, some of which made a new kind plane
+#: (a first -1/-1 counter), would otherwise remake the table from one clone to the next.
+_TABLES_KEPT = 4
 
 
 def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
@@ -150,14 +154,21 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
              a["immortal"], a["controller"], a["champion_left"]),
             (s.capacity, s.n_cols, plus, minus, loyalty_k, defense_k, s.kind_index.get("poison", -1),
              limit, s.kind_index.get("damage", -1), s.kind_index.get("durability", -1)))
-    last = s.tables.get(_PROBE_TABLE)
+    slot = (_PROBE_TABLE, s.kinds_layout)
+    last = s.tables.get(slot)
     if last is not None and all(map(operator.is_, kept[0], last[0][0])) and kept[1] == last[0][1]:
         kept, table = last[0], last[1]
     else:
-        table = kernels.addresses((*kept[0], *kept[1]), _TABLE)
+        near = last or next((s.tables[k] for k in reversed(s.tables) if k[0] == _PROBE_TABLE), None)
+        table = kernels.addresses((*kept[0], *kept[1]), _TABLE,
+                                  None if near is None else ((*near[0][0], *near[0][1]), near[1]))
         made = {id(arr) for arr in kept[0]}
         held = [(name, arr) for name, arr in a.items() if id(arr) in made]
-        s.tables[_PROBE_TABLE] = kept, table, tuple(name for name, _ in held), tuple(arr for _, arr in held)
+        s.tables.pop(slot, None)   # (the newest last)
+        s.tables[slot] = kept, table, tuple(name for name, _ in held), tuple(arr for _, arr in held)
+        mine = [k for k in s.tables if k[0] == _PROBE_TABLE]
+        for k in mine[: max(len(mine) - _TABLES_KEPT, 0)]:
+            del s.tables[k]
     return (parts, table, _EVERY if live is None else live, _NONE if touched is None else touched,
             touched is not None, capped, *_written(s),
             # room for the rows dying in a first check of one game (handed to Lethality)
@@ -179,7 +190,7 @@ def _rearmed(s: store.Store, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tup
     if not isinstance(cached, tuple) or last_key[1:] != key[1:]:
         return None
     args, kept = cached
-    last = s.tables.get(_PROBE_TABLE)
+    last = s.tables.get((_PROBE_TABLE, s.kinds_layout))
     if last is None or last[0] is not kept or not all(map(operator.is_, map(s.a.__getitem__, last[2]), last[3])):
         return None
     return (*args[:6], *_written(s), args[-1]), kept

@@ -253,6 +253,65 @@ def test_a_root_and_its_clones_share_one_address_table() -> None:
     _assert_cache_current(w)
 
 
+def test_clones_that_differ_in_their_kinds_keep_one_address_table_each(monkeypatch) -> None:
+    """A search's clones of a root, some making a kind the root has none of (a first -1/-1
+    counter gets a plane), keep one address table per kinds layout in the dict they share
+    (``Store.tables``): the table is made once for each, not again whenever the clone
+    ticked before had the other layout. Each tick still reads its own World: the clone's
+    creature given lethal -1/-1 counters dies (704.5f), the one dealt 1 damage does not
+    (704.5g), and the root's live on."""
+    from ecs import kernels
+    w, ids = _world()
+    made: list[int] = []
+    addresses = kernels.addresses
+    monkeypatch.setattr(kernels, "addresses", lambda *a, **k: made.append(1) or addresses(*a, **k))
+    for round_ in range(3):
+        countered = w.clone()
+        countered.put_counters(ids[2], "-1/-1", 2)   # a new kind: another layout
+        assert countered.tick() == 1
+        with pytest.raises(StaleEntityError):
+            countered.zone(ids[2])
+        damaged = w.clone()
+        damaged.deal_damage(ids[3], 1)   # the root's layout
+        assert damaged.tick() == 0 and damaged.damage(ids[3]) == 1
+        assert len(made) == 1, round_   # the -1/-1 layout's, once
+        _assert_cache_current(countered)
+        _assert_cache_current(damaged)
+    assert w.tick() == 0 and w.zone(ids[2]) == w.zone(ids[3]) == "battlefield"
+
+
+def test_a_store_keeps_the_address_tables_of_its_last_few_kinds_layouts() -> None:
+    """The tables kept per kinds layout are bounded (``settled._TABLES_KEPT``): a long
+    family of clones that keeps making new kinds holds the newest, not one per kind ever
+    made (each table holds its arrays alive)."""
+    w, ids = _world()
+    kinds = ["-1/-1", "charge", "oil", "lore", "shield", "stun", "time"]
+    for kind in kinds:
+        w.put_counters(ids[3], kind, 1)
+        w.tick()
+    kept = [k for k in w.store.tables if k[0] == settled._PROBE_TABLE]
+    assert len(kept) == settled._TABLES_KEPT
+    assert kept[-1] == (settled._PROBE_TABLE, w.store.kinds_layout)
+    _assert_cache_current(w)
+
+
+def test_an_address_table_made_from_an_earlier_one_equals_one_made_afresh() -> None:
+    """``addresses(..., last=)`` takes the rows of the arrays that are the same objects as
+    the earlier table's and makes the others: the table is the one made from nothing, an
+    array swapped for another (of another shape) and an int changed included."""
+    from ecs import kernels
+    declared = (kernels.array(np.int32, 2), kernels.array(np.int8, 1), kernels.I64, kernels.I64)
+    a, b = np.zeros((2, 5), np.int32), np.zeros(7, np.int8)
+    first = kernels.addresses((a, b, 3, 4), declared)
+    c = np.zeros((3, 4), np.int32)
+    for values in ((a, b, 3, 4), (c, b, 3, 9), (a, np.zeros(2, np.int8), 5, 4)):
+        again = kernels.addresses(values, declared, ((a, b, 3, 4), first))
+        np.testing.assert_array_equal(again, kernels.addresses(values, declared))
+        assert not again.flags.writeable
+    with pytest.raises(TypeError, match="row 1 of an address table"):
+        kernels.addresses((a, np.zeros(7, np.int16), 3, 4), declared, ((a, b, 3, 4), first))
+
+
 def test_a_clones_first_check_takes_the_cached_arguments_with_its_own_written_arrays(monkeypatch) -> None:
     """A clone's actions copy the arrays they write (copy on write); its first check then
     takes the arguments cached for its source with those arrays put in, without making
