@@ -287,3 +287,24 @@ def test_a_sweep_moves_the_pages_it_keeps_to_the_front_in_place():
     want = np.where(even, every % 50, -1)
     want[made * PAGE:] = 3
     assert np.array_equal(index.lookup(every), want)
+
+
+def test_a_clones_first_zone_change_writes_its_own_copy_of_the_page_in_place(monkeypatch):
+    """400.7: a permanent put into a graveyard is a new object with a new id. In a clone, whose id
+    index is its source's until it writes, the new id's page (one the index holds) is
+    copied once and written in place, without the general ``add``; the clone finds the new
+    id, the source only the old one."""
+    from ecs import World
+
+    w = World()
+    p = w.add_player()
+    w.add_player()
+    bears = [w.add_object(p, "creature", power=2, toughness=2) for _ in range(3)]
+    clone = w.clone()
+    general = []
+    add = IdIndex.add
+    monkeypatch.setattr(IdIndex, "add", lambda self, *a: general.append(a) or add(self, *a))
+    new = clone.move_zone(bears[1], "graveyard")
+    assert new >> ids_module.PAGE_BITS == bears[1] >> ids_module.PAGE_BITS and general == []
+    assert clone.zone(new) == "graveyard" and w.objects(zone="graveyard") == []
+    assert w.zone(bears[1]) == "battlefield" and not clone.exists(bears[1])
