@@ -1,6 +1,7 @@
 """One Magic game at a time: single actions, reads, ticks (``cases.OPS``), a self-play step
-(three actions and a tick) and clone + step, on settled 100- and 1,000-object games, the
-engine beside the esper baseline (``benchmarks.esper_baseline``), hot and after other work
+(three actions and a tick), clone + step, and two clone + step children of an early root
+(``cases.EARLY``), on settled 100- and 1,000-object games, the engine beside the esper
+baseline (``benchmarks.esper_baseline``), hot and after other work
 (``interleave.disturb`` before each round, untimed). Compare within a group
 (``--benchmark-group-by=group``). pytest-benchmark times one side after the other; the
 targets are judged on the report's interleaved contests of the same cases
@@ -14,12 +15,14 @@ import pytest
 
 from . import cases, interleave
 
-STEPS = ("self-play step", "clone+self-play step")
+STEPS = ("self-play step", "clone+self-play step", cases.EARLY)
 ROUNDS = {"hot": 300, "disturbed": 50}
 
 
 def _case(side: str, n: int, op: str) -> cases.Case:
     engine = side == "engine"
+    if op == cases.EARLY:
+        return (cases.engine_early_step if engine else cases.esper_early_step)(n)
     if op in STEPS:
         return (cases.engine_step if engine else cases.esper_step)(n, op.startswith("clone"))
     return (cases.engine_op if engine else cases.esper_op)(n, op)

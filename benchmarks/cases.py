@@ -9,6 +9,7 @@ Built boards are cached so the suites and the report build each one once per pro
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gc
 from dataclasses import dataclass, field
@@ -395,6 +396,95 @@ def esper_step(n: int, clone: bool = False) -> Case:
         return g
 
     return Case(f"esper {'clone+' if clone else ''}step 1x{n}", run, setup=_nothing if clone else fresh,
+                teardown=drop, release=drop)
+
+
+
+# ---- clone+step from an early-game root ----------------------------------------------------
+# Early in a game a search's root holds no counters of some kinds: a child that puts the
+# first one makes a new kind plane, so its kinds layout (``Store.kinds_layout``) is not its
+# root's, where the settled board above already holds every kind a step puts.
+EARLY = "clone+self-play step, early root"
+
+
+@functools.lru_cache(maxsize=None)
+def early_board(n: int) -> BoardSpec:
+    """``board(1, n)`` with no +1/+1 and no -1/-1 counters and no cap of either (a cap
+    makes its kind's plane too; its cards, damage, other counters and players as they
+    are): the root of an early game. ``targets(n)`` are creatures alive on it too (they
+    had no counters and no damage)."""
+    spec = board(1, n)
+    none = np.full_like(spec.cap_plus, -1)
+    return dataclasses.replace(spec, plus=np.zeros_like(spec.plus), minus=np.zeros_like(spec.minus),
+                               cap_plus=none, cap_minus=none)
+
+
+def damage_step(game: Any, ids: tuple[int, int, int]) -> None:
+    """``step`` with damage for its -1/-1 counters, the same calls on both sides: a +1/+1
+    counter, two damage (lethal to a 2-toughness creature, as the two counters are: 704.5g,
+    704.5f) and one damage."""
+    a, b, c = ids
+    game.put_counters(a, "+1/+1", 1)
+    game.deal_damage(b, 2)
+    game.deal_damage(c, 1)
+
+
+@functools.lru_cache(maxsize=None)
+def _engine_early(n: int) -> tuple[Built, dict[str, Any], tuple[int, int, int]]:
+    """``early_board(n)`` in the engine after one tick (a World of its own), its snapshot
+    and the ids of ``targets(n)``."""
+    built = build_engine(early_board(n))
+    built.world.tick()
+    built.world.clear_events()
+    ids = tuple(int(built.objects[i]) for i in targets(n))
+    return built, built.world.snapshot(), ids  # type: ignore[return-value]
+
+
+@functools.lru_cache(maxsize=None)
+def _esper_early(n: int) -> tuple[Built, tuple[int, int, int]]:
+    """``early_board(n)`` in ``EsperGame`` after one tick (kept for the process; the case
+    acts on its clones) and the ids of ``targets(n)``."""
+    built = build_baseline(early_board(n), EsperGame)
+    built.world.games[0].tick()
+    return built, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
+
+
+def _two_children(clone: Callable[[], Any], ids: tuple[int, int, int], made: list[Any]) -> list[Any]:
+    """``made`` with a clone stepped by ``step`` and ticked, then one by ``damage_step``."""
+    for act in (step, damage_step):
+        child = clone()
+        made.append(child)
+        act(child, ids)
+        child.tick()
+    return made
+
+
+def engine_early_step(n: int) -> Case:
+    """Two children of the settled ``early_board(n)``, as a search makes them: a clone,
+    ``step`` and a tick, then a clone, ``damage_step`` and a tick. The root holds no +1/+1
+    and no -1/-1 counters, so each child makes new kind planes: the first both kinds, the
+    second +1/+1 only, two kinds layouts neither of them the root's, one after the other
+    (run after run). A run is the two nodes (one of each, so that every run does the same
+    work; runs that alternated would put a block's median between the two)."""
+    built, snap, ids = _engine_early(n)
+    w = built.world
+    # (the children are returned: freeing them is not timed)
+    return Case(f"engine clone+step early root 1x{n}", lambda: _two_children(w.clone, ids, []),
+                prepare=functools.partial(w.restore, snap))
+
+
+def esper_early_step(n: int) -> Case:
+    """``engine_early_step``'s in ``EsperGame``: its clones of the settled early board, each
+    stepped and ticked (a clone's tick builds its query caches: an esper clone's cost)."""
+    built, ids = _esper_early(n)
+    game: EsperGame = built.world.games[0]
+    made: list[EsperGame] = []
+
+    def drop() -> None:
+        while made:
+            made.pop().close()
+
+    return Case(f"esper clone+step early root 1x{n}", lambda: _two_children(game.clone, ids, made),
                 teardown=drop, release=drop)
 
 

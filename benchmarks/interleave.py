@@ -155,7 +155,8 @@ def tick_contest(games: int, n: int, settled: bool, max_games: int | None = None
 
 
 def action_contests(n: int) -> list[Contest]:
-    """Single actions, reads, a self-play step and clone+step, engine against EsperGame."""
+    """Single actions, reads, a self-play step, clone+step, and two clone+step children of
+    an early root (``cases.engine_early_step``), engine against EsperGame."""
     from . import cases
 
     out = [Contest(f"{op} 1x{n}", cases.engine_op(n, op), {"esper": cases.esper_op(n, op)})
@@ -163,4 +164,6 @@ def action_contests(n: int) -> list[Contest]:
     out += [Contest(f"{'clone+' if clone else ''}self-play step (3 actions + tick) 1x{n}",
                     cases.engine_step(n, clone), {"esper": cases.esper_step(n, clone)})
             for clone in (False, True)]
+    out.append(Contest(f"{cases.EARLY} (2 children) 1x{n}", cases.engine_early_step(n),
+                       {"esper": cases.esper_early_step(n)}))
     return out

@@ -173,6 +173,38 @@ def test_a_clone_of_the_esper_baseline_plays_as_the_engine(n: int) -> None:
         baseline.world.close()
 
 
+@pytest.mark.parametrize("n", cases.ACTION_SIZES)
+def test_the_early_roots_two_timed_children_are_the_same_in_esper_as_in_the_engine(n: int) -> None:
+    """``cases.EARLY``: the run's two children of the early root, one given two -1/-1
+    counters and one two damage (704.5f, 704.5g), each ticked, give the same state in
+    EsperGame as in the engine, so the contest compares equal work; the roots stay as
+    they were."""
+    engine, _, ids = cases._engine_early(n)
+    baseline, _ = cases._esper_early(n)
+    root = engine_state(engine)
+    assert_same(root, baseline_state(baseline))
+    sides = cases.engine_early_step(n), cases.esper_early_step(n)
+    for case in sides:
+        case.prepare()
+    try:
+        children = [case.run() for case in sides]
+        got = [engine_state(Built(c, engine.objects, engine.players)) for c in children[0]]
+        for e, twin in zip(got, children[1]):
+            assert_same(e, baseline_state(Built(NaiveBatch([twin]), baseline.objects, baseline.players)))
+    finally:
+        for case in sides:
+            case.teardown()
+            case.release()
+    a, b, c = cases.targets(n)
+    countered, damaged = got[0][0]["objects"], got[1][0]["objects"]
+    assert countered[a][1] == damaged[a][1] == {"+1/+1": 1}
+    if cases.early_board(n).toughness[b] <= 2:
+        assert countered[b] is None and damaged[b] is None
+    else:
+        assert countered[b][1] == {"-1/-1": 2} and damaged[b][2] == 2
+    assert engine_state(engine) == root
+    assert_same(root, baseline_state(baseline))
+
 @BASELINES
 def test_same_results_on_a_board_with_later_deaths_and_ended_games(game: type[NaiveGame]) -> None:
     spec = planted(make_board(200, games=6, seed=9))

@@ -34,5 +34,6 @@ def test_the_disturbance_comes_after_each_runs_setup_in_the_disturbed_regime_onl
 def test_each_one_game_benchmark_times_its_sides_op(op, side):
     fake = FakeBenchmark(rounds=1)
     bench_one_game.test_one_game(fake, 100, op, side, "hot")
-    what = {"self-play step": "step", "clone+self-play step": "clone+step"}.get(op, op)
+    what = {"self-play step": "step", "clone+self-play step": "clone+step",
+            cases.EARLY: "clone+step early root"}.get(op, op)
     assert fake.name == f"{side} {what} 1x100" and fake.group == f"one game {op} 1x100 (hot)"

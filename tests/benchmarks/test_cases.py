@@ -63,6 +63,7 @@ def test_the_baseline_cases_leave_no_esper_world_behind():
             for game in (NaiveGame, EsperGame)]
     made += [cases.esper_op(100, op) for op in ("put_counters", "tick (one death)")]
     made += [cases.esper_step(100, clone) for clone in (False, True)]
+    made.append(cases.esper_early_step(100))
     made += [cases.baseline_clone(1, 50, game) for game in (NaiveGame, EsperGame)]
     before = set(esper.list_worlds())   # (the settled game the single-game cases copy is kept)
     for case in made:
@@ -298,6 +299,26 @@ def test_the_esper_step_run_checks_only_in_its_tick(clone, monkeypatch):
         case.release()
     assert checks and len(decided) == len(checks)
 
+
+@pytest.mark.parametrize("n", cases.ACTION_SIZES)
+def test_the_early_roots_children_each_make_a_kinds_layout_their_root_has_not(n):
+    """``cases.EARLY``'s regime: its root holds no +1/+1 and no -1/-1 counters and no cap
+    of either kind (122.1; a cap makes its kind's plane too), where the settled board's
+    holds both; each timed run's first child makes both kinds' planes, its second the
+    +1/+1 one only: two kinds layouts, neither the root's, one after the other."""
+    built, _, _ = cases._engine_early(n)
+    root = built.world
+    settled, _, _ = cases._engine_settled(n)
+    assert {"+1/+1", "-1/-1"} <= set(settled.store.kind_names)
+    assert not {"+1/+1", "-1/-1"} & set(root.store.kind_names)
+    case = cases.engine_early_step(n)
+    case.prepare()
+    for _ in range(2):
+        first, second = case.run()
+        assert set(first.store.kind_names) - set(root.store.kind_names) == {"+1/+1", "-1/-1"}
+        assert set(second.store.kind_names) - set(root.store.kind_names) == {"+1/+1"}
+        assert len({root.store.kinds_layout, first.store.kinds_layout, second.store.kinds_layout}) == 3
+    assert not {"+1/+1", "-1/-1"} & set(root.store.kind_names)
 
 def test_the_timed_batches_have_players_who_start_lost_and_a_single_game_none():
     """A batch's games that end on the first check (cases.ongoing) are part of what the
