@@ -179,7 +179,7 @@ def test_the_early_roots_two_timed_children_are_the_same_in_esper_as_in_the_engi
     counters and one two damage (704.5f, 704.5g), each ticked, give the same state in
     EsperGame as in the engine, so the contest compares equal work; the roots stay as
     they were."""
-    engine, _, ids = cases._engine_early(n)
+    engine, _, _ = cases._engine_early(n)
     baseline, _ = cases._esper_early(n)
     root = engine_state(engine)
     assert_same(root, baseline_state(baseline))
@@ -195,7 +195,7 @@ def test_the_early_roots_two_timed_children_are_the_same_in_esper_as_in_the_engi
         for case in sides:
             case.teardown()
             case.release()
-    a, b, c = cases.targets(n)
+    a, b, _ = cases.targets(n)
     countered, damaged = got[0][0]["objects"], got[1][0]["objects"]
     assert countered[a][1] == damaged[a][1] == {"+1/+1": 1}
     if cases.early_board(n).toughness[b] <= 2:
@@ -204,6 +204,7 @@ def test_the_early_roots_two_timed_children_are_the_same_in_esper_as_in_the_engi
         assert countered[b][1] == {"-1/-1": 2} and damaged[b][2] == 2
     assert engine_state(engine) == root
     assert_same(root, baseline_state(baseline))
+
 
 @BASELINES
 def test_same_results_on_a_board_with_later_deaths_and_ended_games(game: type[NaiveGame]) -> None:

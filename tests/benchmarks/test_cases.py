@@ -320,6 +320,7 @@ def test_the_early_roots_children_each_make_a_kinds_layout_their_root_has_not(n)
         assert len({root.store.kinds_layout, first.store.kinds_layout, second.store.kinds_layout}) == 3
     assert not {"+1/+1", "-1/-1"} & set(root.store.kind_names)
 
+
 def test_the_timed_batches_have_players_who_start_lost_and_a_single_game_none():
     """A batch's games that end on the first check (cases.ongoing) are part of what the
     ticks are timed on; a single game never starts lost (it would end on the first check)."""
