@@ -46,6 +46,12 @@ class Card:
     immortal: bool = False                                     # Keywords: Immortality
     owner: int = -1                                            # the controller it was made under
     slot: int = -1                                             # its column: kept through zone changes
+    #: counters can't be put on it: part of the card, in every zone and through zone changes
+    #: (add_object's no_counters, docs/api.md)
+    no_counters: bool = False
+    #: the kinds a host prohibited on this object ("*": every kind); the object's alone, so
+    #: a zone change ends them (a new object, Counters General 5 / CR 400.7)
+    banned: set = field(default_factory=set)
 
     def has(self, t: str) -> bool:
         return t in self.types
@@ -76,6 +82,7 @@ class Player:
     champion_left: bool = False
     counters: dict = field(default_factory=dict)
     library: list = field(default_factory=list)   # card names, top first
+    banned: set = field(default_factory=set)      # as a card's
 
 
 class Game:
@@ -94,16 +101,19 @@ class Game:
         self.zone_log: list[tuple] = []
         #: every other event a host reads, as docs/api.md and docs/rules-grand-archive.md
         #: say the engine records them (cards by name, players by index), in the order made:
-        #: ("counter", card or player, kind, before, after, cause), ("reserve", player,
+        #: ("counter", card or player, kind, before, after, cause, by: the player who puts
+        #: them, or None where no player is named, every removal too), ("reserve", player,
         #: before, after, cause), ("acted", card, player, kind, before, after, cause),
         #: ("damage", target, source or None, amount, dealt, cause), ("lost", player,
         #: cause), ("ended", winner or None, cause)
         self.events: list[tuple] = []
 
     # ---- setup -----------------------------------------------------------------------
-    def add(self, name: str, ctrl: int, types, zone: str = "battlefield", **stats) -> Card:
+    def add(self, name: str, ctrl: int, types, zone: str = "battlefield", no_counters: bool = False,
+            **stats) -> Card:
         # Slots go in the order made: no object is made once one ceased to exist and freed its.
-        c = Card(name, frozenset(types), ctrl, zone, self._seq, owner=ctrl, slot=self._made, **stats)
+        c = Card(name, frozenset(types), ctrl, zone, self._seq, owner=ctrl, slot=self._made,
+                 no_counters=no_counters, **stats)
         self._seq += 1
         self._made += 1
         self.cards[name] = c
@@ -115,10 +125,12 @@ class Game:
     def _enter(self, c: Card) -> None:
         """A card that enters the field, made there or moved there: "Cards with a
         durability stat will enter the field with a number of durability counters equal
-        to that stat" (GA Counters: Durability 1; Stats: Durability 3; Weapon 4.i)."""
-        if c.zone == "battlefield" and self.ga and c.durability:
+        to that stat" (GA Counters: Durability 1; Stats: Durability 3; Weapon 4.i). The rule
+        names no player: they are put by its controller, as docs/api.md says of an object's
+        printed loyalty (its own, whoever ``put_by`` names); none where it can't have them."""
+        if c.zone == "battlefield" and self.ga and c.durability and self.can_have(c, "durability"):
             c.counters["durability"] = c.durability
-            self.events.append(("counter", c.name, "durability", 0, c.durability, "enter"))
+            self.events.append(("counter", c.name, "durability", 0, c.durability, "enter", c.ctrl))
             self.reached["Durability 1"] += 1
 
     @property
@@ -159,6 +171,7 @@ class Game:
         if self.ga and c.has("champion") and c.zone == "battlefield":
             self.players[c.ctrl].champion_left = True
         c.zone, c.counters, c.damage, c.immortal = zone, {}, 0, False   # a new object
+        c.banned = set()                                       # (the prohibitions were the old one's)
         c.ctrl = c.owner                                       # under its owner's control (400.7)
         c.seq = self._seq
         self._seq += 1
@@ -166,12 +179,17 @@ class Game:
             self.players[c.owner].library.append(c.name)      # its bottom
         self._enter(c)
 
-    def move_zone(self, cards: list[Card], zone: str) -> None:
+    def move_zone(self, cards: list[Card], zone: str, counters: dict | None = None,
+                  by: int | None = None) -> None:
         """The engine's ``move_zone``: the cards in the order named, each to ``zone`` (a GA
         or canonical name), at once. A card named twice, or one already in ``zone`` (before
         any replacement), refuses the whole call. It is a rule-driven move: it moves an
         immortal object too, to the graveyard as well (the engine's documented choice,
-        Immortality 2; a host effect that would "send" one checks the flag itself)."""
+        Immortality 2; a host effect that would "send" one checks the flag itself).
+        ``counters`` are put on each card that arrives in ``zone``, kind by kind in the order
+        given (cause "enter" on the field, else "put"), by ``by``, else its new controller, its
+        owner; a card a replacement sends elsewhere (Champion 8: banished instead) gets none
+        (docs/api.md)."""
         zone = GA_ZONES.get(zone, zone) if self.ga else zone
         if len({c.name for c in cards}) < len(cards):
             raise ModelError("IllegalActionError", "a card named twice")
@@ -179,6 +197,13 @@ class Game:
             raise ModelError("IllegalActionError", f"already in the {zone}")
         for c in cards:
             self.move(c, zone, "zone")
+        for c in cards:
+            if c.zone != zone:
+                self.reached["Champion 8, no arriving counters"] += bool(counters)
+                continue
+            for kind, n in (counters or {}).items():
+                self.put(c, kind, n, cause="enter" if zone == "battlefield" else "put",
+                         by=c.ctrl if by is None else by)
 
     # ---- counters ----------------------------------------------------------------------
     def _key(self, c) -> str | int:
@@ -187,14 +212,49 @@ class Game:
             return next(i for i, p in enumerate(self.players) if p is c)
         return c.name
 
-    def put(self, c, kind: str, n: int, cause: str = "put") -> None:
-        """Put ``n`` counters: one event for them all, whatever cancels (``cause``: "put",
-        "enter" as it arrives, "move"). Buff 4 / Debuff 4: the placed kind and the other
-        then lose as many as cancel, cause ga.placement (docs/rules-grand-archive.md)."""
-        if n <= 0:
+    def can_have(self, c, kind: str, count: bool = True) -> bool:
+        """Whether ``kind`` counters can be put on card or player ``c``: not on one made with
+        ``no_counters``, nor of a kind prohibited there ("*": every kind). Where they can't,
+        a put, a move onto it and entering with them put none, silently (docs/api.md,
+        Prohibitions; CR 101.3, 122.5). ``count``: note the refusal in ``reached``."""
+        if getattr(c, "no_counters", False):
+            self.reached["101.3 no_counters"] += count
+            return False
+        if "*" in c.banned or kind in c.banned:
+            self.reached["101.3 prohibited" + ("" if kind in c.banned else ", every kind")] += count
+            return False
+        return True
+
+    def is_prohibited(self, c, kind: str | None = None) -> bool:
+        """The engine's ``is_prohibited``: ``kind`` None asks for a prohibition of every kind."""
+        if kind is None:
+            return getattr(c, "no_counters", False) or "*" in c.banned
+        return not self.can_have(c, kind, count=False)
+
+    def prohibit(self, c, kind: str | None = None) -> None:
+        c.banned.add("*" if kind is None else kind)
+
+    def allow(self, c, kind: str | None = None) -> None:
+        """``None`` ends every prohibition; a kind ends its own, and a prohibition of every
+        kind outlasts it (docs/api.md, Prohibitions)."""
+        self.reached["allow" + (", every kind" if kind is None else "")] += bool(c.banned)
+        if kind is None:
+            c.banned.clear()
+        else:
+            c.banned.discard(kind)
+
+    def put(self, c, kind: str, n: int, cause: str = "put", by: int | None = None) -> None:
+        """Put ``n`` counters by player ``by`` (None: the action names none): one event for
+        them all, whatever cancels (``cause``: "put", "enter" as it arrives, "move"), none
+        where it can't have them. Buff 4 / Debuff 4: the placed kind and the other then lose
+        as many as cancel, cause ga.placement, a removal no player makes
+        (docs/rules-grand-archive.md)."""
+        if n <= 0 or not self.can_have(c, kind):
             return
+        if by is not None and by != (self._key(c) if isinstance(c, Player) else c.ctrl):
+            self.reached["put by another player"] += 1
         before = c.counters.get(kind, 0)
-        self.events.append(("counter", self._key(c), kind, before, before + n, cause))
+        self.events.append(("counter", self._key(c), kind, before, before + n, cause, by))
         if isinstance(c, Player):
             c.counters[kind] = before + n
             return
@@ -204,7 +264,7 @@ class Game:
             m = min(c.count(kind), c.count(other))
             self.reached["Buff 4 / Debuff 4"] += m > 0
             for k in (kind, other) if m else ():
-                self.events.append(("counter", c.name, k, c.count(k), c.count(k) - m, "ga.placement"))
+                self.events.append(("counter", c.name, k, c.count(k), c.count(k) - m, "ga.placement", None))
             c.add(kind, -m)
             c.add(other, -m)
 
@@ -217,27 +277,29 @@ class Game:
             raise ModelError("UnpayableCostError", f"fewer than {n} {kind} counters")
         v = max(holder.get(kind, 0) - n, 0)
         if v < holder.get(kind, 0):
-            self.events.append(("counter", self._key(c), kind, holder[kind], v, cause))
+            self.events.append(("counter", self._key(c), kind, holder[kind], v, cause, None))
         if v:
             holder[kind] = v
         else:
             holder.pop(kind, None)
 
-    def move_counters(self, src: Card, dst: Card, kind: str | None, n: int | None) -> int:
+    def move_counters(self, src: Card, dst: Card, kind: str | None, n: int | None,
+                      by: int | None = None) -> int:
         """The engine's ``move_counters`` between two cards (zone="battlefield"): nothing
         where they are the same card or either is off the field; else up to ``n`` (None:
         one of a kind, all of every kind) of each kind ``src`` has (CR 122.5, 101.3), put on
         ``dst`` as any put is, so that buff and debuff cancel as they arrive (Buff 4 /
-        Debuff 4). Returns how many moved. (``src`` never holds both buff and debuff, so the
-        order the kinds move in changes nothing here.)"""
+        Debuff 4), by ``by``; a kind ``dst`` can't have stays on ``src`` (122.5). Returns how
+        many moved. (``src`` never holds both buff and debuff, so the order the kinds move in
+        changes nothing here.)"""
         if src is dst or src.zone != "battlefield" or dst.zone != "battlefield":
             return 0
         moved, most = 0, n if n is not None else 1 if kind is not None else None
         for k in ([kind] if kind is not None else sorted(src.counters)):
             m = src.count(k) if most is None else min(src.count(k), most)
-            if m > 0:
+            if m > 0 and self.can_have(dst, k):
                 self.remove(src, k, m, cause="move")
-                self.put(dst, k, m, cause="move")
+                self.put(dst, k, m, cause="move", by=by)
                 self.reached["122.5 move, Buff 4" if k in ("buff", "debuff") and dst.count(k) < m
                              else "122.5 move"] += 1
                 moved += m
@@ -298,10 +360,14 @@ class Game:
             if not unpreventable:
                 return
         if c.has("champion"):
-            self.events.append(("counter", c.name, "damage", c.count("damage"),
-                                c.count("damage") + n, "damage"))
-            c.add("damage", n)                                 # Damage 1
-            self.reached["Damage 1"] += 1
+            # Damage 1: "placed whenever a champion is dealt any type of damage": by no player
+            # the rules name (Magic's 120.3d names the source's controller); none where the
+            # champion can't have them (dealt, and no counter shows it)
+            if self.can_have(c, "damage"):
+                self.events.append(("counter", c.name, "damage", c.count("damage"),
+                                    c.count("damage") + n, "damage", None))
+                c.add("damage", n)
+                self.reached["Damage 1"] += 1
         else:
             c.damage += n                                      # Damage 12
             self.reached["Damage 12"] += 1

@@ -12,7 +12,10 @@ its own (applied with ``games=[g]``, or in a batch of one game sometimes without
 would, which takes the single-game paths; half of a game's card actions pick its focus
 card, most of its puts one rule's kinds; among them ``move_counters``, damage to several
 units in one call, damage from a source (one, or one per target), gaining and paying
-reserve), or the whole batch gets a global one
+reserve, ``prohibit`` and ``allow`` of a kind or of every kind, puts, moves and arriving
+counters put by a player named (``by``, ``put_by``), and cards made with ``no_counters``,
+which no put, move, entering counter or durability counter reaches in any zone), or the
+whole batch gets a global one
 (``tick()``, ``begin_main_phase()``, ``draw()`` or ``mill()`` for every ongoing game at
 once, with no ``games=``, which exercises the vectorized phase systems on games in
 different states and, in a World of one game, the one-card draw and mill path), or one
@@ -29,8 +32,12 @@ After every action:
   zone ("none": it left the game), its counters just before (last-known information) and
   its controller then, and its cause;
 * the call's other events are the model's (``Pair.compare_events``): counter changes
-  (entity, kind, before, after, cause), reserve paid, the actions' ``Acted`` records,
-  ``DamageDealt``, losses and game ends; those of the cards made too (entering counters).
+  (entity, kind, before, after, cause, and ``by``, who put them: the player named, the
+  controller of what enters with them, none for damage counters or any removal),
+  reserve paid, the actions' ``Acted`` records, ``DamageDealt``, losses and game ends;
+  those of the cards made too (entering counters);
+* after a ``prohibit`` or ``allow``, ``is_prohibited`` of that card, of the kind, of every
+  kind and of another; a card made with ``no_counters`` reads as prohibited in every zone.
 """
 from __future__ import annotations
 
@@ -78,7 +85,8 @@ PUT_KINDS = GA_KINDS + ["wither", "buff", "debuff"]
 #: card actions, puts and main phases (where wither is paid) the most often
 CARD_ACTIONS = ["put"] * 5 + ["begin"] * 3 + [
     "remove", "damage", "damage", "recover", "enlighten", "reserve", "reserve", "cleanup",
-    "level_up", "immortal", "destroy", "sacrifice", "control", "move", "move", "move_counters"]
+    "level_up", "immortal", "destroy", "sacrifice", "control", "move", "move", "move_counters",
+    "prohibit"]
 #: the kinds a put or removal on a card in several games of a batch takes
 SHARED_KINDS = ["buff", "debuff", "damage", "durability", "wither", "enlighten", "level", "bulwark"]
 SHARED_ACTIONS = ["put", "put", "remove", "damage", "recover", "enlighten", "level_up",
@@ -106,6 +114,16 @@ def at(v, g):
     return v if np.ndim(v) == 0 else v[g]
 
 
+def putter(data, pair) -> int | None:
+    """The ``by`` of a put, a move or a zone change's arriving counters: now and then a
+    player (the one who puts them, docs/api.md), else none named."""
+    return data.draw(st.integers(0, len(pair.pids) - 1)) if data.draw(st.integers(0, 2)) == 0 else None
+
+
+def engine_by(pair, by: int | None):
+    return None if by is None else pair.pids[by]
+
+
 class Pair:
     """The engine World and one model per game, with the name -> id lookups."""
 
@@ -122,30 +140,35 @@ class Pair:
         self.alias: dict[int, str] = {}
 
     def add(self, g: int, name: str, ctrl: int, types, zone="battlefield", counters=None,
-            **stats) -> None:
+            put_by: int | None = None, no_counters: bool = False, **stats) -> None:
         """A card of game ``g``; ``counters``: put as it enters, kind by kind in the order
-        given (Buff 4 / Debuff 4 between them)."""
+        given (Buff 4 / Debuff 4 between them), by player ``put_by``, else its controller;
+        ``no_counters``: none can be put on it (docs/api.md)."""
         kw = {k: v for k, v in stats.items() if v is not None}
         step, made = self.w.step, [len(m.events) for m in self.models]
-        self.w.add_object(self.pids[ctrl], types, zone=zone, name=name, games=[g], counters=counters, **kw)
-        c = self.models[g].add(name, ctrl, types, zone, **stats)
+        self.w.add_object(self.pids[ctrl], types, zone=zone, name=name, games=[g], counters=counters,
+                          no_counters=no_counters, put_by=None if put_by is None else self.pids[put_by], **kw)
+        c = self.models[g].add(name, ctrl, types, zone, no_counters=no_counters, **stats)
         for kind, n in (counters or {}).items():
-            self.models[g].put(c, kind, n, cause="enter")
+            self.models[g].put(c, kind, n, cause="enter", by=ctrl if put_by is None else put_by)
         self.compare_made(f"add {name}", step, made)
 
-    def add_many(self, g: int, names: list[str], ctrl: int, types, counters=None, **stats) -> None:
+    def add_many(self, g: int, names: list[str], ctrl: int, types, counters=None,
+                 put_by: int | None = None, no_counters: bool = False, **stats) -> None:
         """Identical cards of game ``g`` made by one ``add_objects`` call, each entering
         with ``counters`` as ``add`` puts them; the model names them ``names``, in the
         order of the ids made."""
         kw = {k: v for k, v in stats.items() if v is not None}
         step, made = self.w.step, [len(m.events) for m in self.models]
-        ids = self.w.add_objects(len(names), self.pids[ctrl], types, games=[g], counters=counters, **kw)
+        ids = self.w.add_objects(len(names), self.pids[ctrl], types, games=[g], counters=counters,
+                                 no_counters=no_counters,
+                                 put_by=None if put_by is None else self.pids[put_by], **kw)
         self.models[g].reached["add_objects, several at once"] += 1
         for e, name in zip(np.ravel(ids).tolist(), names):
             self.alias[e] = name
-            c = self.models[g].add(name, ctrl, types, "battlefield", **stats)
+            c = self.models[g].add(name, ctrl, types, "battlefield", no_counters=no_counters, **stats)
             for kind, n in (counters or {}).items():
-                self.models[g].put(c, kind, n, cause="enter")
+                self.models[g].put(c, kind, n, cause="enter", by=ctrl if put_by is None else put_by)
         self.compare_made(f"add_objects {names}", step, made)
 
     def compare_made(self, label: str, step: int, made: list[int]) -> None:
@@ -223,7 +246,9 @@ class Pair:
         in order: the log is oldest first, so each one's ``before`` is the count the last
         left (Buff 4: placed, then cancelled); the rest as multisets, the docs promising no
         order between the rows of one step (one action or check, CR 704.3) and the model
-        keeping none of steps. ``by`` is not compared."""
+        keeping none of steps. A counter change's ``by`` is compared: the player who put
+        them, None for every removal (docs/api.md: the cancelling, a cost, the wither
+        trigger's, enlighten's, recover's) and for damage counters (Damage 1 names none)."""
         pids = self.pids
 
         def who(e: int | None):
@@ -235,7 +260,7 @@ class Pair:
         seen: list[list[tuple]] = [[] for _ in self.models]
         for e in events:
             if isinstance(e, CounterChanged):
-                row = ("counter", who(e.entity), e.kind, e.before, e.after, e.cause)
+                row = ("counter", who(e.entity), e.kind, e.before, e.after, e.cause, who(e.by))
             elif isinstance(e, ReserveChanged):
                 row = ("reserve", who(e.player), e.before, e.after, e.cause)
             elif isinstance(e, Acted):
@@ -297,6 +322,8 @@ class Pair:
                         assert int(at(w.stat(e, "level"), g)) == c.stat("level"), f"{where}: LV"
                 if m.ga:
                     assert bool(at(w.is_immortal(e), g)) == c.immortal, where
+                if c.no_counters:   # (the card's: through every zone change)
+                    assert bool(at(w.is_prohibited(e), g)), f"{where}: no_counters"
             for i, (pid, p) in enumerate(zip(self.pids, m.players)):
                 where = f"{label}: game {g} player {i}"
                 assert bool(at(w.has_lost(pid), g)) == p.lost, where
@@ -355,6 +382,7 @@ def build_ga(data, pair: Pair, g: int) -> None:
             counters = None if first is None else {first: data.draw(st.integers(1, 3)),
                                                    CANCELS[first]: data.draw(st.integers(1, 3))}
             stats = dict(power=data.draw(st.integers(0, 3)), life=data.draw(st.integers(1, 4)))
+            stats.update(made_with(data, pair, counters))
             if both:
                 pair.add_many(g, [f"g{g}.ally{i}.0", f"g{g}.ally{i}.1"], i, ("ally",),
                               counters=counters, **stats)
@@ -367,10 +395,13 @@ def build_ga(data, pair: Pair, g: int) -> None:
                                                ("domain", "siegeable"), ("item",), ("item", "regalia")]))
             dur = data.draw(st.sampled_from([None, 0, 1, 2]))
             power = 1 if "weapon" in types else None
+            # (a weapon made with no_counters gets no durability counters: Types of Checks 3)
+            how = made_with(data, pair, None)
             if both:
-                pair.add_many(g, [f"g{g}.obj{i}.0", f"g{g}.obj{i}.1"], i, types, power=power, durability=dur)
+                pair.add_many(g, [f"g{g}.obj{i}.0", f"g{g}.obj{i}.1"], i, types, power=power,
+                              durability=dur, **how)
             else:
-                pair.add(g, f"g{g}.obj{i}.{j}", i, types, power=power, durability=dur)
+                pair.add(g, f"g{g}.obj{i}.{j}", i, types, power=power, durability=dur, **how)
         for j in range(data.draw(st.integers(0, 3))):
             pair.add(g, f"g{g}.deck{i}.{j}", i, ("action",), zone="library")
         if data.draw(st.integers(0, 3)) == 0:   # a champion card off the field, to move on
@@ -381,6 +412,17 @@ def build_ga(data, pair: Pair, g: int) -> None:
                 pair.call(f"put {name} omen {omens} (g{g})",
                           lambda name=name, n=omens: pair.w.put_counters(pair.ids(g)[name], "omen", n, games=[g]),
                           [(g, lambda name=name, n=omens: pair.models[g].put(pair.models[g].cards[name], "omen", n))])
+
+
+def made_with(data, pair: Pair, counters) -> dict:
+    """``add_object``'s ``no_counters`` (one card in eight: none can be put on it, docs/api.md)
+    and, with entering ``counters``, now and then ``put_by`` (the player who puts them)."""
+    how: dict = {}
+    if data.draw(st.integers(0, 7)) == 0:
+        how["no_counters"] = True
+    if counters and data.draw(st.integers(0, 2)) == 0:
+        how["put_by"] = data.draw(st.integers(0, len(pair.pids) - 1))
+    return how
 
 
 def build_mtg(data, pair: Pair, g: int) -> None:
@@ -418,10 +460,11 @@ def card_action(data, pair: Pair, g: int) -> None:
         if kind in CANCELS:   # Buff 4 / Debuff 4 want the other kind there
             put_first(data, pair, g, name, CANCELS[kind], sel)
             m = pair.models[g]
-        n = data.draw(st.integers(0, 3))
+        n, by = data.draw(st.integers(0, 3)), putter(data, pair)
         c = m.cards[name]
-        pair.call(f"put {name} {kind} {n} (g{g})", lambda: w.put_counters(ids[name], kind, n, games=sel),
-                  [(g, lambda: m.put(c, kind, n))])
+        pair.call(f"put {name} {kind} {n} by={by} (g{g})",
+                  lambda: w.put_counters(ids[name], kind, n, games=sel, by=engine_by(pair, by)),
+                  [(g, lambda: m.put(c, kind, n, by=by))])
     elif action == "remove" and names:
         name, kind, n = pick(), data.draw(st.sampled_from(GA_KINDS)), data.draw(st.integers(0, 3))
         cost = data.draw(st.integers(0, 2)) == 0   # (118.3: all n or none)
@@ -505,6 +548,8 @@ def card_action(data, pair: Pair, g: int) -> None:
         move_action(data, pair, g, names, ids)
     elif action == "move_counters" and names:
         move_counters_action(data, pair, g, pick, sel)
+    elif action == "prohibit" and names:
+        prohibit_action(data, pair, g, pick, sel)
     elif action == "begin":
         begin_one(data, pair, g)
 
@@ -594,15 +639,16 @@ def move_counters_action(data, pair: Pair, g: int, pick, sel) -> None:
         pair.call(f"put {dst} {other} {k} (g{g})",
                   lambda: pair.w.put_counters(pair.ids(g)[dst], other, k, games=sel),
                   [(g, lambda: pair.models[g].put(pair.models[g].cards[dst], other, k))])
-    n = data.draw(st.sampled_from([None, 1, 2, 3]))
+    n, by = data.draw(st.sampled_from([None, 1, 2, 3])), putter(data, pair)
     m, ids, got = pair.models[g], pair.ids(g), {}
 
     def engine() -> None:
-        got["engine"] = int(np.sum(pair.w.move_counters(ids[src], ids[dst], kind, n, games=sel)))
+        got["engine"] = int(np.sum(pair.w.move_counters(ids[src], ids[dst], kind, n, games=sel,
+                                                        by=engine_by(pair, by))))
 
     def model() -> None:
-        got["model"] = m.move_counters(m.cards[src], m.cards[dst], kind, n)
-    pair.call(f"move_counters {src} -> {dst} {kind} {n} (g{g})", engine, [(g, model)])
+        got["model"] = m.move_counters(m.cards[src], m.cards[dst], kind, n, by=by)
+    pair.call(f"move_counters {src} -> {dst} {kind} {n} by={by} (g{g})", engine, [(g, model)])
     assert got["engine"] == got["model"], f"move_counters moved {got}"
 
 
@@ -736,41 +782,76 @@ def move_action(data, pair: Pair, g: int, names: list[str], ids: dict[str, int])
         # Champion 8 in banishment: one there already, banished instead where it is
         zone, first = "graveyard", data.draw(st.sampled_from(banished))
         chosen = [first] + [n for n in chosen[1:] if n != first]
-    counters = None
-    if zone == "field" and data.draw(st.booleans()):
+    counters = by = None
+    if data.draw(st.booleans()) if zone == "field" else data.draw(st.integers(0, 3)) == 0:
         # entering the field with counters (Durability 1's added to; buff and debuff placed
-        # kind by kind in the order given, Buff 4 / Debuff 4), in the move's event step;
-        # a card off the field, where there is one
+        # kind by kind in the order given, Buff 4 / Debuff 4), in the move's event step,
+        # a card off the field where there is one; elsewhere they are a put (none on a
+        # champion banished instead of going to the graveyard, Champion 8)
         counters = {data.draw(st.sampled_from(["buff", "debuff", "durability", "wither", "damage"])):
                     data.draw(st.integers(1, 3)) for _ in range(data.draw(st.integers(1, 2)))}
+        by = putter(data, pair)
         off = sorted(n for n, c in m.cards.items() if c.zone != "battlefield")
-        chosen = [data.draw(st.sampled_from(off))] if off else chosen
+        chosen = [data.draw(st.sampled_from(off))] if off and zone == "field" else chosen
     cards = [m.cards[n] for n in chosen]
     alone = w.batch == 1 and data.draw(st.booleans())
     one = len(chosen) == 1 and data.draw(st.booleans())
     targets = ids[chosen[0]] if one else [ids[n] for n in chosen]
 
-    def model() -> None:
-        m.move_zone(cards, zone)
-        for c in cards:
-            for kind, n in (counters or {}).items():
-                m.put(c, kind, n, cause="enter")
-    pair.call(f"move_zone {chosen[0] if one else chosen} {zone!r} counters={counters} "
+    eby = engine_by(pair, by)
+    pair.call(f"move_zone {chosen[0] if one else chosen} {zone!r} counters={counters} by={by} "
               f"(g{g}{', alone' if alone else ''})",
-              lambda: (w.move_zone(targets, zone, counters=counters) if alone
-                       else w.move_zone(targets, zone, games=[g], counters=counters)),
-              [(g, model)])
+              lambda: (w.move_zone(targets, zone, counters=counters, by=eby) if alone
+                       else w.move_zone(targets, zone, games=[g], counters=counters, by=eby)),
+              [(g, lambda: m.move_zone(cards, zone, counters, by))])
+
+
+def prohibit_action(data, pair: Pair, g: int, pick, sel) -> None:
+    """``prohibit`` on a card of game ``g``, or ``allow`` (mostly on a card with a
+    prohibition, where there is one), of one kind (mostly one the game's puts favour) or
+    of every kind (None), compared with what ``is_prohibited`` reads of it; then, half the
+    time, a put of that kind there (a call of its own): it puts none where it is
+    prohibited (docs/api.md, Prohibitions; a put of every kind outlasts allowing one), and
+    a zone change ends them (a new object)."""
+    m = pair.models[g]
+    banned = sorted(n for n, c in m.cards.items() if c.banned)
+    what = "allow" if banned and data.draw(st.booleans()) else "prohibit"
+    name = data.draw(st.sampled_from(banned)) if what == "allow" else pick()
+    c = m.cards[name]
+    kinds = sorted(c.banned - {"*"}) + pair.kinds.get(g, []) + GA_KINDS
+    kind = None if data.draw(st.integers(0, 3)) == 0 else data.draw(st.sampled_from(kinds))
+    pair.call(f"{what} {name} {kind} (g{g})",
+              lambda: getattr(pair.w, what)(pair.ids(g)[name], kind, games=sel),
+              [(g, lambda: getattr(m, what)(c, kind))])
+    e = pair.ids(g)[name]
+    for k in (kind, None, "wither"):
+        assert bool(at(pair.w.is_prohibited(e, k), g)) == m.is_prohibited(c, k), \
+            f"is_prohibited({name}, {k!r}) (g{g}) under {sorted(c.banned)}"
+    if data.draw(st.booleans()):
+        k, n = kind or data.draw(st.sampled_from(kinds)), data.draw(st.integers(1, 3))
+        pair.call(f"put {name} {k} {n} (g{g})",
+                  lambda: pair.w.put_counters(e, k, n, games=sel), [(g, lambda: m.put(c, k, n))])
 
 
 def player_action(data, pair: Pair, g: int) -> None:
     w, m = pair.w, pair.models[g]
     p = data.draw(st.integers(0, len(pair.pids) - 1))
     pid, pl = pair.pids[p], m.players[p]
-    action = data.draw(st.sampled_from(["rad", "rad", "unrad", "life", "draw", "mill", "order", "begin"]))
+    action = data.draw(st.sampled_from(["rad", "rad", "unrad", "life", "draw", "mill", "order", "begin",
+                                        "prohibit"]))
     n = data.draw(st.integers(0, 4))
     if action == "rad":
-        pair.call(f"put rad p{p} {n} (g{g})", lambda: w.put_counters(pid, "rad", n, games=[g]),
-                  [(g, lambda: m.put(pl, "rad", n))])
+        by = putter(data, pair)
+        pair.call(f"put rad p{p} {n} by={by} (g{g})",
+                  lambda: w.put_counters(pid, "rad", n, games=[g], by=engine_by(pair, by)),
+                  [(g, lambda: m.put(pl, "rad", n, by=by))])
+    elif action == "prohibit":   # "you can't get rad counters" (docs/api.md, Prohibitions)
+        what = data.draw(st.sampled_from(["prohibit", "prohibit", "allow"]))
+        kind = data.draw(st.sampled_from(["rad", "rad", None]))
+        pair.call(f"{what} p{p} {kind} (g{g})", lambda: getattr(w, what)(pid, kind, games=[g]),
+                  [(g, lambda: getattr(m, what)(pl, kind))])
+        for k in (kind, None):
+            assert bool(at(w.is_prohibited(pid, k), g)) == m.is_prohibited(pl, k), f"is_prohibited(p{p}, {k!r})"
     elif action == "unrad":
         cost = data.draw(st.integers(0, 2)) == 0   # (118.3: all n or none)
         pair.call(f"remove rad p{p} {n} cost={cost} (g{g})",
@@ -956,9 +1037,13 @@ GA_RULES = {
     "deal_damage, several units at once": 8, "Types of Checks lethal damage, several at once": 1,
     "one call, several games": 13, "one call, several games, refused": 7,
     "add_objects, several at once": 45, "damage from a source": 24,
+    "101.3 no_counters": 27, "101.3 prohibited": 10, "101.3 prohibited, every kind": 5, "allow": 1,
+    "put by another player": 39,
 }
 #: the same for the Magic games with rad counters
-RAD_RULES = {"728.1 rad": 17, "728.1 rad, a nonland milled": 7, "704.5a": 25, "704.5b": 25}
+RAD_RULES = {"728.1 rad": 17, "728.1 rad, a nonland milled": 7, "704.5a": 25, "704.5b": 25,
+             "101.3 prohibited": 12, "101.3 prohibited, every kind": 3, "allow": 2,
+             "allow, every kind": 1, "put by another player": 15}
 COVERAGE_EXAMPLES = 80
 
 
@@ -1040,3 +1125,52 @@ def test_ending_the_game_9_a_champion_leaving_with_its_owner_is_a_loss_for_its_c
     m.draw(0, 1)
     m.tick()
     assert [p.lost for p in m.players] == [True, False, True] and m.result == 1
+
+
+def test_who_puts_counters_in_grand_archive_and_what_no_counters_stops():
+    """The ``by`` of each counter change, engine and model alike: the player a put names;
+    entering counters their ``put_by``, but durability counters the controller's (Durability
+    1 names no player: the card's own, as printed loyalty is); damage counters no player's,
+    from a source too (Damage 1: "placed whenever a champion is dealt any type of damage");
+    the Buff 4 cancelling none. A weapon made with ``no_counters`` enters with no durability
+    counters and is destroyed (Types of Checks 3); a champion moved to the graveyard with
+    counters is banished instead and gets none (Champion 8)."""
+    w = World(ruleset="grand_archive", seed=0)
+    a, b = w.add_player(), w.add_player()
+    champ = w.add_object(a, "champion", life=9, level=1, name="champ")
+    w.add_object(b, "champion", life=9, level=1)
+    sword = w.add_object(a, "weapon", power=1, durability=2, counters={"buff": 1}, put_by=b, name="sword")
+    step = w.step
+    w.put_counters(sword, "debuff", 2, by=b)
+    w.deal_damage(champ, 2, sword)
+    bare = w.add_object(a, "weapon", power=1, durability=2, no_counters=True, name="bare")
+    spare = w.add_object(a, "champion", life=9, level=1, zone="hand", name="spare")
+    w.move_zone(spare, "graveyard", counters={"omen": 1}, by=b)
+    w.tick()
+    rows = [(w.name(e.entity), e.kind, e.before, e.after, e.cause, e.by)
+            for e in w.events() if isinstance(e, CounterChanged)]
+    first = [r for r in rows if r[0] == "sword"][:2]
+    assert first == [("sword", "durability", 0, 2, "enter", a), ("sword", "buff", 0, 1, "enter", b)]
+    assert [(w.name(e.entity), e.kind, e.before, e.after, e.cause, e.by)
+            for e in w.events_since(step) if isinstance(e, CounterChanged)] == [
+        ("sword", "debuff", 0, 2, "put", b), ("sword", "debuff", 2, 1, "ga.placement", None),
+        ("sword", "buff", 1, 0, "ga.placement", None), ("champ", "damage", 0, 2, "damage", None)]
+    assert not w.exists(bare) and [w.zone(e) for e in w.objects() if w.name(e) in ("bare", "spare")] == [
+        "graveyard", "exile"]
+
+    m = ref.Game("grand_archive", 2)
+    mc = m.add("champ", 0, ("champion",), life=9, level=1)
+    m.add("other", 1, ("champion",), life=9, level=1)
+    ms = m.add("sword", 0, ("weapon",), power=1, durability=2)
+    m.put(ms, "buff", 1, cause="enter", by=1)
+    m.put(ms, "debuff", 2, by=1)
+    m.deal_damage(mc, 2, False, False, ms)
+    mb = m.add("bare", 0, ("weapon",), power=1, durability=2, no_counters=True)
+    mp = m.add("spare", 0, ("champion",), zone="hand", life=9, level=1)
+    m.move_zone([mp], "graveyard", {"omen": 1}, 1)
+    m.tick()
+    assert [r[1:] for r in m.events if r[0] == "counter"] == [
+        ("sword", "durability", 0, 2, "enter", 0), ("sword", "buff", 0, 1, "enter", 1),
+        ("sword", "debuff", 0, 2, "put", 1), ("sword", "debuff", 2, 1, "ga.placement", None),
+        ("sword", "buff", 1, 0, "ga.placement", None), ("champ", "damage", 0, 2, "damage", None)]
+    assert (mb.zone, mp.zone, mp.counters) == ("graveyard", "exile", {})
