@@ -297,7 +297,9 @@ class Game:
         moved, most = 0, n if n is not None else 1 if kind is not None else None
         for k in ([kind] if kind is not None else sorted(src.counters)):
             m = src.count(k) if most is None else min(src.count(k), most)
-            if m > 0 and self.can_have(dst, k):
+            if m > 0 and not self.can_have(dst, k):
+                self.reached["122.5 move, none where dst can't have them"] += 1
+            elif m > 0:
                 self.remove(src, k, m, cause="move")
                 self.put(dst, k, m, cause="move", by=by)
                 self.reached["122.5 move, Buff 4" if k in ("buff", "debuff") and dst.count(k) < m

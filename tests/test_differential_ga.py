@@ -633,7 +633,11 @@ def move_counters_action(data, pair: Pair, g: int, pick, sel) -> None:
     has = sorted(pair.models[g].cards[src].counters)
     if has and data.draw(st.booleans()):   # a kind it has, most moves
         kind = data.draw(st.sampled_from(has + [None]))
-    dst = pick(lambda c: True)
+    # now and then a card that can't have counters put on it (no_counters, prohibit): what
+    # it can't have stays on src (122.5)
+    cant = sorted(x for x, c in pair.models[g].cards.items()
+                  if c.zone == "battlefield" and (c.no_counters or c.banned))
+    dst = data.draw(st.sampled_from(cant)) if cant and data.draw(st.integers(0, 2)) == 0 else pick(lambda c: True)
     if kind in CANCELS:   # Buff 4 / Debuff 4 as they arrive: the other kind there
         other, k = CANCELS[kind], data.draw(st.integers(1, 3))
         pair.call(f"put {dst} {other} {k} (g{g})",
@@ -1028,7 +1032,7 @@ def test_rad_games_match_reference(data):
 GA_RULES = {
     "Durability 1": 58, "Durability 0": 16, "Champion 8": 13, "Champion 8 in banishment": 1,
     "Damage 1": 19, "Damage 12": 5, "Buff 4 / Debuff 4": 9, "Bulwark 2": 2,
-    "Bulwark 2 unpreventable": 2, "Recover 2": 3, "Enlighten": 3, "Leveling Up 2": 16,
+    "Bulwark 2 unpreventable": 2, "Recover 2": 3, "Enlighten": 1, "Leveling Up 2": 16,
     "Sacrifice 2": 6, "Immortality 1 destroy": 6, "Immortality 1 lethal damage": 6,
     "Immortality 1.2 wither": 4, "Types of Checks lethal damage": 10, "Types of Checks 6": 9,
     "Ending the Game 5 empty draw": 7, "Ending the Game 5 no champion": 26,
@@ -1038,7 +1042,7 @@ GA_RULES = {
     "one call, several games": 13, "one call, several games, refused": 7,
     "add_objects, several at once": 45, "damage from a source": 24,
     "101.3 no_counters": 27, "101.3 prohibited": 10, "101.3 prohibited, every kind": 5, "allow": 1,
-    "put by another player": 39,
+    "put by another player": 39, "122.5 move, none where dst can't have them": 1,
 }
 #: the same for the Magic games with rad counters
 RAD_RULES = {"728.1 rad": 17, "728.1 rad, a nonland milled": 7, "704.5a": 25, "704.5b": 25,
