@@ -121,6 +121,7 @@ def putter(data, pair) -> int | None:
 
 
 def engine_by(pair, by: int | None):
+    """``putter``'s player as the engine names it (an id)."""
     return None if by is None else pair.pids[by]
 
 
@@ -247,8 +248,9 @@ class Pair:
         left (Buff 4: placed, then cancelled); the rest as multisets, the docs promising no
         order between the rows of one step (one action or check, CR 704.3) and the model
         keeping none of steps. A counter change's ``by`` is compared: the player who put
-        them, None for every removal (docs/api.md: the cancelling, a cost, the wither
-        trigger's, enlighten's, recover's) and for damage counters (Damage 1 names none)."""
+        them, None for every removal (nobody puts those: the Buff 4 cancelling, a cost, the
+        wither trigger's, enlighten's, recover's) and for damage counters (Damage 1 names
+        no player)."""
         pids = self.pids
 
         def who(e: int | None):
