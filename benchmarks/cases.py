@@ -399,7 +399,6 @@ def esper_step(n: int, clone: bool = False) -> Case:
                 teardown=drop, release=drop)
 
 
-
 # ---- clone+step from an early-game root ----------------------------------------------------
 # Early in a game a search's root holds no counters of some kinds: a child that puts the
 # first one makes a new kind plane, so its kinds layout (``Store.kinds_layout``) is not its

@@ -216,8 +216,8 @@ def addresses(values: Sequence[Any], declared: Sequence[types.Type],
               last: tuple[Sequence[Any], np.ndarray] | None = None) -> np.ndarray:
     """The address table of ``values`` (arrays and ints), each of its ``declared`` type (an
     array must be C-contiguous, of the declared dtype and rank: ``at`` trusts the row). The
-    caller holds the arrays while the table is used. ``last``: an earlier table of the same
-    ``declared`` and its values, whose rows of arrays that are the same objects are taken
+    caller holds the arrays while the table is used. ``last``: (its values, an earlier table) of
+    the same ``declared``, whose rows of arrays that are the same objects are taken
     (an array's row costs a microsecond or so, mostly ``ctypes``: a search's clones that
     differ in a few values would otherwise remake every row)."""
     table = np.zeros((len(values), _TABLE_WIDTH), np.int64) if last is None else last[1].copy()

@@ -117,9 +117,10 @@ _ROWS = 32
 _BITS = (1 << _ROWS) - 1
 _NO_ROWS = np.zeros((3, 0), np.int64)
 _PROBE_TABLE = "settled probe"   # its key in ``Store.tables``, with the kinds layout
-#: The probe's tables kept at once, one per kinds layout (``Store.tables`` is one dict for a
-#: store and its clones): a search's clones of a root, some of which made a new kind plane
-#: (a first -1/-1 counter), would otherwise remake the table from one clone to the next.
+#: The probe's tables kept at once, one per kinds layout, the least used lately evicted
+#: (``Store.tables`` is one dict for a store and its clones): a search's clones of a root,
+#: some of which made a new kind plane (a first -1/-1 counter), would otherwise remake the
+#: table from one clone to the next.
 _TABLES_KEPT = 4
 
 
@@ -154,8 +155,7 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
              a["immortal"], a["controller"], a["champion_left"]),
             (s.capacity, s.n_cols, plus, minus, loyalty_k, defense_k, s.kind_index.get("poison", -1),
              limit, s.kind_index.get("damage", -1), s.kind_index.get("durability", -1)))
-    slot = (_PROBE_TABLE, s.kinds_layout)
-    last = s.tables.get(slot)
+    last = _table(s)
     if last is not None and all(map(operator.is_, kept[0], last[0][0])) and kept[1] == last[0][1]:
         kept, table = last[0], last[1]
     else:
@@ -164,8 +164,8 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
                                   None if near is None else ((*near[0][0], *near[0][1]), near[1]))
         made = {id(arr) for arr in kept[0]}
         held = [(name, arr) for name, arr in a.items() if id(arr) in made]
-        s.tables.pop(slot, None)   # (the newest last)
-        s.tables[slot] = kept, table, tuple(name for name, _ in held), tuple(arr for _, arr in held)
+        s.tables[(_PROBE_TABLE, s.kinds_layout)] = (kept, table, tuple(name for name, _ in held),
+                                                    tuple(arr for _, arr in held))
         mine = [k for k in s.tables if k[0] == _PROBE_TABLE]
         for k in mine[: max(len(mine) - _TABLES_KEPT, 0)]:
             del s.tables[k]
@@ -190,10 +190,20 @@ def _rearmed(s: store.Store, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tup
     if not isinstance(cached, tuple) or last_key[1:] != key[1:]:
         return None
     args, kept = cached
-    last = s.tables.get((_PROBE_TABLE, s.kinds_layout))
+    last = _table(s)
     if last is None or last[0] is not kept or not all(map(operator.is_, map(s.a.__getitem__, last[2]), last[3])):
         return None
     return (*args[:6], *_written(s), args[-1]), kept
+
+
+def _table(s: store.Store) -> tuple[Any, ...] | None:
+    """The probe's table of the store's kinds layout (``Store.tables``), if kept, marked the
+    last used (``_TABLES_KEPT``)."""
+    slot = (_PROBE_TABLE, s.kinds_layout)
+    last = s.tables.pop(slot, None)
+    if last is not None:
+        s.tables[slot] = last
+    return last
 
 
 def _entry() -> Callable[..., int]:

@@ -225,9 +225,10 @@ class RefGame:
         # in order: zone changes and tokens ceasing to exist ("zone", "cease"), damage events
         # ("damage"), tapped-status changes ("tap"), losses ("lost") and the end ("end")
         self.events = []
-        # every put, in order: {"entity", "kind", "by"} (the player who puts them, 122.6a;
-        # None where the action names none), kept apart from ``events``, whose order and
-        # kinds the hand-computed examples read
+        # every put, in order: {"entity", "kind", "by"} (the player who puts them: 122.6a
+        # entering, 120.3b/d a damage source's controller; None where the action names
+        # none), kept apart from ``events``, whose order and kinds the hand-computed
+        # examples read
         self.puts = []
         # how often each rule (or case the tests want covered) was applied or seen at a
         # check: read by the tests' coverage counts only, it decides nothing
@@ -536,7 +537,7 @@ class RefGame:
         for s, d, k, left, new_dst in plan:
             set_count(s, k, left)
             set_count(d, k, new_dst)
-            self._put(dst, k, by)   # 122.6a: the player who moves them puts them on dst
+            self._put(dst, k, by)   # 122.5: the player who moves them puts them on dst
         if kind is None and len(plan) > 1:
             self.reached["122.5 every kind, several moved"] += 1
 
@@ -749,7 +750,7 @@ class RefGame:
                         if not self._banned(t, "poison"):
                             set_count(head["counters"], "poison",
                                       add_count(head["counters"], "poison", n, "infect"))
-                            self._put(t, "poison", self._putter(x))   # (122.6a: the source's controller)
+                            self._put(t, "poison", self._putter(x))   # (120.3b: the source's controller)
                     else:
                         head["life"] -= n  # 120.3a
                     gains.append((x, n))
@@ -788,12 +789,12 @@ class RefGame:
 
     def _putter(self, x):
         """The player who puts the counters damage from source ``x`` gives: its controller
-        (122.6a); None without a source."""
+        (120.3b, 120.3d); None without a source."""
         return None if x is None else self.objects[x]["controller"]
 
     def _damage_results(self, e, obj, amount, deathtouch, wither, infect, by=(None,)):
         """120.3c-e, h: the results of damage dealt to a permanent (checked before changing);
-        ``by``: the players who put the -1/-1 counters (each source's controller, 122.6a)."""
+        ``by``: the players who put the -1/-1 counters (each source's controller, 120.3d)."""
         c = obj["counters"]
         creature = "creature" in obj["types"]
         # 101.3: where it can't have -1/-1 counters none are put, and no count overflows

@@ -32,7 +32,7 @@ After every action:
   exactly; counter changes per entity and kind chain from the model's count before the
   action to its count after (or its last-known count, for an object that left), with at
   most one event per entity, kind and cause in one event step (704.3: one check, one event);
-  the player each counter event that adds names (``by``, 122.6a) is the model's.
+  the player each counter event that adds names (``by``: 122.6a, 120.3b/d) is the model's.
 
 The model counts each rule it applies (``RefGame.reached``); each is a hypothesis
 ``event`` here, and test_the_rules_named_are_reached asserts on a seeded run of the same
@@ -485,12 +485,12 @@ class Harness:
             f"{name}: engine events {got}, model {want} (in model ids)")
 
     def check_putters(self, evs, m_puts, name):
-        """Who put each kind on each entity (122.6a: ``by`` of the counter events that add):
+        """Who put each kind on each entity (``by`` of the counter events that add):
         the player an action names, the controller of what enters (its own ability for
         printed loyalty and defense, 306.5b, 310.4b) or of a damage source (120.3b, d), or
         None. As sets: the rows of one entity and kind may be one put or several."""
         rev = {e: mid for mid, e in self.ids.items()}
-        got = {(rev.get(ev.entity), ev.kind, None if ev.by is None else rev.get(ev.by))
+        got = {(rev.get(ev.entity), ev.kind, None if ev.by is None else rev.get(ev.by, ("no player", ev.by)))
                for ev in evs if isinstance(ev, ecs.CounterChanged) and ev.after > ev.before}
         want = {(p["entity"], p["kind"], p["by"]) for p in m_puts}
         assert got == want, f"{name}: counters put (entity, kind, by) engine {got}, model {want} (model ids)"
@@ -1195,7 +1195,7 @@ def test_two_player_games_match_reference(data):
     libraries, top card first (400.3, 401.1), draws (121.1; 704.5b: from an empty library),
     mills (701.17a/b), a token in a library that a draw or mill leaves there (111.8), main
     phases (505.1) and rad counters (728.1); who puts each counter
-    (122.6a: ``by``, ``put_by``, a damage source's controller); objects counters can't be
+    (``by``, ``put_by``: 122.6a; a damage source's controller: 120.3b, d); objects counters can't be
     put on (``no_counters``, 101.3: puts, entering counters, moves and proliferate put
     none); moves to every zone a World names (400.1, and memory); a source list that is
     neither one source nor one per target, refused."""

@@ -271,6 +271,7 @@ def test_an_errors_table_example_raises_its_rows_error(call: str, names: tuple[s
     assert type(caught.value).__name__ in names, (call, caught.value)
     assert w.counters(bear) == {} and w.zone(bear) == "battlefield" and not w.is_tapped(bear)
 
+
 def test_the_events_table_gives_each_events_fields() -> None:
     """docs/api.md's Events table: the fields, in order, of each event class."""
     rows = _rows(_section(DOCS / "api.md", "Events"))

@@ -293,6 +293,18 @@ def test_a_store_keeps_the_address_tables_of_its_last_few_kinds_layouts() -> Non
     assert len(kept) == settled._TABLES_KEPT
     assert kept[-1] == (settled._PROBE_TABLE, w.store.kinds_layout)
     _assert_cache_current(w)
+    # the least used lately goes first: a root's layout that its clones keep using stays
+    root, ids = _world()
+    mine = (settled._PROBE_TABLE, root.store.kinds_layout)
+    for kind in kinds:
+        other = root.clone()
+        other.put_counters(ids[3], kind, 1)   # a layout of its own
+        assert other.tick() == 0
+        again = root.clone()
+        again.deal_damage(ids[3], 1)   # the root's
+        assert again.tick() == 0
+        assert mine in root.store.tables
+        _assert_cache_current(other)
 
 
 def test_an_address_table_made_from_an_earlier_one_equals_one_made_afresh() -> None:

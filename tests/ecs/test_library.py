@@ -193,7 +193,7 @@ def test_401_4_a_shuffle_orders_each_games_library_at_random_and_no_other():
     assert [w.library(p, game=g) for g in range(5)] == [lib + [last] for lib in libs]
 
 
-def test_701_13_milling_an_empty_library_is_no_draw():
+def test_701_17a_milling_an_empty_library_is_no_draw():
     """Milling from an empty library mills nothing and, not being a draw, never makes the
     player lose (704.5b is for draws): one card or several, in one game or a batch."""
     for batch in (1, 2):
@@ -262,7 +262,7 @@ def test_a_library_read_of_a_game_that_isnt_there_raises_invalid_game(batch):
 
 
 @pytest.mark.parametrize("act", ["draw", "mill"])
-def test_121_1_701_13_drawing_or_milling_no_cards_in_a_batch_returns_no_columns(act):
+def test_121_1_701_17a_drawing_or_milling_no_cards_in_a_batch_returns_no_columns(act):
     """``draw``/``mill`` in a batch return a (batch, largest amount) array: of 0 cards, or
     of no game selected, that is (batch, 0), and nothing moves."""
     w = World(batch=2, seed=1)

@@ -147,7 +147,7 @@ def test_117_5_704_3_a_main_phase_checks_state_based_actions_in_its_selected_gam
 @pytest.mark.parametrize("path", ["scalar", "general"])
 @pytest.mark.parametrize("batch", [1, 2])
 @pytest.mark.parametrize("act, to_zone", [("draw", "hand"), ("mill", "graveyard")])
-def test_121_1_701_13_a_draw_or_a_mill_is_logged_as_what_it_is(act, to_zone, batch, path):
+def test_121_1_701_17a_a_draw_or_a_mill_is_logged_as_what_it_is(act, to_zone, batch, path):
     """A card drawn (121.1) or milled (701.17a) leaves the library with that cause, one event
     per card in each game, on every path: a host's "whenever a card is milled" trigger is
     not a "whenever you draw" one."""
@@ -210,7 +210,7 @@ def test_111_8_704_5b_a_draw_that_finds_a_token_on_top_draws_nothing(ruleset, ba
 
 @pytest.mark.parametrize("path", ["scalar", "general"])
 @pytest.mark.parametrize("batch", [1, 2])
-def test_111_8_701_13_a_mill_leaves_a_token_among_the_top_cards_in_its_place(batch, path):
+def test_111_8_701_17a_a_mill_leaves_a_token_among_the_top_cards_in_its_place(batch, path):
     """701.17a mills the top N cards at once; a token among them stays (111.8): mill(p, 3)
     from c0, T, c1, c2 mills c0 and c1 and leaves T on top of c2 (a batch's row: -1 in T's
     column), with no event for T; mill(p, 1) of T alone moves nothing."""
