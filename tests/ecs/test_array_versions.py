@@ -300,10 +300,10 @@ def test_a_store_keeps_the_address_tables_of_its_last_few_kinds_layouts() -> Non
         other = root.clone()
         other.put_counters(ids[3], kind, 1)   # a layout of its own
         assert other.tick() == 0
+        assert mine in root.store.tables
         again = root.clone()
         again.deal_damage(ids[3], 1)   # the root's
         assert again.tick() == 0
-        assert mine in root.store.tables
         _assert_cache_current(other)
 
 
