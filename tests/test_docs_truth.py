@@ -266,10 +266,14 @@ def test_an_errors_table_example_raises_its_rows_error(call: str, names: tuple[s
     bear = w.add_object(p, "creature", power=2, toughness=2)
     old = w.add_object(p, "creature", power=1, toughness=1)
     w.move_zone(old, "graveyard")
+    before, logged = w.snapshot()["store"], len(w.events())
     with pytest.raises(ecs.CounterError) as caught:
         eval(call, {"w": w, "p": p, "bear": bear, "old": old})
     assert type(caught.value).__name__ in names, (call, caught.value)
-    assert w.counters(bear) == {} and w.zone(bear) == "battlefield" and not w.is_tapped(bear)
+    after = w.snapshot()["store"]
+    assert after.keys() == before.keys() and len(w.events()) == logged
+    for name, column in before.items():
+        np.testing.assert_array_equal(after[name], column, err_msg=f"{call}: {name}")
 
 
 def test_the_events_table_gives_each_events_fields() -> None:
