@@ -159,16 +159,19 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
     if last is not None and all(map(operator.is_, kept[0], last[0][0])) and kept[1] == last[0][1]:
         kept, table = last[0], last[1]
     else:
-        near = last or next((s.tables[k] for k in reversed(s.tables) if k[0] == _PROBE_TABLE), None)
+        # (the dict is shared with clones, which may play in other threads: its keys are
+        # read in one call, and a table another thread dropped meanwhile is None)
+        near = last or next((t for k in reversed(list(s.tables))
+                             if k[0] == _PROBE_TABLE and (t := s.tables.get(k)) is not None), None)
         table = kernels.addresses((*kept[0], *kept[1]), _TABLE,
                                   None if near is None else ((*near[0][0], *near[0][1]), near[1]))
         made = {id(arr) for arr in kept[0]}
         held = [(name, arr) for name, arr in a.items() if id(arr) in made]
         s.tables[(_PROBE_TABLE, s.kinds_layout)] = (kept, table, tuple(name for name, _ in held),
                                                     tuple(arr for _, arr in held))
-        mine = [k for k in s.tables if k[0] == _PROBE_TABLE]
+        mine = [k for k in list(s.tables) if k[0] == _PROBE_TABLE]
         for k in mine[: max(len(mine) - _TABLES_KEPT, 0)]:
-            del s.tables[k]
+            s.tables.pop(k, None)
     return (parts, table, _EVERY if live is None else live, _NONE if touched is None else touched,
             touched is not None, capped, *_written(s),
             # room for the rows dying in a first check of one game (handed to Lethality)
