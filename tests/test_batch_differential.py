@@ -8,7 +8,10 @@ poison (810.8, 810.10). Each action names its games in one of the accepted forms
 a mask, an index array in any order, one index) and draws a target and an amount for
 every selected game separately, so the games diverge: objects die in some games and live
 in others, tokens are created in some games only, players lose in some games, libraries
-are drawn, milled and ordered apart.
+are drawn, milled and ordered apart. Before half of the draws and mills a token is moved
+into the library in some games, mostly on top or among the top cards: a draw stops at it
+and a mill leaves it in its place (111.8), in the batch's general path as in each single
+World's plain-int one.
 
 Ids: a batch's games share ids, while single Worlds allocate their own, so objects are
 compared as *logical objects*: each game keeps a map logical object -> current id, in the
@@ -506,6 +509,70 @@ def _pending_work(d, h: Harness):
     return (sel[0], sel) if form == "int" else (np.array(sel, np.int64), sel)
 
 
+def _token_to_library(d, h: Harness, p: int, sel: list[int]) -> None:
+    """Before a draw or mill, in some of the games (mostly drawing ones), a token of player
+    ``p``'s moved from the battlefield into their library: one there or one made for it,
+    then mostly put on top or among the top cards (401.4). Until the next check (704.5d)
+    it is there, and a draw or mill leaves it in its place (111.8), in the batch's general
+    path and in each single World's plain-int one."""
+    going = [int(g) for g in np.flatnonzero(h.batch.ongoing)]
+    games = sorted(set(d.subset(sel, 1, len(sel)) if sel else [])
+                   | {g for g in going if d.integer(0, 3) == 0})
+    if not games:
+        return
+    bw, pid = h.batch, h.batch.players()[p]
+    tokens = {g: [x for x in h.known[g][h.n_players:] if bw.exists(h.bid[g][x])[g]
+                  and bw.zone(h.bid[g][x])[g] == "battlefield" and bw.owner(h.bid[g][x])[g] == pid
+                  and _token_of(h, g, x)] for g in games}
+    pick = {g: d.choice(tokens[g]) for g in games if tokens[g] and d.boolean()}
+    new = [g for g in games if g not in pick]
+    if new:   # (made for it, in those games only)
+        spec = dict(types=["creature"], power=1, toughness=1, token=True)
+        first = h.n_logical
+        h.log.append(f"add_object(player {p}, **{spec}, games={new})")
+        h.create(lambda w, gs: w.add_object(w.players()[p], games=gs, **spec), new,
+                 batch_games=np.array(new, np.int64))
+        h.check_events()
+        h.check_state()
+        pick.update({g: first for g in new})
+    t = np.array([[h.bid[g][pick[g]]] for g in games], np.int64)
+    h.log.append(f"move_zone({t.tolist()}, 'library', games={games})")
+    h.run(lambda: bw.move_zone(t, "library", games=np.array(games, np.int64)),
+          {g: (lambda g=g: h.singles[g].move_zone(h.sid[g][pick[g]], "library")) for g in games})
+    for g in games:   # one game at a time: the libraries' lengths differ
+        stack = [h.brev[g][x] for x in bw.library(pid, game=g)]
+        if len(stack) < 2 or stack[-1] != pick[g] or d.integer(0, 3) == 0:
+            continue
+        k = d.integer(0, min(2, len(stack) - 1))
+        order = stack[:k] + stack[-1:] + stack[k:-1]
+        ids = np.array([[h.bid[g][x] for x in order]], np.int64)
+        h.log.append(f"order_library(player {p}, {ids.tolist()}, games=[{g}])")
+        sids = [h.sid[g][x] for x in order]
+        h.run(lambda ids=ids, g=g: bw.order_library(pid, ids, games=np.array([g], np.int64)),
+              {g: (lambda w=h.singles[g], sids=sids: w.order_library(w.players()[p], sids))})
+
+
+def _token_of(h: Harness, g: int, x: int) -> bool:
+    """Whether logical object ``x`` of game ``g`` is a token (in the batch)."""
+    obs, _ = h.batch.observe([h.bid[g][x]], ["token"], dtype=np.int32)
+    return bool(obs[g, 0, 0])
+
+
+def _reach_tokens(h: Harness, method: str, p: int, sel: list[int], a: np.ndarray) -> None:
+    """Count, in a coverage run, the games of a draw whose library has a token on top
+    (111.8: nothing drawn) and those of a mill with one among the top N cards (it stays)."""
+    if h.reached is None:
+        return
+    pid = h.batch.players()[p]
+    for r, g in enumerate(sel):
+        top = h.batch.library(pid, game=g)[: int(a[r, 0])]
+        marks = [_token_of(h, g, h.brev[g][x]) for x in top]
+        if method == "draw" and any(marks):   # (on top, or under cards drawn first)
+            h.reached["111.8 a draw stops at a token"] += 1
+        elif method == "mill" and any(marks):
+            h.reached["111.8 a token milled stays"] += 1
+
+
 def _by(d, h: Harness) -> int | None:
     """Now and then the player (logical number) who puts counters (122.6a), else None."""
     return d.integer(0, h.n_players - 1) if d.integer(0, 2) == 0 else None
@@ -763,7 +830,10 @@ def step(d, h: Harness) -> None:
     elif action == "draw":   # per-game amounts; the ids come back in the order drawn (121.2)
         method = d.choice(["draw", "mill"])
         p = d.integer(0, 3) // 3   # mostly the first player, whose library there is
+        if d.boolean():   # 111.8: a token in the library first, in some games
+            _token_to_library(d, h, p, sel)
         a = _amounts(d, sel, 1, hi=3)
+        _reach_tokens(h, method, p, sel, a)
         h.log.append(f"{method}(player {p}, {a.tolist()}, games={games!r})")
         h.run(lambda: getattr(bw, method)(bw.players()[p], a, games=games),
               {g: (lambda g=g, r=r: getattr(h.singles[g], method)(h.singles[g].players()[p], int(a[r, 0])))
@@ -939,6 +1009,9 @@ GAP_CASES = {"two-headed giant: an action played in some games": 20, "two-headed
              "add_objects: counters or caps per game": 4, "skip_finished: an ended game named": 6,
              "prohibit every kind": 1, "move_zone with counters": 1, "move_zone with counters by a player": 1,
              "add_objects: no_counters": 1}
+#: and draws and mills that meet a token in the library (111.8; the least of five seeds
+#: reached a draw 1-3 times, a mill 3)
+TOKEN_CASES = {"111.8 a draw stops at a token": 1, "111.8 a token milled stays": 1}
 COVERAGE_EXAMPLES = 14
 
 
@@ -959,5 +1032,6 @@ def test_main_phases_of_some_games_and_the_batch_only_paths_are_reached():
     left-out one have state-based work are reached on a seeded run (tests/reach.py); so
     are actions with ``where="present"`` whose id changed zones in some games only (400.7:
     the batch skips it there, each single World that still has it acts), and the actions
-    of ``GAP_CASES``, Two-Headed Giant batches among them (810)."""
-    reach.assert_reached(_reached(), {**MAIN_PHASE_CASES, **PRESENT_CASES, **GAP_CASES})
+    of ``GAP_CASES``, Two-Headed Giant batches among them (810), and draws and mills that
+    meet a token in a library (111.8, ``TOKEN_CASES``)."""
+    reach.assert_reached(_reached(), {**MAIN_PHASE_CASES, **PRESENT_CASES, **GAP_CASES, **TOKEN_CASES})
