@@ -52,6 +52,10 @@ class Card:
     #: the kinds a host prohibited on this object ("*": every kind); the object's alone, so
     #: a zone change ends them (a new object, Counters General 5 / CR 400.7)
     banned: set = field(default_factory=set)
+    #: a token: off the field it changes zones no more (CR 111.8) and ceases to exist at the
+    #: next check (704.5d; GA Destruction 2 says only that a destroyed one is removed from
+    #: the game, and the docs treat a GA token in a deck the same way)
+    token: bool = False
 
     def has(self, t: str) -> bool:
         return t in self.types
@@ -159,6 +163,9 @@ class Game:
           1). A controller that loses a champion from the field has "previously controlled
           a champion" (Ending the Game 5).
         """
+        if c.token and c.zone != "battlefield":               # CR 111.8: it stays
+            self.reached["111.8 a token stays"] += 1
+            return
         if self.ga and c.has("champion") and zone == "graveyard":
             zone = "exile"                                     # GA Champion 8
             self.reached["Champion 8"] += 1
@@ -199,7 +206,7 @@ class Game:
             self.move(c, zone, "zone")
         for c in cards:
             if c.zone != zone:
-                self.reached["Champion 8, no arriving counters"] += bool(counters)
+                self.reached["Champion 8, no arriving counters"] += bool(counters) and not c.token
                 continue
             for kind, n in (counters or {}).items():
                 self.put(c, kind, n, cause="enter" if zone == "battlefield" else "put",
@@ -420,14 +427,26 @@ class Game:
         self.draw(c.ctrl, 1)
 
     def draw(self, p: int, n: int) -> None:
+        """One card at a time (CR 121.2); from an empty library (deck) a loss at the next
+        check (704.5b; GA Ending the Game 5). A token on top (it left the field) stays
+        there (111.8), so that draw and every later one draw nothing, and the library is not
+        empty (docs)."""
         lib = self.players[p].library
-        if len(lib) < n:
-            self.players[p].drew_empty = True                  # 704.5b; GA Ending 5
-        for name in list(lib[:n]):
-            self.move(self.cards[name], "hand", "draw")
+        for _ in range(n):
+            if not lib:
+                self.players[p].drew_empty = True
+                break
+            if self.cards[lib[0]].token:
+                self.reached["111.8 a draw finds a token on top"] += 1
+                break   # (each later draw finds it there again)
+            self.move(self.cards[lib[0]], "hand", "draw")
 
     def mill(self, p: int, n: int) -> list[Card]:
-        out = [self.cards[name] for name in self.players[p].library[:n]]
+        """The top ``n`` cards at once (CR 701.17a); a token among them stays in its place
+        (111.8, docs: ``n`` counts it) and the others go."""
+        top = [self.cards[name] for name in self.players[p].library[:n]]
+        self.reached["111.8 a token milled stays"] += sum(c.token for c in top)
+        out = [c for c in top if not c.token]
         for c in out:
             self.move(c, "graveyard", "mill")
         return out
@@ -472,6 +491,15 @@ class Game:
 
     def _check(self) -> bool:
         ps = self.players
+        cease = [c for c in self.cards.values() if c.token and c.zone != "battlefield"]
+        for c in cease:   # CR 704.5d, first (the engine's ZoneChange system is first in both rulesets)
+            self.reached["704.5d"] += 1
+            if c.zone == "library":
+                ps[c.owner].library.remove(c.name)
+            self.zone_log.append((c.name, c.zone, "none", dict(c.counters), c.ctrl, "704.5d"))
+            del self.cards[c.name]
+        if cease:
+            return True
         if self.ga:
             on_field = [c for c in self.cards.values() if c.zone == "battlefield"]
             controls = {c.ctrl for c in on_field if c.has("champion")}

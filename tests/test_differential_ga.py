@@ -18,7 +18,10 @@ which no put, move, entering counter or durability counter reaches in any zone),
 whole batch gets a global one
 (``tick()``, ``begin_main_phase()``, ``draw()`` or ``mill()`` for every ongoing game at
 once, with no ``games=``, which exercises the vectorized phase systems on games in
-different states and, in a World of one game, the one-card draw and mill path), or one
+different states and, in a World of one game, the one-card draw and mill path; before a
+draw or mill, now and then a token moved from the field into the library, mostly on top or
+among the top cards, which the draw stops at and the mill leaves in its place, 111.8, until
+the next check removes it, 704.5d), or one
 action on a card made in several games, in all of them at once, where their states have
 diverged (an amount per game, or ``where="present"``): a refusal in one refuses all.
 After every action:
@@ -139,6 +142,7 @@ class Pair:
         #: cards made together by ``add_objects`` (identical, so nameless in the engine): id
         #: -> the model's name, followed through their zone changes (``Pair.since``)
         self.alias: dict[int, str] = {}
+        self.tokens = 0   # tokens made (token_to_deck): their names
 
     def add(self, g: int, name: str, ctrl: int, types, zone="battlefield", counters=None,
             put_by: int | None = None, no_counters: bool = False, **stats) -> None:
@@ -871,6 +875,7 @@ def player_action(data, pair: Pair, g: int) -> None:
         pair.call(f"lose_life p{p} {n} (g{g})", lambda: w.lose_life(pid, n, games=[g]), [(g, model)])
     elif action in ("draw", "mill"):
         n = min(n, 2) if action == "draw" else n
+        token_to_deck(data, pair, g, p, 7)   # (the Magic games draw often: fewer, to keep their time)
         # a World of one game: sometimes no games=, as a user would call it (one card: the
         # one-game path, turns._one_card, which takes the top card by library.top_card)
         alone = w.batch == 1 and data.draw(st.booleans())
@@ -934,6 +939,8 @@ def global_action(data, pair: Pair) -> None:
         # no games=: every ongoing game (in a World of one game, one card takes the
         # one-game path), as a user would call it
         p, n = data.draw(st.integers(0, len(pair.pids) - 1)), data.draw(st.sampled_from([1, 1, 2]))
+        for g in range(pair.w.batch):
+            token_to_deck(data, pair, g, p)
         fns = [(g, (lambda m=m: getattr(m, what)(p, n) if not m.over else None))
                for g, m in enumerate(pair.models)]
         pair.call(f"{what}(p{p}, {n}) (all games)", lambda: getattr(pair.w, what)(pair.pids[p], n), fns)
@@ -943,6 +950,35 @@ def global_action(data, pair: Pair) -> None:
                for g, m in enumerate(pair.models)]
         pair.call(f"begin_main_phase(precombat={pre}) (all games)",
                   lambda: pair.w.begin_main_phase(precombat=pre), fns)
+
+
+def token_to_deck(data, pair: Pair, g: int, p: int, odds: int = 3) -> None:
+    """One time in ``odds``, before a draw or mill, a token of player ``p``'s made on the field of
+    game ``g`` and moved into their library (deck), then mostly put on top or among the top
+    cards (each a call of its own, compared): until the next check removes it (704.5d) it
+    stays there, and a draw stops at it, a mill leaves it in its place (111.8; the docs
+    treat a Grand Archive token in a deck the same way)."""
+    m = pair.models[g]
+    if m.over or data.draw(st.integers(0, odds - 1)):
+        return
+    name = f"g{g}.token{pair.tokens}"
+    pair.tokens += 1
+    ga = pair.ruleset == "grand_archive"
+    pair.add(g, name, p, ("ally",) if ga else ("land",), token=True,
+             **(dict(power=1, life=1) if ga else {}))
+    c = pair.models[g].cards[name]
+    pair.call(f"move_zone {name} 'library' (g{g})", lambda: pair.w.move_zone(pair.ids(g)[name], "library", games=[g]),
+              [(g, lambda: pair.models[g].move_zone([c], "library"))])
+    lib = pair.models[g].players[p].library
+    if len(lib) > 1 and data.draw(st.integers(0, 3)):
+        k = data.draw(st.integers(0, min(2, len(lib) - 1)))
+        order = lib[:k] + lib[-1:] + lib[k:-1]
+        ids = pair.ids(g)
+
+        def model() -> None:
+            pair.models[g].players[p].library[:] = order
+        pair.call(f"order_library p{p} {order} (g{g})",
+                  lambda: pair.w.order_library(pair.pids[p], [ids[x] for x in order], games=[g]), [(g, model)])
 
 
 def hand_over(data, pair: Pair, g: int) -> None:
@@ -1045,11 +1081,13 @@ GA_RULES = {
     "add_objects, several at once": 45, "damage from a source": 24,
     "101.3 no_counters": 27, "101.3 prohibited": 10, "101.3 prohibited, every kind": 5, "allow": 1,
     "put by another player": 39, "122.5 move, none where dst can't have them": 1,
+    "111.8 a draw finds a token on top": 5, "111.8 a token milled stays": 2, "704.5d": 15,
 }
 #: the same for the Magic games with rad counters
 RAD_RULES = {"728.1 rad": 17, "728.1 rad, a nonland milled": 7, "704.5a": 25, "704.5b": 25,
              "101.3 prohibited": 12, "101.3 prohibited, every kind": 3, "allow": 2,
-             "allow, every kind": 1, "put by another player": 15}
+             "allow, every kind": 1, "put by another player": 15,
+             "111.8 a draw finds a token on top": 14, "111.8 a token milled stays": 16, "704.5d": 31}
 COVERAGE_EXAMPLES = 80
 
 
