@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Container, Iterator, Mapping, Protocol, Sequence, cast
+from typing import Any, Container, Iterator, Mapping, Protocol, Sequence, TypeVar, cast
 
 import numpy as np
 
@@ -63,9 +63,18 @@ ZONE_TOKEN = 1 << 32
 
 def zone_kind(types: int, token: int) -> int:
     """The zone row's ``kind`` of an object of card types ``types`` (``TYPE_BIT`` bits) that
-    is a token or not; ``-2 - kind`` reads the code back. Plain Python, which the compiled
-    zone changes compile inline (``ecs.relocation``)."""
+    is a token or not; ``zone_kind_code`` reads the code back. Plain Python, which the
+    compiled zone changes compile inline (``ecs.relocation``)."""
     return -2 - (types | (ZONE_TOKEN if token else 0))
+
+
+_Kind = TypeVar("_Kind", int, np.ndarray)
+
+
+def zone_kind_code(kind: _Kind) -> _Kind:
+    """``zone_kind``'s inverse: the code (types bits, ``ZONE_TOKEN``) of a zone row's
+    ``kind``, or of an array of them; -1 where ``kind`` is -1 (no code)."""
+    return -2 - kind
 
 
 @functools.lru_cache(maxsize=None)
@@ -382,7 +391,7 @@ class EventLog:
                     lki = {}
                     for r, k, c in _tuples(_lki_after(self._lki, first), _LKI_COLUMNS, "row"):
                         lki.setdefault(r, {})[kind_names[k]] = c
-                code = -2 - kind   # (zone_kind's; -1 in older files: no types, no token flag)
+                code = zone_kind_code(kind)   # (-1 in older files: no types, no token flag)
                 out.append(ZoneChanged(g, e, other if other >= 0 else None, ZONES[frm], ZONES[to],
                                        cause, lki.get(i, {}), players[before - 1] if before else None,
                                        names[after - 1] if after else None,

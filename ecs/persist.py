@@ -73,6 +73,7 @@ from .events import (
     ZONE,
     ZONE_TOKEN,
     EventLog,
+    zone_kind_code,
 )
 from .host import marks
 from .kinds import KEYWORD_BIT, validate_kind
@@ -879,8 +880,8 @@ def _check_log(ck: _Checker, K: int, n_names: int) -> None:
     # the columns a kind of event does not use hold their defaults
     ck.require(counter | acted | zone_ | (c["kind"] == -1),
                "log.kind is set on an event that is not a counter's, an action's or a zone change's")
-    # a zone change's kind: -2 - (its card types' bits | ZONE_TOKEN), or -1 (files saved before)
-    code = -2 - c["kind"][zone_]
+    # a zone change's kind: events.zone_kind of its card types and token flag, or -1 (files saved before)
+    code = zone_kind_code(c["kind"][zone_])
     code = code[code != -1]
     ck.require((code >= 0) & ((code & ~((_ALL_TYPES & ~_PLAYER) | ZONE_TOKEN)) == 0),
                "log.kind holds an unknown type or flag as a zone change's types and token flag")
