@@ -359,8 +359,9 @@ class Store:
         per = self._derived.pop(key, None)
         if per is None:
             per = {}
-            if len(self._derived) >= _DERIVED_LAYOUTS:
-                del self._derived[next(iter(self._derived))]   # the least recently used
+            kept = list(self._derived)   # (one call: clones playing in other threads share the dict)
+            if len(kept) >= _DERIVED_LAYOUTS:
+                self._derived.pop(kept[0], None)   # the least recently used
         self._derived[key] = per
         if name not in per:
             per[name] = make(*args)

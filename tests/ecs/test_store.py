@@ -195,3 +195,38 @@ def test_an_object_made_late_in_a_game_takes_the_first_free_slot_without_copying
     assert reused == freed > 2_000
     _, _, large = _made_beside(20_000)
     assert large - small < 2 * 18_000, (small, large)
+
+
+def test_derived_values_are_kept_for_the_layouts_used_lately_in_a_clone_family():
+    """``Store.derived`` keeps the values of ``_DERIVED_LAYOUTS`` kinds layouts for a store
+    and its clones, the least used lately dropped first: a layout used again survives; a
+    dropped one is made again, not read stale."""
+    from ecs import store as store_module
+    root = World(seed=0)
+    p = root.add_player()
+    c = root.add_object(p, "creature", power=1, toughness=1)
+    made: list[tuple[str, ...]] = []
+
+    def names_of(s):
+        made.append(tuple(s.kind_names))
+        return tuple(s.kind_names)
+
+    def ask(w):
+        return w.store.derived("test names", names_of, (w.store,))
+
+    ask(root)
+    bound = store_module._DERIVED_LAYOUTS
+    kinds = ["charge", "lore", "time", "fade", "age", "gem", "ice", "ki", "luck", "net"]
+    assert len(kinds) > bound
+    for kind in kinds:   # a clone per layout, each asked once; the root's asked again each time
+        w = root.clone()
+        w.put_counters(c, kind, 1)
+        assert ask(w) == tuple(w.store.kind_names)
+        assert ask(root) == ()
+    assert made.count(()) == 1   # the root's layout, used lately throughout, was never dropped
+    assert len(root.store._derived) == bound
+    first = root.clone()
+    first.put_counters(c, kinds[0], 1)   # the first clone's layout: dropped long ago
+    calls = len(made)
+    assert ask(first) == (kinds[0],)
+    assert len(made) == calls + 1
