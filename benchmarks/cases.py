@@ -62,21 +62,31 @@ def ongoing(games: int, n: int, played: int | None = None) -> int:
     return int((~lost[:played]).sum())
 
 
-def engine(games: int, n: int, host: bool = False) -> tuple[Built, dict[str, Any]]:
+def engine(games: int, n: int, host: bool = False, early: bool = False) -> tuple[Built, dict[str, Any]]:
     """The engine loaded with ``board(games, n)`` (with ``host``, and ``host_effects`` on
-    it), and its snapshot before any tick: one World per board, however it is asked for
-    (its settled snapshot, ``_settled_snapshot``, restores as settled only in the World
-    whose tick settled it). The events of building it are cleared (a simulator clears its
-    log between moves too), so snapshots, restores and clones copy the game state, not a
-    log of how it was set up."""
-    return _engine(games, n, bool(host))
+    it; with ``early``, ``early_board(n)``, one game), and its snapshot before any tick: one
+    World per board, however it is asked for (its settled snapshot, ``_settled_snapshot``,
+    restores as settled only in the World whose tick settled it). The events of building
+    it are cleared (a simulator clears its log between moves too), so snapshots, restores
+    and clones copy the game state, not a log of how it was set up."""
+    return _engine(games, n, bool(host), bool(early))
+
+
+def _board(games: int, n: int, early: bool) -> BoardSpec:
+    """``board(games, n)``, or with ``early`` ``early_board(n)`` (one game only)."""
+    if not early:
+        return board(games, n)
+    if games != 1:
+        raise ValueError(f"an early root is one game's board, not {games} games'")
+    return early_board(n)
 
 
 @functools.lru_cache(maxsize=None)
-def _engine(games: int, n: int, host: bool) -> tuple[Built, dict[str, Any]]:
-    built = build_engine(board(games, n))
+def _engine(games: int, n: int, host: bool, early: bool = False) -> tuple[Built, dict[str, Any]]:
+    spec = _board(games, n, early)
+    built = build_engine(spec)
     if host:
-        host_effects(built, board(games, n))
+        host_effects(built, spec)
     built.world.clear_events()
     return built, built.world.snapshot()
 
@@ -145,8 +155,8 @@ def checked_tick(w: Any) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def _settled_snapshot(games: int, n: int, host: bool = False) -> dict[str, Any]:
-    built, snap = engine(games, n, host)
+def _settled_snapshot(games: int, n: int, host: bool = False, early: bool = False) -> dict[str, Any]:
+    built, snap = engine(games, n, host, early)
     built.world.restore(snap)
     built.world.tick()
     built.world.clear_events()
@@ -241,9 +251,11 @@ def step(game: Any, ids: tuple[int, int, int]) -> None:
     game.deal_damage(c, 1)
 
 
-def _engine_settled(n: int) -> tuple[Any, Callable[[], None], tuple[int, int, int]]:
-    built, _ = engine(1, n)
-    snap = _settled_snapshot(1, n)
+def _engine_settled(n: int, early: bool = False) -> tuple[Any, Callable[[], None], tuple[int, int, int]]:
+    """The engine's World of ``board(1, n)`` (with ``early``: of ``early_board(n)``), a
+    restore of its settled snapshot and the ids of ``targets(n)``."""
+    built, _ = engine(1, n, early=early)
+    snap = _settled_snapshot(1, n, early=early)
     return (built.world, lambda: built.world.restore(snap),
             tuple(int(built.objects[i]) for i in targets(n)))  # type: ignore[return-value]
 
@@ -267,13 +279,19 @@ def _esper_observed(n: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=None)
-def _esper_settled(n: int) -> tuple[EsperGame, tuple[int, int, int]]:
-    """``board(1, n)`` in ``EsperGame`` after one tick: the template the baseline acts on
-    (kept for the process; cases act on it or on its clones)."""
-    built = build_baseline(board(1, n), EsperGame)
-    game = built.world.games[0]
-    game.tick()
-    return game, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
+def _esper_root(n: int, early: bool = False) -> tuple[Built, tuple[int, int, int]]:
+    """``board(1, n)`` (with ``early``: ``early_board(n)``) in ``EsperGame`` after one tick:
+    the template the baseline acts on (kept for the process; cases act on it or on its
+    clones), and the ids of ``targets(n)``."""
+    built = build_baseline(_board(1, n, early), EsperGame)
+    built.world.games[0].tick()
+    return built, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
+
+
+def _esper_settled(n: int, early: bool = False) -> tuple[EsperGame, tuple[int, int, int]]:
+    """``_esper_root``'s game and ids."""
+    built, ids = _esper_root(n, early)
+    return built.world.games[0], ids
 
 
 OPS = ("put_counters", "put_counters (3 targets)", "deal_damage", "deal_damage (3 targets)", "count",
@@ -428,26 +446,6 @@ def damage_step(game: Any, ids: tuple[int, int, int]) -> None:
     game.deal_damage(c, 1)
 
 
-@functools.lru_cache(maxsize=None)
-def _engine_early(n: int) -> tuple[Built, dict[str, Any], tuple[int, int, int]]:
-    """``early_board(n)`` in the engine after one tick (a World of its own), its snapshot
-    and the ids of ``targets(n)``."""
-    built = build_engine(early_board(n))
-    built.world.tick()
-    built.world.clear_events()
-    ids = tuple(int(built.objects[i]) for i in targets(n))
-    return built, built.world.snapshot(), ids  # type: ignore[return-value]
-
-
-@functools.lru_cache(maxsize=None)
-def _esper_early(n: int) -> tuple[Built, tuple[int, int, int]]:
-    """``early_board(n)`` in ``EsperGame`` after one tick (kept for the process; the case
-    acts on its clones) and the ids of ``targets(n)``."""
-    built = build_baseline(early_board(n), EsperGame)
-    built.world.games[0].tick()
-    return built, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
-
-
 def _two_children(clone: Callable[[], Any], ids: tuple[int, int, int], made: list[Any]) -> list[Any]:
     """``made`` with a clone stepped by ``step`` and ticked, then one by ``damage_step``."""
     for act in (step, damage_step):
@@ -465,18 +463,16 @@ def engine_early_step(n: int) -> Case:
     second +1/+1 only, two kinds layouts neither of them the root's, one after the other
     (run after run). A run is the two nodes (one of each, so that every run does the same
     work; runs that alternated would put a block's median between the two)."""
-    built, snap, ids = _engine_early(n)
-    w = built.world
+    w, restore, ids = _engine_settled(n, early=True)
     # (the children are returned: freeing them is not timed)
     return Case(f"engine clone+step early root 1x{n}", lambda: _two_children(w.clone, ids, []),
-                prepare=functools.partial(w.restore, snap))
+                prepare=restore)
 
 
 def esper_early_step(n: int) -> Case:
     """``engine_early_step``'s in ``EsperGame``: its clones of the settled early board, each
     stepped and ticked (a clone's tick builds its query caches: an esper clone's cost)."""
-    built, ids = _esper_early(n)
-    game: EsperGame = built.world.games[0]
+    game, ids = _esper_settled(n, early=True)
     made: list[EsperGame] = []
 
     def drop() -> None:

@@ -179,8 +179,10 @@ def test_the_early_roots_two_timed_children_are_the_same_in_esper_as_in_the_engi
     counters and one two damage (704.5f, 704.5g), each ticked, give the same state in
     EsperGame as in the engine, so the contest compares equal work; the roots stay as
     they were."""
-    engine, _, _ = cases._engine_early(n)
-    baseline, _ = cases._esper_early(n)
+    _, restore, _ = cases._engine_settled(n, early=True)
+    restore()   # (its World as the settled early root)
+    engine, _ = cases.engine(1, n, early=True)
+    baseline, _ = cases._esper_root(n, early=True)
     root = engine_state(engine)
     assert_same(root, baseline_state(baseline))
     sides = cases.engine_early_step(n), cases.esper_early_step(n)

@@ -306,8 +306,8 @@ def test_the_early_roots_children_each_make_a_kinds_layout_their_root_has_not(n)
     of either kind (122.1; a cap makes its kind's plane too), where the settled board's
     holds both; each timed run's first child makes both kinds' planes, its second the
     +1/+1 one only: two kinds layouts, neither the root's, one after the other."""
-    built, _, _ = cases._engine_early(n)
-    root = built.world
+    root, restore, _ = cases._engine_settled(n, early=True)
+    restore()
     settled, _, _ = cases._engine_settled(n)
     assert {"+1/+1", "-1/-1"} <= set(settled.store.kind_names)
     assert not {"+1/+1", "-1/-1"} & set(root.store.kind_names)
