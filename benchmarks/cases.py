@@ -12,12 +12,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gc
+import tracemalloc
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
 from . import naive_esper as nv
+from . import soak
 from .boards import CREATURE, BoardSpec, Built, build_baseline, build_engine, make_board
 from .esper_baseline import OBSERVED, EsperGame
 from .naive_esper import NaiveGame
@@ -415,6 +417,72 @@ def esper_step(n: int, clone: bool = False) -> Case:
 
     return Case(f"esper {'clone+' if clone else ''}step 1x{n}", run, setup=_nothing if clone else fresh,
                 teardown=drop, release=drop)
+
+
+# ---- memory of held clones -----------------------------------------------------------------
+# A tree search keeps many nodes' states alive: what one more costs. An engine clone shares
+# its root's arrays until it writes one (copy on write), an esper clone copies its mutable
+# components; each holds what ``engine_step``'s clone+step left in it.
+
+def _held(case: Case, k: int) -> tuple[list[Any], int]:
+    """``k`` runs of ``case`` kept alive, and the bytes they added (tracemalloc, which
+    traces NumPy's array data too, after a full collection at each reading). One run
+    first, not counted: a first clone's allocations for the process (caches, layouts)
+    are not a held clone's."""
+    case.prepare()
+    case.run()
+    case.teardown()
+    tracing = tracemalloc.is_tracing()
+    if not tracing:
+        tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        held = [case.run() for _ in range(k)]
+        gc.collect()
+        return held, tracemalloc.get_traced_memory()[0] - before
+    finally:
+        if not tracing:
+            tracemalloc.stop()
+
+
+def _stepped(game: Any, ids: tuple[int, int, int]) -> tuple[int, int]:
+    """What ``step`` leaves on a game: the +1/+1 counters of its first target and the
+    damage of its third, both alive after the tick (``targets`` have toughness 2 or more:
+    one damage is not lethal, 704.5g)."""
+    a, _, c = ids
+    return int(game.count(a, "+1/+1")), int(game.damage(c))
+
+
+def held_clones(n: int, k: int) -> dict[str, Any]:
+    """Bytes per clone of ``board(1, n)``'s settled game held alive, engine against
+    ``EsperGame``: ``k`` clones of the root, each given ``step`` and a tick by the
+    clone+self-play step cases (``engine_step``, ``esper_step``). Also the engine root's
+    live-state bytes (``soak.live_bytes``) and state bytes (``state_nbytes``). Every kept
+    clone holds the step's results, the same on both sides (not an empty clone)."""
+    w, restore, ids = _engine_settled(n)
+    restore()
+    game, esper_ids = _esper_settled(n)
+    root = _stepped(w, ids)
+    if root != _stepped(game, esper_ids):
+        raise RuntimeError(f"the roots differ: engine {root}, esper {_stepped(game, esper_ids)}")
+    live, state = soak.live_bytes(w), state_nbytes(w)
+    out: dict[str, Any] = dict(n=n, k=k, live_bytes=live, state_bytes=state)
+    for side, case, side_ids in (("engine", engine_step(n, clone=True), ids),
+                                 ("esper", esper_step(n, clone=True), esper_ids)):
+        held: list[Any] = []
+        try:
+            held, nbytes = _held(case, k)
+            got = {_stepped(g, side_ids) for g in held}
+            if got != {(root[0] + 1, root[1] + 1)}:
+                raise RuntimeError(f"{side}'s held clones do not hold the step's results: {got}, root {root}")
+        finally:
+            for g in held:
+                if isinstance(g, NaiveGame):
+                    g.close()
+            case.release()
+        out[f"{side}_bytes"] = nbytes / k
+    return out
 
 
 # ---- clone+step from an early-game root ----------------------------------------------------

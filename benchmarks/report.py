@@ -3,8 +3,9 @@
 Time per tick, objects checked per second and the engine/baseline ratio for single boards
 and batches; clone costs as ratios to a raw copy of the same bytes, to deepcopy of the
 naive baseline and to the esper baseline's clone; bytes per object per game; a 4,096 x
-1,000 memory probe in a fresh process; the big batches' acting ticks under a host
-engine's effects against the same without them. Each throughput target
+1,000 memory probe in a fresh process; the bytes a held clone of one game costs (a
+search's kept nodes), engine against the esper baseline; the big batches' acting ticks
+under a host engine's effects against the same without them. Each throughput target
 (docs/performance.md) is printed as met or missed. A PNG plot of objects per second
 against board and batch size (engine vs baseline, log axes) is written to ``--plot``.
 
@@ -251,6 +252,29 @@ def host_section(rounds: int, budget: float) -> list[interleave.Outcome]:
 _HOSTED = "with host effects"
 
 
+HELD_CLONES = ((100, 200), (1_000, 50))   # (objects, clones held): a few seconds in all
+
+
+def held_clone_section() -> list[dict[str, Any]]:
+    """Bytes per held clone (``cases.held_clones``), engine against the esper baseline, for
+    each of ``HELD_CLONES``; prints their table."""
+    rows = []
+    for n, k in HELD_CLONES:
+        rows.append(cases.held_clones(n, k))
+        print(f"  measured held clones 1x{n}", file=sys.stderr, flush=True)
+    print("memory per held clone (a search keeps many nodes alive): bytes a clone of the settled game, "
+          "given a self-play step and its tick, keeps allocated (tracemalloc, NumPy's data included), "
+          "over the engine root's live state:")
+    print(table(["board", "clones held", "live state", "engine / clone", "esper / clone", "esper / engine",
+                 "engine / live", "esper / live"],
+                [[f"1x{r['n']}", f"{r['k']}", f"{r['live_bytes']:,}", f"{r['engine_bytes']:,.0f}",
+                  f"{r['esper_bytes']:,.0f}", f"{r['esper_bytes'] / r['engine_bytes']:.3g}x",
+                  f"{r['engine_bytes'] / r['live_bytes']:.3g}x", f"{r['esper_bytes'] / r['live_bytes']:.3g}x"]
+                 for r in rows]))
+    print()
+    return rows
+
+
 def single_game_targets(got: dict[tuple[str, str], Any]) -> list[Target]:
     """The single-game targets against the esper baseline, in both regimes."""
     out = []
@@ -325,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="where to write the PNG plot (default: %(default)s)")
     ap.add_argument("--full-baseline", action="store_true",
                     help=f"time the baseline on every game of a batch, not the first {BASELINE_GAMES}")
-    ap.add_argument("--only", choices=("all", "interleaved", "soak"), default="all",
+    ap.add_argument("--only", choices=("all", "interleaved", "held-clones", "soak"), default="all",
                     help="run one part only (default: everything but the soak, which is opt-in)")
     ap.add_argument("--soak", action="store_true",
                     help="also run the soak (sizes: SOAK_STEPS, SOAK_BATCHES, SOAK_REPEAT)")
@@ -347,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
         print("single-game targets (against the esper baseline, interleaved):")
         print("\n".join(t.line() for t in single_game_targets(got)))
         print()
+    if args.only in ("all", "held-clones"):
+        held_clone_section()
     if args.soak or args.only == "soak":
         steps, batches, repeat = soak.defaults()
         soak.report(batches, steps, max(steps // 100, 1), args.soak_plot, 4 * GIB,

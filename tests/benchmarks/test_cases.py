@@ -345,3 +345,25 @@ def test_a_baseline_batch_tick_plays_the_games_it_counts(monkeypatch):
     finally:
         case.release()
     assert played == [4] and case.objects == 4 * 20
+
+
+def test_a_held_clone_costs_bytes_on_both_sides_and_the_engines_shares_its_roots_unwritten_arrays():
+    """``held_clones``: each side's kept clones cost bytes (each holds the step's results,
+    checked there), the engine's well under its root's state, since a clone copies only the
+    arrays the step writes (copy on write); the esper worlds it made are deleted after.
+    1,000 objects: at 100 a clone's Python objects weigh as much as the root's arrays, and
+    sharing would not show."""
+    cases._esper_settled(1_000)   # (the root, kept for the process)
+    worlds = len(esper.list_worlds())
+    got = cases.held_clones(1_000, 3)
+    assert got["engine_bytes"] > 0 and got["esper_bytes"] > 0
+    assert got["engine_bytes"] < got["state_bytes"] / 2
+    assert len(esper.list_worlds()) == worlds
+
+
+def test_held_clones_are_checked_to_hold_the_steps_results(monkeypatch):
+    """A clone that holds nothing of its self-play step (here: a step that does nothing) is
+    not measured as a held node."""
+    monkeypatch.setattr(cases, "step", lambda game, ids: None)
+    with pytest.raises(RuntimeError, match="do not hold the step's results"):
+        cases.held_clones(100, 2)

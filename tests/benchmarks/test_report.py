@@ -66,6 +66,7 @@ def test_the_whole_report_runs_on_small_boards(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(cases, "CLONE_BATCH", (4, 100))
     monkeypatch.setattr(cases, "ACTION_SIZES", (100,))
     monkeypatch.setattr(report, "INTERLEAVED_BATCHES", ((4, 50),))
+    monkeypatch.setattr(report, "HELD_CLONES", ((100, 2),))
     monkeypatch.setattr(report, "memory_row", lambda games, n: report.memory_probe(4, 50))
     monkeypatch.setattr(report.os, "sched_setaffinity", lambda *a: None)   # (the suite's process)
     monkeypatch.setattr(report.interleave, "calibrate", lambda case, budget: 2)   # runs a block
@@ -74,7 +75,24 @@ def test_the_whole_report_runs_on_small_boards(monkeypatch, tmp_path, capsys):
     out = capsys.readouterr().out
     # single-game targets (15 a regime: no 1x1000 step), throughput (1 board, 4 batch, 3 more)
     assert out.count("[met]") + out.count("[MISSED]") == 2 * 15 + 8
-    assert "interleaved, disturbed" in out and (tmp_path / "t.png").exists()
+    assert "interleaved, disturbed" in out and "memory per held clone" in out and (tmp_path / "t.png").exists()
+
+
+def test_the_held_clone_section_runs_alone_under_its_own_name(monkeypatch, capsys):
+    """``--only held-clones``: the bytes per held clone of each side, their ratio and each
+    over the engine root's live state, and no other section."""
+    monkeypatch.setattr(report, "HELD_CLONES", ((100, 2),))
+    monkeypatch.setattr(report.os, "sched_setaffinity", lambda *a: None)
+    monkeypatch.setattr(report, "interleaved_section", lambda *a: pytest.fail("not asked for"))
+    monkeypatch.setattr(report, "tick_rows", lambda *a, **k: pytest.fail("not asked for"))
+    assert report.main(["--only", "held-clones"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.split("|")[1:2] == [" 1x100 "])
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    live, engine, esper_ = (float(c.replace(",", "")) for c in cells[2:5])
+    assert cells[1] == "2" and 0 < engine < esper_
+    ratios = [float(c.rstrip("x")) for c in cells[5:]]
+    assert ratios == pytest.approx([esper_ / engine, engine / live, esper_ / live], rel=0.01)
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's VmHWM")
@@ -164,6 +182,7 @@ def test_the_throughput_targets_are_the_documented_ones_judged_on_the_figures(mo
     monkeypatch.setattr(report, "interleaved_section", lambda *a: {})
     monkeypatch.setattr(report, "single_game_targets", lambda got: [])
     monkeypatch.setattr(report, "host_section", lambda *a: [])
+    monkeypatch.setattr(report, "held_clone_section", lambda: [])
     monkeypatch.setattr(report, "clone_rows", lambda min_time: [
         dict(games=1, n=1000, deepcopy_s=2000.0, esper_clone_s=100.0, **clone), dict(games=1024, n=1000, **clone)])
     monkeypatch.setattr(report, "memory_row", lambda games, n: dict(games=games, n=n, store_bytes=2**30,
