@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Sequence
 import esper
 import numpy as np
 
-from . import args, decisions, kernels, store
+from . import args, decisions, kernels
 from .check import MARKED, ONE_GAME, VOUCHED, Check, PhaseContext, Probe, System, SystemType, When, one_game_check
 from .errors import CounterError, IllegalActionError, SBALoopError
 from .events import CAUSE
@@ -231,24 +231,13 @@ def tick(game: Game, schedule: Schedule, max_passes: int, games: np.ndarray | No
     """Check state-based actions on one snapshot, perform them together as one event,
     repeat until a check performs nothing (CR 704.3); returns the checks that acted.
     ``games``: a (B,) mask of the ongoing games to check (an action's selection of a
-    batch; None: every game).
-
-    A state this schedule's tick left, unwritten since (``Store.settled``), is settled: the
-    check would find what it found then, nothing. Where the probe covers every system (no
-    host system reads what the store does not hold), that tick looks at nothing."""
-    s = game.store
-    mark = s.settled   # (None after any write: one look)
-    if (mark is not None and mark[0] == schedule.serial and mark[1] == s.a.version
-            and store.SCALAR_PATHS and schedule.probed()):
-        return 0
+    batch; None: every game). (``World.tick`` is this for every game, where a state a tick
+    left settled, unwritten since, is not checked again.)"""
     if games is not None:
         games = games & game.ongoing   # (a check looks at ongoing games only)
         if not games.any():
             return 0
-    acted = _tick(game, schedule, max_passes, games)
-    if games is None:   # (games left out may have something to do)
-        s.settled = (schedule.serial, s.a.version)
-    return acted
+    return _tick(game, schedule, max_passes, games)
 
 
 def _tick(game: Game, schedule: Schedule, max_passes: int, live: np.ndarray | None) -> int:

@@ -302,10 +302,11 @@ class Store:
         # need not read them (``mut`` takes a name out; ``restore`` finds them again)
         self._clean = {f.name for f in _TRACKED}
         self._views = _NO_VIEWS
-        # (the serial of the schedule whose tick left this state settled, ``a.version`` then):
-        # its next tick has nothing to look at (``ecs.schedule.tick``). Every write clears
-        # it (``mut``, ``write``, ``restore``); an array replaced changes the version.
-        self.settled: tuple[int, int] | None = None
+        # (the serial of the schedule whose tick left this state settled, ``a.version`` and
+        # ``SystemType.replaced`` then): its next tick has nothing to look at
+        # (``World.tick``). Every write clears it (``mut``, ``write``, ``restore``); an array
+        # replaced changes the version.
+        self.settled: tuple[int, int, int] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """A pickle or deep copy leaves ``memo`` and ``tables`` behind (array versions are unique in one

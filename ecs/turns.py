@@ -36,6 +36,17 @@ class Playing(Game, Protocol):
 
     def restore(self, snap: dict[str, Any]) -> None: ...
 
+    def tick(self) -> int: ...
+
+
+def _check(world: Playing, live: np.ndarray | None) -> None:
+    """The state-based actions of the games ``live`` (None: every game, through
+    ``World.tick``, which does not check again a state a tick left settled)."""
+    if live is None:
+        world.tick()
+    else:
+        schedule.tick(world, world.schedule, world.max_passes, live)
+
 
 _PHASES = {True: True, False: False, "precombat": True, "first": True,
            "postcombat": False, "second": False}
@@ -105,9 +116,9 @@ def begin_main_phase(world: Playing, player: int | np.integer[Any] | None = None
         live = None if np.array_equal(live, world.ongoing) else live
     snap = world.snapshot() if policy is not None else None
     try:
-        schedule.tick(world, world.schedule, world.max_passes, live)
+        _check(world, live)
         (_turn_one if one else _turn)(world, gsel, q, pre, policy, live)
-        schedule.tick(world, world.schedule, world.max_passes, live)
+        _check(world, live)
     except BaseException:  # a policy's own error too, and an interrupt: the whole call is undone
         if snap is not None:
             world.restore(snap)
@@ -137,7 +148,7 @@ def _turn(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Callable[
     place = np.cumsum(turn, axis=1) - 1   # each turn player's seat among the team's
     for k in range(int(turn.sum(axis=1).max())):
         if k:   # the trigger before resolved: state-based actions (117.5)
-            schedule.tick(world, world.schedule, world.max_passes, live)
+            _check(world, live)
         g, who = np.nonzero(turn & (place == k))
         going = world.ongoing[gsel[g]]
         schedule.begin_phase(world, world.schedule, gsel[g][going], who[going].astype(np.int64), policy)
@@ -165,7 +176,7 @@ def _turn_one(world: Playing, gsel: np.ndarray, q: int, pre: bool, policy: Calla
         return
     for k, p in enumerate(turn):
         if k:   # the trigger before resolved: state-based actions (117.5)
-            schedule.tick(world, world.schedule, world.max_passes, live)
+            _check(world, live)
             if not args.one_going(world):
                 return
         schedule.begin_phase(world, world.schedule, gsel, np.array([p], np.int64), policy)

@@ -22,7 +22,8 @@ import numpy as np
 from . import actions, args, host, kernels, persist, reads, schedule, turns
 from . import batch as batches
 from . import observe as observation
-from .check import System
+from . import store as store_module
+from .check import System, SystemType
 from .errors import IllegalActionError, InvalidGameError, InvalidSeedError
 from .events import Event, EventLog, event_name
 from .frozen import ReadOnlyDict
@@ -218,9 +219,30 @@ class World:
     # ---- state-based actions ------------------------------------------------------------
     def tick(self) -> int:
         """Check state-based actions on one snapshot, perform them together as one event,
-        repeat until a check performs nothing (CR 704.3); returns the checks that acted."""
-        # (no property call once the schedule is made: in a tick after other work every call is a cache miss)
-        return schedule.tick(self, self._schedule or self.schedule, self.max_passes)
+        repeat until a check performs nothing (CR 704.3); returns the checks that acted.
+
+        A state a tick of this World's schedule left, unwritten since (``Store.settled``), is
+        settled: the check would find what it found then, nothing, so it is not made. Where a
+        system reads what the store does not hold (a host's, or a process replaced since:
+        ``Schedule.probed``), every tick checks."""
+        s, by = self.store, self._schedule
+        mark = s.settled   # (None after any write: one look)
+        # (tested here, in one frame, no property call once the schedule is made: a tick of a
+        # settled state after other work is mostly its calls, each a cache miss)
+        if (mark is not None and by is not None and mark[0] == by.serial and mark[1] == s.a.version
+                and mark[2] == SystemType.replaced and store_module.SCALAR_PATHS):
+            return 0
+        acted = schedule.tick(self, by or self.schedule, self.max_passes)
+        s.settled = self._settled_mark()
+        return acted
+
+    def _settled_mark(self) -> tuple[int, int, int] | None:
+        """``Store.settled`` for the state a tick of this World's schedule just left: the
+        schedule, the arrays' version and ``SystemType.replaced`` (a process replaced later
+        makes it stale), or None where that schedule's systems do not decide from the
+        store's state alone."""
+        by = self.schedule
+        return (by.serial, self.store.a.version, SystemType.replaced) if by.probed() else None
 
     # ---- turns (ecs.turns) -----------------------------------------------------------
     active_player = turns.active_player
@@ -364,9 +386,10 @@ class World:
     # ---- snapshots --------------------------------------------------------------------
     def snapshot(self) -> WorldSnapshot:
         """The whole state as array copies (plus the event log, the random generator and
-        whether a tick of this World's schedule left it settled, ``ecs.schedule.tick``)."""
+        whether a tick of this World's schedule left it settled, ``tick``)."""
         s, by = self.store, self._schedule
-        settled = LocalId(by.serial) if by is not None and s.settled == (by.serial, s.a.version) else None
+        settled = (LocalId(by.serial) if by is not None and s.settled is not None
+                   and s.settled == self._settled_mark() else None)
         return WorldSnapshot(store=s.snapshot(), layout=LocalId(s.layout), log=self.log.snapshot(),
                              rng=self._rng_snapshot(), names=self.names.copy(frozen=True), seed_seq=self._seed_key,
                              n_spawned=self.n_spawned, settled=settled, config=self._fits)
@@ -392,7 +415,7 @@ class World:
         names = names.copy() if isinstance(names, Names) else Names(names)
         s.restore(snap["store"], snap.get("layout"))
         if by is not None and snap.get("settled") == by.serial:   # as a tick of this schedule left it
-            s.settled = (by.serial, s.a.version)
+            s.settled = self._settled_mark()
         self.log.restore(snap["log"])
         self._seed_seq, self._seed_key = None, snap["seed_seq"]   # (built on first use: ``seed_seq``)
         self.n_spawned = int(snap["n_spawned"])

@@ -85,7 +85,8 @@ def test_704_3_a_write_by_the_general_path_after_a_settled_tick_is_checked_by_th
 def test_a_system_process_replaced_after_a_settled_tick_runs_at_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
     """A schedule trusts its probe only while the processes it covers are those it was
     built for: one replaced after a settled tick (a host's rule, a test's spy) decides at
-    the next tick, and once put back the tick of a settled state looks at nothing again."""
+    the next tick; once put back, the state a replaced process's tick left is checked once
+    more, and a tick of that settled state then looks at nothing again."""
     w, _ = _board()
     seen: list[int] = []
     real = Lethality.process
@@ -100,13 +101,35 @@ def test_a_system_process_replaced_after_a_settled_tick_runs_at_the_next(monkeyp
     assert w.tick() == 0 and seen == [1]
     monkeypatch.undo()
     made = _checks(w, monkeypatch)
-    assert w.tick() == 0 and not made and seen == [1]
+    assert w.tick() == 0 and made == [1] and seen == [1]
+    assert w.tick() == 0 and made == [1]
 
     class Spare(System, abc.ABC):   # (a host's abstract base of its systems: no metaclass conflict)
         def process(self, game: Any, check: Check) -> None:  # pragma: no cover - never run
             pass
     del Spare.process
     assert SystemType.replaced == before + 3   # set, put back, deleted
+
+
+def test_a_state_a_replaced_process_left_is_checked_again_once_it_is_put_back_704_5f(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """704.3, 704.5f: a tick under a host's replaced Lethality process that kills nothing
+    leaves a creature with toughness 0 on the battlefield; with the ruleset's own process
+    back, the next tick checks that state (it was not settled under the rules now in
+    force) and the creature dies."""
+    w, _ = _board()
+    p = w.players()[0]
+    doomed = w.add_object(p, "creature", power=1, toughness=1)
+    w.tick()
+
+    def spared(self: Any, world: Any, pending: Check) -> None:   # the host's rule: nothing dies
+        pass
+
+    monkeypatch.setattr(Lethality, "process", spared)
+    w.put_counters(doomed, "-1/-1", 1)
+    assert w.tick() == 0 and w.zone(doomed) == "battlefield"
+    monkeypatch.undo()
+    assert w.tick() == 1 and not w.exists(doomed)
 
 
 #: Writes after a settled tick, each making a state-based action happen at the next tick.
