@@ -232,7 +232,11 @@ class Views(dict[str, memoryview]):
         they were made from are let go: a chain of clones, each writing, must not keep
         every older World's arrays alive."""
         self.version, self.counts, self.previous = version, counts, None
-        self.pop(name, None)   # (made from the new array on first use)
+        # The new array's view at once, not on first use: a clone in another thread that
+        # holds these views as its ``previous`` adds a view only where none is
+        # (``__missing__``), and may have checked the version before it changed here.
+        arr: Any = counts if name == "counts" else self.arrays[name]
+        self[name] = memoryview(arr)
 
     def __missing__(self, name: str) -> memoryview:
         arr: Any = self.counts if name == "counts" else self.arrays[name]   # (a buffer: NumPy's stubs don't say)
@@ -241,7 +245,7 @@ class Views(dict[str, memoryview]):
         if view is None or view.obj is not arr:
             view = memoryview(arr)
             if previous is not None and previous.version == self.version:   # a clone's source's: the same
-                previous[name] = view                                       # arrays, until either copies one
+                previous.setdefault(name, view)   # arrays, until either copies one (``rebase``)
         self[name] = view
         return view
 

@@ -471,3 +471,44 @@ def test_clones_played_in_threads_while_their_source_plays_on(batch: int, switch
                     w.restore(base)
             assert [f.result() for f in played] == alone
         w.restore(base)
+
+
+def test_a_clones_first_read_beside_its_sources_copy_on_write_keeps_each_its_damage(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clone in another thread reads the marked damage (120.3e) for the first time while
+    its source copies that array (its first write since the clone): the view of the shared
+    array the clone hands its source lands after the source's copy. The source's later
+    damage goes to its own array and the clone's stays 0 (the source's views took that
+    view as its own: its damage went to the clone's array, and it read that back)."""
+    from ecs import store as store_module
+    monkeypatch.setattr(store_module, "CHECK_SHARING", False)   # (the guard starts a clone's views afresh)
+    w = World(seed=1)
+    bear = w.add_object(w.add_player(), "creature", power=1, toughness=5)
+    w.tick()
+    assert w.counters(bear) == {}
+    c = w.clone()
+    source_views = w.store.views()
+    inside, resume = threading.Event(), threading.Event()
+
+    def pausing(method: Any) -> Any:
+        def paused(self: Any, name: str, view: Any) -> Any:
+            if self is source_views and threading.current_thread() is reader:
+                inside.set()   # the clone is about to give its source a view
+                assert resume.wait(60)
+            return method(self, name, view)
+        return paused
+
+    for name in ("__setitem__", "setdefault"):
+        monkeypatch.setattr(store_module.Views, name, pausing(getattr(dict, name)))
+    seen: list[Any] = []
+    reader = threading.Thread(target=lambda: seen.append(c.damage(bear)))
+    reader.start()
+    try:
+        assert inside.wait(60)
+        w.deal_damage(bear, 2)
+    finally:
+        resume.set()
+        reader.join()
+    w.deal_damage(bear, 1)
+    assert (seen, w.damage(bear), c.damage(bear)) == ([0], 3, 0)
+
