@@ -196,7 +196,9 @@ def _rearmed(s: store.Store, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tup
     last = _table(s)
     if last is None or last[0] is not kept or not all(map(operator.is_, map(s.a.__getitem__, last[2]), last[3])):
         return None
-    return (*args[:6], *_written(s), args[-1]), kept
+    # (rows of its own: a clone cached the same arguments, and may check in another thread)
+    rows = args[-1] if not args[-1].size else np.empty_like(args[-1])
+    return (*args[:6], *_written(s), rows), kept
 
 
 def _table(s: store.Store) -> tuple[Any, ...] | None:

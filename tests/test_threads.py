@@ -512,3 +512,39 @@ def test_a_clones_first_read_beside_its_sources_copy_on_write_keeps_each_its_dam
     w.deal_damage(bear, 1)
     assert (seen, w.damage(bear), c.damage(bear)) == ([0], 3, 0)
 
+
+def test_a_clones_check_beside_its_sources_destroys_each_its_own_dying(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A World and its clone each deal lethal damage to another creature and tick in two
+    threads, the clone's whole tick run between the end of the source's probe and its
+    reading of the creatures the probe found dying: each destroys its own (704.5g). (The
+    two probes wrote their rows into one buffer the clone's cached arguments took from the
+    source's, and the source destroyed the clone's creature.)"""
+    from ecs.systems import settled
+    w = World(seed=1)
+    bears = w.add_objects(4, w.add_player(), "creature", power=1, toughness=2)
+    w.tick()
+    c = w.clone()
+    w.deal_damage(bears[0], 2)
+    c.deal_damage(bears[1], 2)
+    inside, resume = threading.Event(), threading.Event()
+    probe = settled._acting
+
+    def pausing(*args: Any) -> Any:
+        found = probe(*args)
+        if threading.current_thread() is ticking:
+            inside.set()
+            assert resume.wait(60)
+        return found
+
+    monkeypatch.setattr(settled, "_acting", pausing)
+    ticking = threading.Thread(target=w.tick)
+    ticking.start()
+    try:
+        assert inside.wait(60)
+        c.tick()
+    finally:
+        resume.set()
+        ticking.join()
+    assert [bool(w.exists(b)) for b in bears] == [False, True, True, True]
+    assert [bool(c.exists(b)) for b in bears] == [True, False, True, True]
