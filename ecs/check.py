@@ -8,6 +8,7 @@ change a result, only the order of rows in the event log.
 from __future__ import annotations
 
 import abc
+import itertools
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, ClassVar, Protocol, TypeVar
@@ -339,7 +340,12 @@ def _count(name: str) -> None:
     """Count an assignment to (or deletion of) a ``process``, a class's or an instance's,
     in ``SystemType.replaced``."""
     if name == "process":
-        SystemType.replaced += 1
+        # (a number never given before, not ``+= 1``: two replacements in two threads at
+        # once must not leave the count at a value a schedule looked at before them)
+        SystemType.replaced = next(_REPLACEMENTS)
+
+
+_REPLACEMENTS = itertools.count(1)
 
 
 class System(esper.Processor, metaclass=SystemType):

@@ -169,11 +169,12 @@ class Schedule:
         systems are looked at again only after some system's ``process``, a class's or an
         instance's, was replaced: ``SystemType.replaced``, read once where a tick asks twice.)"""
         at, answer = self._probed
-        if at == SystemType.replaced:
+        now = SystemType.replaced   # (read before the look: a process replaced during it is seen next time)
+        if at == now:
             return answer
         one = self._one
         answer = one is not None and not any(_replaced(s, cls, covered) for s, cls, covered in one[2])
-        self._probed = (SystemType.replaced, answer)
+        self._probed = (now, answer)
         return answer
 
     def with_systems(self, *systems: type[System] | System, before: type[System] | System | str | None = None,

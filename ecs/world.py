@@ -229,20 +229,25 @@ class World:
         mark = s.settled   # (None after any write: one look)
         # (tested here, in one frame, no property call once the schedule is made: a tick of a
         # settled state after other work is mostly its calls, each a cache miss)
+        replaced = SystemType.replaced
         if (mark is not None and by is not None and mark[0] == by.serial and mark[1] == s.a.version
-                and mark[2] == SystemType.replaced and store_module.SCALAR_PATHS):
+                and mark[2] == replaced and store_module.SCALAR_PATHS):
             return 0
         acted = schedule.tick(self, by or self.schedule, self.max_passes)
-        s.settled = self._settled_mark()
+        s.settled = self._settled_mark(replaced)
         return acted
 
-    def _settled_mark(self) -> tuple[int, int, int] | None:
+    def _settled_mark(self, replaced: int | None = None) -> tuple[int, int, int] | None:
         """``Store.settled`` for the state a tick of this World's schedule just left: the
-        schedule, the arrays' version and ``SystemType.replaced`` (a process replaced later
-        makes it stale), or None where that schedule's systems do not decide from the
-        store's state alone."""
+        schedule, the arrays' version and ``SystemType.replaced`` as the tick began
+        (``replaced``; None: now, before the schedule looks at the processes), so that a
+        process replaced since, in another thread during the tick or the look too, makes
+        it stale; or None where that schedule's systems do not decide from the store's
+        state alone."""
+        if replaced is None:
+            replaced = SystemType.replaced
         by = self.schedule
-        return (by.serial, self.store.a.version, SystemType.replaced) if by.probed() else None
+        return (by.serial, self.store.a.version, replaced) if by.probed() else None
 
     # ---- turns (ecs.turns) -----------------------------------------------------------
     active_player = turns.active_player

@@ -548,3 +548,77 @@ def test_a_clones_check_beside_its_sources_destroys_each_its_own_dying(
         ticking.join()
     assert [bool(w.exists(b)) for b in bears] == [False, True, True, True]
     assert [bool(c.exists(b)) for b in bears] == [True, False, True, True]
+
+
+def _stunned_die(original: Any) -> Any:
+    """A host's Lethality process: the ruleset's, and a creature with a stun counter dies
+    too (704.5g's cause, the host's rule)."""
+    def process(self: Any, game: Any, check: Check) -> None:
+        original(self, game, check)
+        from ecs import zones
+        plane = game.store.plane("stun")
+        if plane is not None:
+            here = game.store.a["zone"][:, : plane.shape[1]] == zones.BATTLEFIELD
+            g, c = np.nonzero((plane > 0) & here)
+            if g.size:
+                check.move(g, c, zones.GRAVEYARD, "704.5g")
+    return process
+
+
+def _replaced_while(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, paused: Any) -> tuple[World, int]:
+    """A fresh World's first tick in a thread, paused where ``paused(result, frame)`` says
+    (in ``owner.name``, wrapped) while this thread replaces Lethality's process (as a host
+    does at run time): the World and its stunned creature."""
+    from ecs.systems.lethality import Lethality
+    w = World(seed=1)
+    w.schedule = w.schedule.with_systems()   # (a schedule that has not looked at the processes yet)
+    bear = w.add_object(w.add_player(), "creature", power=1, toughness=3, counters={"stun": 1})
+    inside, resume = threading.Event(), threading.Event()
+    real = getattr(owner, name)
+
+    def wrapped(*args: Any) -> Any:
+        result = real(*args)
+        if threading.current_thread() is ticking and not inside.is_set() and paused(args, sys._getframe(1)):
+            inside.set()
+            assert resume.wait(60)
+        return result
+
+    monkeypatch.setattr(owner, name, wrapped)
+    ticking = threading.Thread(target=w.tick)
+    ticking.start()
+    try:
+        assert inside.wait(60)
+        monkeypatch.setattr(Lethality, "process", _stunned_die(Lethality.process))
+    finally:
+        resume.set()
+        ticking.join()
+    monkeypatch.setattr(owner, name, real)
+    return w, bear
+
+
+def test_a_process_replaced_while_a_schedule_looks_at_them_runs_at_the_next_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host replaces Lethality's process in one thread while a schedule in another looks
+    at whether its probe covers every process (Lethality's looked at, unreplaced then):
+    the next check runs the host's process, and the stunned creature dies (704.5g, the
+    host's rule). (The schedule noted its answer under the count after the replacement,
+    and trusted the probe, which knows nothing of stun, from then on.)"""
+    from ecs import schedule
+    from ecs.systems.lethality import Lethality
+    w, bear = _replaced_while(monkeypatch, schedule, "_replaced", lambda args, frame: args[1] is Lethality)
+    w.put_counters(bear, "charge")
+    w.tick()
+    assert not w.exists(bear)
+
+
+def test_a_process_replaced_as_a_tick_ends_runs_at_the_next_tick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host replaces Lethality's process in one thread as another thread's tick ends
+    (after the schedule's last look at the processes, before the tick marks the state
+    settled): the next tick checks, and the host's process destroys the stunned creature
+    (704.5g, the host's rule). (The mark took the count after the replacement, and the
+    next tick took the state as settled.)"""
+    from ecs.schedule import Schedule
+    w, bear = _replaced_while(monkeypatch, Schedule, "probed",
+                              lambda args, frame: frame.f_code.co_name == "_settled_mark")
+    w.tick()
+    assert not w.exists(bear)
