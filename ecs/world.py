@@ -229,10 +229,10 @@ class World:
         mark = s.settled   # (None after any write: one look)
         # (tested here, in one frame, no property call once the schedule is made: a tick of a
         # settled state after other work is mostly its calls, each a cache miss)
-        replaced = SystemType.replaced
         if (mark is not None and by is not None and mark[0] == by.serial and mark[1] == s.a.version
-                and mark[2] == replaced and store_module.SCALAR_PATHS):
+                and mark[2] == SystemType.replaced and store_module.SCALAR_PATHS):
             return 0
+        replaced = SystemType.replaced   # (before the tick looks at the processes: see _settled_mark)
         acted = schedule.tick(self, by or self.schedule, self.max_passes)
         s.settled = self._settled_mark(replaced)
         return acted
