@@ -21,6 +21,7 @@ it is not compiled the probe answers "all", as where wide.
 from __future__ import annotations
 
 import operator
+import threading
 from typing import Any, Callable, cast
 
 import numpy as np
@@ -83,16 +84,20 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
         cached = s.memo[1]
         if not isinstance(cached, tuple):
             return cached
-        found = int((_ENTRY or _entry())(*cached[0]))
+        call = _ENTRY or _entry()
     else:
         cached = _rearmed(s, key) or _arguments(world, None, None, parts)
         s.memo = (key, cached)
         if not isinstance(cached, tuple):
             return cached
-        found = int(_acting(*cached[0]))
+        call = _acting
+    rows = cached[0][-1]
+    if rows is not getattr(_SCRATCH, "rows", _NO_ROWS) and s.batch == 1:   # (``_room``)
+        cached = ((*cached[0][:-1], _room(s.n_cols)), cached[1])
+        s.memo, rows = (key, cached), cached[0][-1]
+    found = int(call(*cached[0]))
     if not found:   # settled (no module global read on the way: each is a cache miss in a cold tick)
         return 0
-    rows = cached[0][-1]
     if memo is None or not rows.shape[1] or not store.SCALAR_PATHS:
         return found & _BITS
     # (the general paths, which the tests compare, find what follows again)
@@ -116,6 +121,21 @@ def _ask(world: Game, live: np.ndarray | None, touched: np.ndarray | None, parts
 _ROWS = 32
 _BITS = (1 << _ROWS) - 1
 _NO_ROWS = np.zeros((3, 0), np.int64)
+_SCRATCH = threading.local()
+
+
+def _room(n: int) -> np.ndarray:
+    """The room for the rows dying in a first check of one game of ``n`` columns (handed
+    to Lethality, copied before ``acting`` returns): this thread's, one buffer for every World
+    it checks. A clone holding a room of its own would cost a search 24 KB a node at 1,000
+    objects; one held in arguments a clone shares with its source, written by two threads at
+    once, would give each the other's dying permanents. ``acting`` calls with this thread's."""
+    rows: np.ndarray = getattr(_SCRATCH, "rows", _NO_ROWS)
+    if rows.shape[1] < n:
+        rows = _SCRATCH.rows = np.empty((3, max(n, 2 * rows.shape[1])), np.int64)
+    return rows
+
+
 _PROBE_TABLE = "settled probe"   # its key in ``Store.tables``, with the kinds layout
 #: The probe's tables kept at once, one per kinds layout, the least used lately evicted
 #: (``Store.tables`` is one dict for a store and its clones): a search's clones of a root,
@@ -175,7 +195,7 @@ def _arguments(world: Game, live: np.ndarray | None, touched: np.ndarray | None,
     return (parts, table, _EVERY if live is None else live, _NONE if touched is None else touched,
             touched is not None, capped, *_written(s),
             # room for the rows dying in a first check of one game (handed to Lethality)
-            np.empty((3, s.n_cols), np.int64) if world.batch == 1 and live is None else _NO_ROWS), kept
+            _room(s.n_cols) if world.batch == 1 and live is None else _NO_ROWS), kept
 
 
 def _written(s: store.Store) -> tuple[np.ndarray, ...]:
@@ -196,9 +216,7 @@ def _rearmed(s: store.Store, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tup
     last = _table(s)
     if last is None or last[0] is not kept or not all(map(operator.is_, map(s.a.__getitem__, last[2]), last[3])):
         return None
-    # (rows of its own: a clone cached the same arguments, and may check in another thread)
-    rows = args[-1] if not args[-1].size else np.empty_like(args[-1])
-    return (*args[:6], *_written(s), rows), kept
+    return (*args[:6], *_written(s), args[-1]), kept   # (the room: ``acting`` checks it is this thread's)
 
 
 def _table(s: store.Store) -> tuple[Any, ...] | None:
