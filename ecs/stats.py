@@ -38,7 +38,7 @@ _CHAMPION = TYPE_BIT["champion"]
 
 def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:
     """(plane, change per counter) of every kind changing power (which=0) or toughness (1).
-    Cached per kind names: a check asks in every pass. A ruleset's change per counter is
+    Cached per kind names and ruleset: a check asks in every pass. A ruleset's change per counter is
     at most MAX_STAT in size (the kernels multiply it as an int32; Magic's +X/+Y has at
     most three digits): InvalidKindError past it."""
     def make() -> list[tuple[int, int]]:
@@ -51,16 +51,16 @@ def pt_kinds(world: Game, which: int) -> list[tuple[int, int]]:
                                            f"counter {mod[which]} is more than {MAX_STAT} in size")
                 out.append((k, mod[which]))
         return out
-    return world.store.derived(f"pt_kinds {which}", make)
+    return world.store.derived(f"pt_kinds {which}", make, rules=world.ruleset)
 
 
 def pt_planes(world: Game, which: int) -> tuple[np.ndarray, np.ndarray]:
     """``pt_kinds`` as two int64 arrays, the planes and their change per counter (what a
-    kernel reads), cached per kind names."""
+    kernel reads), cached per kind names and ruleset."""
     def make() -> tuple[np.ndarray, np.ndarray]:
         kinds = pt_kinds(world, which)
         return (np.array([k for k, _ in kinds], np.int64), np.array([m for _, m in kinds], np.int64))
-    return world.store.derived(f"pt_planes {which}", make)
+    return world.store.derived(f"pt_planes {which}", make, rules=world.ruleset)
 
 
 def keyword_kinds(world: Game, keyword: str) -> list[int]:

@@ -278,8 +278,9 @@ class Store:
         self._lineage = object()
         self.layout = next(_LAYOUT_IDS)
         self.kinds_layout = kinds_layout(())
-        # kinds-layout id -> name -> derived value (never mutated); shared with clones
-        self._derived: dict[int, dict[str, Any]] = {}
+        # kinds-layout id (or it and a ruleset) -> name -> derived value (never mutated);
+        # shared with clones
+        self._derived: dict[Any, dict[str, Any]] = {}
         # (key, value) a caller caches here under a key holding ``arrays_version()`` (e.g.
         # the probe's arguments, ``systems.settled``); shared with clones, which are valid
         # under the same key: a version is unique across stores
@@ -306,11 +307,11 @@ class Store:
         # need not read them (``mut`` takes a name out; ``restore`` finds them again)
         self._clean = {f.name for f in _TRACKED}
         self._views = _NO_VIEWS
-        # (the serial of the schedule whose tick left this state settled, ``a.version`` and
-        # ``SystemType.replaced`` then): its next tick has nothing to look at
-        # (``World.tick``). Every write clears it (``mut``, ``write``, ``restore``); an array
-        # replaced changes the version.
-        self.settled: tuple[int, int, int] | None = None
+        # (the serial of the schedule whose tick left this state settled, ``a.version``,
+        # ``SystemType.replaced`` then and the World's ruleset): its next tick has nothing to
+        # look at (``World.tick``). Every write clears it (``mut``, ``write``, ``restore``); an
+        # array replaced changes the version.
+        self.settled: tuple[int, int, int, Any] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """A pickle or deep copy leaves ``memo`` and ``tables`` behind (array versions are unique in one
@@ -356,11 +357,14 @@ class Store:
         reading it."""
         return name in self._clean
 
-    def derived(self, name: str, make: Callable[..., T], args: tuple[Any, ...] = ()) -> T:
+    def derived(self, name: str, make: Callable[..., T], args: tuple[Any, ...] = (),
+                rules: Any = None) -> T:
         """``make(*args)``, cached per kinds layout: for values computed from the kind names
-        (and the ruleset) only; a check on a small board would otherwise spend much of its
-        time recomputing them. Callers must not mutate the value."""
-        key = self.kinds_layout
+        only, or from them and the ruleset ``rules`` (cached per both: a World's ruleset may
+        be replaced, and clones sharing this cache may play by another); a check on a small
+        board would otherwise spend much of its time recomputing them. Callers must not
+        mutate the value."""
+        key: Any = self.kinds_layout if rules is None else (self.kinds_layout, rules)
         per = self._derived.pop(key, None)
         if per is None:
             per = {}

@@ -13,6 +13,7 @@ everything before they write anything, so a bad input changes nothing.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -39,6 +40,13 @@ from .store import LocalId, Store
 def _read_only_state(state: Mapping[str, Any]) -> ReadOnlyDict[str, Any]:
     """A generator's state (``bit_generator.state``: a dict of values and dicts) read-only."""
     return ReadOnlyDict({k: ReadOnlyDict(v) if isinstance(v, dict) else v for k, v in state.items()})
+
+
+#: (schedule serial, id of a ruleset) -> that ruleset and the number naming the pair
+#: (``World._ruling``), the latest ``_RULINGS_KEPT`` kept.
+_RULINGS: dict[tuple[int, int], tuple[Rules, LocalId]] = {}
+_RULINGS_KEPT = 64
+_NUMBERS = itertools.count()
 
 
 #: What ``World(seed=)`` takes (see ``_seed_sequence``; anything else: InvalidSeedError).
@@ -221,33 +229,47 @@ class World:
         """Check state-based actions on one snapshot, perform them together as one event,
         repeat until a check performs nothing (CR 704.3); returns the checks that acted.
 
-        A state a tick of this World's schedule left, unwritten since (``Store.settled``), is
-        settled: the check would find what it found then, nothing, so it is not made. Where a
-        system reads what the store does not hold (a host's, or a process replaced since:
-        ``Schedule.probed``), every tick checks."""
+        A state a tick of this World's schedule and ruleset left, unwritten since
+        (``Store.settled``), is settled: the check would find what it found then, nothing,
+        so it is not made. Where a system reads what the store does not hold (a host's, or
+        a process replaced since: ``Schedule.probed``), every tick checks."""
         s, by = self.store, self._schedule
         mark = s.settled   # (None after any write: one look)
         # (tested here, in one frame, no property call once the schedule is made: a tick of a
         # settled state after other work is mostly its calls, each a cache miss)
         if (mark is not None and by is not None and mark[0] == by.serial and mark[1] == s.a.version
-                and mark[2] == SystemType.replaced and store_module.SCALAR_PATHS):
+                and mark[2] == SystemType.replaced and mark[3] is self.ruleset and store_module.SCALAR_PATHS):
             return 0
         replaced = SystemType.replaced   # (before the tick looks at the processes: see _settled_mark)
         acted = schedule.tick(self, by or self.schedule, self.max_passes)
         s.settled = self._settled_mark(replaced)
         return acted
 
-    def _settled_mark(self, replaced: int | None = None) -> tuple[int, int, int] | None:
+    def _settled_mark(self, replaced: int | None = None) -> tuple[int, int, int, Rules] | None:
         """``Store.settled`` for the state a tick of this World's schedule just left: the
-        schedule, the arrays' version and ``SystemType.replaced`` as the tick began
+        schedule, the arrays' version, ``SystemType.replaced`` as the tick began
         (``replaced``; None: now, before the schedule looks at the processes), so that a
         process replaced since, in another thread during the tick or the look too, makes
-        it stale; or None where that schedule's systems do not decide from the store's
-        state alone."""
+        it stale, and the ruleset (whose hooks, ``pt_modifier``, the checks read: another
+        installed since makes it stale); or None where that schedule's systems do not
+        decide from the store's state alone."""
         if replaced is None:
             replaced = SystemType.replaced
         by = self.schedule
-        return (by.serial, self.store.a.version, replaced) if by.probed() else None
+        return (by.serial, self.store.a.version, replaced, self.ruleset) if by.probed() else None
+
+    def _ruling(self) -> LocalId:
+        """A number of this process's naming the schedule and ruleset this World plays by
+        now (clones too, while neither is replaced in either): what a snapshot names as the
+        rules its state was left settled under (``snapshot``, ``_restore``)."""
+        rules = self.ruleset
+        key = (self.schedule.serial, id(rules))
+        got = _RULINGS.get(key)
+        if got is None or got[0] is not rules:   # (an id a collected ruleset had: another)
+            got = _RULINGS[key] = (rules, LocalId(next(_NUMBERS)))
+            for old in list(_RULINGS)[: max(len(_RULINGS) - _RULINGS_KEPT, 0)]:
+                _RULINGS.pop(old, None)   # (a number forgotten: a snapshot of it restores unsettled)
+        return got[1]
 
     # ---- turns (ecs.turns) -----------------------------------------------------------
     active_player = turns.active_player
@@ -391,9 +413,9 @@ class World:
     # ---- snapshots --------------------------------------------------------------------
     def snapshot(self) -> WorldSnapshot:
         """The whole state as array copies (plus the event log, the random generator and
-        whether a tick of this World's schedule left it settled, ``tick``)."""
+        whether a tick of this World's schedule and ruleset left it settled, ``tick``)."""
         s, by = self.store, self._schedule
-        settled = (LocalId(by.serial) if by is not None and s.settled is not None
+        settled = (self._ruling() if by is not None and s.settled is not None
                    and s.settled == self._settled_mark() else None)
         return WorldSnapshot(store=s.snapshot(), layout=LocalId(s.layout), log=self.log.snapshot(),
                              rng=self._rng_snapshot(), names=self.names.copy(frozen=True), seed_seq=self._seed_key,
@@ -419,7 +441,7 @@ class World:
         names = snap["names"]   # (first: a table of repeated names raises before anything changes)
         names = names.copy() if isinstance(names, Names) else Names(names)
         s.restore(snap["store"], snap.get("layout"))
-        if by is not None and snap.get("settled") == by.serial:   # as a tick of this schedule left it
+        if by is not None and snap.get("settled") == self._ruling():   # as a tick of these rules left it
             s.settled = self._settled_mark()
         self.log.restore(snap["log"])
         self._seed_seq, self._seed_key = None, snap["seed_seq"]   # (built on first use: ``seed_seq``)

@@ -74,13 +74,13 @@ def permanents(world: Game, pending: Check) -> None:
 
 
 def rule_kinds(world: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """The planes dying reads, cached per kind names: the toughness kinds and their change
+    """The planes dying reads, cached per kind names and ruleset: the toughness kinds and their change
     per counter, the indestructible keyword counters, loyalty and defense (-1: none)."""
     def make() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
         index = world.store.kind_index
         return (*stats.pt_planes(world, 1), np.array(stats.keyword_kinds(world, "indestructible"), np.int64),
                 index.get("loyalty", -1), index.get("defense", -1))
-    return world.store.derived("lethality kinds", make)
+    return world.store.derived("lethality kinds", make, rules=world.ruleset)
 
 
 _BF = zones.BATTLEFIELD

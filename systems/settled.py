@@ -77,8 +77,9 @@ def acting(world: Game, live: np.ndarray | None, touched: np.ndarray | None, par
     # and an address table of the others and of values of the layout and kind names) are
     # cached under all three, and the kernel is called through its compiled entry point,
     # skipping numba's typing (the dispatcher typed these when they were cached). A
-    # two-headed game's player rules are read from the flags' values: not cached.
-    key = (s.a.version, s.layout, s.kinds_layout, parts)   # (``arrays_version``, without its call)
+    # two-headed game's player rules are read from the flags' values: not cached. The
+    # ruleset too: the planes and changes per counter the passes read are its (``rule_kinds``).
+    key = (s.a.version, s.layout, s.kinds_layout, parts, world.ruleset)   # (``arrays_version``, without its call)
     cached: tuple[tuple[Any, ...], tuple[Any, ...]] | int
     if s.memo[0] == key:
         cached = s.memo[1]
@@ -206,7 +207,7 @@ def _written(s: store.Store) -> tuple[np.ndarray, ...]:
 
 def _rearmed(s: store.Store, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
     """The arguments last cached (``acting``) with the written arrays the store holds now,
-    where nothing else they name changed: the same layouts and parts, and the store's
+    where nothing else they name changed: the same layouts, parts and ruleset, and the store's
     arrays in the address table still the store's. A clone's first check after its actions
     copied what they write (copy on write) so skips ``_arguments``."""
     last_key, cached = s.memo

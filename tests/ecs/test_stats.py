@@ -184,3 +184,21 @@ def test_209_1_loyalty_off_the_battlefield_is_the_printed_number(batch, zone):
     assert [np.atleast_1d(w.loyalty(e)).tolist() for e in (card, walker)] == [[v] * batch for v in want]
     obs, _ = w.observe([card, walker], ["loyalty"], dtype=np.int32)
     assert obs[..., 0].tolist() == [want] * batch
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_122_1a_a_ruleset_installed_mid_game_counts_its_own_change_per_counter(batch):
+    """122.1a: a host's ruleset installed after the stats were read counts its kinds' change
+    per counter from then on, in reads and ``observe``; a clone taken before, sharing the
+    store's cached values, goes on counting by the ruleset it plays by."""
+    w = World(batch=batch)
+    p = w.add_player()
+    bear = w.add_object(p, "creature", power=1, toughness=1, counters={"growth": 1})
+    before = w.clone()
+    assert np.atleast_1d(w.toughness(bear)).tolist() == [1] * batch   # (Magic: growth changes nothing)
+    w.ruleset = _ruleset_changing_toughness_by(2)
+    assert np.atleast_1d(w.toughness(bear)).tolist() == [3] * batch
+    assert w.observe([bear], ["toughness"], dtype=np.int32)[0].ravel().tolist() == [3] * batch
+    assert np.atleast_1d(before.toughness(bear)).tolist() == [1] * batch
+    w.ruleset = Magic()
+    assert np.atleast_1d(w.toughness(bear)).tolist() == [1] * batch

@@ -23,6 +23,7 @@ import ecs
 from ecs import World
 from ecs.check import Check, When
 from ecs.perform import perform
+from ecs.rules import Magic
 from ecs.schedule import Schedule
 from ecs.systems import CapEnforcement, EmptyDraw, GAStateChecks, settled
 
@@ -471,3 +472,20 @@ def test_704_5f_a_batch_of_exactly_the_probes_width_checks_its_last_game() -> No
     assert settled.acting(w, None, None, settled.DEATHS) == settled.DEATHS
     assert w.tick() == 1
     assert np.asarray(w.exists(bear)).tolist() == [True] * (batch - 1) + [False]
+
+
+def test_704_5f_the_probe_asks_by_a_ruleset_installed_since_its_arguments_were_cached() -> None:
+    """704.5f: the probe's arguments cached under one ruleset (the changes per counter its
+    passes read) are not reused once the World plays by another, whose "growth" counters
+    take a creature's toughness to 0: the probe finds it dying, under the same arrays."""
+    class Wilt(Magic):   # (a host's ruleset: "growth" counters give -0/-1 each)
+        def pt_modifier(self, kind: str) -> tuple[int, int] | None:
+            return (0, -1) if kind == "growth" else super().pt_modifier(kind)
+
+    w = World()
+    p = w.add_player()
+    w.add_object(p, "creature", power=1, toughness=1, counters={"growth": 1})
+    parts = settled.DEATHS | settled.LOSSES
+    assert settled.acting(w, None, None, parts) == 0   # (cached: Magic counts no growth)
+    w.ruleset = Wilt()
+    assert settled.acting(w, None, None, parts) & settled.DEATHS
