@@ -80,7 +80,9 @@ class Schedule:
         self._one = None if len(probes) != 1 or any(i < 0 for _, i, *_ in rows) else (
             next(iter(probes)).acting, next(iter(probes.values())) | (MARKED if next(iter(probes)).marks else 0),
             tuple((s, cls, covered) for s, _, _, cls, covered in rows), next(iter(probes)).marks)
-        self._probed = (-1, False)   # (SystemType.replaced when last looked, the answer)
+        # ``probed``'s answer as last looked at: (SystemType.replaced then, the answer); a
+        # tick's check looks, and ``World.tick`` reads it after, not asking again
+        self.trust = (-1, False)
         self.serial = next(_serials)   # unique in this process: what ``Store.settled`` names
         self._of = {when: tuple(s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == when)
                     for when in When}   # (each moment's systems, in order)
@@ -168,13 +170,13 @@ class Schedule:
         replaced since: the systems then decide from the store's state alone. (The
         systems are looked at again only after some system's ``process``, a class's or an
         instance's, was replaced: ``SystemType.replaced``, read once where a tick asks twice.)"""
-        at, answer = self._probed
+        at, answer = self.trust
         now = SystemType.replaced   # (read before the look: a process replaced during it is seen next time)
         if at == now:
             return answer
         one = self._one
         answer = one is not None and not any(_replaced(s, cls, covered) for s, cls, covered in one[2])
-        self._probed = (now, answer)
+        self.trust = (now, answer)
         return answer
 
     def with_systems(self, *systems: type[System] | System, before: type[System] | System | str | None = None,

@@ -241,20 +241,21 @@ class World:
                 and mark[2] == SystemType.replaced and mark[3] is self.ruleset and store_module.SCALAR_PATHS):
             return 0
         replaced = SystemType.replaced   # (before the tick looks at the processes: see _settled_mark)
-        acted = schedule.tick(self, by or self.schedule, self.max_passes)
-        s.settled = self._settled_mark(replaced)
+        by = by or self.schedule
+        acted = schedule.tick(self, by, self.max_passes)
+        # (its check's look at the processes, read, not asked again)
+        s.settled = (by.serial, s.a.version, replaced, self.ruleset) if by.trust == (replaced, True) else None
         return acted
 
-    def _settled_mark(self, replaced: int | None = None) -> tuple[int, int, int, Rules] | None:
+    def _settled_mark(self) -> tuple[int, int, int, Rules] | None:
         """``Store.settled`` for the state a tick of this World's schedule just left: the
-        schedule, the arrays' version, ``SystemType.replaced`` as the tick began
-        (``replaced``; None: now, before the schedule looks at the processes), so that a
-        process replaced since, in another thread during the tick or the look too, makes
-        it stale, and the ruleset (whose hooks, ``pt_modifier``, the checks read: another
-        installed since makes it stale); or None where that schedule's systems do not
-        decide from the store's state alone."""
-        if replaced is None:
-            replaced = SystemType.replaced
+        schedule, the arrays' version, ``SystemType.replaced`` before the schedule looks at
+        the processes (one replaced since, in another thread during the look too, makes it
+        stale) and the ruleset (whose hooks, ``pt_modifier``, the checks read: another
+        installed since makes it stale); or None where that schedule's systems do not decide
+        from the store's state alone. (``tick`` makes the same mark from what its check
+        looked at.)"""
+        replaced = SystemType.replaced
         by = self.schedule
         return (by.serial, self.store.a.version, replaced, self.ruleset) if by.probed() else None
 

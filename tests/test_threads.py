@@ -619,6 +619,6 @@ def test_a_process_replaced_as_a_tick_ends_runs_at_the_next_tick(monkeypatch: py
     next tick took the state as settled.)"""
     from ecs.schedule import Schedule
     w, bear = _replaced_while(monkeypatch, Schedule, "probed",
-                              lambda args, frame: frame.f_code.co_name == "_settled_mark")
+                              lambda args, frame: frame.f_code.co_name == "_check")   # (the tick's last look)
     w.tick()
     assert not w.exists(bear)
