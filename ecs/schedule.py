@@ -29,6 +29,7 @@ from .game import Game
 from .perform import perform
 
 _serials = itertools.count()
+_RULINGS = 8   # rulesets a schedule keeps numbers for (``Schedule.ruling``)
 
 
 class Schedule:
@@ -84,8 +85,22 @@ class Schedule:
         # tick's check looks, and ``World.tick`` reads it after, not asking again
         self.trust = (-1, False)
         self.serial = next(_serials)   # unique in this process: what ``Store.settled`` names
+        self._rulings: dict[int, tuple[Any, int]] = {}   # id of a ruleset -> it, its number (``ruling``)
         self._of = {when: tuple(s for s in self.systems if getattr(s, "when", When.EVERY_CHECK) == when)
                     for when in When}   # (each moment's systems, in order)
+
+    def ruling(self, rules: object) -> int:
+        """A number of this process's naming this schedule played under the ruleset
+        ``rules``, the same each time it is asked (for the ``_RULINGS`` rulesets used
+        lately): what a snapshot names as the rules a tick left its state settled under."""
+        got = self._rulings.pop(id(rules), None)   # (held: the id is no other ruleset's)
+        if got is None:
+            got = (rules, next(_serials))
+            kept = list(self._rulings)   # (one call: clones in other threads share the dict)
+            if len(kept) >= _RULINGS:
+                self._rulings.pop(kept[0], None)
+        self._rulings[id(rules)] = got
+        return got[1]
 
     def __reduce__(self) -> tuple[type[Schedule], tuple[tuple[System, ...]]]:
         """A pickle or deep copy is made again from its systems (by its class: a subclass

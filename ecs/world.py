@@ -13,7 +13,6 @@ everything before they write anything, so a bad input changes nothing.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -40,13 +39,6 @@ from .store import LocalId, Store
 def _read_only_state(state: Mapping[str, Any]) -> ReadOnlyDict[str, Any]:
     """A generator's state (``bit_generator.state``: a dict of values and dicts) read-only."""
     return ReadOnlyDict({k: ReadOnlyDict(v) if isinstance(v, dict) else v for k, v in state.items()})
-
-
-#: (schedule serial, id of a ruleset) -> that ruleset and the number naming the pair
-#: (``World._ruling``), the latest ``_RULINGS_KEPT`` kept.
-_RULINGS: dict[tuple[int, int], tuple[Rules, LocalId]] = {}
-_RULINGS_KEPT = 64
-_NUMBERS = itertools.count()
 
 
 #: What ``World(seed=)`` takes (see ``_seed_sequence``; anything else: InvalidSeedError).
@@ -261,16 +253,10 @@ class World:
 
     def _ruling(self) -> LocalId:
         """A number of this process's naming the schedule and ruleset this World plays by
-        now (clones too, while neither is replaced in either): what a snapshot names as the
-        rules its state was left settled under (``snapshot``, ``_restore``)."""
-        rules = self.ruleset
-        key = (self.schedule.serial, id(rules))
-        got = _RULINGS.get(key)
-        if got is None or got[0] is not rules:   # (an id a collected ruleset had: another)
-            got = _RULINGS[key] = (rules, LocalId(next(_NUMBERS)))
-            for old in list(_RULINGS)[: max(len(_RULINGS) - _RULINGS_KEPT, 0)]:
-                _RULINGS.pop(old, None)   # (a number forgotten: a snapshot of it restores unsettled)
-        return got[1]
+        now (``Schedule.ruling``; clones too, while neither is replaced in either): what a
+        snapshot names as the rules its state was left settled under (``snapshot``,
+        ``_restore``)."""
+        return LocalId(self.schedule.ruling(self.ruleset))
 
     # ---- turns (ecs.turns) -----------------------------------------------------------
     active_player = turns.active_player
@@ -442,7 +428,8 @@ class World:
         names = snap["names"]   # (first: a table of repeated names raises before anything changes)
         names = names.copy() if isinstance(names, Names) else Names(names)
         s.restore(snap["store"], snap.get("layout"))
-        if by is not None and snap.get("settled") == self._ruling():   # as a tick of these rules left it
+        settled = snap.get("settled")
+        if by is not None and settled is not None and settled == self._ruling():   # as a tick of these rules left it
             s.settled = self._settled_mark()
         self.log.restore(snap["log"])
         self._seed_seq, self._seed_key = None, snap["seed_seq"]   # (built on first use: ``seed_seq``)

@@ -48,3 +48,21 @@ def test_704_5f_a_snapshot_settled_under_another_ruleset_restores_unsettled() ->
     after = w.snapshot()
     w.restore(after)
     assert w.store.settled is not None and w.tick() == 0
+
+
+def test_704_3_a_settled_snapshot_restores_settled_however_many_other_worlds_ticked_since() -> None:
+    """704.3: a search's root snapshot, taken settled, restores as settled (its next tick
+    makes no check) after a hundred other Worlds were ticked and snapshotted: the number
+    naming its rules is its schedule's, not one of a process-wide table that forgets."""
+    w, _ = _settled_growing_creature()
+    root = w.snapshot()
+    for _ in range(100):
+        other, _ = _settled_growing_creature()
+        other.snapshot()
+        other.restore(other.snapshot())
+    w.restore(root)
+    assert w.store.settled is not None
+    checks = []
+    real = w.schedule._check
+    w.schedule._check = lambda *a: checks.append(1) or real(*a)   # type: ignore[method-assign]
+    assert w.tick() == 0 and checks == []
