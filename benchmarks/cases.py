@@ -285,8 +285,9 @@ def _esper_root(n: int, early: bool = False) -> tuple[Built, tuple[int, int, int
     """``board(1, n)`` (with ``early``: ``early_board(n)``) in ``EsperGame`` after one tick:
     the template the baseline acts on (kept for the process; cases act on it or on its
     clones), and the ids of ``targets(n)``."""
-    built = build_baseline(_board(1, n, early), EsperGame)
-    built.world.games[0].tick()
+    with nv.kept_world():
+        built = build_baseline(_board(1, n, early), EsperGame)
+        built.world.games[0].tick()
     return built, tuple(int(built.objects[0, i]) for i in targets(n))  # type: ignore[return-value]
 
 
@@ -460,6 +461,11 @@ def held_clones(n: int, k: int) -> dict[str, Any]:
     clone+self-play step cases (``engine_step``, ``esper_step``). Also the engine root's
     live-state bytes (``soak.live_bytes``) and state bytes (``state_nbytes``). Every kept
     clone holds the step's results, the same on both sides (not an empty clone)."""
+    with nv.kept_world():
+        return _held_clones(n, k)
+
+
+def _held_clones(n: int, k: int) -> dict[str, Any]:
     w, restore, ids = _engine_settled(n)
     restore()
     game, esper_ids = _esper_settled(n)

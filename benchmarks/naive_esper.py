@@ -21,10 +21,11 @@ benchmark boards use.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Iterator, Self
 
 import esper
 
@@ -315,6 +316,19 @@ class NaiveGame:
             esper.switch_world("default")
         if self.name in esper.list_worlds():
             esper.delete_world(self.name)
+
+
+@contextlib.contextmanager
+def kept_world() -> Iterator[None]:
+    """esper's current world as it was before the block, whatever the games in it
+    activated: a host's handlers (``esper.set_handler``) are its current world's, and a
+    benchmark helper must not leave another one current for the engine's events."""
+    before = esper.current_world
+    try:
+        yield
+    finally:
+        if esper.current_world != before and before in esper.list_worlds():
+            esper.switch_world(before)
 
 
 class NaiveBatch:

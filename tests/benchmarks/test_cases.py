@@ -365,5 +365,16 @@ def test_held_clones_are_checked_to_hold_the_steps_results(monkeypatch):
     """A clone that holds nothing of its self-play step (here: a step that does nothing) is
     not measured as a held node."""
     monkeypatch.setattr(cases, "step", lambda game, ids: None)
+    before = esper.current_world
     with pytest.raises(RuntimeError, match="do not hold the step's results"):
         cases.held_clones(100, 2)
+    assert esper.current_world == before   # (a host's handlers are its current world's)
+
+
+def test_an_esper_root_built_leaves_esper_in_the_world_it_found():
+    """Building (and ticking) the baseline's cached root leaves esper's current world as
+    it was: the engine's ``dispatch_events`` calls the current world's handlers, and a test
+    after a benchmark helper would otherwise hear nothing."""
+    before = esper.current_world
+    cases._esper_settled(30)
+    assert esper.current_world == before
