@@ -78,17 +78,14 @@ def counters(world: Game, e: int) -> dict[str, int] | dict[str, np.ndarray]:
 
 def count(world: Game, e: int, kind: str) -> IntRead:
     s = world.store
-    # A kind with a plane in the store was checked when the plane was made (only a valid
-    # kind of the World's ruleset gets one): only another name is checked here.
-    k = s.kind_index.get(kind) if type(kind) is str else None
-    if k is None:
-        kind = args.kind(world, kind)
-        k = s.kind_index.get(kind)
+    kind = args.kind(world, kind)
     col = -1 if world.two_headed_giant else args.read_one(world, e)   # (2HG: a player's poison is the team's)
     if col >= 0:
+        k = s.kind_index.get(kind)
         return s.views()["counts"][k, 0, col] if k is not None else 0
     spot = args.column(world, e)
     holder = counting.holder_one(world, kind, spot.g, spot.col)
+    k = s.kind_index.get(kind)
     if k is None:
         values = np.zeros(world.batch, np.int64)
     else:   # a player's poison in Two-Headed Giant: the team's, in its head's column
