@@ -336,3 +336,26 @@ def test_122_1a_208_3_a_noncreatures_power_raises_naming_the_entity_and_stat(pat
         for read, stat in ((w.power, "power"), (w.toughness, "toughness")):
             with pytest.raises(InvalidTypeError, match=f"^entity {rock} has no {stat}$"):
                 read(rock)
+
+
+def test_122_1_count_checks_the_kind_against_the_ruleset_in_force():
+    """122.1: a kind is read under the rules the World plays by now: after a host's ruleset
+    that has no -1/-1 counters is installed, ``count`` of -1/-1 raises InvalidKindError as
+    ``put_counters`` does, although a plane of -1/-1 counters is still in the store."""
+    from ecs import InvalidKindError
+    from ecs.rules import Magic
+
+    class NoMinus(Magic):
+        def validate_kind(self, kind):
+            if kind == "-1/-1":
+                raise InvalidKindError("this host's game has no -1/-1 counters")
+            return super().validate_kind(kind)
+
+    w = World()
+    c = w.add_object(w.add_player(), "creature", power=3, toughness=3)
+    w.put_counters(c, "-1/-1", 1)
+    assert w.count(c, "-1/-1") == 1
+    w.ruleset = NoMinus()
+    for read in (lambda: w.count(c, "-1/-1"), lambda: w.put_counters(c, "-1/-1", 1)):
+        with pytest.raises(InvalidKindError):
+            read()
