@@ -38,13 +38,15 @@ class Playing(Game, Protocol):
 
     def tick(self) -> int: ...
 
+    def _left_settled(self) -> bool: ...
+
 
 def _check(world: Playing, live: np.ndarray | None) -> None:
     """The state-based actions of the games ``live`` (None: every game, through
-    ``World.tick``, which does not check again a state a tick left settled)."""
+    ``World.tick``); a state a tick left settled, unwritten since, is not checked again."""
     if live is None:
         world.tick()
-    else:
+    elif not (store.SCALAR_PATHS and world._left_settled()):
         schedule.tick(world, world.schedule, world.max_passes, live)
 
 

@@ -251,6 +251,13 @@ class World:
         by = self.schedule
         return (by.serial, self.store.a.version, replaced, self.ruleset) if by.probed() else None
 
+    def _left_settled(self) -> bool:
+        """Whether a tick of this World's schedule and ruleset left the state settled,
+        unwritten since (``tick``'s test, with the mark made anew: for a snapshot, and a main
+        phase's check of some of a batch's games, which a settled state spares)."""
+        mark = self.store.settled
+        return mark is not None and mark == self._settled_mark()
+
     def _ruling(self) -> LocalId:
         """A number of this process's naming the schedule and ruleset this World plays by
         now (``Schedule.ruling``; clones too, while neither is replaced in either): what a
@@ -402,8 +409,7 @@ class World:
         """The whole state as array copies (plus the event log, the random generator and
         whether a tick of this World's schedule and ruleset left it settled, ``tick``)."""
         s, by = self.store, self._schedule
-        settled = (self._ruling() if by is not None and s.settled is not None
-                   and s.settled == self._settled_mark() else None)
+        settled = self._ruling() if by is not None and self._left_settled() else None
         return WorldSnapshot(store=s.snapshot(), layout=LocalId(s.layout), log=self.log.snapshot(),
                              rng=self._rng_snapshot(), names=self.names.copy(frozen=True), seed_seq=self._seed_key,
                              n_spawned=self.n_spawned, settled=settled, config=self._fits)

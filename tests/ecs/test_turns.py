@@ -261,3 +261,19 @@ def test_107_1_111_8_a_bad_amount_with_a_token_in_the_library_raises_and_changes
     w, p, _, _ = _deck_with_token(batch)
     for act in (w.draw, w.mill):
         unchanged(w, lambda act=act: act(p, True), InvalidCountError)
+
+
+def test_704_3_a_main_phase_of_some_games_does_not_check_a_settled_state_again(monkeypatch):
+    """704.3: a batch whose state a tick left settled, unwritten since, is not checked again
+    by the first check of a main phase begun in some of its games (every game is settled);
+    the check after the turn player is set, a write, is made."""
+    w = World(batch=3, seed=0)
+    p, q = w.add_player(), w.add_player()
+    w.add_objects(5, p, "creature", power=1, toughness=2)
+    w.tick()
+    made = []
+    real = w.schedule._check
+    monkeypatch.setattr(w.schedule, "_check", lambda *a: (made.append(1), real(*a))[1])
+    w.begin_main_phase(q, games=[0, 2])
+    assert made == [1]
+    assert w.active_player().tolist() == [q, -1, q]
