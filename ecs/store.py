@@ -278,9 +278,9 @@ class Store:
         self._lineage = object()
         self.layout = next(_LAYOUT_IDS)
         self.kinds_layout = kinds_layout(())
-        # kinds-layout id (or it and a ruleset) -> name -> derived value (never mutated);
+        # kinds-layout id -> (name, ruleset or None) -> derived value (never mutated);
         # shared with clones
-        self._derived: dict[Any, dict[str, Any]] = {}
+        self._derived: dict[int, dict[tuple[str, Any], Any]] = {}
         # (key, value) a caller caches here under a key holding ``arrays_version()`` (e.g.
         # the probe's arguments, ``systems.settled``); shared with clones, which are valid
         # under the same key: a version is unique across stores
@@ -364,7 +364,7 @@ class Store:
         be replaced, and clones sharing this cache may play by another); a check on a small
         board would otherwise spend much of its time recomputing them. Callers must not
         mutate the value."""
-        key: Any = self.kinds_layout if rules is None else (self.kinds_layout, rules)
+        key = self.kinds_layout
         per = self._derived.pop(key, None)
         if per is None:
             per = {}
@@ -372,9 +372,10 @@ class Store:
             if len(kept) >= _DERIVED_LAYOUTS:
                 self._derived.pop(kept[0], None)   # the least recently used
         self._derived[key] = per
-        if name not in per:
-            per[name] = make(*args)
-        return per[name]
+        value = (name, rules)
+        if value not in per:
+            per[value] = make(*args)
+        return per[value]
 
     def _set_counts(self, planes: np.ndarray) -> None:
         self._counts = planes
