@@ -184,7 +184,7 @@ class Schedule:
         """Whether one probe covers every system of a check, none of their processes
         replaced since: the systems then decide from the store's state alone. (The
         systems are looked at again only after some system's ``process``, a class's or an
-        instance's, was replaced: ``SystemType.replaced``, read once where a tick asks twice.)"""
+        instance's, was replaced: ``SystemType.replaced``; the answer is kept in ``trust``.)"""
         at, answer = self.trust
         now = SystemType.replaced   # (read before the look: a process replaced during it is seen next time)
         if at == now:

@@ -121,7 +121,8 @@ def kinds_layout(names: tuple[str, ...]) -> int:
 
 class LocalId(int):
     """A number of this process's as a snapshot holds it (``World.snapshot``: the store's
-    layout id, the schedule that found the state settled): a pickled or deep-copied one
+    layout id, the schedule and ruleset a tick left the state settled under,
+    ``Schedule.ruling``): a pickled or deep-copied one
     reads back as None, and restoring that snapshot takes a fresh layout id and looks at
     the whole state again (in another process the number may name something else)."""
 

@@ -108,6 +108,7 @@ def test_enlighten_1_a_batch_draws_where_no_token_is_on_top_and_pays_in_both_gam
     assert not w.has_lost(a).any() and (w.result() == ONGOING).all()
     assert w.library(a, game=0) == [card]
 
+
 @pytest.mark.parametrize("path", ["scalar", "general"])
 def test_recover_2_2_one_champion_in_a_batch_returns_each_games_own_count(path):
     """Recover 2, 2.2: "remove up to N damage counters": one champion recovering in a batch
